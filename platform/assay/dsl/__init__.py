@@ -1,0 +1,20 @@
+"""The pipeline DSL: operators over records, and immutable pipelines of them.
+
+Importing this module starts nothing (no Ray, no database): an operator can be unit-tested on a list of
+plain dicts.
+"""
+
+from assay.dsl._errors import PipelineError
+from assay.dsl._operator import Operator, get_operator, list_operators, operator
+from assay.dsl._pipeline import Pipeline, Step, load_pipeline
+
+__all__ = [
+    "Operator",
+    "Pipeline",
+    "PipelineError",
+    "Step",
+    "get_operator",
+    "list_operators",
+    "load_pipeline",
+    "operator",
+]

@@ -1,0 +1,146 @@
+"""Pipelines: an immutable list of steps, each one operator with its configuration.
+
+Every call returns a new :class:`Pipeline` (as Ray Data's ``Dataset`` does), so a pipeline can be
+extended without changing the original. :meth:`Pipeline.check` verifies, before anything runs, that
+every step's required fields are produced by an earlier step.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from assay.dsl._errors import PipelineError
+from assay.dsl._operator import Operator, get_operator, list_operators
+
+#: Fields every record has when it leaves the source: the input file it came from.
+SOURCE_FIELDS = ("source_uri",)
+
+
+@dataclass(frozen=True)
+class Step:
+    op: Operator
+    config: dict[str, Any] = field(default_factory=dict)
+    concurrency: int | None = None
+    batch_size: int | None = None
+    num_cpus: float | None = None
+
+    @property
+    def name(self) -> str:
+        return self.op.name
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """A named, ordered set of operator steps over records, plus an optional per-group combine step.
+
+    >>> Pipeline("mine").then("read_paper").then(my_operator, threshold=0.5)
+    """
+
+    name: str
+    steps: tuple[Step, ...] = ()
+    combiner: Step | None = None
+    combine_by: str | None = None
+    description: str = ""
+    source_module: str | None = None
+
+    def then(
+        self,
+        op: str | Operator,
+        *,
+        concurrency: int | None = None,
+        batch_size: int | None = None,
+        num_cpus: float | None = None,
+        **config: Any,
+    ) -> Pipeline:
+        """Append a step. ``op`` is an operator or a registered name; ``config`` goes to the operator."""
+        step = Step(get_operator(op), dict(config), concurrency, batch_size, num_cpus)
+        return replace(self, steps=(*self.steps, step))
+
+    def combine(self, op: str | Operator, *, by: str = "doc_id", **config: Any) -> Pipeline:
+        """After all records have streamed, call ``op`` once per group of records sharing ``by``.
+
+        Only the fields ``op`` requires are kept for it, so large per-record payloads (metric series)
+        are written as they stream and never held. Used, for example, to assemble one run from the
+        chunks of a large log that were parsed in parallel.
+        """
+        return replace(self, combiner=Step(get_operator(op), dict(config)), combine_by=by)
+
+    def check(self, available: tuple[str, ...] = SOURCE_FIELDS) -> None:
+        """Raise :class:`PipelineError` naming the first step whose inputs no earlier step produces."""
+        if not self.steps:
+            raise PipelineError("E010", f"Pipeline {self.name!r} has no steps.", "add one with .then(...)")
+        have = set(available)
+        for index, step in enumerate(self.steps):
+            missing = [f for f in step.op.requires if f not in have]
+            if missing:
+                raise PipelineError(
+                    "E011",
+                    f"Step {index + 1} ({step.name!r}) of pipeline {self.name!r} requires field "
+                    f"{missing[0]!r}, which no earlier step produces (available: {', '.join(sorted(have))}).",
+                    _producer_hint(missing[0], step.name),
+                )
+            have.update(step.op.produces)
+        if self.combiner is not None:
+            needed = [*self.combiner.op.requires, self.combine_by]
+            missing = [f for f in needed if f not in have]
+            if missing:
+                raise PipelineError(
+                    "E012",
+                    f"The combine step {self.combiner.name!r} requires field {missing[0]!r}, which no step produces.",
+                    _producer_hint(missing[0], self.combiner.name),
+                )
+
+    def describe(self) -> str:
+        lines = [f"pipeline {self.name}: {self.description}".rstrip(": ")]
+        for i, step in enumerate(self.steps, 1):
+            lines.append(
+                f"  {i}. {step.op.qualified_name}  needs {list(step.op.requires)} -> {list(step.op.produces)}"
+            )
+        if self.combiner:
+            lines.append(f"  combine by {self.combine_by}: {self.combiner.op.qualified_name}")
+        return "\n".join(lines)
+
+
+def _producer_hint(field_name: str, consumer: str) -> str:
+    producers = [op.name for op in list_operators() if field_name in op.produces]
+    if producers:
+        return f"add a step that produces {field_name!r} before {consumer!r}, e.g. .then({producers[0]!r})."
+    return f"add an operator with produces=[{field_name!r}] before {consumer!r}."
+
+
+def load_pipeline(name_or_path: str) -> Pipeline:
+    """A built-in pipeline by name (``papers``, ``logs``) or the ``pipeline`` defined in a user's .py file."""
+    path = Path(name_or_path)
+    if path.suffix == ".py":
+        if not path.is_file():
+            raise PipelineError("E020", f"No pipeline file at {name_or_path}.", "check the path.")
+        module_name = f"assay_user_pipeline_{abs(hash(str(path.resolve())))}"
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    else:
+        try:
+            module = importlib.import_module(f"assay.pipelines.{name_or_path}")
+        except ModuleNotFoundError as exc:
+            if not exc.name or not exc.name.startswith("assay.pipelines"):
+                raise
+            raise PipelineError(
+                "E021",
+                f"No built-in pipeline named {name_or_path!r}.",
+                "use `papers` or `logs`, or the path to a .py file that defines `pipeline = Pipeline(...)`.",
+            ) from None
+    pipeline = getattr(module, "pipeline", None)
+    if not isinstance(pipeline, Pipeline):
+        raise PipelineError(
+            "E022",
+            f"{name_or_path} defines no `pipeline` of type assay.Pipeline.",
+            "end the file with `pipeline = Pipeline('name').then(...)`.",
+        )
+    return replace(pipeline, source_module=module.__name__)
