@@ -1,0 +1,145 @@
+"""The top-level typer app and the knowledge-pipeline commands (run, query, operators)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(
+    name="assay",
+    help="Knowledge pipelines, an elastic scheduler and dashboards for parallel deep-learning training.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="DuckDB file (default: $ASSAY_DB or ./assay.duckdb).", show_default=False),
+]
+
+
+def resolve_db(db: Path | None) -> Path:
+    from assay.store import default_db_path
+
+    return db if db is not None else default_db_path()
+
+
+@app.command()
+def run(
+    pipeline: Annotated[str, typer.Argument(help="A built-in pipeline (papers, logs) or a path to a .py file.")],
+    input: Annotated[
+        list[Path], typer.Option("--input", "-i", help="File or directory to read; repeat for more.")
+    ],
+    db: DbOption = None,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Ray cluster address (e.g. auto); default: embedded Ray.")
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress line.")] = True,
+) -> None:
+    """Run a pipeline over files and write the knowledge it extracts into the database."""
+    from assay.dsl import load_pipeline
+    from assay.runtime import run_pipeline
+
+    loaded = load_pipeline(pipeline)
+    summary = run_pipeline(loaded, list(input), db=resolve_db(db), address=address, progress=progress)
+    typer.echo(
+        f"{summary.pipeline}: {summary.n_in} in, {summary.n_ok} ok, {summary.n_quarantined} quarantined "
+        f"in {summary.seconds:.1f}s ({summary.docs_per_s:,.1f} docs/s; Ray start-up {summary.startup_s:.1f}s) "
+        f"-> {summary.db} [pipeline run {summary.pipeline_run_id}]"
+    )
+    if summary.n_quarantined:
+        typer.echo(f"see why: assay query \"select source_uri, operator, error from quarantine "
+                   f"where pipeline_run_id = '{summary.pipeline_run_id}'\"")
+
+
+class OutputFormat(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+@app.command()
+def query(
+    sql: Annotated[str, typer.Argument(help="A SQL query over the knowledge graph (read-only).")],
+    db: DbOption = None,
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")] = OutputFormat.table,
+    limit: Annotated[int, typer.Option(help="Rows shown in table format (0: all).")] = 100,
+) -> None:
+    """Query the database read-only; works while a pipeline or the scheduler writes."""
+    import duckdb
+
+    from assay.store.queries import sql as run_sql
+
+    path = resolve_db(db)
+    if not path.exists():
+        raise typer.BadParameter(f"{path} does not exist; run a pipeline first or pass --db FILE", param_hint="--db")
+    try:
+        frame = run_sql(path, sql)
+    except duckdb.Error as exc:
+        typer.echo(f"assay query: error: {' '.join(str(exc).split())}", err=True)
+        raise typer.Exit(2) from None
+    if format is OutputFormat.json:
+        typer.echo(frame.to_json(orient="records", date_format="iso", default_handler=str))
+    elif format is OutputFormat.csv:
+        frame.to_csv(sys.stdout, index=False)
+    else:
+        shown = frame if limit <= 0 else frame.head(limit)
+        typer.echo(shown.to_string(index=False, max_colwidth=60) if len(shown) else "(no rows)")
+        if limit > 0 and len(frame) > limit:
+            typer.echo(f"... {len(frame) - limit} more rows (--limit 0 for all, or --format csv)")
+
+
+@app.command()
+def operators(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
+    """List the registered operators with the fields each requires and produces."""
+    from assay.dsl import list_operators
+
+    ops = list_operators()
+    if as_json:
+        typer.echo(json.dumps([{"name": o.name, "version": o.version, "requires": o.requires,
+                                "produces": o.produces, "stateful": o.stateful, "description": o.description}
+                               for o in ops], indent=2))
+        return
+    for o in ops:
+        kind = "stateful" if o.stateful else "function"
+        typer.echo(f"{o.qualified_name:32} {kind:8} {list(o.requires)} -> {list(o.produces)}  {o.description}")
+
+
+def _register_optional_commands() -> None:
+    """Commands from the other areas of assay, each in its own module."""
+    import importlib
+
+    for module, attr, name in (
+        ("assay.cli._eval", "evaluate", "eval"),
+        ("assay.cli._plan", "plan", "plan"),
+        ("assay.cli._simulate", "simulate", "simulate"),
+        ("assay.cli._scheduler", "scheduler", "scheduler"),
+        ("assay.cli._dashboard", "dashboard", "dashboard"),
+        ("assay.cli._demo", "demo", "demo"),
+    ):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        app.command(name=name)(getattr(mod, attr))
+    try:
+        jobs = importlib.import_module("assay.cli._jobs")
+    except ModuleNotFoundError as exc:
+        if exc.name != "assay.cli._jobs":
+            raise
+    else:
+        app.add_typer(jobs.app, name="jobs", help="Parallel-training jobs: run, submit, list, wait, cancel, resize.")
+
+
+_register_optional_commands()
+os.environ.setdefault("RAY_DEDUP_LOGS", "1")

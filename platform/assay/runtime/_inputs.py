@@ -1,0 +1,32 @@
+"""Turning the user's --input arguments into the list of files a pipeline reads."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+
+class InputError(ValueError):
+    """An --input that names nothing readable."""
+
+
+def expand_inputs(inputs: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """Absolute paths of the files under ``inputs`` (directories walked recursively, hidden entries and
+    the database's own files skipped), sorted so two runs see the same order."""
+    files: set[str] = set()
+    for item in inputs:
+        path = Path(item).expanduser()
+        if path.is_dir():
+            for root, dirs, names in os.walk(path):
+                dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
+                files.update(
+                    str(Path(root, n).resolve())
+                    for n in names
+                    if not n.startswith(".") and not n.endswith((".duckdb", ".duckdb.wal"))
+                )
+        elif path.is_file():
+            files.add(str(path.resolve()))
+        else:
+            raise InputError(f"--input {item}: no such file or directory")
+    return sorted(files)

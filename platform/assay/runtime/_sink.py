@@ -1,0 +1,184 @@
+"""The single store writer: buffers records from the workers and commits them in short transactions.
+
+Only this object (in the driver process) writes the database during a pipeline run; Ray workers never
+open it. Each flush opens the file, skips units already written (``units_written``: exactly once across
+retried tasks and re-runs), inserts all tables' rows and the unit keys in one transaction, and closes the
+file so readers (the dashboard, ``assay query``) get their turn.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import time
+from collections import defaultdict
+from typing import Any
+
+import pyarrow as pa
+
+from assay.store import connect, insert, to_arrow
+
+TABLE_FIELDS = ("entities", "mentions", "claims", "relations", "runs", "metrics", "events")
+DOCUMENT_FIELDS = ("doc_id", "uri", "kind", "title", "lang", "n_bytes", "text")
+
+
+def unit_key(record: dict[str, Any]) -> str:
+    if record.get("unit_key"):
+        return str(record["unit_key"])
+    base = record.get("doc_id") or record.get("source_uri") or "?"
+    chunk = record.get("chunk")
+    return f"{base}#{chunk}" if chunk is not None else str(base)
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+class Sink:
+    def __init__(
+        self,
+        db: str | os.PathLike[str],
+        pipeline_run_id: str,
+        *,
+        flush_every_s: float = 1.0,
+        flush_rows: int = 2_000_000,
+        keep_fields: tuple[str, ...] = (),
+        group_by: str | None = None,
+    ):
+        self.db = db
+        self.run_id = pipeline_run_id
+        self.flush_every_s = flush_every_s
+        self.flush_rows = flush_rows
+        self.keep_fields = keep_fields
+        self.group_by = group_by
+        self.groups: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+        self.ok_units: set[str] = set()
+        self.failed_units: set[str] = set()
+        self.n_records = 0
+        self._seen_keys: set[str] = set()
+        self._pending: list[dict[str, Any]] = []
+        self._quarantine: list[dict[str, Any]] = []
+        self._pending_rows = 0
+        self._last_flush = time.monotonic()
+
+    # -- accepting records -------------------------------------------------------------------------------
+    def add(self, record: dict[str, Any]) -> None:
+        failure = record.get("_failure")
+        if failure is not None:
+            self.failed_units.add(str(failure.get("unit")))
+            self._quarantine.append(
+                {
+                    "pipeline_run_id": self.run_id,
+                    "source_uri": failure.get("source_uri"),
+                    "operator": failure.get("operator"),
+                    "error": failure.get("error"),
+                    "at": _now(),
+                    "level": "input",
+                }
+            )
+            return
+        self.n_records += 1
+        self.ok_units.add(str(record.get("_unit") or record.get("doc_id") or record.get("source_uri")))
+        if self.group_by is not None and record.get(self.group_by) is not None:
+            kept = {k: record[k] for k in (*self.keep_fields, self.group_by, "source_uri", "_unit") if k in record}
+            self.groups[record[self.group_by]].append(kept)
+        key = unit_key(record)
+        if key in self._seen_keys:  # a retried task delivered this unit again
+            return
+        self._seen_keys.add(key)
+        self._pending.append(record)
+        self._pending_rows += sum(_n_rows(record.get(f)) for f in TABLE_FIELDS)
+
+    def maybe_flush(self) -> None:
+        if self._pending_rows >= self.flush_rows or time.monotonic() - self._last_flush >= self.flush_every_s:
+            self.flush()
+
+    # -- writing --------------------------------------------------------------------------------------
+    def flush(self) -> None:
+        self._last_flush = time.monotonic()
+        if not self._pending and not self._quarantine:
+            return
+        records, self._pending, self._pending_rows = self._pending, [], 0
+        quarantine, self._quarantine = self._quarantine, []
+        with connect(self.db) as con:
+            con.execute("BEGIN TRANSACTION")
+            try:
+                keys = pa.table({"unit_key": [unit_key(r) for r in records]})
+                con.register("_assay_keys", keys)
+                done = {k for (k,) in con.execute(
+                    "SELECT unit_key FROM units_written JOIN _assay_keys USING (unit_key)").fetchall()}
+                con.unregister("_assay_keys")
+                fresh = [r for r in records if unit_key(r) not in done]
+                for table, arrow in self._tables(fresh).items():
+                    insert(con, table, arrow)
+                insert(con, "quarantine", to_arrow("quarantine", quarantine))
+                now = _now()
+                con.register("_assay_new", pa.table({
+                    "unit_key": [unit_key(r) for r in fresh],
+                    "pipeline_run_id": [self.run_id] * len(fresh),
+                    "at": pa.array([now] * len(fresh), pa.timestamp("us")),
+                }))
+                con.execute('INSERT OR IGNORE INTO units_written SELECT unit_key, pipeline_run_id, "at" FROM _assay_new')
+                con.unregister("_assay_new")
+                con.execute("COMMIT")
+            except Exception:
+                con.execute("ROLLBACK")
+                raise
+
+    def _tables(self, records: list[dict[str, Any]]) -> dict[str, pa.Table]:
+        parts: dict[str, list[pa.Table]] = defaultdict(list)
+        now = _now()
+        documents = []
+        issues = []
+        for rec in records:
+            if rec.get("doc_id") and rec.get("chunk") is None and rec.get("kind"):
+                row = {f: rec.get(f) for f in DOCUMENT_FIELDS}
+                row["uri"] = row["uri"] or rec.get("source_uri")
+                row.update(ingested_at=now, pipeline_run_id=self.run_id)
+                documents.append(row)
+            for f in TABLE_FIELDS:
+                rows = rec.get(f)
+                if rows is not None and _n_rows(rows):
+                    arrow = to_arrow(f, rows)
+                    if arrow is not None:
+                        parts[f].append(arrow)
+            for issue in rec.get("issues") or ():
+                line = issue.get("line_no")
+                where = f"line {line}: " if line is not None else ""
+                issues.append({
+                    "pipeline_run_id": self.run_id,
+                    "source_uri": rec.get("source_uri"),
+                    "operator": issue.get("operator"),
+                    "error": where + str(issue.get("error")),
+                    "at": now,
+                    "level": "line",
+                })
+        out = {t: pa.concat_tables(p, promote_options="permissive") for t, p in parts.items()}
+        if documents:
+            out["documents"] = to_arrow("documents", documents)
+        if issues:
+            out["quarantine"] = to_arrow("quarantine", issues)
+        return out
+
+    # -- accounting -------------------------------------------------------------------------------------
+    @property
+    def n_quarantined(self) -> int:
+        return len(self.failed_units)
+
+    @property
+    def n_ok(self) -> int:
+        return len(self.ok_units - self.failed_units)
+
+    @property
+    def n_in(self) -> int:
+        return len(self.ok_units | self.failed_units)
+
+
+def _n_rows(rows: Any) -> int:
+    if rows is None:
+        return 0
+    if isinstance(rows, pa.Table):
+        return rows.num_rows
+    if isinstance(rows, dict):
+        return max((len(v) for v in rows.values()), default=0)
+    return len(rows)

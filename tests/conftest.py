@@ -1,0 +1,139 @@
+"""Shared fixtures: one Ray session for the whole test run, a fresh database per test, a two-node cluster.
+
+Ray start-up costs seconds on a 2-core machine, so tests share ``ray_local`` instead of starting their own.
+A test that needs another cluster (``ray_two_nodes``) shuts the shared one down; the next user of
+``ray_local`` starts it again.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+os.environ.setdefault("RAY_DEDUP_LOGS", "1")
+# Ray reads its auth settings when first imported: give the test run a token of its own (the default one in
+# ~/.ray is shared with every other Ray on the machine), before anything imports ray.
+os.environ.setdefault("RAY_AUTH_MODE", "token")
+os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+#: Logical CPUs of the shared test cluster: more than the machine's cores, so multi-worker training jobs
+#: (e.g. dp*tp*pp = 8) can be placed; tests keep the real work tiny.
+RAY_TEST_CPUS = int(os.environ.get("ASSAY_TEST_RAY_CPUS", "8"))
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "assay.duckdb"
+
+
+@pytest.fixture(scope="session")
+def _ray_tmp(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("ray")
+
+
+@pytest.fixture
+def ray_local():
+    """A Ray session shared by the tests that use it (started on first use, stopped at the end)."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(num_cpus=RAY_TEST_CPUS, include_dashboard=False, logging_level="WARNING")
+        ray.data.DataContext.get_current().enable_progress_bars = False
+    yield ray
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class RayNodes:
+    """A real multi-node Ray cluster on this machine: a head plus worker nodes, each its own processes."""
+
+    def __init__(self, tmp: Path):
+        self.tmp = tmp
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.procs: list[subprocess.Popen] = []
+        self.ray_bin = str(Path(sys.executable).with_name("ray"))
+        self.env = {k: os.environ[k] for k in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN")}
+
+    def _start(self, args: list[str], name: str) -> subprocess.Popen:
+        log = open(self.tmp / f"{name}.log", "w")  # noqa: SIM115 -- lives as long as the node
+        proc = subprocess.Popen([self.ray_bin, "start", "--block", "--disable-usage-stats", *args],
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                env={**os.environ, **self.env})
+        self.procs.append(proc)
+        return proc
+
+    def start_head(self, num_cpus: int) -> None:
+        self._start(["--head", f"--port={self.port}", f"--num-cpus={num_cpus}", "--include-dashboard=false",
+                     f"--temp-dir={self.tmp / 'ray'}"], "head")
+        self._wait_nodes(1)
+
+    def add_worker(self, num_cpus: int, resources: str | None = None) -> subprocess.Popen:
+        args = [f"--address={self.address}", f"--num-cpus={num_cpus}"]
+        if resources:
+            args.append(f"--resources={resources}")
+        proc = self._start(args, f"worker{len(self.procs)}")
+        self._wait_nodes(len(self.procs))
+        return proc
+
+    def _wait_nodes(self, n: int, timeout: float = 90) -> None:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            out = subprocess.run([self.ray_bin, "status", f"--address={self.address}"], capture_output=True,
+                                 text=True, env={**os.environ, **self.env})
+            if out.returncode == 0 and out.stdout.count("node_") >= n:
+                return
+            time.sleep(1)
+        raise RuntimeError(f"Ray cluster at {self.address} did not reach {n} nodes: {out.stdout} {out.stderr}")
+
+    def stop_node(self, proc: subprocess.Popen) -> None:
+        """Stop one node for real: its raylet and workers die with its process group."""
+        import signal
+
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        import signal
+
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                    proc.wait(timeout=30)
+                except (ProcessLookupError, subprocess.TimeoutExpired):
+                    os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def ray_nodes(tmp_path: Path):
+    """Start a real multi-node cluster (shutting down the shared session first); yields RayNodes."""
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()
+    short = Path(shutil.os.environ.get("TMPDIR", "/tmp")) / f"assay-ray-{os.getpid()}-{free_port()}"
+    short.mkdir(parents=True)
+    nodes = RayNodes(short)
+    try:
+        yield nodes
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+        nodes.stop()
+        shutil.rmtree(short, ignore_errors=True)

@@ -1,0 +1,218 @@
+"""The Ray runtime for real: counts reconcile, re-runs and retried tasks write each row once, a killed
+worker changes nothing, a user's operator file runs on a two-node cluster, readers work during writes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from assay.dsl import load_pipeline
+from assay.runtime import run_pipeline
+from assay.store.queries import counts, sql
+
+pytestmark = pytest.mark.integration
+
+USER_PIPELINE = '''
+import os, time
+from pathlib import Path
+from assay import Pipeline, operator
+from assay.ids import content_id, stable_id
+
+@operator(requires=["source_uri"], produces=["doc_id", "text", "kind", "title"])
+def read_words(record):
+    data = Path(record["source_uri"]).read_bytes()
+    if data.startswith(b"BAD"):
+        raise ValueError("unreadable: starts with BAD")
+    return {**record, "doc_id": content_id(data), "text": data.decode(), "kind": "paper", "title": ""}
+
+@operator(requires=["text"], produces=["entities", "mentions"], delay=0.0)
+class TagWords:
+    """Stateful: one instance per worker. Records which node did the work in the title."""
+    def __init__(self, delay=0.0):
+        self.delay = delay
+        self.node = os.environ.get("ASSAY_TEST_NODE_TAG") or ""
+        try:
+            import ray
+            self.node = ray.get_runtime_context().get_node_id()
+        except Exception:
+            pass
+        pid_dir = os.environ.get("ASSAY_TEST_PID_DIR")
+        if pid_dir:
+            Path(pid_dir, f"{os.getpid()}.pid").write_text(str(os.getpid()))
+
+    def __call__(self, record):
+        time.sleep(self.delay)
+        words = record["text"].split()
+        ents = [{"entity_id": stable_id("word", w), "name": w, "type": "word"} for w in words]
+        mentions = [{"entity_id": e["entity_id"], "doc_id": record["doc_id"], "start": i, "end": i + 1,
+                     "text": e["name"], "operator": "tag_words"} for i, e in enumerate(ents)]
+        return {**record, "entities": ents, "mentions": mentions, "title": self.node}
+
+pipeline = Pipeline("words").then(read_words).then(TagWords, concurrency=2, batch_size=2)
+'''
+
+
+def write_corpus(root: Path, n: int = 12, bad: int = 2) -> list[Path]:
+    root.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(n):
+        p = root / f"doc{i:03d}.txt"
+        p.write_text(f"alpha beta w{i} gamma{i % 3}")
+        paths.append(p)
+    for i in range(bad):
+        p = root / f"bad{i}.txt"
+        p.write_text(f"BAD file {i}")
+        paths.append(p)
+    return paths
+
+
+@pytest.fixture
+def user_pipeline(tmp_path):
+    path = tmp_path / "user_code" / "words_pipeline.py"
+    path.parent.mkdir()
+    path.write_text(USER_PIPELINE)
+    return load_pipeline(str(path))
+
+
+def knowledge(db) -> dict[str, list]:
+    """The content of the knowledge tables, without per-run bookkeeping columns, in a stable order."""
+    return {
+        "documents": sql(db, "SELECT doc_id, uri, kind, text FROM documents ORDER BY doc_id").values.tolist(),
+        "entities": sql(db, "SELECT * FROM entities ORDER BY entity_id").values.tolist(),
+        "mentions": sql(db, "SELECT * FROM mentions ORDER BY doc_id, start").values.tolist(),
+    }
+
+
+def test_counts_reconcile_and_every_file_is_accounted_for(ray_local, tmp_path, db, user_pipeline):
+    files = write_corpus(tmp_path / "corpus")
+    summary = run_pipeline(user_pipeline, [tmp_path / "corpus"], db=db, progress=False)
+    assert (summary.n_in, summary.n_ok, summary.n_quarantined) == (14, 12, 2)
+    run = sql(db, "SELECT * FROM pipeline_runs").iloc[0]
+    assert run.status == "completed" and run.n_in == run.n_ok + run.n_quarantined == len(files)
+    documented = set(sql(db, "SELECT uri FROM documents")["uri"])
+    quarantined = sql(db, "SELECT source_uri, operator, error FROM quarantine")
+    assert documented | set(quarantined["source_uri"]) == {str(p) for p in files}
+    assert set(quarantined["operator"]) == {"read_words"}
+    assert all("unreadable: starts with BAD" in e for e in quarantined["error"])
+
+
+def test_a_second_run_over_the_same_input_adds_no_rows(ray_local, tmp_path, db, user_pipeline):
+    write_corpus(tmp_path / "corpus")
+    run_pipeline(user_pipeline, [tmp_path / "corpus"], db=db, progress=False)
+    before = knowledge(db)
+    again = run_pipeline(user_pipeline, [tmp_path / "corpus"], db=db, progress=False)
+    assert again.n_ok == 12 and knowledge(db) == before
+
+
+def test_combine_assembles_one_record_per_group(ray_local, tmp_path, db):
+    from assay import Pipeline, operator
+    from assay.ids import content_id
+
+    @operator(name="t_chunks", requires=["source_uri"], produces=["doc_id", "chunk", "n_words"], register=False)
+    def chunks(record):
+        words = Path(record["source_uri"]).read_text().split()
+        doc = content_id(" ".join(words))
+        return [{**record, "doc_id": doc, "chunk": i, "n_words": 1} for i, _ in enumerate(words)]
+
+    @operator(name="t_assemble", requires=["n_words"], produces=["kind", "title"], batch=True, register=False)
+    def assemble(parts):
+        first = parts[0]
+        return {"source_uri": first["source_uri"], "doc_id": first["doc_id"], "kind": "log",
+                "title": f"{sum(p['n_words'] for p in parts)} words"}
+
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.txt").write_text("one two three four five")
+    pipe = Pipeline("chunked").then(chunks).combine(assemble, by="doc_id")
+    summary = run_pipeline(pipe, [tmp_path / "in"], db=db, progress=False)
+    assert summary.n_in == summary.n_ok == 1
+    assert sql(db, "SELECT title FROM documents")["title"].tolist() == ["5 words"]
+
+
+def test_a_killed_worker_leaves_the_same_database_as_a_clean_run(ray_local, tmp_path, user_pipeline, monkeypatch):
+    write_corpus(tmp_path / "corpus", n=24, bad=1)
+    clean_db, faulty_db = tmp_path / "clean.duckdb", tmp_path / "faulty.duckdb"
+    slow = user_pipeline.__class__(
+        user_pipeline.name,
+        tuple(s if s.name != "tag_words" else s.__class__(s.op, {"delay": 0.25}, 1, 2) for s in user_pipeline.steps),
+        source_module=user_pipeline.source_module,
+    )
+    run_pipeline(slow, [tmp_path / "corpus"], db=clean_db, progress=False)
+
+    pid_dir = tmp_path / "pids"
+    pid_dir.mkdir()
+    monkeypatch.setenv("ASSAY_TEST_PID_DIR", str(pid_dir))
+    # Workers inherit the driver's environment only through the runtime env.
+    ray_local.shutdown()
+    ray_local.init(num_cpus=4, include_dashboard=False, runtime_env={"env_vars": {"ASSAY_TEST_PID_DIR": str(pid_dir)}})
+    killed: list[int] = []
+
+    def kill_first_worker():
+        deadline = time.time() + 60
+        while time.time() < deadline and not killed:
+            pids = list(pid_dir.glob("*.pid"))
+            if pids:
+                time.sleep(1.0)  # let it take work first
+                pid = int(pids[0].read_text())
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_first_worker)
+    killer.start()
+    summary = run_pipeline(slow, [tmp_path / "corpus"], db=faulty_db, progress=False)
+    killer.join()
+    ray_local.shutdown()
+    assert killed, "no worker was killed"
+    assert len(list(pid_dir.glob("*.pid"))) >= 2, "the killed worker was not replaced"
+    assert (summary.n_in, summary.n_ok, summary.n_quarantined) == (25, 24, 1)
+    assert knowledge(faulty_db) == knowledge(clean_db)
+
+
+def test_users_operator_file_runs_on_a_two_node_cluster(ray_nodes, tmp_path, db):
+    ray_nodes.start_head(num_cpus=2)
+    ray_nodes.add_worker(num_cpus=2)
+    write_corpus(tmp_path / "corpus", n=16, bad=0)
+    # The pipeline file lives outside any installed package: its operators must travel by value.
+    path = tmp_path / "elsewhere" / "words_pipeline.py"
+    path.parent.mkdir()
+    # Each actor asks for 1.5 of a node's 2 CPUs, so the two actors land on different nodes.
+    path.write_text(USER_PIPELINE.replace("delay=0.0)", "delay=0.2)").replace("batch_size=2)", "batch_size=2, num_cpus=1.5)"))
+    pipe = load_pipeline(str(path))
+    summary = run_pipeline(pipe, [tmp_path / "corpus"], db=db, address=ray_nodes.address, progress=False)
+    assert summary.n_ok == 16
+    nodes = set(sql(db, "SELECT DISTINCT title FROM documents")["title"])
+    assert len(nodes) == 2, f"work ran on {nodes}"
+
+
+def test_queries_keep_working_while_a_pipeline_writes(ray_local, tmp_path, db, user_pipeline):
+    write_corpus(tmp_path / "corpus", n=40, bad=0)
+    errors: list[BaseException] = []
+    reads = []
+    done = threading.Event()
+
+    def reader():
+        while not done.is_set():
+            try:
+                reads.append(counts(db)["documents"])
+            except BaseException as exc:  # noqa: BLE001
+                errors.append(exc)
+            time.sleep(0.02)
+
+    from assay.store import connect
+
+    with connect(db):
+        pass
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        run_pipeline(user_pipeline, [tmp_path / "corpus"], db=db, progress=False)
+    finally:
+        done.set()
+        thread.join()
+    assert not errors and len(reads) > 5
+    assert reads == sorted(reads) and reads[-1] == 40
