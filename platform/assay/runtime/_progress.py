@@ -10,7 +10,8 @@ class Progress:
     def __init__(self, name: str, n_files: int, *, enabled: bool = True, every_s: float = 0.5):
         self.name = name
         self.n_files = n_files
-        self.enabled = enabled and sys.stderr.isatty() or enabled == "always"
+        # A progress line rewritten in place only makes sense on a terminal; logs get the final summary.
+        self.enabled = enabled and sys.stderr.isatty()
         self.every_s = every_s
         self._t0 = time.perf_counter()
         self._last = 0.0

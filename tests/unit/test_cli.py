@@ -1,0 +1,83 @@
+"""The command line: one-line errors that name the flag, read-only queries, every command documented."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from assay.cli import app
+from assay.store import write_rows
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def assay(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    code = "from assay.cli import main; main()"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_a_missing_flag_is_one_line_naming_it():
+    out = assay("run", "papers")
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--input" in lines[0] and "--help" in lines[0]
+
+
+def test_a_misspelt_flag_suggests_the_right_one():
+    out = assay("run", "papers", "--inptu", "x")
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    assert "--inptu" in out.stderr and "--input" in out.stderr
+
+
+def test_unknown_pipeline_and_missing_input_explain_the_fix(tmp_path):
+    out = assay("run", "no_such_pipeline", "--input", str(tmp_path))
+    assert out.returncode == 2 and "no_such_pipeline" in out.stderr and "Fix:" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_query_formats(tmp_path):
+    db = tmp_path / "kg.duckdb"
+    write_rows(db, {"claims": [{"claim_id": "c1", "subject": "Merak", "value": 1.42, "unit": "x"},
+                               {"claim_id": "c2", "subject": "O'Brien \"quoted\"", "value": 3.0, "unit": "%"}]})
+    as_json = assay("query", "select subject, value from claims order by value", "--db", str(db), "--format", "json")
+    assert json.loads(as_json.stdout) == [{"subject": "Merak", "value": 1.42},
+                                          {"subject": "O'Brien \"quoted\"", "value": 3.0}]
+    as_csv = assay("query", "select claim_id, unit from claims order by claim_id", "--db", str(db), "-f", "csv")
+    assert as_csv.stdout.splitlines() == ["claim_id,unit", "c1,x", "c2,%"]
+    bad = assay("query", "select * from nope", "--db", str(db))
+    assert bad.returncode == 2 and "nope" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_query_refuses_writes(tmp_path):
+    db = tmp_path / "kg.duckdb"
+    write_rows(db, {"documents": [{"doc_id": "d", "kind": "paper"}]})
+    out = assay("query", "delete from documents", "--db", str(db))
+    assert out.returncode == 2 and "read-only" in out.stderr.lower()
+
+
+def test_query_on_a_missing_database_names_the_flag(tmp_path):
+    out = assay("query", "select 1", "--db", str(tmp_path / "missing.duckdb"))
+    assert out.returncode == 2 and "--db" in out.stderr
+
+
+def _commands(group, prefix=()):
+    import typer.main
+
+    cmd = typer.main.get_command(group)
+    for name, sub in getattr(cmd, "commands", {}).items():
+        yield (*prefix, name), sub
+
+
+@pytest.mark.parametrize("path_and_cmd", list(_commands(app)), ids=lambda pc: " ".join(pc[0]))
+def test_every_command_is_in_the_readme_and_every_option_has_help(path_and_cmd):
+    path, cmd = path_and_cmd
+    readme = (ROOT / "README.md").read_text()
+    assert re.search(rf"assay {re.escape(' '.join(path))}\b", readme), f"`assay {' '.join(path)}` not in README"
+    for param in cmd.params:
+        if getattr(param, "opts", None) and param.opts[0].startswith("--") and param.name != "help":
+            assert getattr(param, "help", None), f"assay {' '.join(path)} {param.opts[0]} has no help text"
