@@ -1,0 +1,45 @@
+"""The cost model: step time and memory per device of a training job under a parallel layout.
+
+    from assay.scheduler.cost_model import CostModel, Layout
+    est = CostModel.default().estimate(get_model("gpt-175b"), Layout(dp=8, tp=8, pp=16, micro_batch_size=1,
+                                       global_batch=1536), get_cluster("a100-80g"))
+    est.step_time_s, est.tflops_per_device, est.memory_bytes, est.fits
+
+``fit_from_db(db)`` fits the constants to the runs in the knowledge graph and records the fit;
+``refit_if_new_runs(db)`` does so only when runs changed since the latest fit; ``CostModel.from_db(db)``
+loads the latest one (analytic defaults when none exists).
+"""
+
+from assay.scheduler.cost_model._analytic import Layout, StepEstimate, even_stages
+from assay.scheduler.cost_model._fit import (
+    FITTED,
+    FitReport,
+    GroupReport,
+    Observation,
+    fit,
+    fit_from_db,
+    observations_from_rows,
+    refit_if_new_runs,
+)
+from assay.scheduler.cost_model._model import MODEL_VERSION, CostModel
+from assay.scheduler.cost_model._params import CPU_DEFAULTS, GPU_DEFAULTS, CostParams, default_params
+
+__all__ = [
+    "CPU_DEFAULTS",
+    "FITTED",
+    "GPU_DEFAULTS",
+    "MODEL_VERSION",
+    "CostModel",
+    "CostParams",
+    "FitReport",
+    "GroupReport",
+    "Layout",
+    "Observation",
+    "StepEstimate",
+    "default_params",
+    "even_stages",
+    "fit",
+    "fit_from_db",
+    "observations_from_rows",
+    "refit_if_new_runs",
+]
