@@ -27,7 +27,7 @@ install-dev: $(VENV)/.installed-dev
 # Headless Chromium from Debian's packages for the browser tests (Playwright drives it; no browser download).
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	  else echo "chromium missing: run 'sudo apt-get install chromium' for the browser tests"; fi; }
 
 demo: install

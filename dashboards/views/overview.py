@@ -1,0 +1,66 @@
+"""Overview: what the knowledge graph holds, and the latest pipeline runs with their quarantined inputs."""
+
+import streamlit as st
+from assay.dashboards import _figures, _ui
+
+st.title("Overview")
+counts = _ui.query("table_counts")
+if not any(counts[t] for t in ("documents", "claims", "runs", "jobs", "sim_runs")):
+    _ui.empty_state("The database is empty.", "papers", "logs", "demo")
+    st.stop()
+
+cols = st.columns(6)
+for col, (label, table) in zip(
+    cols,
+    [
+        ("Documents", "documents"),
+        ("Entities", "entities"),
+        ("Claims", "claims"),
+        ("Runs", "runs"),
+        ("Jobs", "jobs"),
+        ("Simulations", "sim_runs"),
+    ],
+    strict=True,
+):
+    col.metric(label, f"{counts[table]:,}")
+st.caption(
+    f"{counts['mentions']:,} mentions · {counts['relations']:,} relations · {counts['metrics']:,} metric "
+    f"samples · {counts['events']:,} run events · {counts['allocations']:,} scheduler decisions · "
+    f"{counts['quarantine']:,} quarantined inputs"
+)
+
+left, right = st.columns(2)
+with left:
+    types = _ui.query("entity_types")
+    if types.empty:
+        _ui.empty_state("No entities yet.", "papers")
+    else:
+        _ui.plot(_figures.bar_figure(types, "type", "entities", "entities by type"))
+with right:
+    kinds = _ui.query("documents_by_kind")
+    if not kinds.empty:
+        _ui.plot(_figures.bar_figure(kinds, "kind", "documents", "documents by kind"))
+
+st.subheader("Recent pipeline runs")
+pruns = _ui.query("pipeline_runs", limit=10)
+if pruns.empty:
+    _ui.empty_state("No pipeline has run yet.", "papers", "logs")
+    st.stop()
+_ui.table(pruns, column_config={"docs_per_s": st.column_config.NumberColumn("docs/s", format="%.2f")})
+labels = {
+    r.pipeline_run_id: f"{r.pipeline} · {_ui.when(r.started_at)} · {r.pipeline_run_id[:8]}"
+    for r in pruns.itertuples()
+}
+chosen = st.selectbox(
+    "Quarantined inputs of",
+    ["all recent runs", *labels],
+    key="overview_run",
+    format_func=lambda k: labels.get(k, k),
+)
+ids = list(labels) if chosen == "all recent runs" else [chosen]
+bad = _ui.query("quarantined_inputs", ids, limit=50)
+if bad.empty:
+    st.success("No quarantined inputs in these runs.", icon=":material/check_circle:")
+else:
+    st.caption(f"{len(bad)} quarantined input(s); every reason is on the Pipelines page.")
+    _ui.table(bad[["pipeline", "source_uri", "operator", "error", "level", "at"]])

@@ -1,0 +1,92 @@
+"""Scheduler: the job queue, allocations over time with resize/failure/preemption markers, cluster usage,
+and simulated policies side by side with the published reference figures."""
+
+import streamlit as st
+from assay.dashboards import _figures, _frames, _ui
+
+st.title("Scheduler")
+counts = _ui.query("table_counts")
+if not counts["jobs"] and not counts["sim_runs"]:
+    _ui.empty_state("No jobs and no simulations yet.", "jobs", "simulate")
+    st.stop()
+
+if counts["jobs"]:
+    states = _ui.query("job_states")
+    cols = st.columns(max(1, len(states)))
+    for col, row in zip(cols, states.itertuples(), strict=False):
+        col.metric(str(row.state), int(row.jobs))
+    chosen = st.multiselect("Job states", states["state"].tolist(), key="sched_states")
+    queue = _ui.query("job_queue", tuple(chosen) or None)
+    _ui.table(queue, height=min(38 + 35 * len(queue), 320))
+    recent = queue.sort_values("submitted_at", ascending=False).head(40)["job_id"].tolist()
+    segments = _ui.query("allocation_segments", tuple(recent))
+    if segments.empty:
+        st.info("The scheduler has made no allocation for these jobs yet.")
+    else:
+        st.subheader("Timeline")
+        _ui.plot(_figures.timeline_figure(segments), key="timeline")
+        usage = _frames.usage_over_time(segments)
+        peak = int(usage["workers"].max()) if not usage.empty else 0
+        capacity = st.number_input(
+            "Cluster size (workers)",
+            min_value=1,
+            value=max(1, peak),
+            key="sched_capacity",
+            help="Defaults to the most workers ever allocated at once.",
+        )
+        share = _frames.utilisation(usage, capacity)
+        if share is not None:
+            st.caption(f"Utilisation over the timeline: {share:.0%} of {capacity} workers (peak {peak}).")
+        _ui.plot(_figures.usage_figure(usage, capacity), key="usage")
+else:
+    _ui.empty_state("No jobs yet.", "jobs")
+
+st.subheader("Simulated policies")
+workloads = _ui.query("sim_workloads")
+if not workloads:
+    _ui.empty_state("No simulation yet: replay a workload under each policy.", "simulate")
+    st.stop()
+workload = st.selectbox("Workload", workloads, key="sched_workload")
+sims = _ui.query("sim_runs", (workload,))
+hours = sims.assign(**{f"{c} (h)": sims[c] / 3600 for c in ("avg_jct", "p50_jct", "p99_jct", "makespan")})
+_ui.table(
+    hours[
+        [
+            "policy",
+            "published",
+            "gpus",
+            "n_jobs",
+            "avg_jct (h)",
+            "p50_jct (h)",
+            "p99_jct (h)",
+            "makespan (h)",
+            "utilization",
+            "fairness",
+            "wall_s",
+            "sim_id",
+        ]
+    ],
+    column_config={
+        c: st.column_config.NumberColumn(c, format="%.2f")
+        for c in ("avg_jct (h)", "p50_jct (h)", "p99_jct (h)", "makespan (h)")
+    },
+)
+st.caption(
+    "Rows with policy `published:<name>` are the figures the Pollux paper reports for this workload; "
+    "they have no per-job distribution."
+)
+left, right = st.columns(2)
+with left:
+    _ui.plot(_figures.avg_jct_figure(sims), key="avg_jct")
+with right:
+    simulated = sims[~sims["published"]]
+    jobs = _ui.query("sim_jct", tuple(simulated["sim_id"]))
+    if jobs.empty:
+        st.info("No per-job results for this workload.")
+    else:
+        dupes = simulated["policy"].duplicated(keep=False)
+        names = {
+            r.sim_id: f"{r.policy} ({r.sim_id[:6]})" if d else r.policy
+            for r, d in zip(simulated.itertuples(), dupes, strict=True)
+        }
+        _ui.plot(_figures.jct_figure(jobs, names), key="jct")

@@ -1,0 +1,109 @@
+"""A real browser against a real `assay dashboard` process: every view renders without an exception and
+shows its key elements; the main flows (search an entity, filter claims, switch a run's x axis) work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dashboard_data as dd
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+#: view path -> (title, CSS selectors that must each be present at least `n` times)
+VIEWS: dict[str, tuple[str, dict[str, int]]] = {
+    "": ("Overview", {"[data-testid='stMetric']": 6, ".js-plotly-plot": 2, "[data-testid='stDataFrame']": 2}),
+    "knowledge": ("Knowledge", {"mark.assay-claim": 1, "[data-testid='stDataFrame']": 1}),
+    "claims": (
+        "Claims",
+        {
+            "[data-testid='stDataFrame']": 1,
+            "[data-testid='stDownloadButton']": 1,
+            "[data-testid='stMetric']": 3,
+        },
+    ),
+    "runs": ("Runs", {".js-plotly-plot": 1, "[data-testid='stMultiSelect']": 5}),
+    "scheduler": ("Scheduler", {".js-plotly-plot": 4, "[data-testid='stDataFrame']": 2}),
+    "pipelines": ("Pipelines", {".js-plotly-plot": 1, "[data-testid='stDataFrame']": 3}),
+}
+
+
+def wait_for_app(page, timeout_ms: int = 60_000) -> None:
+    """Until Streamlit reports the script finished (and charts had a moment to draw)."""
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
+    page.wait_for_timeout(500)
+
+
+def assert_no_exception(page) -> None:
+    assert page.locator("[data-testid='stException']").count() == 0, page.locator("body").inner_text()[:2000]
+    assert "Traceback" not in page.locator("body").inner_text()
+
+
+def screenshot(page, dirs: list[Path], name: str) -> None:
+    """The whole page: Streamlit scrolls inside its main block, so grow the viewport to its height first."""
+    height = page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollHeight")
+    page.set_viewport_size({"width": 1400, "height": min(int(height) + 40, 8000)})
+    page.wait_for_timeout(300)
+    for d in dirs:
+        page.screenshot(path=str(d / f"{name}.png"))
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+@pytest.mark.parametrize("path", list(VIEWS), ids=lambda p: p or "overview")
+def test_every_view_renders_its_key_elements(page, dashboard_url, screenshot_dirs, path):
+    title, selectors = VIEWS[path]
+    page.goto(f"{dashboard_url}/{path}")
+    wait_for_app(page)
+    assert page.locator("h1").first.inner_text().strip() == title
+    for selector, n in selectors.items():
+        page.locator(selector).nth(n - 1).wait_for(state="attached", timeout=15_000)
+    assert_no_exception(page)
+    screenshot(page, screenshot_dirs, path or "overview")
+
+
+def test_search_an_entity_and_open_its_page(page, dashboard_url, screenshot_dirs):
+    page.goto(f"{dashboard_url}/knowledge")
+    wait_for_app(page)
+    page.get_by_label("Search entities").fill("zero")
+    page.get_by_label("Search entities").press("Enter")
+    page.get_by_role("heading", name="DeepSpeed").wait_for(timeout=15_000)
+    wait_for_app(page)
+    assert page.locator("mark.assay-claim").first.inner_text() == "2.3x faster"
+    page.get_by_role("tab", name="Neighbours").click()
+    page.locator(".js-plotly-plot").first.wait_for(timeout=15_000)
+    assert_no_exception(page)
+    screenshot(page, screenshot_dirs, "knowledge-deepspeed")
+
+
+def test_runs_tabs_and_x_axis(page, dashboard_url, screenshot_dirs):
+    page.goto(f"{dashboard_url}/runs")
+    wait_for_app(page)
+    page.get_by_text("tokens", exact=True).click()
+    wait_for_app(page)
+    assert page.locator(".js-plotly-plot").first.locator("text=tokens consumed").count() == 1
+    for tab in ("Throughput & scaling", "Config diff"):
+        page.get_by_role("tab", name=tab).click()
+        page.wait_for_timeout(500)
+        assert_no_exception(page)
+    screenshot(page, screenshot_dirs, "runs-config-diff")
+
+
+def test_claims_download_has_every_matching_claim(page, dashboard_url, tmp_path):
+    page.goto(f"{dashboard_url}/claims")
+    wait_for_app(page)
+    with page.expect_download(timeout=30_000) as download:
+        page.get_by_role("button", name="Download CSV").click()
+    path = tmp_path / "claims.csv"
+    download.value.save_as(path)
+    lines = path.read_text().splitlines()
+    assert lines[0].startswith("claim_id,system,metric")
+    assert len(lines) - 1 == sum(len(p["claims"]) for p in dd.PAPERS)
+    assert_no_exception(page)

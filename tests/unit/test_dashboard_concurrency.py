@@ -1,0 +1,74 @@
+"""The dashboard keeps working while another process writes the database in short transactions."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import dashboard_data as dd
+import pytest
+from assay.dashboards import _ui
+from streamlit.testing.v1 import AppTest
+
+from assay.store import queries_dashboard as qd
+
+# A writer like the pipelines' and the scheduler's: many short transactions, each opening and closing
+# the file.
+WRITER = """
+import sys, time
+from datetime import datetime
+from assay.store import write_rows
+db, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    write_rows(db, {
+        "metrics": {"run_id": ["live"] * 200, "step": list(range(i * 200, (i + 1) * 200)),
+                    "name": ["loss"] * 200, "value": [1.0 / (1 + i)] * 200, "rank": [0] * 200,
+                    "ts": [datetime.now()] * 200},
+        "claims": [{"claim_id": f"live-{i}", "subject": "Live", "metric": "throughput", "value": float(i)}],
+        "runs": [{"run_id": "live", "framework": "live", "model": "m", "status": "running"}],
+    })
+    time.sleep(0.01)
+print("wrote", n, flush=True)
+"""
+
+
+@pytest.mark.integration
+def test_queries_and_pages_work_while_another_process_writes(tmp_path: Path, monkeypatch):
+    db = tmp_path / "assay.duckdb"
+    dd.fill_sample(db, steps=40)
+    base = qd.table_counts(db)
+    n_writes = 60
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(db), str(n_writes)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    monkeypatch.setenv("ASSAY_DB", str(db))
+    seen: list[int] = []
+    pages = 0
+    try:
+        deadline = time.monotonic() + 60
+        while writer.poll() is None and time.monotonic() < deadline:
+            seen.append(qd.claims_count(db, qd.ClaimFilter(systems=("Live",))))
+            qd.metric_curves(db, ["live", dd.run_id("meg-gpt-8")], "loss", buckets=50)
+            qd.claims(db, qd.ClaimFilter(text="'; DROP TABLE claims; --"))
+            if pages < 2:
+                _ui.refresh()  # render from the database, not from the cache
+                at = AppTest.from_file(str(Path(_ui.__file__).parent / "app.py"), default_timeout=60).run()
+                at.switch_page("views/runs.py").run()
+                assert not at.exception, [e.value for e in at.exception]
+                pages += 1
+        out, err = writer.communicate(timeout=60)
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+    assert writer.returncode == 0, err
+    assert out.strip() == f"wrote {n_writes}"
+    assert len(seen) >= 5, "the reader should get many queries in while the writer runs"
+    assert seen == sorted(seen), "committed rows never disappear from a reader's view"
+    after = qd.table_counts(db)
+    assert after["claims"] == base["claims"] + n_writes
+    assert after["metrics"] == base["metrics"] + 200 * n_writes
