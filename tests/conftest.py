@@ -48,7 +48,7 @@ def ray_local():
     import ray
 
     if not ray.is_initialized():
-        ray.init(num_cpus=RAY_TEST_CPUS, include_dashboard=False, logging_level="WARNING")
+        ray.init(address="local", num_cpus=RAY_TEST_CPUS, include_dashboard=False, logging_level="WARNING")
         ray.data.DataContext.get_current().enable_progress_bars = False
     yield ray
 

@@ -148,7 +148,7 @@ def test_a_killed_worker_leaves_the_same_database_as_a_clean_run(ray_local, tmp_
     monkeypatch.setenv("ASSAY_TEST_PID_DIR", str(pid_dir))
     # Workers inherit the driver's environment only through the runtime env.
     ray_local.shutdown()
-    ray_local.init(num_cpus=4, include_dashboard=False, runtime_env={"env_vars": {"ASSAY_TEST_PID_DIR": str(pid_dir)}})
+    ray_local.init(address="local", num_cpus=4, include_dashboard=False, runtime_env={"env_vars": {"ASSAY_TEST_PID_DIR": str(pid_dir)}})
     killed: list[int] = []
 
     def kill_first_worker():

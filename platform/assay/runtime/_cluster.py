@@ -20,7 +20,10 @@ def ensure_ray(address: str | None = None, *, num_cpus: int | None = None) -> tu
     if address:
         ray.init(address=address, **kwargs)
     else:
-        ray.init(num_cpus=num_cpus or os.cpu_count() or 1, **kwargs)
+        # "local" starts an embedded instance even when a `ray start` cluster runs on this machine.
+        ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1, **kwargs)
+    # Ray Data logs every dataset's execution at INFO; assay prints its own progress and summary.
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     ctx.print_on_execution_start = False
