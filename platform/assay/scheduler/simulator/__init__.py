@@ -1,0 +1,12 @@
+"""The trace simulator: replays a workload under a scheduling policy on a simulated cluster.
+
+    from assay.scheduler.simulator import simulate
+    from assay.scheduler.workloads import adaptdl_workload
+    result = simulate(adaptdl_workload(6), "goodput", gpus=64)
+    result.summary["avg_jct"]
+"""
+
+from assay.scheduler.simulator._engine import SimResult, simulate
+from assay.scheduler.simulator._metrics import summarize
+
+__all__ = ["SimResult", "simulate", "summarize"]

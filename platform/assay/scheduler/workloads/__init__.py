@@ -1,0 +1,47 @@
+"""Workloads for the simulator: CSV files (assay's columns or AdaptDL's), the eight packaged AdaptDL
+workloads of Pollux's evaluation, Philly-shaped generated ones, and the catalogue of job profiles.
+
+    from assay.scheduler.workloads import load_workload, adaptdl_workload, philly_workload
+"""
+
+from assay.scheduler.workloads._csv import (
+    ADAPTDL_COLUMNS,
+    ADAPTDL_WORKLOADS,
+    ASSAY_COLUMNS,
+    WorkloadError,
+    adaptdl_workload,
+    load_workload,
+)
+from assay.scheduler.workloads._philly import GPU_MIX, philly_workload
+from assay.scheduler.workloads._profiles import (
+    ADAPTDL_APPS,
+    ADAPTDL_TRACES,
+    AnalyticProfile,
+    MeasuredProfile,
+    Profile,
+    canonical,
+    catalogue,
+    get_profile,
+)
+from assay.scheduler.workloads._spec import JobSpec, Workload
+
+__all__ = [
+    "ADAPTDL_APPS",
+    "ADAPTDL_COLUMNS",
+    "ADAPTDL_TRACES",
+    "ADAPTDL_WORKLOADS",
+    "ASSAY_COLUMNS",
+    "GPU_MIX",
+    "AnalyticProfile",
+    "JobSpec",
+    "MeasuredProfile",
+    "Profile",
+    "Workload",
+    "WorkloadError",
+    "adaptdl_workload",
+    "canonical",
+    "catalogue",
+    "get_profile",
+    "load_workload",
+    "philly_workload",
+]
