@@ -8,6 +8,7 @@ import math
 
 import pandas as pd
 import plotly.graph_objects as go
+
 from assay.dashboards._frames import marker_kind, percent
 
 #: A palette of distinguishable colours (Plotly's qualitative sets without their near-duplicates).

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from assay.store.queries_dashboard import flatten_config
+from assay.store.queries_dashboard import flatten_config, text_of
 
 #: Fields of a run shown first in the config diff, before the keys of its logged config.
 RUN_FIELDS = (
@@ -185,7 +185,7 @@ MARKER_WORDS = {
 
 
 def marker_kind(reason: Any) -> str | None:
-    text = str(reason or "").casefold()
+    text = text_of(reason).casefold()
     for kind, words in MARKER_WORDS.items():
         if any(w in text for w in words):
             return kind

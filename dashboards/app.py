@@ -4,6 +4,7 @@ Run with ``assay dashboard [--db FILE]`` (or ``streamlit run dashboards/app.py -
 """
 
 import streamlit as st
+
 from assay.dashboards import _ui
 
 st.set_page_config(page_title="assay", page_icon=":material/biotech:", layout="wide")

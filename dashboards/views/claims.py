@@ -1,8 +1,8 @@
 """Claims: filter, sort and export the numeric claims; check one against the measured runs."""
 
 import streamlit as st
-from assay.dashboards import _figures, _frames, _ui
 
+from assay.dashboards import _figures, _frames, _ui
 from assay.store import queries_dashboard as qd
 
 SHOWN = 1000
@@ -68,14 +68,14 @@ candidates = (
 )
 labels = {
     r.claim_id: f"{r.system} · {r.metric} · {_frames.claim_value(r.value, r.value_low, r.value_high, r.unit)}"
-    f"{' vs ' + r.baseline if isinstance(r.baseline, str) else ''} · {r.setting or ''}"
+    f"{' vs ' + r.baseline if isinstance(r.baseline, str) else ''} · {qd.text_of(r.setting)}"
     for r in candidates.itertuples()
 }
 claim_id = st.selectbox("Claim", list(labels), format_func=labels.get, key="claims_pick")
 cmp = _ui.query("claim_vs_measured", claim_id)
 claim = cmp.claim
 a, b, c = st.columns(3)
-unit = "x" if cmp.relative else (claim.get("unit") or "")
+unit = "x" if cmp.relative else qd.text_of(claim.get("unit"))
 a.metric(
     "Claimed",
     f"{cmp.claimed:.3g}{unit}" if cmp.claimed is not None else "—",

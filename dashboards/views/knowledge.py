@@ -3,6 +3,7 @@
 import html
 
 import streamlit as st
+
 from assay.dashboards import _figures, _frames, _ui
 
 st.title("Knowledge")

@@ -1,6 +1,7 @@
 """Overview: what the knowledge graph holds, and the latest pipeline runs with their quarantined inputs."""
 
 import streamlit as st
+
 from assay.dashboards import _figures, _ui
 
 st.title("Overview")

@@ -1,6 +1,7 @@
 """Pipelines: runs of the knowledge pipelines, their rate, and what they quarantined and why."""
 
 import streamlit as st
+
 from assay.dashboards import _figures, _ui
 
 st.title("Pipelines")

@@ -2,8 +2,8 @@
 layout, scaling efficiency, and what differs between the runs' configs."""
 
 import streamlit as st
-from assay.dashboards import _figures, _frames, _ui
 
+from assay.dashboards import _figures, _frames, _ui
 from assay.store import queries_dashboard as qd
 
 X_TITLES = {"step": "step", "time": "seconds since the run's first sample", "tokens": "tokens consumed"}

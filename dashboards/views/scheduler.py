@@ -2,6 +2,7 @@
 and simulated policies side by side with the published reference figures."""
 
 import streamlit as st
+
 from assay.dashboards import _figures, _frames, _ui
 
 st.title("Scheduler")

@@ -658,18 +658,25 @@ class Comparison:
     note: str = ""
 
 
+def text_of(value: Any) -> str:
+    """A cell as text: SQL NULL arrives as None or as a float NaN in pandas, and both mean no text."""
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    return str(value)
+
+
 def measurable(metric: str | None) -> bool:
     """Whether runs log something that measures a claim's ``metric`` (throughput, MFU, step time ...)."""
     return _measure_for(metric) is not None
 
 
 def _higher_from_wording(claim: dict[str, Any]) -> bool:
-    text = " ".join(str(claim.get(k) or "") for k in ("qualifier", "metric")).casefold()
+    text = " ".join(text_of(claim.get(k)) for k in ("qualifier", "metric")).casefold()
     return not any(w in text for w in ("lower", "less", "fewer", "reduc", "cut", "time", "latency", "memory"))
 
 
 def _measure_for(metric: str | None) -> tuple[tuple[str, ...], bool] | None:
-    text = (metric or "").casefold()
+    text = text_of(metric).casefold()
     for words, names, higher in _MEASURES:
         if any(w in text for w in words):
             return names, higher
@@ -678,8 +685,9 @@ def _measure_for(metric: str | None) -> tuple[tuple[str, ...], bool] | None:
 
 def parse_setting(text: str) -> dict[str, int]:
     """Layout figures a claim states (``TP=2``, ``PP 4``, ``16 A100 GPUs``, ``64 张 A100``)."""
-    out = {k.lower(): int(v) for k, v in _LAYOUT.findall(text or "")}
-    gpus = _GPUS.search(text or "")
+    text = text_of(text)
+    out = {k.lower(): int(v) for k, v in _LAYOUT.findall(text)}
+    gpus = _GPUS.search(text)
     if gpus:
         out["world_size"] = int(gpus.group(1))
     return out
@@ -687,7 +695,7 @@ def parse_setting(text: str) -> dict[str, int]:
 
 def _names_in(text: str, entities: pd.DataFrame, type_: str) -> set[str]:
     """Normalised spellings of the entities of ``type_`` that ``text`` names."""
-    lowered = (text or "").casefold()
+    lowered = text_of(text).casefold()
     found: set[str] = set()
     for name, aliases in entities.loc[entities["type"] == type_, ["name", "aliases"]].itertuples(index=False):
         spellings = [name, *_aliases(aliases)]
@@ -730,7 +738,7 @@ def claim_vs_measured(db: PathLike, claim_id: str) -> Comparison | None:
         return cmp
     names = measure[0]
     entities = read(db, "SELECT name, type, aliases FROM entities")
-    context = " ".join(str(claim.get(k) or "") for k in ("setting", "text"))
+    context = " ".join(text_of(claim.get(k)) for k in ("setting", "text"))
     context += " " + _sentence(db, claim)
     models = _names_in(context, entities, "model")
     hardware = _names_in(context, entities, "hardware")
