@@ -1,0 +1,11 @@
+"""Paper operators: read papers and abstracts, find their language and sentences, and extract systems,
+models, hardware, numeric claims and relations.
+
+Importing this package registers ``read_paper``, ``segment_text`` and ``extract_knowledge``.
+"""
+
+from assay.operators.papers.extract import KnowledgeExtractor
+from assay.operators.papers.read import read_paper
+from assay.operators.papers.segment import segment_text
+
+__all__ = ["KnowledgeExtractor", "read_paper", "segment_text"]

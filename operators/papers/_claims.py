@@ -1,0 +1,372 @@
+"""Numeric claims: the numbers with a unit that state a result ("up to 1.42x", "7.6-171$\\times$",
+"26.4 \\％", "20.68倍", "two orders of magnitude", "12.8~Tbps").
+
+One compiled regex finds candidates in a single pass; a few cheap checks on their surroundings drop
+what only looks like a claim (``3x3`` kernels, ``8x A100`` machines, "repeated 5 times", "5-fold
+cross-validation", "关键发现是三倍"). Plain counts, years, citations and model sizes never match because
+they carry no ratio or rate unit. Attribution (qualifier, metric, baseline, setting) is in ``_context``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from assay.operators.papers._numbers import NUMBER, NUMBER_WORDS, ZH_NUMBER, is_integer_text, parse_number
+
+_START = r"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)"
+_X = (
+    r"[ \t]?[xX](?![A-Za-z0-9])|[ \t~]*×|[ \t~]*\$[ \t]*\\times[ \t]*\$|[ \t~]*\\times(?![A-Za-z])[ \t]*\$?"
+    r"|[ \t~]*\{\\times\}|[ \t~]*\\texttimes(?![A-Za-z])|[ \t]*倍"
+)
+_PCT = r"[ \t]*\\?[ \t]*[%％]|[ \t]+per[ \t]?cent\b"
+_PP = r"[ \t]+percentage[ \t]+points?\b|[ \t]*个百分点"
+_OOM = r"[ \t]+orders?[ \t]+of[ \t]+magnitude\b|[ \t]*个?数量级"
+_TIMES = r"[ \t]+times\b"
+_FOLD = r"[ \t]*-?[ \t]*fold\b"
+_RATE = (
+    r"[ \t~]*(?:[KMGTPE]?FLOP/s|[KMGTPE]?FLOPS|[KMGTPE]FLOPs|[KMGTP]b(?:ps|it/s)|[KMGTP]i?B/s"
+    r"|(?:samples|tokens|images|sequences|queries|requests|frames)"
+    r"(?:[ \t]*/[ \t]*s(?:ec)?|[ \t]+per[ \t]+second)"
+    r"|QPS)(?![A-Za-z0-9])"
+)
+_UNIT = (
+    rf"(?:(?P<x>{_X})|(?P<pct>{_PCT})|(?P<pp>{_PP})|(?P<oom>{_OOM})|(?P<times>{_TIMES})|(?P<fold>{_FOLD})"
+    rf"|(?P<rate>{_RATE}))"
+)
+# The low end of a range may repeat the unit: "1.3x-2.4x", "20%~30%".
+_LOW_UNIT = r"(?:[ \t]?[xX×]|[ \t]*\$\\times\$|[ \t]*\\times|[ \t]*\\?[%％]|[ \t]*倍)?"
+_RANGE_SEP = r"[ \t]*(?:-|–|—|−|~|～|至|到)[ \t]*|[ \t]+to[ \t]+"
+
+# The common case, led by a digit (the lookahead lets the regex engine skip to digits quickly).
+_NUMERIC_RE = re.compile(
+    rf"(?=\d){_START}(?P<lo>{NUMBER})"
+    rf"(?:(?P<lo_unit>{_LOW_UNIT})(?P<sep>{_RANGE_SEP})(?P<hi>{NUMBER}))?{_UNIT}",
+    re.IGNORECASE,
+)
+# Rarer forms, each tried only when its keyword occurs in the text.
+_KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
+    (
+        ("between",),
+        re.compile(
+            rf"(?P<between>\bbetween[ \t]+){_START}(?P<lo>{NUMBER})(?P<lo_unit>{_LOW_UNIT})"
+            rf"(?P<sep>[ \t]+and[ \t]+)"
+            rf"(?P<hi>{NUMBER}){_UNIT}",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        ("times", "fold", "magnitude"),
+        re.compile(rf"\b(?P<wnum>{NUMBER_WORDS})(?P<wunit>{_TIMES}|{_FOLD}|{_OOM})", re.IGNORECASE),
+    ),
+    (("twice",), re.compile(r"\b(?P<twice>twice)(?=[ \t]+(?:as|the|faster|more|higher|fewer|less)\b)", re.I)),
+    (("factor",), re.compile(rf"\bfactor[ \t]+of[ \t]+(?P<fnum>{NUMBER}|{NUMBER_WORDS}\b)", re.IGNORECASE)),
+    # A speedup stated without a unit: "a speedup of 2.5", "加速比达到3.1".
+    (
+        ("speedup", "speed-up", "加速比"),
+        re.compile(
+            rf"(?:\bspeed-?ups?|加速比)[ \t]*(?:of|为|达到|高达|是|达)?[ \t]*(?:up[ \t]+to[ \t]+)?"
+            rf"(?P<snum>{NUMBER})"
+            rf"(?![\d.,]|[ \t~]*(?:[%％xX×倍$\\]|times|fold|percent))",
+            re.IGNORECASE,
+        ),
+    ),
+    (("百分之",), re.compile(rf"百分之(?P<pnum>{NUMBER}|{ZH_NUMBER})")),
+    # "cuts the cost by half", "减半": a 50 % reduction.
+    (
+        ("half", "减半", "一半"),
+        re.compile(r"\b(?:by|in)[ \t]+(?P<half>half)\b|(?P<zhalf>减半|减少了?一半)", re.I),
+    ),
+    (("倍", "数量级"), re.compile(rf"(?P<znum>{ZH_NUMBER})(?P<zunit>[ \t]*倍|{_OOM})")),
+]
+
+
+class _Match:
+    """A regex match seen through one interface whatever pattern produced it (absent groups are None)."""
+
+    __slots__ = ("m",)
+
+    def __init__(self, m: re.Match[str]):
+        self.m = m
+
+    def group(self, name: str) -> str | None:
+        return self.m.group(name) if name in self.m.re.groupindex else None
+
+    def start(self, name: str | int = 0) -> int:
+        return self.m.start(name)
+
+    def end(self, name: str | int = 0) -> int:
+        return self.m.end(name)
+
+    def span(self) -> tuple[int, int]:
+        return self.m.span()
+
+
+def _candidates(text: str, lo: int, hi: int) -> list[_Match]:
+    found = [_Match(m) for m in _NUMERIC_RE.finditer(text, lo, hi)]
+    lowered = text[lo:hi].lower()
+    for keywords, pattern in _KEYWORD_RES:
+        if any(k in lowered for k in keywords):
+            found.extend(_Match(m) for m in pattern.finditer(text, lo, hi))
+    if len(found) < 2:
+        return found
+    found.sort(key=lambda m: (m.start(), -m.end()))
+    kept = [found[0]]
+    for m in found[1:]:
+        if m.start() >= kept[-1].end():
+            kept.append(m)
+        elif m.start() == kept[-1].start() and m.end() > kept[-1].end():
+            kept[-1] = m
+    return kept
+
+
+_UNIT_NAMES = {
+    "x": "x",
+    "times": "x",
+    "fold": "x",
+    "pct": "%",
+    "pp": "percentage points",
+    "oom": "orders of magnitude",
+}
+# What follows a multiplication sign when it is not a ratio: a dimension ("3x3", "2 x 10^5") or a machine
+# ("8x A100", "4 × GPUs").
+_AFTER_X_NOT_CLAIM = re.compile(
+    r"[ \t]*(?:\d|\$?[ \t]*\d|(?:NVIDIA[ \t]+)?(?:[A-Z]{1,3}\d{2,4}[A-Z]?\b|TPU|GPU|node|machine|server|"
+    r"device"
+    r"|worker|core|chip|card|accelerator))",
+    re.IGNORECASE,
+)
+_COMPARATIVE_AFTER = re.compile(
+    r"[ \t]*(?:(?:\S+[ \t]+){0,2}?"
+    r"(?:faster|slower|higher|lower|more|less|fewer|larger|smaller|better|greater|"
+    r"speed-?ups?|improvements?|reductions?|increases?|decreases?|cheaper)|the|as|over|than)\b",
+    re.IGNORECASE,
+)
+_COMPARATIVE_BEFORE = re.compile(
+    r"(?:\bby|\bup[ \t]+to|\bof|\bachiev\w*|\bdeliver\w*|\bprovid\w*|\byield\w*|\bgain\w*|\breach\w*|"
+    r"\bspeed[- ]?up|\bimprov\w*|\breduc\w*|\baccelerat\w*)[ \t]+(?:\w+[ \t]+)?$",
+    re.IGNORECASE,
+)
+# A percentage followed by these is a setting ("at 90% sparsity", "95% confidence interval").
+_PCT_SETTING_AFTER = re.compile(
+    r"[ \t]*(?:sparsity|sparse|pruning|pruned|dropout|masking|mask|quantile|percentile|confidence|稀疏)", re.I
+)
+_FOLD_NOT_CLAIM = re.compile(r"[ \t-]*(?:cross|cv\b|validation)", re.IGNORECASE)
+_ZH_VERB_BEFORE = re.compile(
+    r"(?:提高|提升|加速|加快|快|减少|降低|增加|增长|达到|高达|最高|缩短|节省|扩大|改善|优于|超过|了|至|到|约|近|达)$"
+)
+_CHANGE_FROM = re.compile(r"\bfrom[ \t]+$|从$", re.IGNORECASE)
+_RANGING = re.compile(r"\brang\w*[ \t]+$", re.IGNORECASE)
+# "rises to 85% from 41%", "从41%提高到85%": the earlier value is where the change started, not a claim.
+_TO_FROM_GAP = re.compile(r"^[ \t]+from[ \t]+$", re.IGNORECASE)
+_ZH_FROM_TO_GAP = re.compile(r"^[ \t]*(?:提高|提升|增加|增长|上升|降低|减少|下降|缩短)了?(?:到|至)[ \t]*$")
+# A rate followed by these is the setting's link speed ("on 25 Gbps networks"), not a result.
+_RATE_SETTING_AFTER = re.compile(
+    r"[ \t-]*(?:\w+[ \t]+)?(?:networks?|links?|ethernet|interconnects?|nics?|fabric|"
+    r"connections?|switch(?:es)?|网络|链路)",
+    re.IGNORECASE,
+)
+# Bare numbers listed before a number with a unit share its unit: "by 1.3, 1.5 and 2.0x".
+_LIST_BEFORE = re.compile(
+    rf"(?P<items>(?:{_START}{NUMBER}[ \t]*(?:,|，|、)[ \t]*)*{_START}{NUMBER})"
+    r"[ \t]*(?:,?[ \t]*\b(?:and|or)[ \t]+|和|与|及|以及|、)[ \t]*$"
+)
+_LIST_ITEM = re.compile(rf"{_START}{NUMBER}")
+# Numbers that name things rather than measure them ("Table 3 and 2.1x").
+_LIST_NOT_VALUES = re.compile(
+    r"(?:table|figure|fig\.|section|sec\.|eq\.|equation|algorithm|appendix|chapter|"
+    r"step|stage|layer|version|图|表|第)[ \t]*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Claim:
+    """One numeric claim with its exact span; attribution fields are filled in by ``_context``."""
+
+    start: int
+    end: int
+    text: str
+    unit: str
+    value: float | None = None
+    value_low: float | None = None
+    value_high: float | None = None
+    confidence: float = 0.9
+    qualifier: str | None = None
+    metric: str | None = None
+    versus: str | None = None
+    setting: str | None = None
+    subject: str | None = None
+    sentence: tuple[int, int] | None = None
+    versus_span: tuple[int, int] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def is_ratio(self) -> bool:
+        return self.unit in ("x", "%")
+
+
+def find_claims(
+    text: str, spans: list[tuple[int, int]] | None = None, limit: int | None = None
+) -> list[Claim]:
+    """The numeric claims in ``text`` (within ``spans``, consecutive pieces of it), in order of position.
+
+    With ``limit``, scanning stops once more than ``limit`` claims are found, so a pathological text (a
+    50 MB table dump) costs no more than its first pieces; the caller sees ``limit + 1`` claims and knows.
+    """
+    claims: list[Claim] = []
+    for lo, hi in spans or [(0, len(text))]:
+        for match in _candidates(text, lo, hi):
+            claim = _claim(text, match)
+            if claim is None:
+                continue
+            if claim.value is not None and claim.is_ratio:
+                claims.extend(_listed_before(text, claim, claims[-1].end if claims else 0))
+            claims.append(claim)
+        if limit is not None and len(claims) > limit:
+            break
+    claims.sort(key=lambda c: c.start)
+    return _merge_changes(text, claims)
+
+
+def _merge_changes(text: str, claims: list[Claim]) -> list[Claim]:
+    """Fold the start value of a before/after pair into the claim of the value reached."""
+    drop: set[int] = set()
+    for i in range(1, len(claims)):
+        first, second = claims[i - 1], claims[i]
+        if first.unit != second.unit or first.value is None or second.value is None:
+            continue
+        gap = text[first.end : second.start]
+        if _TO_FROM_GAP.match(gap):  # "to 85% from 41%"
+            first.notes.append(f"from {second.text}")
+            drop.add(i)
+        elif (
+            _ZH_FROM_TO_GAP.match(gap) and text[max(0, first.start - 1) : first.start] == "从"
+        ):  # "从41%提高到85%"
+            second.notes.append(f"from {first.text}")
+            drop.add(i - 1)
+    return [c for i, c in enumerate(claims) if i not in drop]
+
+
+def _claim(text: str, m: _Match) -> Claim | None:
+    start, end = m.span()
+    if m.group("znum"):
+        return _chinese_claim(text, m)
+    if m.group("half") or m.group("zhalf"):
+        group = "half" if m.group("half") else "zhalf"
+        return Claim(m.start(group), m.end(group), m.group(group), "%", value=50.0, confidence=0.7)
+    for group, unit, confidence in (("fnum", "x", 0.85), ("snum", "x", 0.8), ("pnum", "%", 0.85)):
+        if m.group(group):
+            number = m.group(group)
+            span = (m.start(group), end) if group == "snum" else (start, end)
+            return Claim(
+                span[0],
+                span[1],
+                text[span[0] : span[1]],
+                unit,
+                value=parse_number(number),
+                confidence=confidence,
+            )
+    if m.group("wnum") or m.group("twice"):
+        return _word_claim(text, m)
+    if m.group("between"):
+        start = m.start("lo")
+    kind = next(k for k in ("x", "pct", "pp", "oom", "times", "fold", "rate") if m.group(k) is not None)
+    after = text[end : end + 40]
+    if kind == "x" and _AFTER_X_NOT_CLAIM.match(after):
+        return None
+    if kind == "times" and not (
+        _COMPARATIVE_AFTER.match(after) or _COMPARATIVE_BEFORE.search(text, max(0, start - 40), start)
+    ):
+        return None
+    if kind == "fold" and _FOLD_NOT_CLAIM.match(after):
+        return None
+    if kind == "rate" and _RATE_SETTING_AFTER.match(after):
+        return None
+    if kind == "pct" and _PCT_SETTING_AFTER.match(after):
+        return None
+    unit = _UNIT_NAMES.get(kind) or re.sub(r"\s+", " ", m.group("rate").strip(" \t~"))
+    confidence = {"x": 0.95, "pct": 0.9, "times": 0.8, "fold": 0.8}.get(kind, 0.85)
+    claim = Claim(start, end, text[start:end], unit, confidence=confidence)
+    lo = parse_number(m.group("lo"))
+    if m.group("hi") is None:
+        claim.value = lo
+        return claim
+    hi = parse_number(m.group("hi"))
+    if _is_change(text, m, start, unit):
+        # "rises from 40% to 62%" is a before/after pair, not a range: the claim is the value reached.
+        claim.value = hi
+        lo_unit = (m.group("lo_unit") or "").strip()
+        claim.notes.append(f"from {m.group('lo')}{lo_unit or ('%' if unit == '%' else '')}")
+        return claim
+    if hi <= lo:
+        # "2-1x" is not a range a paper states; keep the number next to the unit.
+        claim.start = m.start("hi")
+        claim.text = text[claim.start : end]
+        claim.value = hi
+        return claim
+    claim.value_low, claim.value_high = lo, hi
+    return claim
+
+
+def _is_change(text: str, m: _Match, start: int, unit: str) -> bool:
+    """ "from A to B" of a percentage or a quantity is a change ("utilization rises from 41% to 85%"); of a
+    ratio, or written "A-B", or "ranging from", it is a range ("speedups from 1.3x to 2.4x")."""
+    sep = (m.group("sep") or "").strip().lower()
+    if (
+        unit == "x"
+        or sep not in ("to", "至", "到")
+        or not _CHANGE_FROM.search(text, max(0, start - 6), start)
+    ):
+        return False
+    return not _RANGING.search(text, max(0, start - 20), max(0, start - 5))
+
+
+def _word_claim(text: str, m: _Match) -> Claim | None:
+    start, end = m.span()
+    unit_text = (m.group("wunit") or "").lower()
+    is_oom = "magnitude" in unit_text
+    if not is_oom:
+        after = text[end : end + 40]
+        if not (
+            _COMPARATIVE_AFTER.match(after) or _COMPARATIVE_BEFORE.search(text, max(0, start - 40), start)
+        ):
+            return None  # "the key findings are threefold"
+    value = parse_number(m.group("twice") or m.group("wnum"))
+    unit = "orders of magnitude" if is_oom else "x"
+    return Claim(start, end, text[start:end], unit, value=value, confidence=0.75)
+
+
+def _chinese_claim(text: str, m: _Match) -> Claim | None:
+    start, end = m.span()
+    if not _ZH_VERB_BEFORE.search(text, max(0, start - 4), start):
+        return None  # "关键发现是三倍" (the findings are threefold) states no result
+    unit = "orders of magnitude" if "数量级" in m.group("zunit") else "x"
+    return Claim(
+        start, end, text[start:end], unit, value=float(parse_number(m.group("znum"))), confidence=0.75
+    )
+
+
+_CONJUNCTION_END = re.compile(r"(?:\band|\bor|和|与|及|、)[ \t]*$", re.IGNORECASE)
+
+
+def _listed_before(text: str, claim: Claim, floor: int) -> list[Claim]:
+    if not _CONJUNCTION_END.search(text, max(floor, claim.start - 8), claim.start):
+        return []
+    window_start = max(floor, claim.start - 120)
+    found = _LIST_BEFORE.search(text, window_start, claim.start)
+    if not found:
+        return []
+    items = list(_LIST_ITEM.finditer(text, found.start("items"), found.end("items")))
+    if any(_looks_like_year(i.group()) for i in items):
+        return []
+    if _LIST_NOT_VALUES.search(text, max(0, found.start("items") - 12), found.start("items")):
+        return []
+    return [
+        Claim(i.start(), i.end(), i.group(), claim.unit, value=parse_number(i.group()), confidence=0.8)
+        for i in items
+    ]
+
+
+def _looks_like_year(number: str) -> bool:
+    return is_integer_text(number) and 1900 <= int(number.replace(",", "")) <= 2100

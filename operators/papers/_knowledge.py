@@ -1,0 +1,318 @@
+"""Assembling one document's knowledge: entities, mentions, claims and relations as table rows.
+
+Input: the document text, its sentence spans, and the mentions the spaCy rules found. Everything here is
+plain Python over offsets; ids are deterministic (``assay.ids``) so a re-run yields the same rows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from assay.ids import stable_id
+from assay.operators.papers import _context
+from assay.operators.papers._claims import Claim, find_claims
+from assay.operators.papers._configs import hardware_counts, sized_models
+from assay.operators.papers._gazetteer import entity_id, generic_names, normalise
+from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex, resolve
+from assay.operators.papers._proposals import Proposal, name_before, occurrences, proposals
+from assay.operators.papers._sentences import chunk_spans, sentence_at
+
+_LIST_GAP = re.compile(r"^[\s,，、;；]*(?:and|和|与|及|以及|or)?[\s,，、]*$", re.I)
+_NAME_IN_PHRASE = re.compile(
+    r"(?<![A-Za-z0-9-])(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*)(?:-[A-Za-z0-9]+)*"
+)
+#: Characters of context used around a claim when no sentence contains it (a text without punctuation).
+_FALLBACK_CONTEXT = 200
+
+
+#: Characters of text scanned for claims at a time: a long document is read piece by piece, so the
+#: claim limit stops the scan early.
+CLAIM_SCAN_CHARS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Most rows kept per document. A paper has hundreds of claims and a few thousand mentions; a text
+    past these limits is a table dump or a log, and the rest of it is reported, not silently dropped."""
+
+    max_claims: int = 10_000
+    max_mentions: int = 50_000
+
+
+def knowledge(
+    doc_id: str,
+    text: str,
+    lang: str,
+    sentences: np.ndarray,
+    found: list[Mention],
+    operator: str,
+    limits: Limits = Limits(),
+    title: str | None = None,
+) -> dict[str, list[dict[str, Any]]]:
+    """The ``entities``, ``mentions``, ``claims`` and ``relations`` rows of one document, and ``issues``."""
+    issues: list[dict[str, Any]] = []
+    cap = limits.max_mentions
+    found = found + hardware_counts(text, found, cap) + sized_models(text, found, cap)
+    proposed = proposals(text, lang, found, title)
+    found = found + _proposal_mentions(text, lang, proposed, cap)
+    mentions = resolve(found)
+    claims = find_claims(text, chunk_spans(text, sentences, CLAIM_SCAN_CHARS), limits.max_claims)
+    if len(claims) > limits.max_claims:
+        claims = claims[: limits.max_claims]
+        issues.append(
+            {
+                "operator": operator,
+                "error": f"more than {limits.max_claims} numeric claims: kept those "
+                f"before offset {claims[-1].end} (extract_knowledge max_claims=... keeps more)",
+            }
+        )
+    subjects = _attribute(text, lang, sentences, claims, MentionIndex(mentions), proposed)
+    baselines = _baseline_mentions(text, claims, MentionIndex(mentions + subjects))
+    mentions = resolve(mentions + subjects + baselines)
+    if len(mentions) > cap:
+        mentions = mentions[:cap]
+        issues.append(
+            {
+                "operator": operator,
+                "error": f"more than {cap} entity mentions: kept those before "
+                f"offset {mentions[-1].end} (extract_knowledge max_mentions=... keeps more)",
+            }
+        )
+    return {
+        "entities": _entity_rows(mentions),
+        "mentions": [_mention_row(m, doc_id, operator) for m in mentions],
+        "claims": [_claim_row(c, doc_id, operator) for c in claims],
+        "relations": _relations(doc_id, sentences, claims, MentionIndex(mentions), proposed, operator),
+        "issues": issues,
+    }
+
+
+def _proposal_mentions(text: str, lang: str, proposed: list[Proposal], limit: int) -> list[Mention]:
+    out = []
+    case_sensitive = lang not in ("zh", "ja", "ko")  # translations vary the case: "ALPA", "Alpa"
+    for p in proposed:
+        for start, end in occurrences(text, p.name, case_sensitive, limit):
+            out.append(Mention(start, end, text[start:end], "system", p.name, p.confidence, "heuristic"))
+    return out
+
+
+# -- claims -----------------------------------------------------------------------------------------------
+def _sentence(text: str, sentences: np.ndarray, claim: Claim) -> tuple[int, int]:
+    found = sentence_at(sentences, claim.start)
+    if found and found[1] - found[0] <= 20 * _FALLBACK_CONTEXT:
+        return found
+    lo, hi = found if found else (0, len(text))
+    return max(lo, claim.start - _FALLBACK_CONTEXT), min(hi, claim.end + _FALLBACK_CONTEXT)
+
+
+def _attribute(
+    text: str,
+    lang: str,
+    sentences: np.ndarray,
+    claims: list[Claim],
+    mentions: MentionIndex,
+    proposed: list[Proposal],
+) -> list[Mention]:
+    """Fill each claim's qualifier, metric, baseline, subject and setting; returns the mentions of subjects
+    that were found only as the name a claim's sentence is about."""
+    extra: list[Mention] = []
+    proposed_names = {p.name.lower() for p in proposed}
+    primary = proposed[0].name if proposed else None
+    previous: Claim | None = None
+    previous_sentence: tuple[int, int] | None = None
+    if not claims:
+        return extra
+    for claim in claims:
+        claim.sentence = _sentence(text, sentences, claim)
+    words = _context.MetricWords(text, [c.sentence for c in claims if c.sentence])
+    for claim in claims:
+        sentence = claim.sentence or (claim.start, claim.end)
+        in_list = (
+            previous is not None
+            and previous_sentence == sentence
+            and _LIST_GAP.match(text[previous.end : claim.start]) is not None
+        )
+        claim.qualifier = _context.qualifier(text, claim, sentence)
+        claim.metric = _context.metric(
+            text, claim, sentence, previous.end if previous and in_list else 0, words
+        )
+        vs = _context.versus(text, claim, sentence)
+        claim.versus = vs[0] if vs else None
+        claim.versus_span = (vs[1], vs[2]) if vs else None
+        if in_list and previous is not None:
+            claim.qualifier = claim.qualifier or previous.qualifier
+            claim.versus = claim.versus or previous.versus
+            claim.versus_span = claim.versus_span or previous.versus_span
+        claim.subject = _subject(claim, sentence, mentions, proposed_names, primary)
+        if claim.subject is None:
+            named = name_before(
+                text, sentence[0], claim.start, lang, mentions.inside(sentence[0], claim.start)
+            )
+            if named and not (claim.versus_span and claim.versus_span[0] <= named[1] < claim.versus_span[1]):
+                claim.subject = named[0]
+                extra.append(
+                    Mention(named[1], named[1] + len(named[0]), named[0], "system", named[0], 0.5, "rule")
+                )
+        claim.setting = _setting(claim, sentence, mentions)
+        previous, previous_sentence = claim, sentence
+    return extra
+
+
+def _inside(m: Mention, span: tuple[int, int] | None) -> bool:
+    return span is not None and span[0] <= m.start and m.end <= span[1]
+
+
+def _subject(
+    claim: Claim, sentence: tuple[int, int], mentions: MentionIndex, proposed: set[str], primary: str | None
+) -> str | None:
+    before = [
+        m
+        for m in mentions.inside(sentence[0], claim.start)
+        if m.type == "system" and not _inside(m, claim.versus_span)
+    ]
+    for m in reversed(before):
+        if m.name.lower() in proposed:
+            return m.name
+    if primary:
+        return primary
+    return before[-1].name if before else None
+
+
+def _setting(claim: Claim, sentence: tuple[int, int], mentions: MentionIndex) -> str | None:
+    """Hardware, models and datasets named in the claim's sentence (not its baseline's), widest first kept."""
+    texts: list[str] = []
+    for m in mentions.inside(*sentence):
+        if _inside(m, claim.versus_span):
+            continue
+        if (m.source == COUNT_SOURCE or m.type in ("model", "dataset")) and m.text not in texts:
+            texts.append(m.text)
+    parts = [t for t in texts if not any(t != other and t in other for other in texts)]
+    return "; ".join(parts[:4] + claim.notes) or None
+
+
+def _claim_row(c: Claim, doc_id: str, operator: str) -> dict[str, Any]:
+    sentence = c.sentence or (None, None)
+    return {
+        "claim_id": stable_id(doc_id, operator, c.start, c.end, c.unit, c.value, c.value_low, c.value_high),
+        "doc_id": doc_id,
+        "subject": c.subject,
+        "metric": c.metric,
+        "value": c.value,
+        "value_low": c.value_low,
+        "value_high": c.value_high,
+        "unit": c.unit,
+        "qualifier": c.qualifier,
+        "versus": c.versus,
+        "setting": c.setting,
+        "text": c.text,
+        "start": c.start,
+        "end": c.end,
+        "operator": operator,
+        "confidence": c.confidence,
+        "sentence_start": sentence[0],
+        "sentence_end": sentence[1],
+    }
+
+
+# -- entities and mentions --------------------------------------------------------------------------------
+def _baseline_mentions(text: str, claims: list[Claim], mentions: MentionIndex) -> list[Mention]:
+    """Unknown names inside a claim's comparison phrase ("over EPS and OCS") are the baselines' names."""
+    out = []
+    for claim in claims:
+        span = claim.versus_span
+        if not span:
+            continue
+        for m in _NAME_IN_PHRASE.finditer(text, span[0], span[1]):
+            name = m.group()
+            if name.lower() in generic_names() or len(name) < 2:
+                continue
+            if mentions.overlapping(m.start(), m.end()):
+                continue
+            out.append(Mention(m.start(), m.end(), name, "system", name, 0.5, "rule"))
+    return out
+
+
+def _entity_rows(mentions: list[Mention]) -> list[dict[str, Any]]:
+    rows: dict[str, dict[str, Any]] = {}
+    for m in mentions:
+        key = entity_id(m.type, m.name)
+        row = rows.setdefault(key, {"entity_id": key, "name": m.name, "type": m.type, "aliases": []})
+        if normalise(m.text) != normalise(m.name) and m.text not in row["aliases"]:
+            row["aliases"].append(m.text)
+    return list(rows.values())
+
+
+def _mention_row(m: Mention, doc_id: str, operator: str) -> dict[str, Any]:
+    return {
+        "entity_id": entity_id(m.type, m.name),
+        "doc_id": doc_id,
+        "start": m.start,
+        "end": m.end,
+        "text": m.text,
+        "operator": operator,
+    }
+
+
+# -- relations --------------------------------------------------------------------------------------------
+def _relations(
+    doc_id: str,
+    sentences: np.ndarray,
+    claims: list[Claim],
+    mentions: MentionIndex,
+    proposed: list[Proposal],
+    operator: str,
+) -> list[dict[str, Any]]:
+    # One row per (subject, predicate, object) and document, its evidence the first sentence stating it.
+    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+    def add(subject: str, predicate: str, obj: str, start: int, end: int, confidence: float) -> None:
+        key = (subject, predicate, obj)
+        if key in rows:
+            return
+        rows[key] = {
+            "relation_id": stable_id(doc_id, operator, subject, predicate, obj),
+            "subject_id": subject,
+            "predicate": predicate,
+            "object_id": obj,
+            "doc_id": doc_id,
+            "start": start,
+            "end": end,
+            "operator": operator,
+            "confidence": round(confidence, 3),
+        }
+
+    for p in proposed:
+        start, end = sentence_at(sentences, p.start) or (p.start, p.end)
+        add(doc_id, "proposes", entity_id("system", p.name), start, end, p.confidence)
+    for claim in claims:
+        if not claim.subject:
+            continue
+        subject = entity_id("system", claim.subject)
+        start, end = claim.sentence or (claim.start, claim.end)
+        span = claim.versus_span
+        for m in mentions.inside(start, end):
+            if m.name == claim.subject:
+                continue
+            if _inside(m, span) and m.type in ("system", "method", "model"):
+                add(
+                    subject,
+                    "compared_with",
+                    entity_id(m.type, m.name),
+                    start,
+                    end,
+                    min(claim.confidence, m.confidence),
+                )
+            elif not _inside(m, span) and m.type in ("hardware", "model"):
+                add(
+                    subject,
+                    "evaluated_on",
+                    entity_id(m.type, m.name),
+                    start,
+                    end,
+                    min(claim.confidence, m.confidence) * 0.9,
+                )
+    return list(rows.values())

@@ -1,0 +1,54 @@
+"""Markdown to plain text: the markup goes, the words stay (link texts, image alt texts, code)."""
+
+from __future__ import annotations
+
+import re
+
+_FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n(?:---|\.\.\.)\n", re.S)
+_FRONT_TITLE = re.compile(r"^title:\s*[\"']?(?P<t>.*?)[\"']?\s*$", re.M)
+_RULES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"<!--.*?-->", re.S), ""),
+    (re.compile(r"^(?:```|~~~).*$", re.M), ""),  # code fences (the code itself is kept)
+    (re.compile(r"^[ \t]*(?:[-*_][ \t]*){3,}$", re.M), ""),  # horizontal rules
+    (re.compile(r"^[=-]{2,}[ \t]*$", re.M), ""),  # setext heading underlines
+    (
+        re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$", re.M),
+        "",
+    ),  # table rules
+    (re.compile(r"^#{1,6}[ \t]+(.*?)[ \t]*#*[ \t]*$", re.M), r"\1"),
+    (re.compile(r"^[ \t]*>[ \t]?", re.M), ""),
+    (re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+", re.M), ""),
+    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),
+    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),
+    (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),
+    (re.compile(r"^[ \t]*\[[^\]]+\]:[ \t]+\S+.*$", re.M), ""),  # reference definitions
+    (re.compile(r"<(https?://[^>]+)>"), r"\1"),
+    (re.compile(r"</?[A-Za-z][^>]*>"), ""),
+    (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),
+    (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"\1"),
+    (re.compile(r"(?<![\w_])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w_])"), r"\1"),
+    (re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"), r"\1"),
+    (re.compile(r"`+([^`\n]+)`+"), r"\1"),
+    (re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.M), lambda m: m.group(1).replace("|", " ")),  # type: ignore[list-item]
+]
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
+
+
+def markdown_to_text(source: str) -> tuple[str, str | None]:
+    """``(text, title)``: the title from the front matter or the first heading, if any."""
+    title = None
+    front = _FRONT_MATTER.match(source)
+    if front:
+        found = _FRONT_TITLE.search(front.group("body"))
+        title = found.group("t").strip() if found else None
+        source = source[front.end() :]
+    if title is None:
+        heading = _HEADING.search(source)
+        title = _strip(heading.group(1)).strip() if heading else None
+    return _strip(source).strip(), title or None
+
+
+def _strip(text: str) -> str:
+    for pattern, replacement in _RULES:
+        text = pattern.sub(replacement, text)
+    return re.sub(r"\n{3,}", "\n\n", text)

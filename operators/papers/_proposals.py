@@ -1,0 +1,191 @@
+"""Names of the systems a paper proposes: "we propose X", "X, a ... framework", "X is a ... system",
+"called X", a title "X: ...", "我们提出了X", "X，这是一个...", and names a text keeps repeating."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from dataclasses import dataclass
+from itertools import islice
+
+from assay.operators.papers._gazetteer import generic_names
+from assay.operators.papers._mentions import Mention
+
+_NAME = r"(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*|\d[A-Za-z][A-Za-z0-9]*)(?:[-‐][A-Za-z0-9]+)*"
+_NAME_RE = re.compile(rf"(?<![A-Za-z0-9-]){_NAME}(?![A-Za-z0-9])")
+# A name that cannot be an ordinary capitalised word: a capital or digit after its first letter ("GPipe").
+_DISTINCTIVE = re.compile(r"[A-Z0-9]")
+_SYSTEM_NOUN = (
+    r"(?:system|framework|library|engine|compiler|scheduler|runtime|tool|toolkit|platform|approach|"
+    r"method|technique|algorithm|architecture|design|stack|planner|service|abstraction|optimizer|"
+    r"interface|simulator|model|protocol|mechanism|solution|policy|network|cache|service|"
+    r"\w+(?:er|or))s?"
+)
+_EN_PROPOSE = re.compile(
+    r"(?<![A-Za-z])(?=[WwTtOoIi])"
+    r"(?:we|this\s+(?:paper|work|article)|the\s+paper|our\s+work|in\s+this\s+paper,?\s+we)\s+"
+    r"(?:(?:also|further|then|first|thus|therefore|hence)\s+)?"
+    r"(?:propose[sd]?|presents?|presented|introduce[sd]?|design(?:s|ed)?|develop(?:s|ed)?|builds?|built|"
+    r"implement(?:s|ed)?|describe[sd]?|create[sd]?|devise[sd]?|contribute[sd]?)\s+(?P<rest>[^.;!?\n]{1,300})",
+    re.IGNORECASE,
+)
+_ZH_PROPOSE = re.compile(r"(?:提出|推出|设计|开发|介绍|展示|实现|构建|研发)了?(?P<rest>[^。；！？!?]{0,80})")
+_NAMES = rf"{_NAME}(?:[ \t]+{_NAME})*"  # "Amazon SageMaker"
+_LEADING_NAME = re.compile(
+    rf"^(?:(?:a|an|the)\s+)?(?P<n>{_NAMES})"
+    r"(?=\s*(?:[,:(—–]|\s+-\s|$)|\s+(?:which|that|on|in|as|atop|for|to|with|to)\b)"
+)
+_CALLED = re.compile(
+    rf"(?:\bcalled|\bnamed|\bdubbed|\btermed|\bcoined|称为|名为|叫做|命名为|即)\s*[\"“']?(?P<n>{_NAME})"
+)
+_PAREN = re.compile(rf"[(（](?P<n>{_NAME})[)）]")
+_ZH_LEADING = re.compile(rf"^(?:一个|一种|一款|一套|了)?(?P<n>{_NAMES})(?![A-Za-z0-9])")
+_ZH_DE_NAME = re.compile(rf"的(?P<n>{_NAME})(?=[，,（(：:]|$)")
+# "Merak, an automated ... framework", "TensorFlow is a ... system", "Celeritas，这是一个": found from these
+# literal anchors first, so the text is scanned once cheaply.
+_APPOSITION_ANCHOR = re.compile(r",\s+an?\s+|\s+is\s+an?\s+|[，,]?这是一[个种]")
+_NAME_AT_END = re.compile(rf"(?<![A-Za-z0-9-])(?P<n>{_NAME})$")
+_SYSTEM_NOUN_AHEAD = re.compile(rf"(?:[\w-]+\s+){{0,8}}?{_SYSTEM_NOUN}\b")
+
+
+@dataclass(frozen=True)
+class Proposal:
+    name: str
+    start: int  # the name's first occurrence as proposed
+    end: int
+    confidence: float
+
+
+#: Proposals are looked for in a document's opening (its abstract and introduction), not all of a long text.
+PROPOSAL_SCAN_CHARS = 100_000
+
+
+_TITLE_NAME = re.compile(rf"^\s*(?P<n>{_NAME}(?:[ \t]+{_NAME})?)\s*[:：]")
+# "Ravel synthesizes ...", "Cairn records ...": a name opening a sentence, followed by a verb.
+_SUBJECT_VERB = re.compile(
+    rf"(?=[A-Z])(?:^|(?<=[.!?]\s)|(?<=\n))(?P<n>{_NAME})\s+(?:is|can|achieves|outperforms|reduces|improves|"
+    r"(?!is\b)[a-z]{3,}(?<!ss)s)\b"
+)
+
+
+def proposals(text: str, lang: str, known: list[Mention], title: str | None = None) -> list[Proposal]:
+    """Systems the document proposes, in order of first statement (a name heading the title first)."""
+    found: dict[str, Proposal] = {}
+    seen: set[str] = set()
+    text = text[:PROPOSAL_SCAN_CHARS]
+    known = [m for m in known if m.start < PROPOSAL_SCAN_CHARS]
+    titled = _TITLE_NAME.match(title or "")
+
+    def add(name: str, start: int, confidence: float) -> None:
+        if name.lower() not in seen and acceptable(name):
+            seen.add(name.lower())
+            found[name] = Proposal(name, start, start + len(name), confidence)
+
+    for m in _EN_PROPOSE.finditer(text):
+        base, rest = m.start("rest"), m.group("rest")
+        lead = _LEADING_NAME.match(rest)
+        if lead:
+            add(lead.group("n"), base + lead.start("n"), 0.85)
+        for pattern in (_CALLED, _PAREN):
+            for n in pattern.finditer(rest):
+                add(n.group("n"), base + n.start("n"), 0.8)
+    for m in _ZH_PROPOSE.finditer(text):
+        base, rest = m.start("rest"), m.group("rest")
+        clause = re.split(r"[，,]", rest, maxsplit=1)[0]
+        for pattern, confidence in ((_ZH_LEADING, 0.85), (_CALLED, 0.8), (_ZH_DE_NAME, 0.75), (_PAREN, 0.7)):
+            n = pattern.search(clause if pattern is not _CALLED else rest)
+            if n:
+                add(n.group("n"), base + n.start("n"), confidence)
+                break
+    if titled:
+        # "Ravel: Learned Collective Algorithms": the name before the colon is what the paper presents.
+        name = titled.group("n")
+        at = text.find(name)
+        add(name, at if at >= 0 else 0, 0.8)
+    if lang not in ("zh", "ja", "ko"):
+        known_names = {m.text.lower() for m in known}
+        for m in _SUBJECT_VERB.finditer(text):
+            name = m.group("n")
+            # A proper name: said twice, never as an ordinary lower-case word ("Training ... training"),
+            # and not a known system the paper builds on or compares with.
+            if (
+                name.lower() not in known_names
+                and text.count(name) >= 2
+                and not re.search(rf"(?<![A-Za-z]){re.escape(name.lower())}(?![A-Za-z])", text)
+            ):
+                add(name, m.start("n"), 0.6)
+    for anchor in _APPOSITION_ANCHOR.finditer(text):
+        name = _NAME_AT_END.search(text, max(0, anchor.start() - 40), anchor.start())
+        if not name:
+            continue
+        if "这是" in anchor.group():
+            add(name.group("n"), name.start("n"), 0.7)
+        elif _SYSTEM_NOUN_AHEAD.match(text, anchor.end(), anchor.end() + 120) and (
+            anchor.group().startswith(",") or _sentence_initial(text, name.start("n"))
+        ):
+            add(name.group("n"), name.start("n"), 0.7)
+    for name, start in _frequent_names(text, lang, known):
+        add(name, start, 0.5)
+    if not found:
+        # No sentence proposes anything: a known system the whole text is about ("ALPA ... ALPA ... ALPA").
+        systems = Counter(m.name for m in known if m.type == "system" and m.source == "gazetteer")
+        if systems:
+            name, count = systems.most_common(1)[0]
+            if count >= 3:
+                first = min(m.start for m in known if m.name == name)
+                found[name] = Proposal(name, first, first + len(name), 0.5)
+    return sorted(found.values(), key=lambda p: p.start)
+
+
+def acceptable(name: str) -> bool:
+    """Whether a capitalised word could be a system's name (not "GPU", "We", "3D", "GPUs")."""
+    if len(name) < 2 or name.lower() in generic_names() or name.isdigit():
+        return False
+    # Trailing plural of a generic acronym ("GPUs") or a word that is only a number with a letter ("3D").
+    return not (name.endswith("s") and name[:-1].lower() in generic_names())
+
+
+def _frequent_names(text: str, lang: str, known: list[Mention]) -> list[tuple[str, int]]:
+    """Names repeated through a document that no rule caught ("Gbuilder ... Gbuilder ... Gbuilder")."""
+    taken = sorted((m.start, m.end) for m in known)
+    starts = [s for s, _ in taken]
+    counts: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for m in _NAME_RE.finditer(text):
+        name = m.group()
+        if lang not in ("zh", "ja", "ko"):
+            if not _DISTINCTIVE.search(name, 1) or _sentence_initial(text, m.start()):
+                continue
+        i = bisect.bisect_right(starts, m.start()) - 1
+        if i >= 0 and taken[i][0] <= m.start() < taken[i][1]:
+            continue
+        counts[name] += 1
+        first.setdefault(name, m.start())
+    return [(n, first[n]) for n, c in counts.items() if c >= 3 and acceptable(n)]
+
+
+def name_before(text: str, lo: int, hi: int, lang: str, known: list[Mention]) -> tuple[str, int] | None:
+    """The last plausible name between ``lo`` and ``hi`` ("在各种模型中，Harmony能够..." -> Harmony) that is
+    not already known as something else (a model, a device)."""
+    last = None
+    for m in _NAME_RE.finditer(text, lo, hi):
+        name = m.group()
+        if not acceptable(name) or any(k.start < m.end() and m.start() < k.end for k in known):
+            continue
+        if lang not in ("zh", "ja", "ko") and (
+            _sentence_initial(text, m.start()) or not _DISTINCTIVE.search(name, 1)
+        ):
+            continue
+        last = (name, m.start())
+    return last
+
+
+def _sentence_initial(text: str, start: int) -> bool:
+    before = text[max(0, start - 3) : start].rstrip()
+    return not before or before[-1] in ".!?\n。"
+
+
+def occurrences(text: str, name: str, case_sensitive: bool, limit: int) -> list[tuple[int, int]]:
+    pattern = re.compile(rf"(?<![A-Za-z0-9-]){re.escape(name)}(?![A-Za-z0-9])", 0 if case_sensitive else re.I)
+    return [m.span() for m in islice(pattern.finditer(text), limit)]

@@ -1,0 +1,98 @@
+"""LaTeX to plain text: commands go, their text stays, symbols become characters.
+
+Built from regex passes, never a brace parser, so unbalanced braces (common in abstracts pasted from
+papers) cannot make it fail: a stray ``{`` or ``}`` is simply dropped. ``$\\times$`` becomes ``×`` and
+``\\%`` becomes ``%`` so claims read naturally in the stored text.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DOLLAR = "\x01"  # a literal \$ while math delimiters are removed
+_COMMENT = re.compile(r"(?<!\\)%.*$", re.M)
+_BODY = re.compile(r"\\begin\s*\{document\}(?P<body>.*?)(?:\\end\s*\{document\}|\Z)", re.S)
+_TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*\{")
+_DROP_ENVIRONMENTS = re.compile(
+    r"\\begin\s*\{(equation|align|eqnarray|gather|multline|tikzpicture|lstlisting|verbatim|minted|algorithmic|"
+    r"algorithm|thebibliography)\*?\}.*?\\end\s*\{\1\*?\}",
+    re.S,
+)
+# A citation goes with the space before it ("FSDP~\\cite{x}," -> "FSDP,").
+_CITE = re.compile(
+    r"[ \t]*~?\\(?:cite[pt]?|citeauthor|citeyear|nocite)\*?(?:\s*\[[^\]\n]*\])*\s*\{[^{}\n]*\}"
+)
+_DROP_WITH_ARGS = re.compile(
+    r"\\(?:documentclass|usepackage|bibliography|bibliographystyle|includegraphics|vspace|hspace|input|include|"
+    r"label|ref|eqref|autoref|cref|Cref|pagestyle|thispagestyle|setlength|"
+    r"newcommand|renewcommand|def|author|affiliation|email|date|maketitle|keywords)\*?"
+    r"(?:\s*\[[^\]\n]*\])*(?:\s*\{[^{}\n]*\})*"
+)
+_HEADINGS = re.compile(r"\\(?:sub)*(?:section|paragraph|chapter)\*?\s*(?:\[[^\]]*\])?\s*\{([^{}\n]*)\}")
+_HREF = re.compile(r"\\href\s*\{[^{}]*\}\s*\{([^{}]*)\}")
+_ACCENT = re.compile(r"\\['`^\"~=.uvHc]\s*\{?\s*([A-Za-z])\s*\}?")
+_SYMBOLS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\\\$"), _DOLLAR),
+    (re.compile(r"\$\s*\\times\s*\$"), "×"),
+    (re.compile(r"\\(?:times|texttimes)(?![A-Za-z])"), "×"),
+    (re.compile(r"\\%"), "%"),
+    (re.compile(r"\\&"), "&"),
+    (re.compile(r"\\_"), "_"),
+    (re.compile(r"\\#"), "#"),
+    (re.compile(r"\\(?:sim|textasciitilde)(?![A-Za-z])"), "~"),
+    (re.compile(r"\\approx(?![A-Za-z])"), "≈"),
+    (re.compile(r"\\(?:geq|ge)(?![A-Za-z])"), "≥"),
+    (re.compile(r"\\(?:leq|le)(?![A-Za-z])"), "≤"),
+    (re.compile(r"\\pm(?![A-Za-z])"), "±"),
+    (re.compile(r"\\cdot(?![A-Za-z])"), "·"),
+    (re.compile(r"\\mu(?![A-Za-z])"), "μ"),
+    (re.compile(r"\\(?:rightarrow|to)(?![A-Za-z])"), "→"),
+    (re.compile(r"\\(?:ldots|dots|cdots)(?![A-Za-z])"), "…"),
+    (re.compile(r"\\item(?![A-Za-z])\s*(?:\[[^\]]*\])?"), "\n"),
+    (re.compile(r"\\\\(?:\[[^\]]*\])?"), "\n"),
+    (re.compile(r"\\[,;:! ]"), " "),
+    (re.compile(r"(?<!\\)~"), " "),  # a non-breaking space
+    (re.compile(r"---"), "—"),
+    (re.compile(r"--"), "–"),
+    (re.compile(r"``"), "“"),
+    (re.compile(r"''"), "”"),
+]
+_MATH_DELIMITERS = re.compile(r"\\[()\[\]]|\$\$?")
+_COMMAND = re.compile(r"\\(?:begin|end)\s*\{[^{}]*\}|\\[A-Za-z@]+\*?(?:\s*\[[^\]\n]*\])?")
+_BRACES = re.compile(r"[{}]")
+
+
+def tex_to_text(source: str) -> tuple[str, str | None]:
+    """``(text, title)`` of a LaTeX source: the document body (or the whole file when it has none)."""
+    source = _COMMENT.sub("", source)
+    title = _title(source)
+    body = _BODY.search(source)
+    text = body.group("body") if body else source
+    text = _DROP_ENVIRONMENTS.sub(" ", text)
+    text = _HEADINGS.sub(lambda m: f"\n\n{m.group(1)}\n\n", text)
+    text = _HREF.sub(r"\1", text)
+    text = _CITE.sub("", text)
+    text = _DROP_WITH_ARGS.sub("", text)
+    text = _ACCENT.sub(r"\1", text)
+    for pattern, replacement in _SYMBOLS:
+        text = pattern.sub(replacement, text)
+    text = _MATH_DELIMITERS.sub("", text)
+    text = _COMMAND.sub("", text)
+    text = _BRACES.sub("", text).replace(_DOLLAR, "$")
+    text = re.sub(r"[ \t]+", " ", text)
+    text = re.sub(r" *\n *", "\n", text)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip(), title
+
+
+def _title(source: str) -> str | None:
+    found = _TITLE.search(source)
+    if not found:
+        return None
+    depth, i = 1, found.end()
+    while i < len(source) and depth:
+        depth += {"{": 1, "}": -1}.get(source[i], 0)
+        i += 1
+    raw = source[found.end() : i - 1 if depth == 0 else min(len(source), found.end() + 300)]
+    text, _ = tex_to_text(raw.replace("\n", " ")) if "\\title" not in raw else (raw, None)
+    return " ".join(text.split()) or None

@@ -1,0 +1,413 @@
+"""Scoring extracted numeric claims against a gold file.
+
+The gold file has one JSON object per line: ``{"index": i, "gold": {"claims": [...], ...}}`` and, for
+a corpus of files, ``"source"`` (a file name) and ``"row"`` (the row of a collection, else null). Each gold
+claim has ``unit`` and ``value`` or ``value_low``/``value_high`` (plus ``text`` and attribution fields).
+
+The headline score counts ratio claims (unit ``x`` or ``%`` after normalising ×, times, 倍, ％): a
+predicted claim matches a gold claim of the same document when the units agree and the value (or both
+ends of a range) agree within 0.5 %; matching is one-to-one. Other quantities are scored the same way
+and reported separately.
+
+Predictions come from the database when it holds the documents (matched by ``doc_id``, or by finding the
+abstract's text inside a stored document), otherwise they are extracted in-process with the papers
+operators, and the report says which.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay.ids import content_id
+
+RATIO_UNITS = ("x", "%")
+TOLERANCE = 0.005
+_X_UNITS = {"x", "×", "times", "倍", "fold", "-fold"}
+_PCT_UNITS = {"%", "％", "percent", "per cent"}
+
+
+@dataclass
+class GoldDoc:
+    index: int
+    claims: list[dict[str, Any]]
+    source: str | None = None
+    row: int | None = None
+    title: str | None = None
+
+
+@dataclass
+class Item:
+    """A claim in a report: which document, its value and unit, and its source text."""
+
+    doc: int
+    unit: str
+    value: float | None
+    value_low: float | None
+    value_high: float | None
+    text: str | None
+
+    def describe(self) -> str:
+        value = f"{_num(self.value_low)}-{_num(self.value_high)}" if self.value is None else _num(self.value)
+        return f"[{self.doc}] {value} {self.unit}  {json.dumps(self.text, ensure_ascii=False)}"
+
+
+@dataclass
+class Score:
+    tp: int = 0
+    n_gold: int = 0
+    n_pred: int = 0
+    misses: list[Item] = field(default_factory=list)
+    false_positives: list[Item] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        return self.tp / self.n_pred if self.n_pred else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / self.n_gold if self.n_gold else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "f1": round(self.f1, 4),
+            "tp": self.tp,
+            "n_gold": self.n_gold,
+            "n_pred": self.n_pred,
+            "misses": [asdict(i) for i in self.misses],
+            "false_positives": [asdict(i) for i in self.false_positives],
+        }
+
+
+@dataclass
+class Report:
+    headline: Score
+    other: Score
+    n_documents: int
+    from_db: int = 0
+    extracted: int = 0
+    db: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "headline": self.headline.as_dict(),
+            "other": self.other.as_dict(),
+            "n_documents": self.n_documents,
+            "from_db": self.from_db,
+            "extracted": self.extracted,
+            "db": self.db,
+            "notes": self.notes,
+        }
+
+
+# -- reading the inputs -----------------------------------------------------------------------------------
+def load_gold(path: str | os.PathLike[str]) -> list[GoldDoc]:
+    """Gold documents in file order; a malformed line raises ValueError naming the line."""
+    docs = []
+    for line_no, line in enumerate(Path(path).read_text("utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            gold = obj["gold"]
+            claims = list(gold.get("claims") or [])
+            for claim in claims:
+                if "unit" not in claim or ("value" not in claim and "value_low" not in claim):
+                    raise KeyError("each claim needs 'unit' and 'value' (or 'value_low'/'value_high')")
+            docs.append(
+                GoldDoc(
+                    int(obj.get("index", len(docs))),
+                    claims,
+                    obj.get("source"),
+                    obj.get("row"),
+                    gold.get("title"),
+                )
+            )
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path}:{line_no}: not a gold line ({exc})") from exc
+    return docs
+
+
+def split_abstracts(text: str) -> list[str]:
+    """Paragraphs separated by blank lines, stripped; paragraph i is gold index i."""
+    return [p.strip() for p in re.split(r"\n[ \t]*\n", text) if p.strip()]
+
+
+# -- matching ---------------------------------------------------------------------------------------------
+def normalise_unit(unit: str | None) -> str:
+    u = " ".join(str(unit or "").replace("\\", "").split()).strip().lower()
+    if u in _X_UNITS:
+        return "x"
+    if u in _PCT_UNITS:
+        return "%"
+    return u
+
+
+def is_ratio(claim: Mapping[str, Any]) -> bool:
+    return normalise_unit(claim.get("unit")) in RATIO_UNITS
+
+
+def _close(a: Any, b: Any) -> bool:
+    if a is None or b is None:
+        return False
+    a, b = float(a), float(b)
+    return abs(a - b) <= TOLERANCE * max(abs(a), abs(b)) or a == b
+
+
+def claims_match(pred: Mapping[str, Any], gold: Mapping[str, Any]) -> bool:
+    """Same unit, and the same value or the same range ends, within 0.5 %."""
+    if normalise_unit(pred.get("unit")) != normalise_unit(gold.get("unit")):
+        return False
+    if _present(gold.get("value")):
+        return _present(pred.get("value")) and _close(pred["value"], gold["value"])
+    return (
+        not _present(pred.get("value"))
+        and _close(pred.get("value_low"), gold.get("value_low"))
+        and _close(pred.get("value_high"), gold.get("value_high"))
+    )
+
+
+def _present(v: Any) -> bool:
+    return v is not None and not (isinstance(v, float) and v != v)
+
+
+def _one_to_one(preds: Sequence[Mapping[str, Any]], golds: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """A maximum matching gold index -> prediction index (augmenting paths; the sets are small)."""
+    options = [[j for j, p in enumerate(preds) if claims_match(p, g)] for g in golds]
+    owner: dict[int, int] = {}
+
+    def assign(g: int, seen: set[int]) -> bool:
+        for j in options[g]:
+            if j in seen:
+                continue
+            seen.add(j)
+            if j not in owner or assign(owner[j], seen):
+                owner[j] = g
+                return True
+        return False
+
+    for g in range(len(golds)):
+        assign(g, set())
+    return {g: j for j, g in owner.items()}
+
+
+def score(
+    gold: Mapping[int, Sequence[Mapping[str, Any]]],
+    predicted: Mapping[int, Sequence[Mapping[str, Any]]],
+    ratio: bool = True,
+) -> Score:
+    """Score predictions against gold per document, over ratio claims (or, ``ratio=False``, the rest)."""
+    result = Score()
+    for doc in sorted(set(gold) | set(predicted)):
+        golds = [c for c in gold.get(doc, ()) if is_ratio(c) == ratio]
+        preds = [c for c in predicted.get(doc, ()) if is_ratio(c) == ratio]
+        matched = _one_to_one(preds, golds)
+        result.tp += len(matched)
+        result.n_gold += len(golds)
+        result.n_pred += len(preds)
+        used = set(matched.values())
+        result.misses += [_item(doc, c) for g, c in enumerate(golds) if g not in matched]
+        result.false_positives += [_item(doc, c) for j, c in enumerate(preds) if j not in used]
+    return result
+
+
+def _item(doc: int, c: Mapping[str, Any]) -> Item:
+    def num(key: str) -> float | None:
+        return float(c[key]) if _present(c.get(key)) else None
+
+    return Item(
+        doc, normalise_unit(c.get("unit")), num("value"), num("value_low"), num("value_high"), c.get("text")
+    )
+
+
+def _num(v: float | None) -> str:
+    return "?" if v is None else f"{v:g}"
+
+
+# -- predictions ------------------------------------------------------------------------------------------
+@dataclass
+class _Doc:
+    key: int
+    doc_id: str
+    text: str
+    uri: str
+
+
+def evaluate_abstracts(
+    gold_path: str | os.PathLike[str],
+    abstracts_path: str | os.PathLike[str],
+    db: str | os.PathLike[str] | None = None,
+    model: str = "blank",
+) -> Report:
+    """Score claims for a file of abstracts separated by blank lines (paragraph i = gold index i)."""
+    gold = load_gold(gold_path)
+    paragraphs = split_abstracts(Path(abstracts_path).read_text("utf-8", errors="replace"))
+    notes = []
+    if len(paragraphs) != len(gold):
+        notes.append(
+            f"{len(paragraphs)} abstracts but {len(gold)} gold lines: scoring the first "
+            f"{min(len(paragraphs), len(gold))}"
+        )
+    n = min(len(paragraphs), len(gold))
+    docs = [
+        _Doc(gold[i].index, content_id(p), p, f"{abstracts_path}#{i}") for i, p in enumerate(paragraphs[:n])
+    ]
+    return _evaluate({g.index: g.claims for g in gold[:n]}, docs, db, model, notes)
+
+
+def evaluate_corpus(
+    gold_path: str | os.PathLike[str],
+    corpus_dir: str | os.PathLike[str],
+    db: str | os.PathLike[str] | None = None,
+    model: str = "blank",
+) -> Report:
+    """Score claims for a folder of papers whose gold lines name their ``source`` file (and ``row``)."""
+    from assay.dsl import get_operator
+
+    gold = load_gold(gold_path)
+    missing = [g for g in gold if not g.source]
+    if missing:
+        raise ValueError(
+            f"{gold_path}: gold line {missing[0].index} has no 'source' file name; "
+            "use --abstracts for gold keyed by paragraph"
+        )
+    read = get_operator("read_paper")
+    docs: list[_Doc] = []
+    notes: list[str] = []
+    by_source: dict[str, list[dict[str, Any]]] = {}
+    for source in sorted({g.source for g in gold if g.source}):
+        path = Path(corpus_dir) / source
+        records, failures = read.run([{"source_uri": str(path)}])
+        if failures:
+            notes.append(f"{source}: {failures[0].error}")
+        by_source[source] = records
+    for g in gold:
+        records = by_source.get(g.source or "", [])
+        row = g.row if g.row is not None else 0
+        if row < len(records):
+            r = records[row]
+            docs.append(_Doc(g.index, r["doc_id"], r["text"], r["uri"]))
+    return _evaluate({g.index: g.claims for g in gold}, docs, db, model, notes)
+
+
+def _evaluate(
+    gold: dict[int, list[dict[str, Any]]],
+    docs: list[_Doc],
+    db: str | os.PathLike[str] | None,
+    model: str,
+    notes: list[str],
+) -> Report:
+    predicted: dict[int, list[dict[str, Any]]] = {}
+    from_db = 0
+    if db is not None and Path(db).exists():
+        found = claims_from_db(db, docs)
+        predicted.update(found)
+        from_db = len(found)
+    rest = [d for d in docs if d.key not in predicted]
+    if rest:
+        predicted.update(extract_claims(rest, model))
+        where = f" (not in {db})" if db is not None and Path(db).exists() else ""
+        notes.append(f"extracted {len(rest)} document(s) in-process with the papers operators{where}")
+    report = Report(
+        score(gold, predicted, ratio=True),
+        score(gold, predicted, ratio=False),
+        len(docs),
+        from_db,
+        len(rest),
+        str(db) if db is not None and Path(db).exists() else None,
+        notes,
+    )
+    return report
+
+
+def claims_from_db(db: str | os.PathLike[str], docs: Iterable[_Doc]) -> dict[int, list[dict[str, Any]]]:
+    """Claims stored for these documents: by ``doc_id``, else by locating the text in a stored document
+    (a file of abstracts ingested as one document)."""
+    from assay.store import connect
+
+    docs = list(docs)
+    out: dict[int, list[dict[str, Any]]] = {}
+    with connect(db, read_only=True) as con:
+        ids = [d.doc_id for d in docs]
+        known = {
+            row[0]
+            for row in con.execute(
+                "SELECT doc_id FROM documents WHERE doc_id IN (SELECT unnest(?))", [ids]
+            ).fetchall()
+        }
+        for d in docs:
+            if d.doc_id in known:
+                out[d.key] = _claim_dicts(con, "doc_id = ?", [d.doc_id])
+                continue
+            hit = con.execute(
+                "SELECT doc_id, strpos(text, ?) - 1 FROM documents WHERE contains(text, ?) LIMIT 1",
+                [d.text, d.text],
+            ).fetchall()
+            if hit:
+                doc_id, offset = hit[0]
+                # strpos counts characters, as the claims' offsets do.
+                out[d.key] = _claim_dicts(
+                    con, 'doc_id = ? AND start >= ? AND "end" <= ?', [doc_id, offset, offset + len(d.text)]
+                )
+    return out
+
+
+def _claim_dicts(con: Any, where: str, params: list[Any]) -> list[dict[str, Any]]:
+    cur = con.execute(
+        f"SELECT unit, value, value_low, value_high, text FROM claims WHERE {where} ORDER BY start", params
+    )
+    return [
+        dict(zip(("unit", "value", "value_low", "value_high", "text"), row, strict=True))
+        for row in cur.fetchall()
+    ]
+
+
+def extract_claims(docs: Sequence[_Doc], model: str = "blank") -> dict[int, list[dict[str, Any]]]:
+    """Claims from the papers operators run in this process (no Ray, no database)."""
+    from assay.dsl import get_operator
+
+    records = [{"source_uri": d.uri, "doc_id": d.doc_id, "text": d.text} for d in docs]
+    segmented, _ = get_operator("segment_text").run(records)
+    extracted, failures = get_operator("extract_knowledge").run(segmented, model=model)
+    if failures:
+        raise RuntimeError(f"extraction failed: {failures[0].error}")
+    by_id: dict[str, list[dict[str, Any]]] = {r["doc_id"]: r["claims"] for r in extracted}
+    return {d.key: by_id.get(d.doc_id, []) for d in docs}
+
+
+def format_report(report: Report, show: int = 50) -> str:
+    """The report as text for a terminal."""
+    h, o = report.headline, report.other
+    lines = [
+        f"Numeric claims, {report.n_documents} documents",
+        f"  headline (ratio claims, unit x or %): precision {h.precision:.3f}  recall {h.recall:.3f}  "
+        f"F1 {h.f1:.3f}  ({h.tp} matched, {h.n_pred} predicted, {h.n_gold} gold)",
+        f"  other quantities:                     precision {o.precision:.3f}  recall {o.recall:.3f}  "
+        f"F1 {o.f1:.3f}  ({o.tp} matched, {o.n_pred} predicted, {o.n_gold} gold)",
+    ]
+    if report.db:
+        lines.append(f"  predictions: {report.from_db} document(s) from {report.db}")
+    lines += [f"  note: {n}" for n in report.notes]
+    for title, items in (
+        ("misses (gold claims not found)", h.misses + o.misses),
+        ("false positives (predicted, not in gold)", h.false_positives + o.false_positives),
+    ):
+        if items:
+            lines.append(f"{title}: {len(items)}")
+            lines += [f"  {i.describe()}" for i in items[:show]]
+            if len(items) > show:
+                lines.append(f"  ... {len(items) - show} more (--show N)")
+    return "\n".join(lines)

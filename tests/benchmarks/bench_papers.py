@@ -1,0 +1,209 @@
+"""Benchmark: documents per second of the papers pipeline against a hand-written script.
+
+N abstracts (50,000; --quick 2,000) are sampled from the demo corpus (each made unique by a suffix, so
+every one is a new document) and written as JSON-lines shards of at most 1,000. Then, in the same run:
+
+* baseline: the obvious script -- read the shards, ``nlp.pipe(texts, n_process=2)`` with the same spaCy
+  pipeline and rules, the same claim and relation code in the main process, rows appended to DuckDB in
+  batches of 1,000 documents;
+* assay: ``assay.runtime.run_pipeline(papers, shards, db=...)`` on embedded Ray.
+
+Printed: docs/s of both, their ratio (Ray's start-up excluded and reported apart), claims written by
+each (they must agree), and the peak memory of all processes of each (this one and its children,
+proportional set size, sampled from /proc every 0.1 s).
+
+    python tests/benchmarks/bench_papers.py [--quick] [-n N] [--cpus N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "pipelines" / "samples" / "papers"
+#: Abstracts per shard at most; smaller runs get smaller shards so there are enough to spread over workers.
+SHARD = 1000
+
+
+# -- memory of a process tree -----------------------------------------------------------------------------
+def _rss_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        return 0.0
+
+
+def tree_mb(root: int) -> float:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    total, stack = 0.0, [root]
+    while stack:
+        pid = stack.pop()
+        total += _rss_mb(pid)
+        stack.extend(children.get(pid, ()))
+    return total
+
+
+class PeakMemory:
+    def __init__(self) -> None:
+        self.peak = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.1):
+            self.peak = max(self.peak, tree_mb(os.getpid()))
+
+    def __enter__(self) -> PeakMemory:
+        self.peak = tree_mb(os.getpid())
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+# -- the input --------------------------------------------------------------------------------------------
+def demo_abstracts() -> list[dict]:
+    from assay.dsl import get_operator
+
+    files = [str(p) for p in sorted(SAMPLES.iterdir())]
+    records, _ = get_operator("read_paper").run([{"source_uri": f} for f in files])
+    return [{"title": r["title"], "abstract": r["text"]} for r in records]
+
+
+def write_shards(n: int, folder: Path) -> list[Path]:
+    rng = random.Random(0)
+    pool = demo_abstracts()
+    size = min(SHARD, max(100, n // 16))
+    paths = []
+    for shard in range(0, n, size):
+        path = folder / f"abstracts-{shard // size:04d}.jsonl"
+        with path.open("w", encoding="utf-8") as f:
+            for i in range(shard, min(n, shard + size)):
+                row = dict(rng.choice(pool))
+                row["abstract"] += f" [#{i}]"
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        paths.append(path)
+    return paths
+
+
+# -- the baseline: a script a user would write ------------------------------------------------------------
+def baseline(shards: list[Path], db: Path, n_process: int) -> tuple[float, int]:
+    from assay.ids import content_id
+    from assay.operators.papers import _gazetteer, _nlp
+    from assay.operators.papers._knowledge import knowledge
+    from assay.operators.papers._language import detect_language
+    from assay.operators.papers._mentions import from_doc
+    from assay.operators.papers._sentences import split_sentences
+    from assay.store import write_rows
+
+    nlp = _nlp.build_pipeline(_gazetteer.load())
+    started = time.perf_counter()
+    rows = [json.loads(line) for path in shards for line in path.open(encoding="utf-8")]
+    texts = [r["abstract"] for r in rows]
+    n_claims = 0
+    batch: dict[str, list] = {"documents": [], "entities": [], "mentions": [], "claims": [], "relations": []}
+    for row, text, doc in zip(rows, texts, nlp.pipe(texts, n_process=n_process, batch_size=256), strict=True):
+        doc_id = content_id(text)
+        lang = detect_language(text)
+        out = knowledge(
+            doc_id,
+            text,
+            lang,
+            split_sentences(text),
+            from_doc(doc, 0, False),
+            "baseline@1",
+            title=row["title"],
+        )
+        batch["documents"].append(
+            {
+                "doc_id": doc_id,
+                "kind": "paper",
+                "title": row["title"],
+                "lang": lang,
+                "n_bytes": len(text.encode()),
+                "text": text,
+            }
+        )
+        for table in ("entities", "mentions", "claims", "relations"):
+            batch[table].extend(out[table])
+        n_claims += len(out["claims"])
+        if len(batch["documents"]) >= SHARD:
+            write_rows(db, batch)
+            batch = {k: [] for k in batch}
+    write_rows(db, batch)
+    return time.perf_counter() - started, n_claims
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="2,000 abstracts instead of 50,000")
+    ap.add_argument("-n", type=int, default=None, help="number of abstracts")
+    ap.add_argument("--cpus", type=int, default=2, help="CPUs for Ray and processes for the baseline")
+    args = ap.parse_args()
+    n = args.n or (2_000 if args.quick else 50_000)
+
+    from assay.dsl import load_pipeline
+    from assay.runtime import run_pipeline
+    from assay.store.queries import sql
+
+    with tempfile.TemporaryDirectory(prefix="bench-papers-") as tmp:
+        folder = Path(tmp)
+        shards = write_shards(n, folder)
+        print(f"{n:,} abstracts from the demo corpus in {len(shards)} shards; {args.cpus} CPUs")
+
+        with PeakMemory() as base_mem:
+            base_s, base_claims = baseline(shards, folder / "baseline.duckdb", args.cpus)
+        with PeakMemory() as assay_mem:
+            summary = run_pipeline(
+                load_pipeline("papers"),
+                shards,
+                db=folder / "assay.duckdb",
+                progress=False,
+                num_cpus=args.cpus,
+            )
+        assay_claims = int(sql(folder / "assay.duckdb", "SELECT count(*) AS n FROM claims")["n"][0])
+
+    base_rate = n / base_s
+    assay_rate = summary.n_ok / summary.seconds
+    print(
+        f"baseline  nlp.pipe(n_process={args.cpus}) + DuckDB: {base_rate:9,.0f} docs/s  ({base_s:6.1f} s, "
+        f"{base_claims:,} claims, peak memory {base_mem.peak:,.0f} MB)"
+    )
+    print(
+        f"assay     run_pipeline on Ray:            {assay_rate:9,.0f} docs/s  ({summary.seconds:6.1f} s, "
+        f"{assay_claims:,} claims, peak memory {assay_mem.peak:,.0f} MB; {summary.n_ok:,} ok, "
+        f"{summary.n_quarantined} quarantined)"
+    )
+    print(f"Ray start-up (not counted above): {summary.startup_s:.1f} s")
+    print(f"ratio assay / baseline: {assay_rate / base_rate:.2f}x")
+    if assay_claims != base_claims:
+        print(f"warning: claims differ ({assay_claims:,} vs {base_claims:,})")
+
+
+if __name__ == "__main__":
+    main()

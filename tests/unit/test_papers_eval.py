@@ -1,0 +1,252 @@
+"""assay.evaluation and `assay eval`: the scoring rule, predictions from a database or in-process, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from assay.cli._eval import evaluate
+from assay.dsl import get_operator
+from assay.evaluation import (
+    claims_match,
+    evaluate_abstracts,
+    load_gold,
+    normalise_unit,
+    score,
+    split_abstracts,
+)
+from assay.ids import content_id
+from assay.store import write_rows
+
+# Abstracts written for this test (not in the demo corpus), with the claims a correct extractor finds.
+HELD_OUT = [
+    (
+        "We present Dune, an embedding cache for recommendation training. On a 128-GPU cluster, "
+        "Dune improves training throughput by 3.4x over TorchRec and by 1.9x over HugeCTR, while "
+        "lowering network traffic by 72%. The cache hit rate exceeds 90% on all four production datasets.",
+        [("x", 3.4), ("x", 1.9), ("%", 72), ("%", 90)],
+    ),
+    (
+        "本文提出了一个名为Spindle的推理引擎。实验表明，与FasterTransformer相比，"
+        "Spindle的吞吐量提高了4.6倍，延迟降低了52.3％。"
+        "在8个A100 GPU上服务LLaMA 65B时，Spindle每秒可以生成超过3,000个令牌。",
+        [("x", 4.6), ("%", 52.3)],
+    ),
+    (
+        "We propose Frugal, which lowers the clock of non-critical GPUs. GPUs sit idle for 31% of the "
+        "iteration on average. Frugal saves 18.7% of energy with less than 1% slowdown, and up to 26% "
+        "for pipeline jobs.",
+        [("%", 31), ("%", 18.7), ("%", 1), ("%", 26)],
+    ),
+    (
+        "我们设计并实现了Lumen，一个增量检查点系统。评估显示，Lumen将检查点大小减少了5到17倍，"
+        "检查点时间减少了83％，对训练吞吐量的影响小于2％。",
+        [("x", (5, 17)), ("%", 83), ("%", 2)],
+    ),
+    (
+        "Tango achieves speedups of 1.32×-2.05× on 64 to 256 GPUs over DeepSpeed-MoE, and a 17.4% "
+        "improvement in time-to-accuracy over Tutel.",
+        [("x", (1.32, 2.05)), ("%", 17.4)],
+    ),
+    (
+        "为了解决异构集群中GPU利用率低的问题，我们提出了Prism调度器。"
+        "模拟表明，Prism将平均作业完成时间减少了1.7倍，GPU利用率提高了23个百分点，最高可达94.5%。",
+        [("x", 1.7), ("percentage points", 23), ("%", 94.5)],
+    ),
+    (
+        "Compared to DGL and PyG, Quiver speeds up sampling by 2.8-7.5x and end-to-end training by "
+        "1.4-3.2x on 8 GPUs. On ogbn-papers100M, an epoch takes 11.2 seconds.",
+        [("x", (2.8, 7.5)), ("x", (1.4, 3.2))],
+    ),
+]
+
+
+def gold_line(index: int, claims: list[tuple]) -> str:
+    rows = []
+    for unit, value in claims:
+        row = {"unit": unit, "text": ""}
+        if isinstance(value, tuple):
+            row["value_low"], row["value_high"] = value
+        else:
+            row["value"] = value
+        rows.append(row)
+    return json.dumps({"index": index, "gold": {"claims": rows}})
+
+
+@pytest.fixture
+def held_out(tmp_path: Path) -> tuple[Path, Path]:
+    abstracts = tmp_path / "abstracts.txt"
+    abstracts.write_text("\n\n".join(text for text, _ in HELD_OUT) + "\n", "utf-8")
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join(gold_line(i, claims) for i, (_, claims) in enumerate(HELD_OUT)) + "\n", "utf-8")
+    return gold, abstracts
+
+
+# -- the scoring rule -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("unit", "norm"),
+    [
+        ("×", "x"),
+        ("times", "x"),
+        ("倍", "x"),
+        ("X", "x"),
+        ("％", "%"),
+        ("\\%", "%"),
+        ("Tbps", "tbps"),
+        (" orders  of magnitude", "orders of magnitude"),
+    ],
+)
+def test_units_normalise(unit, norm):
+    assert normalise_unit(unit) == norm
+
+
+def test_values_agree_within_half_a_percent_and_ranges_need_both_ends():
+    gold = {"unit": "x", "value": 1.42}
+    assert claims_match({"unit": "×", "value": 1.427}, gold)
+    assert not claims_match({"unit": "x", "value": 1.43}, gold)
+    assert not claims_match({"unit": "%", "value": 1.42}, gold)
+    assert not claims_match({"unit": "x", "value_low": 1.42, "value_high": 2.0}, gold)
+    span = {"unit": "x", "value_low": 7.6, "value_high": 171}
+    assert claims_match({"unit": "x", "value": None, "value_low": 7.6, "value_high": 171.0}, span)
+    assert not claims_match({"unit": "x", "value_low": 7.6, "value_high": 17.1}, span)
+    assert not claims_match({"unit": "x", "value": 7.6}, span)
+
+
+def test_matching_is_one_to_one_and_ratio_claims_are_scored_apart():
+    gold = {0: [{"unit": "x", "value": 2.0}, {"unit": "x", "value": 2.0}, {"unit": "Tbps", "value": 12.8}]}
+    pred = {
+        0: [{"unit": "x", "value": 2.0, "text": "2x"}, {"unit": "%", "value": 5.0, "text": "5%"}],
+        1: [{"unit": "x", "value": 3.0, "text": "3x"}],
+    }
+    headline = score(gold, pred)
+    assert (headline.tp, headline.n_gold, headline.n_pred) == (1, 2, 3)
+    assert [m.value for m in headline.misses] == [2.0]
+    assert sorted(f.text for f in headline.false_positives) == ["3x", "5%"]
+    assert headline.precision == pytest.approx(1 / 3) and headline.recall == 0.5
+    other = score(gold, pred, ratio=False)
+    assert (other.tp, other.n_gold, other.n_pred, other.recall) == (0, 1, 0, 0.0)
+
+
+def test_load_gold_names_a_bad_line(tmp_path):
+    bad = tmp_path / "g.jsonl"
+    bad.write_text(
+        '{"index": 0, "gold": {"claims": []}}\n{"index": 1, "gold": {"claims": [{"text": "2x"}]}}\n'
+    )
+    with pytest.raises(ValueError, match=r"g\.jsonl:2: not a gold line"):
+        load_gold(bad)
+
+
+def test_split_abstracts_on_blank_lines():
+    assert split_abstracts("a b\nc\n\n  \n\nd\n\n") == ["a b\nc", "d"]
+
+
+# -- predictions ------------------------------------------------------------------------------------------
+def test_in_process_extraction_on_abstracts_not_seen_before(held_out):
+    gold, abstracts = held_out
+    report = evaluate_abstracts(gold, abstracts, db=None)
+    assert report.extracted == len(HELD_OUT) and report.from_db == 0
+    assert report.headline.precision >= 0.9 and report.headline.recall >= 0.9
+    assert any("in-process" in n for n in report.notes)
+
+
+def extract(texts: list[str], doc_ids: list[str]) -> list[dict]:
+    records = [
+        {"source_uri": "/a.txt", "doc_id": d, "text": t, "kind": "paper"}
+        for t, d in zip(texts, doc_ids, strict=True)
+    ]
+    segmented, _ = get_operator("segment_text").run(records)
+    out, failures = get_operator("extract_knowledge").run(segmented)
+    assert not failures
+    return out
+
+
+def store(db: Path, records: list[dict], drop_claims_of: str | None = None) -> None:
+    documents = [{k: r[k] for k in ("doc_id", "kind", "text")} for r in records]
+    claims = [c for r in records for c in r["claims"] if c["doc_id"] != drop_claims_of]
+    write_rows(db, {"documents": documents, "claims": claims})
+
+
+def test_claims_are_read_from_the_database_by_doc_id(held_out, tmp_path):
+    gold, abstracts = held_out
+    texts = split_abstracts(abstracts.read_text("utf-8"))
+    db = tmp_path / "a.duckdb"
+    # Only the first five are in the database (one of them with its claims deleted: a visible miss).
+    records = extract(texts[:5], [content_id(t) for t in texts[:5]])
+    store(db, records, drop_claims_of=content_id(texts[0]))
+    report = evaluate_abstracts(gold, abstracts, db=db)
+    assert (report.from_db, report.extracted) == (5, len(HELD_OUT) - 5)
+    assert report.db == str(db)
+    assert {m.doc for m in report.headline.misses} == {0}
+    assert report.headline.recall == pytest.approx(1 - 4 / report.headline.n_gold)
+
+
+def test_a_file_of_abstracts_ingested_as_one_document_is_found_by_its_text(held_out, tmp_path):
+    gold, abstracts = held_out
+    whole = abstracts.read_text("utf-8").strip()
+    db = tmp_path / "a.duckdb"
+    store(db, extract([whole], [content_id(whole)]))
+    report = evaluate_abstracts(gold, abstracts, db=db)
+    assert report.from_db == len(HELD_OUT) and report.extracted == 0
+    assert report.headline.precision >= 0.9 and report.headline.recall >= 0.9
+
+
+# -- the command ------------------------------------------------------------------------------------------
+@pytest.fixture
+def cli():
+    app = typer.Typer()
+    app.command("eval")(evaluate)
+    app.command("noop")(lambda: None)  # a second command keeps `eval` a subcommand, as when mounted
+    runner = CliRunner()
+    return lambda *args: runner.invoke(app, ["eval", *map(str, args)])
+
+
+def test_eval_command_prints_scores_misses_and_json(cli, held_out, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no ./assay.duckdb here: extraction in-process
+    gold, abstracts = held_out
+    result = cli("--gold", gold, "--abstracts", abstracts)
+    assert result.exit_code == 0, result.output
+    assert "precision" in result.output and "recall" in result.output and "in-process" in result.output
+    result = cli("--gold", gold, "--abstracts", abstracts, "--json")
+    data = json.loads(result.output)
+    assert data["n_documents"] == len(HELD_OUT) and 0.9 <= data["headline"]["f1"] <= 1.0
+    assert set(data["headline"]) >= {"precision", "recall", "f1", "misses", "false_positives"}
+
+
+def test_eval_command_scores_a_corpus_folder(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.txt").write_text(HELD_OUT[0][0], "utf-8")
+    gold = tmp_path / "g.jsonl"
+    gold.write_text(
+        json.dumps(
+            {"index": 0, "source": "a.txt", "row": None, "gold": {"claims": [{"unit": "x", "value": 3.4}]}}
+        )
+        + "\n"
+    )
+    result = cli("--gold", gold, "--corpus", tmp_path, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["headline"]["recall"] == 1.0 and data["headline"]["n_pred"] == 4
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (["--gold", "GOLD"], "--abstracts"),
+        (["--gold", "GOLD", "--abstracts", "ABS", "--corpus", "DIR"], "--abstracts"),
+        (["--gold", "missing.jsonl", "--abstracts", "ABS"], "--gold"),
+        (["--gold", "GOLD", "--abstracts", "missing.txt"], "--abstracts"),
+        (["--gold", "GOLD", "--abstracts", "ABS", "--db", "missing.duckdb"], "--db"),
+        (["--gold", "GOLD", "--abstracts", "ABS", "--model", "huge"], "--model"),
+        (["--gold", "ABS", "--abstracts", "ABS"], "--gold"),  # not a gold file
+    ],
+)
+def test_eval_command_errors_name_the_flag(cli, held_out, tmp_path, args, flag):
+    gold, abstracts = held_out
+    swap = {"GOLD": gold, "ABS": abstracts, "DIR": tmp_path}
+    result = cli(*[swap.get(a, tmp_path / a if a.startswith("missing") else a) for a in args])
+    assert result.exit_code == 2
+    assert flag in result.output
