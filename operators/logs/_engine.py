@@ -1,0 +1,199 @@
+"""Driving a parser over a byte range of a log: blocks of lines, the vectorised selection of the lines that
+matter, the per-line calls, and the context a chunk needs from before its first line."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from assay.operators.logs._base import LogParser
+from assay.operators.logs._collect import Collector
+from assay.operators.logs._events import COMMON_FILTER, COMMON_RE, observe
+from assay.operators.logs._lines import LineBlock, PrefixStyle, after_prefix, split_prefix
+from assay.operators.logs._read import BLOCK_BYTES, iter_blocks, read_tail
+from assay.operators.logs._timestamps import find_timestamp
+
+#: Bytes read back before a chunk to learn the step (and loss state) its first lines continue from: a little
+#: first, more when that holds no step (a long stretch of non-metric lines).
+LOOKBACK_BYTES = (64 << 10, 4 << 20)
+_TIME_PROBE_LINES = 20
+
+
+@dataclass
+class SpanResult:
+    metrics: pa.Table
+    events: list[dict[str, Any]]
+    summary: dict[str, Any]
+    issues: list[dict[str, Any]]
+
+
+def parse_span(
+    path: str,
+    start: int,
+    end: int,
+    first_line: int,
+    parser_cls: type[LogParser],
+    run_id: str,
+    *,
+    prefix: PrefixStyle | None = None,
+    operator: str = "log_parse",
+    block_bytes: int = BLOCK_BYTES,
+    lookback: bool = True,
+) -> SpanResult:
+    """Parse bytes ``[start, end)`` of ``path`` (whole lines; ``first_line`` is the number of the first)."""
+    with _no_gc():
+        return _parse_span(
+            path,
+            start,
+            end,
+            first_line,
+            parser_cls,
+            run_id,
+            prefix=prefix,
+            operator=operator,
+            block_bytes=block_bytes,
+            lookback=lookback,
+        )
+
+
+@contextlib.contextmanager
+def _no_gc():
+    """Parsing allocates millions of small objects (bytes, tuples) that hold no reference cycles; letting the
+    cyclic collector walk them again and again costs more than the parsing."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _parse_span(
+    path: str,
+    start: int,
+    end: int,
+    first_line: int,
+    parser_cls: type[LogParser],
+    run_id: str,
+    *,
+    prefix: PrefixStyle | None,
+    operator: str,
+    block_bytes: int,
+    lookback: bool,
+) -> SpanResult:
+    out = Collector(run_id, operator)
+    parser = parser_cls(out, prefix)
+    if not parser_cls.chunkable:
+        parser.parse_file(path)
+        parser.finish()
+        return _finish(out, None, None)
+    prior_step, prior_finite = (
+        _look_back(path, start, parser_cls, prefix, run_id) if lookback and start > 0 else (None, None)
+    )
+    size = os.path.getsize(path)
+    ends_mid_line = end >= size and size > 0 and _last_byte(path, size) != b"\n"
+    line_no = first_line
+    for data, offset in iter_blocks(path, start, end, block_bytes=block_bytes):
+        if ends_mid_line and offset + len(data) >= end:
+            data = data[: data.rfind(b"\n") + 1]
+        block = LineBlock(data, line_no, offset)
+        feed_block(parser, block, out, prefix)
+        line_no += block.n
+    if ends_mid_line:
+        out.issue("the file ends in the middle of a line (truncated?); that last line was skipped", line_no)
+    parser.finish()
+    return _finish(out, prior_step, prior_finite)
+
+
+def feed_block(parser: LogParser, block: LineBlock, out: Collector, prefix: PrefixStyle | None) -> None:
+    """Run one block of lines through ``parser`` and the common event rules. One RE2 pass picks the lines
+    either wants; Python then tells which."""
+    if not block.n:
+        return
+    _probe_times(block, out)
+    handled = parser.bulk(block)
+    mine_re = _compiled(parser.interesting)
+    if mine_re is None:
+        hits = np.arange(block.n, dtype=np.int64)
+        common = set(block.matching(after_prefix(f"(?i:{COMMON_FILTER})", prefix)).tolist())
+    else:
+        hits = block.matching(after_prefix(f"(?i:{COMMON_FILTER})|(?:{parser.interesting})", prefix))
+        common = None
+    if handled is not None and len(handled):
+        hits = hits[~np.isin(hits, handled)]
+    for i in hits.tolist():
+        line = block.line(i)
+        rank, text = split_prefix(line, prefix)
+        n = block.line_no(i)
+        if mine_re is None or mine_re.search(text) or mine_re.search(line):
+            try:
+                parser.parse_line(text, n, rank)
+            except Exception as exc:  # noqa: BLE001 -- one bad line is an issue, never the end of the run
+                out.issue(f"{type(exc).__name__}: {exc} in {text[:120]!r}", n)
+        if (i in common) if common is not None else COMMON_RE.search(text):
+            observe(text, n, rank, out, offset=block.offset(i))
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(pattern: str | None) -> re.Pattern[str] | None:
+    return None if pattern is None else re.compile(pattern, re.M)
+
+
+def _probe_times(block: LineBlock, out: Collector) -> None:
+    """Start and end times of the run: the first time printed in the file, the last one."""
+    if out.first_ts is None:
+        for i in range(min(block.n, _TIME_PROBE_LINES * 50)):
+            stamp = find_timestamp(block.line(i)[:200])
+            if stamp is not None:
+                out.saw_time(stamp)
+                break
+    for i in range(block.n - 1, max(-1, block.n - 1 - _TIME_PROBE_LINES), -1):
+        stamp = find_timestamp(block.line(i)[:200])
+        if stamp is not None:
+            out.saw_time(stamp)
+            break
+
+
+def _look_back(
+    path: str, start: int, parser_cls: type[LogParser], prefix: PrefixStyle | None, run_id: str
+) -> tuple[int | None, bool | None]:
+    """The last step and whether the last loss was finite, from the lines just before ``start``."""
+    for size in LOOKBACK_BYTES:
+        data, offset = read_tail(path, start, size)
+        if not data:
+            return None, None
+        out = Collector(run_id)
+        parser = parser_cls(out, prefix)
+        feed_block(parser, LineBlock(data, 1, offset), out, prefix)
+        parser.finish()
+        rows = out.metrics_table().select(["line_no", "step", "name", "value"]).to_pylist()
+        with_step = [r for r in rows if r["step"] is not None]
+        if with_step or offset == 0:
+            break
+    if not rows:
+        return None, None
+    prior_step = max(with_step, key=lambda r: r["line_no"])["step"] if with_step else None
+    losses = [r for r in rows if r["name"] == "loss"]
+    prior_finite = bool(np.isfinite(max(losses, key=lambda r: r["line_no"])["value"])) if losses else None
+    return prior_step, prior_finite
+
+
+def _finish(out: Collector, prior_step: int | None, prior_finite: bool | None) -> SpanResult:
+    metrics = out.metrics_table()
+    events, summary = out.finish(metrics, prior_step=prior_step, prior_loss_finite=prior_finite)
+    return SpanResult(metrics, events, summary, out.issues)
+
+
+def _last_byte(path: str, size: int) -> bytes:
+    with open(path, "rb") as f:
+        f.seek(size - 1)
+        return f.read(1)

@@ -1,0 +1,137 @@
+"""A block of whole log lines, viewed both as bytes and as an Arrow array, so that picking out the few lines
+that matter (a regular expression over every line) runs in C++ (RE2) rather than in a Python loop."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+_ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+@dataclass(frozen=True)
+class PrefixStyle:
+    """How each line of a multi-process log is prefixed with its rank (torchrun, srun -l, mpirun)."""
+
+    name: str
+    pattern: re.Pattern[str]  # group "rank" when the prefix carries one
+
+
+PREFIX_STYLES = (
+    PrefixStyle("torchrun", re.compile(r"^\[(?:rank|default|worker|trainer)(?P<rank>\d+)\]:")),
+    PrefixStyle("mpirun", re.compile(r"^\[\d+,(?P<rank>\d+)\]<std(?:out|err)>:")),
+    PrefixStyle("srun", re.compile(r"^\s{0,6}(?P<rank>\d{1,5}): ")),
+    PrefixStyle("pdsh", re.compile(r"^(?P<host>[A-Za-z][\w-]*\d[\w.-]*): ")),
+)
+#: Any rank prefix, for lines of logs whose style was not detected (a stray ``[rank0]:`` line).
+ANY_RANK_PREFIX = re.compile(r"^\[(?:rank|default)(?P<rank>\d+)\]:")
+
+
+def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
+    """The prefix style at least a third of the head's non-empty lines carry, if any."""
+    lines = [ln for ln in head_lines if ln.strip()]
+    if not lines:
+        return None
+    for style in PREFIX_STYLES:
+        hits = sum(1 for ln in lines if style.pattern.match(ln))
+        if hits * 3 >= len(lines) and hits >= 2:
+            return style
+    return None
+
+
+def split_prefix(text: str, style: PrefixStyle | None) -> tuple[int | None, str]:
+    """``(rank, rest of the line)``; the rank is ``None`` when the line carries none."""
+    pattern = style.pattern if style is not None else ANY_RANK_PREFIX
+    m = pattern.match(text)
+    if not m:
+        if style is not None and style.name != "torchrun":
+            m = ANY_RANK_PREFIX.match(text)
+            if not m:
+                return None, text
+        else:
+            return None, text
+    rank = m.groupdict().get("rank")
+    return (int(rank) if rank is not None else None), text[m.end() :]
+
+
+_ANCHOR = re.compile(r"(?<![\[\\])\^")
+
+
+def after_prefix(pattern: str, style: PrefixStyle | None) -> str:
+    """An RE2 pattern whose ``^`` anchors also match right after a rank prefix of ``style`` (the
+    vectorised line selection sees lines with their prefixes)."""
+    if style is None or "^" not in pattern:
+        return pattern
+    prefix = re.sub(r"\(\?P<\w+>", "(?:", style.pattern.pattern.lstrip("^"))
+    return _ANCHOR.sub(lambda _m: f"^(?:{prefix})?", pattern)
+
+
+def strip_ansi(data: bytes) -> bytes:
+    return _ANSI.sub(b"", data) if data.find(b"\x1b") >= 0 else data  # a one-byte find is a memchr
+
+
+class LineBlock:
+    """Whole lines ``first_line_no, first_line_no + 1, ...`` of a file, starting at byte ``byte_offset``."""
+
+    def __init__(self, data: bytes, first_line_no: int, byte_offset: int = 0):
+        self.data = strip_ansi(data)
+        self.first_line_no = first_line_no
+        self.byte_offset = byte_offset
+        newlines = np.flatnonzero(np.frombuffer(self.data, dtype=np.uint8) == 10)
+        ends = newlines + 1
+        if not len(ends) or ends[-1] != len(self.data):
+            ends = np.append(ends, len(self.data)) if self.data else ends
+        self.starts = np.concatenate(([0], ends)).astype(np.int64)
+        self.n = len(self.starts) - 1
+        offsets = pa.py_buffer(self.starts.astype(np.int32)) if len(self.data) < 2**31 else None
+        if offsets is not None:
+            self.arrow = pa.BinaryArray.from_buffers(
+                pa.binary(), self.n, [None, offsets, pa.py_buffer(self.data)]
+            )
+        else:  # a block over 2 GiB; never produced by the readers, kept correct anyway
+            self.arrow = pa.LargeBinaryArray.from_buffers(
+                pa.large_binary(), self.n, [None, pa.py_buffer(self.starts), pa.py_buffer(self.data)]
+            )
+
+    def __len__(self) -> int:
+        return self.n
+
+    def raw(self, i: int) -> bytes:
+        return self.data[self.starts[i] : self.starts[i + 1]]
+
+    def line(self, i: int) -> str:
+        """Line ``i`` as text, without its line break; a tqdm bar's carriage returns are kept."""
+        return self.raw(i).decode("utf-8", "replace").rstrip("\r\n")
+
+    def line_no(self, i: int) -> int:
+        return self.first_line_no + i
+
+    def offset(self, i: int) -> int:
+        """Byte offset of line ``i`` in the file."""
+        return self.byte_offset + int(self.starts[i])
+
+    def matching(self, pattern: str) -> np.ndarray:
+        """Indices of the lines an RE2 ``pattern`` matches somewhere."""
+        if not self.n:
+            return np.empty(0, dtype=np.int64)
+        mask = pc.match_substring_regex(self.arrow, pattern)
+        return np.asarray(pc.indices_nonzero(mask), dtype=np.int64)
+
+    def containing(self, literal: str) -> np.ndarray:
+        if not self.n:
+            return np.empty(0, dtype=np.int64)
+        mask = pc.match_substring(self.arrow, literal)
+        return np.asarray(pc.indices_nonzero(mask), dtype=np.int64)
+
+    def gather(self, indices: np.ndarray) -> tuple[bytes, np.ndarray]:
+        """The lines at ``indices`` concatenated, and where each starts in that buffer (plus the end)."""
+        taken = self.arrow.take(pa.array(indices, type=pa.int64()))
+        offsets = np.frombuffer(taken.buffers()[1], dtype=np.int32 if taken.type == pa.binary() else np.int64)
+        offsets = offsets[taken.offset : taken.offset + len(taken) + 1]
+        start, end = int(offsets[0]), int(offsets[-1])
+        data = taken.buffers()[2].to_pybytes()[start:end] if len(taken) else b""
+        return data, (offsets - start).astype(np.int64)

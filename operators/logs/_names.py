@@ -1,0 +1,354 @@
+"""Names: metric keys as frameworks print them -> the contract's standard metric names, and the names of
+frameworks, hardware and models -> the entity names the papers extractor writes, with their entity ids."""
+
+from __future__ import annotations
+
+import re
+
+from assay.ids import stable_id
+
+#: Standard metric names of the data contract.
+STANDARD_METRICS = (
+    "loss",
+    "val_loss",
+    "lr",
+    "grad_norm",
+    "loss_scale",
+    "step_time_ms",
+    "samples_per_s",
+    "tokens_per_s",
+    "tflops",
+    "mfu",
+    "memory_mb",
+)
+#: Throughput-like metrics, where a value <= 0 is a placeholder printed before the first measurement.
+RATE_METRICS = frozenset(
+    {
+        "samples_per_s",
+        "tokens_per_s",
+        "tokens_per_s_per_gpu",
+        "samples_per_s_per_gpu",
+        "tflops",
+        "mfu",
+        "step_time_ms",
+    }
+)
+
+_ALIASES: dict[str, str] = {}
+
+
+def _alias(standard: str, *keys: str) -> None:
+    for key in keys:
+        _ALIASES[key] = standard
+
+
+_alias(
+    "loss",
+    "loss",
+    "lm_loss",
+    "train_loss",
+    "training_loss",
+    "train_loss_step",
+    "loss_step",
+    "total_loss",
+    "avg_loss",
+    "global_avg_loss",
+    "loss_metrics_global_avg_loss",
+    "train_lm_loss",
+    "lm_loss_training",
+    "train_loss_avg",
+    "tr_loss",
+    "train_train_loss",
+    "train_avg_loss",
+    "reduced_train_loss",
+)
+_alias(
+    "val_loss",
+    "val_loss",
+    "eval_loss",
+    "valid_loss",
+    "validation_loss",
+    "val_lm_loss",
+    "lm_loss_value",
+    "eval_lm_loss",
+    "validation_metrics_loss",
+    "lm_loss_validation",
+    "val_loss_epoch",
+    "test_loss",
+    "dev_loss",
+    "validation_lm_loss",
+)
+_alias("lr", "lr", "learning_rate", "train_learning_rate", "learning_rate_training", "lr_0", "current_lr")
+_alias(
+    "grad_norm",
+    "grad_norm",
+    "gradient_norm",
+    "train_grad_norm",
+    "grad_norm_training",
+    "global_grad_norm",
+    "grad_norm_total",
+    "total_grad_norm",
+)
+_alias("loss_scale", "loss_scale", "loss_scale_training", "scale", "current_loss_scale", "loss_scaler")
+_alias(
+    "step_time_ms",
+    "elapsed_time_per_iteration_ms",
+    "iteration_time_ms",
+    "step_time_ms",
+    "time_ms",
+    "iter_time_ms",
+    "elapsed_time_per_iteration",
+    "batch_time_ms",
+    "time_per_iteration_ms",
+)
+_alias(
+    "samples_per_s",
+    "samples_per_second",
+    "samples_sec",
+    "samples_per_sec",
+    "train_samples_per_second",
+    "throughput_samples_s",
+    "samplespersec",
+    "currsamplespersec",
+    "samples_s",
+    "img_sec",
+    "images_sec",
+)
+_alias(
+    "tokens_per_s",
+    "tokens_per_sec",
+    "tokens_per_second",
+    "tokens_sec",
+    "tokens_s",
+    "throughput_tokens_s",
+    "train_tokens_per_second",
+    "tok_s",
+    "tok_sec",
+)
+_alias(
+    "tokens_per_s_per_gpu",
+    "tokens_per_sec_per_gpu",
+    "tps",
+    "wps",
+    "throughput_tps",
+    "tokens_s_gpu",
+    "tokens_per_second_per_device",
+    "tokens_per_second_per_gpu",
+    "tok_s_gpu",
+)
+_alias(
+    "tflops",
+    "tflops",
+    "throughput_per_gpu_tflop_s_gpu",
+    "model_tflops_per_gpu",
+    "tflop_s_gpu",
+    "tflops_per_gpu",
+    "throughput_per_gpu",
+    "tflops_gpu",
+)
+_alias("mfu", "mfu", "mfu_pct", "model_flops_utilization")
+_alias("memory_mb", "memory_mb", "mem_mb", "max_memory_mb", "memory_mib")
+
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+_STEP_KEYS = frozenset(
+    {
+        "step",
+        "_step",
+        "global_step",
+        "iteration",
+        "iter",
+        "steps",
+        "it",
+        "trainer_global_step",
+        "train_global_step",
+        "global_steps",
+    }
+)
+_UNIT_HINT = re.compile(r"(?:\(\s*(ms|s|sec|seconds)\s*\)|[_ ](ms|s|sec)$)")
+
+
+def key_slug(key: str) -> str:
+    """``'elapsed time per iteration (ms)'`` -> ``'elapsed_time_per_iteration_ms'``."""
+    return _NON_WORD.sub("_", key.strip().lower()).strip("_")
+
+
+def is_step_key(key: str) -> bool:
+    return key_slug(key) in _STEP_KEYS
+
+
+def metric_name(key: str) -> str | None:
+    """The standard name of a printed metric key (``'lm loss'``, ``'train/loss'``, ``'lr-AdamW'``), or
+    ``None`` when the key is not one assay knows."""
+    slug = key_slug(key)
+    if slug in _ALIASES:
+        return _ALIASES[slug]
+    for prefix in ("train_", "training_", "trainer_"):
+        if slug.startswith(prefix) and slug[len(prefix) :] in _ALIASES:
+            return _ALIASES[slug[len(prefix) :]]
+    for prefix in ("eval_", "val_", "valid_", "validation_", "test_"):
+        if slug.startswith(prefix) and _ALIASES.get(slug[len(prefix) :]) == "loss":
+            return "val_loss"
+    if slug.startswith(("lr_", "lr-")) or slug.startswith("learning_rate_"):
+        return "lr"
+    if "/" in key:  # structured names: train/loss, eval/loss, Loss/val, throughput/tokens_per_sec
+        parts = [key_slug(p) for p in key.split("/") if p.strip()]
+        words = [p for p in parts if p not in _SPLITS]
+        base = metric_name(words[-1]) if words and "/" not in words[-1] else None
+        if base == "loss" and any(p in _EVAL_SPLITS for p in parts):
+            return "val_loss"
+        return base
+    return None
+
+
+_EVAL_SPLITS = {"eval", "val", "valid", "validation", "test", "dev"}
+_SPLITS = _EVAL_SPLITS | {"train", "training", "trn"}
+
+
+def extra_metric_name(key: str) -> str | None:
+    """A name for a numeric key outside the standard set, kept for structured inputs (JSON lines,
+    TensorBoard, CSV): its slug, unless it is a step counter."""
+    slug = key_slug(key)
+    if not slug or slug in _STEP_KEYS or len(slug) > 64:
+        return None
+    return slug
+
+
+def time_unit_factor(key: str) -> float:
+    """Milliseconds per unit of a time key: ``'iter time (s)'`` -> 1000."""
+    m = _UNIT_HINT.search(key.lower())
+    if m and (m.group(1) or m.group(2)) in {"s", "sec", "seconds"}:
+        return 1000.0
+    return 1.0
+
+
+# -- entities ----------------------------------------------------------------------------------------------
+
+#: Framework (system) names as the papers extractor writes them.
+SYSTEMS = {
+    "megatron": "Megatron-LM",
+    "megatron-deepspeed": "Megatron-DeepSpeed",
+    "deepspeed": "DeepSpeed",
+    "torchtitan": "TorchTitan",
+    "nanogpt": "nanoGPT",
+    "hf_trainer": "Hugging Face Transformers",
+    "lightning": "PyTorch Lightning",
+    "nanotron": "Nanotron",
+    "horovod": "Horovod",
+    "colossalai": "Colossal-AI",
+    "torchelastic": "TorchElastic",
+}
+
+_HARDWARE = re.compile(
+    r"\b(?:NVIDIA\s+|Tesla\s+|AMD\s+Instinct\s+|Instinct\s+)?"
+    r"(?P<name>[ABHLV]\d{2,3}[A-Z]?|GH200|GB200|B200|B100|H20|A800|H800|P100|K80|T4|L4|L40S?|A10G?|A30|A40|"
+    r"MI\d{3}[AXH]?|RTX\s?\d{4}(?:\s?Ti)?|TPU\s?v\d[a-z]*|Gaudi\s?\d?)"
+    r"(?=[-\s,.)(_:]|$)"
+)
+#: Accelerator names that are also common tokens; accepted only with a vendor word nearby.
+_AMBIGUOUS = {"T4", "L4", "A10", "A30", "A40", "H20", "K80"}
+
+
+def find_hardware(text: str) -> list[tuple[str, int, int]]:
+    """Accelerators named in ``text``: ``(canonical name, start, end)``; ``NVIDIA A100-SXM4-80GB`` -> A100."""
+    found = []
+    for m in _HARDWARE.finditer(text):
+        name = re.sub(r"\s+", " ", m.group("name")).strip()
+        if name in _AMBIGUOUS and not re.search(r"NVIDIA|Tesla|GPU|cuda", text, re.I):
+            continue
+        if name.startswith("RTX"):
+            name = "RTX " + name[3:].strip()
+        if name.startswith("TPU"):
+            name = "TPU " + name[3:].strip()
+        found.append((name, m.start("name"), m.end("name")))
+    return found
+
+
+def _size(text: str | None) -> str:
+    return f" {text[:-1]}{text[-1].upper()}" if text else ""
+
+
+def _word(text: str | None, sep: str = " ") -> str:
+    return f"{sep}{text.upper() if len(text) <= 2 else text.capitalize()}" if text else ""
+
+
+_SIZE = r"(\d+(?:\.\d+)?[bmBM])"
+#: (pattern over the name without its organisation prefix, how papers write it)
+_MODEL_FAMILIES = [
+    (rf"llama[-_ ]?(\d(?:\.\d)?)(?:[-_ ]+{_SIZE})?", lambda g: f"Llama {g[0]}{_size(g[1])}"),
+    (rf"llama[-_ ]?{_SIZE}?", lambda g: f"LLaMA{_size(g[0])}"),
+    (r"gpt-?2(?:[-_ ](xl|large|medium|small))?", lambda g: f"GPT-2{_word(g[0])}"),
+    (rf"gpt-?3(?:[-_ ]{_SIZE})?", lambda g: f"GPT-3{_size(g[0])}"),
+    (r"resnet[-_ ]?(\d+)", lambda g: f"ResNet-{g[0]}"),
+    (r"bert[-_ ]?(base|large)?(?:[-_ ]?(?:un)?cased)?", lambda g: f"BERT{_word(g[0], '-')}"),
+    (rf"mistral[-_ ]?{_SIZE}?", lambda g: f"Mistral{_size(g[0])}"),
+    (rf"qwen[-_ ]?(\d(?:\.\d)?)?(?:[-_ ]+{_SIZE})?", lambda g: f"Qwen{g[0] or ''}{_size(g[1])}"),
+    (r"t5[-_ ]?(small|base|large|3b|11b)?", lambda g: f"T5{_word(g[0], '-')}"),
+    (r"vgg[-_ ]?(\d+)", lambda g: f"VGG-{g[0]}"),
+    (rf"opt[-_ ]?{_SIZE}", lambda g: f"OPT{_size(g[0])}"),
+]
+_MODEL_PATTERNS = [(re.compile(p + "$", re.I), f) for p, f in _MODEL_FAMILIES]
+
+
+def canonical_model(raw: str) -> str:
+    """A model name as papers write it: ``'llama3 8B'`` -> ``'Llama 3 8B'``, ``'gpt2-xl'`` -> ``'GPT-2 XL'``,
+    ``'meta-llama/Llama-2-7b-hf'`` -> ``'Llama 2 7B'``; unknown names are kept as printed."""
+    name = raw.strip().strip("'\"").rstrip("/").rsplit("/", 1)[-1]
+    name = re.sub(r"[-_](hf|chat|instruct|v\d+(\.\d+)?)$", "", name, flags=re.I)
+    name = re.sub(r"\s+", " ", name)
+    for pattern, write in _MODEL_PATTERNS:
+        m = pattern.match(name)
+        if m:
+            return write(m.groups()).strip()
+    return name
+
+
+def normalise_entity_name(name: str) -> str:
+    """The key an entity id is made from: lower case, single spaces (the papers extractor's rule, so that
+    the same name links a paper and a run)."""
+    return re.sub(r"\s+", " ", name.strip()).lower()
+
+
+#: Model families under the names papers use for them, so a run of "Llama 3 8B" links to "LLaMA" as well.
+_FAMILIES = [
+    (re.compile(p, re.I), family)
+    for p, family in (
+        (r"^llama", "LLaMA"),
+        (r"^gpt-2", "GPT-2"),
+        (r"^gpt-3", "GPT-3"),
+        (r"^bert", "BERT"),
+        (r"^t5\b", "T5"),
+        (r"^mistral", "Mistral"),
+        (r"^mixtral", "Mixtral"),
+        (r"^opt\b", "OPT"),
+        (r"^bloom", "BLOOM"),
+        (r"^resnet-50$", "ResNet-50"),
+        (r"^resnet-101$", "ResNet-101"),
+        (r"^resnet", "ResNet"),
+        (r"^vgg", "VGG"),
+        (r"^gpt-neox", "GPT-NeoX"),
+        (r"^gpt-j", "GPT-J"),
+    )
+]
+
+
+def model_family(name: str) -> str | None:
+    """The family a model belongs to, named as papers name it (``Llama 3 8B`` -> ``LLaMA``)."""
+    for pattern, family in _FAMILIES:
+        if pattern.search(name):
+            return family
+    return None
+
+
+def entity_id(entity_type: str, name: str) -> str:
+    """``stable_id(type, normalised name)``, as the data contract defines entity ids."""
+    return stable_id(entity_type, normalise_entity_name(name))
+
+
+def humanise_count(n: float) -> str:
+    """124082688 -> ``'124M'``, 1.3e9 -> ``'1.3B'``: parameter counts as papers write them."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if n >= scale:
+            value = n / scale
+            text = f"{value:.1f}".rstrip("0").rstrip(".") if value < 10 else f"{value:.0f}"
+            return text + suffix
+    return f"{n:.0f}"

@@ -1,0 +1,195 @@
+"""The three operators of the logs pipeline.
+
+``log_split``  reads each file's head to detect its format; a file over ``chunk_mb`` is hashed in one
+               streaming pass and cut at line boundaries into chunk records, so its chunks are parsed in
+               parallel; a smaller file stays one record.
+``log_parse``  parses one record's byte range: metric rows, events and line-level issues stream to the store
+               from here, with a small summary of the range. A whole (unchunked) file is finished here.
+``log_combine`` (the pipeline's combine step, once per file) assembles the run row, the document row and the
+               entities from the chunks' summaries.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from assay.dsl import operator
+from assay.ids import stable_id
+from assay.operators.logs._assemble import assemble, merge
+from assay.operators.logs._base import LogParser, detect, parser_named
+from assay.operators.logs._engine import parse_span
+from assay.operators.logs._lines import PREFIX_STYLES, detect_prefix
+from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
+
+#: Files over this size are split; each chunk is parsed by its own worker.
+CHUNK_MB = 32
+_STYLES = {s.name: s for s in PREFIX_STYLES}
+
+
+def _sample(path: str, size: int, head: bytes) -> bytes:
+    """The head, plus a piece of the middle: some logs print nothing recognisable in their first lines."""
+    if size <= 4 * HEAD_BYTES:
+        return head
+    with open(path, "rb") as f:
+        f.seek(size // 2)
+        middle = f.read(HEAD_BYTES // 2)
+    cut = middle.find(b"\n") + 1
+    return head + b"\n" + middle[cut:]
+
+
+def _framework(cls: type[LogParser], text: str) -> str | None:
+    pick = getattr(cls, "framework_for", None)
+    return pick(text) if pick else cls.framework
+
+
+@operator(
+    name="log_split",
+    requires=["source_uri"],
+    produces=[
+        "doc_id",
+        "log_format",
+        "framework",
+        "line_prefix",
+        "byte_range",
+        "first_line",
+        "n_bytes",
+        "chunk",
+        "chunk_count",
+    ],
+    version="1",
+    chunk_mb=CHUNK_MB,
+    parsers=(),
+)
+def log_split(
+    record: dict[str, Any], *, chunk_mb: float = CHUNK_MB, parsers: tuple[type[LogParser], ...] = ()
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """Detect a log file's format; split it into chunk records when it is large."""
+    path = record["source_uri"]
+    size = os.path.getsize(path)
+    head = read_head(path)
+    sample = _sample(path, size, head)
+    cls, _score = detect(sample, path, tuple(parsers))
+    if is_binary(head) and not cls.binary:
+        return {
+            **record,
+            "issues": [{"operator": "log_split", "error": "not a training log (binary file); skipped"}],
+        }
+    text = sample.decode("utf-8", "replace")
+    prefix = None if cls.binary else detect_prefix(text.splitlines()[:400])
+    chunk_bytes = max(1, int(chunk_mb * (1 << 20)))
+    common = {
+        "log_format": cls.name,
+        "framework": _framework(cls, text),
+        "line_prefix": prefix.name if prefix else None,
+        "n_bytes": size,
+    }
+    if size <= chunk_bytes or not cls.chunkable:
+        found = scan(path, max(size, 1) * 2)
+        return {**record, **common, "doc_id": found.doc_id, "byte_range": (0, size), "first_line": 1}
+    found = scan(path, chunk_bytes)
+    return [
+        {
+            **record,
+            **common,
+            "doc_id": found.doc_id,
+            "chunk": span.index,
+            "chunk_count": len(found.spans),
+            "byte_range": (span.start, span.end),
+            "first_line": span.first_line,
+        }
+        for span in found.spans
+    ]
+
+
+@operator(
+    name="log_parse",
+    requires=["source_uri", "doc_id", "log_format"],
+    produces=[
+        "metrics",
+        "events",
+        "issues",
+        "log_summary",
+        "runs",
+        "entities",
+        "mentions",
+        "uri",
+        "kind",
+        "title",
+        "text",
+    ],
+    version="1",
+    parsers=(),
+)
+class log_parse:  # noqa: N801 -- the operator's registered name; a class so each worker builds it once
+    """Parse one log record (a whole file or one chunk of one)."""
+
+    def __init__(self, parsers: tuple[type[LogParser], ...] = ()):
+        self.parsers = tuple(parsers)
+
+    def __call__(self, record: dict[str, Any]) -> dict[str, Any]:
+        if not record.get("log_format"):
+            return record  # a file log_split skipped, with its reason in `issues`
+        path = record["source_uri"]
+        cls = parser_named(record["log_format"], self.parsers)
+        prefix = _STYLES.get(record.get("line_prefix") or "")
+        run_id = stable_id(record["doc_id"])
+        start, end = record.get("byte_range") or (0, os.path.getsize(path))
+        result = parse_span(
+            path,
+            int(start),
+            int(end),
+            int(record.get("first_line") or 1),
+            cls,
+            run_id,
+            prefix=prefix,
+            lookback=record.get("chunk") is not None,
+        )
+        summary = {
+            **result.summary,
+            "doc_id": record["doc_id"],
+            "uri": path,
+            "n_bytes": record.get("n_bytes"),
+            "format": cls.name,
+            "format_framework": record.get("framework") or cls.framework,
+            "chunk": record.get("chunk"),
+            "chunk_count": record.get("chunk_count") or 1,
+            "final": record.get("chunk") is None,
+        }
+        out = {key: record[key] for key in ("source_uri", "doc_id", "chunk", "chunk_count") if key in record}
+        out.update(
+            metrics=result.metrics,
+            events=result.events,
+            issues=[*record.get("issues", []), *result.issues],
+            log_summary=summary,
+        )
+        if record.get("chunk") is None:
+            out.update(assemble(merge([summary])))
+        return out
+
+
+@operator(
+    name="log_combine",
+    requires=["log_summary"],
+    produces=["runs", "entities", "mentions", "kind"],
+    version="1",
+    batch=True,
+)
+def log_combine(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Assemble one file's run from the summaries of its chunks (a whole file was assembled already)."""
+    summaries = [r["log_summary"] for r in records if r.get("log_summary")]
+    if not summaries or any(s.get("final") for s in summaries):
+        return []
+    merged = merge(summaries)
+    out = {"source_uri": merged.get("uri"), **assemble(merged)}
+    expected = merged.get("chunk_count") or len(summaries)
+    if len(summaries) < expected:
+        seen = {s.get("chunk") for s in summaries}
+        missing = [i for i in range(expected) if i not in seen]
+        out["issues"] = [
+            {
+                "operator": "log_combine",
+                "error": f"chunks {missing} of {expected} failed; the run is assembled without them",
+            }
+        ]
+    return [out]

@@ -1,0 +1,221 @@
+"""Hugging Face Trainer: stdout dict lines (``{'loss': 2.31, 'grad_norm': 1.2, 'learning_rate': 4.9e-05,
+'epoch': 0.1}``, also after a ``[rank0]:`` prefix or a tqdm bar's carriage return), the ``***** Running
+training *****`` block, and ``trainer_state.json`` with its ``log_history``.
+
+The stdout dicts carry no step: it is taken from the training progress bar (``10/375 [...]``) when one is
+printed, else from the epoch (``epoch * total steps / epochs``), else the dicts are numbered."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from assay.operators.logs._base import LogParser, register_parser
+from assay.operators.logs._collect import Collector
+from assay.operators.logs._lines import PrefixStyle
+from assay.operators.logs._names import canonical_model, extra_metric_name, key_slug, metric_name
+from assay.operators.logs._numbers import parse_number
+
+_DICT = re.compile(r"\{'(?:loss|eval_|train_runtime|learning_rate|grad_norm|epoch)[^{}]*\}")
+_PAIR = re.compile(r"'(?P<key>[^']+)':\s*(?P<value>tensor\([^)]*\)|np\.\w+\([^)]*\)|'[^']*'|[^,}]+)")
+_BAR = re.compile(r"(?P<n>\d+)/(?P<total>\d+) \[")
+_SETUP = {
+    "num examples": "num_examples",
+    "num epochs": "num_epochs",
+    "instantaneous batch size per device": "micro_batch_size",
+    "total train batch size (w. parallel, distributed & accumulation)": "global_batch_size",
+    "gradient accumulation steps": "gradient_accumulation_steps",
+    "total optimization steps": "train_iters",
+    "number of trainable parameters": "model_params",
+}
+_SETUP_LINE = re.compile(r"^\s*(?P<key>[A-Z][\w .(),&]+?) = (?P<value>[\d,]+)\s*$")
+_MODEL = re.compile(
+    r"\"_name_or_path\": \"(?P<a>[^\"]+)\"|model_name_or_path[=:] ?'?(?P<b>[\w./-]+)|"
+    r"models--(?P<org>[\w.-]+)--(?P<name>[\w.-]+)"
+)
+_DONE = re.compile(r"Training completed\. Do not forget")
+_DEEPSPEED = re.compile(r"DeepSpeed info: version=|\[deepspeed\]|deepspeed\.runtime", re.I)
+_SUMMARY_KEYS = {
+    "train_runtime",
+    "train_samples_per_second",
+    "train_steps_per_second",
+    "total_flos",
+    "train_loss",
+}
+_SKIP = {
+    "total_flos",
+    "eval_runtime",
+    "eval_samples_per_second",
+    "eval_steps_per_second",
+    "train_runtime",
+    "num_input_tokens_seen",
+    "step",
+}
+
+
+def emit_log_entry(entry: dict, step: int | None, line_no: int, rank: int | None, out) -> None:
+    """One ``Trainer.log`` dict as metrics, in the contract's names where there is one."""
+    for key, value in entry.items():
+        if key in _SKIP or isinstance(value, bool):
+            continue
+        number = value if isinstance(value, int | float) else parse_number(str(value))
+        if number is None:
+            continue
+        if key == "train_loss":
+            name = "train_loss_mean"  # the mean over the run, printed at its end: not a point of the curve
+        elif key == "train_samples_per_second":
+            name = "samples_per_s"
+        elif key.startswith("eval_") and key != "eval_loss":
+            name = extra_metric_name(key)
+        else:
+            name = metric_name(key) or extra_metric_name(key)
+        if name:
+            out.metric(name, step, float(number), line_no, rank)
+    if _SUMMARY_KEYS & entry.keys() and "train_runtime" in entry:
+        out.mark("completed", line_no, "train_runtime reported")
+
+
+@register_parser
+class HFTrainerParser(LogParser):
+    name = "hf_trainer"
+    framework = "Hugging Face Transformers"
+    priority = 7
+    interesting = (
+        r"\{'|\d+/\d+ \[|Running training|Num examples|Num Epochs|batch size per device|"
+        r"Total train batch size|Gradient Accumulation steps|Total optimization steps|"
+        r"Number of trainable parameters|Training completed|_name_or_path|models--|DeepSpeed info|"
+        r"\[deepspeed\]"
+    )
+
+    def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
+        super().__init__(out, prefix)
+        self.bar_step: int | None = None
+        self.bar_total: int | None = None
+        self.ordinal = 0
+
+    @classmethod
+    def sniff(cls, head: str, path: str) -> float:
+        if "***** Running training *****" in head:
+            return 0.9
+        if _DICT.search(head) and re.search(r"'(?:learning_rate|grad_norm|epoch)'", head):
+            return 0.85
+        return 0.0
+
+    def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
+        for segment in text.split("\r"):
+            if not segment.strip():
+                continue
+            m = _BAR.search(segment)
+            if m and "%|" in segment:
+                self._progress(int(m.group("n")), int(m.group("total")))
+            d = _DICT.search(segment)
+            if d:
+                self._log_dict(d.group(0), line_no, rank)
+                continue
+            self._setup(segment, line_no)
+
+    def _progress(self, n: int, total: int) -> None:
+        """Only the training bar gives the step; evaluation bars count batches."""
+        expected = self.out.settings.get("train_iters")
+        if (expected and total == expected) or (not expected and total >= (self.bar_total or 0)):
+            self.bar_step, self.bar_total = n, total
+
+    def _log_dict(self, text: str, line_no: int, rank: int | None) -> None:
+        entry = {}
+        for m in _PAIR.finditer(text):
+            value = m.group("value").strip().strip("'")
+            number = parse_number(value)
+            if number is not None:
+                entry[m.group("key")] = number
+        if not entry:
+            self.out.issue(f"a Trainer log dict without numbers: {text[:120]!r}", line_no)
+            return
+        self.ordinal += 1
+        emit_log_entry(entry, self._step(entry), line_no, rank, self.out)
+
+    def _step(self, entry: dict) -> int:
+        if self.bar_step is not None:
+            return self.bar_step
+        settings = self.out.settings
+        epoch, total, epochs = entry.get("epoch"), settings.get("train_iters"), settings.get("num_epochs")
+        if epoch is not None and total and epochs:
+            return round(epoch * total / epochs)
+        return self.ordinal
+
+    def _setup(self, text: str, line_no: int) -> None:
+        out = self.out
+        body = text.split(">>", 1)[1] if ">>" in text else text  # [INFO|trainer.py:2128] 2024-... >> ...
+        m = _SETUP_LINE.match(body)
+        if m:
+            setting = _SETUP.get(m.group("key").strip().lower())
+            if setting:
+                out.setting(setting, int(m.group("value").replace(",", "")), line_no)
+            return
+        if _DONE.search(body):
+            out.mark("completed", line_no, body)
+            return
+        if _DEEPSPEED.search(body):
+            out.system("DeepSpeed")
+            return
+        m = _MODEL.search(body)
+        if m and "model" not in out.settings:
+            raw = m.group("a") or m.group("b") or f"{m.group('org')}/{m.group('name')}"
+            if not raw.startswith(("/", ".")):
+                name = canonical_model(raw)
+                out.setting("model", name, line_no)
+                out.model(name, line_no)
+
+    def finish(self) -> None:
+        s = self.out.settings
+        total, micro, accum = (
+            s.get("global_batch_size"),
+            s.get("micro_batch_size"),
+            s.get("gradient_accumulation_steps"),
+        )
+        if total and micro and "world_size" not in s:
+            world = total // (micro * (accum or 1))
+            if world:
+                self.out.setting("world_size", world)
+                self.out.setting("dp", world)
+
+
+@register_parser
+class HFTrainerStateParser(LogParser):
+    """``trainer_state.json``: the Trainer's own record of its log history."""
+
+    name = "hf_trainer_state"
+    framework = "Hugging Face Transformers"
+    chunkable = False
+    priority = 20
+
+    @classmethod
+    def sniff(cls, head: str, path: str) -> float:
+        if os.path.basename(path) == "trainer_state.json":
+            return 1.0
+        return 0.9 if head.lstrip().startswith("{") and '"log_history"' in head else 0.0
+
+    def parse_file(self, path: str) -> None:
+        out = self.out
+        with open(path, encoding="utf-8", errors="replace") as f:
+            try:
+                state = json.load(f)
+            except json.JSONDecodeError as exc:
+                out.issue(f"trainer_state.json is not valid JSON ({exc.msg}); truncated?", exc.lineno)
+                return
+        for index, entry in enumerate(state.get("log_history") or []):
+            if isinstance(entry, dict):
+                emit_log_entry(entry, entry.get("step", index), index + 1, None, out)
+        for key, setting in (
+            ("max_steps", "train_iters"),
+            ("train_batch_size", "micro_batch_size"),
+            ("num_train_epochs", "num_epochs"),
+            ("logging_steps", "logging_steps"),
+        ):
+            if isinstance(state.get(key), int | float):
+                out.setting(setting, state[key])
+        if state.get("max_steps") and state.get("global_step", 0) >= state["max_steps"]:
+            out.mark("completed", 1, "global_step reached max_steps")
+        if state.get("best_model_checkpoint"):
+            out.setting("best_model_checkpoint", state["best_model_checkpoint"])
+        out.setting("source", key_slug(os.path.basename(path)))

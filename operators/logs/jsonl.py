@@ -1,0 +1,102 @@
+"""JSON lines: one object per line (W&B-style history, custom metric loggers, ``{"step": 10, "loss": 2.3}``).
+The step is the first of ``step``, ``_step``, ``global_step``, ``iteration``, ``iter`` the object has, else
+the line's position. Every numeric field becomes a metric (standard names where known). A line that is not
+JSON is recorded as an issue and skipped."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+
+from assay.operators.logs._base import LogParser, register_parser
+from assay.operators.logs._collect import Collector
+from assay.operators.logs._lines import PrefixStyle
+from assay.operators.logs._names import extra_metric_name, is_step_key, metric_name
+from assay.operators.logs._numbers import parse_number
+
+_STEP_KEYS = ("step", "_step", "global_step", "iteration", "iter", "trainer/global_step", "train/global_step")
+_TIME_KEYS = ("_timestamp", "timestamp", "time", "wall_time")
+_SKIP = {"_runtime", "_timestamp", "timestamp", "time", "wall_time", "epoch_time"}
+
+
+def _flatten(obj: dict, prefix: str = "") -> dict:
+    flat = {}
+    for key, value in obj.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, name + "/"))
+        else:
+            flat[name] = value
+    return flat
+
+
+@register_parser
+class JSONLinesParser(LogParser):
+    name = "jsonl"
+    framework = None
+    priority = 3
+    interesting = r"^\s*\{"
+
+    def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
+        super().__init__(out, prefix)
+        self.position = 0
+
+    @classmethod
+    def sniff(cls, head: str, path: str) -> float:
+        lines = [ln for ln in head.splitlines()[:20] if ln.strip()]
+        if len(lines) > 1 and not head.endswith("\n"):
+            lines = lines[:-1]  # the head may end in the middle of a line
+        objects = []
+        for ln in lines:
+            try:
+                value = json.loads(ln)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(value, dict):
+                objects.append(value)
+        if not objects or len(objects) < 0.8 * len(lines):  # a stray malformed line is allowed
+            return 0.0
+        keys = {k for o in objects for k in _flatten(o)}
+        numeric = any(isinstance(v, int | float) for o in objects for v in _flatten(o).values())
+        if numeric and any(metric_name(k) or is_step_key(k) for k in keys):
+            return 0.8
+        return 0.3 if numeric and len(objects) > 1 else 0.0
+
+    def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            self.out.issue(f"not a JSON object ({exc.msg})", line_no)
+            return
+        if not isinstance(obj, dict):
+            return
+        flat = _flatten(obj)
+        step = next((int(flat[k]) for k in _STEP_KEYS if isinstance(flat.get(k), int | float)), line_no - 1)
+        ts = _time(next((flat[k] for k in _TIME_KEYS if k in flat), None))
+        self.out.saw_time(ts)
+        for key, value in flat.items():
+            if key in _SKIP or key in _STEP_KEYS or isinstance(value, bool):
+                continue
+            if isinstance(value, str):
+                value = (
+                    parse_number(value)
+                    if re.fullmatch(r"\s*-?(?:nan|inf|infinity)\s*", value, re.I)
+                    else None
+                )
+            if not isinstance(value, int | float):
+                continue
+            name = metric_name(key) or extra_metric_name(key)
+            if name:
+                self.out.metric(name, step, float(value), line_no, rank, ts)
+
+
+def _time(value) -> dt.datetime | None:
+    if isinstance(value, int | float) and 1e9 < value < 1e11:  # seconds since the epoch
+        return dt.datetime.fromtimestamp(value, dt.UTC).replace(tzinfo=None)
+    if isinstance(value, str):
+        try:
+            return dt.datetime.fromisoformat(value.replace("Z", "+00:00")).replace(tzinfo=None)
+        except ValueError:
+            return None
+    return None

@@ -1,0 +1,44 @@
+"""The ``logs`` pipeline: training logs of any supported framework into runs, metrics, events and entities.
+
+    assay run logs --input ~/experiments/
+
+Every file under the input is one log; its format is detected from its content. A file over ``chunk_mb``
+is split at line boundaries and its chunks parsed in parallel; the combine step assembles the run.
+
+A user's own format joins the built-in ones through ``build``, in the user's pipeline file::
+
+    from assay.operators.logs import LogParser
+    from assay.pipelines.logs import build
+
+    class AcmeParser(LogParser):
+        ...
+
+    pipeline = build(parsers=[AcmeParser], name="acme-logs")
+
+and runs with ``assay run my_pipeline.py --input ...`` (see docs/logs.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from assay.dsl import Pipeline
+from assay.operators.logs import LogParser
+from assay.operators.logs._operators import CHUNK_MB
+
+
+def build(
+    parsers: Sequence[type[LogParser]] = (), *, chunk_mb: float = CHUNK_MB, name: str = "logs"
+) -> Pipeline:
+    """The logs pipeline, with extra formats ``parsers`` tried before the built-in ones."""
+    extra = tuple(parsers)
+    return (
+        Pipeline(name, description="training logs -> runs, metrics, events, entities")
+        # one chunk per call, so that the chunks of a large file spread over the workers
+        .then("log_split", chunk_mb=chunk_mb, parsers=extra)
+        .then("log_parse", batch_size=1, parsers=extra)
+        .combine("log_combine", by="doc_id")
+    )
+
+
+pipeline = build()

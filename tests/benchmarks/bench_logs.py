@@ -1,0 +1,311 @@
+"""Benchmark of the logs pipeline on a large Megatron-LM log.
+
+    python tests/benchmarks/bench_logs.py [--quick] [--size-mb N] [--chunk-mb N] [--address ADDR]
+
+Generates a Megatron-format log (1 GB by default, 50 MB with --quick) in a temporary directory and measures,
+in the same run:
+
+* the obvious alternative: a minimal loop that reads the file line by line and extracts only the loss with
+  one regular expression;
+* the operators alone, in this process: the split pass, then each chunk parsed (everything: all metrics,
+  events, settings) and its rows dropped, as in a worker whose rows stream to the store;
+* the whole ``logs`` pipeline through ``assay.runtime.run_pipeline`` (Ray workers, the DuckDB writer), its
+  MB/s measured without Ray's start-up;
+
+and the peak memory of all processes of each (this one and its children: Ray's raylet, GCS and workers;
+proportional set size, so shared pages count once), sampled from /proc every 0.1 s, with Ray's idle footprint
+shown apart. Prints the figures and the ratios, exits 0.
+
+``--one-record-blocks`` makes the runtime's stages yield one record per Ray block (through a worker setup
+hook), so that the chunks of one large file are parsed by different workers; at the time of writing the runtime
+yields 64 records a block and all chunks of one file go to one worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ARGS_BLOCK = """using world size: 64, data-parallel size: 4, context-parallel size: 1, tensor-model-parallel size: 4, \
+pipeline-model-parallel size: 4
+------------------------ arguments ------------------------
+  global_batch_size ............................... 1024
+  micro_batch_size ................................ 2
+  num_layers ...................................... 48
+  hidden_size ..................................... 6144
+  pipeline_model_parallel_size .................... 4
+  tensor_model_parallel_size ...................... 4
+  train_iters ..................................... 10000000
+  world_size ...................................... 64
+-------------------- end of arguments ---------------------
+building GPT model ...
+ > number of parameters on (tensor, pipeline) model parallel rank (0, 0): 1412235264
+training ...
+"""
+
+
+def generate(path: Path, size_mb: float) -> tuple[int, int]:
+    """A Megatron-LM log of about ``size_mb``: iteration lines, timer blocks, validation and checkpoints."""
+    rng = random.Random(42)
+    target = int(size_mb * 1e6)
+    written = 0
+    lines = 0
+    loss = 10.9
+    with open(path, "w") as out:
+        out.write(ARGS_BLOCK)
+        buf: list[str] = []
+        it = 0
+        while written < target:
+            it += 1
+            loss = max(1.6, loss * 0.99995 + (rng.random() - 0.5) * 0.004)
+            t = 1_700_000_000 + it * 2
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
+            buf.append(
+                f" [{stamp}] iteration {it:8d}/{10_000_000:8d} | consumed samples: {it * 1024:12d} | "
+                f"elapsed time per iteration (ms): {1950 + rng.random() * 60:.1f} | throughput per GPU (TFLOP/s/GPU): "
+                f"{171 + rng.random() * 4:.1f} | learning rate: {1.5e-4 * min(1.0, it / 2000):.6E} | global batch "
+                f"size: {1024:5d} | lm loss: {loss:.6E} | loss scale: 1.0 | grad norm: {0.2 + rng.random():.3f} | "
+                f"number of skipped iterations:   0 | number of nan iterations:   0 |\n"
+            )
+            if it % 100 == 0:
+                buf.append(
+                    "(min, max) time across ranks (ms):\n"
+                    "    forward-backward ...............................: (1890.12, 1893.57)\n"
+                    "    optimizer ......................................: (31.02, 31.77)\n"
+                )
+            if it % 2000 == 0:
+                buf.append(
+                    "-" * 90 + f"\n validation loss at iteration {it} | lm loss value: {loss + 0.03:.6E} | "
+                    f"lm loss PPL: 1.2E+01 | \n" + "-" * 90 + "\n"
+                    f"saving checkpoint at iteration {it:7d} to /lustre/ckpt in torch_dist format\n"
+                    f"  successfully saved checkpoint from iteration {it:7d} to /lustre/ckpt [ t 1/4, p 1/4 ]\n"
+                )
+            if len(buf) >= 2000:
+                text = "".join(buf)
+                out.write(text)
+                written += len(text)
+                lines += text.count("\n")
+                buf = []
+        text = "".join(buf)
+        out.write(text)
+        lines += text.count("\n") + ARGS_BLOCK.count("\n")
+    return path.stat().st_size, lines
+
+
+# -- memory of all processes -------------------------------------------------------------------------------
+
+
+def _pss_kb(pid: int) -> int:
+    """Proportional set size: shared pages (Ray's object store, shared libraries) counted once overall."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    except OSError:
+        return 0
+
+
+def tree_memory_mb(root: int) -> float:
+    """Memory of ``root`` and all its descendants (Linux /proc; PSS where the kernel has it), in MB."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += _pss_kb(pid)
+        todo.extend(children.get(pid, ()))
+    return total * 1024 / 1e6
+
+
+class PeakMemory:
+    def __init__(self, every_s: float = 0.1):
+        self.every_s = every_s
+        self.peak = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, tree_memory_mb(os.getpid()))
+            self._stop.wait(self.every_s)
+
+    def __enter__(self) -> PeakMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, tree_memory_mb(os.getpid()))
+
+
+# -- the three measurements --------------------------------------------------------------------------------
+
+
+def baseline(path: Path) -> tuple[float, int]:
+    """The obvious alternative: one regular expression, the loss only."""
+    loss = re.compile(rb"lm loss: ([-+0-9.eEnaif]+)")
+    values = []
+    start = time.perf_counter()
+    with open(path, "rb") as f:
+        for line in f:
+            m = loss.search(line)
+            if m:
+                values.append(float(m.group(1)))
+    return time.perf_counter() - start, len(values)
+
+
+def parse_alone(path: Path, chunk_mb: float) -> tuple[float, int, int]:
+    """The operators in this process, one chunk after the other as a worker sees them: the split pass
+    (hash, line count, chunk boundaries), then each chunk parsed and its rows dropped (they would stream to
+    the store)."""
+    import pyarrow.compute as pc
+
+    from assay.operators.logs._engine import parse_span
+    from assay.operators.logs._read import scan
+    from assay.operators.logs.megatron import MegatronParser
+
+    # warm up once (imports, RE2 compilation) on a small slice, as a long-lived worker would be
+    parse_span(
+        str(path), 0, min(path.stat().st_size, 1 << 20) // 2, 1, MegatronParser, "warm", lookback=False
+    )
+    start = time.perf_counter()
+    rows = losses = 0
+    for span in scan(str(path), int(chunk_mb * (1 << 20))).spans:
+        result = parse_span(str(path), span.start, span.end, span.first_line, MegatronParser, "bench")
+        rows += result.metrics.num_rows
+        losses += pc.sum(pc.equal(result.metrics.column("name"), "loss")).as_py() or 0
+    return time.perf_counter() - start, rows, losses
+
+
+def _one_record_blocks() -> None:
+    """Worker setup for --one-record-blocks: a stage yields each record as its own block, so the chunks of
+    one file reach different workers of the next stage (what the runtime does not do yet)."""
+    import assay.runtime._stages as stages
+
+    stages.OUTPUT_BLOCK_RECORDS = 1
+
+
+def start_ray(address: str, one_record_blocks: bool) -> tuple[float, float]:
+    """Start (or join) Ray here, as ``run_pipeline`` would, so that its idle footprint can be told apart from
+    the pipeline's: returns (seconds it took, memory of all processes once it settled)."""
+    import logging
+
+    import ray
+
+    start = time.perf_counter()
+    runtime_env = {"worker_process_setup_hook": _one_record_blocks} if one_record_blocks else None
+    ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, runtime_env=runtime_env)
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
+    seconds = time.perf_counter() - start
+    time.sleep(2.0)
+    return seconds, tree_memory_mb(os.getpid())
+
+
+def pipeline(path: Path, db: Path, chunk_mb: float):
+    from assay.pipelines.logs import build
+    from assay.runtime import run_pipeline
+
+    return run_pipeline(build(chunk_mb=chunk_mb), [str(path)], db=str(db), progress=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="50 MB instead of 1 GB")
+    ap.add_argument("--size-mb", type=float, default=None, help="size of the generated log")
+    ap.add_argument("--chunk-mb", type=float, default=None, help="chunk size of the splitter (default: 32)")
+    ap.add_argument("--address", default="local", help="Ray address (default: a new local instance)")
+    ap.add_argument("--skip-pipeline", action="store_true", help="only the single-process measurements")
+    ap.add_argument(
+        "--one-record-blocks",
+        action="store_true",
+        help="have the runtime's stages yield one record per block (parallel chunks; see the docstring)",
+    )
+    args = ap.parse_args(argv)
+    size_mb = args.size_mb or (50 if args.quick else 1024)
+    chunk_mb = args.chunk_mb or (8 if args.quick else 32)
+    os.environ.setdefault("RAY_DEDUP_LOGS", "1")
+
+    work = Path(tempfile.mkdtemp(prefix="assay-bench-logs-"))
+    try:
+        path = work / "megatron.log"
+        t = time.perf_counter()
+        n_bytes, n_lines = generate(path, size_mb)
+        mb = n_bytes / 1e6
+        print(
+            f"generated {mb:.0f} MB, {n_lines:,} lines of Megatron-LM log in {time.perf_counter() - t:.1f}s"
+        )
+
+        with PeakMemory() as mem:
+            base_s, base_losses = baseline(path)
+        print(
+            f"baseline (one regex, loss only):     {mb / base_s:8.1f} MB/s  {n_lines / base_s:12,.0f} lines/s  "
+            f"{base_losses:,} losses  peak {mem.peak:6.0f} MB"
+        )
+
+        with PeakMemory() as mem:
+            alone_s, rows, losses = parse_alone(path, chunk_mb)
+        print(
+            f"split + parse operators, 1 process: {mb / alone_s:8.1f} MB/s  {n_lines / alone_s:12,.0f} lines/s  "
+            f"{rows:,} metric rows ({losses:,} losses)  peak {mem.peak:6.0f} MB"
+        )
+        print(f"  ratio to baseline: {base_s / alone_s:.2f}")
+
+        if not args.skip_pipeline:
+            startup_s, idle_mb = start_ray(args.address, args.one_record_blocks)
+            with PeakMemory() as mem:
+                summary = pipeline(path, work / "bench.duckdb", chunk_mb)
+            import duckdb
+
+            with duckdb.connect(str(work / "bench.duckdb"), read_only=True) as con:
+                stored = con.execute(
+                    "select count(*) filter (where name = 'loss'), count(*) from metrics"
+                ).fetchall()[0]
+            print(
+                f"logs pipeline (run_pipeline):        {mb / summary.seconds:8.1f} MB/s  "
+                f"{n_lines / summary.seconds:12,.0f} lines/s  {stored[1]:,} metric rows ({stored[0]:,} losses)  "
+                f"peak {mem.peak:6.0f} MB  [{summary.seconds:.1f}s, Ray start-up {startup_s:.1f}s not counted, "
+                f"{os.cpu_count()} CPUs, chunks of {chunk_mb:g} MB]"
+            )
+            print(
+                f"  Ray idle (raylet, GCS, idle workers): {idle_mb:.0f} MB; the pipeline's own on top of it: "
+                f"{mem.peak - idle_mb:.0f} MB"
+            )
+            print(
+                f"  ratio to baseline: {base_s / summary.seconds:.2f} (goal >= 0.7); "
+                f"losses stored = baseline's: {stored[0] == base_losses}"
+            )
+            import ray
+
+            ray.shutdown()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

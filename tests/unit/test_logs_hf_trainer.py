@@ -1,0 +1,64 @@
+"""Hugging Face Trainer: stdout dicts behind rank prefixes and tqdm carriage returns, trainer_state.json."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assay.operators.logs import parse_log
+
+SAMPLES = Path(__file__).resolve().parents[2] / "pipelines" / "samples" / "logs"
+
+
+def test_stdout_dicts_take_the_step_from_the_progress_bar():
+    parsed = parse_log(SAMPLES / "hf_trainer_gpt2_ddp.log")
+    loss = parsed.series("loss")
+    assert [s for s, _ in loss] == list(range(20, 201, 20))
+    grad = parsed.series("grad_norm")
+    assert len(grad) == 10 and all(1.0 < v < 2.3 for _, v in grad)  # tensor(1.2345, device='cuda:0') too
+    assert [s for s, _ in parsed.series("val_loss")] == [72, 144]
+    assert parsed.series("samples_per_s") == [(216, pytest.approx(33.469))]
+    run = parsed.run
+    assert (
+        run["status"],
+        run["model"],
+        run["world_size"],
+        run["micro_batch_size"],
+        run["global_batch_size"],
+    ) == ("completed", "GPT-2", 2, 8, 32)
+    assert [e["step"] for e in parsed.events if e["kind"] == "checkpoint"] == [72, 144]
+
+
+def test_trainer_state_json():
+    parsed = parse_log(SAMPLES / "hf_checkpoint-100" / "trainer_state.json")
+    assert parsed.records[0]["log_format"] == "hf_trainer_state"
+    assert [s for s, _ in parsed.series("loss")] == list(range(10, 101, 10))
+    assert [s for s, _ in parsed.series("val_loss")] == [50, 100]
+    assert parsed.run["status"] == "completed" and parsed.run["micro_batch_size"] == 16
+    assert parsed.series("train_loss_mean") == [(100, 1.61)]  # the run's mean, not a point of the curve
+
+
+def test_truncated_trainer_state_is_an_issue(tmp_path):
+    path = tmp_path / "trainer_state.json"
+    path.write_text((SAMPLES / "hf_checkpoint-100" / "trainer_state.json").read_text()[:500])
+    parsed = parse_log(path)
+    assert parsed.metrics.num_rows == 0 and "truncated" in parsed.issues[0]["error"]
+
+
+def test_newer_trainers_print_values_as_strings(tmp_path):
+    path = tmp_path / "train.log"
+    path.write_text(
+        "***** Running training *****\n  Num Epochs = 1\n  Total optimization steps = 20\n"
+        + "".join(
+            f"{{'loss': '{3 - i / 10:.4f}', 'grad_norm': '1.5', 'learning_rate': '4.9e-05', "
+            f"'epoch': '{i / 10:.2f}'}}\n"
+            for i in range(1, 11)
+        )
+        + "{'train_runtime': '12.5', 'train_samples_per_second': '80.1', 'train_loss': '2.5', "
+        "'epoch': '1.0'}\n"
+    )
+    parsed = parse_log(path)
+    loss = parsed.series("loss")
+    assert [s for s, _ in loss] == [2 * i for i in range(1, 11)]  # no bar: the epoch gives the step
+    assert loss[-1][1] == pytest.approx(2.0) and parsed.run["status"] == "completed"
