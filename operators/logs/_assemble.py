@@ -8,8 +8,8 @@ import math
 import os
 from typing import Any
 
-from assay.ids import stable_id
-from assay.operators.logs._names import entity_id, model_family
+from assay.ids import entity_id, stable_id
+from assay.operators.logs._names import model_family
 
 TERMINAL = ("completed", "failed", "cancelled", "diverged")
 _COMPONENTS = {"Megatron-DeepSpeed": ("Megatron-LM", "DeepSpeed")}

@@ -50,7 +50,8 @@ def parse_log(
     parsed = [parse(dict(r)) for r in records]
     combined = log_combine.instantiate()(parsed)
     final = combined[0] if combined else parsed[0]
-    tables = [p["metrics"] for p in parsed if isinstance(p.get("metrics"), pa.Table)]
+    # The operator ships text columns dictionary-encoded (smaller across Ray); here they are plain text.
+    tables = [p["metrics"].cast(METRICS_SCHEMA) for p in parsed if isinstance(p.get("metrics"), pa.Table)]
     return ParsedLog(
         run=(final.get("runs") or [{}])[0],
         metrics=pa.concat_tables(tables) if tables else METRICS_SCHEMA.empty_table(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from assay.ids import stable_id
+from assay.ids import entity_id as entity_id  # re-exported: the id rule lives in assay.ids
 
 #: Standard metric names of the data contract.
 STANDARD_METRICS = (
@@ -302,12 +302,6 @@ def canonical_model(raw: str) -> str:
     return name
 
 
-def normalise_entity_name(name: str) -> str:
-    """The key an entity id is made from: lower case, single spaces (the papers extractor's rule, so that
-    the same name links a paper and a run)."""
-    return re.sub(r"\s+", " ", name.strip()).lower()
-
-
 #: Model families under the names papers use for them, so a run of "Llama 3 8B" links to "LLaMA" as well.
 _FAMILIES = [
     (re.compile(p, re.I), family)
@@ -337,11 +331,6 @@ def model_family(name: str) -> str | None:
         if pattern.search(name):
             return family
     return None
-
-
-def entity_id(entity_type: str, name: str) -> str:
-    """``stable_id(type, normalised name)``, as the data contract defines entity ids."""
-    return stable_id(entity_type, normalise_entity_name(name))
 
 
 def humanise_count(n: float) -> str:

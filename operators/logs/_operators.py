@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import pyarrow as pa
+
 from assay.dsl import operator
 from assay.ids import stable_id
 from assay.operators.logs._assemble import assemble, merge
@@ -158,7 +160,7 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
         }
         out = {key: record[key] for key in ("source_uri", "doc_id", "chunk", "chunk_count") if key in record}
         out.update(
-            metrics=result.metrics,
+            metrics=_compact(result.metrics),
             events=result.events,
             issues=[*record.get("issues", []), *result.issues],
             log_summary=summary,
@@ -166,6 +168,18 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
         if record.get("chunk") is None:
             out.update(assemble(merge([summary])))
         return out
+
+
+def _compact(metrics: Any) -> Any:
+    """The metric rows with their repetitive text columns (run id, metric name) dictionary-encoded: a
+    fraction of the bytes to pickle and ship to the store writer, which takes them as they are."""
+    if not isinstance(metrics, pa.Table):
+        return metrics
+    for name in ("run_id", "name"):
+        i = metrics.schema.get_field_index(name)
+        if i >= 0 and pa.types.is_string(metrics.schema.field(i).type):
+            metrics = metrics.set_column(i, name, metrics.column(i).dictionary_encode())
+    return metrics
 
 
 @operator(

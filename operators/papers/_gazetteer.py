@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from assay.ids import stable_id
+from assay.ids import entity_id, normalise_name
 
 BUILTIN = Path(__file__).with_name("gazetteer.tsv")
 GENERIC_NAMES = Path(__file__).with_name("generic_names.txt")
 ENTITY_TYPES = ("system", "model", "hardware", "dataset", "method", "organization")
-_SPACES = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -37,15 +36,8 @@ class Term:
         return (self.name, *self.aliases)
 
 
-def normalise(name: str) -> str:
-    """The form two spellings of one name share: lower case, single spaces."""
-    return _SPACES.sub(" ", name.strip()).lower()
-
-
-@lru_cache(maxsize=65536)
-def entity_id(type_: str, name: str) -> str:
-    """``stable_id(type, normalised name)``: one id for every spelling of a name that normalises alike."""
-    return stable_id(type_, normalise(name))
+#: The form two spellings of one name share (lower case, single spaces): the rule of ``assay.ids.entity_id``.
+normalise = normalise_name
 
 
 def parse(lines: list[str], source: str) -> list[Term]:

@@ -4,7 +4,11 @@ or a re-run of a pipeline produces rows with the same keys, which the store writ
 from __future__ import annotations
 
 import hashlib
+import re
+from functools import lru_cache
 from typing import Any
+
+_SPACES = re.compile(r"\s+")
 
 
 def stable_id(*parts: Any, length: int = 16) -> str:
@@ -21,3 +25,15 @@ def content_id(data: bytes | str) -> str:
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
     return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def normalise_name(name: str) -> str:
+    """The form two spellings of one entity name share: lower case, whitespace collapsed to single spaces."""
+    return _SPACES.sub(" ", name.strip()).lower()
+
+
+@lru_cache(maxsize=65536)
+def entity_id(entity_type: str, name: str) -> str:
+    """The id of an entity: ``stable_id(type, normalised name)``. Every extractor uses it, so a system a paper
+    names and the framework a training log shows are one entity."""
+    return stable_id(entity_type, normalise_name(name))

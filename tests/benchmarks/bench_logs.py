@@ -16,9 +16,8 @@ and the peak memory of all processes of each (this one and its children: Ray's r
 proportional set size, so shared pages count once), sampled from /proc every 0.1 s, with Ray's idle footprint
 shown apart. Prints the figures and the ratios, exits 0.
 
-``--one-record-blocks`` makes the runtime's stages yield one record per Ray block (through a worker setup
-hook), so that the chunks of one large file are parsed by different workers; at the time of writing the runtime
-yields 64 records a block and all chunks of one file go to one worker.
+The runtime sizes each stage's output blocks by the next stage's batch size (one chunk record per block for
+``log_parse``), so the chunks of one large file can reach different workers.
 """
 
 from __future__ import annotations
@@ -200,15 +199,7 @@ def parse_alone(path: Path, chunk_mb: float) -> tuple[float, int, int]:
     return time.perf_counter() - start, rows, losses
 
 
-def _one_record_blocks() -> None:
-    """Worker setup for --one-record-blocks: a stage yields each record as its own block, so the chunks of
-    one file reach different workers of the next stage (what the runtime does not do yet)."""
-    import assay.runtime._stages as stages
-
-    stages.OUTPUT_BLOCK_RECORDS = 1
-
-
-def start_ray(address: str, one_record_blocks: bool) -> tuple[float, float]:
+def start_ray(address: str) -> tuple[float, float]:
     """Start (or join) Ray here, as ``run_pipeline`` would, so that its idle footprint can be told apart from
     the pipeline's: returns (seconds it took, memory of all processes once it settled)."""
     import logging
@@ -216,8 +207,7 @@ def start_ray(address: str, one_record_blocks: bool) -> tuple[float, float]:
     import ray
 
     start = time.perf_counter()
-    runtime_env = {"worker_process_setup_hook": _one_record_blocks} if one_record_blocks else None
-    ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, runtime_env=runtime_env)
+    ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR)
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
     context.print_on_execution_start = False
@@ -240,11 +230,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chunk-mb", type=float, default=None, help="chunk size of the splitter (default: 32)")
     ap.add_argument("--address", default="local", help="Ray address (default: a new local instance)")
     ap.add_argument("--skip-pipeline", action="store_true", help="only the single-process measurements")
-    ap.add_argument(
-        "--one-record-blocks",
-        action="store_true",
-        help="have the runtime's stages yield one record per block (parallel chunks; see the docstring)",
-    )
     args = ap.parse_args(argv)
     size_mb = args.size_mb or (50 if args.quick else 1024)
     chunk_mb = args.chunk_mb or (8 if args.quick else 32)
@@ -276,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  ratio to baseline: {base_s / alone_s:.2f}")
 
         if not args.skip_pipeline:
-            startup_s, idle_mb = start_ray(args.address, args.one_record_blocks)
+            startup_s, idle_mb = start_ray(args.address)
             with PeakMemory() as mem:
                 summary = pipeline(path, work / "bench.duckdb", chunk_mb)
             import duckdb

@@ -4,11 +4,13 @@ worker changes nothing, a user's operator file runs on a two-node cluster, reade
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from assay.dsl import load_pipeline
@@ -216,3 +218,46 @@ def test_queries_keep_working_while_a_pipeline_writes(ray_local, tmp_path, db, u
         thread.join()
     assert not errors and len(reads) > 5
     assert reads == sorted(reads) and reads[-1] == 40
+
+
+def test_the_sink_writes_rows_given_as_dicts_columns_and_dictionary_encoded_arrow_alike(db):
+    import numpy as np
+    import pyarrow as pa
+
+    from assay.runtime._sink import Sink
+
+    def metric_rows(run, n):
+        return {"run_id": [run] * n, "step": np.arange(n), "name": ["loss"] * n,
+                "value": np.linspace(1.0, 2.0, n), "line_no": np.arange(n) + 1}
+
+    encoded = pa.table({
+        "run_id": pa.array(["r3"] * 4).dictionary_encode(), "step": pa.array(range(4), pa.int64()),
+        "name": pa.array(["lr"] * 4).dictionary_encode(), "value": pa.array([0.1] * 4),
+        "line_no": pa.array(range(4), pa.int64()),
+    })
+    sink = Sink(db, "run-1")
+    sink.add({"doc_id": "d1", "metrics": metric_rows("r1", 5)})
+    sink.add({"doc_id": "d2", "metrics": [{"run_id": "r2", "step": i, "name": "loss", "value": float(i),
+                                           "line_no": i} for i in range(3)]})
+    sink.add({"doc_id": "d3", "metrics": encoded})
+    sink.add({"doc_id": "d4", "entities": [{"entity_id": "e1", "name": "A", "type": "system"}]})
+    sink.add({"doc_id": "d5", "entities": [{"entity_id": "e2", "name": "B", "type": "system"}]})
+    sink.flush()
+    rows = sql(db, "select run_id, name, count(*) as n, sum(step) as steps from metrics group by all order by 1")
+    assert rows.values.tolist() == [["r1", "loss", 5, 10], ["r2", "loss", 3, 3], ["r3", "lr", 4, 6]]
+    assert sorted(sql(db, "select name from entities")["name"]) == ["A", "B"]
+
+
+def test_a_stage_before_another_yields_blocks_of_the_next_stages_batch_size():
+    from assay.dsl import Pipeline, operator
+    from assay.runtime._stages import StageRunner, decode
+
+    @operator(requires=["source_uri"], produces=["part"])
+    def split_in_five(record):
+        return [{**record, "part": i} for i in range(5)]
+
+    steps = Pipeline("p").then(split_in_five).steps
+    batch = {"payload": np.array([pickle.dumps({"source_uri": "/x"})], dtype=object)}
+    blocks = [decode(b) for b in StageRunner(steps, block_records=1)(batch)]
+    assert [[r["part"] for r in b] for b in blocks] == [[0], [1], [2], [3], [4]]
+    assert len(list(StageRunner(steps)(batch))) == 1

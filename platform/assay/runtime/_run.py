@@ -14,7 +14,7 @@ from assay.runtime._cluster import cluster_cpus, ensure_ray, ship_by_value
 from assay.runtime._inputs import expand_inputs
 from assay.runtime._progress import Progress
 from assay.runtime._sink import Sink
-from assay.runtime._stages import StageRunner, encode, plan_stages, task_stage_fn
+from assay.runtime._stages import OUTPUT_BLOCK_RECORDS, StageRunner, encode, plan_stages, task_stage_fn
 from assay.store import default_db_path, write_rows
 
 
@@ -122,7 +122,11 @@ def _dataset(pipeline: Pipeline, files: list[str]):
     sources = [encode([{"source_uri": f}])["payload"][0] for f in files]
     ds = ray.data.from_items([{"payload": s} for s in sources],
                              override_num_blocks=max(1, min(len(files), cpus * 8)))
-    for stage in plan_stages(pipeline.steps):
+    stages = plan_stages(pipeline.steps)
+    for i, stage in enumerate(stages):
+        # Blocks sized to the next stage's batches: each downstream task gets one batch's worth, so the
+        # records one upstream call yields (the chunks of one log) spread over the workers.
+        block_records = stages[i + 1].batch_size if i + 1 < len(stages) else OUTPUT_BLOCK_RECORDS
         cpus_each = min((s.num_cpus for s in stage.steps if s.num_cpus is not None), default=None)
         if stage.stateful:
             asked = next((s.concurrency for s in stage.steps if s.concurrency), None)
@@ -130,7 +134,7 @@ def _dataset(pipeline: Pipeline, files: list[str]):
             low, high = (asked, asked) if asked else (1, cpus)
             ds = ds.map_batches(
                 StageRunner,
-                fn_constructor_args=(stage.steps,),
+                fn_constructor_args=(stage.steps, block_records),
                 batch_size=stage.batch_size,
                 batch_format="numpy",
                 # Ray Data restarts lost actors and retries their tasks by default.
@@ -139,7 +143,7 @@ def _dataset(pipeline: Pipeline, files: list[str]):
             )
         else:
             ds = ds.map_batches(
-                task_stage_fn(stage.steps),
+                task_stage_fn(stage.steps, block_records),
                 batch_size=stage.batch_size,
                 batch_format="numpy",
                 num_cpus=cpus_each if cpus_each is not None else 0.5,

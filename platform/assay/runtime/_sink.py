@@ -42,6 +42,7 @@ class Sink:
         *,
         flush_every_s: float = 1.0,
         flush_rows: int = 2_000_000,
+        flush_mb: float = 256,
         keep_fields: tuple[str, ...] = (),
         group_by: str | None = None,
     ):
@@ -49,6 +50,9 @@ class Sink:
         self.run_id = pipeline_run_id
         self.flush_every_s = flush_every_s
         self.flush_rows = flush_rows
+        # Rows are counted in bytes too: a few wide rows (abstracts' text) or many narrow ones (metrics)
+        # must not pile up in the driver between the once-a-second flushes.
+        self.flush_bytes = int(flush_mb * (1 << 20))
         self.keep_fields = keep_fields
         self.group_by = group_by
         self.groups: dict[Any, list[dict[str, Any]]] = defaultdict(list)
@@ -59,6 +63,7 @@ class Sink:
         self._pending: list[dict[str, Any]] = []
         self._quarantine: list[dict[str, Any]] = []
         self._pending_rows = 0
+        self._pending_bytes = 0
         self._last_flush = time.monotonic()
 
     # -- accepting records -------------------------------------------------------------------------------
@@ -88,9 +93,14 @@ class Sink:
         self._seen_keys.add(key)
         self._pending.append(record)
         self._pending_rows += sum(_n_rows(record.get(f)) for f in TABLE_FIELDS)
+        self._pending_bytes += sum(_n_bytes(record.get(f)) for f in TABLE_FIELDS)
 
     def maybe_flush(self) -> None:
-        if self._pending_rows >= self.flush_rows or time.monotonic() - self._last_flush >= self.flush_every_s:
+        if (
+            self._pending_rows >= self.flush_rows
+            or self._pending_bytes >= self.flush_bytes
+            or time.monotonic() - self._last_flush >= self.flush_every_s
+        ):
             self.flush()
 
     # -- writing --------------------------------------------------------------------------------------
@@ -98,7 +108,7 @@ class Sink:
         self._last_flush = time.monotonic()
         if not self._pending and not self._quarantine:
             return
-        records, self._pending, self._pending_rows = self._pending, [], 0
+        records, self._pending, self._pending_rows, self._pending_bytes = self._pending, [], 0, 0
         quarantine, self._quarantine = self._quarantine, []
         with connect(self.db) as con:
             con.execute("BEGIN TRANSACTION")
@@ -126,7 +136,10 @@ class Sink:
                 raise
 
     def _tables(self, records: list[dict[str, Any]]) -> dict[str, pa.Table]:
+        # Row lists of all records are gathered per table and converted once: converting each record's few
+        # rows on its own costs more than the rows themselves (thousands of small abstracts per flush).
         parts: dict[str, list[pa.Table]] = defaultdict(list)
+        dict_rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
         now = _now()
         documents = []
         issues = []
@@ -138,10 +151,16 @@ class Sink:
                 documents.append(row)
             for f in TABLE_FIELDS:
                 rows = rec.get(f)
-                if rows is not None and _n_rows(rows):
-                    arrow = to_arrow(f, rows)
+                if rows is None or not _n_rows(rows):
+                    continue
+                if isinstance(rows, pa.Table | dict):
+                    if dict_rows[f]:  # keep the records' order: the first row of a key is the one kept
+                        parts[f].append(to_arrow(f, dict_rows.pop(f)))
+                    arrow = to_arrow(f, _columns_table(rows) if isinstance(rows, dict) else rows)
                     if arrow is not None:
                         parts[f].append(arrow)
+                else:
+                    dict_rows[f].extend(rows)
             for issue in rec.get("issues") or ():
                 line = issue.get("line_no")
                 where = f"line {line}: " if line is not None else ""
@@ -153,7 +172,10 @@ class Sink:
                     "at": now,
                     "level": "line",
                 })
-        out = {t: pa.concat_tables(p, promote_options="permissive") for t, p in parts.items()}
+        for f, rows in dict_rows.items():
+            if rows:
+                parts[f].append(to_arrow(f, rows))
+        out = {t: _concat(p) for t, p in parts.items()}
         if documents:
             out["documents"] = to_arrow("documents", documents)
         if issues:
@@ -182,3 +204,41 @@ def _n_rows(rows: Any) -> int:
     if isinstance(rows, dict):
         return max((len(v) for v in rows.values()), default=0)
     return len(rows)
+
+
+def _columns_table(columns: dict[str, Any]) -> pa.Table | dict[str, Any]:
+    """A dict of equal-length columns (numpy arrays, Arrow arrays or lists) as an Arrow table without a
+    Python object per value; columns Arrow cannot take as they are go through ``to_arrow``'s row rules."""
+    if any(isinstance(v, list | tuple) and any(isinstance(x, dict) for x in v) for v in columns.values()):
+        return columns  # dict values are stored as JSON text: to_arrow's rule
+    try:
+        return pa.table({k: v if isinstance(v, pa.Array | pa.ChunkedArray) else pa.array(v)
+                         for k, v in columns.items()})
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
+        return columns
+
+
+def _plain(table: pa.Table) -> pa.Table:
+    """Dictionary-encoded columns cast to their value type, so tables of one store table concatenate
+    whichever encoding each producer chose."""
+    for i, field in enumerate(table.schema):
+        if pa.types.is_dictionary(field.type):
+            table = table.set_column(i, field.name, table.column(i).cast(field.type.value_type))
+    return table
+
+
+def _concat(tables: list[pa.Table]) -> pa.Table:
+    """One table of the parts; dictionary-encoded columns stay encoded (DuckDB reads them as text) unless
+    the parts disagree on a column's type."""
+    if len(tables) == 1:
+        return tables[0]
+    if all(t.schema.equals(tables[0].schema) for t in tables[1:]):
+        return pa.concat_tables(tables)
+    return pa.concat_tables([_plain(t) for t in tables], promote_options="permissive")
+
+
+def _n_bytes(rows: Any) -> int:
+    """The Arrow size of a table's rows; rows in Python objects are estimated (they are small and few)."""
+    if isinstance(rows, pa.Table):
+        return rows.nbytes
+    return 200 * _n_rows(rows)

@@ -21,7 +21,10 @@ from assay.dsl import Step
 from assay.dsl._operator import BoundOperator, Failure
 
 PAYLOAD = "payload"
-#: Records a stage yields per output block: small enough to spread work over the workers downstream.
+#: Records the last stage yields per output block (to the driver). A stage before another yields batches of
+#: the next stage's batch size instead: a Ray block goes to one downstream task. Ray Data still merges a
+#: task's small yielded batches into one block up to its target block size (the chunk records of one log
+#: are a few hundred bytes each), so this alone does not spread one file's chunks over the workers.
 OUTPUT_BLOCK_RECORDS = 64
 
 
@@ -76,8 +79,9 @@ def failure_record(failure: Failure) -> dict[str, Any]:
 class StageRunner:
     """Runs one stage's steps over a batch; built once per worker (actor) or per task."""
 
-    def __init__(self, steps: tuple[Step, ...]):
+    def __init__(self, steps: tuple[Step, ...], block_records: int = OUTPUT_BLOCK_RECORDS):
         self.bound: list[BoundOperator] = [s.op.bind(**s.config) for s in steps]
+        self.block_records = max(1, block_records)
 
     def process(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         done: list[dict[str, Any]] = [r for r in records if "_failure" in r]
@@ -95,14 +99,14 @@ class StageRunner:
 
     def __call__(self, batch: dict[str, np.ndarray]) -> Iterator[dict[str, np.ndarray]]:
         out = self.process(decode(batch))
-        for i in range(0, len(out), OUTPUT_BLOCK_RECORDS):
-            yield encode(out[i : i + OUTPUT_BLOCK_RECORDS])
+        for i in range(0, len(out), self.block_records):
+            yield encode(out[i : i + self.block_records])
 
 
-def task_stage_fn(steps: tuple[Step, ...]):
+def task_stage_fn(steps: tuple[Step, ...], block_records: int = OUTPUT_BLOCK_RECORDS):
     """A plain function for a stateless stage (Ray tasks build the operators per call: they are cheap)."""
 
     def run(batch: dict[str, np.ndarray]) -> Iterator[dict[str, np.ndarray]]:
-        yield from StageRunner(steps)(batch)
+        yield from StageRunner(steps, block_records)(batch)
 
     return run

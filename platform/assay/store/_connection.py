@@ -34,7 +34,10 @@ def default_db_path() -> Path:
 
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc).lower()
-    return "lock" in text or "conflicting" in text or "being used by another process" in text
+    # The last: one process holding the file read-write and opening it read-only again (or the reverse)
+    # at the same moment, e.g. a dashboard thread beside a writer thread; it clears when the other closes.
+    return ("lock" in text or "conflicting" in text or "being used by another process" in text
+            or "different configuration than existing connections" in text)
 
 
 @contextmanager
