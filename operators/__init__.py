@@ -1,3 +1,5 @@
 """Built-in operators. Importing this package registers them by name (see ``assay operators``)."""
-from assay.operators import papers  # noqa: F401
-from assay.operators import logs  # noqa: F401
+from assay.operators import (
+    logs,  # noqa: F401
+    papers,  # noqa: F401
+)

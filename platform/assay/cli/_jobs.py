@@ -1,0 +1,232 @@
+"""``assay jobs``: run, queue and steer parallel-training jobs."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+app = typer.Typer(help="Run, queue and steer parallel-training jobs (GPT with dp/tp/pp on Ray).",
+                  no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="DuckDB file (default: $ASSAY_DB or ./assay.duckdb).", show_default=False),
+]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Override a spec field, e.g. --set steps=60 --set dp=2; repeatable."),
+]
+AddressOption = Annotated[
+    str | None, typer.Option("--address", help="Ray cluster address (e.g. auto); default: embedded Ray.")
+]
+JobId = Annotated[str, typer.Argument(help="Job id (or a unique prefix of it), as `assay jobs list` shows.")]
+
+
+def _spec(spec: str, overrides: list[str] | None) -> Any:
+    from assay.jobs.spec import SpecError, load_spec
+
+    try:
+        return load_spec(spec, overrides or [])
+    except SpecError as exc:
+        hint = "--set" if overrides and exc.field not in ("spec",) else "SPEC"
+        raise typer.BadParameter(str(exc), param_hint=hint) from None
+
+
+def _job(db: Path | None, job_id: str) -> dict[str, Any]:
+    from assay.jobs import get_job
+
+    try:
+        return get_job(db, job_id)
+    except KeyError as exc:
+        raise typer.BadParameter(f"{exc.args[0]}; see `assay jobs list`", param_hint="JOB_ID") from None
+
+
+@app.command("run")
+def run_cmd(
+    spec: Annotated[str, typer.Argument(help="A built-in spec name (see `assay jobs specs`) or a YAML file.")],
+    set_: SetOption = None,
+    db: DbOption = None,
+    address: AddressOption = None,
+    workers: Annotated[int | None, typer.Option(help="Start on this many workers (re-plans the layout).",
+                                                min=1)] = None,
+    worker_cpus: Annotated[float | None, typer.Option(help="CPUs per worker (default: an equal share).",
+                                                      min=0.01)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+) -> None:
+    """Run a job in the foreground until it ends, showing progress and loss."""
+    from assay.jobs import run
+
+    job_spec = _spec(spec, set_)
+    last = [0.0]
+
+    def progress(sup: Any, step: int, m: dict[str, float]) -> None:
+        if quiet or (time.monotonic() - last[0] < 1.0 and step < sup.spec.steps):
+            return
+        last[0] = time.monotonic()
+        p = sup.placement
+        typer.echo(f"[{sup.job_id}] step {step:>5}/{sup.spec.steps}  loss {m['loss']:.4f}  "
+                   f"{m['tokens_per_s']:>9,.0f} tokens/s  {m['step_time_ms']:7.1f} ms/step  "
+                   f"{p.layout if p else ''}")
+
+    started = time.monotonic()
+    try:
+        sup = run(job_spec, db, address=address, workers=workers, worker_cpus=worker_cpus, on_progress=progress,
+                  on_event=None if quiet else _show_event)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: the job is checkpointed; resume with `assay jobs resume ID`", err=True)
+        raise typer.Exit(130) from None
+    state = sup.outcome
+    typer.echo(f"{sup.job_id}: {state} at step {sup.step}/{sup.spec.steps} in {time.monotonic() - started:.1f}s "
+               f"(loss {sup.last_metrics.get('loss', float('nan')):.4f}, "
+               f"failures {sup.job.get('attempts') or 0}); log {sup.recorder.log.path}")
+    if state != "completed":
+        if sup.job.get("error"):
+            typer.echo(f"error: {sup.job['error']}", err=True)
+        raise typer.Exit(1)
+
+
+def _show_event(sup: Any, kind: str, step: int, detail: str) -> None:
+    if kind != "checkpoint":
+        typer.echo(f"[{sup.job_id}] {kind} at step {step}: {detail}")
+
+
+@app.command()
+def submit(
+    spec: Annotated[str, typer.Argument(help="A built-in spec name or a YAML file.")],
+    set_: SetOption = None,
+    db: DbOption = None,
+) -> None:
+    """Queue a job for `assay scheduler`; prints its id."""
+    from assay.jobs import submit as submit_job
+
+    typer.echo(submit_job(_spec(spec, set_), db))
+
+
+@app.command("list")
+def list_cmd(
+    db: DbOption = None,
+    state: Annotated[str | None, typer.Option(help="Only jobs in this state (queued, running, ...).")] = None,
+    format: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+) -> None:
+    """Jobs with their state, workers and progress."""
+    from assay.store import queries_jobs as q
+
+    if format not in ("table", "json"):
+        raise typer.BadParameter(f"{format!r}; use table or json", param_hint="--format")
+    df = q.jobs(db, [state] if state else None)
+    cols = ["job_id", "name", "state", "priority", "workers", "min_workers", "max_workers", "attempts",
+            "submitted_at", "error"]
+    df = df[cols]
+    if format == "json":
+        typer.echo(df.to_json(orient="records", date_format="iso"))
+    elif df.empty:
+        typer.echo("no jobs")
+    else:
+        typer.echo(df.astype(object).where(df.notna(), "").to_string(index=False))
+
+
+@app.command()
+def show(job_id: JobId, db: DbOption = None) -> None:
+    """One job: its state, layout, last metrics and events."""
+    from assay.store import queries_jobs as q
+
+    job = _job(db, job_id)
+    typer.echo(json.dumps({k: v for k, v in job.items() if k != "spec"}, default=str, indent=2))
+    metrics = q.job_metrics(db, job["job_id"], ["loss", "tokens_per_s"])
+    if not metrics.empty:
+        last = metrics.sort_values("step").groupby("name").tail(1)
+        typer.echo("last: " + ", ".join(f"{r.name}={r.value:.4g} @ step {r.step}" for r in last.itertuples()))
+    events = q.job_events(db, job["job_id"])
+    checkpoints = events[events.kind == "checkpoint"]
+    if len(checkpoints):
+        typer.echo(f"{len(checkpoints)} checkpoints, the last at step {checkpoints.step.max()}")
+    for e in events[events.kind != "checkpoint"].itertuples():
+        typer.echo(f"event step {e.step}: {e.kind} {e.detail or ''}")
+
+
+@app.command()
+def wait(
+    job_id: JobId,
+    db: DbOption = None,
+    timeout: Annotated[float | None, typer.Option(help="Give up after this many seconds (exit 3).")] = None,
+) -> None:
+    """Wait until a job ends; exit 0 if it completed, 1 if it failed or was cancelled."""
+    from assay.jobs import wait as wait_job
+    from assay.store.queries_jobs import FINAL_STATES
+
+    job = _job(db, job_id)
+    state = wait_job(db, job["job_id"], timeout)
+    typer.echo(f"{job['job_id']}: {state}")
+    if state not in FINAL_STATES:
+        raise typer.Exit(3)
+    if state != "completed":
+        raise typer.Exit(1)
+
+
+@app.command()
+def cancel(job_id: JobId, db: DbOption = None) -> None:
+    """Cancel a job (a running one is checkpointed and stopped by its driver)."""
+    from assay.jobs import request_cancel
+
+    job = _job(db, job_id)
+    typer.echo(f"{job['job_id']}: {request_cancel(db, job['job_id'])}")
+
+
+@app.command()
+def resize(
+    job_id: JobId,
+    workers: Annotated[int, typer.Argument(help="The new number of workers.")],
+    db: DbOption = None,
+) -> None:
+    """Move a job to WORKERS workers: checkpoint, re-plan the layout, restart (same global batch)."""
+    from assay.jobs import request_resize
+
+    job = _job(db, job_id)
+    try:
+        state = request_resize(db, job["job_id"], workers)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="WORKERS") from None
+    typer.echo(f"{job['job_id']}: resize to {workers} requested ({state})")
+
+
+@app.command()
+def resume(
+    job_id: JobId,
+    db: DbOption = None,
+    address: AddressOption = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+) -> None:
+    """Run an interrupted job (preempted, or whose driver died) in the foreground from its checkpoint."""
+    from assay.jobs import resume as resume_job
+
+    job = _job(db, job_id)
+
+    def progress(sup: Any, step: int, m: dict[str, float]) -> None:
+        if not quiet and (step % sup.spec.checkpoint_every == 0 or step == sup.spec.steps):
+            typer.echo(f"[{sup.job_id}] step {step}/{sup.spec.steps}  loss {m['loss']:.4f}")
+
+    try:
+        sup = resume_job(job["job_id"], db, address=address, on_progress=progress,
+                         on_event=None if quiet else _show_event)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="JOB_ID") from None
+    typer.echo(f"{sup.job_id}: {sup.outcome} at step {sup.step}/{sup.spec.steps}")
+    if sup.outcome != "completed":
+        raise typer.Exit(1)
+
+
+@app.command()
+def specs() -> None:
+    """The built-in example specs (pipelines/jobs/*.yaml)."""
+    from assay.jobs.spec import builtin_names, load_spec
+
+    for name in builtin_names():
+        s = load_spec(name)
+        lay = "auto" if s.parallel is None else str(s.parallel)
+        m = s.model
+        typer.echo(f"{name:<14} {lay:<18} layers={m.layers} hidden={m.hidden} heads={m.heads} "
+                   f"seq={m.seq_len} steps={s.steps} batch={s.global_batch} workers={s.min_workers}..{s.max_workers}")

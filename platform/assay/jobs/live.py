@@ -1,0 +1,388 @@
+"""The live scheduler: the job queue in the database, a policy from ``assay.scheduler`` deciding, and
+job supervisors on Ray carrying the decisions out.
+
+Each round (every ``interval_s``) it
+
+1. forgets supervisors whose job ended (a preempted job goes back to the queue);
+2. reads the queue: queued and preempted jobs, and *orphans* (jobs whose driver died: a previous
+   scheduler, or an ``assay jobs run`` that was killed), which resume from their checkpoints;
+3. applies users' cancel and resize requests (a resize pins the job to that many workers);
+4. asks the policy for a decision per job, on a view of the cluster's worker slots (jobs run by other
+   live drivers count as used);
+5. carries out preemptions and shrinks first, then starts and grows that fit in what is free; each
+   change lands in ``allocations`` with the policy's reason, and so does every new decision to wait.
+
+Two brakes keep the cluster from thrashing, since every change costs a checkpoint and a restart: a running
+job changes size at most once per ``min_change_s``, and is preempted for a job of equal or lower priority
+only after ``min_run_s`` (a higher-priority job preempts it as soon as ``min_change_s`` allows).
+
+Everything it knows is in the database and the jobs' checkpoints: a scheduler killed and started again
+adopts the jobs it was running (their driver, itself, is gone) and resumes them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC
+from pathlib import Path
+from typing import Any
+
+from assay.jobs._layout import feasible_workers
+from assay.jobs._record import db_call, now, owner_alive, owner_id
+from assay.jobs.runner import RequestPoller, jobs_dir, request_cancel
+from assay.jobs.spec import JobSpec, from_json
+from assay.store import queries_jobs as q
+from assay.store import write_rows
+
+log = logging.getLogger(__name__)
+
+ACTIVE = q.ACTIVE_STATES + ("waiting",)
+
+
+@dataclass
+class _Tracked:
+    """What the scheduler learns about a job across rounds."""
+
+    spec: JobSpec
+    model: Any = None  # a GoodputModel
+    attained: float = 0.0  # worker-seconds
+    decided: int | None = None  # the workers of the last decision written
+    changed_at: float = 0.0
+    pinned: int | None = None
+    seen_at: float = field(default_factory=time.monotonic)
+
+
+class LiveScheduler:
+    """Run the queue in ``db`` on the Ray cluster with ``policy`` (a name or a Policy object).
+
+    ``slots`` is the number of workers the scheduler hands out (default: one per CPU, or per GPU, of
+    the cluster's live nodes, divided by ``worker_cpus``)."""
+
+    def __init__(self, db: Any = None, policy: Any = "goodput", *, slots: int | None = None,
+                 address: str | None = None, interval_s: float = 2.0, worker_cpus: float | None = None,
+                 min_change_s: float = 10.0, min_run_s: float = 60.0, knobs: Mapping[str, Any] | None = None,
+                 jobs_root: Path | None = None, stale_s: float = 60.0,
+                 on_round: Callable[[LiveScheduler, dict[str, Any]], None] | None = None):
+        from assay.scheduler.policies import get_policy
+
+        self.db = db
+        self.policy = get_policy(policy, **dict(knobs or {})) if isinstance(policy, str) else policy
+        #: Unless told, a policy that prices restarts (goodput's ``restart_s``) learns what they cost here.
+        self._learn_restart = "restart_s" not in (knobs or {}) and hasattr(self.policy, "restart_s")
+        self._restart_costs: list[float] = []
+        self.slots = slots
+        self.address = address
+        self.interval_s = interval_s
+        self.worker_cpus = worker_cpus
+        self.min_change_s = min_change_s
+        self.min_run_s = min_run_s
+        self.jobs_root = jobs_root or jobs_dir(db)
+        self.stale_s = stale_s
+        self.on_round = on_round
+        self.sups: dict[str, Any] = {}
+        self.tracked: dict[str, _Tracked] = {}
+        self.poller = RequestPoller(db)
+        self.rounds = 0
+        self.owner = owner_id()
+        self._last_round = time.monotonic()
+        self._shape: Any = None
+        self._nodes: list[str] = []
+
+    # -- the loop ------------------------------------------------------------------------------------
+    def run(self, *, until_idle: bool = False, max_rounds: int | None = None, timeout_s: float | None = None) -> None:
+        """Schedule until interrupted (``until_idle``: until no job is left to run)."""
+        from assay.jobs._ray import ensure_ray
+
+        ensure_ray(self.address)
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        reason = "scheduler stopped"
+        try:
+            while True:
+                started = time.monotonic()
+                info = self.round()
+                if until_idle and info["idle"]:
+                    return
+                if max_rounds is not None and self.rounds >= max_rounds:
+                    return
+                if deadline is not None and time.monotonic() > deadline:
+                    return
+                time.sleep(max(0.0, self.interval_s - (time.monotonic() - started)))
+        except KeyboardInterrupt:
+            reason = "scheduler interrupted"
+            raise
+        finally:
+            # Jobs must not die with this process unrecorded: checkpoint them and leave them preempted.
+            self.shutdown(reason)
+
+    def shutdown(self, reason: str = "scheduler stopped") -> None:
+        """Preempt every job this scheduler runs (each checkpoints), so a new scheduler resumes them."""
+        for sup in self.sups.values():
+            sup.stop("preempt", reason, source="scheduler")
+        for sup in self.sups.values():
+            sup.join(120)
+        self.sups.clear()
+
+    def round(self) -> dict[str, Any]:
+        """One scheduling round; returns what it saw and did (for tests and the CLI)."""
+        from assay.scheduler.policies import ClusterView
+
+        self.rounds += 1
+        wall, mono = time.time(), time.monotonic()
+        dt, self._last_round = mono - self._last_round, mono
+        ended = self._reap()
+        try:
+            rows = db_call(q.job_rows, self.db, q.WAITING_STATES + ACTIVE)
+        except Exception as exc:  # a busy database skips a round, it does not stop the jobs
+            log.warning("scheduler: reading the queue failed: %s", exc)
+            return {"idle": False, "decisions": {}, "ended": ended}
+        candidates, foreign = [], 0
+        for row in rows:
+            job_id = row["job_id"]
+            if job_id in self.sups:
+                candidates.append(row)
+            elif row["state"] in q.WAITING_STATES:
+                candidates.append(row)
+            elif not owner_alive(row.get("owner"), row.get("heartbeat_at"), self.stale_s):
+                log.info("scheduler: adopting orphaned job %s (owner %s gone)", job_id, row.get("owner"))
+                candidates.append(row)
+            else:
+                foreign += int(row.get("workers") or 0)
+        candidates = self._apply_requests(candidates)
+        for row in candidates:
+            t = self._track(row)
+            if row["job_id"] in self.sups:
+                t.attained += dt * self.sups[row["job_id"]].workers
+        self._learn_restart_cost()
+        capacity = self._capacity(foreign)
+        cluster = ClusterView(capacity=capacity)
+        views = [self._view(row, cluster) for row in candidates]
+        decisions = self.policy.decide(views, cluster, wall) if views else {}
+        applied = self._apply(candidates, decisions, sum(capacity))
+        info = {"idle": not candidates and not self.sups, "decisions": decisions, "applied": applied,
+                "capacity": capacity, "foreign": foreign, "ended": ended}
+        if self.on_round is not None:
+            self.on_round(self, info)
+        return info
+
+    # -- reading -------------------------------------------------------------------------------------
+    def _reap(self) -> list[tuple[str, str]]:
+        ended = []
+        for job_id, sup in list(self.sups.items()):
+            if sup.done:
+                ended.append((job_id, sup.outcome))
+                self._restart_costs = (self._restart_costs + sup.restart_costs())[-50:]
+                del self.sups[job_id]
+                t = self.tracked.get(job_id)
+                if t is not None:
+                    t.decided, t.changed_at = None, time.monotonic()
+                if sup.outcome in q.FINAL_STATES:
+                    self.tracked.pop(job_id, None)
+        return ended
+
+    def _learn_restart_cost(self) -> None:
+        if not self._learn_restart:
+            return
+        costs = [c for sup in self.sups.values() for c in sup.restart_costs()] + self._restart_costs
+        if costs:
+            self.policy.restart_s = sorted(costs)[len(costs) // 2]
+
+    def _track(self, row: Mapping[str, Any]) -> _Tracked:
+        t = self.tracked.get(row["job_id"])
+        if t is None:
+            spec = from_json(row["spec"])
+            t = self.tracked[row["job_id"]] = _Tracked(spec=spec, model=self._goodput_model(spec))
+        return t
+
+    def _goodput_model(self, spec: JobSpec) -> Any:
+        from assay.scheduler.policies import BatchLimits, GoodputModel
+
+        gb = spec.global_batch
+        # The global batch is part of the job's semantics: fixed, reached by accumulation on any size.
+        limits = BatchLimits(init_batch=gb, max_batch=gb, min_local=1, max_local=gb, fixed_batch=gb)
+        return GoodputModel(limits, gpus_per_node=max(1, self.slots or 1))
+
+    def _apply_requests(self, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        keep = []
+        requests = {r["job_id"]: r for r in self.poller.poll({row["job_id"]: None for row in candidates})}
+        for row in candidates:
+            req = requests.get(row["job_id"])
+            if req is None:
+                keep.append(row)
+                continue
+            job_id = row["job_id"]
+            if req["request"] == "cancel":
+                if job_id in self.sups:
+                    self.sups[job_id].stop("cancel", req["reason"] or "cancelled by user", source="scheduler")
+                    keep.append(row)
+                else:
+                    try:
+                        request_cancel(self.db, job_id, req["reason"] or "cancelled by user")
+                    except Exception as exc:
+                        log.warning("scheduler: cancelling %s: %s", job_id, exc)
+                continue
+            self._track(row).pinned = int(req["workers"])
+            log.info("scheduler: %s pinned to %d workers by a user request", job_id, req["workers"])
+            keep.append(row)
+        return keep
+
+    def _worker_shape(self) -> Any:
+        from assay.jobs._ray import WorkerShape, cluster_totals
+
+        if self._shape is None:
+            totals = cluster_totals()
+            gpus = totals.get("GPU", 0.0) >= 1
+            if self.worker_cpus:
+                cpus = self.worker_cpus
+            elif self.slots:
+                cpus = min(1.0, totals.get("CPU", 1.0) / self.slots)
+            else:
+                cpus = 1.0
+            self._shape = WorkerShape(cpus=cpus, gpus=1.0 if gpus else 0.0)
+        return self._shape
+
+    def _capacity(self, foreign: int) -> tuple[int, ...]:
+        """Worker slots per live node, less the workers of jobs other drivers run."""
+        import ray
+
+        shape = self._worker_shape()
+        nodes = [n for n in ray.nodes() if n.get("Alive")]
+        self._nodes = [n["NodeID"] for n in nodes]
+        per_node = [shape.fit({k: float(v) for k, v in n.get("Resources", {}).items()}) for n in nodes]
+        if self.slots:
+            per_node = _cap(per_node, self.slots)
+        left = foreign
+        out = list(per_node)
+        for i in sorted(range(len(out)), key=lambda i: -out[i]):
+            take = min(out[i], left)
+            out[i] -= take
+            left -= take
+        return tuple(out) if out else (0,)
+
+    def _view(self, row: Mapping[str, Any], cluster: Any) -> Any:
+        from assay.scheduler.policies import JobView
+
+        t = self._track(row)
+        spec = t.spec
+        sup = self.sups.get(row["job_id"])
+        workers, placement = 0, ()
+        if sup is not None and not sup.done:
+            workers = sup.allocated
+            placement = self._placement(sup, workers, cluster)
+            if sup.placement is not None and len(sup.recent_step_ms) >= 3:
+                ms = sorted(sup.recent_step_ms)[len(sup.recent_step_ms) // 2]
+                k = sup.placement.workers
+                nodes = len(set(sup.gang.nodes)) if sup.gang else 1
+                t.model.observe_step(nodes, k, math.ceil(spec.global_batch / k), ms / 1000.0, 0.0)
+        lo, hi = spec.min_workers, spec.max_workers or spec.requested_workers
+        requested = spec.requested_workers
+        if t.pinned:
+            lo = hi = requested = t.pinned
+        submitted = row.get("submitted_at")
+        submit_time = submitted.replace(tzinfo=UTC).timestamp() if submitted is not None else time.time()
+        return JobView(
+            job_id=row["job_id"], submit_time=submit_time, requested_workers=min(requested, hi),
+            priority=int(row.get("priority") or 0), min_workers=lo, max_workers=hi,
+            requested_batch=spec.global_batch, workers=workers, placement=placement,
+            batch_size=spec.global_batch, attained_service=t.attained, restarts=int(row.get("attempts") or 0),
+            limits=t.model.limits, model=t.model,
+        )
+
+    def _placement(self, sup: Any, workers: int, cluster: Any) -> tuple[int, ...]:
+        """The node index of each of a job's workers, as the policy expects (a valid tuple even while
+        the job is between gangs)."""
+        index = {node: i for i, node in enumerate(self._nodes)}
+        if sup.gang is not None and len(sup.gang.nodes) == workers:
+            out = tuple(index.get(n, 0) for n in sup.gang.nodes)
+            if all(out.count(i) <= c for i, c in enumerate(cluster.capacity)):
+                return out
+        out, free = [], list(cluster.capacity)
+        for _ in range(workers):
+            i = max(range(len(free)), key=lambda i: free[i])
+            free[i] -= 1
+            out.append(i)
+        return tuple(out)
+
+    # -- acting --------------------------------------------------------------------------------------
+    def _apply(self, rows: list[dict[str, Any]], decisions: Mapping[str, Any], total: int) -> list[str]:
+        by_id = {row["job_id"]: row for row in rows}
+        committed = sum(s.allocated for s in self.sups.values() if not s.done)
+        free = total - committed
+        mono = time.monotonic()
+        applied: list[str] = []
+        shrinks, grows = [], []
+        for job_id, decision in decisions.items():
+            if job_id not in by_id:
+                continue
+            t = self._track(by_id[job_id])
+            want = int(decision.workers)
+            if want > 0:
+                want = feasible_workers(t.spec, want)
+                if want < t.spec.min_workers:
+                    want = 0
+            sup = self.sups.get(job_id)
+            current = sup.allocated if sup is not None else 0
+            if want == current:
+                if sup is None and t.decided != 0:
+                    self._record_wait(job_id, decision.reason)
+                    t.decided = 0
+                continue
+            if sup is not None and mono - t.changed_at < self.min_change_s:
+                continue  # hysteresis: a running job changes at most once per min_change_s
+            (shrinks if want < current else grows).append((job_id, want, current, decision.reason))
+        starting = [self.tracked[g[0]].spec.priority for g in grows if g[2] == 0]
+        for job_id, want, current, reason in shrinks:
+            sup, t = self.sups[job_id], self.tracked[job_id]
+            if want == 0 and mono - t.changed_at < self.min_run_s and not any(
+                    p > t.spec.priority for p in starting):
+                continue  # no time-slicing among equals faster than min_run_s: each switch costs a restart
+            if want == 0:
+                sup.stop("preempt", reason, source="scheduler")
+            else:
+                sup.resize(want, reason, source="scheduler")
+            free += current - want
+            t.decided, t.changed_at = want, mono
+            applied.append(f"{job_id}: {current} -> {want} ({reason})")
+        for job_id, want, current, reason in sorted(grows, key=lambda g: g[1] - g[2]):
+            t = self.tracked[job_id]
+            if want - current > free:
+                continue  # the workers it needs are not free yet; next round
+            free -= want - current
+            if current == 0:
+                self._start(by_id[job_id], want, reason)
+            else:
+                self.sups[job_id].resize(want, reason, source="scheduler")
+            t.decided, t.changed_at = want, mono
+            applied.append(f"{job_id}: {current} -> {want} ({reason})")
+        return applied
+
+    def _start(self, row: dict[str, Any], workers: int, reason: str) -> None:
+        from assay.jobs._supervisor import JobSupervisor
+
+        job = dict(row)
+        job["owner"] = self.owner
+        sup = JobSupervisor(self.db, job, self.jobs_root, workers=workers, shape=self._worker_shape(),
+                            source="scheduler", start_reason=reason)
+        self.sups[job["job_id"]] = sup.start()
+
+    def _record_wait(self, job_id: str, reason: str) -> None:
+        row = {"job_id": job_id, "at": now(), "workers": 0, "plan": json.dumps({"decision": "wait"}),
+               "reason": reason, "source": "scheduler"}
+        try:
+            db_call(write_rows, self.db, {"allocations": [row]})
+        except Exception as exc:
+            log.warning("scheduler: recording a decision for %s failed: %s", job_id, exc)
+
+
+def _cap(per_node: list[int], total: int) -> list[int]:
+    """At most ``total`` slots, taken from the largest nodes first (never more than the nodes hold)."""
+    out, left = [0] * len(per_node), total
+    for i in sorted(range(len(per_node)), key=lambda i: -per_node[i]):
+        out[i] = min(per_node[i], left)
+        left -= out[i]
+    return out
+

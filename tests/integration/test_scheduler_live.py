@@ -1,0 +1,130 @@
+"""The live scheduler on Ray: a queue of jobs in the database, a policy deciding every round, supervisors
+carrying the decisions out; every decision in ``allocations`` with its reason."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("torch")
+ray = pytest.importorskip("ray")
+
+from assay.jobs import load_spec, submit  # noqa: E402
+from assay.jobs._record import db_call  # noqa: E402
+from assay.jobs.live import LiveScheduler  # noqa: E402
+from assay.store import queries_jobs as _queries  # noqa: E402
+
+pytestmark = pytest.mark.integration
+
+#: A model whose steps take tens of milliseconds, so jobs live long enough to be shared and resized.
+SMALL = ["model.hidden=64", "model.seq_len=32", "global_batch=16", "micro_batch=0", "parallel=auto",
+         "min_workers=1", "max_workers=4", "checkpoint_every=50"]
+
+
+def q(name, *args):
+    """A store query under the lock this process's job drivers use."""
+    return db_call(getattr(_queries, name), *args)
+
+
+@pytest.fixture
+def jobs_db(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASSAY_JOBS_DIR", str(tmp_path / "jobs"))
+    return tmp_path / "jobs.duckdb"
+
+
+def _series_ok(db, job_id: str, steps: int) -> bool:
+    loss = q("job_metrics", db, job_id, ["loss"])
+    return sorted(loss.step) == list(range(1, steps + 1))
+
+
+def test_three_jobs_share_fewer_workers_and_grow_as_one_finishes(ray_local, jobs_db):
+    db = jobs_db
+    steps = {"short": 100, "long-a": 500, "long-b": 500}
+    ids = {name: submit(load_spec("tiny", [*SMALL, f"name={name}", f"steps={n}", f"seed={i}"]), db)
+           for i, (name, n) in enumerate(steps.items())}
+    # 3 worker slots for jobs that could use 4 each.
+    sched = LiveScheduler(db, "goodput", slots=3, interval_s=0.5, min_change_s=2.0)
+    sched.run(until_idle=True, timeout_s=240)
+
+    for name, job_id in ids.items():
+        job = q("job", db, job_id)
+        assert job["state"] == "completed", (name, job["error"])
+        assert _series_ok(db, job_id, steps[name]), name
+    allocs = q("allocations", db)
+    starts = allocs[allocs.reason.str.startswith("start:")]
+    assert set(starts.job_id) == set(ids.values())
+    assert (starts.source == "scheduler").all() and starts.reason.str.contains("goodput").all()
+    assert (starts.workers == 1).all()  # three jobs, three slots: one each to begin with
+    grown = allocs[allocs.reason.str.startswith("resize:") & (allocs.workers > 1)]
+    assert len(grown) >= 1, f"no job grew after the short one finished:\n{allocs[['job_id', 'workers', 'reason']]}"
+    finished = {name: q("job", db, job_id)["finished_at"] for name, job_id in ids.items()}
+    assert grown["at"].min() > finished["short"]  # it grew into the slot the short job left
+    resized = grown.job_id.iloc[0]
+    assert "resize" in q("job_events", db, resized).kind.tolist()
+
+
+def test_higher_priority_job_preempts_and_the_other_resumes(ray_local, jobs_db):
+    db = jobs_db
+    low = submit(load_spec("tiny", [*SMALL, "name=low", "steps=400", "priority=0"]), db)
+    sched = LiveScheduler(db, "goodput", slots=1, interval_s=0.5, min_change_s=1.0)
+    thread = threading.Thread(target=sched.run, kwargs={"until_idle": True, "timeout_s": 240})
+    thread.start()
+    try:
+        deadline = time.monotonic() + 120
+        while len(q("job_metrics", db, low, ["loss"])) < 60:
+            assert time.monotonic() < deadline, "the low-priority job never got going"
+            time.sleep(0.2)
+        high = submit(load_spec("tiny", [*SMALL, "name=high", "steps=80", "priority=3"]), db)
+    finally:
+        thread.join(300)
+    assert not thread.is_alive()
+    low_job, high_job = q("job", db, low), q("job", db, high)
+    assert low_job["state"] == high_job["state"] == "completed"
+    assert high_job["finished_at"] < low_job["finished_at"]
+    low_events = q("job_events", db, low)
+    assert "preempted" in low_events.kind.tolist()
+    resumed = low_events[(low_events.kind == "restart") & low_events.detail.str.contains("resumed")]
+    assert len(resumed) == 1
+    assert _series_ok(db, low, 400) and _series_ok(db, high, 80)
+    allocs = q("allocations", db, low)
+    preempt = allocs[allocs.reason.str.startswith("preempt:")]
+    assert len(preempt) == 1 and preempt.workers.iloc[0] == 0 and "goodput" in preempt.reason.iloc[0]
+
+
+def test_a_killed_scheduler_is_replaced_and_its_jobs_resume(ray_local, jobs_db):
+    db = jobs_db
+    ids = [submit(load_spec("tiny", [*SMALL, f"name=job{i}", "steps=200", "checkpoint_every=20", "max_workers=1"]),
+                  db)
+           for i in range(2)]
+    address = ray.get_runtime_context().gcs_address
+    code = ("import typer; from assay.cli._scheduler import scheduler; app = typer.Typer(); "
+            "app.command()(scheduler); app()")
+    proc = subprocess.Popen([sys.executable, "-c", code, "--db", str(db), "--address", address,
+                             "--workers", "2", "--worker-cpus", "1", "--policy", "fifo", "--interval", "0.5"],
+                            env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not all(len(q("job_metrics", db, j, ["loss"])) >= 45 for j in ids):
+            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+            assert time.monotonic() < deadline, "jobs never got going"
+            time.sleep(0.2)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(30)
+    assert {q("job", db, j)["state"] for j in ids} == {"running"}  # left behind by the dead scheduler
+
+    LiveScheduler(db, "fifo", slots=2, worker_cpus=1.0, interval_s=0.5).run(until_idle=True, timeout_s=180)
+    for job_id in ids:
+        job = q("job", db, job_id)
+        assert job["state"] == "completed", job["error"]
+        assert _series_ok(db, job_id, 200)
+        events = q("job_events", db, job_id)
+        resumed = events[(events.kind == "restart") & events.detail.str.contains("resumed")]
+        assert len(resumed) == 1 and resumed.step.iloc[0] >= 40
