@@ -89,8 +89,9 @@ def view_queries(db: Path) -> dict[str, Callable[[], object]]:
 def render_times(db: Path) -> dict[str, float]:
     """A full AppTest run of each page with an empty query cache."""
     os.environ["ASSAY_DB"] = str(db)
-    from assay.dashboards import _ui
     from streamlit.testing.v1 import AppTest
+
+    from assay.dashboards import _ui
 
     app = str(Path(_ui.__file__).resolve().parent / "app.py")
     out = {}

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import dashboard_data as dd
 import pytest
-from assay.dashboards import _ui
 from streamlit.testing.v1 import AppTest
 
+from assay.dashboards import _ui
 from assay.store import queries_dashboard as qd
 
 # A writer like the pipelines' and the scheduler's: many short transactions, each opening and closing

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 import numpy as np
 import pandas as pd
 import pytest
+
 from assay.dashboards import _figures, _frames
 
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import dashboard_data as dd
 import pytest
-from assay.dashboards import _ui
 from streamlit.testing.v1 import AppTest
+
+from assay.dashboards import _ui
 
 APP = str(Path(_ui.__file__).resolve().parent / "app.py")
 VIEWS = ["overview", "knowledge", "claims", "runs", "scheduler", "pipelines"]
