@@ -88,7 +88,8 @@ def test_runs_tabs_and_x_axis(page, dashboard_url, screenshot_dirs):
     wait_for_app(page)
     page.get_by_text("tokens", exact=True).click()
     wait_for_app(page)
-    assert page.locator(".js-plotly-plot").first.locator("text=tokens consumed").count() == 1
+    # The chart is redrawn after the rerun settles: wait for the new axis title rather than sampling once.
+    page.locator(".js-plotly-plot").first.locator("text=tokens consumed").wait_for(timeout=20_000)
     for tab in ("Throughput & scaling", "Config diff"):
         page.get_by_role("tab", name=tab).click()
         page.wait_for_timeout(500)
