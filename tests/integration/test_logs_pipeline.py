@@ -23,15 +23,6 @@ pytestmark = pytest.mark.integration
 SAMPLES = Path(__file__).resolve().parents[2] / "pipelines" / "samples" / "logs"
 
 
-@pytest.fixture(scope="module")
-def ray_local():
-    import ray
-
-    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR")
-    yield
-    ray.shutdown()
-
-
 def query(db: Path, sql: str) -> list[tuple]:
     with duckdb.connect(str(db), read_only=True) as con:
         return con.execute(sql).fetchall()
