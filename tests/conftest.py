@@ -109,15 +109,16 @@ class RayNodes:
         proc.wait(timeout=30)
 
     def stop(self) -> None:
+        """Tear the test cluster down at once: its state is throwaway, so no graceful shutdown is owed."""
         import signal
 
         for proc in reversed(self.procs):
             if proc.poll() is None:
                 try:
-                    os.killpg(proc.pid, signal.SIGTERM)
+                    os.killpg(proc.pid, signal.SIGKILL)
                     proc.wait(timeout=30)
                 except (ProcessLookupError, subprocess.TimeoutExpired):
-                    os.killpg(proc.pid, signal.SIGKILL)
+                    pass
 
 
 @pytest.fixture

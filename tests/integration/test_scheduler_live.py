@@ -40,7 +40,13 @@ def jobs_db(tmp_path, monkeypatch):
 
 def _series_ok(db, job_id: str, steps: int) -> bool:
     loss = q("job_metrics", db, job_id, ["loss"])
-    return sorted(loss.step) == list(range(1, steps + 1))
+    ok = sorted(loss.step) == list(range(1, steps + 1))
+    if not ok:
+        seen = sorted(loss.step)
+        dupes = sorted({s for s in seen if seen.count(s) > 1})
+        missing = sorted(set(range(1, steps + 1)) - set(seen))
+        print(f"{job_id}: {len(seen)} rows, duplicated steps {dupes[:20]}, missing {missing[:20]}")
+    return ok
 
 
 def test_three_jobs_share_fewer_workers_and_grow_as_one_finishes(ray_local, jobs_db):

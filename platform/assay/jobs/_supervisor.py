@@ -442,6 +442,13 @@ class JobSupervisor:
     def _save(self, shards: list[Any]) -> None:
         if not shards or self.step <= self.ckpt_step and ckpt.latest(self.ckpt_dir) is not None:
             return
+        # The steps up to a checkpoint must be in the database before the checkpoint exists: a driver that
+        # dies after saving but before flushing would otherwise leave a resume point past metrics that were
+        # never written, and the resumed job would skip them. If the database stays busy, skip this
+        # checkpoint (the previous one stays the resume point) rather than save ahead of the metrics.
+        if not self.recorder.flush(force=True):
+            log.warning("job %s: metrics not flushed, checkpoint at step %d skipped", self.job_id, self.step)
+            return
         state = ckpt.merge(shards, self.placement.layout)
         path = ckpt.save(self.ckpt_dir, state, {"job_id": self.job_id, "layout": self.placement.to_dict()})
         self.ckpt_step = state["step"]
