@@ -14,7 +14,14 @@ from assay.runtime._cluster import cluster_cpus, ensure_ray, ship_by_value
 from assay.runtime._inputs import expand_inputs
 from assay.runtime._progress import Progress
 from assay.runtime._sink import Sink
-from assay.runtime._stages import OUTPUT_BLOCK_RECORDS, StageRunner, encode, plan_stages, task_stage_fn
+from assay.runtime._stages import (
+    OUTPUT_BLOCK_RECORDS,
+    StageRunner,
+    decode,
+    encode,
+    plan_stages,
+    task_stage_fn,
+)
 from assay.store import default_db_path, write_rows
 
 
@@ -79,7 +86,7 @@ def run_pipeline(
         with Progress(pipeline.name, len(files), enabled=progress) as bar:
             if files:
                 for batch in _dataset(pipeline, files).iter_batches(batch_size=None, batch_format="numpy"):
-                    for record in _decode(batch):
+                    for record in decode(batch):
                         sink.add(record)
                     bar.update(sink.n_in, sink.n_quarantined)
                     sink.maybe_flush()
@@ -107,12 +114,6 @@ def run_pipeline(
             ray.shutdown()
     return RunSummary(run_id, pipeline.name, status, sink.n_in, sink.n_ok, sink.n_quarantined, sink.n_records,
                       seconds, startup_s, db_path)
-
-
-def _decode(batch):
-    from assay.runtime._stages import decode
-
-    return decode(batch)
 
 
 def _dataset(pipeline: Pipeline, files: list[str]):
