@@ -370,6 +370,7 @@ class _StepTrack:
         self.lines, self.steps, self.ranks = lines[order], steps[order], ranks[order]
         self.main_rank = self._main_rank()
         self._metrics = metrics
+        self._loss_rows: tuple[np.ndarray, np.ndarray, _Steps] | None = None
         main = self.ranks == self.main_rank
         self.first_step = int(self.steps[main][0]) if main.any() else None
         self.last_step = int(self.steps[main][-1]) if main.any() else None
@@ -378,10 +379,8 @@ class _StepTrack:
 
     def _main_rank(self) -> int:
         """The rank whose series stands for the run: rank-less rows, else the lowest rank printed."""
-        if not len(self.ranks):
-            return -1
-        present = np.unique(self.ranks)
-        return -1 if -1 in present else int(present.min())
+        # Rank-less rows are -1, below every printed rank: the minimum is the answer either way.
+        return int(self.ranks.min()) if len(self.ranks) else -1
 
     def step_at(self, line_no: int, prior: int | None) -> int | None:
         i = int(np.searchsorted(self.lines, line_no, side="right")) - 1
@@ -392,7 +391,11 @@ class _StepTrack:
         if not len(self.steps):
             return 0
         new_line = np.concatenate(([True], self.lines[1:] != self.lines[:-1]))
-        return int(len(np.unique(self.steps[new_line])))
+        steps = self.steps[new_line]
+        change = np.diff(steps)
+        if (change >= 0).all():  # the usual case, steps in order: no sort needed
+            return int(np.count_nonzero(change)) + 1
+        return int(len(np.unique(steps)))
 
     def regressions(self, prior_step: int | None) -> list[_Event]:
         """A restart wherever the main rank's step goes back: training resumed from an earlier checkpoint."""
@@ -415,10 +418,16 @@ class _StepTrack:
             )
         return out
 
-    def loss_rows(self) -> tuple[np.ndarray, np.ndarray, list[int | None]]:
+    def loss_rows(self) -> tuple[np.ndarray, np.ndarray, _Steps]:
+        """The main rank's loss values, their lines and steps, in line order (computed once)."""
+        if self._loss_rows is None:
+            self._loss_rows = self._find_loss_rows()
+        return self._loss_rows
+
+    def _find_loss_rows(self) -> tuple[np.ndarray, np.ndarray, _Steps]:
         m = self._metrics
         if not m.num_rows:
-            return np.empty(0), np.empty(0, dtype=np.int64), []
+            return np.empty(0), np.empty(0, dtype=np.int64), _Steps(np.empty(0, dtype=np.int64))
         mask = pc.and_(
             pc.equal(m.column("name"), "loss"), pc.equal(m.column("rank").fill_null(-1), self.main_rank)
         )
@@ -429,7 +438,7 @@ class _StepTrack:
         step_column = picked.column("step")
         steps = step_column.fill_null(-1).to_numpy()[order]
         valid = np.asarray(step_column.is_valid())[order]
-        return values, lines[order], [int(s) if ok else None for s, ok in zip(steps, valid, strict=True)]
+        return values, lines[order], _Steps(steps, valid)
 
     def divergences(self, prior_finite: bool | None) -> list[_Event]:
         """A ``nan`` event where the training loss turns non-finite (not at every NaN step after it)."""
@@ -471,6 +480,22 @@ class _StepTrack:
             out["last_finite_line"] = int(lines[finite[-1]])
             out["min"] = _num(float(np.min(values[finite])))
         return out
+
+
+class _Steps:
+    """Steps of rows, ``None`` where a row has none; indexed like a list, without a Python int per row."""
+
+    def __init__(self, steps: np.ndarray, valid: np.ndarray | None = None):
+        self._steps = steps
+        self._valid = valid
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    def __getitem__(self, i: int) -> int | None:
+        if self._valid is not None and not self._valid[i]:
+            return None
+        return int(self._steps[i])
 
 
 def _num(value: float) -> float | str:

@@ -116,6 +116,11 @@ def run_pipeline(
                       seconds, startup_s, db_path)
 
 
+#: CPUs each task of a stateless stage reserves: stateless steps (readers, splitters) are light next to the
+#: actors' models and parsers.
+TASK_CPUS = 0.5
+
+
 def _dataset(pipeline: Pipeline, files: list[str]):
     import ray
 
@@ -125,28 +130,40 @@ def _dataset(pipeline: Pipeline, files: list[str]):
                              override_num_blocks=max(1, min(len(files), cpus * 8)))
     stages = plan_stages(pipeline.steps)
     for i, stage in enumerate(stages):
-        # Blocks sized to the next stage's batches: each downstream task gets one batch's worth, so the
-        # records one upstream call yields (the chunks of one log) spread over the workers.
+        if i > 0 and stage.per_record:
+            # Ray Data merges an upstream task's small yielded blocks into one, which would send all of
+            # those records (the chunks of one log) to one worker in one task; streaming them one per block
+            # spreads them over the pool.
+            ds = ds.repartition(target_num_rows_per_block=1)
+        # Blocks sized to the next stage's batches: each downstream task gets one batch's worth.
         block_records = stages[i + 1].batch_size if i + 1 < len(stages) else OUTPUT_BLOCK_RECORDS
         cpus_each = min((s.num_cpus for s in stage.steps if s.num_cpus is not None), default=None)
         if stage.stateful:
             asked = next((s.concurrency for s in stage.steps if s.concurrency), None)
             # A pool that may shrink to one actor leaves CPUs for the task stages before it.
             low, high = (asked, asked) if asked else (1, cpus)
+            initial, actor_cpus = low, 1.0
+            if stage.per_record and not asked and cpus > 1:
+                # Heavy records: every actor from the start, as the pool would otherwise grow by one actor
+                # every few seconds. Together they reserve one CPU less than the cluster has, which the
+                # task stage and the repartition feeding them need (a full pool of whole-CPU actors would
+                # starve those for good, and the pool with them).
+                initial = high
+                actor_cpus = (cpus - 1) / high
             ds = ds.map_batches(
                 StageRunner,
                 fn_constructor_args=(stage.steps, block_records),
                 batch_size=stage.batch_size,
                 batch_format="numpy",
                 # Ray Data restarts lost actors and retries their tasks by default.
-                compute=ray.data.ActorPoolStrategy(min_size=low, max_size=high),
-                num_cpus=cpus_each if cpus_each is not None else 1,
+                compute=ray.data.ActorPoolStrategy(min_size=low, max_size=high, initial_size=initial),
+                num_cpus=cpus_each if cpus_each is not None else actor_cpus,
             )
         else:
             ds = ds.map_batches(
                 task_stage_fn(stage.steps, block_records),
                 batch_size=stage.batch_size,
                 batch_format="numpy",
-                num_cpus=cpus_each if cpus_each is not None else 0.5,
+                num_cpus=cpus_each if cpus_each is not None else TASK_CPUS,
             )
     return ds

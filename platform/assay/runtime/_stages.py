@@ -41,6 +41,11 @@ class Stage:
     def batch_size(self) -> int:
         return min((s.batch_size for s in self.steps if s.batch_size), default=32 if self.stateful else 8)
 
+    @property
+    def per_record(self) -> bool:
+        """A stage that takes one record per call does heavy work on each (a chunk of a large log)."""
+        return self.batch_size == 1
+
 
 def plan_stages(steps: tuple[Step, ...]) -> list[Stage]:
     stages: list[list[Step]] = []

