@@ -25,7 +25,7 @@ from assay.operators.logs._lines import PREFIX_STYLES, detect_prefix
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
 
 #: Files over this size are split; each chunk is parsed by its own worker.
-CHUNK_MB = 32
+CHUNK_MB = 16
 _STYLES = {s.name: s for s in PREFIX_STYLES}
 
 

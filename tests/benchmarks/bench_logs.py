@@ -9,6 +9,8 @@ in the same run:
   one regular expression;
 * the operators alone, in this process: the split pass, then each chunk parsed (everything: all metrics,
   events, settings) and its rows dropped, as in a worker whose rows stream to the store;
+* the store writer alone: the metric rows of the file's first 64 MB written to DuckDB as the pipeline's
+  writer writes them, as MB of log per second (a bound on any pipeline that stores every metric row);
 * the whole ``logs`` pipeline through ``assay.runtime.run_pipeline`` (Ray workers, the DuckDB writer), its
   MB/s measured without Ray's start-up;
 
@@ -16,8 +18,8 @@ and the peak memory of all processes of each (this one and its children: Ray's r
 proportional set size, so shared pages count once), sampled from /proc every 0.1 s, with Ray's idle footprint
 shown apart. Prints the figures and the ratios, exits 0.
 
-The runtime sizes each stage's output blocks by the next stage's batch size (one chunk record per block for
-``log_parse``), so the chunks of one large file can reach different workers.
+``log_parse`` takes one chunk record per call, so the runtime streams the chunks one per block to a pool of
+parse actors that starts at full size: the chunks of one large file are parsed on every CPU at once.
 """
 
 from __future__ import annotations
@@ -160,7 +162,7 @@ class PeakMemory:
         self.peak = max(self.peak, tree_memory_mb(os.getpid()))
 
 
-# -- the three measurements --------------------------------------------------------------------------------
+# -- the measurements --------------------------------------------------------------------------------
 
 
 def baseline(path: Path) -> tuple[float, int]:
@@ -199,6 +201,30 @@ def parse_alone(path: Path, chunk_mb: float) -> tuple[float, int, int]:
     return time.perf_counter() - start, rows, losses
 
 
+def writer_alone(path: Path, work: Path, sample_mb: float = 64) -> tuple[float, float]:
+    """The store's cost on its own: the metric rows of the file's first ``sample_mb`` parsed, then written
+    the way the pipeline's writer writes them (one transaction on a short connection). Returns (rows/s,
+    seconds per MB of this log)."""
+    from assay.operators.logs._engine import parse_span
+    from assay.operators.logs._operators import _compact
+    from assay.operators.logs._read import scan
+    from assay.operators.logs.megatron import MegatronParser
+    from assay.store import connect, insert
+
+    span = scan(str(path), int(sample_mb * (1 << 20))).spans[0]
+    rows = _compact(parse_span(str(path), span.start, span.end, 1, MegatronParser, "writer").metrics)
+    db = work / "writer.duckdb"
+    with connect(db):
+        pass  # the schema, created before the clock starts
+    start = time.perf_counter()
+    with connect(db) as con:
+        con.execute("BEGIN TRANSACTION")
+        insert(con, "metrics", rows)
+        con.execute("COMMIT")
+    seconds = time.perf_counter() - start
+    return rows.num_rows / seconds, seconds / (span.end / 1e6)
+
+
 def start_ray(address: str) -> tuple[float, float]:
     """Start (or join) Ray here, as ``run_pipeline`` would, so that its idle footprint can be told apart from
     the pipeline's: returns (seconds it took, memory of all processes once it settled)."""
@@ -227,12 +253,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="50 MB instead of 1 GB")
     ap.add_argument("--size-mb", type=float, default=None, help="size of the generated log")
-    ap.add_argument("--chunk-mb", type=float, default=None, help="chunk size of the splitter (default: 32)")
+    ap.add_argument("--chunk-mb", type=float, default=None, help="chunk size of the splitter (default: the pipeline's)")
     ap.add_argument("--address", default="local", help="Ray address (default: a new local instance)")
     ap.add_argument("--skip-pipeline", action="store_true", help="only the single-process measurements")
     args = ap.parse_args(argv)
     size_mb = args.size_mb or (50 if args.quick else 1024)
-    chunk_mb = args.chunk_mb or (8 if args.quick else 32)
+    from assay.operators.logs._operators import CHUNK_MB
+
+    chunk_mb = args.chunk_mb or (8 if args.quick else CHUNK_MB)
     os.environ.setdefault("RAY_DEDUP_LOGS", "1")
 
     work = Path(tempfile.mkdtemp(prefix="assay-bench-logs-"))
@@ -259,6 +287,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{rows:,} metric rows ({losses:,} losses)  peak {mem.peak:6.0f} MB"
         )
         print(f"  ratio to baseline: {base_s / alone_s:.2f}")
+
+        rows_per_s, s_per_mb = writer_alone(path, work)
+        print(
+            f"store writer alone (DuckDB):         {1 / s_per_mb:8.1f} MB/s of log  {rows_per_s / 1e6:.1f} M metric "
+            f"rows/s, {s_per_mb * mb:.1f}s for this file: {base_s / (s_per_mb * mb):.2f} of the baseline's speed"
+        )
 
         if not args.skip_pipeline:
             startup_s, idle_mb = start_ray(args.address)

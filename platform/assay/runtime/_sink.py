@@ -42,7 +42,7 @@ class Sink:
         *,
         flush_every_s: float = 1.0,
         flush_rows: int = 2_000_000,
-        flush_mb: float = 256,
+        flush_mb: float = 64,
         keep_fields: tuple[str, ...] = (),
         group_by: str | None = None,
     ):
