@@ -59,6 +59,27 @@ pipeline = Pipeline("words").then(read_words).then(TagWords, concurrency=2, batc
 '''
 
 
+FAN_OUT_PIPELINE = '''
+import os, time
+from assay import Pipeline, operator
+
+@operator(requires=["source_uri"], produces=["part", "unit_key"])
+def fan_out(record):
+    """One input, eight heavy records (as one large log becomes its chunks)."""
+    return [{**record, "part": i, "unit_key": f"{record['source_uri']}#{i}"} for i in range(8)]
+
+@operator(requires=["part"], produces=["runs"])
+class Heavy:
+    """Records which worker process took each record."""
+    def __call__(self, record):
+        time.sleep(0.3)
+        run = {"run_id": f"part{record['part']}", "source_uri": record["source_uri"], "framework": str(os.getpid())}
+        return {**record, "runs": [run]}
+
+pipeline = Pipeline("fan-out").then(fan_out).then(Heavy, batch_size=1)
+'''
+
+
 def write_corpus(root: Path, n: int = 12, bad: int = 2) -> list[Path]:
     root.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -262,3 +283,17 @@ def test_a_stage_before_another_yields_blocks_of_the_next_stages_batch_size():
     blocks = [decode(b) for b in StageRunner(steps, block_records=1)(batch)]
     assert [[r["part"] for r in b] for b in blocks] == [[0], [1], [2], [3], [4]]
     assert len(list(StageRunner(steps)(batch))) == 1
+
+
+def test_the_records_one_input_fans_out_to_are_spread_over_the_pool(ray_local, tmp_path, db):
+    """Ray Data would merge the eight records of one upstream call into one block for one actor; a
+    one-record-per-call step gets them one per block, on a pool that starts with every actor."""
+    path = tmp_path / "fan_out_pipeline.py"
+    path.write_text(FAN_OUT_PIPELINE)
+    source = tmp_path / "input.txt"
+    source.write_text("one input")
+    summary = run_pipeline(load_pipeline(str(path)), [source], db=db, progress=False)
+    assert summary.status == "completed"
+    workers = sql(db, "select framework, count(*) as n from runs group by 1")
+    assert workers["n"].sum() == 8
+    assert len(workers) >= 2, f"every record went to one worker: {workers.to_dict('records')}"

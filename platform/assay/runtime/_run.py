@@ -119,6 +119,8 @@ def run_pipeline(
 #: CPUs each task of a stateless stage reserves: stateless steps (readers, splitters) are light next to the
 #: actors' models and parsers.
 TASK_CPUS = 0.5
+#: Actors a one-record-per-call stage starts with; the pool grows from there to one per CPU.
+INITIAL_POOL_CAP = 8
 
 
 def _dataset(pipeline: Pipeline, files: list[str]):
@@ -144,11 +146,12 @@ def _dataset(pipeline: Pipeline, files: list[str]):
             low, high = (asked, asked) if asked else (1, cpus)
             initial, actor_cpus = low, 1.0
             if stage.per_record and not asked and cpus > 1:
-                # Heavy records: every actor from the start, as the pool would otherwise grow by one actor
-                # every few seconds. Together they reserve one CPU less than the cluster has, which the
-                # task stage and the repartition feeding them need (a full pool of whole-CPU actors would
-                # starve those for good, and the pool with them).
-                initial = high
+                # Heavy records: the actors start together (up to a cap, so a small input on a big cluster
+                # does not start an actor per CPU), as the pool would otherwise grow by one actor every few
+                # seconds. Together they reserve one CPU less than the cluster has, which the task stage
+                # and the repartition feeding them need (a full pool of whole-CPU actors would starve
+                # those for good, and the pool with them).
+                initial = min(high, INITIAL_POOL_CAP)
                 actor_cpus = (cpus - 1) / high
             ds = ds.map_batches(
                 StageRunner,
