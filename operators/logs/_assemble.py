@@ -129,6 +129,13 @@ def _layout(settings: dict[str, Any]) -> dict[str, int | None]:
     cp = _int(settings.get("cp")) or 1
     if world is None and None not in (dp, tp, pp):
         world = dp * tp * pp * cp
+    if world is not None and dp is None and tp is None and pp is None:
+        # Nothing but data parallelism fits the batch sizes (DeepSpeed's train_batch_size = micro batch x
+        # accumulation x data-parallel size): every rank is a data-parallel replica.
+        micro, batch = _int(settings.get("micro_batch_size")), _int(settings.get("global_batch_size"))
+        accumulation = _int(settings.get("gradient_accumulation_steps"))  # unknown: tp x pp could hide in it
+        if micro and batch and accumulation and batch == micro * accumulation * world:
+            dp = world
     if world is not None:
         tp_, pp_ = tp or 1, pp or 1
         if dp is None and (tp is not None or pp is not None) and world % (tp_ * pp_ * cp) == 0:

@@ -80,7 +80,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"saving checkpoint|saving model checkpoint|Saving the checkpoint|"
             r"checkpoint .* is about to be saved|"
             r"Saving checkpoint at|saving model to|Saving model weights to|saved checkpoint to|"
-            r"Checkpoint saved",
+            r"Checkpoint saved|Scheduled async checkpoint save",
             re.I,
         ),
     ),

@@ -100,6 +100,7 @@ _alias(
     "elapsed_time_per_iteration",
     "batch_time_ms",
     "time_per_iteration_ms",
+    "step_timing_in_s",  # NeMo's bar: train_step_timing in s (seconds; parsers scale by the key's unit)
 )
 _alias(
     "samples_per_s",

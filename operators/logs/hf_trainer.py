@@ -131,7 +131,10 @@ class HFTrainerParser(LogParser):
         if not entry:
             self.out.issue(f"a Trainer log dict without numbers: {text[:120]!r}", line_no)
             return
-        self.ordinal += 1
+        # Numbering the dicts counts training logs only: an evaluation or the end-of-training summary
+        # belongs to the step of the training log before it.
+        if self.ordinal == 0 or not any(k.startswith(("eval_", "test_", "train_runtime")) for k in entry):
+            self.ordinal += 1
         emit_log_entry(entry, self._step(entry), line_no, rank, self.out)
 
     def _step(self, entry: dict) -> int:

@@ -11,13 +11,27 @@ import re
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
-from assay.operators.logs._names import extra_metric_name, key_slug, metric_name
+from assay.operators.logs._names import (
+    extra_metric_name,
+    is_step_key,
+    key_slug,
+    metric_name,
+    time_unit_factor,
+)
 from assay.operators.logs._numbers import parse_number
 
+#: ``Epoch 0:  50%|#####     | 1/2 [00:00<00:00, 10.00it/s, v_num=0, train_loss=1.23]``; NeMo's bar has a
+#: second colon and no rate: ``Epoch 0: :   1%|    | 10/1000 [00:50<1:22:30, reduced_train_loss=10.40, ...]``.
 _BAR = re.compile(
-    r"Epoch (?P<epoch>\d+):\s+\d+%\|[^|]*\|\s*(?P<i>\d+)/(?P<n>\d+) \[[^\]]*?(?:it/s|s/it)(?P<post>[^\]]*)\]"
+    r"Epoch (?P<epoch>\d+):[^|\n]*?\d+%\|[^|]*\|\s*(?P<i>\d+)/(?P<n>\d+) \[(?P<post>[^\]]*)\]"
 )
-_POSTFIX = re.compile(r"(?P<key>[A-Za-z_][\w/.-]*)=(?P<value>[^,\]\s]+)")
+#: ``key=value`` items of the bar's postfix; NeMo's keys may hold spaces (``train_step_timing in s=4.95``).
+_POSTFIX = re.compile(r"(?:^|,)\s*(?P<key>[A-Za-z_][^=,\]]*?)\s*=\s*(?P<value>[^,\]\s]+)")
+#: NeMo's (Megatron core's) process groups: ``Rank 0 has tensor model parallel group: [0, 4]``.
+_NEMO_GROUP = re.compile(
+    r"Rank \d+ has (?P<kind>data|tensor model|pipeline model) parallel group\s*:\s*\[(?P<ranks>[\d,\s]*)\]"
+)
+_GROUP_SETTING = {"data": "dp", "tensor model": "tp", "pipeline model": "pp"}
 _DIST = re.compile(r"Initializing distributed: GLOBAL_RANK: \d+, MEMBER: \d+/(?P<world>\d+)")
 _STOPPED = re.compile(r"`Trainer\.fit` stopped: (?P<why>.+)")
 _DEVICES = re.compile(r"GPU available: True \((?P<kind>\w+)\), used: True")
@@ -25,7 +39,7 @@ _DEVICES = re.compile(r"GPU available: True \((?P<kind>\w+)\), used: True")
 
 def _metric(key: str) -> str | None:
     slug = key_slug(key)
-    if slug in ("step", "epoch", "v_num"):
+    if slug in ("step", "epoch", "v_num") or is_step_key(key):
         return None
     if slug.endswith("_epoch") and metric_name(slug[: -len("_epoch")]):
         return slug  # the epoch mean of a metric logged per step: kept under its own name
@@ -86,11 +100,15 @@ class LightningParser(LogParser):
     name = "lightning"
     framework = "PyTorch Lightning"
     priority = 4
-    interesting = r"Epoch \d+:|Initializing distributed|Trainer\.fit` stopped|GPU available|LOCAL_RANK"
+    interesting = (
+        r"Epoch \d+:|Initializing distributed|Trainer\.fit` stopped|GPU available|LOCAL_RANK|"
+        r"has (?:data|tensor model|pipeline model) parallel group"
+    )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
         super().__init__(out, prefix)
         self.last: tuple[int, int] | None = None
+        self.recorded: set[str] = set()
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
@@ -103,6 +121,7 @@ class LightningParser(LogParser):
                 "LOCAL_RANK: ",
                 "| Name ",
                 "lightning",
+                "[NeMo ",
             )
             if p in head
         )
@@ -110,21 +129,39 @@ class LightningParser(LogParser):
             return 0.85
         return 0.5 if hits >= 2 else 0.0
 
+    @classmethod
+    def framework_for(cls, head: str) -> str:
+        return "NeMo" if re.search(r"\[NeMo [IWE] ", head) else cls.framework
+
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         out = self.out
         for segment in text.split("\r"):
             m = _BAR.search(segment)
             if m:
                 epoch, i, n = int(m.group("epoch")), int(m.group("i")), int(m.group("n"))
-                step = epoch * n + i
-                if (epoch, i) == self.last:
-                    continue
-                self.last = (epoch, i)
-                for p in _POSTFIX.finditer(m.group("post")):
-                    name = _metric(p.group("key"))
-                    value = parse_number(p.group("value"))
+                if (epoch, i) != self.last:
+                    self.last, self.recorded = (epoch, i), set()
+                # A redraw at the same position repeats its values; only a key new there (the val_loss
+                # shown after validation) is recorded.
+                items = [(p.group("key"), p.group("value")) for p in _POSTFIX.finditer(m.group("post"))]
+                # The trainer's own step counter where the bar shows it (NeMo: global_step=9.000), else the
+                # bar's position.
+                printed = next((parse_number(v) for k, v in items if key_slug(k) == "global_step"), None)
+                step = int(printed) if printed is not None else epoch * n + i
+                items = [(k, v) for k, v in items if k not in self.recorded]
+                self.recorded.update(k for k, _ in items)
+                for key, text_value in items:
+                    name = _metric(key)
+                    value = parse_number(text_value)
                     if name and value is not None:
+                        if name == "step_time_ms":
+                            value *= time_unit_factor(key)
                         out.metric(name, step, value, line_no, rank)
+                continue
+            g = _NEMO_GROUP.search(segment)
+            if g:
+                ranks = [r for r in g.group("ranks").split(",") if r.strip()]
+                out.setting(_GROUP_SETTING[g.group("kind")], len(ranks), line_no)
                 continue
             d = _DIST.search(segment)
             if d:

@@ -21,6 +21,8 @@ def test_zero3_run():
         256,
         "H100",
     )
+    # 256 = 16 per GPU x 2 accumulation steps x 8 ranks: every rank a data-parallel replica (ZeRO)
+    assert (run["dp"], run["tp"], run["pp"]) == (8, 1, 1)
     assert [e["kind"] for e in parsed.events].count("skipped_step") == 3  # three OVERFLOW! lines
     assert "checkpoint" in parsed.event_kinds()
     assert parsed.series("lr")[0] == (10, pytest.approx(1e-5))  # "[Rank 0] step=10, ..., lr=[1.0e-05]"

@@ -62,3 +62,20 @@ def test_newer_trainers_print_values_as_strings(tmp_path):
     loss = parsed.series("loss")
     assert [s for s, _ in loss] == [2 * i for i in range(1, 11)]  # no bar: the epoch gives the step
     assert loss[-1][1] == pytest.approx(2.0) and parsed.run["status"] == "completed"
+
+
+def test_numbered_dicts_count_training_logs_only(tmp_path):
+    """Without a progress bar or epochs the dicts are numbered; an evaluation and the summary take the step
+    of the training log before them."""
+    path = tmp_path / "train.log"
+    path.write_text(
+        "[INFO|trainer.py:2128] 2024-05-01 12:00:00,000 >> ***** Running training *****\n"
+        "{'loss': 3.2101, 'grad_norm': 2.345, 'learning_rate': 4.9e-05, 'epoch': 0.02}\n"
+        "{'loss': 2.9876, 'grad_norm': 1.987, 'learning_rate': 4.8e-05, 'epoch': 0.04}\n"
+        "{'eval_loss': 2.8765, 'eval_runtime': 12.3, 'eval_samples_per_second': 81.3, 'epoch': 0.04}\n"
+        "{'loss': 2.7654, 'grad_norm': 1.876, 'learning_rate': 4.7e-05, 'epoch': 0.06}\n"
+        "{'train_runtime': 345.6, 'train_samples_per_second': 86.8, 'train_loss': 2.99, 'epoch': 0.06}\n"
+    )
+    parsed = parse_log(path)
+    assert parsed.series("loss") == [(1, 3.2101), (2, 2.9876), (3, 2.7654)]
+    assert parsed.series("val_loss") == [(2, 2.8765)]
