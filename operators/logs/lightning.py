@@ -1,6 +1,6 @@
 """PyTorch Lightning: the CSVLogger's ``metrics.csv`` (sparse rows: a column per logged name, ``step`` and
 ``epoch``), and Lightning's stdout (progress bar postfixes ``loss=2.31``, the distributed setup and the
-``Trainer.fit stopped`` line)."""
+``Trainer.fit stopped`` line), which is also how NeMo reports training (its bar, its process groups)."""
 
 from __future__ import annotations
 
