@@ -32,6 +32,19 @@ def q(name, *args):
     return db_call(getattr(_queries, name), *args)
 
 
+@pytest.fixture(autouse=True)
+def quiet_cluster(ray_local):
+    """These tests judge decisions that follow measured step times; the workers an earlier test left (a
+    pipeline's actor pool shutting down) slow the first steps and skew them. Wait until their CPUs are
+    back, then a little longer for the processes to exit."""
+    deadline = time.monotonic() + 60
+    while ray_local.available_resources().get("CPU", 0) < ray_local.cluster_resources().get("CPU", 0):
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    time.sleep(3)
+
+
 @pytest.fixture
 def jobs_db(tmp_path, monkeypatch):
     monkeypatch.setenv("ASSAY_JOBS_DIR", str(tmp_path / "jobs"))
