@@ -39,7 +39,7 @@ _DEVICES = re.compile(r"GPU available: True \((?P<kind>\w+)\), used: True")
 
 def _metric(key: str) -> str | None:
     slug = key_slug(key)
-    if slug in ("step", "epoch", "v_num") or is_step_key(key):
+    if slug in ("epoch", "v_num") or is_step_key(key):
         return None
     if slug.endswith("_epoch") and metric_name(slug[: -len("_epoch")]):
         return slug  # the epoch mean of a metric logged per step: kept under its own name
