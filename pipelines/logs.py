@@ -26,6 +26,9 @@ from assay.dsl import Pipeline
 from assay.operators.logs import LogParser
 from assay.operators.logs._operators import CHUNK_MB
 
+#: Papers, images and archives found beside logs: `assay run papers` reads the papers.
+PAPER_SUFFIXES = (".pdf", ".tex", ".bib", ".md", ".docx", ".png", ".jpg", ".jpeg", ".svg", ".zip", ".tar", ".gz")
+
 
 def build(
     parsers: Sequence[type[LogParser]] = (), *, chunk_mb: float = CHUNK_MB, name: str = "logs"
@@ -38,6 +41,7 @@ def build(
         .then("log_split", chunk_mb=chunk_mb, parsers=extra)
         .then("log_parse", batch_size=1, parsers=extra)
         .combine("log_combine", by="doc_id")
+        .skipping(*PAPER_SUFFIXES)
     )
 
 

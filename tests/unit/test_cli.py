@@ -81,3 +81,28 @@ def test_every_command_is_in_the_readme_and_every_option_has_help(path_and_cmd):
     for param in cmd.params:
         if getattr(param, "opts", None) and param.opts[0].startswith("--") and param.name != "help":
             assert getattr(param, "help", None), f"assay {' '.join(path)} {param.opts[0]} has no help text"
+
+
+def test_version_is_one_line():
+    from assay import __version__
+
+    out = assay("--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"assay {__version__}"
+
+
+def test_an_empty_query_is_one_line_with_an_example(tmp_path):
+    out = assay("query", "", "--db", str(tmp_path / "kg.duckdb"))
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    assert "empty" in out.stderr and "assay query \"select" in out.stderr
+
+
+def test_a_bare_keyword_column_gets_the_hint_to_quote_it(tmp_path):
+    db = tmp_path / "kg.duckdb"
+    write_rows(db, {"claims": [{"claim_id": "c1", "start": 3, "end": 9}]})
+    out = assay("query", "select start, end from claims", "--db", str(db))
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    assert 'quote the column: "end"' in out.stderr
+    quoted = assay("query", 'select start, "end" from claims', "--db", str(db), "-f", "csv")
+    assert quoted.stdout.splitlines() == ["start,end", "3,9"]
+    other = assay("query", "select case when start > 1 then 1 else 0 end as x from claimz", "--db", str(db))
+    assert other.returncode == 2 and "hint" not in other.stderr

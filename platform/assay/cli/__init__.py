@@ -21,7 +21,7 @@ __all__ = ["app", "main"]
 
 def main(argv: list[str] | None = None) -> None:
     from assay.dsl import PipelineError
-    from assay.runtime import InputError
+    from assay.runtime import ClusterError, InputError, StalledError
     from assay.store import DatabaseBusy
 
     try:
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except Exit as exc:
         sys.exit(exc.exit_code)
-    except (PipelineError, InputError, DatabaseBusy, FileNotFoundError) as exc:
+    except (PipelineError, InputError, ClusterError, StalledError, DatabaseBusy, FileNotFoundError) as exc:
         print(f"assay: error: {' '.join(str(exc).split())}", file=sys.stderr)
         sys.exit(2)
     sys.exit(result if isinstance(result, int) else 0)

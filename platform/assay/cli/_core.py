@@ -20,6 +20,23 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+def _show_version(value: bool) -> None:
+    if value:
+        from assay import __version__
+
+        typer.echo(f"assay {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Knowledge pipelines, an elastic scheduler and dashboards for parallel deep-learning training."""
+
+
 DbOption = Annotated[
     Path | None,
     typer.Option("--db", help="DuckDB file (default: $ASSAY_DB or ./assay.duckdb).", show_default=False),
@@ -42,14 +59,24 @@ def run(
     address: Annotated[
         str | None, typer.Option("--address", help="Ray cluster address (e.g. auto); default: embedded Ray.")
     ] = None,
-    progress: Annotated[bool, typer.Option(help="Show a progress line.")] = True,
+    progress: Annotated[bool, typer.Option(help="Show progress: one line per phase with counts and rates.")] = True,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show Ray's own log lines.")] = False,
+    stall_timeout: Annotated[
+        float, typer.Option("--stall-timeout", help="Seconds without a record moving before the stages' state "
+                            "is printed (0: never).", min=0)
+    ] = 120.0,
+    fail_on_stall: Annotated[
+        bool, typer.Option("--fail-on-stall", help="Stop the run with that message instead of waiting on.")
+    ] = False,
 ) -> None:
     """Run a pipeline over files and write the knowledge it extracts into the database."""
     from assay.dsl import load_pipeline
-    from assay.runtime import run_pipeline
+    from assay.runtime import quiet_ray, run_pipeline
 
+    quiet_ray(not verbose)
     loaded = load_pipeline(pipeline)
-    summary = run_pipeline(loaded, list(input), db=resolve_db(db), address=address, progress=progress)
+    summary = run_pipeline(loaded, list(input), db=resolve_db(db), address=address, progress=progress,
+                           stall_s=stall_timeout, stall_fail=fail_on_stall)
     typer.echo(
         f"{summary.pipeline}: {summary.n_in} in, {summary.n_ok} ok, {summary.n_quarantined} quarantined "
         f"in {summary.seconds:.1f}s ({summary.docs_per_s:,.1f} docs/s; Ray start-up {summary.startup_s:.1f}s) "
@@ -79,12 +106,15 @@ def query(
     from assay.store.queries import sql as run_sql
 
     path = resolve_db(db)
+    if not sql.strip():
+        raise typer.BadParameter('the query is empty; e.g. assay query "select count(*) from claims"',
+                                 param_hint="SQL")
     if not path.exists():
         raise typer.BadParameter(f"{path} does not exist; run a pipeline first or pass --db FILE", param_hint="--db")
     try:
         frame = run_sql(path, sql)
     except duckdb.Error as exc:
-        typer.echo(f"assay query: error: {' '.join(str(exc).split())}", err=True)
+        typer.echo(f"assay query: error: {' '.join(str(exc).split())}{_keyword_hint(sql, exc)}", err=True)
         raise typer.Exit(2) from None
     if format is OutputFormat.json:
         typer.echo(frame.to_json(orient="records", date_format="iso", default_handler=str))
@@ -95,6 +125,22 @@ def query(
         typer.echo(shown.to_string(index=False, max_colwidth=60) if len(shown) else "(no rows)")
         if limit > 0 and len(frame) > limit:
             typer.echo(f"... {len(frame) - limit} more rows (--limit 0 for all, or --format csv)")
+
+
+#: Contract columns whose names are SQL keywords.
+_KEYWORD_COLUMNS = ("end", "at")
+
+
+def _keyword_hint(sql: str, exc: Exception) -> str:
+    """The fix for the most common parser error on this schema: a bare ``end`` or ``at`` column."""
+    import re
+
+    if "syntax error" not in str(exc).lower() and "parser" not in str(exc).lower():
+        return ""
+    bare = [k for k in _KEYWORD_COLUMNS if re.search(rf'(?<!["\w]){k}(?!["\w])', sql, re.I)]
+    if not bare or (bare == ["end"] and re.search(r"\bcase\b", sql, re.I)):
+        return ""
+    return f' (hint: {bare[0]!r} is an SQL keyword; quote the column: "{bare[0]}")'
 
 
 @app.command()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -92,9 +91,12 @@ def dashboard(
         f"assay dashboard: http://{'localhost' if host == LOOPBACK else host}:{port} over {path.resolve()} "
         "(read-only; Ctrl+C stops)"
     )
-    try:
-        code = subprocess.call(cmd, env=env)
-    except KeyboardInterrupt:
-        code = 0
-    if code:
-        raise typer.Exit(code)
+    serve(cmd, env)
+
+
+def serve(cmd: list[str], env: dict[str, str]) -> None:
+    """Become the Streamlit server: this process is replaced by it, so stopping ``assay dashboard`` (Ctrl+C,
+    ``kill PID``, a service manager) stops the server itself, and no child is left serving the port."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(cmd[0], cmd, env)

@@ -7,12 +7,15 @@ plain dicts.
 from assay.dsl._errors import PipelineError
 from assay.dsl._operator import Operator, get_operator, list_operators, operator
 from assay.dsl._pipeline import Pipeline, Step, load_pipeline
+from assay.dsl._resources import TASK_CPUS, PoolPlan
 
 __all__ = [
     "Operator",
     "Pipeline",
     "PipelineError",
+    "PoolPlan",
     "Step",
+    "TASK_CPUS",
     "get_operator",
     "list_operators",
     "load_pipeline",

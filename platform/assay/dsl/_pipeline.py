@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 from assay.dsl._errors import PipelineError
 from assay.dsl._operator import Operator, get_operator, list_operators
+from assay.dsl._resources import PoolPlan, plan_pools
 
 #: Fields every record has when it leaves the source: the input file it came from.
 SOURCE_FIELDS = ("source_uri",)
@@ -47,6 +49,8 @@ class Pipeline:
     combine_by: str | None = None
     description: str = ""
     source_module: str | None = None
+    #: File suffixes this pipeline does not read: such files under an --input folder are skipped and counted.
+    skips: tuple[str, ...] = ()
 
     def then(
         self,
@@ -57,7 +61,14 @@ class Pipeline:
         num_cpus: float | None = None,
         **config: Any,
     ) -> Pipeline:
-        """Append a step. ``op`` is an operator or a registered name; ``config`` goes to the operator."""
+        """Append a step. ``op`` is an operator or a registered name; ``config`` goes to the operator.
+
+        For a stateful operator (a class, built once per worker), ``concurrency`` fixes the number of its
+        actors (by default the pool sizes itself to the cluster) and ``num_cpus`` each actor's CPU share;
+        without ``num_cpus`` an actor gets the largest share up to one CPU that leaves every node a slice for
+        the other stages, so ``concurrency=2`` on a 2-CPU laptop runs two actors of 0.875 CPU.
+        ``batch_size`` is the number of records per call.
+        """
         step = Step(get_operator(op), dict(config), concurrency, batch_size, num_cpus)
         return replace(self, steps=(*self.steps, step))
 
@@ -70,8 +81,28 @@ class Pipeline:
         """
         return replace(self, combiner=Step(get_operator(op), dict(config)), combine_by=by)
 
-    def check(self, available: tuple[str, ...] = SOURCE_FIELDS) -> None:
-        """Raise :class:`PipelineError` naming the first step whose inputs no earlier step produces."""
+    @property
+    def fingerprint(self) -> str:
+        """The pipeline's name and a hash of its steps (operators with their versions and configuration):
+        what a re-run must match to count a file as already done."""
+        import hashlib
+
+        steps = [(s.op.qualified_name, sorted(s.config.items(), key=str)) for s in self.steps]
+        if self.combiner is not None:
+            steps.append((self.combiner.op.qualified_name, sorted(self.combiner.config.items(), key=str)))
+        # Without object addresses: a configuration holding an instance must fingerprint the same each run.
+        digest = hashlib.sha256(re.sub(r" at 0x[0-9a-fA-F]+", "", repr(steps)).encode()).hexdigest()[:12]
+        return f"{self.name}:{digest}"
+
+    def skipping(self, *suffixes: str) -> Pipeline:
+        """Files with these suffixes under an input folder are not read by this pipeline (and are counted)."""
+        return replace(self, skips=(*self.skips, *suffixes))
+
+    def check(self, available: tuple[str, ...] = SOURCE_FIELDS, *, nodes: list[float] | None = None) -> None:
+        """Raise :class:`PipelineError` naming the first step whose inputs no earlier step produces, or,
+        given the CPUs of each node of a cluster (``nodes=[2]`` for a 2-CPU laptop), a step whose
+        ``concurrency``/``num_cpus`` cannot fit beside the other stages. ``assay run`` checks both against
+        the cluster it runs on before it starts."""
         if not self.steps:
             raise PipelineError("E010", f"Pipeline {self.name!r} has no steps.", "add one with .then(...)")
         have = set(available)
@@ -94,6 +125,13 @@ class Pipeline:
                     f"The combine step {self.combiner.name!r} requires field {missing[0]!r}, which no step produces.",
                     _producer_hint(missing[0], self.combiner.name),
                 )
+        if nodes is not None:
+            self.plan_resources(nodes)
+
+    def plan_resources(self, nodes: list[float]) -> list[PoolPlan]:
+        """The actor pool of each stateful step on a cluster with ``nodes`` (CPUs per node): its size and
+        each actor's CPU share, planned so that every stage keeps a CPU (see ``assay.dsl._resources``)."""
+        return plan_pools([(s.name, s.concurrency, s.num_cpus) for s in self.steps if s.op.stateful], nodes)
 
     def describe(self) -> str:
         lines = [f"pipeline {self.name}: {self.description}".rstrip(": ")]

@@ -30,3 +30,13 @@ def expand_inputs(inputs: Iterable[str | os.PathLike[str]]) -> list[str]:
         else:
             raise InputError(f"--input {item}: no such file or directory")
     return sorted(files)
+
+
+def skip_unread(files: list[str], suffixes: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``files`` split into those a pipeline reads and those whose suffix it declares it does not read
+    (a folder of logs that also holds the papers they belong to)."""
+    skip = tuple(s.lower() for s in suffixes)
+    if not skip:
+        return files, []
+    kept = [f for f in files if not f.lower().endswith(skip)]
+    return kept, [f for f in files if f.lower().endswith(skip)]

@@ -9,19 +9,21 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from assay.dsl import Pipeline
-from assay.runtime._cluster import cluster_cpus, ensure_ray, ship_by_value
-from assay.runtime._inputs import expand_inputs
+from assay.dsl import TASK_CPUS, Pipeline
+from assay.runtime._cluster import ensure_ray, node_cpus, ship_by_value, spread_one_per_block
+from assay.runtime._inputs import expand_inputs, skip_unread
 from assay.runtime._progress import Progress
 from assay.runtime._sink import Sink
 from assay.runtime._stages import (
     OUTPUT_BLOCK_RECORDS,
     StageRunner,
+    actor_stage_class,
     decode,
     encode,
     plan_stages,
     task_stage_fn,
 )
+from assay.runtime._watchdog import Watchdog
 from assay.store import default_db_path, write_rows
 
 
@@ -55,15 +57,19 @@ def run_pipeline(
     address: str | None = None,
     progress: bool = True,
     num_cpus: int | None = None,
+    stall_s: float | None = None,
+    stall_fail: bool = False,
 ) -> RunSummary:
     """Run ``pipeline`` over the files under ``inputs`` on Ray and write the results to ``db``.
 
     Record-level errors go to the quarantine and never stop the run; a retried task or a second run over
-    the same input writes no row twice.
+    the same input writes no row twice. When no record moves for ``stall_s`` seconds (default
+    ``ASSAY_STALL_S`` or 120; 0 turns the watchdog off) the stages' state is printed, and with
+    ``stall_fail`` the run stops with :class:`StalledError` saying which stage waits on what.
     """
     pipeline.check()
     db_path = str(Path(db) if db is not None else default_db_path())
-    files = expand_inputs(inputs)
+    files, skipped = skip_unread(expand_inputs(inputs), pipeline.skips)
     run_id = uuid.uuid4().hex[:16]
     started_at = _now()
     write_rows(db_path, {"pipeline_runs": [{
@@ -75,29 +81,54 @@ def run_pipeline(
         db_path, run_id,
         keep_fields=tuple(combiner.op.requires) if combiner else (),
         group_by=pipeline.combine_by if combiner else None,
+        scope=pipeline.fingerprint,
     )
     status = "failed"
     started_ray, startup_s = False, 0.0
     t0 = time.perf_counter()
+    bar = Progress(pipeline.name, len(files), enabled=progress)
+    if skipped:
+        kinds = ", ".join(sorted({Path(f).suffix or Path(f).name for f in skipped}))
+        bar.phase(f"skipped {len(skipped)} file(s) this pipeline does not read ({kinds})")
     try:
         started_ray, startup_s = ensure_ray(address, num_cpus=num_cpus)
         ship_by_value(pipeline.source_module)
+        nodes = node_cpus()
+        pipeline.check(nodes=nodes)
+        pools = pipeline.plan_resources(nodes)
+        where = address or "embedded Ray"
+        bar.phase(f"{where}: {len(nodes)} node(s), {sum(nodes):g} CPUs"
+                  + (f", started in {startup_s:.1f}s" if started_ray else ""))
+        plan = [f"{p.step}: {p.min_size}-{p.max_size} actors of {p.cpus_per_actor:.3g} CPU" for p in pools]
+        if plan:
+            bar.phase("plan: " + "; ".join(plan))
         t0 = time.perf_counter()
-        with Progress(pipeline.name, len(files), enabled=progress) as bar:
-            if files:
-                for batch in _dataset(pipeline, files).iter_batches(batch_size=None, batch_format="numpy"):
+        stall = float(os.environ.get("ASSAY_STALL_S", 120)) if stall_s is None else stall_s
+        watchdog = Watchdog(pipeline.name, stall, fail=stall_fail, plan=plan)
+        with bar, watchdog:
+            try:
+                for batch in _batches(pipeline, files, nodes):
+                    watchdog.moved()
                     for record in decode(batch):
                         sink.add(record)
                     bar.update(sink.n_in, sink.n_quarantined)
                     sink.maybe_flush()
+            except KeyboardInterrupt:
+                if watchdog.tripped is None:
+                    raise
+                raise watchdog.tripped from None
+            elapsed = time.perf_counter() - t0
+            bar.phase(f"{sink.n_in} docs from {len(files)} files in {elapsed:.1f}s "
+                      f"({sink.n_in / max(elapsed, 1e-9):,.1f} docs/s), {sink.n_quarantined} quarantined")
             if combiner is not None:
+                t_combine = time.perf_counter()
                 runner = StageRunner((combiner,))
                 for group in sink.groups.values():
                     for record in runner.process(group):
                         sink.add(record)
+                bar.phase(f"combined {len(sink.groups)} group(s) in {time.perf_counter() - t_combine:.1f}s")
                 sink.groups.clear()
             sink.flush()
-            bar.update(sink.n_in, sink.n_quarantined)
         status = "completed"
     finally:
         seconds = time.perf_counter() - t0
@@ -116,57 +147,49 @@ def run_pipeline(
                       seconds, startup_s, db_path)
 
 
-#: CPUs each task of a stateless stage reserves: stateless steps (readers, splitters) are light next to the
-#: actors' models and parsers.
-TASK_CPUS = 0.5
-#: Actors a one-record-per-call stage starts with; the pool grows from there to one per CPU.
-INITIAL_POOL_CAP = 8
+def _batches(pipeline: Pipeline, files: list[str], nodes: list[float]):
+    if not files:
+        return iter(())
+    return _dataset(pipeline, files, nodes).iter_batches(batch_size=None, batch_format="numpy")
 
 
-def _dataset(pipeline: Pipeline, files: list[str]):
+def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float]):
     import ray
 
-    cpus = cluster_cpus()
+    pools = iter(pipeline.plan_resources(nodes))
     sources = [encode([{"source_uri": f}])["payload"][0] for f in files]
     ds = ray.data.from_items([{"payload": s} for s in sources],
-                             override_num_blocks=max(1, min(len(files), cpus * 8)))
+                             override_num_blocks=max(1, min(len(files), int(sum(nodes)) * 8)))
     stages = plan_stages(pipeline.steps)
+    upstream_cpus = TASK_CPUS
     for i, stage in enumerate(stages):
         if i > 0 and stage.per_record:
             # Ray Data merges an upstream task's small yielded blocks into one, which would send all of
             # those records (the chunks of one log) to one worker in one task; streaming them one per block
             # spreads them over the pool.
-            ds = ds.repartition(target_num_rows_per_block=1)
+            ds = spread_one_per_block(ds, upstream_cpus)
         # Blocks sized to the next stage's batches: each downstream task gets one batch's worth.
         block_records = stages[i + 1].batch_size if i + 1 < len(stages) else OUTPUT_BLOCK_RECORDS
-        cpus_each = min((s.num_cpus for s in stage.steps if s.num_cpus is not None), default=None)
         if stage.stateful:
-            asked = next((s.concurrency for s in stage.steps if s.concurrency), None)
-            # A pool that may shrink to one actor leaves CPUs for the task stages before it.
-            low, high = (asked, asked) if asked else (1, cpus)
-            initial, actor_cpus = low, 1.0
-            if stage.per_record and not asked and cpus > 1:
-                # Heavy records: the actors start together (up to a cap, so a small input on a big cluster
-                # does not start an actor per CPU), as the pool would otherwise grow by one actor every few
-                # seconds. Together they reserve one CPU less than the cluster has, which the task stage
-                # and the repartition feeding them need (a full pool of whole-CPU actors would starve
-                # those for good, and the pool with them).
-                initial = min(high, INITIAL_POOL_CAP)
-                actor_cpus = (cpus - 1) / high
+            pool = next(pools)
             ds = ds.map_batches(
-                StageRunner,
+                actor_stage_class(stage.steps),
                 fn_constructor_args=(stage.steps, block_records),
                 batch_size=stage.batch_size,
                 batch_format="numpy",
                 # Ray Data restarts lost actors and retries their tasks by default.
-                compute=ray.data.ActorPoolStrategy(min_size=low, max_size=high, initial_size=initial),
-                num_cpus=cpus_each if cpus_each is not None else actor_cpus,
+                compute=ray.data.ActorPoolStrategy(
+                    min_size=pool.min_size, max_size=pool.max_size, initial_size=pool.initial_size),
+                num_cpus=pool.cpus_per_actor,
             )
+            upstream_cpus = TASK_CPUS
         else:
+            cpus_each = min((s.num_cpus for s in stage.steps if s.num_cpus is not None), default=TASK_CPUS)
             ds = ds.map_batches(
                 task_stage_fn(stage.steps, block_records),
                 batch_size=stage.batch_size,
                 batch_format="numpy",
-                num_cpus=cpus_each if cpus_each is not None else TASK_CPUS,
+                num_cpus=cpus_each,
             )
+            upstream_cpus = cpus_each
     return ds

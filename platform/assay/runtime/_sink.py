@@ -16,18 +16,24 @@ from typing import Any
 
 import pyarrow as pa
 
-from assay.store import connect, insert, to_arrow
+from assay.store import connect, insert, to_arrow, type_problem
 
 TABLE_FIELDS = ("entities", "mentions", "claims", "relations", "runs", "metrics", "events")
+#: What a table field of a record may hold: rows as dicts, a dict of columns, an Arrow table (or nothing).
+_ROW_CONTAINERS = (list, tuple, dict, pa.Table, type(None))
 DOCUMENT_FIELDS = ("doc_id", "uri", "kind", "title", "lang", "n_bytes", "text")
 
 
-def unit_key(record: dict[str, Any]) -> str:
+def unit_key(record: dict[str, Any], scope: str = "") -> str:
+    """The exactly-once key of a record's unit of work: its document (or chunk) within one pipeline's scope,
+    so a second pipeline over the same files (a user's own tagger after ``papers``) still writes its rows."""
     if record.get("unit_key"):
-        return str(record["unit_key"])
-    base = record.get("doc_id") or record.get("source_uri") or "?"
-    chunk = record.get("chunk")
-    return f"{base}#{chunk}" if chunk is not None else str(base)
+        base = str(record["unit_key"])
+    else:
+        base = str(record.get("doc_id") or record.get("source_uri") or "?")
+        if record.get("chunk") is not None:
+            base = f"{base}#{record['chunk']}"
+    return f"{scope}/{base}" if scope else base
 
 
 def _now() -> dt.datetime:
@@ -45,8 +51,10 @@ class Sink:
         flush_mb: float = 64,
         keep_fields: tuple[str, ...] = (),
         group_by: str | None = None,
+        scope: str = "",
     ):
         self.db = db
+        self.scope = scope
         self.run_id = pipeline_run_id
         self.flush_every_s = flush_every_s
         self.flush_rows = flush_rows
@@ -82,12 +90,20 @@ class Sink:
                 }
             )
             return
+        misshapen = next((f for f in TABLE_FIELDS if not isinstance(record.get(f), _ROW_CONTAINERS)), None)
+        if misshapen is not None:  # cheap here; column types are checked only when the database refuses
+            self.add({"_failure": {
+                "source_uri": record.get("source_uri"), "operator": "contract",
+                "unit": record.get("_unit") or record.get("doc_id") or record.get("source_uri"),
+                "error": type_problem(misshapen, record[misshapen]),
+            }})
+            return
         self.n_records += 1
         self.ok_units.add(str(record.get("_unit") or record.get("doc_id") or record.get("source_uri")))
         if self.group_by is not None and record.get(self.group_by) is not None:
             kept = {k: record[k] for k in (*self.keep_fields, self.group_by, "source_uri", "_unit") if k in record}
             self.groups[record[self.group_by]].append(kept)
-        key = unit_key(record)
+        key = unit_key(record, self.scope)
         if key in self._seen_keys:  # a retried task delivered this unit again
             return
         self._seen_keys.add(key)
@@ -110,21 +126,39 @@ class Sink:
             return
         records, self._pending, self._pending_rows, self._pending_bytes = self._pending, [], 0, 0
         quarantine, self._quarantine = self._quarantine, []
+        try:
+            self._commit(records, quarantine)
+        except Exception:
+            # One record whose fields do not fit the contract's types must not lose the batch: find it,
+            # quarantine it with the column and the types, and write the rest.
+            problems = {id(r): p for r in records if (p := record_type_problem(r))}
+            if not problems:
+                raise
+            for rec in records:
+                if id(rec) in problems:
+                    self.failed_units.add(str(rec.get("_unit") or rec.get("doc_id") or rec.get("source_uri")))
+                    quarantine.append({
+                        "pipeline_run_id": self.run_id, "source_uri": rec.get("source_uri"),
+                        "operator": "contract", "error": problems[id(rec)], "at": _now(), "level": "input",
+                    })
+            self._commit([r for r in records if id(r) not in problems], quarantine)
+
+    def _commit(self, records: list[dict[str, Any]], quarantine: list[dict[str, Any]]) -> None:
         with connect(self.db) as con:
             con.execute("BEGIN TRANSACTION")
             try:
-                keys = pa.table({"unit_key": [unit_key(r) for r in records]})
+                keys = pa.table({"unit_key": [unit_key(r, self.scope) for r in records]})
                 con.register("_assay_keys", keys)
                 done = {k for (k,) in con.execute(
                     "SELECT unit_key FROM units_written JOIN _assay_keys USING (unit_key)").fetchall()}
                 con.unregister("_assay_keys")
-                fresh = [r for r in records if unit_key(r) not in done]
+                fresh = [r for r in records if unit_key(r, self.scope) not in done]
                 for table, arrow in self._tables(fresh).items():
                     insert(con, table, arrow)
                 insert(con, "quarantine", to_arrow("quarantine", quarantine))
                 now = _now()
                 con.register("_assay_new", pa.table({
-                    "unit_key": [unit_key(r) for r in fresh],
+                    "unit_key": [unit_key(r, self.scope) for r in fresh],
                     "pipeline_run_id": [self.run_id] * len(fresh),
                     "at": pa.array([now] * len(fresh), pa.timestamp("us")),
                 }))
@@ -194,6 +228,16 @@ class Sink:
     @property
     def n_in(self) -> int:
         return len(self.ok_units | self.failed_units)
+
+
+def record_type_problem(record: dict[str, Any]) -> str | None:
+    """Why a record's rows do not fit the contract's column types (table.column, expected, received)."""
+    for field in TABLE_FIELDS:
+        if (problem := type_problem(field, record.get(field))) is not None:
+            return problem
+    if record.get("doc_id") and record.get("kind"):
+        return type_problem("documents", [{f: record.get(f) for f in DOCUMENT_FIELDS}])
+    return None
 
 
 def _n_rows(rows: Any) -> int:

@@ -114,4 +114,11 @@ def task_stage_fn(steps: tuple[Step, ...], block_records: int = OUTPUT_BLOCK_REC
     def run(batch: dict[str, np.ndarray]) -> Iterator[dict[str, np.ndarray]]:
         yield from StageRunner(steps, block_records)(batch)
 
+    # Ray Data names the stage after the function: the watchdog's and Ray's messages then name the steps.
+    run.__name__ = run.__qualname__ = Stage(steps, False).name
     return run
+
+
+def actor_stage_class(steps: tuple[Step, ...]) -> type[StageRunner]:
+    """A :class:`StageRunner` subclass named after the stage's steps (Ray Data names the pool after it)."""
+    return type(Stage(steps, True).name, (StageRunner,), {"__module__": StageRunner.__module__})

@@ -6,6 +6,7 @@ dashboard reads while a pipeline and the scheduler write.
 
 from assay.store._connection import DatabaseBusy, connect, default_db_path, migrate
 from assay.store._schema import PRIMARY_KEYS, SCHEMA_VERSION, TABLES
+from assay.store._types import column_types, type_problem
 from assay.store._writer import insert, to_arrow, write_rows
 
 __all__ = [
@@ -13,10 +14,12 @@ __all__ = [
     "SCHEMA_VERSION",
     "TABLES",
     "DatabaseBusy",
+    "column_types",
     "connect",
     "default_db_path",
     "insert",
     "migrate",
     "to_arrow",
+    "type_problem",
     "write_rows",
 ]

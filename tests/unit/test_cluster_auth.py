@@ -1,0 +1,54 @@
+"""Connecting to a cluster with token authentication (Ray 2.60): the token is used when one is at hand, and
+a refusal is one line that says what to do."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.runtime import _cluster
+
+
+@pytest.fixture
+def clean_auth_env(monkeypatch, tmp_path):
+    for var in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    return tmp_path
+
+
+def test_a_token_file_turns_token_mode_on_for_a_cluster_address(clean_auth_env, monkeypatch):
+    (clean_auth_env / ".ray").mkdir()
+    (clean_auth_env / ".ray" / "auth_token").write_text("a" * 64)
+    _cluster.use_cluster_token("10.0.0.1:6379")
+    import os
+
+    assert os.environ["RAY_AUTH_MODE"] == "token"
+    monkeypatch.delenv("RAY_AUTH_MODE")
+
+
+def test_no_token_and_an_explicit_mode_are_left_alone(clean_auth_env, monkeypatch):
+    import os
+
+    _cluster.use_cluster_token("10.0.0.1:6379")
+    assert "RAY_AUTH_MODE" not in os.environ
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "b" * 64)
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    _cluster.use_cluster_token("10.0.0.1:6379")
+    assert os.environ["RAY_AUTH_MODE"] == "disabled"
+
+
+def test_a_refused_token_is_one_line_with_the_fix():
+    try:
+        try:
+            raise RuntimeError("RPC error: InvalidAuthToken: Authentication token is missing or incorrect.")
+        except RuntimeError as inner:
+            raise ConnectionError("Failed to connect to Ray cluster at 10.0.0.1:6379") from inner
+    except ConnectionError as exc:
+        message = _cluster._connection_problem("10.0.0.1:6379", exc)
+    assert "\n" not in message and message.startswith("--address 10.0.0.1:6379")
+    assert "RAY_AUTH_MODE=token" in message and "auth_token" in message
+
+
+def test_no_cluster_at_the_address_says_how_to_start_one():
+    message = _cluster._connection_problem("10.0.0.1:6379", ConnectionError("Failed to connect"))
+    assert "ray start --head" in message and "\n" not in message
