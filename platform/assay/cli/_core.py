@@ -57,7 +57,8 @@ def run(
     ],
     db: DbOption = None,
     address: Annotated[
-        str | None, typer.Option("--address", help="Ray cluster address (e.g. auto); default: embedded Ray.")
+        str | None, typer.Option("--address", envvar="RAY_ADDRESS",
+                                 help="Ray cluster address (e.g. auto, or $RAY_ADDRESS); default: embedded Ray.")
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show progress: one line per phase with counts and rates.")] = True,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show Ray's own log lines.")] = False,

@@ -19,6 +19,9 @@ def demo(
     """Run the papers and logs pipelines on the bundled samples, a short training job and the scheduler
     simulations, into one database; then say how to open the dashboard."""
     from assay.demo import run_demo
+    from assay.runtime import quiet_ray
+
+    quiet_ray()
 
     path = resolve_db(db).resolve()
     table_counts = run_demo(path, train_steps=steps, echo=typer.echo)
