@@ -81,8 +81,7 @@ def _cost_model(db: str, echo: Echo) -> None:
 
 
 def _simulations(db: str, echo: Echo) -> None:
-    from assay.scheduler.simulator import simulate
-    from assay.scheduler.simulator._store import write_published, write_result
+    from assay.scheduler.simulator import simulate, write_published, write_result
     from assay.scheduler.workloads import adaptdl_workload, philly_workload
 
     for label, workload in (("philly:160", philly_workload(160, seed=0)), ("adaptdl:6", adaptdl_workload(6))):

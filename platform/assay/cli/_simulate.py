@@ -61,8 +61,8 @@ def simulate(
 ) -> None:
     """Replay a workload under a scheduling policy and report JCT, makespan, utilization and fairness."""
     from assay.scheduler.policies import available_policies
+    from assay.scheduler.simulator import published_rows, write_published, write_result
     from assay.scheduler.simulator import simulate as run_simulation
-    from assay.scheduler.simulator._store import published_rows, write_published, write_result
 
     if gpus < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--gpus")

@@ -5,11 +5,13 @@ plain dicts.
 """
 
 from assay.dsl._errors import PipelineError
-from assay.dsl._operator import Operator, get_operator, list_operators, operator
+from assay.dsl._operator import BoundOperator, Failure, Operator, get_operator, list_operators, operator
 from assay.dsl._pipeline import Pipeline, Step, load_pipeline
 from assay.dsl._resources import TASK_CPUS, PoolPlan
 
 __all__ = [
+    "BoundOperator",
+    "Failure",
     "Operator",
     "Pipeline",
     "PipelineError",

@@ -17,8 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from assay.dsl import Step
-from assay.dsl._operator import BoundOperator, Failure
+from assay.dsl import BoundOperator, Failure, Step
 
 PAYLOAD = "payload"
 #: Records the last stage yields per output block (to the driver). A stage before another yields batches of

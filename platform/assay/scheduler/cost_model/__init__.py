@@ -10,7 +10,16 @@
 loads the latest one (analytic defaults when none exists).
 """
 
-from assay.scheduler.cost_model._analytic import Layout, StepEstimate, even_stages
+from assay.scheduler.cost_model._analytic import (
+    Layout,
+    Rates,
+    StepEstimate,
+    estimate_step,
+    even_stages,
+    layer_costs,
+    precision_bytes,
+    stage_extras,
+)
 from assay.scheduler.cost_model._fit import (
     FITTED,
     FitReport,
@@ -26,20 +35,25 @@ from assay.scheduler.cost_model._params import CPU_DEFAULTS, GPU_DEFAULTS, CostP
 
 __all__ = [
     "CPU_DEFAULTS",
-    "FITTED",
-    "GPU_DEFAULTS",
-    "MODEL_VERSION",
     "CostModel",
     "CostParams",
+    "FITTED",
     "FitReport",
+    "GPU_DEFAULTS",
     "GroupReport",
     "Layout",
+    "MODEL_VERSION",
     "Observation",
+    "Rates",
     "StepEstimate",
     "default_params",
+    "estimate_step",
     "even_stages",
     "fit",
     "fit_from_db",
+    "layer_costs",
     "observations_from_rows",
+    "precision_bytes",
     "refit_if_new_runs",
+    "stage_extras",
 ]

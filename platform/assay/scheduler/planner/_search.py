@@ -15,15 +15,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from assay.scheduler.cluster import Cluster
-from assay.scheduler.cost_model import CostModel, Layout, StepEstimate
-from assay.scheduler.cost_model._analytic import (
+from assay.scheduler.cost_model import (
+    CostModel,
+    CostParams,
+    Layout,
     Rates,
+    StepEstimate,
     estimate_step,
     layer_costs,
     precision_bytes,
     stage_extras,
 )
-from assay.scheduler.cost_model._params import CostParams
 from assay.scheduler.model_spec import ModelSpec
 from assay.scheduler.planner._partition import PartitionProblem, balanced_partition, partition_dp
 from assay.scheduler.planner._plan import NoFeasibleLayout, Plan

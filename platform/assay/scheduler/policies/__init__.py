@@ -28,7 +28,7 @@ from assay.scheduler.policies._model import (
     fit_perf_params,
     split_batch,
 )
-from assay.scheduler.policies._placement import node_counts
+from assay.scheduler.policies._placement import node_counts, pack
 from assay.scheduler.policies._tiresias import Tiresias
 
 #: The interface name the design documents use for a job's speed estimate.
@@ -50,6 +50,7 @@ __all__ = [
     "fit_perf_params",
     "get_policy",
     "node_counts",
+    "pack",
     "register_policy",
     "split_batch",
 ]

@@ -8,5 +8,13 @@
 
 from assay.scheduler.simulator._engine import SimResult, simulate
 from assay.scheduler.simulator._metrics import summarize
+from assay.scheduler.simulator._store import published_rows, write_published, write_result
 
-__all__ = ["SimResult", "simulate", "summarize"]
+__all__ = [
+    "SimResult",
+    "published_rows",
+    "simulate",
+    "summarize",
+    "write_published",
+    "write_result",
+]

@@ -7,10 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from assay.scheduler.policies._model import BatchLimits, GoodputModel, split_batch
-from assay.scheduler.policies._placement import node_counts
-from assay.scheduler.workloads._profiles import Profile
-from assay.scheduler.workloads._spec import JobSpec
+from assay.scheduler.policies import BatchLimits, GoodputModel, node_counts, split_batch
+from assay.scheduler.workloads import JobSpec, Profile
 
 
 def compact_counts(workers: int, per_node: int) -> tuple[int, ...]:

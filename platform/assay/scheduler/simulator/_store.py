@@ -11,7 +11,7 @@ from typing import Any
 
 from assay.ids import stable_id
 from assay.scheduler.simulator._engine import SimResult
-from assay.scheduler.workloads._profiles import DATA_DIR
+from assay.scheduler.workloads import DATA_DIR
 
 PUBLISHED_FILE = DATA_DIR / "adaptdl" / "published.json"
 PUBLISHED_PREFIX = "published:"

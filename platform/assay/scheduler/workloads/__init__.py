@@ -16,6 +16,7 @@ from assay.scheduler.workloads._philly import GPU_MIX, philly_workload
 from assay.scheduler.workloads._profiles import (
     ADAPTDL_APPS,
     ADAPTDL_TRACES,
+    DATA_DIR,
     AnalyticProfile,
     MeasuredProfile,
     Profile,
@@ -31,8 +32,9 @@ __all__ = [
     "ADAPTDL_TRACES",
     "ADAPTDL_WORKLOADS",
     "ASSAY_COLUMNS",
-    "GPU_MIX",
     "AnalyticProfile",
+    "DATA_DIR",
+    "GPU_MIX",
     "JobSpec",
     "MeasuredProfile",
     "Profile",

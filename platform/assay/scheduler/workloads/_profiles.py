@@ -25,7 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
-from assay.scheduler.policies._model import BatchLimits
+from assay.scheduler.policies import BatchLimits
 
 DATA_DIR = Path(__file__).parent / "data"
 ADAPTDL_TRACES = DATA_DIR / "adaptdl" / "traces"

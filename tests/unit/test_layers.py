@@ -1,0 +1,102 @@
+"""The architecture as rules the build enforces (the layers of docs/architecture.md), read from the source:
+who may import whom, no reaching into another package's private modules, and no module past 600 lines."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE_ROOTS = {"platform/assay": "assay", "operators": "assay.operators", "pipelines": "assay.pipelines",
+                "dashboards": "assay.dashboards"}
+#: The scheduler's core runs unchanged in the simulator and under the live scheduler: no Ray in it.
+SCHEDULER_CORE = ("assay.scheduler.cost_model", "assay.scheduler.planner", "assay.scheduler.policies",
+                  "assay.scheduler.simulator", "assay.scheduler.workloads", "assay.scheduler.cluster",
+                  "assay.scheduler.model_spec")
+MAX_LINES = 600
+
+
+def modules() -> dict[str, tuple[Path, list[str]]]:
+    """Every production module: its file and the modules it imports (at any depth of the code)."""
+    found = {}
+    for folder, package in SOURCE_ROOTS.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = [p for p in path.relative_to(ROOT / folder).with_suffix("").parts if p != "__init__"]
+            name = ".".join([package, *parts])
+            imports = []
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    imports += [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                elif isinstance(node, ast.Import):
+                    imports += [a.name for a in node.names]
+            found[name] = (path, imports)
+    return found
+
+
+MODULES = modules()
+
+
+def under(name: str, *packages: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def imports_of(*packages: str) -> list[tuple[str, str]]:
+    return [(name, imp) for name, (_, imps) in MODULES.items() if under(name, *packages) for imp in imps]
+
+
+def test_the_dsl_imports_nothing_else_of_assay():
+    assert [(m, i) for m, i in imports_of("assay.dsl") if under(i, "assay") and not under(i, "assay.dsl")] == []
+
+
+def test_operators_import_only_the_dsl_and_their_own_family():
+    bad = [(m, i) for m, i in imports_of("assay.operators")
+           if under(i, "assay") and not under(i, "assay.dsl", "assay.operators", "assay.ids")]
+    assert bad == []
+    no_ray_or_db = [(m, i) for m, i in imports_of("assay.operators") if under(i, "ray", "duckdb")]
+    assert no_ray_or_db == []
+
+
+def test_the_scheduler_core_runs_without_ray_and_without_the_layers_above_it():
+    bad = [(m, i) for m, i in imports_of(*SCHEDULER_CORE)
+           if under(i, "ray", "assay.jobs", "assay.runtime", "assay.cli", "assay.dashboards")]
+    assert bad == []
+
+
+def test_the_store_depends_on_no_layer_above_it():
+    bad = [(m, i) for m, i in imports_of("assay.store")
+           if under(i, "assay.runtime", "assay.scheduler", "assay.jobs", "assay.cli", "assay.dashboards",
+                    "assay.operators", "assay.pipelines", "ray")]
+    assert bad == []
+
+
+def test_only_the_command_line_imports_the_command_line():
+    assert [(m, i) for m, i in imports_of("assay") if under(i, "assay.cli") and not under(m, "assay.cli")] == []
+
+
+def _area(name: str) -> str:
+    """A package that owns its private modules: assay.X, or assay.operators.X / assay.scheduler.X."""
+    parts = name.split(".")
+    return ".".join(parts[:3]) if len(parts) > 2 and parts[1] in ("operators", "scheduler") else ".".join(parts[:2])
+
+
+def test_no_module_reaches_into_another_packages_private_modules():
+    bad = []
+    for name, (_, imports) in MODULES.items():
+        for imp in imports:
+            segments = imp.split(".")
+            private = next((i for i, s in enumerate(segments) if s.startswith("_") and not s.startswith("__")), None)
+            if not imp.startswith("assay.") or private is None:
+                continue
+            owner = ".".join(segments[:private])
+            if not under(name, owner) and _area(owner) != _area(name):
+                bad.append(f"{name} imports {imp}: import it from {owner} (add it to {owner}'s __all__)")
+    assert bad == []
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_a_module_stays_readable(name):
+    path, _ = MODULES[name]
+    n_lines = len(path.read_text().splitlines())
+    assert n_lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {n_lines} lines: split it by what it does"
