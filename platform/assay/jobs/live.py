@@ -153,6 +153,9 @@ class LiveScheduler:
             else:
                 foreign += int(row.get("workers") or 0)
         candidates = self._apply_requests(candidates)
+        # A job whose supervisor ended after the queue was read is not decided on this round: its row is
+        # stale (still "running"), and the next round reaps the supervisor and reads the row as it ended.
+        candidates = [row for row in candidates if not self._ending(row["job_id"])]
         for row in candidates:
             t = self._track(row)
             if row["job_id"] in self.sups:
@@ -183,6 +186,10 @@ class LiveScheduler:
                 if sup.outcome in q.FINAL_STATES:
                     self.tracked.pop(job_id, None)
         return ended
+
+    def _ending(self, job_id: str) -> bool:
+        sup = self.sups.get(job_id)
+        return sup is not None and sup.outcome is not None
 
     def _learn_restart_cost(self) -> None:
         if not self._learn_restart:
@@ -325,6 +332,8 @@ class LiveScheduler:
                 if want < t.spec.min_workers:
                     want = 0
             sup = self.sups.get(job_id)
+            if sup is not None and sup.outcome is not None:
+                continue  # it ended after the policy looked (see round): never start it again this round
             current = sup.allocated if sup is not None else 0
             if want == current:
                 if sup is None and t.decided != 0:
@@ -352,10 +361,13 @@ class LiveScheduler:
             if want - current > free:
                 continue  # the workers it needs are not free yet; next round
             free -= want - current
-            if current == 0:
+            # Only a job without a supervisor starts: one that has a supervisor, even one that ended a moment
+            # ago (its ``allocated`` then reads 0), is resized, which a finished supervisor ignores.
+            sup = self.sups.get(job_id)
+            if sup is None:
                 self._start(by_id[job_id], want, reason)
             else:
-                self.sups[job_id].resize(want, reason, source="scheduler")
+                sup.resize(want, reason, source="scheduler")
             t.decided, t.changed_at = want, mono
             applied.append(f"{job_id}: {current} -> {want} ({reason})")
         return applied
