@@ -34,7 +34,7 @@ def test_specs_lists_the_builtin_examples():
 def test_submit_list_show_and_cancel(db):
     out = _jobs("submit", "gpt-dp", "--set", "steps=60", "--set", "checkpoint_every=10", "--db", db)
     assert out.exit_code == 0, out.output
-    job_id = out.output.strip()
+    job_id = out.stdout.strip()
     assert job_id.startswith("gpt-dp-")
     job = get_job(db, job_id)
     assert job["state"] == "queued" and json.loads(job["spec"])["steps"] == 60
@@ -68,13 +68,13 @@ def test_wrong_arguments_name_the_flag(db, args, flag, words):
 
 
 def test_resize_outside_the_job_bounds_names_the_argument(db):
-    job_id = _jobs("submit", "tiny", "--db", db).output.strip()
+    job_id = _jobs("submit", "tiny", "--db", db).stdout.strip()
     out = _jobs("resize", job_id, "9", "--db", db)
     assert out.exit_code == 2 and "WORKERS" in out.output and "max_workers" in out.output
 
 
 def test_wait_times_out_on_a_queued_job(db):
-    job_id = _jobs("submit", "tiny", "--db", db).output.strip()
+    job_id = _jobs("submit", "tiny", "--db", db).stdout.strip()
     out = _jobs("wait", job_id, "--db", db, "--timeout", "0.2")
     assert out.exit_code == 3 and "queued" in out.output
 
