@@ -36,11 +36,16 @@ def scheduler(
                                  param_hint="--policy")
     knobs = _knobs(knob or [])
 
+    last: dict[str, Any] = {}
+
     def report(sched: Any, info: dict[str, Any]) -> None:
+        """Each decision as it is taken: finish, start, resume, resize, preempt, wait (with why)."""
+        last.update(info)
+        for job_id, outcome in info.get("ended") or []:
+            what = "checkpointed, back in the queue" if outcome == "preempted" else outcome
+            typer.echo(f"round {sched.rounds}: {'preempted' if outcome == 'preempted' else 'finish'} {job_id}: {what}")
         for line in info.get("applied") or []:
             typer.echo(f"round {sched.rounds}: {line}")
-        for job_id, outcome in info.get("ended") or []:
-            typer.echo(f"round {sched.rounds}: {job_id} {outcome}")
 
     try:
         sched = LiveScheduler(db, policy, slots=workers, address=address, interval_s=interval,
@@ -53,7 +58,11 @@ def scheduler(
         sched.run(until_idle=until_idle, timeout_s=timeout)
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
-    typer.echo(f"scheduler: stopped after {sched.rounds} rounds")
+    waiting = last.get("waiting") or {}
+    typer.echo(f"scheduler: stopped after {sched.rounds} rounds" + (f"; {len(waiting)} job(s) still waiting" if waiting
+                                                                     else ""))
+    for job_id, why in waiting.items():
+        typer.echo(f"  {job_id}: {why}")
 
 
 def _knobs(items: list[str]) -> dict[str, Any]:
