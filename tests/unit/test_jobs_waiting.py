@@ -78,7 +78,7 @@ def test_a_job_that_can_never_fit_waits_with_why_and_the_next_job_runs(tmp_path)
     assert why.startswith("wait: needs 32 workers, the cluster has 2: cannot start until it grows")
     assert any(line.startswith(f"wait {big}: needs 32 workers") for line in info["applied"])
     assert db_call(q.job, sched.db, big)["state"] == "waiting"
-    assert info["waiting"][big] == why.removeprefix("wait: ")
+    assert why.removeprefix("wait: ").startswith(info["waiting"][big])
 
     info = sched.round()  # the same decision again is not recorded or printed again
     assert _waits(sched, big) == [why] and info["applied"] == [] and not info["idle"]
@@ -129,6 +129,6 @@ def test_policies_give_a_never_fitting_job_nothing_and_run_the_next(policy):
 
 
 def test_explain_wait_names_free_workers_and_holders():
-    why = explain_wait(4, 4, 2, {"job-x": 2}, 0, "fifo: head of the queue")
-    assert why == "needs 4 workers, 2 free; 2 held by job-x (fifo: head of the queue)"
-    assert "1 by jobs of other drivers" in explain_wait(2, 4, 0, {"a": 3}, 1, "p")
+    assert explain_wait(4, 4, 2, {"job-x": 2}, 0) == "needs 4 workers, 2 free; 2 held by job-x"
+    assert explain_wait(2, 4, 0, {"a": 3}, 1) == "needs 2 workers, 0 free; 3 held by a, 1 by jobs of other drivers"
+    assert explain_wait(8, 4, 4, {}, 0) == "needs 8 workers, the cluster has 4: cannot start until it grows"

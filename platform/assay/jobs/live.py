@@ -384,13 +384,13 @@ class LiveScheduler:
         held = {job_id: s.allocated for job_id, s in self.sups.items() if not s.done and s.allocated}
         whole = total + foreign  # the cluster's slots, the workers of other drivers' jobs included
         for job_id, reason in waits:
-            why = explain_wait(self._needed(self.tracked[job_id], whole), whole, free, held, foreign, reason)
+            why = explain_wait(self._needed(self.tracked[job_id], whole), whole, free, held, foreign)
             t = self.tracked[job_id]
             t.decided = 0
-            if why != t.waiting:  # a new decision to wait, or a new reason: recorded and shown once
+            if why != t.waiting:  # a new decision to wait, or new numbers: recorded and shown once
                 t.waiting = why
-                self._record_wait(by_id[job_id], why)
-                applied.append(f"wait {job_id}: {why}")
+                self._record_wait(by_id[job_id], f"{why} ({reason})")
+                applied.append(f"wait {job_id}: {why} ({reason})")
         return applied
 
     def _needed(self, t: _Tracked, total: int) -> int:
@@ -424,19 +424,19 @@ class LiveScheduler:
             log.warning("scheduler: recording a decision for %s failed: %s", job_id, exc)
 
 
-def explain_wait(need: int, whole: int, free: int, held: Mapping[str, int], foreign: int, reason: str) -> str:
-    """Why a job waits, in the words of ``needs 4 workers, 2 free; 2 held by job-a (policy's reason)``;
-    ``whole`` is the cluster's slots, ``free`` those nobody holds."""
+def explain_wait(need: int, whole: int, free: int, held: Mapping[str, int], foreign: int) -> str:
+    """Why a job waits, in the words of ``needs 4 workers, 2 free; 2 held by job-a`` (the policy's reason
+    follows in brackets where it is recorded); ``whole`` is the cluster's slots, ``free`` those nobody holds."""
     plural = "s" * (need != 1)
     if need > whole:
-        return f"needs {need} worker{plural}, the cluster has {whole}: cannot start until it grows ({reason})"
+        return f"needs {need} worker{plural}, the cluster has {whole}: cannot start until it grows"
     holders = [f"{n} held by {job_id}" for job_id, n in sorted(held.items(), key=lambda kv: -kv[1])]
     if foreign:
         holders.append(f"{foreign} by jobs of other drivers")
     why = f"needs {need} worker{plural}, {max(free, 0)} free"
     if holders:
         why += "; " + ", ".join(holders)
-    return f"{why} ({reason})"
+    return why
 
 
 def _queued_waiting(row: Mapping[str, Any]) -> bool:

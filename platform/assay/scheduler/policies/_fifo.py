@@ -58,8 +58,7 @@ class Fifo:
                     continue
                 if blocked_by is None:
                     blocked_by = job.job_id
-                    out[job.job_id] = Decision(0, f"fifo: head of the queue, waits for {need} free workers "
-                                                  f"({sum(free)} free)")
+                    out[job.job_id] = Decision(0, f"fifo: head of the queue, waits for {need} free workers")
                     continue
             out[job.job_id] = Decision(0, f"fifo: queued behind {blocked_by}")
         return out
