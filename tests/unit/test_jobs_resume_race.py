@@ -96,10 +96,12 @@ def test_a_job_finishing_during_a_round_is_not_started_again(setup, point):
     assert sup.finished.is_set() and not sup.done  # the interleaving happened: ended, thread still alive
     assert sched.started == [], "the finished job was started again in the round it finished"
 
-    sup.release.set()  # the supervisor's thread ends; the next rounds reap it and read the job as completed
+    info = sched.round()  # a whole round with the job ended and its thread still winding down
+    assert info["ended"] == [(job_id, "completed")] and job_id in sched.sups
+    assert sched.started == []
+
+    sup.release.set()  # the supervisor's thread ends; the next round forgets it and reads the job as completed
     assert sup.join(10)
     info = sched.round()
-    sched.round()
-    assert sched.started == []
-    assert info["ended"] == [(job_id, "completed")] and job_id not in sched.sups
+    assert info["ended"] == [] and job_id not in sched.sups and sched.started == []
     assert db_call(q.job, sched.db, job_id)["state"] == "completed"

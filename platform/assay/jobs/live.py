@@ -90,6 +90,7 @@ class LiveScheduler:
         self.stale_s = stale_s
         self.on_round = on_round
         self.sups: dict[str, Any] = {}
+        self._told: set[str] = set()  # jobs whose end was reported while their supervisor winds down
         self.tracked: dict[str, _Tracked] = {}
         self.poller = RequestPoller(db)
         self.rounds = 0
@@ -185,10 +186,15 @@ class LiveScheduler:
 
     # -- reading -------------------------------------------------------------------------------------
     def _reap(self) -> list[tuple[str, str]]:
+        """Forget supervisors whose thread has ended; returns the jobs that ended since the last round (told
+        as soon as their outcome is set, while their thread may still be winding down)."""
         ended = []
         for job_id, sup in list(self.sups.items()):
-            if sup.done:
+            if sup.outcome is not None and job_id not in self._told:
+                self._told.add(job_id)
                 ended.append((job_id, sup.outcome))
+            if sup.done:
+                self._told.discard(job_id)
                 self._restart_costs = (self._restart_costs + sup.restart_costs())[-50:]
                 del self.sups[job_id]
                 t = self.tracked.get(job_id)
