@@ -62,7 +62,7 @@ def capacity(slots: int | None = None, address: str | None = None,
 
         ensure_ray(address)
         return ray_capacity(worker_cpus=worker_cpus)
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cpus = os.cpu_count() or 1  # what ensure_ray gives an embedded cluster
     per = worker_cpus or 1.0
     return Capacity(max(0, math.floor(cpus / per + 1e-9)),
                     f"this machine's {cpus} CPUs / {per:g} CPU per worker, as `assay scheduler` without "
