@@ -86,3 +86,31 @@ def test_scheduler_rejects_an_unknown_policy(db):
     assert out.exit_code == 2 and "--policy" in out.output and "goodput" in out.output
     out = runner.invoke(app, ["--policy", "fifo", "--knob", "oops", "--db", db])
     assert out.exit_code == 2 and "--knob" in out.output
+
+
+def test_scheduler_prints_each_decision_and_what_is_left_waiting(db, monkeypatch):
+    from assay.jobs.live import LiveScheduler
+
+    def two_rounds(self, **kwargs):  # what a round reports, without a cluster
+        self.rounds = 1
+        self.on_round(self, {"ended": [], "applied": ["start a-1 on 2 workers: fifo: starts",
+                                                      "wait b-2: needs 4 workers, 0 free; 2 held by a-1 (fifo)"],
+                             "waiting": {"b-2": "needs 4 workers, 0 free; 2 held by a-1"}})
+        self.rounds = 2
+        self.on_round(self, {"ended": [("a-1", "completed"), ("c-3", "preempted")], "applied": [],
+                             "waiting": {"b-2": "needs 4 workers, the cluster has 2: cannot start until it grows"}})
+
+    monkeypatch.setattr(LiveScheduler, "run", two_rounds)
+    app = typer.Typer()
+    app.command()(scheduler)
+    out = runner.invoke(app, ["--policy", "fifo", "--db", db])
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    assert lines[1:] == [
+        "round 1: start a-1 on 2 workers: fifo: starts",
+        "round 1: wait b-2: needs 4 workers, 0 free; 2 held by a-1 (fifo)",
+        "round 2: finish a-1: completed",
+        "round 2: preempted c-3: checkpointed, back in the queue",
+        "scheduler: stopped after 2 rounds; 1 job(s) still waiting",
+        "  b-2: needs 4 workers, the cluster has 2: cannot start until it grows",
+    ]

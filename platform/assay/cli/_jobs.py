@@ -148,7 +148,8 @@ def _hint(exc: Any, overrides: list[str] | None) -> str:
 @app.command("list")
 def list_cmd(
     db: DbOption = None,
-    state: Annotated[str | None, typer.Option(help="Only jobs in this state (queued, waiting, running, preempted, completed, ...).")] = None,
+    state: Annotated[str | None, typer.Option(
+        help="Only jobs in this state (queued, waiting, running, preempted, completed, ...).")] = None,
     format: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
 ) -> None:
     """Jobs with their state, workers and progress."""

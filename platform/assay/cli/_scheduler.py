@@ -27,7 +27,10 @@ def scheduler(
     timeout: Annotated[float | None, typer.Option(help="Exit after this many seconds.")] = None,
 ) -> None:
     """Run queued jobs on the Ray cluster: the policy decides each round who gets how many workers; jobs
-    start, resize, get preempted and restart; every decision lands in `allocations` with its reason."""
+    start, resize, get preempted and restart; every decision lands in `allocations` with its reason and is
+    printed as it is taken. A job that cannot start waits with why (`wait: needs 4 workers, 2 free; 2 held
+    by job-x`) and never blocks the jobs behind it that can run (fifo backfills unless
+    --knob backfill=false)."""
     from assay.jobs.live import LiveScheduler
     from assay.scheduler.policies import available_policies
 
@@ -42,8 +45,10 @@ def scheduler(
         """Each decision as it is taken: finish, start, resume, resize, preempt, wait (with why)."""
         last.update(info)
         for job_id, outcome in info.get("ended") or []:
-            what = "checkpointed, back in the queue" if outcome == "preempted" else outcome
-            typer.echo(f"round {sched.rounds}: {'preempted' if outcome == 'preempted' else 'finish'} {job_id}: {what}")
+            if outcome == "preempted":
+                typer.echo(f"round {sched.rounds}: preempted {job_id}: checkpointed, back in the queue")
+            else:
+                typer.echo(f"round {sched.rounds}: finish {job_id}: {outcome}")
         for line in info.get("applied") or []:
             typer.echo(f"round {sched.rounds}: {line}")
 
@@ -59,8 +64,8 @@ def scheduler(
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
     waiting = last.get("waiting") or {}
-    typer.echo(f"scheduler: stopped after {sched.rounds} rounds" + (f"; {len(waiting)} job(s) still waiting" if waiting
-                                                                     else ""))
+    left = f"; {len(waiting)} job(s) still waiting" if waiting else ""
+    typer.echo(f"scheduler: stopped after {sched.rounds} rounds{left}")
     for job_id, why in waiting.items():
         typer.echo(f"  {job_id}: {why}")
 
