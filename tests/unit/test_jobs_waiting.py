@@ -9,7 +9,7 @@ import pytest
 
 from assay.jobs._record import db_call
 from assay.jobs.live import LiveScheduler, explain_wait
-from assay.jobs.runner import new_job
+from assay.jobs.runner import new_job, request_cancel
 from assay.jobs.spec import load_spec
 from assay.scheduler.policies import ClusterView, JobView, get_policy
 from assay.store import queries_jobs as q
@@ -84,6 +84,7 @@ def test_a_job_that_can_never_fit_waits_with_why_and_the_next_job_runs(tmp_path)
     assert _waits(sched, big) == [why] and info["applied"] == [] and not info["idle"]
     _end(sched, small)
     assert sched.round()["idle"]  # nothing runs; what is left can never start here
+    assert request_cancel(sched.db, big) == "cancelled"  # nobody runs a waiting job: cancelled at once
 
 
 def test_a_waiting_job_says_who_holds_the_workers_and_fifo_backfills_behind_it(tmp_path):
