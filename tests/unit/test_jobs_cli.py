@@ -59,6 +59,7 @@ def test_submit_list_show_and_cancel(db):
         (["submit", "gpt-dp", "--set", "steps"], "--set", "key=value"),
         (["cancel", "nope"], "JOB_ID", "assay jobs list"),
         (["list", "--format", "xml"], "--format", "table or json"),
+        (["list", "--state", "waitng"], "--state", "queued, waiting, starting"),
     ],
 )
 def test_wrong_arguments_name_the_flag(db, args, flag, words):

@@ -157,6 +157,8 @@ def list_cmd(
 
     if format not in ("table", "json"):
         raise typer.BadParameter(f"{format!r}; use table or json", param_hint="--format")
+    if state and state not in q.ALL_STATES:
+        raise typer.BadParameter(f"{state!r}; use one of: {', '.join(q.ALL_STATES)}", param_hint="--state")
     df = q.jobs(db, [state] if state else None)
     cols = ["job_id", "name", "state", "priority", "workers", "min_workers", "max_workers", "attempts",
             "submitted_at", "error"]
