@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("torch")
 ray = pytest.importorskip("ray")
 
-from assay.jobs import load_spec, submit  # noqa: E402
+from assay.jobs import SpecError, load_spec, submit  # noqa: E402
 from assay.jobs._record import db_call  # noqa: E402
 from assay.jobs.live import LiveScheduler  # noqa: E402
 from assay.store import queries_jobs as _queries  # noqa: E402
@@ -147,3 +147,50 @@ def test_a_killed_scheduler_is_replaced_and_its_jobs_resume(ray_local, jobs_db):
         events = q("job_events", db, job_id)
         resumed = events[(events.kind == "restart") & events.detail.str.contains("resumed")]
         assert len(resumed) == 1 and resumed.step.iloc[0] >= 40
+
+
+def test_an_impossible_job_is_refused_and_a_waiting_job_does_not_block_one_that_fits(ray_local, jobs_db):
+    """Issue 13, item 4 on real Ray, through `assay scheduler` itself: admission against the connected cluster
+    refuses a job that can never fit; in the queue, a job that must wait says why and a later job that fits
+    runs meanwhile (fifo backfills); a job admitted for a bigger cluster waits without holding anything."""
+    db = jobs_db
+    with pytest.raises(SpecError) as refused:
+        submit(load_spec("tiny", [*SMALL, "name=huge", "min_workers=32", "max_workers=32"]), db)
+    assert refused.value.field == "min_workers" and "the connected Ray cluster" in str(refused.value)
+    assert q("jobs", db).empty  # nothing queued
+
+    pair = ["dp=2", "min_workers=2", "max_workers=2"]
+    hog = submit(load_spec("tiny", [*SMALL, *pair, "name=hog", "steps=300"]), db)
+    head = submit(load_spec("tiny", [*SMALL, *pair, "name=head", "steps=40"]), db)
+    tail = submit(load_spec("tiny", [*SMALL, "max_workers=1", "name=tail", "steps=60"]), db)
+    giant = submit(load_spec("tiny", [*SMALL, "name=giant", "min_workers=32", "max_workers=32"]), db, capacity=64)
+    address = ray.get_runtime_context().gcs_address
+    code = ("import typer; from assay.cli._scheduler import scheduler; app = typer.Typer(); "
+            "app.command()(scheduler); app()")
+    # Three slots: the hog takes two, the head (two) waits for them, the tail (one) runs at once.
+    out = subprocess.run([sys.executable, "-c", code, "--db", str(db), "--address", address, "--workers", "3",
+                          "--worker-cpus", "1", "--policy", "fifo", "--interval", "0.5", "--until-idle",
+                          "--timeout", "240"], env=dict(os.environ), capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    console = out.stdout
+    print(console)
+
+    for job_id, steps in ((hog, 300), (head, 40), (tail, 60)):
+        job = q("job", db, job_id)
+        assert job["state"] == "completed", (job_id, job["error"])
+        assert _series_ok(db, job_id, steps)
+    allocs = q("allocations", db)
+    starts = allocs[allocs.reason.str.startswith("start:")].set_index("job_id")
+    assert starts.at[tail, "at"] < starts.at[head, "at"]  # the later, smaller job did not wait for the head
+    assert starts.at[tail, "at"] < q("job", db, hog)["finished_at"]
+    head_waits = allocs[(allocs.job_id == head) & allocs.reason.str.startswith("wait:")].reason.tolist()
+    assert head_waits and head_waits[0].startswith("wait: needs 2 workers, 0 free; 2 held by " + hog)
+    assert q("job", db, giant)["state"] == "waiting"
+    giant_waits = allocs[allocs.job_id == giant].reason.tolist()
+    assert len(giant_waits) == 1 and "needs 32 workers, the cluster has 3: cannot start until it grows" in giant_waits[0]
+
+    # the console showed each decision as it was taken, and what was left waiting at the end
+    for line in (f"start {hog} on 2 workers", f"start {tail} on 1 worker", f"wait {head}: needs 2 workers",
+                 f"wait {giant}: needs 32 workers", f"finish {tail}: completed", f"start {head} on 2 workers",
+                 f"finish {head}: completed", "1 job(s) still waiting", f"{giant}: needs 32 workers"):
+        assert line in console, line

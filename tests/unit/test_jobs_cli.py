@@ -34,7 +34,7 @@ def test_specs_lists_the_builtin_examples():
 def test_submit_list_show_and_cancel(db):
     out = _jobs("submit", "gpt-dp", "--set", "steps=60", "--set", "checkpoint_every=10", "--db", db)
     assert out.exit_code == 0, out.output
-    job_id = out.output.strip()
+    job_id = out.stdout.strip()
     assert job_id.startswith("gpt-dp-")
     job = get_job(db, job_id)
     assert job["state"] == "queued" and json.loads(job["spec"])["steps"] == 60
@@ -59,6 +59,7 @@ def test_submit_list_show_and_cancel(db):
         (["submit", "gpt-dp", "--set", "steps"], "--set", "key=value"),
         (["cancel", "nope"], "JOB_ID", "assay jobs list"),
         (["list", "--format", "xml"], "--format", "table or json"),
+        (["list", "--state", "waitng"], "--state", "queued, waiting, starting"),
     ],
 )
 def test_wrong_arguments_name_the_flag(db, args, flag, words):
@@ -68,13 +69,13 @@ def test_wrong_arguments_name_the_flag(db, args, flag, words):
 
 
 def test_resize_outside_the_job_bounds_names_the_argument(db):
-    job_id = _jobs("submit", "tiny", "--db", db).output.strip()
+    job_id = _jobs("submit", "tiny", "--db", db).stdout.strip()
     out = _jobs("resize", job_id, "9", "--db", db)
     assert out.exit_code == 2 and "WORKERS" in out.output and "max_workers" in out.output
 
 
 def test_wait_times_out_on_a_queued_job(db):
-    job_id = _jobs("submit", "tiny", "--db", db).output.strip()
+    job_id = _jobs("submit", "tiny", "--db", db).stdout.strip()
     out = _jobs("wait", job_id, "--db", db, "--timeout", "0.2")
     assert out.exit_code == 3 and "queued" in out.output
 
@@ -86,3 +87,31 @@ def test_scheduler_rejects_an_unknown_policy(db):
     assert out.exit_code == 2 and "--policy" in out.output and "goodput" in out.output
     out = runner.invoke(app, ["--policy", "fifo", "--knob", "oops", "--db", db])
     assert out.exit_code == 2 and "--knob" in out.output
+
+
+def test_scheduler_prints_each_decision_and_what_is_left_waiting(db, monkeypatch):
+    from assay.jobs.live import LiveScheduler
+
+    def two_rounds(self, **kwargs):  # what a round reports, without a cluster
+        self.rounds = 1
+        self.on_round(self, {"ended": [], "applied": ["start a-1 on 2 workers: fifo: starts",
+                                                      "wait b-2: needs 4 workers, 0 free; 2 held by a-1 (fifo)"],
+                             "waiting": {"b-2": "needs 4 workers, 0 free; 2 held by a-1"}})
+        self.rounds = 2
+        self.on_round(self, {"ended": [("a-1", "completed"), ("c-3", "preempted")], "applied": [],
+                             "waiting": {"b-2": "needs 4 workers, the cluster has 2: cannot start until it grows"}})
+
+    monkeypatch.setattr(LiveScheduler, "run", two_rounds)
+    app = typer.Typer()
+    app.command()(scheduler)
+    out = runner.invoke(app, ["--policy", "fifo", "--db", db])
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    assert lines[1:] == [
+        "round 1: start a-1 on 2 workers: fifo: starts",
+        "round 1: wait b-2: needs 4 workers, 0 free; 2 held by a-1 (fifo)",
+        "round 2: finish a-1: completed",
+        "round 2: preempted c-3: checkpointed, back in the queue",
+        "scheduler: stopped after 2 rounds; 1 job(s) still waiting",
+        "  b-2: needs 4 workers, the cluster has 2: cannot start until it grows",
+    ]

@@ -17,6 +17,7 @@ class FakeSupervisor:
     def __init__(self, workers: int):
         self.allocated = workers
         self.done = False
+        self.outcome = None
         self.calls: list[tuple] = []
 
     def resize(self, workers, reason, source="runner"):

@@ -145,3 +145,28 @@ def test_assays_log_parser_reads_the_log_back(tmp_path):
     metrics = out["metrics"].to_pandas()
     assert sorted(metrics[metrics.name == "loss"].step) == [1, 2, 3, 4, 5]
     assert os.path.getsize(path) > 0
+
+
+def test_a_jobs_final_rows_are_written_even_if_the_database_is_busy_for_a_while(db, tmp_path, monkeypatch):
+    import assay.jobs._record as record
+    from assay.store import DatabaseBusy
+
+    rec = _recorder(db, tmp_path)
+    rec.job.update(state="completed")
+    real, calls = record.write_rows, []
+
+    def busy_twice(*args, **kwargs):
+        calls.append(1)
+        if len(calls) <= 2:
+            raise DatabaseBusy("held by another process")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(record, "write_rows", busy_twice)
+    assert rec.flush_final(timeout_s=10, wait_s=0.0)
+    assert len(calls) == 3 and q.job(db, rec.job["job_id"])["state"] == "completed"
+
+    def always_busy(*args, **kwargs):
+        raise DatabaseBusy("held by another process")
+
+    monkeypatch.setattr(record, "write_rows", always_busy)
+    assert not rec.flush_final(timeout_s=0.0, wait_s=0.0)  # gives up after the timeout, says so in the log

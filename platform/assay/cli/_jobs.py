@@ -32,8 +32,7 @@ def _spec(spec: str, overrides: list[str] | None) -> Any:
     try:
         return load_spec(spec, overrides or [])
     except SpecError as exc:
-        hint = "--set" if overrides and exc.field not in ("spec",) else "SPEC"
-        raise typer.BadParameter(str(exc), param_hint=hint) from None
+        raise typer.BadParameter(str(exc), param_hint=_hint(exc, overrides)) from None
 
 
 def _job(db: Path | None, job_id: str) -> dict[str, Any]:
@@ -96,20 +95,61 @@ def _show_event(sup: Any, kind: str, step: int, detail: str) -> None:
 
 @app.command()
 def submit(
-    spec: Annotated[str, typer.Argument(help="A built-in spec name or a YAML file.")],
+    spec: Annotated[str, typer.Argument(help="A built-in spec name or a YAML file (one spec, a list of specs, "
+                                             "or several YAML documents).")],
     set_: SetOption = None,
     db: DbOption = None,
+    address: Annotated[str | None, typer.Option(
+        "--address", help="Check the job against this Ray cluster (default: this machine's CPUs).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        help="Check against this many worker slots (as `assay scheduler --workers`).", min=1)] = None,
+    worker_cpus: Annotated[float | None, typer.Option(
+        help="CPUs per worker (as `assay scheduler --worker-cpus`).", min=0.01)] = None,
 ) -> None:
-    """Queue a job for `assay scheduler`; prints its id."""
+    """Queue jobs for `assay scheduler`; prints each queued job's id. A spec that can never fit the cluster
+    the scheduler will have, or that has no content, is refused with the reason and not queued; in a file
+    of several specs each is refused or queued on its own."""
+    from assay.jobs import SpecError, admit, capacity, load_specs
     from assay.jobs import submit as submit_job
 
-    typer.echo(submit_job(_spec(spec, set_), db))
+    try:
+        specs = load_specs(spec, set_ or [])
+    except SpecError as exc:
+        raise typer.BadParameter(str(exc), param_hint="SPEC") from None
+    cap = capacity(workers, address, worker_cpus)
+    queued = 0
+    for i, item in enumerate(specs, 1):
+        parts = [f"spec {i} of {len(specs)}" if len(specs) > 1 else "",
+                 "" if isinstance(item, SpecError) else f"({item.name})"]
+        label = "".join(f" {p}" for p in parts if p)
+        try:
+            if isinstance(item, SpecError):
+                raise item
+            note = admit(item, cap)
+            job_id = submit_job(item, db, capacity=cap)
+        except SpecError as exc:
+            if len(specs) == 1:  # one spec: refused as a bad argument, as `jobs run` does
+                raise typer.BadParameter(str(exc), param_hint=_hint(exc, set_)) from None
+            typer.echo(f"refused{label}: {exc}", err=True)
+            continue
+        queued += 1
+        typer.echo(job_id)
+        typer.echo(f"queued{label}: {job_id} {note}", err=True)
+    if len(specs) > 1:
+        typer.echo(f"{len(specs)} specs: {queued} queued, {len(specs) - queued} refused", err=True)
+        if queued < len(specs):
+            raise typer.Exit(1)
+
+
+def _hint(exc: Any, overrides: list[str] | None) -> str:
+    return "--set" if overrides and exc.field not in ("spec",) else "SPEC"
 
 
 @app.command("list")
 def list_cmd(
     db: DbOption = None,
-    state: Annotated[str | None, typer.Option(help="Only jobs in this state (queued, running, ...).")] = None,
+    state: Annotated[str | None, typer.Option(
+        help="Only jobs in this state (queued, waiting, running, preempted, completed, ...).")] = None,
     format: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
 ) -> None:
     """Jobs with their state, workers and progress."""
@@ -117,6 +157,8 @@ def list_cmd(
 
     if format not in ("table", "json"):
         raise typer.BadParameter(f"{format!r}; use table or json", param_hint="--format")
+    if state and state not in q.ALL_STATES:
+        raise typer.BadParameter(f"{state!r}; use one of: {', '.join(q.ALL_STATES)}", param_hint="--state")
     df = q.jobs(db, [state] if state else None)
     cols = ["job_id", "name", "state", "priority", "workers", "min_workers", "max_workers", "attempts",
             "submitted_at", "error"]

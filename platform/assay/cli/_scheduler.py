@@ -27,7 +27,10 @@ def scheduler(
     timeout: Annotated[float | None, typer.Option(help="Exit after this many seconds.")] = None,
 ) -> None:
     """Run queued jobs on the Ray cluster: the policy decides each round who gets how many workers; jobs
-    start, resize, get preempted and restart; every decision lands in `allocations` with its reason."""
+    start, resize, get preempted and restart; every decision lands in `allocations` with its reason and is
+    printed as it is taken. A job that cannot start waits with why (`wait: needs 4 workers, 2 free; 2 held
+    by job-x`) and never blocks the jobs behind it that can run (fifo backfills unless
+    --knob backfill=false)."""
     from assay.jobs.live import LiveScheduler
     from assay.scheduler.policies import available_policies
 
@@ -36,11 +39,18 @@ def scheduler(
                                  param_hint="--policy")
     knobs = _knobs(knob or [])
 
+    last: dict[str, Any] = {}
+
     def report(sched: Any, info: dict[str, Any]) -> None:
+        """Each decision as it is taken: finish, start, resume, resize, preempt, wait (with why)."""
+        last.update(info)
+        for job_id, outcome in info.get("ended") or []:
+            if outcome == "preempted":
+                typer.echo(f"round {sched.rounds}: preempted {job_id}: checkpointed, back in the queue")
+            else:
+                typer.echo(f"round {sched.rounds}: finish {job_id}: {outcome}")
         for line in info.get("applied") or []:
             typer.echo(f"round {sched.rounds}: {line}")
-        for job_id, outcome in info.get("ended") or []:
-            typer.echo(f"round {sched.rounds}: {job_id} {outcome}")
 
     try:
         sched = LiveScheduler(db, policy, slots=workers, address=address, interval_s=interval,
@@ -53,7 +63,11 @@ def scheduler(
         sched.run(until_idle=until_idle, timeout_s=timeout)
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
-    typer.echo(f"scheduler: stopped after {sched.rounds} rounds")
+    waiting = last.get("waiting") or {}
+    left = f"; {len(waiting)} job(s) still waiting" if waiting else ""
+    typer.echo(f"scheduler: stopped after {sched.rounds} rounds{left}")
+    for job_id, why in waiting.items():
+        typer.echo(f"  {job_id}: {why}")
 
 
 def _knobs(items: list[str]) -> dict[str, Any]:

@@ -171,6 +171,18 @@ class Recorder:
         with DB_LOCK:
             return self._flush()
 
+    def flush_final(self, timeout_s: float = 120.0, wait_s: float = 1.0) -> bool:
+        """Flush until written: a job's last rows (its final state) must land, or its row would read
+        ``running`` under a live owner for as long as that driver lives. False if the database stayed busy
+        for ``timeout_s``."""
+        deadline = time.monotonic() + timeout_s
+        while not self.flush(force=True):
+            if time.monotonic() > deadline:
+                log.error("job %s: its final state could not be written in %.0fs", self.job["job_id"], timeout_s)
+                return False
+            time.sleep(wait_s)
+        return True
+
     def _flush(self) -> bool:
         with self._lock:
             metrics, pending = self._buffer, self._pending

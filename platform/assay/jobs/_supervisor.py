@@ -542,7 +542,7 @@ class JobSupervisor:
         self.recorder.allocation(0, None, f"preempt: {req.reason}", req.source)
         self.job.update(state="preempted", workers=0, owner=None)
         self.recorder.run_row(self._run_row("preempted"))
-        self.recorder.flush(force=True)
+        self.recorder.flush_final()
         self.outcome = "preempted"
         raise _Stop
 
@@ -557,7 +557,7 @@ class JobSupervisor:
         if state == "completed":
             self.recorder.log.done()
         self.recorder.log.note(f"job {self.job_id} {state} at iteration {self.step}" + (f": {error}" if error else ""))
-        self.recorder.flush(force=True)
+        self.recorder.flush_final()  # before the outcome: a scheduler reaping the job then reads its final row
         self.outcome = state
         raise _Stop
 

@@ -32,6 +32,7 @@ from datetime import UTC
 from pathlib import Path
 from typing import Any
 
+from assay.jobs._admission import worker_shape
 from assay.jobs._layout import feasible_workers
 from assay.jobs._record import db_call, now, owner_alive, owner_id
 from assay.jobs.runner import RequestPoller, jobs_dir, request_cancel
@@ -55,6 +56,7 @@ class _Tracked:
     changed_at: float = 0.0
     pinned: int | None = None
     seen_at: float = field(default_factory=time.monotonic)
+    waiting: str | None = None  # why it waits, as last recorded (None: not waiting)
 
 
 class LiveScheduler:
@@ -71,7 +73,10 @@ class LiveScheduler:
         from assay.scheduler.policies import get_policy
 
         self.db = db
-        self.policy = get_policy(policy, **dict(knobs or {})) if isinstance(policy, str) else policy
+        knobs = dict(knobs or {})
+        if policy == "fifo":  # live, a job that cannot start never blocks the jobs behind it that can
+            knobs.setdefault("backfill", True)
+        self.policy = get_policy(policy, **knobs) if isinstance(policy, str) else policy
         #: Unless told, a policy that prices restarts (goodput's ``restart_s``) learns what they cost here.
         self._learn_restart = "restart_s" not in (knobs or {}) and hasattr(self.policy, "restart_s")
         self._restart_costs: list[float] = []
@@ -85,6 +90,7 @@ class LiveScheduler:
         self.stale_s = stale_s
         self.on_round = on_round
         self.sups: dict[str, Any] = {}
+        self._told: set[str] = set()  # jobs whose end was reported while their supervisor winds down
         self.tracked: dict[str, _Tracked] = {}
         self.poller = RequestPoller(db)
         self.rounds = 0
@@ -95,7 +101,8 @@ class LiveScheduler:
 
     # -- the loop ------------------------------------------------------------------------------------
     def run(self, *, until_idle: bool = False, max_rounds: int | None = None, timeout_s: float | None = None) -> None:
-        """Schedule until interrupted (``until_idle``: until no job is left to run)."""
+        """Schedule until interrupted (``until_idle``: until no job is left that could run: none is queued
+        or running but jobs too big for the whole cluster, which wait on)."""
         from assay.jobs._ray import ensure_ray
 
         ensure_ray(self.address)
@@ -145,7 +152,7 @@ class LiveScheduler:
             job_id = row["job_id"]
             if job_id in self.sups:
                 candidates.append(row)
-            elif row["state"] in q.WAITING_STATES:
+            elif row["state"] in q.WAITING_STATES or _queued_waiting(row):
                 candidates.append(row)
             elif not owner_alive(row.get("owner"), row.get("heartbeat_at"), self.stale_s):
                 log.info("scheduler: adopting orphaned job %s (owner %s gone)", job_id, row.get("owner"))
@@ -153,6 +160,9 @@ class LiveScheduler:
             else:
                 foreign += int(row.get("workers") or 0)
         candidates = self._apply_requests(candidates)
+        # A job whose supervisor ended after the queue was read is not decided on this round: its row is
+        # stale (still "running"), and the next round reaps the supervisor and reads the row as it ended.
+        candidates = [row for row in candidates if not self._ending(row["job_id"])]
         for row in candidates:
             t = self._track(row)
             if row["job_id"] in self.sups:
@@ -162,19 +172,29 @@ class LiveScheduler:
         cluster = ClusterView(capacity=capacity)
         views = [self._view(row, cluster) for row in candidates]
         decisions = self.policy.decide(views, cluster, wall) if views else {}
-        applied = self._apply(candidates, decisions, sum(capacity))
-        info = {"idle": not candidates and not self.sups, "decisions": decisions, "applied": applied,
-                "capacity": capacity, "foreign": foreign, "ended": ended}
+        applied = self._apply(candidates, decisions, sum(capacity), foreign)
+        # Idle: nothing runs and nothing left could ever start here (jobs bigger than the cluster wait on).
+        whole = sum(capacity) + foreign
+        stuck = all(self._needed(self._track(r), whole) > whole for r in candidates)
+        info = {"idle": stuck and not self.sups, "decisions": decisions, "applied": applied,
+                "capacity": capacity, "foreign": foreign, "ended": ended,
+                "waiting": {r["job_id"]: self.tracked[r["job_id"]].waiting for r in candidates
+                            if r["job_id"] in self.tracked and self.tracked[r["job_id"]].waiting}}
         if self.on_round is not None:
             self.on_round(self, info)
         return info
 
     # -- reading -------------------------------------------------------------------------------------
     def _reap(self) -> list[tuple[str, str]]:
+        """Forget supervisors whose thread has ended; returns the jobs that ended since the last round (told
+        as soon as their outcome is set, while their thread may still be winding down)."""
         ended = []
         for job_id, sup in list(self.sups.items()):
-            if sup.done:
+            if sup.outcome is not None and job_id not in self._told:
+                self._told.add(job_id)
                 ended.append((job_id, sup.outcome))
+            if sup.done:
+                self._told.discard(job_id)
                 self._restart_costs = (self._restart_costs + sup.restart_costs())[-50:]
                 del self.sups[job_id]
                 t = self.tracked.get(job_id)
@@ -183,6 +203,10 @@ class LiveScheduler:
                 if sup.outcome in q.FINAL_STATES:
                     self.tracked.pop(job_id, None)
         return ended
+
+    def _ending(self, job_id: str) -> bool:
+        sup = self.sups.get(job_id)
+        return sup is not None and sup.outcome is not None
 
     def _learn_restart_cost(self) -> None:
         if not self._learn_restart:
@@ -231,18 +255,10 @@ class LiveScheduler:
         return keep
 
     def _worker_shape(self) -> Any:
-        from assay.jobs._ray import WorkerShape, cluster_totals
+        from assay.jobs._ray import cluster_totals
 
         if self._shape is None:
-            totals = cluster_totals()
-            gpus = totals.get("GPU", 0.0) >= 1
-            if self.worker_cpus:
-                cpus = self.worker_cpus
-            elif self.slots:
-                cpus = min(1.0, totals.get("CPU", 1.0) / self.slots)
-            else:
-                cpus = 1.0
-            self._shape = WorkerShape(cpus=cpus, gpus=1.0 if gpus else 0.0)
+            self._shape = worker_shape(cluster_totals(), self.slots, self.worker_cpus)
         return self._shape
 
     def _capacity(self, foreign: int) -> tuple[int, ...]:
@@ -308,13 +324,16 @@ class LiveScheduler:
         return tuple(out)
 
     # -- acting --------------------------------------------------------------------------------------
-    def _apply(self, rows: list[dict[str, Any]], decisions: Mapping[str, Any], total: int) -> list[str]:
+    def _apply(self, rows: list[dict[str, Any]], decisions: Mapping[str, Any], total: int,
+               foreign: int = 0) -> list[str]:
+        """Carry out the decisions that fit; returns one line per decision taken (start, resume, resize,
+        preempt, wait) for the console."""
         by_id = {row["job_id"]: row for row in rows}
         committed = sum(s.allocated for s in self.sups.values() if not s.done)
         free = total - committed
         mono = time.monotonic()
         applied: list[str] = []
-        shrinks, grows = [], []
+        shrinks, grows, waits = [], [], []
         for job_id, decision in decisions.items():
             if job_id not in by_id:
                 continue
@@ -325,11 +344,12 @@ class LiveScheduler:
                 if want < t.spec.min_workers:
                     want = 0
             sup = self.sups.get(job_id)
+            if sup is not None and sup.outcome is not None:
+                continue  # it ended after the policy looked (see round): never start it again this round
             current = sup.allocated if sup is not None else 0
             if want == current:
-                if sup is None and t.decided != 0:
-                    self._record_wait(job_id, decision.reason)
-                    t.decided = 0
+                if sup is None:
+                    waits.append((job_id, decision.reason))
                 continue
             if sup is not None and mono - t.changed_at < self.min_change_s:
                 continue  # hysteresis: a running job changes at most once per min_change_s
@@ -342,23 +362,51 @@ class LiveScheduler:
                 continue  # no time-slicing among equals faster than min_run_s: each switch costs a restart
             if want == 0:
                 sup.stop("preempt", reason, source="scheduler")
+                applied.append(f"preempt {job_id} ({current} workers): {reason}")
             else:
                 sup.resize(want, reason, source="scheduler")
+                applied.append(f"resize {job_id} {current} -> {want} workers: {reason}")
             free += current - want
             t.decided, t.changed_at = want, mono
-            applied.append(f"{job_id}: {current} -> {want} ({reason})")
         for job_id, want, current, reason in sorted(grows, key=lambda g: g[1] - g[2]):
             t = self.tracked[job_id]
             if want - current > free:
-                continue  # the workers it needs are not free yet; next round
+                if current == 0:  # the workers it needs are not free yet; next round
+                    waits.append((job_id, f"{reason}; not free yet"))
+                continue
             free -= want - current
-            if current == 0:
+            # Only a job without a supervisor starts: one that has a supervisor, even one that ended a moment
+            # ago (its ``allocated`` then reads 0), is resized, which a finished supervisor ignores.
+            sup = self.sups.get(job_id)
+            if sup is None:
                 self._start(by_id[job_id], want, reason)
+                verb = "resume" if by_id[job_id].get("started_at") is not None else "start"
+                applied.append(f"{verb} {job_id} on {want} worker{'s' * (want != 1)}: {reason}")
+                t.waiting = None
             else:
-                self.sups[job_id].resize(want, reason, source="scheduler")
+                sup.resize(want, reason, source="scheduler")
+                applied.append(f"resize {job_id} {current} -> {want} workers: {reason}")
             t.decided, t.changed_at = want, mono
-            applied.append(f"{job_id}: {current} -> {want} ({reason})")
+        held = {job_id: s.allocated for job_id, s in self.sups.items() if not s.done and s.allocated}
+        whole = total + foreign  # the cluster's slots, the workers of other drivers' jobs included
+        for job_id, reason in waits:
+            why = explain_wait(self._needed(self.tracked[job_id], whole), whole, free, held, foreign)
+            t = self.tracked[job_id]
+            t.decided = 0
+            if why != t.waiting:  # a new decision to wait, or new numbers: recorded and shown once
+                t.waiting = why
+                self._record_wait(by_id[job_id], f"{why} ({reason})")
+                applied.append(f"wait {job_id}: {why} ({reason})")
         return applied
+
+    def _needed(self, t: _Tracked, total: int) -> int:
+        """The workers a waiting job needs to start: fifo and tiresias start a job at its requested size
+        (within the cluster), other policies at any runnable size from its minimum."""
+        lo = t.pinned or t.spec.min_workers
+        if getattr(self.policy, "name", None) in ("fifo", "tiresias") and lo <= total:
+            asked = t.pinned or t.spec.requested_workers
+            return max(lo, feasible_workers(t.spec, min(asked, t.spec.max_workers or asked, total)))
+        return lo
 
     def _start(self, row: dict[str, Any], workers: int, reason: str) -> None:
         from assay.jobs._supervisor import JobSupervisor
@@ -369,13 +417,38 @@ class LiveScheduler:
                             source="scheduler", start_reason=reason)
         self.sups[job["job_id"]] = sup.start()
 
-    def _record_wait(self, job_id: str, reason: str) -> None:
-        row = {"job_id": job_id, "at": now(), "workers": 0, "plan": json.dumps({"decision": "wait"}),
-               "reason": reason, "source": "scheduler"}
+    def _record_wait(self, row: Mapping[str, Any], reason: str) -> None:
+        """An ``allocations`` row (0 workers, why) and, for a job not yet started, the state ``waiting``."""
+        job_id = row["job_id"]
+        alloc = {"job_id": job_id, "at": now(), "workers": 0, "plan": json.dumps({"decision": "wait"}),
+                 "reason": f"wait: {reason}", "source": "scheduler"}
         try:
-            db_call(write_rows, self.db, {"allocations": [row]})
+            db_call(write_rows, self.db, {"allocations": [alloc]})
+            if row.get("state") == "queued":
+                db_call(q.set_state_if, self.db, job_id, "waiting", "queued")
         except Exception as exc:
             log.warning("scheduler: recording a decision for %s failed: %s", job_id, exc)
+
+
+def explain_wait(need: int, whole: int, free: int, held: Mapping[str, int], foreign: int) -> str:
+    """Why a job waits, in the words of ``needs 4 workers, 2 free; 2 held by job-a`` (the policy's reason
+    follows in brackets where it is recorded); ``whole`` is the cluster's slots, ``free`` those nobody holds."""
+    plural = "s" * (need != 1)
+    if need > whole:
+        return f"needs {need} worker{plural}, the cluster has {whole}: cannot start until it grows"
+    holders = [f"{n} held by {job_id}" for job_id, n in sorted(held.items(), key=lambda kv: -kv[1])]
+    if foreign:
+        holders.append(f"{foreign} by jobs of other drivers")
+    why = f"needs {need} worker{plural}, {max(free, 0)} free"
+    if holders:
+        why += "; " + ", ".join(holders)
+    return why
+
+
+def _queued_waiting(row: Mapping[str, Any]) -> bool:
+    """A job this scheduler (or a previous one) decided to keep waiting: no driver owns it yet. (A job whose
+    own supervisor waits for Ray to place its workers is ``waiting`` too, with an owner.)"""
+    return row["state"] == "waiting" and not row.get("owner")
 
 
 def _cap(per_node: list[int], total: int) -> list[int]:

@@ -49,8 +49,18 @@ def new_job(spec: JobSpec, state: str = "queued") -> dict[str, Any]:
     }
 
 
-def submit(spec: JobSpec, db: PathLike = None) -> str:
-    """Queue ``spec`` for the scheduler; returns the job id."""
+def submit(spec: JobSpec, db: PathLike = None, *, capacity: Any = None) -> str:
+    """Queue ``spec`` for the scheduler; returns the job id. A job that can never run on ``capacity`` (an
+    :class:`assay.jobs.Capacity`, or a number of worker slots; default: the connected Ray cluster, else this
+    machine's CPUs) is refused with :class:`SpecError` naming the field and the fix, and nothing is queued."""
+    from assay.jobs._admission import Capacity, admit
+    from assay.jobs._admission import capacity as detect
+
+    if capacity is None:
+        capacity = detect()
+    elif isinstance(capacity, int):
+        capacity = Capacity(capacity, f"{capacity} given")
+    admit(spec, capacity)
     job = new_job(spec)
     db_call(write_rows, db, {"jobs": [job]}, upsert=["jobs"])
     return job["job_id"]

@@ -161,18 +161,70 @@ def resolve(name_or_path: str | Path) -> Path:
     )
 
 
+#: The fields a spec file must state: what to train and for how long. The rest have defaults.
+REQUIRED = {"model": "add e.g. `model: {layers: 2, hidden: 32, heads: 4, seq_len: 16, vocab: 64}` "
+                     "or a preset name such as `model: gpt-tiny`.",
+            "steps": "add `steps: N`, the number of training steps."}
+_FIELDS_HINT = "write the job's fields (at least model and steps); `assay jobs specs` lists examples."
+
+
 def load_spec(name_or_path: str | Path, overrides: Iterable[str] | Mapping[str, Any] = ()) -> JobSpec:
-    """Read, override and validate a spec (a path or a built-in name)."""
+    """Read, override and validate a spec (a path or a built-in name) holding one job."""
     path = resolve(name_or_path)
+    entries = _entries(path)
+    if len(entries) != 1:
+        if all(isinstance(e, Mapping) for e in entries):
+            raise SpecError("spec", f"{path} holds {len(entries)} specs, one was expected.",
+                            "`assay jobs submit` (or load_specs) takes a file of several; else one per file.")
+        raise SpecError("spec", f"{path} must hold a mapping of fields, not a list.", _FIELDS_HINT)
+    return _spec_of(path, entries[0], path.stem, overrides)
+
+
+def load_specs(name_or_path: str | Path,
+               overrides: Iterable[str] | Mapping[str, Any] = ()) -> list[JobSpec | SpecError]:
+    """Every spec in a file (one mapping, a list of them, or several YAML documents separated by ``---``),
+    each validated on its own: a :class:`JobSpec`, or the :class:`SpecError` that refuses it. A file with no
+    spec at all (empty, ``[]``) raises :class:`SpecError`."""
+    path = resolve(name_or_path)
+    entries = _entries(path)
+    overrides = dict(overrides) if isinstance(overrides, Mapping) else list(overrides)  # read once per spec
+    out: list[JobSpec | SpecError] = []
+    for i, entry in enumerate(entries, 1):
+        name = path.stem if len(entries) == 1 else f"{path.stem}-{i}"
+        try:
+            out.append(_spec_of(path, entry, name, overrides))
+        except SpecError as exc:
+            out.append(exc)
+    return out
+
+
+def _entries(path: Path) -> list[Any]:
+    """The specs a file holds, unchecked; :class:`SpecError` if it holds none."""
     try:
-        data = yaml.safe_load(path.read_text()) or {}
+        docs = list(yaml.safe_load_all(path.read_text()))
     except yaml.YAMLError as exc:
         raise SpecError("spec", f"{path} is not valid YAML ({exc}).") from None
+    if len(docs) == 1 and isinstance(docs[0], list):
+        docs = docs[0]
+        if not docs:
+            raise SpecError("spec", f"{path} holds an empty list: no job to run.", _FIELDS_HINT)
+    if not docs or all(d is None for d in docs):
+        raise SpecError("spec", f"{path} is empty: no job to run.", _FIELDS_HINT)
+    return docs
+
+
+def _spec_of(path: Path, data: Any, name: str, overrides: Iterable[str] | Mapping[str, Any]) -> JobSpec:
+    if data is None:
+        raise SpecError("spec", f"{path} has an empty document: no job to run.", _FIELDS_HINT)
     if not isinstance(data, Mapping):
-        raise SpecError("spec", f"{path} must hold a mapping of fields, not {type(data).__name__}.")
-    data = dict(data)
-    data.setdefault("name", path.stem)
-    return from_dict(apply_overrides(data, overrides))
+        raise SpecError("spec", f"{path} must hold a mapping of fields, not {type(data).__name__}.", _FIELDS_HINT)
+    if not data:
+        raise SpecError("spec", f"{path} has no fields ({{}}): no job to run.", _FIELDS_HINT)
+    data = apply_overrides({"name": name, **data}, overrides)
+    for key, fix in REQUIRED.items():
+        if data.get(key) is None:
+            raise SpecError(key, f"is missing in {path}.", fix)
+    return from_dict(data)
 
 
 def from_json(text: str) -> JobSpec:
@@ -206,20 +258,26 @@ def _coerce(name: str, value: Any, kind: type) -> Any:
     if kind is bool:
         return bool(value)
     if kind is int:
+        wrong = SpecError(name, f"must be an integer, got {value!r}.", f"write a whole number, e.g. {name}: 10.")
         if isinstance(value, bool) or not isinstance(value, int | float | str):
-            raise SpecError(name, f"must be an integer, got {value!r}.")
+            raise wrong
         try:
             number = float(value)
         except ValueError:
-            raise SpecError(name, f"must be an integer, got {value!r}.") from None
+            raise wrong from None
         if number != int(number):
-            raise SpecError(name, f"must be an integer, got {value!r}.")
+            raise wrong
         return int(number)
     if kind is float:
+        wrong = SpecError(name, f"must be a number, got {value!r}.", f"write a number, e.g. {name}: 0.001.")
+        if isinstance(value, bool):
+            raise wrong
         try:
             return float(value)
         except (TypeError, ValueError):
-            raise SpecError(name, f"must be a number, got {value!r}.") from None
+            raise wrong from None
+    if value is None or isinstance(value, Mapping | list | bool):
+        raise SpecError(name, f"must be a string, got {value!r}.", f"write plain text, e.g. {name}: my-job.")
     return str(value)
 
 
@@ -235,7 +293,7 @@ def _model(raw: Any) -> ModelConfig:
         return ModelConfig(layers=preset.layers, hidden=preset.hidden, heads=preset.heads,
                            seq_len=preset.seq_len, vocab=preset.vocab, ffn_hidden=preset.ffn_hidden)
     if not isinstance(raw, Mapping):
-        raise SpecError("model", f"must be a mapping of dims or a preset name, got {raw!r}.")
+        raise SpecError("model", f"must be a mapping of dims or a preset name, got {raw!r}.", REQUIRED["model"])
     known = {f.name for f in fields(ModelConfig)}
     unknown = sorted(set(raw) - known)
     if unknown:
@@ -247,7 +305,8 @@ def _layout(raw: Any) -> Layout | None:
     if raw is None or (isinstance(raw, str) and raw.strip().lower() == "auto"):
         return None
     if not isinstance(raw, Mapping):
-        raise SpecError("parallel", f"must be 'auto' or a mapping {{dp, tp, pp}}, got {raw!r}.")
+        raise SpecError("parallel", f"must be 'auto' or a mapping {{dp, tp, pp}}, got {raw!r}.",
+                        "write `parallel: auto` or e.g. `parallel: {dp: 2, tp: 1, pp: 1}`.")
     unknown = sorted(set(raw) - {"dp", "tp", "pp"})
     if unknown:
         raise SpecError(f"parallel.{unknown[0]}", "is not a parallel dimension.", "use dp, tp and pp.")

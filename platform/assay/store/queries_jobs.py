@@ -1,7 +1,8 @@
 """Queries over parallel-training jobs: the ``jobs`` queue, a job's run, metrics and allocations.
 
-Reads open the database read-only for one query. :func:`rewind_run` is the one write here: it belongs
-beside the store's writer because it deletes rows, which ``write_rows`` does not do.
+Reads open the database read-only for one query. :func:`rewind_run` and :func:`set_state_if` are the writes
+here: they belong beside the store's writer because they delete or conditionally update rows, which
+``write_rows`` does not do.
 """
 
 from __future__ import annotations
@@ -18,9 +19,13 @@ from assay.store._writer import Rows, _delete_keys, insert, to_arrow
 
 PathLike = str | os.PathLike[str] | None
 
+#: ``jobs.state`` values. Active: a driver runs the job. Waiting: nobody runs it, the scheduler will.
+#: ``waiting`` is both: a job the live scheduler decided cannot start yet (no owner; ``allocations.reason``
+#: says why), or one whose driver waits for the cluster to place its workers (owner set).
 ACTIVE_STATES = ("starting", "running", "restarting", "resizing")
 WAITING_STATES = ("queued", "preempted")
 FINAL_STATES = ("completed", "failed", "cancelled")
+ALL_STATES = ("queued", "waiting", *ACTIVE_STATES, "preempted", *FINAL_STATES)
 
 
 def jobs(db: PathLike, states: Iterable[str] | None = None) -> pd.DataFrame:
@@ -113,6 +118,15 @@ def user_requests(db: PathLike, job_ids: Iterable[str] | None = None) -> list[di
         out.append({"job_id": job_id, "at": at, "workers": workers, "request": request or "resize",
                     "reason": reason})
     return out
+
+
+def set_state_if(db: PathLike, job_id: str, state: str, expected: str) -> bool:
+    """Move a job to ``state`` only if it is still in ``expected`` (so a cancel or a start written meanwhile
+    is never overwritten); True if it moved."""
+    with connect(db) as con:
+        rows = con.execute("UPDATE jobs SET state = ? WHERE job_id = ? AND state = ? RETURNING job_id",
+                           [state, job_id, expected]).fetchall()
+    return bool(rows)
 
 
 def rewind_run(db: PathLike, run_id: str, after_step: int, tables: Mapping[str, Rows] | None = None, *,

@@ -9,9 +9,17 @@ from assay.scheduler.policies._placement import PLACERS, free_after
 
 
 def requested_size(job: JobView, total: int) -> int:
-    """The workers a job asked for, within its own bounds and the cluster."""
+    """The workers a job asked for, within its own bounds and the cluster; 0 when not even its
+    ``min_workers`` fit the whole cluster (it can never start there, so it must hold nothing)."""
+    if job.min_workers > total:
+        return 0
     want = max(job.requested_workers, job.min_workers, 1)
     return min(want, job.upper_workers or want, total)
+
+
+def never_fits(policy: str, job: JobView, cluster: ClusterView) -> Decision:
+    return Decision(0, f"{policy}: needs at least {job.min_workers} workers, the cluster has {cluster.total}: "
+                       "cannot start until it grows")
 
 
 class Fifo:
@@ -39,6 +47,9 @@ class Fifo:
             if job.running:
                 continue
             need = requested_size(job, cluster.total)
+            if need == 0:  # never fits: it waits without blocking the queue behind it
+                out[job.job_id] = never_fits("fifo", job, cluster)
+                continue
             if blocked_by is None or self.backfill:
                 placement = self._place(need, free)
                 if placement is not None:
@@ -47,8 +58,7 @@ class Fifo:
                     continue
                 if blocked_by is None:
                     blocked_by = job.job_id
-                    out[job.job_id] = Decision(0, f"fifo: head of the queue, waits for {need} free workers "
-                                                  f"({sum(free)} free)")
+                    out[job.job_id] = Decision(0, f"fifo: head of the queue, waits for {need} free workers")
                     continue
             out[job.job_id] = Decision(0, f"fifo: queued behind {blocked_by}")
         return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from assay.scheduler.policies._base import ClusterView, Decision, JobView, register_policy
-from assay.scheduler.policies._fifo import requested_size
+from assay.scheduler.policies._fifo import never_fits, requested_size
 from assay.scheduler.policies._placement import PLACERS, free_after
 
 
@@ -72,7 +72,7 @@ class Tiresias:
         runs: set[int] = set()
         for i in order:
             need = requested_size(jobs[i], cluster.total)
-            if need <= budget:
+            if 0 < need <= budget:
                 runs.add(i)
                 budget -= need
         free = free_after(cluster.capacity, (jobs[i].placement for i in runs if jobs[i].running))
@@ -81,7 +81,9 @@ class Tiresias:
             job = jobs[i]
             need = requested_size(job, cluster.total)
             queue = f"Q{levels[i]}"
-            if i not in runs:
+            if need == 0:
+                out[job.job_id] = never_fits("tiresias", job, cluster)
+            elif i not in runs:
                 verb = "preempted" if job.running else "waits"
                 out[job.job_id] = Decision(0, f"tiresias: {verb}, {queue} rank {pos + 1}, needs {need} workers")
             elif job.running:

@@ -1,0 +1,107 @@
+"""Admission control: whether a job can ever run on the cluster the scheduler will have, decided when it is
+submitted, so a job that can never fit is refused with its reason instead of waiting in the queue forever.
+
+The capacity is counted as the live scheduler counts it (``assay.jobs.live``): worker slots, one worker
+shape (CPUs each, one GPU each where the cluster has GPUs) per slot, summed over the live nodes, capped
+by the slots the scheduler is told to hand out. Where the count comes from is said in every message:
+``--workers`` (the configured slots), the connected Ray cluster, or this machine's CPUs (what
+``assay scheduler`` starts an embedded Ray with).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from assay.jobs._layout import feasible_workers
+from assay.jobs.spec import JobSpec, SpecError
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """Worker slots and where that number comes from (said in messages)."""
+
+    slots: int
+    source: str
+
+    def __str__(self) -> str:
+        return f"{self.slots} worker slot{'s' * (self.slots != 1)} ({self.source})"
+
+
+def worker_shape(totals: dict[str, float], slots: int | None = None, worker_cpus: float | None = None) -> Any:
+    """The shape of one scheduler worker on a cluster with ``totals`` (CPU, GPU): ``worker_cpus`` CPUs, else
+    an equal share of the CPUs among ``slots`` (at most one), else one CPU; one GPU each where there are GPUs."""
+    from assay.jobs._ray import WorkerShape
+
+    if worker_cpus:
+        cpus = worker_cpus
+    elif slots:
+        cpus = min(1.0, totals.get("CPU", 1.0) / slots)
+    else:
+        cpus = 1.0
+    return WorkerShape(cpus=cpus, gpus=1.0 if totals.get("GPU", 0.0) >= 1 else 0.0)
+
+
+def _per_worker(shape: Any) -> str:
+    cpus = f"{shape.cpus:g} CPU{'s' * (shape.cpus != 1)}"
+    return f"{cpus} and 1 GPU per worker" if shape.gpus else f"{cpus} per worker"
+
+
+def capacity(slots: int | None = None, address: str | None = None,
+             worker_cpus: float | None = None) -> Capacity:
+    """The worker slots the live scheduler will hand out: ``slots`` when given (``--workers``); else those of
+    the Ray cluster at ``address`` or the one this process is connected to; else this machine's CPUs."""
+    if slots:
+        return Capacity(slots, f"--workers {slots}")
+    ray = sys.modules.get("ray")
+    if address or (ray is not None and ray.is_initialized()):
+        from assay.jobs._ray import ensure_ray
+
+        ensure_ray(address)
+        return ray_capacity(worker_cpus=worker_cpus)
+    cpus = os.cpu_count() or 1  # what ensure_ray gives an embedded cluster
+    per = worker_cpus or 1.0
+    return Capacity(max(0, math.floor(cpus / per + 1e-9)),
+                    f"this machine's {cpus} CPUs / {per:g} CPU per worker, as `assay scheduler` without "
+                    "--address or --workers would have")
+
+
+def ray_capacity(slots: int | None = None, worker_cpus: float | None = None) -> Capacity:
+    """The slots of the connected Ray cluster's live nodes (capped at ``slots``)."""
+    import ray
+
+    from assay.jobs._ray import cluster_totals
+
+    totals = cluster_totals()
+    shape = worker_shape(totals, slots, worker_cpus)
+    nodes = [n for n in ray.nodes() if n.get("Alive")]
+    n = sum(shape.fit({k: float(v) for k, v in node.get("Resources", {}).items()}) for node in nodes)
+    if slots:
+        n = min(n, slots)
+    what = f"{totals.get('GPU', 0):g} GPUs" if shape.gpus else f"{totals.get('CPU', 0):g} CPUs"
+    return Capacity(n, f"the connected Ray cluster: {len(nodes)} node{'s' * (len(nodes) != 1)}, {what}, "
+                       f"{_per_worker(shape)}")
+
+
+def admit(spec: JobSpec, cap: Capacity) -> str:
+    """Refuse (:class:`SpecError` naming the field and the fix) a job that can never run on ``cap``; else
+    say on how many workers it will run there."""
+    lo = spec.min_workers
+    if lo > cap.slots:
+        raise SpecError("min_workers", f"{lo} workers can never fit: the cluster has {cap}.",
+                        f"set min_workers <= {cap.slots}, or submit for a larger cluster (--address ADDR, "
+                        "or --workers N for the slots the scheduler will hand out).")
+    hi = min(spec.max_workers or spec.requested_workers, cap.slots)
+    largest = feasible_workers(spec, hi)
+    if largest < lo:
+        raise SpecError("min_workers", f"no runnable size from min_workers={lo} up to {hi} workers on the "
+                        f"cluster's {cap}: no parallel layout of those sizes fits the model and batch.",
+                        f"set min_workers <= {largest}." if largest else "change the model or global_batch.")
+    asks = spec.requested_workers
+    note = f"runs on {lo}..{largest} workers" if largest > lo else f"runs on {lo} worker{'s' * (lo != 1)}"
+    if asks > largest:
+        note += f" (asks for {asks}, at most {largest} fit)"
+    return f"{note} of {cap}"
