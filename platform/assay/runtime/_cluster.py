@@ -31,6 +31,8 @@ def ensure_ray(address: str | None = None, *, num_cpus: int | None = None) -> tu
         return False, 0.0
     started = time.perf_counter()
     os.environ.setdefault("RAY_DEDUP_LOGS", "1")
+    # No usage-statistics actor: one process less to start, and nothing that tries to reach the network.
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     quiet = _quiet["on"]
     kwargs: dict = {"include_dashboard": False, "logging_level": logging.ERROR if quiet else logging.WARNING,
                     "log_to_driver": not quiet}
