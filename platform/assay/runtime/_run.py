@@ -172,6 +172,9 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float]):
         block_records = stages[i + 1].batch_size if i + 1 < len(stages) else OUTPUT_BLOCK_RECORDS
         if stage.stateful:
             pool = next(pools)
+            # A pool that may grow starts with no more actors than the input has batches for: on a small
+            # input, actors started in parallel only compete for the CPUs while each loads its model.
+            initial = max(pool.min_size, min(pool.initial_size, -(-len(files) // stage.batch_size)))
             ds = ds.map_batches(
                 actor_stage_class(stage.steps),
                 fn_constructor_args=(stage.steps, block_records),
@@ -179,7 +182,7 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float]):
                 batch_format="numpy",
                 # Ray Data restarts lost actors and retries their tasks by default.
                 compute=ray.data.ActorPoolStrategy(
-                    min_size=pool.min_size, max_size=pool.max_size, initial_size=pool.initial_size),
+                    min_size=pool.min_size, max_size=pool.max_size, initial_size=initial),
                 num_cpus=pool.cpus_per_actor,
             )
             upstream_cpus = TASK_CPUS
