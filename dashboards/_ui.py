@@ -1,6 +1,7 @@
 """Streamlit glue shared by the views: which database, cached read queries, empty states, charts.
 
-Queries go through ``query()``: each call opens the file read-only for one query (the pipelines and the
+Queries go through ``query(fn, ...)``, ``fn`` a function of a store query module
+(``assay.store.queries_<domain>``): each call opens the file read-only for one query (the pipelines and the
 scheduler write it meanwhile) and its result is cached for ``ASSAY_DASHBOARD_TTL`` seconds, so paging
 around does not re-read and new rows still show up within seconds.
 """
@@ -9,14 +10,17 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
 
-from assay.store import DatabaseBusy, default_db_path
-from assay.store import queries_dashboard as qd
+from assay.store import DatabaseBusy, NoDatabase, default_db_path
+from assay.store.queries_knowledge import database_state
+
+T = TypeVar("T")
 
 TTL_S = float(os.environ.get("ASSAY_DASHBOARD_TTL", "10"))
 FIRST_STEPS = {
@@ -35,18 +39,21 @@ def db_path() -> Path:
     return default_db_path().resolve()
 
 
+# ``_fn`` is left out of the cache key (a leading underscore tells Streamlit so); ``name`` stands for it.
 @st.cache_data(ttl=TTL_S, show_spinner=False, max_entries=512)
-def _cached(name: str, db: str, args: tuple[Any, ...], kwargs: tuple[tuple[str, Any], ...]) -> Any:
-    return getattr(qd, name)(db, *args, **dict(kwargs))
+def _cached(_fn: Callable[..., Any], name: str, db: str, args: tuple[Any, ...],
+            kwargs: tuple[tuple[str, Any], ...]) -> Any:
+    return _fn(db, *args, **dict(kwargs))
 
 
-def query(name: str, *args: Any, **kwargs: Any) -> Any:
-    """``assay.store.queries_dashboard.<name>(db, *args, **kwargs)``, cached for a few seconds.
+def query(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(db, *args, **kwargs)`` for a store query ``fn``, cached for a few seconds.
 
     A database held by a writer for longer than the dashboard waits shows a notice instead of an error.
     """
+    name = f"{fn.__module__}.{fn.__qualname__}"
     try:
-        return _cached(name, str(db_path()), tuple(args), tuple(sorted(kwargs.items())))
+        return _cached(fn, name, str(db_path()), tuple(args), tuple(sorted(kwargs.items())))
     except DatabaseBusy:
         st.warning(
             "The database is busy (a pipeline or the scheduler is writing a large batch). "
@@ -54,7 +61,7 @@ def query(name: str, *args: Any, **kwargs: Any) -> Any:
             icon=":material/hourglass:",
         )
         st.stop()
-    except qd.NoDatabase:
+    except NoDatabase:
         empty_state(f"There is no database at `{db_path()}` yet.", "papers")
         st.stop()
 
@@ -66,7 +73,7 @@ def refresh() -> None:
 
 def guard_database() -> bool:
     """Show a first-steps notice and return False when the database is missing or not an assay database."""
-    state = query("database_state")
+    state = query(database_state)
     if state == "ready":
         return True
     if state == "no-schema":

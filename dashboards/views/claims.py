@@ -3,16 +3,16 @@
 import streamlit as st
 
 from assay.dashboards import _figures, _frames, _ui
-from assay.store import queries_dashboard as qd
+from assay.store import queries_claim_match, queries_claims, queries_knowledge
 
 SHOWN = 1000
 
 st.title("Claims")
-if not _ui.query("table_counts")["claims"]:
+if not _ui.query(queries_knowledge.table_counts)["claims"]:
     _ui.empty_state("No claims yet: they are extracted from papers.", "papers")
     st.stop()
 
-facets = _ui.query("claim_facets")
+facets = _ui.query(queries_claims.claim_facets)
 c1, c2, c3, c4 = st.columns(4)
 systems = c1.multiselect("System", facets["systems"], key="claims_systems")
 metrics = c2.multiselect("Metric", facets["metrics"], key="claims_metrics")
@@ -23,12 +23,12 @@ text = c5.text_input(
     "Search claim text", key="claims_text", max_chars=200, placeholder="e.g. throughput, TP=2"
 )
 min_conf = c6.slider("Min. confidence", 0.0, 1.0, 0.0, 0.05, key="claims_conf")
-sort = c7.selectbox("Sort by", list(qd.CLAIM_SORTS), key="claims_sort")
+sort = c7.selectbox("Sort by", list(queries_claims.CLAIM_SORTS), key="claims_sort")
 descending = c8.toggle("Descending", value=True, key="claims_desc")
 
-flt = qd.ClaimFilter(tuple(systems), tuple(metrics), tuple(baselines), tuple(settings), text, min_conf)
-total = _ui.query("claims_count", flt)
-table = _ui.query("claims", flt, sort, descending, limit=SHOWN)
+flt = queries_claims.ClaimFilter(tuple(systems), tuple(metrics), tuple(baselines), tuple(settings), text, min_conf)
+total = _ui.query(queries_claims.claims_count, flt)
+table = _ui.query(queries_claims.claims, flt, sort, descending, limit=SHOWN)
 st.caption(
     f"{total:,} claim(s) match"
     + (f"; the first {SHOWN:,} are shown, the download has all." if total > SHOWN else ".")
@@ -39,7 +39,7 @@ if table.empty:
 db = str(_ui.db_path())
 st.download_button(
     "Download CSV",
-    data=lambda: qd.claims_csv(db, flt, sort, descending),
+    data=lambda: queries_claims.claims_csv(db, flt, sort, descending),
     file_name="claims.csv",
     mime="text/csv",
     icon=":material/download:",
@@ -63,19 +63,19 @@ st.subheader("Claimed vs measured")
 # Claims that runs can check (throughput, MFU, step time ...) first.
 candidates = (
     table.head(200)
-    .assign(check=lambda d: d["metric"].map(qd.measurable))
+    .assign(check=lambda d: d["metric"].map(queries_claim_match.measurable))
     .sort_values("check", ascending=False, kind="stable")
 )
 labels = {
     r.claim_id: f"{r.system} · {r.metric} · {_frames.claim_value(r.value, r.value_low, r.value_high, r.unit)}"
-    f"{' vs ' + r.baseline if isinstance(r.baseline, str) else ''} · {qd.text_of(r.setting)}"
+    f"{' vs ' + r.baseline if isinstance(r.baseline, str) else ''} · {queries_claim_match.text_of(r.setting)}"
     for r in candidates.itertuples()
 }
 claim_id = st.selectbox("Claim", list(labels), format_func=labels.get, key="claims_pick")
-cmp = _ui.query("claim_vs_measured", claim_id)
+cmp = _ui.query(queries_claim_match.claim_vs_measured, claim_id)
 claim = cmp.claim
 a, b, c = st.columns(3)
-unit = "x" if cmp.relative else qd.text_of(claim.get("unit"))
+unit = "x" if cmp.relative else queries_claim_match.text_of(claim.get("unit"))
 a.metric(
     "Claimed",
     f"{cmp.claimed:.3g}{unit}" if cmp.claimed is not None else "—",

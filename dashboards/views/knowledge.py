@@ -5,9 +5,10 @@ import html
 import streamlit as st
 
 from assay.dashboards import _figures, _frames, _ui
+from assay.store import queries_knowledge
 
 st.title("Knowledge")
-if not _ui.query("table_counts")["entities"]:
+if not _ui.query(queries_knowledge.table_counts)["entities"]:
     _ui.empty_state("No entities yet: they come from papers.", "papers")
     st.stop()
 
@@ -19,9 +20,9 @@ text = left.text_input(
     placeholder="a system, model, GPU, dataset ... (name or alias)",
 )
 types = right.multiselect(
-    "Types", _ui.options(_ui.query("entity_types")["type"].tolist()), key="entity_types"
+    "Types", _ui.options(_ui.query(queries_knowledge.entity_types)["type"].tolist()), key="entity_types"
 )
-found = _ui.query("search_entities", text, types or None, limit=50)
+found = _ui.query(queries_knowledge.search_entities, text, types or None, limit=50)
 if found.empty:
     st.info(
         f"No entity matches “{text}”." if text else "No entity of these types.", icon=":material/search_off:"
@@ -34,7 +35,7 @@ linked = st.query_params.get("entity")
 default = list(names).index(linked) if linked in names else 0
 entity_id = st.selectbox("Entity", list(names), index=default, format_func=names.get, key="entity_pick")
 st.query_params["entity"] = entity_id
-entity = _ui.query("entity", entity_id)
+entity = _ui.query(queries_knowledge.entity, entity_id)
 if entity is None:
     st.warning("This entity is no longer in the database.")
     st.stop()
@@ -44,7 +45,7 @@ st.caption(f"{entity['type']} · also written as: {', '.join(entity['aliases']) 
 claims_tab, graph_tab, runs_tab = st.tabs(["Claims", "Neighbours", "Runs"])
 
 with claims_tab:
-    claims = _ui.query("entity_claims", entity_id)
+    claims = _ui.query(queries_knowledge.entity_claims, entity_id)
     if claims.empty:
         st.info(f"No claim names {entity['name']} as its system or its baseline.")
     else:
@@ -81,7 +82,7 @@ with claims_tab:
             )
 
 with graph_tab:
-    neighbours = _ui.query("entity_neighbours", entity_id)
+    neighbours = _ui.query(queries_knowledge.entity_neighbours, entity_id)
     if neighbours.empty:
         st.info("No relation or co-mention links this entity to another yet.")
     else:
@@ -89,7 +90,7 @@ with graph_tab:
         _ui.table(neighbours[["kind", "name", "type", "predicate", "weight"]])
 
 with runs_tab:
-    runs = _ui.query("entity_runs", entity_id)
+    runs = _ui.query(queries_knowledge.entity_runs, entity_id)
     if runs.empty:
         _ui.empty_state(f"No run's framework, model or hardware is {entity['name']}.", "logs")
     else:

@@ -3,9 +3,10 @@
 import streamlit as st
 
 from assay.dashboards import _figures, _ui
+from assay.store import queries_knowledge, queries_pipelines
 
 st.title("Overview")
-counts = _ui.query("table_counts")
+counts = _ui.query(queries_knowledge.table_counts)
 if not any(counts[t] for t in ("documents", "claims", "runs", "jobs", "sim_runs")):
     _ui.empty_state("The database is empty.", "papers", "logs", "demo")
     st.stop()
@@ -32,18 +33,18 @@ st.caption(
 
 left, right = st.columns(2)
 with left:
-    types = _ui.query("entity_types")
+    types = _ui.query(queries_knowledge.entity_types)
     if types.empty:
         _ui.empty_state("No entities yet.", "papers")
     else:
         _ui.plot(_figures.bar_figure(types, "type", "entities", "entities by type"))
 with right:
-    kinds = _ui.query("documents_by_kind")
+    kinds = _ui.query(queries_knowledge.documents_by_kind)
     if not kinds.empty:
         _ui.plot(_figures.bar_figure(kinds, "kind", "documents", "documents by kind"))
 
 st.subheader("Recent pipeline runs")
-pruns = _ui.query("pipeline_runs", limit=10)
+pruns = _ui.query(queries_pipelines.pipeline_runs, limit=10)
 if pruns.empty:
     _ui.empty_state("No pipeline has run yet.", "papers", "logs")
     st.stop()
@@ -59,7 +60,7 @@ chosen = st.selectbox(
     format_func=lambda k: labels.get(k, k),
 )
 ids = list(labels) if chosen == "all recent runs" else [chosen]
-bad = _ui.query("quarantined_inputs", ids, limit=50)
+bad = _ui.query(queries_pipelines.quarantined_inputs, ids, limit=50)
 if bad.empty:
     st.success("No quarantined inputs in these runs.", icon=":material/check_circle:")
 else:

@@ -3,14 +3,15 @@
 import streamlit as st
 
 from assay.dashboards import _figures, _ui
+from assay.store import queries_knowledge, queries_pipelines
 
 st.title("Pipelines")
-if not _ui.query("table_counts")["pipeline_runs"]:
+if not _ui.query(queries_knowledge.table_counts)["pipeline_runs"]:
     _ui.empty_state("No pipeline has run yet.", "papers", "logs")
     st.stop()
 
-pipelines = st.multiselect("Pipeline", _ui.query("pipeline_names"), key="pipes_names")
-pruns = _ui.query("pipeline_runs", tuple(pipelines) or None, limit=500)
+pipelines = st.multiselect("Pipeline", _ui.query(queries_pipelines.pipeline_names), key="pipes_names")
+pruns = _ui.query(queries_pipelines.pipeline_runs, tuple(pipelines) or None, limit=500)
 if pruns.empty:
     st.info("No run of these pipelines.")
     st.stop()
@@ -43,9 +44,9 @@ level = right.radio(
     help="input: a whole input was quarantined; line: a bad line inside an input that went on",
 )
 ids = tuple(chosen) or tuple(labels)
-reasons = _ui.query("quarantine_reasons", ids, None if level == "all" else level)
+reasons = _ui.query(queries_pipelines.quarantine_reasons, ids, None if level == "all" else level)
 if reasons.empty:
     st.success("Nothing quarantined.", icon=":material/check_circle:")
     st.stop()
 _ui.table(reasons)
-_ui.table(_ui.query("quarantined_inputs", ids, None if level == "all" else level, limit=500))
+_ui.table(_ui.query(queries_pipelines.quarantined_inputs, ids, None if level == "all" else level, limit=500))

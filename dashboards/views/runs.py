@@ -4,26 +4,26 @@ layout, scaling efficiency, and what differs between the runs' configs."""
 import streamlit as st
 
 from assay.dashboards import _figures, _frames, _ui
-from assay.store import queries_dashboard as qd
+from assay.store import queries_knowledge, queries_runs
 
 X_TITLES = {"step": "step", "time": "seconds since the run's first sample", "tokens": "tokens consumed"}
 
 st.title("Runs")
-if not _ui.query("table_counts")["runs"]:
+if not _ui.query(queries_knowledge.table_counts)["runs"]:
     _ui.empty_state(
         "No runs yet: they come from training logs and from the scheduler's jobs.", "logs", "jobs"
     )
     st.stop()
 
-facets = _ui.query("run_facets")
+facets = _ui.query(queries_runs.run_facets)
 c1, c2, c3, c4 = st.columns(4)
-flt = qd.RunFilter(
+flt = queries_runs.RunFilter(
     tuple(c1.multiselect("Framework", facets["frameworks"], key="runs_fw")),
     tuple(c2.multiselect("Model", facets["models"], key="runs_model")),
     tuple(c3.multiselect("Layout (dp·tp·pp)", facets["layouts"], key="runs_layout")),
     tuple(c4.multiselect("Status", facets["statuses"], key="runs_status")),
 )
-runs = _ui.query("runs", flt)
+runs = _ui.query(queries_runs.runs, flt)
 if runs.empty:
     st.info("No run matches these filters.", icon=":material/filter_alt_off:")
     st.stop()
@@ -45,7 +45,7 @@ with curves_tab:
     if not picked:
         st.info("Pick one or more runs above to draw their metrics.")
     else:
-        names = _ui.query("metric_names", tuple(picked))
+        names = _ui.query(queries_runs.metric_names, tuple(picked))
         if not names:
             st.info("These runs have no metric samples.")
         else:
@@ -55,7 +55,7 @@ with curves_tab:
             )
             x = m2.radio("x axis", list(X_TITLES), horizontal=True, key="runs_x")
             weight = m3.slider("Smoothing (EMA)", 0.0, 0.99, 0.6, 0.01, key="runs_smooth")
-            curves = _ui.query("metric_curves", tuple(picked), metric, x, buckets=400)
+            curves = _ui.query(queries_runs.metric_curves, tuple(picked), metric, x, buckets=400)
             if x != "step" and curves["x"].isna().all():
                 st.warning(
                     f"These runs record no {'timestamps' if x == 'time' else 'tokens per step'}; "
@@ -63,7 +63,7 @@ with curves_tab:
                 )
                 curves = curves.assign(x=curves["step"])
                 x = "step"
-            events = _ui.query("run_events", tuple(picked))
+            events = _ui.query(queries_runs.run_events, tuple(picked))
             kinds = sorted(events["kind"].dropna().unique().tolist())
             shown = st.multiselect("Event markers", kinds, default=kinds, key="runs_events")
             smoothed = _frames.smooth_curves(curves, weight)
@@ -84,7 +84,7 @@ with curves_tab:
                     )
 
 with speed_tab:
-    summary = _ui.query("run_summaries", tuple(runs["run_id"].head(300)))
+    summary = _ui.query(queries_runs.run_summaries, tuple(runs["run_id"].head(300)))
     left, right = st.columns(2)
     throughput = next((m for m in ("tokens_per_s", "samples_per_s") if summary[m].notna().any()), None)
     if throughput is None and not summary["mfu"].notna().any():
@@ -112,7 +112,7 @@ with config_tab:
         st.info("Pick two or more runs to compare their configs.")
     else:
         show_all = st.toggle("Show identical settings", value=False, key="runs_show_all")
-        diff = _frames.config_diff(_ui.query("run_configs", tuple(picked)), labels, show_all)
+        diff = _frames.config_diff(_ui.query(queries_runs.run_configs, tuple(picked)), labels, show_all)
         if diff.empty:
             st.success("These runs have identical settings.")
         else:

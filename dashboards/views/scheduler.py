@@ -4,23 +4,24 @@ and simulated policies side by side with the published reference figures."""
 import streamlit as st
 
 from assay.dashboards import _figures, _frames, _ui
+from assay.store import queries_knowledge, queries_scheduler
 
 st.title("Scheduler")
-counts = _ui.query("table_counts")
+counts = _ui.query(queries_knowledge.table_counts)
 if not counts["jobs"] and not counts["sim_runs"]:
     _ui.empty_state("No jobs and no simulations yet.", "jobs", "simulate")
     st.stop()
 
 if counts["jobs"]:
-    states = _ui.query("job_states")
+    states = _ui.query(queries_scheduler.job_states)
     cols = st.columns(max(1, len(states)))
     for col, row in zip(cols, states.itertuples(), strict=False):
         col.metric(str(row.state), int(row.jobs))
     chosen = st.multiselect("Job states", states["state"].tolist(), key="sched_states")
-    queue = _ui.query("job_queue", tuple(chosen) or None)
+    queue = _ui.query(queries_scheduler.job_queue, tuple(chosen) or None)
     _ui.table(queue, height=min(38 + 35 * len(queue), 320))
     recent = queue.sort_values("submitted_at", ascending=False).head(40)["job_id"].tolist()
-    segments = _ui.query("allocation_segments", tuple(recent))
+    segments = _ui.query(queries_scheduler.allocation_segments, tuple(recent))
     if segments.empty:
         st.info("The scheduler has made no allocation for these jobs yet.")
     else:
@@ -43,12 +44,12 @@ else:
     _ui.empty_state("No jobs yet.", "jobs")
 
 st.subheader("Simulated policies")
-workloads = _ui.query("sim_workloads")
+workloads = _ui.query(queries_scheduler.sim_workloads)
 if not workloads:
     _ui.empty_state("No simulation yet: replay a workload under each policy.", "simulate")
     st.stop()
 workload = st.selectbox("Workload", workloads, key="sched_workload")
-sims = _ui.query("sim_runs", (workload,))
+sims = _ui.query(queries_scheduler.sim_runs, (workload,))
 hours = sims.assign(**{f"{c} (h)": sims[c] / 3600 for c in ("avg_jct", "p50_jct", "p99_jct", "makespan")})
 _ui.table(
     hours[
@@ -81,7 +82,7 @@ with left:
     _ui.plot(_figures.avg_jct_figure(sims), key="avg_jct")
 with right:
     simulated = sims[~sims["published"]]
-    jobs = _ui.query("sim_jct", tuple(simulated["sim_id"]))
+    jobs = _ui.query(queries_scheduler.sim_jct, tuple(simulated["sim_id"]))
     if jobs.empty:
         st.info("No per-job results for this workload.")
     else:

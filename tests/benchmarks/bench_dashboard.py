@@ -24,7 +24,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for dash
 
 import dashboard_data as dd  # noqa: E402
 
-from assay.store import queries_dashboard as qd  # noqa: E402
+from assay.store import (  # noqa: E402
+    queries_claim_match,
+    queries_claims,
+    queries_knowledge,
+    queries_pipelines,
+    queries_runs,
+    queries_scheduler,
+)
+from assay.store.queries import sql  # noqa: E402
 
 TARGET_S = 2.0
 
@@ -41,40 +49,40 @@ def timed(fn: Callable[[], object], repeat: int = 3) -> float:
 
 def view_queries(db: Path) -> dict[str, Callable[[], object]]:
     """What each view asks the database for with its default choices (as in dashboards/views/*.py)."""
-    runs = qd.runs(db)
+    runs = queries_runs.runs(db)
     picked = runs["run_id"].head(3).tolist()
-    megatron = qd.search_entities(db, "megatron")["entity_id"].iloc[0]
-    claim = qd.claims(db, limit=1)["claim_id"].iloc[0]
-    jobs = qd.job_queue(db)["job_id"].head(40).tolist()
+    megatron = queries_knowledge.search_entities(db, "megatron")["entity_id"].iloc[0]
+    claim = queries_claims.claims(db, limit=1)["claim_id"].iloc[0]
+    jobs = queries_scheduler.job_queue(db)["job_id"].head(40).tolist()
 
     def overview():
-        qd.table_counts(db), qd.entity_types(db), qd.documents_by_kind(db)
-        ids = qd.pipeline_runs(db, limit=10)["pipeline_run_id"].tolist()
-        qd.quarantined_inputs(db, ids, limit=50)
+        queries_knowledge.table_counts(db), queries_knowledge.entity_types(db), queries_knowledge.documents_by_kind(db)
+        ids = queries_pipelines.pipeline_runs(db, limit=10)["pipeline_run_id"].tolist()
+        queries_pipelines.quarantined_inputs(db, ids, limit=50)
 
     def knowledge():
-        qd.search_entities(db, ""), qd.entity(db, megatron), qd.entity_claims(db, megatron)
-        qd.entity_neighbours(db, megatron), qd.entity_runs(db, megatron)
+        queries_knowledge.search_entities(db, ""), queries_knowledge.entity(db, megatron), queries_knowledge.entity_claims(db, megatron)
+        queries_knowledge.entity_neighbours(db, megatron), queries_knowledge.entity_runs(db, megatron)
 
     def claims():
-        flt = qd.ClaimFilter()
-        qd.claim_facets(db), qd.claims_count(db, flt), qd.claims(db, flt, limit=1000)
-        qd.claim_vs_measured(db, claim)
+        flt = queries_claims.ClaimFilter()
+        queries_claims.claim_facets(db), queries_claims.claims_count(db, flt), queries_claims.claims(db, flt, limit=1000)
+        queries_claim_match.claim_vs_measured(db, claim)
 
     def runs_view():
-        qd.run_facets(db), qd.runs(db), qd.metric_names(db, picked)
-        qd.metric_curves(db, picked, "loss", "step", 400), qd.run_events(db, picked)
-        qd.run_summaries(db, runs["run_id"].head(300).tolist()), qd.run_configs(db, picked)
+        queries_runs.run_facets(db), queries_runs.runs(db), queries_runs.metric_names(db, picked)
+        queries_runs.metric_curves(db, picked, "loss", "step", 400), queries_runs.run_events(db, picked)
+        queries_runs.run_summaries(db, runs["run_id"].head(300).tolist()), queries_runs.run_configs(db, picked)
 
     def scheduler():
-        qd.job_states(db), qd.job_queue(db), qd.allocation_segments(db, jobs)
-        wl = qd.sim_workloads(db)
-        sims = qd.sim_runs(db, wl[:1])
-        qd.sim_jct(db, sims.loc[~sims["published"], "sim_id"].tolist())
+        queries_scheduler.job_states(db), queries_scheduler.job_queue(db), queries_scheduler.allocation_segments(db, jobs)
+        wl = queries_scheduler.sim_workloads(db)
+        sims = queries_scheduler.sim_runs(db, wl[:1])
+        queries_scheduler.sim_jct(db, sims.loc[~sims["published"], "sim_id"].tolist())
 
     def pipelines():
-        ids = qd.pipeline_runs(db, limit=500)["pipeline_run_id"].tolist()
-        qd.pipeline_names(db), qd.quarantine_reasons(db, ids), qd.quarantined_inputs(db, ids)
+        ids = queries_pipelines.pipeline_runs(db, limit=500)["pipeline_run_id"].tolist()
+        queries_pipelines.pipeline_names(db), queries_pipelines.quarantine_reasons(db, ids), queries_pipelines.quarantined_inputs(db, ids)
 
     return {
         "overview": overview,
@@ -114,7 +122,7 @@ def curves_naive_vs_sql(db: Path, picked: list[str]) -> tuple[float, float, int,
     from assay.dashboards import _figures, _frames
 
     def naive() -> int:
-        raw = qd.read(
+        raw = sql(
             db,
             f"SELECT run_id, step, value FROM metrics WHERE name = 'loss' AND run_id IN "
             f"({', '.join('?' * len(picked))})",
@@ -135,7 +143,7 @@ def curves_naive_vs_sql(db: Path, picked: list[str]) -> tuple[float, float, int,
         return len(fig.to_json())
 
     def bucketed() -> int:
-        curves = qd.metric_curves(db, picked, "loss", "step", 400)
+        curves = queries_runs.metric_curves(db, picked, "loss", "step", 400)
         fig = _figures.curves_figure(
             _frames.smooth_curves(curves, 0.6), curves.iloc[:0].assign(kind=[], detail=[]), {}, "loss", "step"
         )
@@ -175,9 +183,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{'ok' if worst < TARGET_S else 'SLOW'}"
             )
 
-        picked = qd.runs(db)["run_id"].head(3).tolist()
+        picked = queries_runs.runs(db)["run_id"].head(3).tolist()
         naive_s, sql_s, naive_b, sql_b = curves_naive_vs_sql(db, picked)
-        n_samples = int(qd.metric_curves(db, picked, "loss")["n"].sum())
+        n_samples = int(queries_runs.metric_curves(db, picked, "loss")["n"].sum())
         print(f"\nmetric curves of 3 runs ({n_samples:,} loss samples):")
         print(
             f"  naive (all samples -> pandas -> every step drawn): {naive_s:.3f}s, "

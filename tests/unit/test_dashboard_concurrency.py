@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from assay.dashboards import _ui
-from assay.store import queries_dashboard as qd
+from assay.store import queries_claims, queries_knowledge, queries_runs
 
 # A writer like the pipelines' and the scheduler's: many short transactions, each opening and closing
 # the file.
@@ -38,7 +38,7 @@ print("wrote", n, flush=True)
 def test_queries_and_pages_work_while_another_process_writes(tmp_path: Path, monkeypatch):
     db = tmp_path / "assay.duckdb"
     dd.fill_sample(db, steps=40)
-    base = qd.table_counts(db)
+    base = queries_knowledge.table_counts(db)
     n_writes = 60
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(db), str(n_writes)],
@@ -52,9 +52,9 @@ def test_queries_and_pages_work_while_another_process_writes(tmp_path: Path, mon
     try:
         deadline = time.monotonic() + 60
         while writer.poll() is None and time.monotonic() < deadline:
-            seen.append(qd.claims_count(db, qd.ClaimFilter(systems=("Live",))))
-            qd.metric_curves(db, ["live", dd.run_id("meg-gpt-8")], "loss", buckets=50)
-            qd.claims(db, qd.ClaimFilter(text="'; DROP TABLE claims; --"))
+            seen.append(queries_claims.claims_count(db, queries_claims.ClaimFilter(systems=("Live",))))
+            queries_runs.metric_curves(db, ["live", dd.run_id("meg-gpt-8")], "loss", buckets=50)
+            queries_claims.claims(db, queries_claims.ClaimFilter(text="'; DROP TABLE claims; --"))
             if pages < 2:
                 _ui.refresh()  # render from the database, not from the cache
                 at = AppTest.from_file(str(Path(_ui.__file__).parent / "app.py"), default_timeout=60).run()
@@ -71,6 +71,6 @@ def test_queries_and_pages_work_while_another_process_writes(tmp_path: Path, mon
     # went through while the writer ran at all is the point.
     assert len(seen) >= 2, "the reader should get queries in while the writer runs"
     assert seen == sorted(seen), "committed rows never disappear from a reader's view"
-    after = qd.table_counts(db)
+    after = queries_knowledge.table_counts(db)
     assert after["claims"] == base["claims"] + n_writes
     assert after["metrics"] == base["metrics"] + 200 * n_writes

@@ -1,0 +1,82 @@
+"""What the scheduler decided and simulated: the job queue, job states, allocations over time, simulations."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from assay.store._read import PathLike, _in, read
+from assay.store.queries_jobs import ACTIVE_STATES, WAITING_STATES
+
+#: Jobs nobody runs yet: ``waiting`` (the scheduler holds them back, or their workers are being placed)
+#: beside the queued and preempted ones.
+_WAITING = ("waiting", *WAITING_STATES)
+
+
+def job_queue(db: PathLike, states: list[str] | None = None, limit: int = 500) -> pd.DataFrame:
+    """Jobs, active ones first (a driver runs them), then waiting ones, each by priority; then the rest
+    (finished, or a state this version does not know) newest first."""
+    where, params = ("", []) if not states else (f"WHERE state IN {_in(states)}", list(states))
+    return read(
+        db,
+        f"""
+        SELECT job_id, name, state, priority, workers, min_workers, max_workers, attempts, submitted_at,
+               started_at, finished_at, error
+        FROM jobs {where}
+        ORDER BY CASE WHEN state IN {_in(ACTIVE_STATES)} THEN 0 WHEN state IN {_in(_WAITING)} THEN 1 ELSE 2 END,
+                 priority DESC NULLS LAST, submitted_at DESC NULLS LAST LIMIT ?""",
+        [*params, *ACTIVE_STATES, *_WAITING, int(limit)],
+    )
+
+
+def job_states(db: PathLike) -> pd.DataFrame:
+    return read(
+        db,
+        "SELECT coalesce(state, 'unknown') AS state, count(*) AS jobs FROM jobs GROUP BY 1 ORDER BY 2 DESC",
+    )
+
+
+def allocation_segments(db: PathLike, job_ids: list[str] | None = None) -> pd.DataFrame:
+    """Each allocation as an interval: from its time to the job's next decision (or the job's end, or the
+    latest time the scheduler recorded, for a job still running)."""
+    where, params = ("", []) if not job_ids else (f"WHERE a.job_id IN {_in(job_ids)}", list(job_ids))
+    return read(
+        db,
+        f"""
+        WITH latest AS (SELECT greatest(max(a."at"), (SELECT max(finished_at) FROM jobs),
+                                        (SELECT max(heartbeat_at) FROM jobs)) AS t FROM allocations a)
+        SELECT a.job_id, coalesce(j.name, a.job_id) AS name, j.state, a."at" AS start,
+               coalesce(lead(a."at") OVER (PARTITION BY a.job_id ORDER BY a."at"), j.finished_at,
+                        (SELECT t FROM latest)) AS finish,
+               a.workers, a.reason, a.plan
+        FROM allocations a LEFT JOIN jobs j USING (job_id) {where}
+        ORDER BY a.job_id, a."at\"""",
+        params,
+    )
+
+
+def sim_workloads(db: PathLike) -> list[str]:
+    return read(db, "SELECT DISTINCT workload FROM sim_runs WHERE workload IS NOT NULL ORDER BY 1")[
+        "workload"
+    ].tolist()
+
+
+def sim_runs(db: PathLike, workloads: list[str] | None = None) -> pd.DataFrame:
+    """Simulated policies (and the published reference rows, policy ``published:<name>``) per workload."""
+    where, params = ("", []) if not workloads else (f"WHERE workload IN {_in(workloads)}", list(workloads))
+    return read(
+        db,
+        f"""
+        SELECT sim_id, workload, policy, starts_with(policy, 'published:') AS published, gpus, n_jobs,
+               avg_jct, p50_jct, p99_jct, makespan, utilization, fairness, created_at, wall_s, params
+        FROM sim_runs {where} ORDER BY workload, published, avg_jct NULLS LAST""",
+        params,
+    )
+
+
+def sim_jct(db: PathLike, sim_ids: list[str]) -> pd.DataFrame:
+    return read(
+        db,
+        f"""SELECT sim_id, job_id, model, jct, queueing, num_gpus, restarts FROM sim_jobs
+                        WHERE sim_id IN {_in(sim_ids)} AND jct IS NOT NULL""",
+        list(sim_ids),
+    )
