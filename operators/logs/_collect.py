@@ -265,6 +265,7 @@ class Collector:
         events = list(self._events)
         events.extend(track.regressions(prior_step))
         events.extend(track.divergences(prior_loss_finite))
+        events.extend(track.non_finite_series())
         for ev in events:
             if ev.step is None:
                 ev.step = track.step_at(ev.line_no, prior_step)
@@ -460,6 +461,26 @@ class _StepTrack:
                     None,
                 )
             )
+        return out
+
+    def non_finite_series(self) -> list[_Event]:
+        """A ``nan`` event where any other series (a grad norm, a loss term) is first non-finite in the
+        chunk: a NaN grad norm under a loss that is not printed, or printed finite, is the same failure."""
+        m = self._metrics
+        if not m.num_rows:
+            return []
+        values = m.column("value")
+        bad = m.filter(pc.and_(pc.invert(pc.is_finite(values)), pc.not_equal(m.column("name"), "loss")))
+        if not bad.num_rows:
+            return []
+        bad = bad.sort_by([("line_no", "ascending")])
+        out, seen = [], set()
+        for name, value, line, step in zip(
+            *(bad.column(c).to_pylist() for c in ("name", "value", "line_no", "step")), strict=True
+        ):
+            if name not in seen:
+                seen.add(name)
+                out.append(_Event(int(line), "nan", f"{name} is {value}", None, step, None))
         return out
 
     def loss_summary(self) -> dict[str, Any]:

@@ -105,6 +105,8 @@ def _parse_span(
     for data, offset in iter_blocks(path, start, end, block_bytes=block_bytes):
         if ends_mid_line and offset + len(data) >= end:
             data = data[: data.rfind(b"\n") + 1]
+        if offset + len(data) >= size:
+            data = drop_cut_number(data)
         block = LineBlock(data, line_no, offset)
         feed_block(parser, block, out, prefix)
         line_no += block.n
@@ -141,6 +143,19 @@ def feed_block(parser: LogParser, block: LineBlock, out: Collector, prefix: Pref
                 out.issue(f"{type(exc).__name__}: {exc} in {text[:120]!r}", n)
         if (i in common) if common is not None else COMMON_RE.search(text):
             observe(text, n, rank, out, offset=block.offset(i))
+
+
+#: A number the end of the file cut short: ``lm loss: 8.`` (digits and a point or an unfinished exponent).
+_CUT_NUMBER = re.compile(rb"[-+]?\d+(?:\.|\.\d+[eE][-+]?|[eE][-+]?)[ \t\r]*\n?$")
+
+
+def drop_cut_number(data: bytes) -> bytes:
+    """The block with the last line's cut-off number removed (a killed job's last line is not a value)."""
+    m = _CUT_NUMBER.search(data[-200:])
+    if not m:
+        return data
+    cut = len(data) - 200 + m.start() if len(data) > 200 else m.start()
+    return data[:cut] + (b"\n" if data.endswith(b"\n") else b"")
 
 
 @functools.lru_cache(maxsize=64)

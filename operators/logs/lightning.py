@@ -22,9 +22,7 @@ from assay.operators.logs._numbers import parse_number
 
 #: ``Epoch 0:  50%|#####     | 1/2 [00:00<00:00, 10.00it/s, v_num=0, train_loss=1.23]``; NeMo's bar has a
 #: second colon and no rate: ``Epoch 0: :   1%|    | 10/1000 [00:50<1:22:30, reduced_train_loss=10.40, ...]``.
-_BAR = re.compile(
-    r"Epoch (?P<epoch>\d+):[^|\n]*?\d+%\|[^|]*\|\s*(?P<i>\d+)/(?P<n>\d+) \[(?P<post>[^\]]*)\]"
-)
+_BAR = re.compile(r"Epoch (?P<epoch>\d+):[^|\n]*?\d+%\|[^|]*\|\s*(?P<i>\d+)/(?P<n>\d+) \[(?P<post>[^\]]*)\]")
 #: ``key=value`` items of the bar's postfix; NeMo's keys may hold spaces (``train_step_timing in s=4.95``).
 _POSTFIX = re.compile(r"(?:^|,)\s*(?P<key>[A-Za-z_][^=,\]]*?)\s*=\s*(?P<value>[^,\]\s]+)")
 #: NeMo's (Megatron core's) process groups: ``Rank 0 has tensor model parallel group: [0, 4]``.

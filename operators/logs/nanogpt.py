@@ -11,9 +11,10 @@ from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._names import canonical_model, humanise_count
 from assay.operators.logs._numbers import parse_number
 
+#: The time and MFU parts are optional: a killed job's last line may stop after the loss.
 _ITER = re.compile(
-    r"^iter (?P<step>\d+): loss (?P<loss>[^\s,]+), time (?P<time>[\d.]+)(?P<unit>ms|s)"
-    r"(?:, mfu (?P<mfu>[-\d.]+)%)?"
+    r"^iter (?P<step>\d+): loss (?P<loss>[^\s,]+)(?:, time (?P<time>[\d.]+)(?P<unit>ms|s)"
+    r"(?:, mfu (?P<mfu>[-\d.]+)%)?)?"
 )
 _EVAL = re.compile(r"^step (?P<step>\d+): train loss (?P<train>[^\s,]+), val loss (?P<val>[^\s,]+)")
 _PARAMS = re.compile(r"number of parameters: (?P<n>[\d.]+)M")
@@ -92,8 +93,9 @@ class NanoGPTParser(LogParser):
         if m:
             step = int(m.group("step"))
             out.metric("loss", step, parse_number(m.group("loss")), line_no, rank)
-            factor = 1.0 if m.group("unit") == "ms" else 1000.0
-            out.metric("step_time_ms", step, float(m.group("time")) * factor, line_no, rank)
+            if m.group("time") is not None:
+                factor = 1.0 if m.group("unit") == "ms" else 1000.0
+                out.metric("step_time_ms", step, float(m.group("time")) * factor, line_no, rank)
             if m.group("mfu") is not None:
                 out.metric("mfu", step, float(m.group("mfu")), line_no, rank)
             return
