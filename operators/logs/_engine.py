@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from assay.operators.logs._base import LogParser
 from assay.operators.logs._collect import Collector
-from assay.operators.logs._events import COMMON_FILTER, COMMON_RE, observe
+from assay.operators.logs._events import COMMON_FILTER, COMMON_RE, CONTINUATION, observe, observe_wrapped
 from assay.operators.logs._lines import LineBlock, PrefixStyle, after_prefix, split_prefix
 from assay.operators.logs._read import BLOCK_BYTES, iter_blocks, read_tail
 from assay.operators.logs._timestamps import find_timestamp
@@ -143,6 +143,10 @@ def feed_block(parser: LogParser, block: LineBlock, out: Collector, prefix: Pref
                 out.issue(f"{type(exc).__name__}: {exc} in {text[:120]!r}", n)
         if (i in common) if common is not None else COMMON_RE.search(text):
             observe(text, n, rank, out, offset=block.offset(i))
+    for i in block.matching(CONTINUATION).tolist():
+        if i > 0:
+            rank, text = split_prefix(block.line(i), prefix)
+            observe_wrapped(split_prefix(block.line(i - 1), prefix)[1], text, block.line_no(i), rank, out)
 
 
 #: A number the end of the file cut short: ``lm loss: 8.`` (digits and a point or an unfinished exponent).

@@ -16,7 +16,7 @@ COMMON_FILTER = (
     r"|\bxid\b|ecc error|uncorrectable|nccl ?(?:warn|error)|nccl[a-z]*error|watchdog|fallen off the bus"
     r"|childfailed|exitcode|exit code|return code|worker group|restart|rendezvous|\bsigterm\b|\bsigkill\b"
     r"|traceback \(most recent|^\S*(?:error|exception)\b|segmentation fault|core dumped|killed"
-    r"|overflow|skipping step|skipped step|checkpoint|nan loss|loss is nan|nan or inf|detected nan"
+    r"|overflow|skipping step|skipped step|found inf|checkpoint|nan loss|loss is nan|nan or inf|detected nan"
     r"|nvidia|tesla|instinct|cuda capacity|device name"
 )
 COMMON_RE = re.compile(COMMON_FILTER, re.I | re.M)
@@ -69,7 +69,14 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("skipped_step", re.compile(r"OVERFLOW!|overflow! Skipping|Skipping step|Gradient overflow", re.I)),
+    (
+        "skipped_step",
+        re.compile(
+            r"OVERFLOW!|overflow! Skipping|Skipping step|Gradient overflow|\bfound inf\b|"
+            r"\binfs? (?:was |were )?found\b",
+            re.I,
+        ),
+    ),
     (
         "nan",
         re.compile(r"loss is nan|nan loss|NaN or Inf found|Detected NaN|found nan in|nan detected", re.I),
@@ -141,3 +148,15 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
     if _HW_CONTEXT.search(text):
         for name, start, _end in find_hardware(text):
             out.accelerator(name, line_no, None if offset is None else offset + start)
+
+
+#: A line a console (rich, a terminal) wrapped: indented far and going on mid-sentence.
+CONTINUATION = r"^[ \t]{8,}[a-z]"
+
+
+def observe_wrapped(previous: str, text: str, line_no: int, rank: int | None, out: Collector) -> None:
+    """An event worded over two lines (``WARNING: found`` / ``inf during ... step``): the end of the line
+    before and this one, read as one, when neither reports an event alone."""
+    joined = previous.rstrip()[-160:] + " " + text.strip()
+    if COMMON_RE.search(joined) and classify(previous) is None and classify(text) is None:
+        observe(joined, line_no, rank, out)

@@ -105,3 +105,48 @@ def test_a_number_cut_at_the_end_of_the_file_is_not_a_value(tmp_path):
     assert loss[-1] == (30, 8.7)
     assert 40 in {s for s, _ in log.series("lr")}  # the cut line's complete values stay
     assert log.series("step_time_ms")[0] == (10, 2500.0)
+
+
+def test_nemo_bar_alone_exact_step_and_running_mean_apart(tmp_path):
+    bar = (
+        "Epoch 0:  12%|##        | {i}/250000 [3:10:00<22:00:00,  1.40it/s, loss=1.9, v_num=x1, "
+        "reduced_train_loss={loss}, global_step={g}, consumed_samples=1.6e+6]"
+    )
+    lines = [bar.format(i=64010, loss="1.940", g="6.4e+4"), bar.format(i=64020, loss="1.870", g="6.4e+4")]
+    log = parse_log(write(tmp_path, "nemo_tail.log", lines))
+    assert log.run["framework"] == "NeMo"
+    assert log.series("loss") == [(64010, 1.94), (64020, 1.87)]  # the bar's exact position, not 64000
+    assert log.series("loss_running_mean") == [(64010, 1.9), (64020, 1.9)]
+
+
+def test_a_far_off_rounded_step_is_kept_as_printed(tmp_path):
+    bar = (
+        "Epoch 3:  50%|#####     | 10/20 [00:10<00:10,  1.00it/s, reduced_train_loss=2.000, global_step={g}]"
+    )
+    log = parse_log(write(tmp_path, "nemo_epochs.log", [bar.format(g="7.0e+1")]))
+    assert log.series("loss") == [(70, 2.0)]
+
+
+def test_trainer_dict_before_the_first_bar_takes_the_bar_step(tmp_path):
+    lines = [
+        "{'loss': 2.75, 'grad_norm': 0.8, 'learning_rate': 1e-05, 'epoch': 0.02}",
+        "  2%|▏         | 50/2400 [01:40<1:18:00,  2.00s/it]",
+        "  2%|▏         | 51/2400 [01:42<1:18:00,  2.00s/it]",
+        "{'loss': 2.5, 'grad_norm': 0.7, 'learning_rate': 2e-05, 'epoch': 0.04}",
+        "  2%|▏         | 60/2400 [02:00<1:18:00,  2.00s/it]",
+    ]
+    log = parse_log(write(tmp_path, "sft.log", lines))
+    assert log.series("loss") == [(50, 2.75), (51, 2.5)]
+
+
+def test_a_warning_wrapped_over_two_lines_is_one_event(tmp_path):
+    pad = " " * 24
+    lines = [
+        "[Train]:   1% 77/9000 [01:00<2:00:00,  1.2it/s, loss=3.1, lr=1e-4]",
+        f"{pad}WARNING  mylib - optim - WARNING: found   ",
+        f"{pad}     inf during the optimizer step       ",
+        "[Train]:   1% 78/9000 [01:01<2:00:00,  1.2it/s, loss=3.0, lr=1e-4]",
+        f"{pad}     unrelated wrapped text              ",
+    ]
+    log = parse_log(write(tmp_path, "wrapped.log", lines))
+    assert [(e["kind"], e["line_no"]) for e in log.events] == [("skipped_step", 3)]
