@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import pyarrow as pa
@@ -39,9 +40,17 @@ def _sample(path: str, size: int, head: bytes) -> bytes:
     return head + b"\n" + middle[cut:]
 
 
-def _framework(cls: type[LogParser], text: str) -> str | None:
+#: A user script's own output names no framework; its launcher may: horovodrun runs Open MPI with
+#: ``--tag-output`` (``[1,0]<stdout>:``), and a script that imports Horovod says so.
+_HOROVOD = re.compile(r"\bhorovod\b|\bhvd\.", re.I)
+
+
+def _framework(cls: type[LogParser], text: str, prefix: str | None) -> str | None:
     pick = getattr(cls, "framework_for", None)
-    return pick(text) if pick else cls.framework
+    named = pick(text) if pick else cls.framework
+    if named is None and ("mpirun" in (prefix or "").split("+") or _HOROVOD.search(text)):
+        return "Horovod"
+    return named
 
 
 @operator(
@@ -85,7 +94,7 @@ def log_split(
     chunk_bytes = max(1, int(chunk_mb * (1 << 20)))
     common = {
         "log_format": cls.name,
-        "framework": _framework(cls, text),
+        "framework": _framework(cls, text, prefix.name if prefix else None),
         "line_prefix": prefix.name if prefix else None,
         "line_prefix_re": prefix.pattern.pattern if prefix else None,
         "n_bytes": size,

@@ -1,0 +1,73 @@
+"""The general reader under the framework parsers: line templates of any punctuation, tables with a header
+row, bar postfixes, step counters on lines of their own (per rank), one synonym table, unknown names kept."""
+
+from __future__ import annotations
+
+import json
+
+from assay.operators.logs import parse_log
+
+
+def write(tmp_path, name: str, lines: list[str]) -> str:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_user_script_behind_mpirun_tags_gives_per_rank_curves(tmp_path):
+    lines = []
+    for step in range(40, 44):
+        for rank in (1, 0):
+            lines.append(f"[1,{rank}]<stdout>:Epoch 2/50, Batch {step}/5000")
+        for rank in (0, 1):
+            lines.append(
+                f"[1,{rank}]<stdout>:Running loss is  {10 - step / 10 + rank:.6f} ETA is  1:02:03.456"
+            )
+    log = parse_log(write(tmp_path, "hvd_job.out", lines))
+    assert log.run["framework"] == "Horovod"
+    assert [(s, round(v, 3)) for s, v in log.series("loss", rank=0)] == [
+        (40, 6.0),
+        (41, 5.9),
+        (42, 5.8),
+        (43, 5.7),
+    ]
+    assert [s for s, _ in log.series("loss", rank=1)] == [40, 41, 42, 43]
+    assert not any(name in ("eta", "is") for name in log.metrics.column("name").to_pylist())
+
+
+def test_equals_colon_and_dict_templates_through_one_synonym_table(tmp_path):
+    lines = []
+    for step in (5, 10, 15):
+        lines.append(f"[trainer] step={step} train_loss={3 / step:.4f} learning_rate=1e-4 kl_coef=0.05")
+        lines.append(json.dumps({"iteration": step, "objective/val_loss": 2.0 + step, "grad-norm": 0.5}))
+        lines.append(f"<metrics> {{'global_step': {step}, 'eval_loss': 1.5, 'reward_mean': {step / 10}}}")
+    log = parse_log(write(tmp_path, "rl.log", lines))
+    assert [s for s, _ in log.series("loss")] == [5, 10, 15] and log.series("lr")[0] == (5, 1e-4)
+    assert [s for s, _ in log.series("kl_coef")] == [5, 10, 15]  # an unknown name kept as printed
+    assert [v for _, v in log.series("reward_mean")] == [0.5, 1.0, 1.5]
+    assert {s for s, _ in log.series("val_loss")} == {5, 10, 15}
+
+
+def test_a_table_with_a_header_row(tmp_path):
+    lines = [
+        "starting",
+        "step    loss      lr        tok/s",
+        *[f"{s:<7d} {4 - s / 100:.4f}    3e-4      {9000 + s}" for s in (100, 200, 300)],
+    ]
+    log = parse_log(write(tmp_path, "table.txt", lines))
+    assert log.series("loss") == [(100, 3.0), (200, 2.0), (300, 1.0)]
+    assert [v for _, v in log.series("tokens_per_s")] == [9100, 9200, 9300]
+
+
+def test_progress_bar_postfix_steps_from_the_bar(tmp_path):
+    lines = [
+        f"train: {p}%|###| {s}/400 [00:{s // 10:02d}<01:00, 3.1it/s, loss={2 - s / 1000:.3f}, acc=0.5]"
+        for p, s in ((5, 20), (10, 40))
+    ]
+    log = parse_log(write(tmp_path, "bar.log", lines))
+    assert log.series("loss") == [(20, 1.98), (40, 1.96)]
+
+
+def test_sentences_with_numbers_give_no_series(tmp_path):
+    lines = ["Loaded 12 shards from /data in 3.2 seconds", "Using 8 workers for 2 loaders"]
+    assert parse_log(write(tmp_path, "setup.log", lines)).metrics.num_rows == 0
