@@ -17,7 +17,8 @@ COMMON_FILTER = (
     r"|childfailed|exitcode|exit code|return code|worker group|restart|rendezvous|\bsigterm\b|\bsigkill\b"
     r"|traceback \(most recent|^\S*(?:error|exception)\b|segmentation fault|core dumped|killed"
     r"|overflow|skipping step|skipped step|found inf|checkpoint|nan loss|loss is nan|nan or inf|detected nan"
-    r"|nvidia|tesla|instinct|cuda capacity|device name"
+    r"|nvidia|tesla|instinct|cuda capacity|device name|processgroupnccl|\becc\b|exit status|exited with"
+    r"|terminate called|signal \d+|sig(?:kill|abrt|segv|bus)|timed out"
 )
 COMMON_RE = re.compile(COMMON_FILTER, re.I | re.M)
 
@@ -47,7 +48,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"NCCL communicator was aborted|Watchdog caught collective operation timeout|"
             r"NCCL WARN .*(?:error|fail|timeout|abort)|ncclRemoteError|ncclSystemError|ncclInternalError|"
             r"ncclUnhandledCudaError|CUDA error: (?:an illegal memory|unspecified launch|uncorrectable)|"
-            r"GPU is lost|hardware error",
+            r"GPU is lost|hardware error|"
+            # cut short by a killed process, mid-word: still an NCCL watchdog or timeout, still an ECC fault
+            r"\bWatchdog c|\[E[\d :.]*ProcessGroupNCCL|ProcessGroupNCCL.*(?:[Tt]imeout|timed out|abort)|"
+            r"NCCL.{0,40}timed out|\bECC\b.{0,30}(?:err|fault)|double[- ]bit",
             re.I,
         ),
     ),
@@ -65,7 +69,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED|"
             r"exits with return code = -?[1-9]|"
             r"Exited with exit code [1-9]|exit code: -?[1-9]|Segmentation fault|core dumped|"
-            r"Signal \d+ \(SIG\w+\) received",
+            r"Signal \d+ \(SIG\w+\) received|exit status [1-9]|exited with (?:exit )?code -?[1-9]|"
+            r"returned non-zero exit status|terminate called after throwing|^\s*Killed\s*$|"
+            r"\bline \d+: +\d+ Killed|killed by signal|received signal (?:9|6|11|SIGKILL|SIGABRT|SIGSEGV)\b|"
+            r"Fatal Python error",
             re.I,
         ),
     ),
