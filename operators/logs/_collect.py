@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from assay.operators.logs._coverage import Coverage
 from assay.operators.logs._names import RATE_METRICS
 from assay.operators.logs._timestamps import iso
 
@@ -100,6 +101,7 @@ class Collector:
         self.first_ts: dt.datetime | None = None
         self.last_ts: dt.datetime | None = None
         self.current_step: int | None = None  # for parsers whose lines do not carry a step
+        self.coverage = Coverage()
 
     # -- what parsers call ----------------------------------------------------------------------------------
     def metric(
@@ -352,7 +354,21 @@ class Collector:
             "systems": self.systems,
             "first_ts": iso(self.first_ts),
             "last_ts": iso(self.last_ts),
+            "coverage": self.coverage.report(self._understood(metrics, events)),
         }
+
+    def _understood(self, metrics: pa.Table, events: list[_Event]) -> np.ndarray:
+        """Lines that gave something: a metric, an event, an outcome, a setting, a model or hardware."""
+        lines = [
+            *(ev.line_no for ev in events),
+            *(m[0] for m in self.markers),
+            *self._first_at.values(),
+            *self._last_at.values(),
+            *(m[1] for m in self.models),
+            *(h[1] for h in self.hardware),
+        ]
+        column = metrics.column("line_no").to_numpy() if metrics.num_rows else np.empty(0, dtype=np.int64)
+        return np.concatenate((column, np.asarray(lines, dtype=np.int64)))
 
 
 def _repeat(value: str, n: int) -> pa.Array:

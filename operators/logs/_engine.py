@@ -122,6 +122,7 @@ def feed_block(parser: LogParser, block: LineBlock, out: Collector, prefix: Pref
     if not block.n:
         return
     _probe_times(block, out)
+    out.coverage.see(block)
     handled = parser.bulk(block)
     mine_re = _compiled(parser.interesting)
     if mine_re is None:

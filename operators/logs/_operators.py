@@ -21,6 +21,7 @@ from assay.dsl import operator
 from assay.ids import stable_id
 from assay.operators.logs._assemble import assemble, merge
 from assay.operators.logs._base import LogParser, detect, parser_named
+from assay.operators.logs._coverage import silence
 from assay.operators.logs._engine import parse_span
 from assay.operators.logs._lines import detect_prefix, prefix_style, strip_prefixes
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
@@ -88,7 +89,13 @@ def log_split(
     if is_binary(head) and not cls.binary:
         return {
             **record,
-            "issues": [{"operator": "log_split", "error": "not a training log (binary file); skipped"}],
+            "issues": [
+                {
+                    "operator": "log_split",
+                    "level": "file",
+                    "error": "not a training log (binary file); skipped",
+                }
+            ],
         }
     text = sample.decode("utf-8", "replace")
     chunk_bytes = max(1, int(chunk_mb * (1 << 20)))
@@ -179,7 +186,9 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
             log_summary=summary,
         )
         if record.get("chunk") is None:
-            out.update(assemble(merge([summary])))
+            merged = merge([summary])
+            out.update(assemble(merged))
+            out["issues"].extend(silence(merged, "log_parse"))
         return out
 
 
@@ -208,15 +217,15 @@ def log_combine(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if not summaries or any(s.get("final") for s in summaries):
         return []
     merged = merge(summaries)
-    out = {"source_uri": merged.get("uri"), **assemble(merged)}
+    out = {"source_uri": merged.get("uri"), **assemble(merged), "issues": silence(merged, "log_combine")}
     expected = merged.get("chunk_count") or len(summaries)
     if len(summaries) < expected:
         seen = {s.get("chunk") for s in summaries}
         missing = [i for i in range(expected) if i not in seen]
-        out["issues"] = [
+        out["issues"].append(
             {
                 "operator": "log_combine",
                 "error": f"chunks {missing} of {expected} failed; the run is assembled without them",
             }
-        ]
+        )
     return [out]

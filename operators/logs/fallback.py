@@ -156,6 +156,28 @@ _NUMBER_ROW = (
 )
 
 
+def counter_step(text: str) -> int | None:
+    """The step a line's counter says (the innermost one: ``Epoch 2/50, Batch 16/5000`` is 16)."""
+    found = None
+    for m in _COUNTER.finditer(text):
+        if m.group("bar"):
+            found = int(m.group("bar"))
+        elif m.group("key").lower() != "batch" or m.group("of"):
+            found = int(m.group("n"))
+    return found
+
+
+def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, out: Collector) -> None:
+    """A user script's own line for ``miner``; a counter on it moves the collector's current step, so
+    that the framework's lines after it (an overflow, a timer) take that step."""
+    step = counter_step(text)
+    if step is not None:
+        out.current_step = step
+    tokens = tokens_of(text)
+    if len(tokens) >= 2:
+        miner.add(tokens, line_no, rank, out.current_step)
+
+
 @register_parser
 class GenericParser(LogParser):
     """The fallback for formats no parser recognises: a general reader of line templates (``k: v``,
@@ -192,12 +214,7 @@ class GenericParser(LogParser):
 
     def _count(self, text: str, rank: int | None) -> None:
         """The step a line's counter says, for the value lines that follow it (a per-rank context)."""
-        found = None
-        for m in _COUNTER.finditer(text):
-            if m.group("bar"):
-                found = int(m.group("bar"))
-            elif m.group("key").lower() != "batch" or m.group("of"):
-                found = int(m.group("n"))
+        found = counter_step(text)
         if found is not None:
             self.steps[rank] = self.steps[None] = found
 
