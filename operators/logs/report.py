@@ -14,6 +14,7 @@ _COLUMNS = ("file", "framework", "steps", "series", "events", "unrecognised")
 def file_row(source_uri: str, framework: str | None, config: str | dict | None) -> dict[str, Any]:
     """One table row from a ``runs`` row's source, framework and ``config`` JSON."""
     parsed = json.loads(config) if isinstance(config, str) else (config or {})
+    framework = framework if isinstance(framework, str) else None  # a data frame's missing value is NaN
     summary = parsed.get("summary") or {}
     lines, missed = summary.get("lines"), summary.get("unrecognised_lines")
     return {
