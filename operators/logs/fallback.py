@@ -62,10 +62,13 @@ class TemplateMiner:
         shape = ["<*>" if _is_variable(t) else t for t in tokens]
         clusters = self.by_length.setdefault(len(shape), [])
         best, best_score = None, -1.0
+        keys = {i for i in range(len(shape) - 1) if shape[i + 1] in (":", "=") and shape[i] != "<*>"}
         for cluster in clusters:
             constants = [i for i, t in enumerate(cluster.template) if t != "<*>"]
             if not constants:
                 score = 1.0
+            elif any(cluster.template[i] != shape[i] and i in keys for i in constants):
+                continue  # a different key before its value (``loss: 2.1`` vs ``time: 9``): another series
             else:
                 score = sum(cluster.template[i] == shape[i] for i in constants) / len(constants)
             if score > best_score:
@@ -188,7 +191,8 @@ class GenericParser(LogParser):
     framework = None
     priority = -100
     interesting = (
-        r"(?i:loss|lr|learning|step|iter|epoch|batch|acc|perplex|ppl|throughput|tokens|samples|norm|mfu|flops|mem)"
+        r"(?i:loss|lr|learning|step|iter|epoch|batch|acc|perplex|ppl|throughput|tokens|samples|norm|mfu|flops|mem"
+        r"|metric|entropy|reward|score|grad|bleu|f1|wer|tok|update)"
         r"[^\n]*\d|" + _NUMBER_ROW + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
     )
 
@@ -279,8 +283,9 @@ def emit_series(cluster: _Cluster, out, *, keep_unknown: bool = False) -> None:
         name = series_name(word, keep_unknown)
         if name:
             metrics[pos] = name
+    stepped = step_pos is not None or all(row[3] is not None for row in cluster.rows)
     if not any(name in _RECOGNISED for name in metrics.values()) and not (
-        keep_unknown and step_pos is not None and metrics
+        keep_unknown and stepped and metrics
     ):
         return  # no known metric and no step: a line with numbers, not a series
     for ordinal, (line_no, rank, tokens, current) in enumerate(cluster.rows):

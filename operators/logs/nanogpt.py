@@ -13,10 +13,10 @@ from assay.operators.logs._numbers import parse_number
 
 #: The time and MFU parts are optional: a killed job's last line may stop after the loss.
 _ITER = re.compile(
-    r"^iter (?P<step>\d+): loss (?P<loss>[^\s,]+)(?:, time (?P<time>[\d.]+)(?P<unit>ms|s)"
+    r"^\s?iter (?P<step>\d+): loss (?P<loss>[^\s,]+)(?:, time (?P<time>[\d.]+)(?P<unit>ms|s)"
     r"(?:, mfu (?P<mfu>[-\d.]+)%)?)?"
 )
-_EVAL = re.compile(r"^step (?P<step>\d+): train loss (?P<train>[^\s,]+), val loss (?P<val>[^\s,]+)")
+_EVAL = re.compile(r"^\s?step (?P<step>\d+): train loss (?P<train>[^\s,]+), val loss (?P<val>[^\s,]+)")
 _PARAMS = re.compile(r"number of parameters: (?P<n>[\d.]+)M")
 _TOKENS = re.compile(r"tokens per iteration will be: (?P<n>[\d,]+)")
 _INIT = re.compile(r"Initializing from OpenAI GPT-2 weights: (?P<model>\S+)")
@@ -73,15 +73,15 @@ class NanoGPTParser(LogParser):
     framework = "nanoGPT"
     priority = 6
     interesting = (
-        r"^iter \d+: loss|^step \d+: train loss|number of parameters|tokens per iteration|"
+        r"^\s?iter \d+: loss|^\s?step \d+: train loss|number of parameters|tokens per iteration|"
         r"Initializing from|^(?:Overriding: )?[a-z_]+ = "
     )
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
-        if re.search(r"^iter \d+: loss [^\s,]+, time [\d.]+ms", head, re.M):
+        if re.search(r"^\s?iter \d+: loss [^\s,]+, time [\d.]+ms", head, re.M):
             return 1.0
-        if re.search(r"^step \d+: train loss [^\s,]+, val loss", head, re.M):
+        if re.search(r"^\s?step \d+: train loss [^\s,]+, val loss", head, re.M):
             return 1.0
         if "tokens per iteration will be:" in head:
             return 0.7

@@ -71,3 +71,34 @@ def test_progress_bar_postfix_steps_from_the_bar(tmp_path):
 def test_sentences_with_numbers_give_no_series(tmp_path):
     lines = ["Loaded 12 shards from /data in 3.2 seconds", "Using 8 workers for 2 loaders"]
     assert parse_log(write(tmp_path, "setup.log", lines)).metrics.num_rows == 0
+
+
+def test_a_record_over_several_lines_under_a_counter_line(tmp_path):
+    lines = []
+    for step in (1, 2, 3):
+        lines += [
+            f"[batch={step}/50]:",
+            f"\t Train time/batch: {step}",
+            f"\t Train loss/train/total: {5 - step:.4f}",
+        ]
+        lines += [f"\t Train metrics/train/TokenAccuracy: {0.1 * step:.4f}"]
+    log = parse_log(write(tmp_path, "records.txt", lines))
+    assert log.series("loss") == [(1, 4.0), (2, 3.0), (3, 2.0)]  # loss/train/total is the training loss
+    assert [s for s, _ in log.series("metrics_train_tokenaccuracy")] == [1, 2, 3]  # not folded into loss
+
+
+def test_an_update_counter_names_the_step(tmp_path):
+    lines = [
+        f"2024-02-02 08:00:00 | INFO | train_inner | epoch 002:   {n} / 900 loss=7.{n:03d}, ppl=150.2, "
+        f"wps=9000.5, num_updates={1000 + n}, lr=0.0001, gnorm=0.812"
+        for n in (50, 100, 150)
+    ]
+    log = parse_log(write(tmp_path, "train_inner.log", lines))
+    assert [s for s, _ in log.series("loss")] == [1050, 1100, 1150]
+    assert [v for _, v in log.series("gnorm")] == [0.812] * 3
+
+
+def test_nanogpt_behind_a_rank_tag_with_a_space(tmp_path):
+    lines = [f"[rank0]: iter {s}: loss {3 - s / 100:.4f}, time 90.00ms, mfu 12.00%" for s in (0, 10, 20)]
+    log = parse_log(write(tmp_path, "gpt.log", lines))
+    assert log.run["framework"] == "nanoGPT" and [s for s, _ in log.series("loss")] == [0, 10, 20]
