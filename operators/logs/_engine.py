@@ -113,13 +113,54 @@ def _parse_span(
     if ends_mid_line:
         out.issue("the file ends in the middle of a line (truncated?); that last line was skipped", line_no)
     parser.finish()
+    if not out.n_metric_rows and parser_cls.name != "generic":
+        _read_generically(path, start, end, first_line, prefix, block_bytes, out)
     return _finish(out, prior_step, prior_finite)
 
 
-def feed_block(parser: LogParser, block: LineBlock, out: Collector, prefix: PrefixStyle | None) -> None:
-    """Run one block of lines through ``parser`` and the common event rules. One RE2 pass picks the lines
-    either wants; Python then tells which."""
+def _read_generically(
+    path: str,
+    start: int,
+    end: int,
+    first_line: int,
+    prefix: PrefixStyle | None,
+    block_bytes: int,
+    out: Collector,
+) -> None:
+    """The general reader under a framework's parser: when the parser found no metric in the span (the
+    framework printed nothing it knows, a user script printed its own lines), the span's line templates
+    still give curves. Events were observed on the first pass already."""
+    from assay.operators.logs._base import parser_named
+
+    shadow = Collector(out.run_id, out.operator)
+    reader = parser_named("generic")(shadow, prefix)
+    line_no = first_line
+    for data, offset in iter_blocks(path, start, end, block_bytes=block_bytes):
+        block = LineBlock(data, line_no, offset)
+        feed_block(reader, block, shadow, prefix, events=False)
+        line_no += block.n
+    reader.finish()
+    table = shadow.metrics_table()
+    for step, name, value, rank, n in zip(
+        *(table.column(c).to_pylist() for c in ("step", "name", "value", "rank", "line_no")), strict=True
+    ):
+        out.metric(name, step, value, n, rank)
+
+
+def feed_block(
+    parser: LogParser, block: LineBlock, out: Collector, prefix: PrefixStyle | None, *, events: bool = True
+) -> None:
+    """Run one block of lines through ``parser`` and the common event rules (unless ``events`` is False).
+    One RE2 pass picks the lines either wants; Python then tells which."""
     if not block.n:
+        return
+    if not events:
+        for i in block.matching(after_prefix(parser.interesting or ".", prefix)).tolist():
+            rank, text = split_prefix(block.line(i), prefix)
+            try:
+                parser.parse_line(text, block.line_no(i), rank)
+            except Exception:  # noqa: BLE001, S112 -- a line the reader cannot take is left out, like any other
+                continue
         return
     _probe_times(block, out)
     out.coverage.see(block)

@@ -102,3 +102,17 @@ def test_nanogpt_behind_a_rank_tag_with_a_space(tmp_path):
     lines = [f"[rank0]: iter {s}: loss {3 - s / 100:.4f}, time 90.00ms, mfu 12.00%" for s in (0, 10, 20)]
     log = parse_log(write(tmp_path, "gpt.log", lines))
     assert log.run["framework"] == "nanoGPT" and [s for s, _ in log.series("loss")] == [0, 10, 20]
+
+
+def test_under_a_framework_that_printed_no_metric_the_general_reader_still_gives_curves(tmp_path):
+    lines = [
+        "GPU available: True (cuda), used: True",
+        "TPU available: False, using: 0 TPU cores",
+        "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]",
+        *(f"custom loop: update={u} objective={2 - u / 100:.3f} lr=0.0002" for u in (100, 200, 300)),
+        "`Trainer.fit` stopped: `max_steps=300` reached.",
+    ]
+    log = parse_log(write(tmp_path, "lit_custom.log", lines))
+    assert log.run["framework"] == "PyTorch Lightning" and log.run["status"] == "completed"
+    assert [s for s, _ in log.series("lr")] == [100, 200, 300]
+    assert log.series("objective") == [(100, 1.0), (200, 0.0), (300, -1.0)]  # an unknown name, kept

@@ -52,7 +52,9 @@ def test_file_table_lists_every_file_and_the_silent_ones():
     }
     rows = [
         file_row("/runs/a/train.log", "Megatron-LM", json.dumps(config)),
-        file_row("/runs/b/notes.txt", float("nan"), json.dumps({"format": "generic", "summary": {"lines": 3}})),
+        file_row(
+            "/runs/b/notes.txt", float("nan"), json.dumps({"format": "generic", "summary": {"lines": 3}})
+        ),
     ]
     text = file_table(rows, [("/runs/b/notes.txt", "no metric series read (...)")])
     header, first, second = text.splitlines()[:3]
