@@ -103,6 +103,8 @@ _RATE_UNITS = {
 
 #: Words between a name and its value (``Total loss is 26.7``, ``loss of 2.3``): skipped when naming.
 _FILLER = {"is", "was", "are", "were", "of", "at", "to", "now", "currently", "equals", "became", "becomes"}
+#: A word before a metric's name that says which split it is about (``val loss 2.4``).
+_QUALIFIERS = {"train", "training", "val", "valid", "validation", "eval", "test", "dev"}
 #: Counters printed as ``Batch 16/29316``: a step when no step key names one.
 _COUNTER_WORDS = {"batch", "batches", "step", "steps", "iter", "iteration", "it", "update", "updates"}
 
@@ -125,7 +127,9 @@ def variable_names(template: list[str]) -> dict[int, str]:
             if word == "<*>":
                 break
             if (word[0].isalpha() or word[0] == "_") and word.lower() not in _FILLER:
-                names[i] = word
+                qualifier = template[j - 1].lower() if j > 0 else ""
+                # "val loss 2.4" is the validation loss, "train loss 2.3" the training loss
+                names[i] = f"{qualifier}_{word}" if qualifier in _QUALIFIERS and word.isalpha() else word
                 break
     return names
 
@@ -142,7 +146,8 @@ def step_position(template: list[str], names: dict[int, str]) -> int | None:
     for pos in range(len(template) - 3):
         if template[pos : pos + 4] == ["<*>", "/", "<*>", "["]:
             return pos
-    return None
+    # a log of one line per epoch counts epochs
+    return next((pos for pos, word in sorted(names.items()) if word.lower() == "epoch"), None)
 
 
 #: A step counter anywhere in a line: ``Batch 16/29316``, ``step: 10``, ``iter #7``, a bar's ``10/100 [``.
@@ -273,6 +278,19 @@ _NOT_SERIES = {
 }
 
 
+def _keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
+    """Two values of one line never land in one series: where two keys map to the same name (a running-mean
+    ``loss=`` beside ``reduced_train_loss=``), the last printed keeps it, the others their own names."""
+    last: dict[str, int] = {}
+    for pos in sorted(metrics):
+        last[metrics[pos]] = pos
+    for pos in sorted(metrics):
+        name = metrics[pos]
+        if last[name] != pos:
+            own = key_slug(names[pos])
+            metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
+
+
 def emit_series(cluster: _Cluster, out, *, keep_unknown: bool = False) -> None:
     names = variable_names(cluster.template)
     step_pos = step_position(cluster.template, names)
@@ -283,6 +301,7 @@ def emit_series(cluster: _Cluster, out, *, keep_unknown: bool = False) -> None:
         name = series_name(word, keep_unknown)
         if name:
             metrics[pos] = name
+    _keep_series_apart(metrics, names)
     stepped = step_pos is not None or all(row[3] is not None for row in cluster.rows)
     if not any(name in _RECOGNISED for name in metrics.values()) and not (
         keep_unknown and stepped and metrics
@@ -294,7 +313,8 @@ def emit_series(cluster: _Cluster, out, *, keep_unknown: bool = False) -> None:
             parsed = parse_quantity(tokens[step_pos])
             if parsed is None or parsed[0] != parsed[0]:
                 continue
-            step = int(parsed[0])
+            if float(parsed[0]).is_integer():  # a fractional epoch (0.25) counts no steps
+                step = int(parsed[0])
         for pos, name in metrics.items():
             parsed = parse_quantity(tokens[pos])
             if parsed is None:

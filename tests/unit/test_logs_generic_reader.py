@@ -116,3 +116,30 @@ def test_under_a_framework_that_printed_no_metric_the_general_reader_still_gives
     assert log.run["framework"] == "PyTorch Lightning" and log.run["status"] == "completed"
     assert [s for s, _ in log.series("lr")] == [100, 200, 300]
     assert log.series("objective") == [(100, 1.0), (200, 0.0), (300, -1.0)]  # an unknown name, kept
+
+
+def test_train_and_validation_losses_of_one_line_stay_apart(tmp_path):
+    lines = [
+        f"epoch {e} | train loss {2 - e / 10:.3f} | valid loss {2.2 - e / 10:.3f} | lr 0.001" for e in (1, 2)
+    ]
+    log = parse_log(write(tmp_path, "epochs.log", lines))
+    assert log.series("loss") == [(1, 1.9), (2, 1.8)]
+    assert log.series("val_loss") == [(1, 2.1), (2, 2.0)]
+
+
+def test_a_running_mean_and_the_logged_loss_are_two_series(tmp_path):
+    lines = [
+        f"it {s}: loss={2.61 - s / 1000:.2f} reduced_loss={2.6 - s / 1000:.3f} gnorm=0.9"
+        for s in (10, 20, 30)
+    ]
+    log = parse_log(write(tmp_path, "run.log", lines))
+    assert [v for _, v in log.series("loss")] == [2.59, 2.58, 2.57]  # the last printed keeps the name
+    assert [v for _, v in log.series("loss_at_3")] == [] and len(log.series("loss")) == 3
+    other = {n for n in log.metrics.column("name").to_pylist()} - {"loss", "gnorm"}
+    assert len(other) == 1
+
+
+def test_fractional_epochs_are_not_steps(tmp_path):
+    lines = [f"{{'loss': {2 - i / 10:.2f}, 'lr': 0.0001, 'epoch': {i / 4:.2f}}}" for i in range(1, 5)]
+    log = parse_log(write(tmp_path, "dicts.log", [*lines, "(the end)"]))
+    assert len({s for s, _ in log.series("loss")}) == 4
