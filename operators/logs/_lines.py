@@ -37,6 +37,7 @@ ANY_RANK_PREFIX = re.compile(r"^\[(?:rank|default)(?P<rank>\d+)\]:")
 _LAYERS = {
     "quote": r">[ \t]?",
     "lineno": r"\[\d{1,9}\][ \t]",
+    "host": r"[A-Za-z][\w-]*\d[\w.-]*: ",  # pdsh, clush, some launchers: the node's name
     "date": (
         r"[ \t]*\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:[ \t]+|$)"
     ),
@@ -52,7 +53,7 @@ def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
     if not lines:
         return None
     counts = dict.fromkeys((*_LAYERS, *(s.name for s in PREFIX_STYLES)), 0)
-    styles = {s.name: s.pattern for s in PREFIX_STYLES}
+    styles = {s.name: s.pattern for s in PREFIX_STYLES if "rank" in s.pattern.groupindex}
     for line in lines:
         seen = _peel(line, {**_LAYER_RE, **styles})
         for name in seen:

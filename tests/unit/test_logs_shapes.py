@@ -150,3 +150,13 @@ def test_a_warning_wrapped_over_two_lines_is_one_event(tmp_path):
     ]
     log = parse_log(write(tmp_path, "wrapped.log", lines))
     assert [(e["kind"], e["line_no"]) for e in log.events] == [("skipped_step", 3)]
+
+
+def test_host_and_rank_layers_together():
+    lines = [f"gpu-node0{r}: [rank{r}]: 2025-01-01 10:00:0{r} step {r} loss 2.0" for r in range(4)]
+    style = detect_prefix(lines)
+    assert split_prefix("gpu-node07: [rank1]: 2025-01-01 10:00:00 step 5 loss 2.0", style) == (
+        1,
+        "step 5 loss 2.0",
+    )
+    assert detect_prefix([f"node1{r}: hello {r}" for r in range(3)]).name == "host"
