@@ -103,15 +103,17 @@ def _parse_span(
     ends_mid_line = end >= size and size > 0 and _last_byte(path, size) != b"\n"
     line_no = first_line
     for data, offset in iter_blocks(path, start, end, block_bytes=block_bytes):
-        if ends_mid_line and offset + len(data) >= end:
-            data = data[: data.rfind(b"\n") + 1]
         if offset + len(data) >= size:
-            data = drop_cut_number(data)
+            # a killed job's last line: its complete fields are values, a number at its very end may be cut
+            data = drop_cut_number(data, unterminated=ends_mid_line)
         block = LineBlock(data, line_no, offset)
         feed_block(parser, block, out, prefix)
         line_no += block.n
     if ends_mid_line:
-        out.issue("the file ends in the middle of a line (truncated?); that last line was skipped", line_no)
+        out.issue(
+            "the file ends in the middle of a line (truncated?); that line's last number was not read",
+            line_no - 1,
+        )
     parser.finish()
     if not out.n_metric_rows and parser_cls.name != "generic":
         _read_generically(path, start, end, first_line, prefix, block_bytes, out)
@@ -193,15 +195,17 @@ def feed_block(
 
 #: A number the end of the file cut short: ``lm loss: 8.`` (digits and a point or an unfinished exponent).
 _CUT_NUMBER = re.compile(rb"[-+]?\d+(?:\.|\.\d+[eE][-+]?|[eE][-+]?)[ \t\r]*\n?$")
+#: On a line the file ends in the middle of, any number at its very end may be cut (``8.4`` of ``8.45``).
+_END_NUMBER = re.compile(rb"[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d*)?|\.\d+)[ \t\r]*$")
 
 
-def drop_cut_number(data: bytes) -> bytes:
+def drop_cut_number(data: bytes, *, unterminated: bool = False) -> bytes:
     """The block with the last line's cut-off number removed (a killed job's last line is not a value)."""
-    m = _CUT_NUMBER.search(data[-200:])
-    if not m:
-        return data
-    cut = len(data) - 200 + m.start() if len(data) > 200 else m.start()
-    return data[:cut] + (b"\n" if data.endswith(b"\n") else b"")
+    m = (_END_NUMBER if unterminated else _CUT_NUMBER).search(data[-200:])
+    if m:
+        cut = len(data) - 200 + m.start() if len(data) > 200 else m.start()
+        data = data[:cut] + (b"\n" if data.endswith(b"\n") else b"")
+    return data + b"\n" if unterminated and not data.endswith(b"\n") else data
 
 
 @functools.lru_cache(maxsize=64)

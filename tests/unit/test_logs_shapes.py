@@ -160,3 +160,13 @@ def test_host_and_rank_layers_together():
         "step 5 loss 2.0",
     )
     assert detect_prefix([f"node1{r}: hello {r}" for r in range(3)]).name == "host"
+
+
+def test_a_line_the_file_ends_in_the_middle_of_keeps_its_complete_fields(tmp_path):
+    path = tmp_path / "killed.log"
+    full = "".join(f"iter {s}: loss {3 - s / 100:.4f}, time 80.00ms, mfu 9.00%\n" for s in (10, 20))
+    path.write_text(full + "iter 30: loss 2.7, time 81.0")  # no line break: the job was killed mid-line
+    log = parse_log(str(path))
+    assert log.series("loss")[-1] == (30, 2.7)  # complete: followed by its comma
+    assert [s for s, _ in log.series("step_time_ms")] == [10, 20]  # 81.0 may have been 81.05
+    assert any("middle of a line" in i["error"] and i["line_no"] == 3 for i in log.issues)
