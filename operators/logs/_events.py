@@ -19,6 +19,8 @@ COMMON_FILTER = (
     r"|overflow|skipping step|skipped step|found inf|checkpoint|nan loss|loss is nan|nan or inf|detected nan"
     r"|nvidia|tesla|instinct|cuda capacity|device name|processgroupnccl|\becc\b|exit status|exited with"
     r"|terminate called|signal \d+|sig(?:kill|abrt|segv|bus)|timed out"
+    r"|skipping (?:this |the )?(?:update|batch|iteration|optimizer)"
+    r"|sav(?:e|ing)\s.{0,40}checkpoint|checkpoint\b.{0,30}\b(?:saved|written)|saving current state"
 )
 COMMON_RE = re.compile(COMMON_FILTER, re.I | re.M)
 
@@ -80,13 +82,17 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         "skipped_step",
         re.compile(
             r"OVERFLOW!|overflow! Skipping|Skipping step|Gradient overflow|\bfound inf\b|"
-            r"\binfs? (?:was |were )?found\b",
+            r"\binfs? (?:was |were )?found\b|skipping (?:this |the )?(?:update|batch|iteration|optimizer step)",
             re.I,
         ),
     ),
     (
         "nan",
-        re.compile(r"loss is nan|nan loss|NaN or Inf found|Detected NaN|found nan in|nan detected", re.I),
+        re.compile(
+            r"loss is nan|nan loss|NaN or Inf found|Detected NaN|found nan in|nan detected|"
+            r"grad(?:ient)?[ _]norm is (?:nan|inf)",
+            re.I,
+        ),
     ),
     (
         "checkpoint",
@@ -94,7 +100,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"saving checkpoint|saving model checkpoint|Saving the checkpoint|"
             r"checkpoint .* is about to be saved|"
             r"Saving checkpoint at|saving model to|Saving model weights to|saved checkpoint to|"
-            r"Checkpoint saved|Scheduled async checkpoint save",
+            r"Checkpoint saved|Scheduled async checkpoint save|"
+            r"\bsav(?:e|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b|"
+            r"Saving current state to",
             re.I,
         ),
     ),

@@ -85,6 +85,12 @@ def test_classify(line, kind):
         ("terminate called after throwing an instance of 'c10::DistBackendError'", "failure"),
         ("trainer process exited with code 139", "failure"),
         ("The evaluation ran for 12 seconds and exited with code 0", None),
+        ("Gradient norm is inf at update 812, skipping this update", "skipped_step"),
+        ("warning: gradient norm is nan", "nan"),
+        ("Saving a sharded checkpoint at step 1200", "checkpoint"),
+        ("Saving current state to runs/a/step_1200", "checkpoint"),
+        ("    save-checkpoint ................................: (812.5, 813.0)", None),  # a timer
+        ("Loading checkpoint from runs/a saved at step 1200", None),
     ],
 )
 def test_failures_worded_differently_or_cut(line, kind):
