@@ -15,16 +15,19 @@ A user's own format joins the built-in ones through ``build``, in the user's pip
 
     pipeline = build(parsers=[AcmeParser], name="acme-logs")
 
-and runs with ``assay run my_pipeline.py --input ...`` (see docs/logs.md).
+and runs with ``assay run my_pipeline.py --input ...`` (see docs/logs.md). ``file_report`` is the per-file
+table ``assay run`` prints after a pipeline built here.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from assay.dsl import Pipeline
 from assay.operators.logs import LogParser
 from assay.operators.logs._operators import CHUNK_MB
+from assay.operators.logs.report import file_row, file_table
 
 #: Papers, images and archives found beside logs: `assay run papers` reads the papers.
 PAPER_SUFFIXES = (".pdf", ".tex", ".bib", ".md", ".docx", ".png", ".jpg", ".jpeg", ".svg", ".zip", ".tar", ".gz")
@@ -46,3 +49,22 @@ def build(
 
 
 pipeline = build()
+
+
+def file_report(db: str | os.PathLike[str], pipeline_run_id: str) -> str:
+    """The per-file table of one pipeline run: what each new log gave, and the files that gave nothing."""
+    from assay.store.queries import sql
+
+    runs = sql(
+        db,
+        "SELECT r.source_uri, r.framework, r.config FROM runs r JOIN documents d ON d.doc_id = r.doc_id "
+        "WHERE d.pipeline_run_id = ?",
+        [pipeline_run_id],
+    )
+    silent = sql(
+        db,
+        "SELECT source_uri, error FROM quarantine WHERE pipeline_run_id = ? AND level = 'file'",
+        [pipeline_run_id],
+    )
+    rows = [file_row(*r) for r in runs.itertuples(index=False)]
+    return file_table(rows, [(str(u), str(e)) for u, e in silent.itertuples(index=False)])

@@ -9,6 +9,7 @@ import os
 from typing import Any
 
 from assay.ids import entity_id, stable_id
+from assay.operators.logs._coverage import merge_reports
 from assay.operators.logs._names import model_family
 
 TERMINAL = ("completed", "failed", "cancelled", "diverged")
@@ -76,6 +77,7 @@ def merge(summaries: list[dict[str, Any]]) -> dict[str, Any]:
         "first_ts": times_first[0] if times_first else None,
         "last_ts": times_last[-1] if times_last else None,
         "n_metric_rows": sum(p.get("n_metric_rows", 0) for p in parts),
+        "coverage": merge_reports([p["coverage"] for p in parts if p.get("coverage")]),
         "chunks": len(parts),
         "chunk_count": first.get("chunk_count") or 1,
     }
@@ -234,6 +236,8 @@ def _config(summary: dict[str, Any], status: str) -> dict[str, Any]:
             "events": summary.get("events"),
             "metrics": summary.get("metric_names"),
             "metric_rows": summary.get("n_metric_rows"),
+            "lines": (summary.get("coverage") or {}).get("lines"),
+            "unrecognised_lines": (summary.get("coverage") or {}).get("unrecognised"),
             "chunks": summary.get("chunks"),
             "settings_at_end": {
                 k: v

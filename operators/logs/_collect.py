@@ -5,17 +5,17 @@ merges across chunks."""
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from assay.operators.logs._coverage import Coverage
 from assay.operators.logs._names import RATE_METRICS
 from assay.operators.logs._timestamps import iso
+from assay.operators.logs._track import Event, StepTrack
 
 METRICS_SCHEMA = pa.schema(
     [
@@ -50,17 +50,6 @@ _RESTART_LINES = 50
 _DERIVED = 1 << 62  # the "line" of a setting derived at the end rather than read from a line
 
 
-@dataclass
-class _Event:
-    line_no: int
-    kind: str
-    detail: str
-    rank: int | None
-    step: int | None
-    ts: dt.datetime | None
-    count: int = 1
-
-
 _TIMES = re.compile(r"\d{2,4}[-/]\d{2}[-/]\d{2,4}[ T_]?|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|^[IWEF]\d{4} ")
 _WHO = re.compile(r"(?i)\b(rank|gpu|pid|node|worker|device|local_rank|cuda:)[\s:=#(]*\d+")
 
@@ -86,7 +75,7 @@ class Collector:
         # (lines, steps, ranks) of the bulk rows, once per set of lines: the step track without a pass over
         # every metric row
         self._track: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []
-        self._events: list[_Event] = []
+        self._events: list[Event] = []
         self.settings: dict[str, Any] = {}  # read it; write through ``setting``
         self.settings_last: dict[str, Any] = {}
         self._first_at: dict[str, int] = {}
@@ -100,6 +89,7 @@ class Collector:
         self.first_ts: dt.datetime | None = None
         self.last_ts: dt.datetime | None = None
         self.current_step: int | None = None  # for parsers whose lines do not carry a step
+        self.coverage = Coverage()
 
     # -- what parsers call ----------------------------------------------------------------------------------
     def metric(
@@ -173,7 +163,7 @@ class Collector:
     ) -> None:
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {kind!r}; use one of {', '.join(EVENT_KINDS)}")
-        self._events.append(_Event(line_no, kind, detail.strip()[:500], rank, step, ts))
+        self._events.append(Event(line_no, kind, detail.strip()[:500], rank, step, ts))
 
     def setting(self, key: str, value: Any, line_no: int | None = None) -> None:
         """A run setting (world_size, tp, micro_batch_size, ...). The run's value is the one printed first in
@@ -261,16 +251,17 @@ class Collector:
     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Events (with the step each happened at, derived ones added, repeats merged) and the summary of
         this chunk. ``prior_*`` describe the lines before the chunk (read back from the previous one)."""
-        track = _StepTrack(metrics, self._track_arrays())
+        track = StepTrack(metrics, self._track_arrays())
         events = list(self._events)
         events.extend(track.regressions(prior_step))
         events.extend(track.divergences(prior_loss_finite))
+        events.extend(track.non_finite_series())
         for ev in events:
             if ev.step is None:
                 ev.step = track.step_at(ev.line_no, prior_step)
         events.sort(key=lambda e: e.line_no)
-        merged: list[_Event] = []
-        last_of: dict[tuple[str, int | None, str], _Event] = {}
+        merged: list[Event] = []
+        last_of: dict[tuple[str, int | None, str], Event] = {}
         at_line: set[tuple[str, int]] = set()
         last_restart = -_RESTART_LINES - 1
         for ev in events:
@@ -327,7 +318,7 @@ class Collector:
             np.concatenate(ranks).astype(np.int64),
         )
 
-    def _summary(self, metrics: pa.Table, track: _StepTrack, events: list[_Event]) -> dict[str, Any]:
+    def _summary(self, metrics: pa.Table, track: StepTrack, events: list[Event]) -> dict[str, Any]:
         counts: dict[str, int] = {}
         for ev in events:
             counts[ev.kind] = counts.get(ev.kind, 0) + 1
@@ -351,154 +342,24 @@ class Collector:
             "systems": self.systems,
             "first_ts": iso(self.first_ts),
             "last_ts": iso(self.last_ts),
+            "coverage": self.coverage.report(self._understood(metrics, events)),
         }
+
+    def _understood(self, metrics: pa.Table, events: list[Event]) -> np.ndarray:
+        """Lines that gave something: a metric, an event, an outcome, a setting, a model or hardware."""
+        lines = [
+            *(ev.line_no for ev in events),
+            *(m[0] for m in self.markers),
+            *self._first_at.values(),
+            *self._last_at.values(),
+            *(m[1] for m in self.models),
+            *(h[1] for h in self.hardware),
+        ]
+        column = metrics.column("line_no").to_numpy() if metrics.num_rows else np.empty(0, dtype=np.int64)
+        return np.concatenate((column, np.asarray(lines, dtype=np.int64)))
 
 
 def _repeat(value: str, n: int) -> pa.Array:
     return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, dtype=np.int32)), pa.array([value])).cast(
         pa.string()
     )
-
-
-class _StepTrack:
-    """Steps by line, from the metric rows: which step an event happened at, where steps went back
-    (a restart from a checkpoint), where the loss turned NaN."""
-
-    def __init__(self, metrics: pa.Table, track: tuple[np.ndarray, np.ndarray, np.ndarray]):
-        lines, steps, ranks = track
-        order = np.argsort(lines, kind="stable")
-        self.lines, self.steps, self.ranks = lines[order], steps[order], ranks[order]
-        self.main_rank = self._main_rank()
-        self._metrics = metrics
-        self._loss_rows: tuple[np.ndarray, np.ndarray, _Steps] | None = None
-        main = self.ranks == self.main_rank
-        self.first_step = int(self.steps[main][0]) if main.any() else None
-        self.last_step = int(self.steps[main][-1]) if main.any() else None
-        self.first_step_line = int(self.lines[main][0]) if main.any() else None
-        self.last_step_line = int(self.lines[main][-1]) if main.any() else None
-
-    def _main_rank(self) -> int:
-        """The rank whose series stands for the run: rank-less rows, else the lowest rank printed."""
-        # Rank-less rows are -1, below every printed rank: the minimum is the answer either way.
-        return int(self.ranks.min()) if len(self.ranks) else -1
-
-    def step_at(self, line_no: int, prior: int | None) -> int | None:
-        i = int(np.searchsorted(self.lines, line_no, side="right")) - 1
-        return int(self.steps[i]) if i >= 0 else prior
-
-    def distinct_steps(self) -> int:
-        """Steps printed, counted once however many metrics (and ranks) a step's line carries."""
-        if not len(self.steps):
-            return 0
-        new_line = np.concatenate(([True], self.lines[1:] != self.lines[:-1]))
-        steps = self.steps[new_line]
-        change = np.diff(steps)
-        if (change >= 0).all():  # the usual case, steps in order: no sort needed
-            return int(np.count_nonzero(change)) + 1
-        return int(len(np.unique(steps)))
-
-    def regressions(self, prior_step: int | None) -> list[_Event]:
-        """A restart wherever the main rank's step goes back: training resumed from an earlier checkpoint."""
-        main = self.ranks == self.main_rank
-        steps, lines = self.steps[main], self.lines[main]
-        if not len(steps):
-            return []
-        prev = np.concatenate(([prior_step if prior_step is not None else steps[0]], steps[:-1]))
-        out = []
-        for i in np.flatnonzero(steps < prev):
-            out.append(
-                _Event(
-                    int(lines[i]),
-                    "restart",
-                    f"step went back from {int(prev[i])} to {int(steps[i])}",
-                    None,
-                    int(steps[i]),
-                    None,
-                )
-            )
-        return out
-
-    def loss_rows(self) -> tuple[np.ndarray, np.ndarray, _Steps]:
-        """The main rank's loss values, their lines and steps, in line order (computed once)."""
-        if self._loss_rows is None:
-            self._loss_rows = self._find_loss_rows()
-        return self._loss_rows
-
-    def _find_loss_rows(self) -> tuple[np.ndarray, np.ndarray, _Steps]:
-        m = self._metrics
-        if not m.num_rows:
-            return np.empty(0), np.empty(0, dtype=np.int64), _Steps(np.empty(0, dtype=np.int64))
-        mask = pc.and_(
-            pc.equal(m.column("name"), "loss"), pc.equal(m.column("rank").fill_null(-1), self.main_rank)
-        )
-        picked = m.filter(mask)
-        lines = picked.column("line_no").to_numpy()
-        order = np.argsort(lines, kind="stable")
-        values = picked.column("value").to_numpy()[order]
-        step_column = picked.column("step")
-        steps = step_column.fill_null(-1).to_numpy()[order]
-        valid = np.asarray(step_column.is_valid())[order]
-        return values, lines[order], _Steps(steps, valid)
-
-    def divergences(self, prior_finite: bool | None) -> list[_Event]:
-        """A ``nan`` event where the training loss turns non-finite (not at every NaN step after it)."""
-        values, lines, steps = self.loss_rows()
-        if not len(values):
-            return []
-        finite = np.isfinite(values.astype(np.float64))
-        before = np.concatenate(([True if prior_finite is None else prior_finite], finite[:-1]))
-        out = []
-        for i in np.flatnonzero(~finite & before):
-            step = steps[i]
-            out.append(
-                _Event(
-                    int(lines[i]),
-                    "nan",
-                    f"loss is {values[i]}",
-                    None,
-                    None if step is None else int(step),
-                    None,
-                )
-            )
-        return out
-
-    def loss_summary(self) -> dict[str, Any]:
-        values, lines, steps = self.loss_rows()
-        if not len(values):
-            return {}
-        values = values.astype(np.float64)
-        finite = np.flatnonzero(np.isfinite(values))
-        out: dict[str, Any] = {
-            "first": _num(values[0]),
-            "last": _num(values[-1]),
-            "last_line": int(lines[-1]),
-            "last_step": None if steps[-1] is None else int(steps[-1]),
-            "n": int(len(values)),
-        }
-        if len(finite):
-            out["last_finite"] = _num(values[finite[-1]])
-            out["last_finite_line"] = int(lines[finite[-1]])
-            out["min"] = _num(float(np.min(values[finite])))
-        return out
-
-
-class _Steps:
-    """Steps of rows, ``None`` where a row has none; indexed like a list, without a Python int per row."""
-
-    def __init__(self, steps: np.ndarray, valid: np.ndarray | None = None):
-        self._steps = steps
-        self._valid = valid
-
-    def __len__(self) -> int:
-        return len(self._steps)
-
-    def __getitem__(self, i: int) -> int | None:
-        if self._valid is not None and not self._valid[i]:
-            return None
-        return int(self._steps[i])
-
-
-def _num(value: float) -> float | str:
-    """JSON has no NaN: non-finite numbers travel as text."""
-    value = float(value)
-    return value if math.isfinite(value) else str(value)

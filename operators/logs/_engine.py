@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from assay.operators.logs._base import LogParser
 from assay.operators.logs._collect import Collector
-from assay.operators.logs._events import COMMON_FILTER, COMMON_RE, observe
+from assay.operators.logs._events import COMMON_FILTER, COMMON_RE, CONTINUATION, observe, observe_wrapped
 from assay.operators.logs._lines import LineBlock, PrefixStyle, after_prefix, split_prefix
 from assay.operators.logs._read import BLOCK_BYTES, iter_blocks, read_tail
 from assay.operators.logs._timestamps import find_timestamp
@@ -103,23 +103,69 @@ def _parse_span(
     ends_mid_line = end >= size and size > 0 and _last_byte(path, size) != b"\n"
     line_no = first_line
     for data, offset in iter_blocks(path, start, end, block_bytes=block_bytes):
-        if ends_mid_line and offset + len(data) >= end:
-            data = data[: data.rfind(b"\n") + 1]
+        if offset + len(data) >= size:
+            # a killed job's last line: its complete fields are values, a number at its very end may be cut
+            data = drop_cut_number(data, unterminated=ends_mid_line)
         block = LineBlock(data, line_no, offset)
         feed_block(parser, block, out, prefix)
         line_no += block.n
     if ends_mid_line:
-        out.issue("the file ends in the middle of a line (truncated?); that last line was skipped", line_no)
+        out.issue(
+            "the file ends in the middle of a line (truncated?); that line's last number was not read",
+            line_no - 1,
+        )
     parser.finish()
+    if not out.n_metric_rows and parser_cls.name != "generic":
+        _read_generically(path, start, end, first_line, prefix, block_bytes, out)
     return _finish(out, prior_step, prior_finite)
 
 
-def feed_block(parser: LogParser, block: LineBlock, out: Collector, prefix: PrefixStyle | None) -> None:
-    """Run one block of lines through ``parser`` and the common event rules. One RE2 pass picks the lines
-    either wants; Python then tells which."""
+def _read_generically(
+    path: str,
+    start: int,
+    end: int,
+    first_line: int,
+    prefix: PrefixStyle | None,
+    block_bytes: int,
+    out: Collector,
+) -> None:
+    """The general reader under a framework's parser: when the parser found no metric in the span (the
+    framework printed nothing it knows, a user script printed its own lines), the span's line templates
+    still give curves. Events were observed on the first pass already."""
+    from assay.operators.logs._base import parser_named
+
+    shadow = Collector(out.run_id, out.operator)
+    reader = parser_named("generic")(shadow, prefix)
+    line_no = first_line
+    for data, offset in iter_blocks(path, start, end, block_bytes=block_bytes):
+        block = LineBlock(data, line_no, offset)
+        feed_block(reader, block, shadow, prefix, events=False)
+        line_no += block.n
+    reader.finish()
+    table = shadow.metrics_table()
+    for step, name, value, rank, n in zip(
+        *(table.column(c).to_pylist() for c in ("step", "name", "value", "rank", "line_no")), strict=True
+    ):
+        out.metric(name, step, value, n, rank)
+
+
+def feed_block(
+    parser: LogParser, block: LineBlock, out: Collector, prefix: PrefixStyle | None, *, events: bool = True
+) -> None:
+    """Run one block of lines through ``parser`` and the common event rules (unless ``events`` is False).
+    One RE2 pass picks the lines either wants; Python then tells which."""
     if not block.n:
         return
+    if not events:
+        for i in block.matching(after_prefix(parser.interesting or ".", prefix)).tolist():
+            rank, text = split_prefix(block.line(i), prefix)
+            try:
+                parser.parse_line(text, block.line_no(i), rank)
+            except Exception:  # noqa: BLE001, S112 -- a line the reader cannot take is left out, like any other
+                continue
+        return
     _probe_times(block, out)
+    out.coverage.see(block)
     handled = parser.bulk(block)
     mine_re = _compiled(parser.interesting)
     if mine_re is None:
@@ -141,6 +187,25 @@ def feed_block(parser: LogParser, block: LineBlock, out: Collector, prefix: Pref
                 out.issue(f"{type(exc).__name__}: {exc} in {text[:120]!r}", n)
         if (i in common) if common is not None else COMMON_RE.search(text):
             observe(text, n, rank, out, offset=block.offset(i))
+    for i in block.matching(CONTINUATION).tolist():
+        if i > 0:
+            rank, text = split_prefix(block.line(i), prefix)
+            observe_wrapped(split_prefix(block.line(i - 1), prefix)[1], text, block.line_no(i), rank, out)
+
+
+#: A number the end of the file cut short: ``lm loss: 8.`` (digits and a point or an unfinished exponent).
+_CUT_NUMBER = re.compile(rb"[-+]?\d+(?:\.|\.\d+[eE][-+]?|[eE][-+]?)[ \t\r]*\n?$")
+#: On a line the file ends in the middle of, any number at its very end may be cut (``8.4`` of ``8.45``).
+_END_NUMBER = re.compile(rb"[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d*)?|\.\d+)[ \t\r]*$")
+
+
+def drop_cut_number(data: bytes, *, unterminated: bool = False) -> bytes:
+    """The block with the last line's cut-off number removed (a killed job's last line is not a value)."""
+    m = (_END_NUMBER if unterminated else _CUT_NUMBER).search(data[-200:])
+    if m:
+        cut = len(data) - 200 + m.start() if len(data) > 200 else m.start()
+        data = data[:cut] + (b"\n" if data.endswith(b"\n") else b"")
+    return data + b"\n" if unterminated and not data.endswith(b"\n") else data
 
 
 @functools.lru_cache(maxsize=64)

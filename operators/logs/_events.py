@@ -16,8 +16,11 @@ COMMON_FILTER = (
     r"|\bxid\b|ecc error|uncorrectable|nccl ?(?:warn|error)|nccl[a-z]*error|watchdog|fallen off the bus"
     r"|childfailed|exitcode|exit code|return code|worker group|restart|rendezvous|\bsigterm\b|\bsigkill\b"
     r"|traceback \(most recent|^\S*(?:error|exception)\b|segmentation fault|core dumped|killed"
-    r"|overflow|skipping step|skipped step|checkpoint|nan loss|loss is nan|nan or inf|detected nan"
-    r"|nvidia|tesla|instinct|cuda capacity|device name"
+    r"|overflow|skipping step|skipped step|found inf|checkpoint|nan loss|loss is nan|nan or inf|detected nan"
+    r"|nvidia|tesla|instinct|cuda capacity|device name|processgroupnccl|\becc\b|exit status|exited with"
+    r"|terminate called|signal \d+|sig(?:kill|abrt|segv|bus)|timed out"
+    r"|skipping (?:this |the )?(?:update|batch|iteration|optimizer)"
+    r"|sav(?:e|ing)\s.{0,40}checkpoint|checkpoint\b.{0,30}\b(?:saved|written)|saving current state"
 )
 COMMON_RE = re.compile(COMMON_FILTER, re.I | re.M)
 
@@ -47,7 +50,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"NCCL communicator was aborted|Watchdog caught collective operation timeout|"
             r"NCCL WARN .*(?:error|fail|timeout|abort)|ncclRemoteError|ncclSystemError|ncclInternalError|"
             r"ncclUnhandledCudaError|CUDA error: (?:an illegal memory|unspecified launch|uncorrectable)|"
-            r"GPU is lost|hardware error",
+            r"GPU is lost|hardware error|"
+            # cut short by a killed process, mid-word: still an NCCL watchdog or timeout, still an ECC fault
+            r"\bWatchdog c|\[E[\d :.]*ProcessGroupNCCL|ProcessGroupNCCL.*(?:[Tt]imeout|timed out|abort)|"
+            r"NCCL.{0,40}timed out|\bECC\b.{0,30}(?:err|fault)|double[- ]bit",
             re.I,
         ),
     ),
@@ -65,14 +71,28 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED|"
             r"exits with return code = -?[1-9]|"
             r"Exited with exit code [1-9]|exit code: -?[1-9]|Segmentation fault|core dumped|"
-            r"Signal \d+ \(SIG\w+\) received",
+            r"Signal \d+ \(SIG\w+\) received|exit status [1-9]|exited with (?:exit )?code -?[1-9]|"
+            r"returned non-zero exit status|terminate called after throwing|^\s*Killed\s*$|"
+            r"\bline \d+: +\d+ Killed|killed by signal|received signal (?:9|6|11|SIGKILL|SIGABRT|SIGSEGV)\b|"
+            r"Fatal Python error",
             re.I,
         ),
     ),
-    ("skipped_step", re.compile(r"OVERFLOW!|overflow! Skipping|Skipping step|Gradient overflow", re.I)),
+    (
+        "skipped_step",
+        re.compile(
+            r"OVERFLOW!|overflow! Skipping|Skipping step|Gradient overflow|\bfound inf\b|"
+            r"\binfs? (?:was |were )?found\b|skipping (?:this |the )?(?:update|batch|iteration|optimizer step)",
+            re.I,
+        ),
+    ),
     (
         "nan",
-        re.compile(r"loss is nan|nan loss|NaN or Inf found|Detected NaN|found nan in|nan detected", re.I),
+        re.compile(
+            r"loss is nan|nan loss|NaN or Inf found|Detected NaN|found nan in|nan detected|"
+            r"grad(?:ient)?[ _]norm is (?:nan|inf)",
+            re.I,
+        ),
     ),
     (
         "checkpoint",
@@ -80,7 +100,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
             r"saving checkpoint|saving model checkpoint|Saving the checkpoint|"
             r"checkpoint .* is about to be saved|"
             r"Saving checkpoint at|saving model to|Saving model weights to|saved checkpoint to|"
-            r"Checkpoint saved|Scheduled async checkpoint save",
+            r"Checkpoint saved|Scheduled async checkpoint save|"
+            r"\bsav(?:e|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b|"
+            r"Saving current state to",
             re.I,
         ),
     ),
@@ -141,3 +163,15 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
     if _HW_CONTEXT.search(text):
         for name, start, _end in find_hardware(text):
             out.accelerator(name, line_no, None if offset is None else offset + start)
+
+
+#: A line a console (rich, a terminal) wrapped: indented far and going on mid-sentence.
+CONTINUATION = r"^[ \t]{8,}[a-z]"
+
+
+def observe_wrapped(previous: str, text: str, line_no: int, rank: int | None, out: Collector) -> None:
+    """An event worded over two lines (``WARNING: found`` / ``inf during ... step``): the end of the line
+    before and this one, read as one, when neither reports an event alone."""
+    joined = previous.rstrip()[-160:] + " " + text.strip()
+    if COMMON_RE.search(joined) and classify(previous) is None and classify(text) is None:
+        observe(joined, line_no, rank, out)

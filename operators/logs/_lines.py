@@ -31,16 +31,72 @@ PREFIX_STYLES = (
 ANY_RANK_PREFIX = re.compile(r"^\[(?:rank|default)(?P<rank>\d+)\]:")
 
 
+#: Layers that wrap a log's own text, outermost first: a markdown quote of a pasted log, a log viewer's line
+#: number, a host name (pdsh, some launchers), a date stamp put in front by a logger or ``ts``. A file's
+#: prefix is the layers (and the one rank style) that at least a third of its lines carry, in any order.
+_LAYERS = {
+    "quote": r">[ \t]?",
+    "lineno": r"\[\d{1,9}\][ \t]",
+    "host": r"[A-Za-z][\w-]*\d[\w.-]*: ",  # pdsh, clush, some launchers: the node's name
+    "date": (
+        r"[ \t]*\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?(?:[ \t]+|$)"
+    ),
+}
+_LAYER_RE = {name: re.compile(pattern) for name, pattern in _LAYERS.items()}
+_MAX_LAYERS = 4
+
+
 def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
-    """The prefix style at least a third of the head's non-empty lines carry, if any."""
+    """The prefix at least a third of the head's non-empty lines carry, if any: one of ``PREFIX_STYLES``, or
+    a ``learnt`` style when wrapping layers (quote, line number, date stamp) come with or instead of it."""
     lines = [ln for ln in head_lines if ln.strip()]
     if not lines:
         return None
-    for style in PREFIX_STYLES:
-        hits = sum(1 for ln in lines if style.pattern.match(ln))
-        if hits * 3 >= len(lines) and hits >= 2:
-            return style
-    return None
+    counts = dict.fromkeys((*_LAYERS, *(s.name for s in PREFIX_STYLES)), 0)
+    styles = {s.name: s.pattern for s in PREFIX_STYLES if "rank" in s.pattern.groupindex}
+    for line in lines:
+        seen = _peel(line, {**_LAYER_RE, **styles})
+        for name in seen:
+            counts[name] += 1
+    common = [n for n, c in counts.items() if c * 3 >= len(lines) and c >= 2]
+    rank_styles = [n for n in common if n in styles]
+    rank = max(rank_styles, key=lambda n: counts[n]) if rank_styles else None
+    layers = [n for n in common if n in _LAYERS]
+    if not layers:
+        return next((s for s in PREFIX_STYLES if s.name == rank), None)
+    parts = [_LAYERS[n] for n in layers]
+    if rank:
+        parts.append(styles[rank].pattern.lstrip("^"))
+    name = "+".join([*layers, *([rank] if rank else [])])
+    return PrefixStyle(name, re.compile(f"^(?:{'|'.join(parts)}){{0,{_MAX_LAYERS}}}"))
+
+
+def _peel(line: str, layers: dict[str, re.Pattern[str]]) -> list[str]:
+    """The names of the layers found at the start of ``line``, outermost first."""
+    seen: list[str] = []
+    pos = 0
+    for _ in range(_MAX_LAYERS):
+        for name, pattern in layers.items():
+            if name in seen:
+                continue
+            m = pattern.match(line[pos:])
+            if m and m.end() > 0:
+                seen.append(name)
+                pos += m.end()
+                break
+        else:
+            break
+    return seen
+
+
+def prefix_style(name: str | None, pattern: str | None = None) -> PrefixStyle | None:
+    """The style a record names (a learnt one travels with its pattern)."""
+    if not name:
+        return None
+    known = next((s for s in PREFIX_STYLES if s.name == name), None)
+    if known is not None or not pattern:
+        return known
+    return PrefixStyle(name, re.compile(pattern))
 
 
 def split_prefix(text: str, style: PrefixStyle | None) -> tuple[int | None, str]:
@@ -59,6 +115,13 @@ def split_prefix(text: str, style: PrefixStyle | None) -> tuple[int | None, str]
 
 
 _ANCHOR = re.compile(r"(?<![\[\\])\^")
+
+
+def strip_prefixes(lines: list[str], style: PrefixStyle | None) -> list[str]:
+    """``lines`` without their prefixes (for detection, which reads a file's own text)."""
+    if style is None:
+        return lines
+    return [split_prefix(line, style)[1] for line in lines]
 
 
 def after_prefix(pattern: str, style: PrefixStyle | None) -> str:

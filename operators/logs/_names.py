@@ -163,6 +163,9 @@ _STEP_KEYS = frozenset(
         "trainer_global_step",
         "train_global_step",
         "global_steps",
+        "num_updates",  # fairseq
+        "train_step",
+        "global_iteration",
     }
 )
 _UNIT_HINT = re.compile(r"(?:\(\s*(ms|s|sec|seconds)\s*\)|[_ ](ms|s|sec)$)")
@@ -193,7 +196,7 @@ def metric_name(key: str) -> str | None:
         return "lr"
     if "/" in key:  # structured names: train/loss, eval/loss, Loss/val, throughput/tokens_per_sec
         parts = [key_slug(p) for p in key.split("/") if p.strip()]
-        words = [p for p in parts if p not in _SPLITS]
+        words = [p for p in parts if p not in _SPLITS and p not in _AGGREGATES]  # loss/train/total: loss
         base = metric_name(words[-1]) if words and "/" not in words[-1] else None
         if base == "loss" and any(p in _EVAL_SPLITS for p in parts):
             return "val_loss"
@@ -203,6 +206,7 @@ def metric_name(key: str) -> str | None:
 
 _EVAL_SPLITS = {"eval", "val", "valid", "validation", "test", "dev"}
 _SPLITS = _EVAL_SPLITS | {"train", "training", "trn"}
+_AGGREGATES = {"total", "avg", "mean", "global", "reduced", "all"}
 
 
 def extra_metric_name(key: str) -> str | None:

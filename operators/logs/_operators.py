@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import pyarrow as pa
@@ -20,13 +21,13 @@ from assay.dsl import operator
 from assay.ids import stable_id
 from assay.operators.logs._assemble import assemble, merge
 from assay.operators.logs._base import LogParser, detect, parser_named
+from assay.operators.logs._coverage import silence
 from assay.operators.logs._engine import parse_span
-from assay.operators.logs._lines import PREFIX_STYLES, detect_prefix
+from assay.operators.logs._lines import detect_prefix, prefix_style, strip_prefixes
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
 
 #: Files over this size are split; each chunk is parsed by its own worker.
 CHUNK_MB = 16
-_STYLES = {s.name: s for s in PREFIX_STYLES}
 
 
 def _sample(path: str, size: int, head: bytes) -> bytes:
@@ -40,9 +41,17 @@ def _sample(path: str, size: int, head: bytes) -> bytes:
     return head + b"\n" + middle[cut:]
 
 
-def _framework(cls: type[LogParser], text: str) -> str | None:
+#: A user script's own output names no framework; its launcher may: horovodrun runs Open MPI with
+#: ``--tag-output`` (``[1,0]<stdout>:``), and a script that imports Horovod says so.
+_HOROVOD = re.compile(r"\bhorovod\b|\bhvd\.", re.I)
+
+
+def _framework(cls: type[LogParser], text: str, prefix: str | None) -> str | None:
     pick = getattr(cls, "framework_for", None)
-    return pick(text) if pick else cls.framework
+    named = pick(text) if pick else cls.framework
+    if named is None and ("mpirun" in (prefix or "").split("+") or _HOROVOD.search(text)):
+        return "Horovod"
+    return named
 
 
 @operator(
@@ -53,6 +62,7 @@ def _framework(cls: type[LogParser], text: str) -> str | None:
         "log_format",
         "framework",
         "line_prefix",
+        "line_prefix_re",
         "byte_range",
         "first_line",
         "n_bytes",
@@ -71,19 +81,29 @@ def log_split(
     size = os.path.getsize(path)
     head = read_head(path)
     sample = _sample(path, size, head)
+    prefix = None if is_binary(head) else detect_prefix(sample.decode("utf-8", "replace").splitlines()[:400])
+    if prefix is not None:  # detection reads the log's own text, whatever wraps its lines
+        lines = strip_prefixes(sample.decode("utf-8", "surrogateescape").splitlines(), prefix)
+        sample = "\n".join(lines).encode("utf-8", "surrogateescape")
     cls, _score = detect(sample, path, tuple(parsers))
     if is_binary(head) and not cls.binary:
         return {
             **record,
-            "issues": [{"operator": "log_split", "error": "not a training log (binary file); skipped"}],
+            "issues": [
+                {
+                    "operator": "log_split",
+                    "level": "file",
+                    "error": "not a training log (binary file); skipped",
+                }
+            ],
         }
     text = sample.decode("utf-8", "replace")
-    prefix = None if cls.binary else detect_prefix(text.splitlines()[:400])
     chunk_bytes = max(1, int(chunk_mb * (1 << 20)))
     common = {
         "log_format": cls.name,
-        "framework": _framework(cls, text),
+        "framework": _framework(cls, text, prefix.name if prefix else None),
         "line_prefix": prefix.name if prefix else None,
+        "line_prefix_re": prefix.pattern.pattern if prefix else None,
         "n_bytes": size,
     }
     if size <= chunk_bytes or not cls.chunkable:
@@ -134,7 +154,7 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
             return record  # a file log_split skipped, with its reason in `issues`
         path = record["source_uri"]
         cls = parser_named(record["log_format"], self.parsers)
-        prefix = _STYLES.get(record.get("line_prefix") or "")
+        prefix = prefix_style(record.get("line_prefix"), record.get("line_prefix_re"))
         run_id = stable_id(record["doc_id"])
         start, end = record.get("byte_range") or (0, os.path.getsize(path))
         result = parse_span(
@@ -166,7 +186,9 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
             log_summary=summary,
         )
         if record.get("chunk") is None:
-            out.update(assemble(merge([summary])))
+            merged = merge([summary])
+            out.update(assemble(merged))
+            out["issues"].extend(silence(merged, "log_parse"))
         return out
 
 
@@ -195,15 +217,15 @@ def log_combine(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if not summaries or any(s.get("final") for s in summaries):
         return []
     merged = merge(summaries)
-    out = {"source_uri": merged.get("uri"), **assemble(merged)}
+    out = {"source_uri": merged.get("uri"), **assemble(merged), "issues": silence(merged, "log_combine")}
     expected = merged.get("chunk_count") or len(summaries)
     if len(summaries) < expected:
         seen = {s.get("chunk") for s in summaries}
         missing = [i for i in range(expected) if i not in seen]
-        out["issues"] = [
+        out["issues"].append(
             {
                 "operator": "log_combine",
                 "error": f"chunks {missing} of {expected} failed; the run is assembled without them",
             }
-        ]
+        )
     return [out]

@@ -11,7 +11,7 @@ from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._names import metric_name
 from assay.operators.logs._numbers import parse_number
-from assay.operators.logs.fallback import TemplateMiner, emit_series, tokens_of
+from assay.operators.logs.fallback import TemplateMiner, emit_series, mine_line
 
 _ENV = re.compile(r"Distributed environment is initialized,(?P<rest>.*)")
 _SIZES = re.compile(
@@ -87,9 +87,7 @@ class ColossalAIParser(LogParser):
                         out.metric(name, step, value, line_no, rank)
                 return
         if "loss" in text.lower():
-            tokens = tokens_of(text)
-            if len(tokens) >= 2:
-                self.miner.add(tokens, line_no, rank, self.out.current_step)
+            mine_line(self.miner, text, line_no, rank, self.out)
 
     def finish(self) -> None:
         for step, (mb, line_no) in self.peak.items():

@@ -12,7 +12,7 @@ from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._names import key_slug
 from assay.operators.logs._numbers import memory_mb, parse_number, parse_quantity
-from assay.operators.logs.fallback import TemplateMiner, emit_series, tokens_of
+from assay.operators.logs.fallback import TemplateMiner, emit_series, mine_line
 
 _ENGINE_STEP = re.compile(
     r"\[Rank (?P<rank>\d+)\] step=(?P<step>\d+), skipped=(?P<skipped>\d+), lr=\[(?P<lr>[^\]]*)\]"
@@ -120,9 +120,7 @@ class DeepSpeedParser(LogParser):
             out.mark("completed", line_no, text)
             return
         if "loss" in text.lower() and not _DS_LOGGER.match(text):
-            tokens = tokens_of(text)
-            if len(tokens) >= 2:
-                self.miner.add(tokens, line_no, rank, self.out.current_step)
+            mine_line(self.miner, text, line_no, rank, self.out)
 
     def _profile(self, text: str, line_no: int, rank: int | None) -> bool:
         out = self.out

@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
-from assay.operators.logs._names import is_step_key, key_slug, metric_name
+from assay.operators.logs._names import (
+    STANDARD_METRICS,
+    extra_metric_name,
+    is_step_key,
+    key_slug,
+    metric_name,
+)
 from assay.operators.logs._numbers import memory_mb, parse_quantity
 
 _TOKEN = re.compile(
@@ -21,6 +27,7 @@ _TOKEN = re.compile(
 )
 _NUMERIC_WORDS = {"nan", "NaN", "inf", "Inf", "-inf", "-nan"}
 _SIMILARITY = 0.5
+_RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 _MAX_CLUSTERS_PER_LENGTH = 64
 _MAX_TOKENS = 80
 _TIME_NAMES = {"time", "dt", "iter_time", "step_time", "batch_time", "elapsed"}
@@ -55,10 +62,13 @@ class TemplateMiner:
         shape = ["<*>" if _is_variable(t) else t for t in tokens]
         clusters = self.by_length.setdefault(len(shape), [])
         best, best_score = None, -1.0
+        keys = {i for i in range(len(shape) - 1) if shape[i + 1] in (":", "=") and shape[i] != "<*>"}
         for cluster in clusters:
             constants = [i for i, t in enumerate(cluster.template) if t != "<*>"]
             if not constants:
                 score = 1.0
+            elif any(cluster.template[i] != shape[i] and i in keys for i in constants):
+                continue  # a different key before its value (``loss: 2.1`` vs ``time: 9``): another series
             else:
                 score = sum(cluster.template[i] == shape[i] for i in constants) / len(constants)
             if score > best_score:
@@ -91,78 +101,220 @@ _RATE_UNITS = {
 }
 
 
+#: Words between a name and its value (``Total loss is 26.7``, ``loss of 2.3``): skipped when naming.
+_FILLER = {"is", "was", "are", "were", "of", "at", "to", "now", "currently", "equals", "became", "becomes"}
+#: A word before a metric's name that says which split it is about (``val loss 2.4``).
+_QUALIFIERS = {"train", "training", "val", "valid", "validation", "eval", "test", "dev"}
+#: Counters printed as ``Batch 16/29316``: a step when no step key names one.
+_COUNTER_WORDS = {"batch", "batches", "step", "steps", "iter", "iteration", "it", "update", "updates"}
+
+
 def variable_names(template: list[str]) -> dict[int, str]:
-    """Each variable position named by the nearest word before it (punctuation skipped), or by a rate
-    unit right after it."""
+    """Each variable position named by the nearest word before it (punctuation and filler words skipped),
+    or by a rate unit right after it. A clock time (``7:57:00``) is no value."""
     names: dict[int, str] = {}
     for i, token in enumerate(template):
         if token != "<*>":
             continue
-        if i + 1 < len(template) and template[i + 1].lower() in _RATE_UNITS:
-            names[i] = template[i + 1].lower()
+        after = template[i + 1 : i + 3]
+        if after and after[0].lower() in _RATE_UNITS:
+            names[i] = after[0].lower()
             continue
-        for j in range(i - 1, max(-1, i - 4), -1):
+        if after == [":", "<*>"]:
+            continue  # hours of a clock time
+        for j in range(i - 1, max(-1, i - 5), -1):
             word = template[j]
             if word == "<*>":
                 break
-            if word[0].isalpha() or word[0] == "_":
-                names[i] = word
+            if (word[0].isalpha() or word[0] == "_") and word.lower() not in _FILLER:
+                qualifier = template[j - 1].lower() if j > 0 else ""
+                # "val loss 2.4" is the validation loss, "train loss 2.3" the training loss
+                names[i] = f"{qualifier}_{word}" if qualifier in _QUALIFIERS and word.isalpha() else word
                 break
     return names
 
 
+def step_position(template: list[str], names: dict[int, str]) -> int | None:
+    """Where a template prints its step: a step key (``step 10``, ``iter: 10``), else a counter ``N/M``
+    after a counter word (``Batch 16/29316``) or before a bar's ``[`` (``10/100 [00:01<...``)."""
+    for pos, word in sorted(names.items()):
+        if is_step_key(word):
+            return pos
+    for pos in sorted(names):
+        if template[pos + 1 : pos + 3] == ["/", "<*>"] and names[pos].lower() in _COUNTER_WORDS:
+            return pos
+    for pos in range(len(template) - 3):
+        if template[pos : pos + 4] == ["<*>", "/", "<*>", "["]:
+            return pos
+    # a log of one line per epoch counts epochs
+    return next((pos for pos, word in sorted(names.items()) if word.lower() == "epoch"), None)
+
+
+#: A step counter anywhere in a line: ``Batch 16/29316``, ``step: 10``, ``iter #7``, a bar's ``10/100 [``.
+_COUNTER = re.compile(
+    r"\b(?P<key>global_step|step|steps|iter|iteration|batch|it|update)\b\s*[:=#]?\s*(?P<n>\d+)(?P<of>\s*/\s*\d+)?"
+    r"|(?P<bar>\d+)/\d+ \[",
+    re.I,
+)
+#: A table's header row (``step  loss  lr``) and its rows of numbers.
+_HEADER = re.compile(r"^\s*[A-Za-z_][\w/.\-()]*(?:(?:\s{2,}|\t|\s*[|,]\s*)[A-Za-z_][\w/.\-()]*)+\s*$")
+_ROW_SPLIT = re.compile(r"\s*[|,\t]\s*|\s+")
+_NUMBER_ROW = (
+    r"^\s*[-+]?(?:\d|\.\d)[\d.eE+\-]*(?:(?:\s+|\s*[|,]\s*)(?:[-+]?(?:\d|\.\d)[\d.eE+\-]*|nan|inf))+\s*$"
+)
+
+
+def counter_step(text: str) -> int | None:
+    """The step a line's counter says (the innermost one: ``Epoch 2/50, Batch 16/5000`` is 16)."""
+    found = None
+    for m in _COUNTER.finditer(text):
+        if m.group("bar"):
+            found = int(m.group("bar"))
+        elif m.group("key").lower() != "batch" or m.group("of"):
+            found = int(m.group("n"))
+    return found
+
+
+def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, out: Collector) -> None:
+    """A user script's own line for ``miner``; a counter on it moves the collector's current step, so
+    that the framework's lines after it (an overflow, a timer) take that step."""
+    step = counter_step(text)
+    if step is not None:
+        out.current_step = step
+    tokens = tokens_of(text)
+    if len(tokens) >= 2:
+        miner.add(tokens, line_no, rank, out.current_step)
+
+
 @register_parser
 class GenericParser(LogParser):
-    """The fallback for formats no parser recognises."""
+    """The fallback for formats no parser recognises: a general reader of line templates (``k: v``,
+    ``k=v``, ``k v``, ``k is v``, ``|``-separated, JSON and Python dicts, progress-bar postfixes) and of
+    tables with a header row. Names go through the synonym table; names it lacks are kept as printed."""
 
     name = "generic"
     framework = None
     priority = -100
     interesting = (
-        r"(?i:loss|lr|learning|step|iter|epoch|acc|perplex|ppl|throughput|tokens|samples|norm|mfu|flops|mem)"
-        r"[^\n]*\d"
+        r"(?i:loss|lr|learning|step|iter|epoch|batch|acc|perplex|ppl|throughput|tokens|samples|norm|mfu|flops|mem"
+        r"|metric|entropy|reward|score|grad|bleu|f1|wer|tok|update)"
+        r"[^\n]*\d|" + _NUMBER_ROW + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
     )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
         super().__init__(out, prefix)
         self.miner = TemplateMiner()
+        self.steps: dict[int | None, int] = {}  # the last counter each rank printed (None: any rank)
+        self.header: dict[int | None, list[str]] = {}
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
+        header = self.header.get(rank)
+        if header is not None and self._table_row(header, text, line_no, rank):
+            return
+        if _HEADER.match(text):
+            columns = [c for c in _ROW_SPLIT.split(text.strip()) if c]
+            if any(is_step_key(c) for c in columns) or any(metric_name(c) for c in columns):
+                self.header[rank] = columns
+            return
+        self._count(text, rank)
         tokens = tokens_of(text)
         if len(tokens) >= 2:
-            self.miner.add(tokens, line_no, rank, self.out.current_step)
+            self.miner.add(tokens, line_no, rank, self.steps.get(rank, self.steps.get(None)))
+
+    def _count(self, text: str, rank: int | None) -> None:
+        """The step a line's counter says, for the value lines that follow it (a per-rank context)."""
+        found = counter_step(text)
+        if found is not None:
+            self.steps[rank] = self.steps[None] = found
+
+    def _table_row(self, header: list[str], text: str, line_no: int, rank: int | None) -> bool:
+        cells = [c for c in _ROW_SPLIT.split(text.strip()) if c]
+        if len(cells) != len(header):
+            return False
+        values = [parse_quantity(c) for c in cells]
+        if any(v is None for v in values):
+            return False
+        step = next((int(v[0]) for c, v in zip(header, values, strict=True) if is_step_key(c)), None)
+        if step is None:
+            step = self.steps.get(rank, self.steps.get(None))
+        for column, value in zip(header, values, strict=True):
+            name = None if is_step_key(column) else series_name(column)
+            if name:
+                self.out.metric(name, step, value[0], line_no, rank)
+        return True
 
     def finish(self) -> None:
         for cluster in self.miner.clusters():
-            emit_series(cluster, self.out)
+            emit_series(cluster, self.out, keep_unknown=True)
 
 
-def emit_series(cluster: _Cluster, out) -> None:
+def series_name(word: str, keep_unknown: bool = True) -> str | None:
+    """The metric a word before a value names: the contract's name through the synonym table, a loss
+    term by its ending, else (``keep_unknown``) the word itself as a slug."""
+    slug = key_slug(word)
+    name = _RATE_UNITS.get(word) or metric_name(word) or ("step_time_ms" if slug in _TIME_NAMES else None)
+    if name is None and slug.endswith("loss"):
+        name = "val_loss" if slug.startswith(("val", "eval", "valid", "test")) else "loss"
+    if name is None and keep_unknown and not is_step_key(word) and slug not in _NOT_SERIES:
+        name = extra_metric_name(word)
+    return name
+
+
+#: Words that name no series of their own: bookkeeping (a version, a rank, an ETA) and units.
+_NOT_SERIES = {
+    "v",
+    "v_num",
+    "rank",
+    "local_rank",
+    "eta",
+    "gpu",
+    "gpus",
+    "node",
+    "nodes",
+    "pid",
+    "s",
+    "ms",
+    "it",
+}
+
+
+def _keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
+    """Two values of one line never land in one series: where two keys map to the same name (a running-mean
+    ``loss=`` beside ``reduced_train_loss=``), the last printed keeps it, the others their own names."""
+    last: dict[str, int] = {}
+    for pos in sorted(metrics):
+        last[metrics[pos]] = pos
+    for pos in sorted(metrics):
+        name = metrics[pos]
+        if last[name] != pos:
+            own = key_slug(names[pos])
+            metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
+
+
+def emit_series(cluster: _Cluster, out, *, keep_unknown: bool = False) -> None:
     names = variable_names(cluster.template)
+    step_pos = step_position(cluster.template, names)
     metrics: dict[int, str] = {}
-    step_pos = None
     for pos, word in names.items():
-        if is_step_key(word) and step_pos is None:
-            step_pos = pos
+        if pos == step_pos:
             continue
-        name = (
-            _RATE_UNITS.get(word)
-            or metric_name(word)
-            or ("step_time_ms" if key_slug(word) in _TIME_NAMES else None)
-        )
-        if name is None and key_slug(word).endswith("loss"):
-            name = "val_loss" if key_slug(word).startswith(("val", "eval", "valid", "test")) else "loss"
+        name = series_name(word, keep_unknown)
         if name:
             metrics[pos] = name
-    if not metrics:
-        return
+    _keep_series_apart(metrics, names)
+    stepped = step_pos is not None or all(row[3] is not None for row in cluster.rows)
+    if not any(name in _RECOGNISED for name in metrics.values()) and not (
+        keep_unknown and stepped and metrics
+    ):
+        return  # no known metric and no step: a line with numbers, not a series
     for ordinal, (line_no, rank, tokens, current) in enumerate(cluster.rows):
         step = current if current is not None else ordinal
         if step_pos is not None:
             parsed = parse_quantity(tokens[step_pos])
             if parsed is None or parsed[0] != parsed[0]:
                 continue
-            step = int(parsed[0])
+            if float(parsed[0]).is_integer():  # a fractional epoch (0.25) counts no steps
+                step = int(parsed[0])
         for pos, name in metrics.items():
             parsed = parse_quantity(tokens[pos])
             if parsed is None:

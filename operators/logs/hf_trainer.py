@@ -93,6 +93,9 @@ class HFTrainerParser(LogParser):
         self.bar_step: int | None = None
         self.bar_total: int | None = None
         self.ordinal = 0
+        # Dicts printed before the first training bar wait for it: the bar drawn right after a dict shows
+        # the step it was logged at (numbering them would call the first one step 1).
+        self.waiting: list[tuple[dict, int, int | None, int]] = []
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
@@ -120,6 +123,12 @@ class HFTrainerParser(LogParser):
         expected = self.out.settings.get("train_iters")
         if (expected and total == expected) or (not expected and total >= (self.bar_total or 0)):
             self.bar_step, self.bar_total = n, total
+            self._release(n)
+
+    def _release(self, step: int | None) -> None:
+        for entry, line_no, rank, ordinal in self.waiting:
+            emit_log_entry(entry, step if step is not None else ordinal, line_no, rank, self.out)
+        self.waiting = []
 
     def _log_dict(self, text: str, line_no: int, rank: int | None) -> None:
         entry = {}
@@ -135,16 +144,22 @@ class HFTrainerParser(LogParser):
         # belongs to the step of the training log before it.
         if self.ordinal == 0 or not any(k.startswith(("eval_", "test_", "train_runtime")) for k in entry):
             self.ordinal += 1
+        if self.bar_step is None and not self._epoch_step(entry) and not self.out.settings.get("train_iters"):
+            self.waiting.append((entry, line_no, rank, self.ordinal))
+            return
         emit_log_entry(entry, self._step(entry), line_no, rank, self.out)
 
     def _step(self, entry: dict) -> int:
         if self.bar_step is not None:
             return self.bar_step
+        return self._epoch_step(entry) or self.ordinal
+
+    def _epoch_step(self, entry: dict) -> int | None:
         settings = self.out.settings
         epoch, total, epochs = entry.get("epoch"), settings.get("train_iters"), settings.get("num_epochs")
         if epoch is not None and total and epochs:
             return round(epoch * total / epochs)
-        return self.ordinal
+        return None
 
     def _setup(self, text: str, line_no: int) -> None:
         out = self.out
@@ -170,6 +185,7 @@ class HFTrainerParser(LogParser):
                 out.model(name, line_no)
 
     def finish(self) -> None:
+        self._release(None)
         s = self.out.settings
         total, micro, accum = (
             s.get("global_batch_size"),

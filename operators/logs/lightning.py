@@ -22,9 +22,7 @@ from assay.operators.logs._numbers import parse_number
 
 #: ``Epoch 0:  50%|#####     | 1/2 [00:00<00:00, 10.00it/s, v_num=0, train_loss=1.23]``; NeMo's bar has a
 #: second colon and no rate: ``Epoch 0: :   1%|    | 10/1000 [00:50<1:22:30, reduced_train_loss=10.40, ...]``.
-_BAR = re.compile(
-    r"Epoch (?P<epoch>\d+):[^|\n]*?\d+%\|[^|]*\|\s*(?P<i>\d+)/(?P<n>\d+) \[(?P<post>[^\]]*)\]"
-)
+_BAR = re.compile(r"Epoch (?P<epoch>\d+):[^|\n]*?\d+%\|[^|]*\|\s*(?P<i>\d+)/(?P<n>\d+) \[(?P<post>[^\]]*)\]")
 #: ``key=value`` items of the bar's postfix; NeMo's keys may hold spaces (``train_step_timing in s=4.95``).
 _POSTFIX = re.compile(r"(?:^|,)\s*(?P<key>[A-Za-z_][^=,\]]*?)\s*=\s*(?P<value>[^,\]\s]+)")
 #: NeMo's (Megatron core's) process groups: ``Rank 0 has tensor model parallel group: [0, 4]``.
@@ -33,6 +31,8 @@ _NEMO_GROUP = re.compile(
 )
 _GROUP_SETTING = {"data": "dp", "tensor model": "tp", "pipeline model": "pp"}
 _DIST = re.compile(r"Initializing distributed: GLOBAL_RANK: \d+, MEMBER: \d+/(?P<world>\d+)")
+#: Keys only NeMo's (Megatron GPT's) bar shows.
+_NEMO_BAR = re.compile(r"[\[,]\s*(?:reduced_train_loss|consumed_samples|train_step_timing in s)=")
 _STOPPED = re.compile(r"`Trainer\.fit` stopped: (?P<why>.+)")
 _DEVICES = re.compile(r"GPU available: True \((?P<kind>\w+)\), used: True")
 
@@ -127,11 +127,14 @@ class LightningParser(LogParser):
         )
         if _BAR.search(head) and hits:
             return 0.85
+        bar = _BAR.search(head)
+        if bar and _POSTFIX.search(bar.group("post")):
+            return 0.6  # the bar alone, with its logged values (a tail, an excerpt)
         return 0.5 if hits >= 2 else 0.0
 
     @classmethod
     def framework_for(cls, head: str) -> str:
-        return "NeMo" if re.search(r"\[NeMo [IWE] ", head) else cls.framework
+        return "NeMo" if re.search(r"\[NeMo [IWE] ", head) or _NEMO_BAR.search(head) else cls.framework
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         out = self.out
@@ -146,12 +149,17 @@ class LightningParser(LogParser):
                 items = [(p.group("key"), p.group("value")) for p in _POSTFIX.finditer(m.group("post"))]
                 # The trainer's own step counter where the bar shows it (NeMo: global_step=9.000), else the
                 # bar's position.
-                printed = next((parse_number(v) for k, v in items if key_slug(k) == "global_step"), None)
-                step = int(printed) if printed is not None else epoch * n + i
+                printed = next((v for k, v in items if key_slug(k) == "global_step"), None)
+                step = exact_step(printed, epoch * n + i)
                 items = [(k, v) for k, v in items if k not in self.recorded]
                 self.recorded.update(k for k, _ in items)
-                for key, text_value in items:
-                    name = _metric(key)
+                # Lightning's own ``loss=`` is a running mean over recent steps; beside a logged training
+                # loss (NeMo's reduced_train_loss) it is another series, not the loss.
+                names = [_metric(k) for k, _ in items]
+                running = names.count("loss") > 1
+                for (key, text_value), name in zip(items, names, strict=True):
+                    if running and name == "loss" and key_slug(key) == "loss":
+                        name = "loss_running_mean"
                     value = parse_number(text_value)
                     if name and value is not None:
                         if name == "step_time_ms":
@@ -174,3 +182,17 @@ class LightningParser(LogParser):
             g = _DEVICES.search(segment)
             if g:
                 out.setting("accelerator", g.group("kind"), line_no)
+
+
+def exact_step(printed: str | None, position: int) -> int:
+    """The step of a bar: the trainer's printed counter, unless it is rounded (``global_step=3.2e+4``) and the
+    bar's exact position agrees with it within its rounding."""
+    value = parse_number(printed) if printed else None
+    if value is None or value != value:
+        return position
+    m = re.fullmatch(r"[-+]?\d+(?:\.(?P<frac>\d*))?[eE](?P<exp>[-+]?\d+)", printed.strip())
+    if m:
+        half_unit = 0.5 * 10 ** (int(m.group("exp")) - len(m.group("frac") or ""))
+        if abs(value - position) <= half_unit:
+            return position
+    return int(value)

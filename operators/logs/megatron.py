@@ -33,6 +33,12 @@ _PARAMS_TOTAL = re.compile(r"Total number of parameters in billions:\s*(?P<b>[\d
 _BUILDING = re.compile(r"building (?P<family>\w+) model")
 _LOAD = re.compile(r"load(?:ing|ed)? checkpoint from .* at iteration\s+(?P<step>\d+)", re.I)
 _DONE = re.compile(r"\[after training is done\]")
+#: Fields only Megatron-DeepSpeed's iteration line prints (upstream Megatron-LM has none of them).
+_FORK_FIELDS = re.compile(r"iteration\s+\d+\s*/.*\| (?:consumed tokens|actual seqlen|curriculum seqlen|tgs):")
+#: NeMo 2.0's (Megatron core's) training line: ``Training epoch 0, iteration 8/29 | ... | reduced_train_loss: ``
+_NEMO_FIELDS = re.compile(
+    r"Training epoch \d+, iteration \d+/\d+ \||\| (?:reduced_train_loss|train_step_timing in s): "
+)
 
 #: Run settings from the arguments dump, by argument name.
 _ARG_SETTINGS = {
@@ -88,8 +94,12 @@ def megatron_field(key: str) -> Field | None:
         return Field(metric="step_time_ms", scale=time_unit_factor(key))
     if name:
         return Field(metric=name)
-    if slug.endswith("loss") and "scale" not in slug:
-        return Field(metric=slug)  # extra loss terms: mtp_1 loss, load_balancing_loss, z_loss, moe loss
+    if slug in ("tgs", "tokens_per_gpu_per_second"):  # Megatron-DeepSpeed: tokens per GPU per second
+        return Field(metric="tokens_per_s_per_gpu")
+    if slug and not slug[0].isdigit():
+        # kept under their own names, never dropped: extra loss terms (mtp_1 loss, load_balancing_loss),
+        # a fork's fields (consumed tokens, actual seqlen), consumed samples
+        return Field(metric=slug)
     return None
 
 
@@ -132,11 +142,11 @@ class MegatronParser(LogParser):
 
     @classmethod
     def framework_for(cls, head: str) -> str:
-        if re.search(r"\[NeMo [IWE] ", head):
+        if re.search(r"\[NeMo [IWE] ", head) or _NEMO_FIELDS.search(head):
             return "NeMo"
         if re.search(
             r"^\s+deepspeed \.+ True|DeepSpeed general environment info|deepspeed_config \.", head, re.M
-        ):
+        ) or _FORK_FIELDS.search(head):
             return "Megatron-DeepSpeed"
         return "Megatron-LM"
 

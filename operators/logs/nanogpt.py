@@ -11,11 +11,12 @@ from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._names import canonical_model, humanise_count
 from assay.operators.logs._numbers import parse_number
 
+#: The time and MFU parts are optional: a killed job's last line may stop after the loss.
 _ITER = re.compile(
-    r"^iter (?P<step>\d+): loss (?P<loss>[^\s,]+), time (?P<time>[\d.]+)(?P<unit>ms|s)"
-    r"(?:, mfu (?P<mfu>[-\d.]+)%)?"
+    r"^\s?iter (?P<step>\d+): loss (?P<loss>[^\s,]+)(?:, time (?P<time>[\d.]+)(?P<unit>ms|s)"
+    r"(?:, mfu (?P<mfu>[-\d.]+)%)?)?"
 )
-_EVAL = re.compile(r"^step (?P<step>\d+): train loss (?P<train>[^\s,]+), val loss (?P<val>[^\s,]+)")
+_EVAL = re.compile(r"^\s?step (?P<step>\d+): train loss (?P<train>[^\s,]+), val loss (?P<val>[^\s,]+)")
 _PARAMS = re.compile(r"number of parameters: (?P<n>[\d.]+)M")
 _TOKENS = re.compile(r"tokens per iteration will be: (?P<n>[\d,]+)")
 _INIT = re.compile(r"Initializing from OpenAI GPT-2 weights: (?P<model>\S+)")
@@ -72,15 +73,15 @@ class NanoGPTParser(LogParser):
     framework = "nanoGPT"
     priority = 6
     interesting = (
-        r"^iter \d+: loss|^step \d+: train loss|number of parameters|tokens per iteration|"
+        r"^\s?iter \d+: loss|^\s?step \d+: train loss|number of parameters|tokens per iteration|"
         r"Initializing from|^(?:Overriding: )?[a-z_]+ = "
     )
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
-        if re.search(r"^iter \d+: loss [^\s,]+, time [\d.]+ms", head, re.M):
+        if re.search(r"^\s?iter \d+: loss [^\s,]+, time [\d.]+ms", head, re.M):
             return 1.0
-        if re.search(r"^step \d+: train loss [^\s,]+, val loss", head, re.M):
+        if re.search(r"^\s?step \d+: train loss [^\s,]+, val loss", head, re.M):
             return 1.0
         if "tokens per iteration will be:" in head:
             return 0.7
@@ -92,8 +93,9 @@ class NanoGPTParser(LogParser):
         if m:
             step = int(m.group("step"))
             out.metric("loss", step, parse_number(m.group("loss")), line_no, rank)
-            factor = 1.0 if m.group("unit") == "ms" else 1000.0
-            out.metric("step_time_ms", step, float(m.group("time")) * factor, line_no, rank)
+            if m.group("time") is not None:
+                factor = 1.0 if m.group("unit") == "ms" else 1000.0
+                out.metric("step_time_ms", step, float(m.group("time")) * factor, line_no, rank)
             if m.group("mfu") is not None:
                 out.metric("mfu", step, float(m.group("mfu")), line_no, rank)
             return

@@ -10,7 +10,7 @@ import re
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
-from assay.operators.logs.fallback import TemplateMiner, emit_series, tokens_of
+from assay.operators.logs.fallback import TemplateMiner, emit_series, mine_line
 
 _CONFIG = re.compile(
     r"^\s*(?P<key>entrypoint|min_nodes|max_nodes|nproc_per_node|run_id|rdzv_backend|"
@@ -70,9 +70,7 @@ class TorchElasticParser(LogParser):
             out.mark("completed", line_no, text)
             return
         if "loss" in text.lower():
-            tokens = tokens_of(text)
-            if len(tokens) >= 2:
-                self.miner.add(tokens, line_no, rank, self.out.current_step)
+            mine_line(self.miner, text, line_no, rank, self.out)
 
     def finish(self) -> None:
         for cluster in self.miner.clusters():

@@ -69,3 +69,29 @@ LINES = [
 @pytest.mark.parametrize(("line", "kind"), LINES)
 def test_classify(line, kind):
     assert classify(line) == kind
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("[E ProcessGroupNCCL.cpp:1204] [Rank 6] Watchdog c", "hardware_error"),  # cut by the kill
+        (
+            "[rank2]:[E1103 04:05:06.000 ProcessGroupNCCL.cpp:616] [Rank 2] Some NCCL operations have timed o",
+            "hardware_error",
+        ),
+        ("node17 GPU 5: uncorrectable ECC err", "hardware_error"),
+        ("run.sh: line 40: 88123 Killed                  torchrun train.py", "failure"),
+        ("RuntimeError: launcher returned non-zero exit status 2.", "failure"),
+        ("terminate called after throwing an instance of 'c10::DistBackendError'", "failure"),
+        ("trainer process exited with code 139", "failure"),
+        ("The evaluation ran for 12 seconds and exited with code 0", None),
+        ("Gradient norm is inf at update 812, skipping this update", "skipped_step"),
+        ("warning: gradient norm is nan", "nan"),
+        ("Saving a sharded checkpoint at step 1200", "checkpoint"),
+        ("Saving current state to runs/a/step_1200", "checkpoint"),
+        ("    save-checkpoint ................................: (812.5, 813.0)", None),  # a timer
+        ("Loading checkpoint from runs/a saved at step 1200", None),
+    ],
+)
+def test_failures_worded_differently_or_cut(line, kind):
+    assert classify(line) == kind

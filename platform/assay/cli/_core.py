@@ -86,6 +86,9 @@ def run(
     if summary.n_quarantined:
         typer.echo(f"see why: assay query \"select source_uri, operator, error from quarantine "
                    f"where pipeline_run_id = '{summary.pipeline_run_id}'\"")
+    if any(step.name == "log_split" for step in loaded.steps):  # a logs pipeline: what each file gave
+        from assay.pipelines.logs import file_report
+        typer.echo(file_report(summary.db, summary.pipeline_run_id))
 
 
 class OutputFormat(StrEnum):

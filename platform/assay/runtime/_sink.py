@@ -204,7 +204,7 @@ class Sink:
                     "operator": issue.get("operator"),
                     "error": where + str(issue.get("error")),
                     "at": now,
-                    "level": "line",
+                    "level": issue.get("level", "line"),
                 })
         for f, rows in dict_rows.items():
             if rows:

@@ -1,0 +1,91 @@
+"""How much of a log was understood: its non-blank lines, those that gave nothing (no metric, event,
+setting or outcome), and the most frequent shapes of those, so that a file read to nothing says why."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from assay.operators.logs._lines import LineBlock
+
+#: Lines sampled per chunk for the shapes of what was not understood.
+SAMPLE_LINES = 400
+_NUMBER = re.compile(r"[-+]?\d+(?:[.,:/]\d+)*(?:[eE][-+]?\d+)?|0x[0-9a-fA-F]+")
+_SPACE = re.compile(r"\s+")
+_SHAPE_CHARS = 80
+
+
+def line_shape(text: str) -> str:
+    """A line with its numbers masked and its spaces collapsed: ``Total loss is <n> ETA is <n>``."""
+    return _SPACE.sub(" ", _NUMBER.sub("<n>", text)).strip()[:_SHAPE_CHARS]
+
+
+class Coverage:
+    """Counts non-blank lines as blocks pass and keeps a sample of them; told at the end which lines gave
+    something, it reports the rest."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self._sample: list[tuple[int, str]] = []
+
+    def see(self, block: LineBlock) -> None:
+        lengths = np.diff(block.starts)
+        nonblank = np.flatnonzero(lengths > 2) if len(lengths) else lengths
+        self.lines += int(len(nonblank))
+        room = SAMPLE_LINES - len(self._sample)
+        if room > 0:
+            for i in nonblank[:room].tolist():
+                text = block.line(i).strip()
+                if text:
+                    self._sample.append((block.line_no(i), text))
+
+    def report(self, understood: np.ndarray) -> dict[str, Any]:
+        """``lines``, ``unrecognised`` (estimated from the sample where the chunk is larger) and the most
+        frequent ``shapes`` of the lines that gave nothing."""
+        if not self.lines:
+            return {"lines": 0, "unrecognised": 0, "shapes": []}
+        sampled = np.asarray([n for n, _ in self._sample], dtype=np.int64)
+        missed = ~np.isin(sampled, understood)
+        share = float(missed.mean()) if len(sampled) else 0.0
+        shapes = Counter(
+            line_shape(text) for (_, text), miss in zip(self._sample, missed, strict=True) if miss
+        )
+        return {
+            "lines": self.lines,
+            "unrecognised": round(share * self.lines),
+            "shapes": [[shape, n] for shape, n in shapes.most_common(5)],
+        }
+
+
+def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """One report for a file from its chunks'."""
+    shapes: Counter[str] = Counter()
+    for r in reports:
+        shapes.update({shape: n for shape, n in r.get("shapes", [])})
+    return {
+        "lines": sum(r.get("lines", 0) for r in reports),
+        "unrecognised": sum(r.get("unrecognised", 0) for r in reports),
+        "shapes": [[shape, n] for shape, n in shapes.most_common(5)],
+    }
+
+
+def silence(summary: dict[str, Any], operator: str) -> list[dict[str, Any]]:
+    """The quarantine row of a file that gave no metric series (nothing is accepted in silence)."""
+    if summary.get("n_metric_rows"):
+        return []
+    coverage = summary.get("coverage") or {}
+    shapes = "; ".join(f"{shape!r} x{n}" for shape, n in coverage.get("shapes", [])) or "none"
+    what = f"format {summary.get('format')}, framework {summary.get('framework') or 'unknown'}"
+    return [
+        {
+            "operator": operator,
+            "level": "file",
+            "error": (
+                f"no metric series read ({what}); {coverage.get('unrecognised', 0)} of "
+                f"{coverage.get('lines', 0)} lines unrecognised; most frequent: {shapes}"
+            ),
+        }
+    ]

@@ -1,0 +1,188 @@
+"""The step track of a chunk's metric rows: which step an event happened at, where the step went back (a
+restart), where a series turned non-finite (a ``nan`` event), the loss summary."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+@dataclass
+class Event:
+    line_no: int
+    kind: str
+    detail: str
+    rank: int | None
+    step: int | None
+    ts: dt.datetime | None
+    count: int = 1
+
+
+class StepTrack:
+    """Steps by line, from the metric rows: which step an event happened at, where steps went back
+    (a restart from a checkpoint), where the loss turned NaN."""
+
+    def __init__(self, metrics: pa.Table, track: tuple[np.ndarray, np.ndarray, np.ndarray]):
+        lines, steps, ranks = track
+        order = np.argsort(lines, kind="stable")
+        self.lines, self.steps, self.ranks = lines[order], steps[order], ranks[order]
+        self.main_rank = self._main_rank()
+        self._metrics = metrics
+        self._loss_rows: tuple[np.ndarray, np.ndarray, _Steps] | None = None
+        main = self.ranks == self.main_rank
+        self.first_step = int(self.steps[main][0]) if main.any() else None
+        self.last_step = int(self.steps[main][-1]) if main.any() else None
+        self.first_step_line = int(self.lines[main][0]) if main.any() else None
+        self.last_step_line = int(self.lines[main][-1]) if main.any() else None
+
+    def _main_rank(self) -> int:
+        """The rank whose series stands for the run: rank-less rows, else the lowest rank printed."""
+        # Rank-less rows are -1, below every printed rank: the minimum is the answer either way.
+        return int(self.ranks.min()) if len(self.ranks) else -1
+
+    def step_at(self, line_no: int, prior: int | None) -> int | None:
+        i = int(np.searchsorted(self.lines, line_no, side="right")) - 1
+        return int(self.steps[i]) if i >= 0 else prior
+
+    def distinct_steps(self) -> int:
+        """Steps printed, counted once however many metrics (and ranks) a step's line carries."""
+        if not len(self.steps):
+            return 0
+        new_line = np.concatenate(([True], self.lines[1:] != self.lines[:-1]))
+        steps = self.steps[new_line]
+        change = np.diff(steps)
+        if (change >= 0).all():  # the usual case, steps in order: no sort needed
+            return int(np.count_nonzero(change)) + 1
+        return int(len(np.unique(steps)))
+
+    def regressions(self, prior_step: int | None) -> list[Event]:
+        """A restart wherever the main rank's step goes back: training resumed from an earlier checkpoint."""
+        main = self.ranks == self.main_rank
+        steps, lines = self.steps[main], self.lines[main]
+        if not len(steps):
+            return []
+        prev = np.concatenate(([prior_step if prior_step is not None else steps[0]], steps[:-1]))
+        out = []
+        for i in np.flatnonzero(steps < prev):
+            out.append(
+                Event(
+                    int(lines[i]),
+                    "restart",
+                    f"step went back from {int(prev[i])} to {int(steps[i])}",
+                    None,
+                    int(steps[i]),
+                    None,
+                )
+            )
+        return out
+
+    def loss_rows(self) -> tuple[np.ndarray, np.ndarray, _Steps]:
+        """The main rank's loss values, their lines and steps, in line order (computed once)."""
+        if self._loss_rows is None:
+            self._loss_rows = self._find_loss_rows()
+        return self._loss_rows
+
+    def _find_loss_rows(self) -> tuple[np.ndarray, np.ndarray, _Steps]:
+        m = self._metrics
+        if not m.num_rows:
+            return np.empty(0), np.empty(0, dtype=np.int64), _Steps(np.empty(0, dtype=np.int64))
+        mask = pc.and_(
+            pc.equal(m.column("name"), "loss"), pc.equal(m.column("rank").fill_null(-1), self.main_rank)
+        )
+        picked = m.filter(mask)
+        lines = picked.column("line_no").to_numpy()
+        order = np.argsort(lines, kind="stable")
+        values = picked.column("value").to_numpy()[order]
+        step_column = picked.column("step")
+        steps = step_column.fill_null(-1).to_numpy()[order]
+        valid = np.asarray(step_column.is_valid())[order]
+        return values, lines[order], _Steps(steps, valid)
+
+    def divergences(self, prior_finite: bool | None) -> list[Event]:
+        """A ``nan`` event where the training loss turns non-finite (not at every NaN step after it)."""
+        values, lines, steps = self.loss_rows()
+        if not len(values):
+            return []
+        finite = np.isfinite(values.astype(np.float64))
+        before = np.concatenate(([True if prior_finite is None else prior_finite], finite[:-1]))
+        out = []
+        for i in np.flatnonzero(~finite & before):
+            step = steps[i]
+            out.append(
+                Event(
+                    int(lines[i]),
+                    "nan",
+                    f"loss is {values[i]}",
+                    None,
+                    None if step is None else int(step),
+                    None,
+                )
+            )
+        return out
+
+    def non_finite_series(self) -> list[Event]:
+        """A ``nan`` event where any other series (a grad norm, a loss term) is first non-finite in the
+        chunk: a NaN grad norm under a loss that is not printed, or printed finite, is the same failure."""
+        m = self._metrics
+        if not m.num_rows:
+            return []
+        values = m.column("value")
+        bad = m.filter(pc.and_(pc.invert(pc.is_finite(values)), pc.not_equal(m.column("name"), "loss")))
+        if not bad.num_rows:
+            return []
+        bad = bad.sort_by([("line_no", "ascending")])
+        out, seen = [], set()
+        for name, value, line, step in zip(
+            *(bad.column(c).to_pylist() for c in ("name", "value", "line_no", "step")), strict=True
+        ):
+            if name not in seen:
+                seen.add(name)
+                out.append(Event(int(line), "nan", f"{name} is {value}", None, step, None))
+        return out
+
+    def loss_summary(self) -> dict[str, Any]:
+        values, lines, steps = self.loss_rows()
+        if not len(values):
+            return {}
+        values = values.astype(np.float64)
+        finite = np.flatnonzero(np.isfinite(values))
+        out: dict[str, Any] = {
+            "first": _num(values[0]),
+            "last": _num(values[-1]),
+            "last_line": int(lines[-1]),
+            "last_step": None if steps[-1] is None else int(steps[-1]),
+            "n": int(len(values)),
+        }
+        if len(finite):
+            out["last_finite"] = _num(values[finite[-1]])
+            out["last_finite_line"] = int(lines[finite[-1]])
+            out["min"] = _num(float(np.min(values[finite])))
+        return out
+
+
+class _Steps:
+    """Steps of rows, ``None`` where a row has none; indexed like a list, without a Python int per row."""
+
+    def __init__(self, steps: np.ndarray, valid: np.ndarray | None = None):
+        self._steps = steps
+        self._valid = valid
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    def __getitem__(self, i: int) -> int | None:
+        if self._valid is not None and not self._valid[i]:
+            return None
+        return int(self._steps[i])
+
+
+def _num(value: float) -> float | str:
+    """JSON has no NaN: non-finite numbers travel as text."""
+    value = float(value)
+    return value if math.isfinite(value) else str(value)

@@ -1,0 +1,58 @@
+"""The per-file table ``assay run logs`` ends with: what each log gave (framework, steps, series, events, the
+share of its lines that gave nothing) and which files gave no metric series at all. Plain formatting of rows
+read from the graph (``assay.pipelines.logs.file_report`` reads them)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+_COLUMNS = ("file", "framework", "steps", "series", "events", "unrecognised")
+
+
+def file_row(source_uri: str, framework: str | None, config: str | dict | None) -> dict[str, Any]:
+    """One table row from a ``runs`` row's source, framework and ``config`` JSON."""
+    parsed = json.loads(config) if isinstance(config, str) else (config or {})
+    framework = framework if isinstance(framework, str) else None  # a data frame's missing value is NaN
+    summary = parsed.get("summary") or {}
+    lines, missed = summary.get("lines"), summary.get("unrecognised_lines")
+    return {
+        "file": source_uri,
+        "framework": framework or f"({parsed.get('format') or '?'})",
+        "steps": summary.get("steps") or 0,
+        "series": len(summary.get("metrics") or []),
+        "events": sum((summary.get("events") or {}).values()),
+        "unrecognised": f"{100 * missed / lines:.0f}%" if lines and missed is not None else "-",
+    }
+
+
+def file_table(rows: list[dict[str, Any]], silent: list[tuple[str, str]], *, limit: int = 200) -> str:
+    """The table (files by name; at most ``limit`` rows, then a count) and the files that gave nothing
+    (``silent``: source and reason)."""
+    if not rows and not silent:
+        return "logs: no new files in this run (files already in the database are not read again)"
+    rows = sorted(rows, key=lambda r: r["file"])
+    base = os.path.commonpath([r["file"] for r in rows]) if len(rows) > 1 else ""
+    shown = [
+        {**r, "file": os.path.relpath(r["file"], base) if base else os.path.basename(r["file"])} for r in rows
+    ]
+    cells = [[str(r[c]) for c in _COLUMNS] for r in shown[:limit]]
+    widths = [max([len(c), *(len(row[i]) for row in cells)]) for i, c in enumerate(_COLUMNS)]
+    numeric = {"steps", "series", "events", "unrecognised"}
+    lines = []
+    for row in [list(_COLUMNS), *cells]:
+        lines.append(
+            "  ".join(
+                cell.rjust(w) if name in numeric else cell.ljust(w)
+                for cell, w, name in zip(row, widths, _COLUMNS, strict=True)
+            ).rstrip()
+        )
+    if len(shown) > limit:
+        lines.append(f"... {len(shown) - limit} more files (select source_uri, framework, config from runs)")
+    if silent:
+        lines.append(f"{len(silent)} file(s) gave no metric series:")
+        lines.extend(f"  {source}: {reason}" for source, reason in sorted(silent))
+    else:
+        lines.append("every file gave metric series")
+    return "\n".join(lines)

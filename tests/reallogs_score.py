@@ -1,0 +1,211 @@
+"""Score what the logs operators read from the real-log measuring set against what a person read from it.
+
+``python tests/reallogs_score.py [REALLOGS_DIR] [--pipeline] [--quiet]`` reads every file of ``REALLOGS_DIR/logs``
+(default: ``<repo>/../shared/reallogs``) as ``assay run logs`` does: with ``parse_log`` (split, parse, combine in
+this process) or, with ``--pipeline``, through ``run_pipeline`` on Ray into a temporary DuckDB file, which is then
+queried. It compares the fields of ``gold.jsonl`` and prints each file's mismatches and the share of fields right.
+
+Scoring rules (the set's README): each listed field counts once; a loss matches within 1e-3 relative or 0.011
+absolute, NaN matches NaN; an event matches an event of the same kind at the exact step, or within +-50 steps
+where the gold says the step is implied (``approx``, a ``note``, or no step); events marked ``excluded`` are
+left out. ``framework`` compares the run's framework entity through ``FRAMEWORKS``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_SET = REPO.parent / "shared" / "reallogs"
+
+#: The run's framework entity -> the gold's framework key.
+FRAMEWORKS = {
+    "Megatron-LM": "megatron",
+    "Megatron-DeepSpeed": "megatron_deepspeed",
+    "DeepSpeed": "deepspeed",
+    "Nanotron": "nanotron",
+    "TorchTitan": "torchtitan",
+    "NeMo": "nemo",
+    "Hugging Face Transformers": "hf_trainer",
+    "PyTorch Lightning": "lightning",
+    "nanoGPT": "nanogpt",
+    "Colossal-AI": "colossalai",
+    "Horovod": "horovod",
+    "TorchElastic": "torchelastic",
+}
+LAYOUT_FIELDS = ("world_size", "dp", "tp", "pp", "micro_batch_size", "global_batch_size")
+#: Metric names that are not training-step values (a record holding only these is not a training step).
+_NOT_TRAINING = ("val_", "eval_", "test_")
+_IMPLIED_TOLERANCE = 50
+
+
+@dataclass
+class Read:
+    """What the operators read from one file, reduced to the gold's fields."""
+
+    framework: str | None
+    steps: list[int]
+    last_loss: tuple[int | None, float] | None
+    last_val: tuple[int | None, float] | None
+    layout: dict[str, Any]
+    events: list[tuple[str, int | None]]
+
+
+@dataclass
+class FileScore:
+    file: str
+    right: int = 0
+    total: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+    def check(self, name: str, ok: bool, got: Any, want: Any) -> None:
+        self.total += 1
+        if ok:
+            self.right += 1
+        else:
+            self.mismatches.append(f"{name}: got {got!r}, want {want!r}")
+
+
+def reduce(run: dict[str, Any], metric_rows: list[tuple], events: list[tuple[str, int | None]]) -> Read:
+    """The gold's fields from a run row, its ``(step, name, value)`` rows in line order and its events."""
+    steps: set[int] = set()
+    last_loss = last_val = None
+    for step, name, value in metric_rows:
+        if name == "loss":
+            last_loss = (step, value)
+        elif name == "val_loss":
+            last_val = (step, value)
+        # per-epoch aggregates (train_loss_epoch, epoch_time) and evaluation values are not training steps
+        if step is not None and not name.startswith(_NOT_TRAINING) and "epoch" not in name:
+            steps.add(step)
+    return Read(
+        framework=FRAMEWORKS.get(run.get("framework") or "", run.get("framework")),
+        steps=sorted(steps),
+        last_loss=last_loss,
+        last_val=last_val,
+        layout={k: run.get(k) for k in LAYOUT_FIELDS},
+        events=events,
+    )
+
+
+def read_file(path: Path) -> Read:
+    """One file through the operators in this process."""
+    from assay.operators.logs import parse_log
+
+    log = parse_log(str(path))
+    table = log.metrics.sort_by([("line_no", "ascending")])
+    rows = list(zip(*(table.column(c).to_pylist() for c in ("step", "name", "value")), strict=True))
+    return reduce(log.run, rows, [(e["kind"], e.get("step")) for e in log.events])
+
+
+def read_with_pipeline(logs: Path, db: Path) -> dict[str, Read]:
+    """Every file under ``logs`` through ``run_pipeline`` into ``db``; the result by path relative to ``logs``."""
+    import duckdb
+
+    from assay.dsl import load_pipeline
+    from assay.runtime import run_pipeline
+
+    run_pipeline(load_pipeline("logs"), [logs], db=db, progress=False)
+    reads: dict[str, Read] = {}
+    with duckdb.connect(str(db), read_only=True) as con:
+        cursor = con.execute("select * from runs")
+        columns = [d[0] for d in cursor.description]
+        for row in cursor.fetchall():
+            run = dict(zip(columns, row, strict=True))
+            rows = con.execute(
+                "select step, name, value from metrics where run_id = ? order by line_no, rank",
+                [run["run_id"]],
+            ).fetchall()
+            events = con.execute("select kind, step from events where run_id = ?", [run["run_id"]]).fetchall()
+            key = Path(run["source_uri"]).resolve().relative_to(logs.resolve()).as_posix()
+            reads[key] = reduce(run, rows, events)
+    return reads
+
+
+def same_loss(got: float | None, want: float | None) -> bool:
+    if got is None or want is None:
+        return got is None and want is None
+    if math.isnan(want) or math.isnan(got):
+        return math.isnan(want) and math.isnan(got)
+    return abs(got - want) <= max(1e-3 * abs(want), 0.011)
+
+
+def _event_found(want: dict[str, Any], events: list[tuple[str, int | None]]) -> bool:
+    implied = want.get("approx") or want.get("note") or want.get("step") is None
+    candidates = [s for kind, s in events if kind == want["kind"]]
+    if want.get("step") is None:
+        return bool(candidates)
+    tolerance = _IMPLIED_TOLERANCE if implied else 0
+    return any(s is not None and abs(s - want["step"]) <= tolerance for s in candidates)
+
+
+def score_file(gold: dict[str, Any], read: Read) -> FileScore:
+    score = FileScore(gold["file"])
+    score.check("framework", read.framework == gold["framework"], read.framework, gold["framework"])
+    score.check("n_steps", len(read.steps) == gold["n_steps"], len(read.steps), gold["n_steps"])
+    first = read.steps[0] if read.steps else None
+    last = read.steps[-1] if read.steps else None
+    score.check("first_step", first == gold["first_step"], first, gold["first_step"])
+    score.check("last_step", last == gold["last_step"], last, gold["last_step"])
+    step, value = read.last_loss or (None, None)
+    score.check("last_loss", same_loss(value, gold["last_loss"]), value, gold["last_loss"])
+    score.check("last_loss_step", step == gold["last_loss_step"], step, gold["last_loss_step"])
+    if "last_val_loss" in gold:
+        step, value = read.last_val or (None, None)
+        score.check("last_val_loss", same_loss(value, gold["last_val_loss"]), value, gold["last_val_loss"])
+        score.check("last_val_step", step == gold.get("last_val_step"), step, gold.get("last_val_step"))
+    for key, want in gold["layout"].items():
+        score.check(f"layout.{key}", read.layout.get(key) == want, read.layout.get(key), want)
+    for want in gold["events"]:
+        if want.get("excluded"):
+            continue
+        found = _event_found(want, read.events)
+        score.check(f"event {want['kind']}@{want.get('step')}", found, read.events, want["kind"])
+    return score
+
+
+def score_set(root: Path = DEFAULT_SET, *, pipeline_db: Path | None = None) -> list[FileScore]:
+    """Every gold file scored; read by the operators in this process, or by the pipeline into ``pipeline_db``."""
+    golds = [json.loads(line) for line in (root / "gold.jsonl").read_text().splitlines() if line.strip()]
+    if pipeline_db is None:
+        return [score_file(gold, read_file(root / "logs" / gold["file"])) for gold in golds]
+    reads = read_with_pipeline(root / "logs", pipeline_db)
+    missing = Read(None, [], None, None, {}, [])  # a file the pipeline wrote no run for scores nothing
+    return [score_file(gold, reads.get(gold["file"], missing)) for gold in golds]
+
+
+def share_right(scores: list[FileScore]) -> float:
+    total = sum(s.total for s in scores)
+    return sum(s.right for s in scores) / total if total else 0.0
+
+
+def main(argv: list[str]) -> int:
+    quiet = "--quiet" in argv
+    args = [a for a in argv if not a.startswith("--")]
+    root = Path(args[0]) if args else DEFAULT_SET
+    if not (root / "gold.jsonl").exists():
+        print(f"no gold.jsonl under {root}; nothing to score")
+        return 2
+    if "--pipeline" in argv:
+        with tempfile.TemporaryDirectory() as tmp:
+            scores = score_set(root, pipeline_db=Path(tmp) / "assay.duckdb")
+    else:
+        scores = score_set(root)
+    for s in scores:
+        if s.mismatches or not quiet:
+            print(f"{s.right:>2}/{s.total:<2} {s.file}")
+            for mismatch in s.mismatches:
+                print(f"        {mismatch}")
+    right, total = sum(s.right for s in scores), sum(s.total for s in scores)
+    print(f"fields right: {right}/{total} = {100 * share_right(scores):.1f} %")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,145 @@
+"""The general reader under the framework parsers: line templates of any punctuation, tables with a header
+row, bar postfixes, step counters on lines of their own (per rank), one synonym table, unknown names kept."""
+
+from __future__ import annotations
+
+import json
+
+from assay.operators.logs import parse_log
+
+
+def write(tmp_path, name: str, lines: list[str]) -> str:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_user_script_behind_mpirun_tags_gives_per_rank_curves(tmp_path):
+    lines = []
+    for step in range(40, 44):
+        for rank in (1, 0):
+            lines.append(f"[1,{rank}]<stdout>:Epoch 2/50, Batch {step}/5000")
+        for rank in (0, 1):
+            lines.append(
+                f"[1,{rank}]<stdout>:Running loss is  {10 - step / 10 + rank:.6f} ETA is  1:02:03.456"
+            )
+    log = parse_log(write(tmp_path, "hvd_job.out", lines))
+    assert log.run["framework"] == "Horovod"
+    assert [(s, round(v, 3)) for s, v in log.series("loss", rank=0)] == [
+        (40, 6.0),
+        (41, 5.9),
+        (42, 5.8),
+        (43, 5.7),
+    ]
+    assert [s for s, _ in log.series("loss", rank=1)] == [40, 41, 42, 43]
+    assert not any(name in ("eta", "is") for name in log.metrics.column("name").to_pylist())
+
+
+def test_equals_colon_and_dict_templates_through_one_synonym_table(tmp_path):
+    lines = []
+    for step in (5, 10, 15):
+        lines.append(f"[trainer] step={step} train_loss={3 / step:.4f} learning_rate=1e-4 kl_coef=0.05")
+        lines.append(json.dumps({"iteration": step, "objective/val_loss": 2.0 + step, "grad-norm": 0.5}))
+        lines.append(f"<metrics> {{'global_step': {step}, 'eval_loss': 1.5, 'reward_mean': {step / 10}}}")
+    log = parse_log(write(tmp_path, "rl.log", lines))
+    assert [s for s, _ in log.series("loss")] == [5, 10, 15] and log.series("lr")[0] == (5, 1e-4)
+    assert [s for s, _ in log.series("kl_coef")] == [5, 10, 15]  # an unknown name kept as printed
+    assert [v for _, v in log.series("reward_mean")] == [0.5, 1.0, 1.5]
+    assert {s for s, _ in log.series("val_loss")} == {5, 10, 15}
+
+
+def test_a_table_with_a_header_row(tmp_path):
+    lines = [
+        "starting",
+        "step    loss      lr        tok/s",
+        *[f"{s:<7d} {4 - s / 100:.4f}    3e-4      {9000 + s}" for s in (100, 200, 300)],
+    ]
+    log = parse_log(write(tmp_path, "table.txt", lines))
+    assert log.series("loss") == [(100, 3.0), (200, 2.0), (300, 1.0)]
+    assert [v for _, v in log.series("tokens_per_s")] == [9100, 9200, 9300]
+
+
+def test_progress_bar_postfix_steps_from_the_bar(tmp_path):
+    lines = [
+        f"train: {p}%|###| {s}/400 [00:{s // 10:02d}<01:00, 3.1it/s, loss={2 - s / 1000:.3f}, acc=0.5]"
+        for p, s in ((5, 20), (10, 40))
+    ]
+    log = parse_log(write(tmp_path, "bar.log", lines))
+    assert log.series("loss") == [(20, 1.98), (40, 1.96)]
+
+
+def test_sentences_with_numbers_give_no_series(tmp_path):
+    lines = ["Loaded 12 shards from /data in 3.2 seconds", "Using 8 workers for 2 loaders"]
+    assert parse_log(write(tmp_path, "setup.log", lines)).metrics.num_rows == 0
+
+
+def test_a_record_over_several_lines_under_a_counter_line(tmp_path):
+    lines = []
+    for step in (1, 2, 3):
+        lines += [
+            f"[batch={step}/50]:",
+            f"\t Train time/batch: {step}",
+            f"\t Train loss/train/total: {5 - step:.4f}",
+        ]
+        lines += [f"\t Train metrics/train/TokenAccuracy: {0.1 * step:.4f}"]
+    log = parse_log(write(tmp_path, "records.txt", lines))
+    assert log.series("loss") == [(1, 4.0), (2, 3.0), (3, 2.0)]  # loss/train/total is the training loss
+    assert [s for s, _ in log.series("metrics_train_tokenaccuracy")] == [1, 2, 3]  # not folded into loss
+
+
+def test_an_update_counter_names_the_step(tmp_path):
+    lines = [
+        f"2024-02-02 08:00:00 | INFO | train_inner | epoch 002:   {n} / 900 loss=7.{n:03d}, ppl=150.2, "
+        f"wps=9000.5, num_updates={1000 + n}, lr=0.0001, gnorm=0.812"
+        for n in (50, 100, 150)
+    ]
+    log = parse_log(write(tmp_path, "train_inner.log", lines))
+    assert [s for s, _ in log.series("loss")] == [1050, 1100, 1150]
+    assert [v for _, v in log.series("gnorm")] == [0.812] * 3
+
+
+def test_nanogpt_behind_a_rank_tag_with_a_space(tmp_path):
+    lines = [f"[rank0]: iter {s}: loss {3 - s / 100:.4f}, time 90.00ms, mfu 12.00%" for s in (0, 10, 20)]
+    log = parse_log(write(tmp_path, "gpt.log", lines))
+    assert log.run["framework"] == "nanoGPT" and [s for s, _ in log.series("loss")] == [0, 10, 20]
+
+
+def test_under_a_framework_that_printed_no_metric_the_general_reader_still_gives_curves(tmp_path):
+    lines = [
+        "GPU available: True (cuda), used: True",
+        "TPU available: False, using: 0 TPU cores",
+        "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]",
+        *(f"custom loop: update={u} objective={2 - u / 100:.3f} lr=0.0002" for u in (100, 200, 300)),
+        "`Trainer.fit` stopped: `max_steps=300` reached.",
+    ]
+    log = parse_log(write(tmp_path, "lit_custom.log", lines))
+    assert log.run["framework"] == "PyTorch Lightning" and log.run["status"] == "completed"
+    assert [s for s, _ in log.series("lr")] == [100, 200, 300]
+    assert log.series("objective") == [(100, 1.0), (200, 0.0), (300, -1.0)]  # an unknown name, kept
+
+
+def test_train_and_validation_losses_of_one_line_stay_apart(tmp_path):
+    lines = [
+        f"epoch {e} | train loss {2 - e / 10:.3f} | valid loss {2.2 - e / 10:.3f} | lr 0.001" for e in (1, 2)
+    ]
+    log = parse_log(write(tmp_path, "epochs.log", lines))
+    assert log.series("loss") == [(1, 1.9), (2, 1.8)]
+    assert log.series("val_loss") == [(1, 2.1), (2, 2.0)]
+
+
+def test_a_running_mean_and_the_logged_loss_are_two_series(tmp_path):
+    lines = [
+        f"it {s}: loss={2.61 - s / 1000:.2f} reduced_loss={2.6 - s / 1000:.3f} gnorm=0.9"
+        for s in (10, 20, 30)
+    ]
+    log = parse_log(write(tmp_path, "run.log", lines))
+    assert [v for _, v in log.series("loss")] == [2.59, 2.58, 2.57]  # the last printed keeps the name
+    assert [v for _, v in log.series("loss_at_3")] == [] and len(log.series("loss")) == 3
+    other = {n for n in log.metrics.column("name").to_pylist()} - {"loss", "gnorm"}
+    assert len(other) == 1
+
+
+def test_fractional_epochs_are_not_steps(tmp_path):
+    lines = [f"{{'loss': {2 - i / 10:.2f}, 'lr': 0.0001, 'epoch': {i / 4:.2f}}}" for i in range(1, 5)]
+    log = parse_log(write(tmp_path, "dicts.log", [*lines, "(the end)"]))
+    assert len({s for s, _ in log.series("loss")}) == 4

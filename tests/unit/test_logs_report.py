@@ -1,0 +1,65 @@
+"""Nothing in silence: a file that gives no metric series is a quarantine row saying why, and every run of
+the logs pipeline ends with a per-file table."""
+
+from __future__ import annotations
+
+import json
+
+from assay.operators.logs import parse_log
+from assay.operators.logs._coverage import line_shape
+from assay.operators.logs.report import file_row, file_table
+
+
+def write(tmp_path, name: str, lines: list[str]) -> str:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_a_file_read_to_nothing_is_quarantined_with_its_line_shapes(tmp_path):
+    lines = [f"worker {i % 3} heartbeat ok after {i * 7} ticks" for i in range(30)] + ["bye"]
+    log = parse_log(write(tmp_path, "odd.log", lines))
+    assert log.metrics.num_rows == 0
+    [issue] = [i for i in log.issues if i.get("level") == "file"]
+    assert "no metric series" in issue["error"] and "31 of 31 lines" in issue["error"]
+    assert "'worker <n> heartbeat ok after <n> ticks' x30" in issue["error"]
+
+
+def test_a_file_with_series_is_not_quarantined_and_counts_what_it_missed(tmp_path):
+    lines = ["banner line one", "banner line two"] + [
+        f"step {s} | loss {3 - s / 10:.2f}" for s in range(1, 9)
+    ]
+    log = parse_log(write(tmp_path, "ok.log", lines))
+    assert not [i for i in log.issues if i.get("level") == "file"]
+    summary = json.loads(log.run["config"])["summary"]
+    assert (summary["lines"], summary["unrecognised_lines"]) == (10, 2)
+
+
+def test_line_shape_masks_numbers():
+    assert line_shape("  Total loss is  26.77 ETA is  6:49:23.8") == "Total loss is <n> ETA is <n>"
+
+
+def test_file_table_lists_every_file_and_the_silent_ones():
+    config = {
+        "format": "megatron",
+        "summary": {
+            "steps": 12,
+            "metrics": ["loss", "lr"],
+            "events": {"nan": 2},
+            "lines": 40,
+            "unrecognised_lines": 10,
+        },
+    }
+    rows = [
+        file_row("/runs/a/train.log", "Megatron-LM", json.dumps(config)),
+        file_row(
+            "/runs/b/notes.txt", float("nan"), json.dumps({"format": "generic", "summary": {"lines": 3}})
+        ),
+    ]
+    text = file_table(rows, [("/runs/b/notes.txt", "no metric series read (...)")])
+    header, first, second = text.splitlines()[:3]
+    assert header.split() == ["file", "framework", "steps", "series", "events", "unrecognised"]
+    assert first.split() == ["a/train.log", "Megatron-LM", "12", "2", "2", "25%"]
+    assert second.split()[:2] == ["b/notes.txt", "(generic)"]
+    assert "1 file(s) gave no metric series" in text and "/runs/b/notes.txt: no metric series" in text
+    assert "no new files" in file_table([], [])
