@@ -25,30 +25,11 @@ import os
 from collections.abc import Sequence
 
 from assay.dsl import Pipeline
-from assay.operators.logs import LogParser
-from assay.operators.logs._operators import CHUNK_MB
+from assay.operators.logs import CHUNK_MB, LogParser
 from assay.operators.logs.report import file_row, file_table
 
 #: Papers, images and archives found beside logs: `assay run papers` reads the papers.
 PAPER_SUFFIXES = (".pdf", ".tex", ".bib", ".md", ".docx", ".png", ".jpg", ".jpeg", ".svg", ".zip", ".tar", ".gz")
-
-
-def build(
-    parsers: Sequence[type[LogParser]] = (), *, chunk_mb: float = CHUNK_MB, name: str = "logs"
-) -> Pipeline:
-    """The logs pipeline, with extra formats ``parsers`` tried before the built-in ones."""
-    extra = tuple(parsers)
-    return (
-        Pipeline(name, description="training logs -> runs, metrics, events, entities")
-        # one chunk per call, so that the chunks of a large file spread over the workers
-        .then("log_split", chunk_mb=chunk_mb, parsers=extra)
-        .then("log_parse", batch_size=1, parsers=extra)
-        .combine("log_combine", by="doc_id")
-        .skipping(*PAPER_SUFFIXES)
-    )
-
-
-pipeline = build()
 
 
 def file_report(db: str | os.PathLike[str], pipeline_run_id: str) -> str:
@@ -68,3 +49,22 @@ def file_report(db: str | os.PathLike[str], pipeline_run_id: str) -> str:
     )
     rows = [file_row(*r) for r in runs.itertuples(index=False)]
     return file_table(rows, [(str(u), str(e)) for u, e in silent.itertuples(index=False)])
+
+
+def build(
+    parsers: Sequence[type[LogParser]] = (), *, chunk_mb: float = CHUNK_MB, name: str = "logs"
+) -> Pipeline:
+    """The logs pipeline, with extra formats ``parsers`` tried before the built-in ones."""
+    extra = tuple(parsers)
+    return (
+        Pipeline(name, description="training logs -> runs, metrics, events, entities")
+        # one chunk per call, so that the chunks of a large file spread over the workers
+        .then("log_split", chunk_mb=chunk_mb, parsers=extra)
+        .then("log_parse", batch_size=1, parsers=extra)
+        .combine("log_combine", by="doc_id")
+        .skipping(*PAPER_SUFFIXES)
+        .reporting(file_report)
+    )
+
+
+pipeline = build()

@@ -23,9 +23,10 @@ from assay.operators.logs import (  # noqa: F401 -- importing registers each for
 from assay.operators.logs._base import LogParser, detect, register_parser, registered_parsers
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._local import ParsedLog, parse_log
-from assay.operators.logs._operators import log_combine, log_parse, log_split
+from assay.operators.logs._operators import CHUNK_MB, log_combine, log_parse, log_split
 
 __all__ = [
+    "CHUNK_MB",
     "Collector",
     "LogParser",
     "ParsedLog",

@@ -86,9 +86,8 @@ def run(
     if summary.n_quarantined:
         typer.echo(f"see why: assay query \"select source_uri, operator, error from quarantine "
                    f"where pipeline_run_id = '{summary.pipeline_run_id}'\"")
-    if any(step.name == "log_split" for step in loaded.steps):  # a logs pipeline: what each file gave
-        from assay.pipelines.logs import file_report
-        typer.echo(file_report(summary.db, summary.pipeline_run_id))
+    if loaded.report is not None:  # e.g. the logs pipeline's table of what each file gave
+        typer.echo(loaded.report(summary.db, summary.pipeline_run_id))
 
 
 class OutputFormat(StrEnum):

@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,8 @@ class Pipeline:
     source_module: str | None = None
     #: File suffixes this pipeline does not read: such files under an --input folder are skipped and counted.
     skips: tuple[str, ...] = ()
+    #: ``report(db, pipeline_run_id) -> str``: what `assay run` prints after the run (a per-file table).
+    report: Callable[[Any, str], str] | None = None
 
     def then(
         self,
@@ -93,6 +96,10 @@ class Pipeline:
         # Without object addresses: a configuration holding an instance must fingerprint the same each run.
         digest = hashlib.sha256(re.sub(r" at 0x[0-9a-fA-F]+", "", repr(steps)).encode()).hexdigest()[:12]
         return f"{self.name}:{digest}"
+
+    def reporting(self, report: Callable[[Any, str], str]) -> Pipeline:
+        """After a run, `assay run` prints ``report(db, pipeline_run_id)`` (e.g. what each input file gave)."""
+        return replace(self, report=report)
 
     def skipping(self, *suffixes: str) -> Pipeline:
         """Files with these suffixes under an input folder are not read by this pipeline (and are counted)."""
