@@ -44,6 +44,7 @@ bench: install-dev
 
 lint: install-dev
 	$(BIN)/ruff check platform operators pipelines dashboards tests
+	$(BIN)/pytest -q -p no:cacheprovider tests/unit/test_layers.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info platform/*.egg-info .pytest_cache .ruff_cache
