@@ -19,6 +19,7 @@ from assay.operators.papers._configs import hardware_counts, sized_models
 from assay.operators.papers._gazetteer import entity_id, generic_names, normalise
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex, resolve
 from assay.operators.papers._proposals import Proposal, name_before, occurrences, proposals
+from assay.operators.papers._sections import REFERENCES, Structure
 from assay.operators.papers._sentences import chunk_spans, sentence_at
 
 _LIST_GAP = re.compile(r"^[\s,，、;；]*(?:and|和|与|及|以及|or)?[\s,，、]*$", re.I)
@@ -61,6 +62,8 @@ def knowledge(
     found = found + _proposal_mentions(text, lang, proposed, cap)
     mentions = resolve(found)
     claims = find_claims(text, chunk_spans(text, sentences, CLAIM_SCAN_CHARS), limits.max_claims)
+    structure = Structure(text)
+    claims = _in_prose(claims, structure)
     if len(claims) > limits.max_claims:
         claims = claims[: limits.max_claims]
         issues.append(
@@ -70,7 +73,7 @@ def knowledge(
                 f"before offset {claims[-1].end} (extract_knowledge max_claims=... keeps more)",
             }
         )
-    subjects = _attribute(text, lang, sentences, claims, MentionIndex(mentions), proposed)
+    subjects = _attribute(text, lang, sentences, claims, MentionIndex(mentions), proposed, structure)
     baselines = _baseline_mentions(text, claims, MentionIndex(mentions + subjects))
     mentions = resolve(mentions + subjects + baselines)
     if len(mentions) > cap:
@@ -101,10 +104,20 @@ def _proposal_mentions(text: str, lang: str, proposed: list[Proposal], limit: in
 
 
 # -- claims -----------------------------------------------------------------------------------------------
-def _sentence(text: str, sentences: np.ndarray, claim: Claim) -> tuple[int, int]:
+def _in_prose(claims: list[Claim], structure: Structure) -> list[Claim]:
+    """The claims of the document's prose, each with its section: not references, captions or residue."""
+    kept = []
+    for claim in claims:
+        claim.section = structure.section(claim.start)
+        if claim.section != REFERENCES and not structure.residue(claim.start):
+            kept.append(claim)
+    return kept
+
+
+def _sentence(text: str, sentences: np.ndarray, claim: Claim, structure: Structure) -> tuple[int, int]:
     found = sentence_at(sentences, claim.start)
     if found and found[1] - found[0] <= 20 * _FALLBACK_CONTEXT:
-        return found
+        return structure.clip(found, claim.start)
     lo, hi = found if found else (0, len(text))
     return max(lo, claim.start - _FALLBACK_CONTEXT), min(hi, claim.end + _FALLBACK_CONTEXT)
 
@@ -116,6 +129,7 @@ def _attribute(
     claims: list[Claim],
     mentions: MentionIndex,
     proposed: list[Proposal],
+    structure: Structure,
 ) -> list[Mention]:
     """Fill each claim's qualifier, metric, baseline, subject and setting; returns the mentions of subjects
     that were found only as the name a claim's sentence is about."""
@@ -127,7 +141,7 @@ def _attribute(
     if not claims:
         return extra
     for claim in claims:
-        claim.sentence = _sentence(text, sentences, claim)
+        claim.sentence = _sentence(text, sentences, claim, structure)
     words = _context.MetricWords(text, [c.sentence for c in claims if c.sentence])
     for claim in claims:
         sentence = claim.sentence or (claim.start, claim.end)
@@ -215,6 +229,7 @@ def _claim_row(c: Claim, doc_id: str, operator: str) -> dict[str, Any]:
         "confidence": c.confidence,
         "sentence_start": sentence[0],
         "sentence_end": sentence[1],
+        "section": c.section,
     }
 
 
