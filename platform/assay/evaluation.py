@@ -232,7 +232,19 @@ def _present(v: Any) -> bool:
 
 def _one_to_one(preds: Sequence[Mapping[str, Any]], golds: Sequence[Mapping[str, Any]]) -> dict[int, int]:
     """A maximum matching gold index -> prediction index (augmenting paths; the sets are small)."""
-    options = [[j for j, p in enumerate(preds) if claims_match(p, g)] for g in golds]
+    # Among equal values, a prediction from the same section with the same subject and baseline is tried
+    # first, so a value stated in the abstract and the conclusion is paired with its own statement.
+    options = [
+        sorted(
+            (j for j, p in enumerate(preds) if claims_match(p, g)),
+            key=lambda j, g=g: (
+                preds[j].get("section") != g.get("section"),
+                not same_name(preds[j].get("subject"), g.get("subject")),
+                not same_name(preds[j].get("versus"), g.get("versus")),
+            ),
+        )
+        for g in golds
+    ]
     owner: dict[int, int] = {}
 
     def assign(g: int, seen: set[int]) -> bool:
@@ -423,7 +435,7 @@ def claims_from_db(db: str | os.PathLike[str], docs: Iterable[_Doc]) -> dict[int
     return out
 
 
-_DB_FIELDS = ("unit", "value", "value_low", "value_high", "text", "subject", "versus")
+_DB_FIELDS = ("unit", "value", "value_low", "value_high", "text", "subject", "versus", "section")
 
 
 def _claim_dicts(con: Any, where: str, params: list[Any]) -> list[dict[str, Any]]:
