@@ -18,6 +18,7 @@ from assay.operators.papers._claims import Claim, find_claims
 from assay.operators.papers._configs import hardware_counts, sized_models
 from assay.operators.papers._gazetteer import entity_id, generic_names, normalise
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex, resolve
+from assay.operators.papers._parse import Parser, doubtful, subject_from_parse
 from assay.operators.papers._proposals import Proposal, name_before, occurrences, proposals
 from assay.operators.papers._sections import REFERENCES, Structure
 from assay.operators.papers._sentences import chunk_spans, sentence_at
@@ -56,8 +57,12 @@ def knowledge(
     operator: str,
     limits: Limits = Limits(),
     title: str | None = None,
+    parse: Parser | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
-    """The ``entities``, ``mentions``, ``claims`` and ``relations`` rows of one document, and ``issues``."""
+    """The ``entities``, ``mentions``, ``claims`` and ``relations`` rows of one document, and ``issues``.
+
+    ``parse`` (a trained spaCy pipeline with a parser) decides the subject of claims whose sentence leaves
+    it in doubt; without it the rules decide."""
     issues: list[dict[str, Any]] = []
     cap = limits.max_mentions
     found = found + hardware_counts(text, found, cap) + sized_models(text, found, cap)
@@ -77,6 +82,8 @@ def knowledge(
             }
         )
     subjects = _attribute(text, lang, sentences, claims, MentionIndex(mentions), proposed, structure)
+    if parse is not None and lang == "en":
+        _parsed_subjects(text, claims, MentionIndex(mentions + subjects), proposed, parse)
     baselines = _baseline_mentions(text, claims, MentionIndex(mentions + subjects))
     mentions = resolve(mentions + subjects + baselines)
     if len(mentions) > cap:
@@ -181,6 +188,28 @@ def _attribute(
     return extra
 
 
+def _parsed_subjects(
+    text: str, claims: list[Claim], mentions: MentionIndex, proposed: list[Proposal], parse: Parser
+) -> None:
+    names = [p.name for p in proposed]
+    primary = names[0] if names else None
+    parsed: dict[tuple[int, int], Any] = {}
+    for claim in claims:
+        lo, hi = claim.sentence or (claim.start, claim.end)
+        if not doubtful(text[lo:hi], text[lo : claim.start], names):
+            continue
+        if (lo, hi) not in parsed:
+            parsed[(lo, hi)] = parse(text[lo:hi])
+        spans = [
+            (m.start - lo, m.end - lo, m.name, m.type in ("system", "method"))
+            for m in mentions.inside(lo, hi)
+            if m.source != COUNT_SOURCE
+        ]
+        subject = subject_from_parse(parsed[(lo, hi)], claim.start - lo, spans, primary)
+        if subject:
+            claim.subject = subject
+
+
 def _blockers(text: str, claims: list[Claim], claim: Claim, sentence: tuple[int, int]) -> list[int]:
     """Starts of the later claims of the sentence that are not listed with ``claim`` ("66.5%, 3.3% higher
     than X": X is the second claim's baseline, not the first's); a list ("4.5x and 3.1x higher than X")
@@ -210,7 +239,8 @@ def _subject(
     before = [
         m
         for m in mentions.inside(sentence[0], claim.start)
-        if m.type == "system" and not _inside(m, claim.versus_span)
+        # A name the built-in list calls a method (ZeRO, FlashAttention) is a subject as much as a system.
+        if m.type in ("system", "method") and not _inside(m, claim.versus_span)
     ]
     for m in reversed(before):
         if m.name.lower() in proposed:

@@ -1,0 +1,123 @@
+"""The subject of a claim from the trained pipeline's dependency parse of its sentence.
+
+The rules name the proposed system nearest before a claim; that is wrong when the sentence says something
+else did it ("Block-sparse X is 2.8x faster than X", "the baseline sustains 39 TFLOPs, 30% of peak", "DeepSpeed
+reaches 1.5x over A, while ours reaches 2x"). Only such sentences are parsed -- those holding a claim where
+another name, a baseline word or a relative clause stands before the number -- so a corpus of abstracts,
+whose claims mostly follow their system's name, pays for few parses.
+
+From the number, the parse is climbed to the verb governing it; its nominal subject (or, for a relative
+clause, the noun the clause describes; for a coordinated verb, the first verb's subject) is the subject.
+Pronouns and "our system"/"this work" resolve to the system the paper proposes. A subject that names no
+system (a metric such as "throughput", "the model") leaves the decision to the rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+Parser = Callable[[str], "Doc"]
+# What makes the rules' answer doubtful: a capitalised word that is not the proposed system, a baseline word,
+# or a relative clause between the sentence start and the number.
+_DOUBT = re.compile(
+    r"\b(?:baselines?|prior|previous|existing|which|that|whereas|while)\b|\b[A-Z][\w-]*[A-Z0-9]", re.I
+)
+_SELF = re.compile(
+    r"^(?:we|us|it|its|this|our|ours|itself|本文|我们|该系统|该方法|this\s+(?:paper|work|system|approach))$",
+    re.I,
+)
+_OWN = re.compile(r"\b(?:our|ours|this\s+(?:paper|work))\b", re.I)
+_SUBJECTS = ("nsubj", "nsubjpass", "csubj", "expl")
+_NOUN_POS = ("NOUN", "PROPN", "PRON", "NUM", "X")
+
+
+def doubtful(sentence_text: str, before_claim: str, proposed: Sequence[str]) -> bool:
+    """Whether the words before a claim in its sentence could make someone else its subject."""
+    for m in _DOUBT.finditer(before_claim):
+        word = m.group()
+        if not any(word.lower() in p.lower() or p.lower() in word.lower() for p in proposed):
+            return True
+    return False
+
+
+def subject_from_parse(
+    doc: Doc, claim_offset: int, names: Sequence[tuple[int, int, str, bool]], primary: str | None
+) -> str | None:
+    """The subject of the claim at ``claim_offset`` (a character offset into ``doc.text``): a name from
+    ``names`` ((start, end, name, is_system) spans in ``doc.text``) inside the governing subject,
+    ``primary`` for a pronoun or "our ...", a phrase naming a baseline, else None.
+
+    A system's name anywhere in the subject counts ("the DeepSpeed baseline"); a model's or a device's
+    only as the subject's head ("A100 reaches ...", not "the 8.3B GPT-2 style model reaches ...", which is
+    the paper's own model)."""
+    token = _token_at(doc, claim_offset)
+    if token is None:
+        return None
+    subject = _governing_subject(token)
+    if subject is None:
+        return None
+    phrase = doc[subject.left_edge.i : subject.right_edge.i + 1]
+    lo, hi = phrase.start_char, phrase.end_char
+    head = (subject.idx, subject.idx + len(subject.text))
+    inside = [
+        n for n in names if lo <= n[0] and n[1] <= hi and (n[3] or (n[0] <= head[0] and head[1] <= n[1]))
+    ]
+    if _SELF.match(subject.text) or _OWN.search(phrase.text.split(",")[0]):
+        return primary or (inside[0][2] if inside else None)
+    if inside:
+        # The name nearest the subject's head: "the DeepSpeed baseline" -> DeepSpeed.
+        return min(inside, key=lambda n: abs(n[0] - subject.idx))[2]
+    if subject.lower_ in ("baseline", "baselines"):
+        return " ".join(t.text for t in phrase if t.pos_ not in ("DET", "PUNCT"))
+    return None
+
+
+def _token_at(doc: Doc, offset: int) -> Token | None:
+    for token in doc:
+        if token.idx <= offset < token.idx + len(token.text) or token.idx >= offset:
+            return token
+    return None
+
+
+def _antecedent(noun: Token) -> Token | None:
+    """The noun a relative clause describes, passing over quantities ("a baseline that sustains 39
+    TFLOPs, which is 30% of peak": the baseline)."""
+    for _ in range(6):
+        if not (noun.like_num or any(c.dep_ == "nummod" for c in noun.children)):
+            return noun
+        if noun.dep_ == "relcl" or noun.head is noun:
+            return None
+        noun = noun.head
+        if noun.dep_ == "relcl" and noun.head.pos_ in _NOUN_POS:
+            noun = noun.head
+    return None
+
+
+def _governing_subject(token: Token) -> Token | None:
+    seen = 0
+    node = token
+    while seen < 12:
+        seen += 1
+        found = [c for c in node.children if c.dep_ in _SUBJECTS and c.pos_ in _NOUN_POS]
+        if node.pos_ in ("VERB", "AUX") or node.dep_ == "ROOT":
+            if found:
+                subject = found[0]
+                if subject.lower_ in ("which", "that", "who") and node.dep_ == "relcl":
+                    return _antecedent(node.head)  # "a baseline that sustains 39 TFLOPs"
+                return subject
+            if node.dep_ in ("relcl", "acl") and node.head.pos_ in _NOUN_POS:
+                return _antecedent(node.head)
+            if node.dep_ == "conj":  # "X reaches 2x and cuts memory by 30%": the first verb's subject
+                node = node.head
+                continue
+            if node.dep_ == "ROOT":
+                return None
+        if node.head is node:
+            return None
+        node = node.head
+    return None
