@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from assay.operators.papers._claims import Claim
 
@@ -260,7 +260,7 @@ def versus(
     s_start, s_end = sentence
     candidates: list[tuple[int, int, str, int, int]] = []
     introducing: tuple[str, int, int] | None = None
-    for m in _VERSUS_EN.finditer(text, s_start, s_end):
+    for m in _overlapping(_VERSUS_EN, text, s_start, s_end):
         start = m.start("v")
         phrase = text[start : m.end("v")]
         stop = _STOP_EN.search(phrase)
@@ -296,6 +296,15 @@ def versus(
         return introducing
     _, _, phrase, start, end = min(candidates)
     return phrase, start, end
+
+
+def _overlapping(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> Iterator[re.Match[str]]:
+    """Matches that may overlap: a phrase runs on over the next comparison ("than A and 27% higher than
+    B"), which must still be found."""
+    m = pattern.search(text, lo, hi)
+    while m:
+        yield m
+        m = pattern.search(text, m.start("v"), hi)
 
 
 # "Compared with X, ..." / "Relative to X, ..." opening the sentence: its baseline holds for the sentence.

@@ -61,8 +61,16 @@ def subject_from_parse(
     subject = _governing_subject(token)
     if subject is None:
         return None
-    phrase = doc[subject.left_edge.i : subject.right_edge.i + 1]
+    # The subject's noun phrase without the clauses hanging on it ("a baseline that sustains 39 TFLOPs").
+    right = subject.i
+    for child in subject.rights:
+        if child.dep_ in ("relcl", "acl", "prep", "punct", "appos", "cc", "conj"):
+            break
+        right = child.right_edge.i
+    phrase = doc[subject.left_edge.i : right + 1]
     lo, hi = phrase.start_char, phrase.end_char
+    if hi > claim_offset:  # a subject after its number is a misparse of a coordination, not an inversion
+        return None
     head = (subject.idx, subject.idx + len(subject.text))
     inside = [
         n for n in names if lo <= n[0] and n[1] <= hi and (n[3] or (n[0] <= head[0] and head[1] <= n[1]))
