@@ -165,9 +165,12 @@ _SPEC_BEFORE = re.compile(
 )
 _SPLIT_NEAR = re.compile(
     r"held[- ]out|\bhold(?:s|ing)?\s+out|validation|\btest(?:ing)?\s+(?:set|split)|\bsplits?\b|"
-    r"\bsubsample|验证集|测试集|训练集|留出|\bperfect\b|\bideal(?:ly)?\b|理想|by\s+definition",
+    r"\bsubsample|\breserv\w*|training\s+(?:set|data)|for\s+(?:tuning|validation|testing)|"
+    r"验证集|测试集|训练集|留出|\bperfect\b|\bideal(?:ly)?\b|理想|by\s+definition",
     re.I,
 )
+# "125 TFLOPS of half-precision compute at peak": a device's rating, whatever the verb.
+_PEAK_AFTER = re.compile(r"[^.;,\n]{0,40}?\b(?:at\s+peak|peak|theoretical(?:ly)?)\b", re.I)
 _RESULT_WORDS = re.compile(
     r"achiev|\breach|attain|obtain|deliver|sustain|support|improv|reduc|outperform|faster|slower|higher|"
     r"lower|better|worse|speed|\bgains?\b|\bsav(?:e|es|ing)\b|\bcuts?\b|提高|提升|降低|减少|达到|实现|加速|缩短",
@@ -312,7 +315,11 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return None
     if kind == "fold" and _FOLD_NOT_CLAIM.match(after):
         return None
-    if kind == "rate" and (_RATE_SETTING_AFTER.match(after) or _not_result(text, start, _SPEC_BEFORE, "")):
+    if kind == "rate" and (
+        _RATE_SETTING_AFTER.match(after)
+        or _PEAK_AFTER.match(after)
+        or _not_result(text, start, _SPEC_BEFORE, "")
+    ):
         return None
     if kind == "pct" and (_PCT_SETTING_AFTER.match(after) or _not_result(text, start, _SPLIT_NEAR, after)):
         return None

@@ -101,6 +101,7 @@ _IMPROVEMENT = re.compile(
 
 _STOP_EN = re.compile(
     r"\s+(?:on|in|for|with|when|while|across|at|under|using|by|and\s+(?:achiev|deliver|reduc|improv)\w*|"
+    r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|[a-z]{3,}(?:es|ed))\b|"
     r"respectively|which|that|thanks|because|without|through)\b|\s*[,.;:()\[\]]|\s+(?:(?:and|or)\s+)?[\d$~]",
     re.I,
 )
@@ -292,10 +293,22 @@ def versus(
             distance = _distance(claim, start, end)
             preferred = end <= claim.start and distance <= _REACH
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
+    within = _WITHIN_OF.match(text, claim.end, s_end)
+    if within and _WITHIN_BEFORE.search(text, max(s_start, claim.start - 12), claim.start):
+        # "within 5% of Megatron-LM": the system it comes close to is the baseline.
+        phrase = within.group("v")
+        stop = _STOP_EN.search(phrase)
+        phrase = (phrase[: stop.start()] if stop else phrase).strip()
+        if len(phrase) >= 2:
+            candidates.append((0, 0, phrase, within.start("v"), within.start("v") + len(phrase)))
     if not candidates:
         return introducing
     _, _, phrase, start, end = min(candidates)
     return phrase, start, end
+
+
+_WITHIN_OF = re.compile(r"\s+of\s+(?:the\s+)?(?P<v>[^,.;:()\n]{2,90})")
+_WITHIN_BEFORE = re.compile(r"\bwithin\s*$", re.I)
 
 
 def _overlapping(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> Iterator[re.Match[str]]:

@@ -77,8 +77,8 @@ _BRACES = re.compile(r"[{}]")
 def tex_to_text(source: str) -> tuple[str, str | None]:
     """``(text, title)`` of a LaTeX source: the document body (or the whole file when it has none)."""
     source = _COMMENT.sub("", source)
-    title = _title(source)
     macros = {m.group("a") or m.group("b"): m.group("body") for m in _MACRO.finditer(source)}
+    title = _title(_expand(source, macros))
     body = _BODY.search(source)
     text = body.group("body") if body else source
     text = _DROP_ENVIRONMENTS.sub(" ", text)
