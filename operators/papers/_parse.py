@@ -96,6 +96,8 @@ def _antecedent(noun: Token) -> Token | None:
     """The noun a relative clause describes, passing over quantities ("a baseline that sustains 39
     TFLOPs, which is 30% of peak": the baseline)."""
     for _ in range(6):
+        if noun.pos_ in ("VERB", "AUX"):  # "X sustains 39 TFLOPs, which is ...": the verb's subject
+            return next((c for c in noun.children if c.dep_ in _SUBJECTS), None)
         if not (noun.like_num or any(c.dep_ == "nummod" for c in noun.children)):
             return noun
         if noun.dep_ == "relcl" or noun.head is noun:
