@@ -193,10 +193,19 @@ def _parsed_subjects(
 ) -> None:
     names = [p.name for p in proposed]
     primary = names[0] if names else None
+    baselines = [c.versus_span for c in claims if c.versus_span]
     parsed: dict[tuple[int, int], Any] = {}
     for claim in claims:
         lo, hi = claim.sentence or (claim.start, claim.end)
-        if not doubtful(text[lo:hi], text[lo : claim.start], names):
+        # Another system named before the number, not as a baseline ("than GPipe and 1.4x over X").
+        others = [
+            m.name
+            for m in mentions.inside(lo, claim.start)
+            if m.type in ("system", "method")
+            and m.name not in names
+            and not any(_inside(m, span) for span in baselines)
+        ]
+        if not doubtful(text[lo : claim.start], others):
             continue
         if (lo, hi) not in parsed:
             parsed[(lo, hi)] = parse(text[lo:hi])

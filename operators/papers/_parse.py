@@ -22,11 +22,9 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
 Parser = Callable[[str], "Doc"]
-# What makes the rules' answer doubtful: a capitalised word that is not the proposed system, a baseline word,
-# or a relative clause between the sentence start and the number.
-_DOUBT = re.compile(
-    r"\b(?:baselines?|prior|previous|existing|which|that|whereas|while)\b|\b[A-Z][\w-]*[A-Z0-9]", re.I
-)
+# What makes the rules' answer doubtful, besides another system's name before the number: a baseline word,
+# or a relative clause right before it ("..., which is 30% of peak").
+_DOUBT = re.compile(r"\bbaselines?\b|\b(?:which|that)\b[^,;:]{0,30}$", re.I)
 _SELF = re.compile(
     r"^(?:we|us|it|its|this|our|ours|itself|本文|我们|该系统|该方法|this\s+(?:paper|work|system|approach))$",
     re.I,
@@ -36,13 +34,10 @@ _SUBJECTS = ("nsubj", "nsubjpass", "csubj", "expl")
 _NOUN_POS = ("NOUN", "PROPN", "PRON", "NUM", "X")
 
 
-def doubtful(sentence_text: str, before_claim: str, proposed: Sequence[str]) -> bool:
-    """Whether the words before a claim in its sentence could make someone else its subject."""
-    for m in _DOUBT.finditer(before_claim):
-        word = m.group()
-        if not any(word.lower() in p.lower() or p.lower() in word.lower() for p in proposed):
-            return True
-    return False
+def doubtful(before_claim: str, other_systems: Sequence[str]) -> bool:
+    """Whether the words of a claim's sentence before it could make something else its subject: another
+    system named there (``other_systems``), a baseline word, a relative clause leading to the number."""
+    return bool(other_systems) or _DOUBT.search(before_claim) is not None
 
 
 def subject_from_parse(
