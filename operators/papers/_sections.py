@@ -133,7 +133,7 @@ def _kind(title: str) -> str | None:
 
 def _table_like(line: str) -> bool:
     """Mostly numbers and no function words: a flattened table row or a figure's axis."""
-    if line.count("|") >= 2:  # cells of a table (Markdown, text converted from HTML)
+    if " | " in line and len(line) <= _ROW_CHARS:  # cells of a table (Markdown, text converted from HTML)
         return True
     if len(line) > _ROW_CHARS:  # a paragraph, not a row (Chinese prose has few spaces to split on)
         return False
