@@ -6,6 +6,7 @@ plain Python over offsets; ids are deterministic (``assay.ids``) so a re-run yie
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,10 @@ _CLAUSE_GAP = re.compile(r"[,;:，；]|\b(?:while|whereas|but)\b", re.I)
 _NAME_IN_PHRASE = re.compile(
     r"(?<![A-Za-z0-9-])(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*)(?:-[A-Za-z0-9]+)*"
 )
+#: Claims of one sentence looked at around a claim (a table dump on one line has thousands).
+_NEIGHBOURS = 16
+#: Sentences parsed per document at most: a text of thousands of doubtful claims is a dump, not prose.
+MAX_PARSES = 200
 #: Characters of context used around a claim when no sentence contains it (a text without punctuation).
 _FALLBACK_CONTEXT = 200
 
@@ -153,7 +158,7 @@ def _attribute(
     for claim in claims:
         claim.sentence = _sentence(text, sentences, claim, structure)
     words = _context.MetricWords(text, [c.sentence for c in claims if c.sentence])
-    for claim in claims:
+    for index, claim in enumerate(claims):
         sentence = claim.sentence or (claim.start, claim.end)
         in_list = (
             previous is not None
@@ -164,8 +169,8 @@ def _attribute(
         claim.metric = _context.metric(
             text, claim, sentence, previous.end if previous and in_list else 0, words
         )
-        earlier = [c.end for c in claims if sentence[0] <= c.start and c.end <= claim.start]
-        vs = _context.versus(text, claim, sentence, _blockers(text, claims, claim, sentence), earlier)
+        earlier = _earlier(claims, index, sentence)
+        vs = _context.versus(text, claim, sentence, _blockers(text, claims, index, sentence), earlier)
         claim.versus = vs[0] if vs else None
         claim.versus_span = (vs[1], vs[2]) if vs else None
         if in_list and previous is not None:
@@ -193,21 +198,25 @@ def _parsed_subjects(
 ) -> None:
     names = [p.name for p in proposed]
     primary = names[0] if names else None
-    baselines = [c.versus_span for c in claims if c.versus_span]
+    baselines = sorted(c.versus_span for c in claims if c.versus_span)
+    baseline_starts = [b[0] for b in baselines]
     parsed: dict[tuple[int, int], Any] = {}
     for claim in claims:
         lo, hi = claim.sentence or (claim.start, claim.end)
+        near = baselines[bisect.bisect_left(baseline_starts, lo) : bisect.bisect_left(baseline_starts, hi)]
         # Another system named before the number, not as a baseline ("than GPipe and 1.4x over X").
         others = [
             m.name
             for m in mentions.inside(lo, claim.start)
             if m.type in ("system", "method")
             and m.name not in names
-            and not any(_inside(m, span) for span in baselines)
+            and not any(_inside(m, span) for span in near)
         ]
         if not doubtful(text[lo : claim.start], others):
             continue
         if (lo, hi) not in parsed:
+            if len(parsed) >= MAX_PARSES:
+                break
             parsed[(lo, hi)] = parse(text[lo:hi])
         spans = [
             (m.start - lo, m.end - lo, m.name, m.type in ("system", "method"))
@@ -221,14 +230,24 @@ def _parsed_subjects(
             claim.subject = subject
 
 
-def _blockers(text: str, claims: list[Claim], claim: Claim, sentence: tuple[int, int]) -> list[int]:
-    """Starts of the later claims of the sentence that are not listed with ``claim`` ("66.5%, 3.3% higher
-    than X": X is the second claim's baseline, not the first's); a list ("4.5x and 3.1x higher than X")
-    shares its phrase."""
+def _earlier(claims: list[Claim], index: int, sentence: tuple[int, int]) -> list[int]:
+    """Ends of the claims of the sentence before ``claims[index]`` (claims are in order of position)."""
     out = []
-    last = claim
-    for other in claims:
-        if other.start < claim.end or other is claim:
+    j = index - 1
+    while j >= 0 and claims[j].start >= sentence[0] and len(out) < _NEIGHBOURS:
+        out.append(claims[j].end)
+        j -= 1
+    return out
+
+
+def _blockers(text: str, claims: list[Claim], index: int, sentence: tuple[int, int]) -> list[int]:
+    """Starts of the later claims of the sentence that are not listed with ``claims[index]`` ("66.5%, 3.3%
+    higher than X": X is the second claim's baseline, not the first's); a list ("4.5x and 3.1x higher than
+    X") shares its phrase."""
+    out = []
+    last = claims[index]
+    for other in claims[index + 1 : index + 1 + _NEIGHBOURS]:
+        if other.start < last.end:
             continue
         if other.start >= sentence[1]:
             break

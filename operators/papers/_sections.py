@@ -55,6 +55,7 @@ _PROSE_WORD = re.compile(
 
 
 _ROW_CHARS = 160
+_LINE_WINDOW = 400
 _CELL_CHARS = 12
 
 
@@ -97,9 +98,12 @@ class Structure:
 
     def residue(self, pos: int) -> bool:
         """Whether the line at ``pos`` is a heading, caption, axis or table row rather than prose."""
-        lo = self.text.rfind("\n", 0, pos) + 1
-        hi = self.text.find("\n", pos)
-        hi = len(self.text) if hi < 0 else hi
+        # Only a window around ``pos`` is read: a line longer than a table row is prose, and a 50 MB line
+        # with thousands of claims must not be scanned once per claim.
+        floor = max(0, pos - _LINE_WINDOW)
+        lo = self.text.rfind("\n", floor, pos) + 1 or floor
+        hi = self.text.find("\n", pos, pos + _LINE_WINDOW)
+        hi = min(len(self.text), pos + _LINE_WINDOW) if hi < 0 else hi
         i = bisect.bisect_right(self.starts, pos) - 1
         if i >= 0 and pos < self.heading_ends[i]:
             return True
