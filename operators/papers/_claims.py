@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from assay.operators.papers._numbers import NUMBER, NUMBER_WORDS, ZH_NUMBER, is_integer_text, parse_number
 
 _START = r"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)"
+# A minus sign belongs to the number when it follows a space or bracket ("by -63%", "(-213% to -36%)"), not
+# a word or number ("ResNet-50", "1.3-16x").
+_SIGN = r"(?:(?:(?<=[\s(\[:])|^)[-−])?"
 _X = (
     r"[ \t]?[xX](?![A-Za-z0-9])|[ \t~]*×|[ \t~]*\$[ \t]*\\times[ \t]*\$|[ \t~]*\\times(?![A-Za-z])[ \t]*\$?"
     r"|[ \t~]*\{\\times\}|[ \t~]*\\texttimes(?![A-Za-z])|[ \t]*倍"
@@ -25,7 +28,7 @@ _OOM = r"[ \t]+orders?[ \t]+of[ \t]+magnitude\b|[ \t]*个?数量级"
 _TIMES = r"[ \t]+times\b"
 _FOLD = r"[ \t]*-?[ \t]*fold\b"
 _RATE = (
-    r"[ \t~]*(?:[KMGTPE]?FLOP/s|[KMGTPE]?FLOPS|[KMGTPE]FLOPs|[KMGTP]b(?:ps|it/s)|[KMGTP]i?B/s"
+    r"[ \t~]*(?:(?:peta|tera|giga|exa)[ \t-]?flop(?:s|/s)?|[KMGTPE]?FLOP/s|[KMGTPE]?FLOPS|[KMGTPE]FLOPs|[KMGTP]b(?:ps|it/s)|[KMGTP]i?B/s"
     r"|(?:samples|tokens|images|sequences|queries|requests|frames)"
     r"(?:[ \t]*/[ \t]*s(?:ec)?|[ \t]+per[ \t]+second)"
     r"|QPS)(?![A-Za-z0-9])"
@@ -40,8 +43,8 @@ _RANGE_SEP = r"[ \t]*(?:-|–|—|−|~|～|至|到)[ \t]*|[ \t]+to[ \t]+"
 
 # The common case, led by a digit (the lookahead lets the regex engine skip to digits quickly).
 _NUMERIC_RE = re.compile(
-    rf"(?=\d){_START}(?P<lo>{NUMBER})"
-    rf"(?:(?P<lo_unit>{_LOW_UNIT})(?P<sep>{_RANGE_SEP})(?P<hi>{NUMBER}))?{_UNIT}",
+    rf"(?=[\d\-−]){_START}(?P<lo>{_SIGN}{NUMBER})"
+    rf"(?:(?P<lo_unit>{_LOW_UNIT})(?P<sep>{_RANGE_SEP})(?P<hi>(?:[-−](?=\d))?{NUMBER}))?{_UNIT}",
     re.IGNORECASE,
 )
 # Rarer forms, each tried only when its keyword occurs in the text.
@@ -151,6 +154,36 @@ _COMPARATIVE_BEFORE = re.compile(
 _PCT_SETTING_AFTER = re.compile(
     r"[ \t]*(?:sparsity|sparse|pruning|pruned|dropout|masking|mask|quantile|percentile|confidence|稀疏)", re.I
 )
+# Words of the clause before a number that describe hardware or data rather than a result: a rate after them
+# is a specification ("HBM with bandwidth 1.5-2.0 TB/s", "节点间网络为25Gbps"), a percentage a data split ("we
+# hold out 3% of", "取5%的数据作为验证集") or a definition ("a perfect run has 100% efficiency") -- unless the
+# clause also states a result ("achieves an aggregate bandwidth of 1.2 TB/s").
+_SPEC_BEFORE = re.compile(
+    r"bandwidth|带宽|\bHBM\d?|\bSRAM|\bDRAM|NVLink|NVSwitch|PCIe|InfiniBand|Ethernet|\blinks?\b|interconnect|"
+    r"network|网络|connected|\bmemory\b|capacity|\bpeak\b|\brated\b|theoretical",
+    re.I,
+)
+_SPLIT_NEAR = re.compile(
+    r"held[- ]out|\bhold(?:s|ing)?\s+out|validation|\btest(?:ing)?\s+(?:set|split)|\bsplits?\b|"
+    r"\bsubsample|\breserv\w*|training\s+(?:set|data)|for\s+(?:tuning|validation|testing)|"
+    r"验证集|测试集|训练集|留出|\bperfect\b|\bideal(?:ly)?\b|理想|by\s+definition",
+    re.I,
+)
+# "125 TFLOPS of half-precision compute at peak": a device's rating, whatever the verb.
+_PEAK_AFTER = re.compile(r"[^.;,\n]{0,40}?\b(?:at\s+peak|peak|theoretical(?:ly)?)\b", re.I)
+_RESULT_WORDS = re.compile(
+    r"achiev|\breach|attain|obtain|deliver|sustain|support|improv|reduc|outperform|faster|slower|higher|"
+    r"lower|better|worse|speed|\bgains?\b|\bsav(?:e|es|ing)\b|\bcuts?\b|提高|提升|降低|减少|达到|实现|加速|缩短",
+    re.I,
+)
+_CLAUSE_BREAK = re.compile(r"[.;!?](?=\s)|[。；！？,，]")
+# "with 4x more accelerators", "once there are 4x more micro-batches": the resources of a setting.
+_X_RESOURCE = re.compile(
+    r"[ \t]+(?:more|fewer|as\s+many)[ \t]+(?:[\w-]+[ \t]+)?(?:GPUs?|TPUs?|accelerators?|devices?|nodes?|"
+    r"machines?|workers?|servers?|micro-?batch(?:es)?|partitions?|cores?|chips?|data|samples)\b",
+    re.I,
+)
+_RESOURCE_LEAD = re.compile(r"(?:\bwith|\busing|\bgiven|\bthere\s+are|\bon|\bat)[ \t]+$", re.I)
 _FOLD_NOT_CLAIM = re.compile(r"[ \t-]*(?:cross|cv\b|validation)", re.IGNORECASE)
 _ZH_VERB_BEFORE = re.compile(
     r"(?:提高|提升|加速|加快|快|减少|降低|增加|增长|达到|高达|最高|缩短|节省|扩大|改善|优于|超过|了|至|到|约|近|达)$"
@@ -162,7 +195,7 @@ _TO_FROM_GAP = re.compile(r"^[ \t]+from[ \t]+$", re.IGNORECASE)
 _ZH_FROM_TO_GAP = re.compile(r"^[ \t]*(?:提高|提升|增加|增长|上升|降低|减少|下降|缩短)了?(?:到|至)[ \t]*$")
 # A rate followed by these is the setting's link speed ("on 25 Gbps networks"), not a result.
 _RATE_SETTING_AFTER = re.compile(
-    r"[ \t-]*(?:\w+[ \t]+)?(?:networks?|links?|ethernet|interconnects?|nics?|fabric|"
+    r"[ \t-]*(?:\w+[ \t]+)?(?:networks?|links?|ethernet|infiniband|nvlink|roce|interconnects?|nics?|fabric|"
     r"connections?|switch(?:es)?|网络|链路)",
     re.IGNORECASE,
 )
@@ -199,6 +232,7 @@ class Claim:
     subject: str | None = None
     sentence: tuple[int, int] | None = None
     versus_span: tuple[int, int] | None = None
+    section: str | None = None
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -281,9 +315,15 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return None
     if kind == "fold" and _FOLD_NOT_CLAIM.match(after):
         return None
-    if kind == "rate" and _RATE_SETTING_AFTER.match(after):
+    if kind == "rate" and (
+        _RATE_SETTING_AFTER.match(after)
+        or _PEAK_AFTER.match(after)
+        or _not_result(text, start, _SPEC_BEFORE, "")
+    ):
         return None
-    if kind == "pct" and _PCT_SETTING_AFTER.match(after):
+    if kind == "pct" and (_PCT_SETTING_AFTER.match(after) or _not_result(text, start, _SPLIT_NEAR, after)):
+        return None
+    if kind == "x" and _X_RESOURCE.match(after) and _RESOURCE_LEAD.search(text, max(0, start - 16), start):
         return None
     unit = _UNIT_NAMES.get(kind) or re.sub(r"\s+", " ", m.group("rate").strip(" \t~"))
     confidence = {"x": 0.95, "pct": 0.9, "times": 0.8, "fold": 0.8}.get(kind, 0.85)
@@ -307,6 +347,15 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return claim
     claim.value_low, claim.value_high = lo, hi
     return claim
+
+
+def _not_result(text: str, start: int, words: re.Pattern[str], after: str) -> bool:
+    """Whether the clause around a number describes a setting (``words``) and states no result."""
+    lo = max(0, start - 70)
+    breaks = list(_CLAUSE_BREAK.finditer(text, lo, start))
+    clause = text[breaks[-1].end() if breaks else lo : start]
+    tail = _CLAUSE_BREAK.split(after, 1)[0]
+    return bool(words.search(clause) or words.search(tail)) and not _RESULT_WORDS.search(clause + " " + tail)
 
 
 def _is_change(text: str, m: _Match, start: int, unit: str) -> bool:

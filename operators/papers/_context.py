@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator, Sequence
 
 from assay.operators.papers._claims import Claim
 
@@ -100,6 +101,7 @@ _IMPROVEMENT = re.compile(
 
 _STOP_EN = re.compile(
     r"\s+(?:on|in|for|with|when|while|across|at|under|using|by|and\s+(?:achiev|deliver|reduc|improv)\w*|"
+    r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|[a-z]{3,}(?:es|ed))\b|"
     r"respectively|which|that|thanks|because|without|through)\b|\s*[,.;:()\[\]]|\s+(?:(?:and|or)\s+)?[\d$~]",
     re.I,
 )
@@ -240,22 +242,49 @@ def _direction(window: str) -> str | None:
     return None
 
 
-def versus(text: str, claim: Claim, sentence: tuple[int, int]) -> tuple[str, int, int] | None:
-    """The baseline a claim is measured against, with its span: the comparison phrase nearest the claim."""
+def versus(
+    text: str,
+    claim: Claim,
+    sentence: tuple[int, int],
+    blockers: Sequence[int] = (),
+    earlier: Sequence[int] = (),
+) -> tuple[str, int, int] | None:
+    """The baseline a claim is measured against, with its span: the comparison phrase of the claim's clause.
+
+    English states the baseline after the number ("1.4x over X"), Chinese before it ("与X相比...1.8倍"): a
+    phrase on that side within a clause's reach wins over a nearer one on the other side. An English phrase
+    before the number counts only in the claim's own clause or when it opens the sentence ("Compared with
+    X, ..."); one after the number only up to the next claim that is not listed with it (``blockers``: the
+    starts of such claims), and not one that follows an earlier claim of the sentence (``earlier``: their
+    ends), whose baseline it states ("15% over A, a 3x speedup on B", a list). Failing those, a comparison that introduces a list ("faster than X: 15% on A,
+    3x on B") holds for every claim of the list."""
     s_start, s_end = sentence
-    # English states the baseline after the number ("1.4x over X"), Chinese before it ("与X相比...1.8倍"):
-    # a phrase on that side within a clause's reach wins over a nearer one on the other side.
     candidates: list[tuple[int, int, str, int, int]] = []
-    for m in _VERSUS_EN.finditer(text, s_start, s_end):
+    introducing: tuple[str, int, int] | None = None
+    for m in _overlapping(_VERSUS_EN, text, s_start, s_end):
         start = m.start("v")
         phrase = text[start : m.end("v")]
         stop = _STOP_EN.search(phrase)
         phrase = (phrase[: stop.start()] if stop else phrase).strip()
         if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase):
             continue
-        distance = _distance(claim, start, start + len(phrase))
+        end = start + len(phrase)
+        if end <= claim.start:
+            if _INTRODUCES.match(text, end, claim.start):
+                introducing = (phrase, start, end)
+            if _CLAUSE_END.search(text, end, claim.start) and not _OPENS_SENTENCE.fullmatch(
+                text, s_start, m.start()
+            ):
+                continue
+            if "," in text[end : claim.start] and any(
+                e <= m.start() and not _CLAUSE_END.search(text, e, m.start()) for e in earlier
+            ):
+                continue
+        elif start >= claim.end and any(claim.end <= b < start for b in blockers):
+            continue
+        distance = _distance(claim, start, end)
         preferred = start >= claim.end and distance <= _REACH
-        candidates.append((0 if preferred else 1, distance, phrase, start, start + len(phrase)))
+        candidates.append((0 if preferred else 1, distance, phrase, start, end))
     for m in _VERSUS_ZH.finditer(text, s_start, s_end):
         group = next(g for g in ("v1", "v2", "v3", "v4", "v5") if m.group(g) is not None)
         phrase = m.group(group).strip()
@@ -264,10 +293,63 @@ def versus(text: str, claim: Claim, sentence: tuple[int, int]) -> tuple[str, int
             distance = _distance(claim, start, end)
             preferred = end <= claim.start and distance <= _REACH
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
+    within = _WITHIN_OF.match(text, claim.end, s_end)
+    if within and _WITHIN_BEFORE.search(text, max(s_start, claim.start - 12), claim.start):
+        # "within 5% of Megatron-LM": the system it comes close to is the baseline.
+        phrase = within.group("v")
+        stop = _STOP_EN.search(phrase)
+        phrase = (phrase[: stop.start()] if stop else phrase).strip()
+        if len(phrase) >= 2:
+            candidates.append((0, 0, phrase, within.start("v"), within.start("v") + len(phrase)))
     if not candidates:
-        return None
+        return introducing
     _, _, phrase, start, end = min(candidates)
     return phrase, start, end
+
+
+_WITHIN_OF = re.compile(r"\s+of\s+(?:the\s+)?(?P<v>[^,.;:()\n]{2,90})")
+_WITHIN_BEFORE = re.compile(r"\bwithin\s*$", re.I)
+
+
+def _overlapping(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> Iterator[re.Match[str]]:
+    """Matches that may overlap: a phrase runs on over the next comparison ("than A and 27% higher than
+    B"), which must still be found."""
+    m = pattern.search(text, lo, hi)
+    while m:
+        yield m
+        m = pattern.search(text, m.start("v"), hi)
+
+
+# "Compared with X, ..." / "Relative to X, ..." opening the sentence: its baseline holds for the sentence.
+_OPENS_SENTENCE = re.compile(r"\s*(?:[\w-]+\s+){0,2}")
+# A comparison that introduces a list of results: "faster than existing baselines: a 15% ... , a 3x ...".
+_INTRODUCES = re.compile(r"\s*[:：—]")
+_RESPECTIVELY = re.compile(r"\brespectively\b|分别")
+_PARTS = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|、|和|与|及)\s*")
+
+
+def distribute(text: str, claims: list[Claim]) -> None:
+    """ "4.5x and 3.1x higher than A and B, respectively": the i-th claim of a list sharing one comparison
+    phrase is measured against the i-th of the phrase's coordinated baselines."""
+    groups: dict[tuple[int, int], list[Claim]] = {}
+    for claim in claims:
+        if claim.versus_span and claim.sentence:
+            groups.setdefault(claim.versus_span, []).append(claim)
+    for (start, end), group in groups.items():
+        if len(group) < 2:
+            continue
+        sentence = group[0].sentence
+        assert sentence is not None
+        if not _RESPECTIVELY.search(text, *sentence):
+            continue
+        parts = [p for p in _PARTS.split(text[start:end]) if p]
+        if len(parts) != len(group):
+            continue
+        offset = start
+        for claim, part in zip(group, parts, strict=True):
+            at = text.find(part, offset, end)
+            claim.versus, claim.versus_span = part, (at, at + len(part))
+            offset = at + len(part)
 
 
 def _distance(claim: Claim, start: int, end: int) -> int:

@@ -6,6 +6,7 @@ plain Python over offsets; ids are deterministic (``assay.ids``) so a re-run yie
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -18,13 +19,22 @@ from assay.operators.papers._claims import Claim, find_claims
 from assay.operators.papers._configs import hardware_counts, sized_models
 from assay.operators.papers._gazetteer import entity_id, generic_names, normalise
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex, resolve
+from assay.operators.papers._parse import Parser, doubtful, subject_from_parse
 from assay.operators.papers._proposals import Proposal, name_before, occurrences, proposals
+from assay.operators.papers._sections import REFERENCES, Structure
 from assay.operators.papers._sentences import chunk_spans, sentence_at
 
 _LIST_GAP = re.compile(r"^[\s,，、;；]*(?:and|和|与|及|以及|or)?[\s,，、]*$", re.I)
+# Between two claims, what makes them separate statements rather than coordinated ones ("an 8x increase in
+# size and a 10x increase in speed over X" shares X; "66.5% accuracy, 3.3% higher than X" does not).
+_CLAUSE_GAP = re.compile(r"[,;:，；]|\b(?:while|whereas|but)\b", re.I)
 _NAME_IN_PHRASE = re.compile(
     r"(?<![A-Za-z0-9-])(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*)(?:-[A-Za-z0-9]+)*"
 )
+#: Claims of one sentence looked at around a claim (a table dump on one line has thousands).
+_NEIGHBOURS = 16
+#: Sentences parsed per document at most: a text of thousands of doubtful claims is a dump, not prose.
+MAX_PARSES = 200
 #: Characters of context used around a claim when no sentence contains it (a text without punctuation).
 _FALLBACK_CONTEXT = 200
 
@@ -52,8 +62,12 @@ def knowledge(
     operator: str,
     limits: Limits = Limits(),
     title: str | None = None,
+    parse: Parser | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
-    """The ``entities``, ``mentions``, ``claims`` and ``relations`` rows of one document, and ``issues``."""
+    """The ``entities``, ``mentions``, ``claims`` and ``relations`` rows of one document, and ``issues``.
+
+    ``parse`` (a trained spaCy pipeline with a parser) decides the subject of claims whose sentence leaves
+    it in doubt; without it the rules decide."""
     issues: list[dict[str, Any]] = []
     cap = limits.max_mentions
     found = found + hardware_counts(text, found, cap) + sized_models(text, found, cap)
@@ -61,6 +75,8 @@ def knowledge(
     found = found + _proposal_mentions(text, lang, proposed, cap)
     mentions = resolve(found)
     claims = find_claims(text, chunk_spans(text, sentences, CLAIM_SCAN_CHARS), limits.max_claims)
+    structure = Structure(text)
+    claims = _in_prose(claims, structure)
     if len(claims) > limits.max_claims:
         claims = claims[: limits.max_claims]
         issues.append(
@@ -70,7 +86,9 @@ def knowledge(
                 f"before offset {claims[-1].end} (extract_knowledge max_claims=... keeps more)",
             }
         )
-    subjects = _attribute(text, lang, sentences, claims, MentionIndex(mentions), proposed)
+    subjects = _attribute(text, lang, sentences, claims, MentionIndex(mentions), proposed, structure)
+    if parse is not None and lang == "en":
+        _parsed_subjects(text, claims, MentionIndex(mentions + subjects), proposed, parse)
     baselines = _baseline_mentions(text, claims, MentionIndex(mentions + subjects))
     mentions = resolve(mentions + subjects + baselines)
     if len(mentions) > cap:
@@ -101,10 +119,20 @@ def _proposal_mentions(text: str, lang: str, proposed: list[Proposal], limit: in
 
 
 # -- claims -----------------------------------------------------------------------------------------------
-def _sentence(text: str, sentences: np.ndarray, claim: Claim) -> tuple[int, int]:
+def _in_prose(claims: list[Claim], structure: Structure) -> list[Claim]:
+    """The claims of the document's prose, each with its section: not references, captions or residue."""
+    kept = []
+    for claim in claims:
+        claim.section = structure.section(claim.start)
+        if claim.section != REFERENCES and not structure.residue(claim.start):
+            kept.append(claim)
+    return kept
+
+
+def _sentence(text: str, sentences: np.ndarray, claim: Claim, structure: Structure) -> tuple[int, int]:
     found = sentence_at(sentences, claim.start)
     if found and found[1] - found[0] <= 20 * _FALLBACK_CONTEXT:
-        return found
+        return structure.clip(found, claim.start)
     lo, hi = found if found else (0, len(text))
     return max(lo, claim.start - _FALLBACK_CONTEXT), min(hi, claim.end + _FALLBACK_CONTEXT)
 
@@ -116,6 +144,7 @@ def _attribute(
     claims: list[Claim],
     mentions: MentionIndex,
     proposed: list[Proposal],
+    structure: Structure,
 ) -> list[Mention]:
     """Fill each claim's qualifier, metric, baseline, subject and setting; returns the mentions of subjects
     that were found only as the name a claim's sentence is about."""
@@ -127,9 +156,9 @@ def _attribute(
     if not claims:
         return extra
     for claim in claims:
-        claim.sentence = _sentence(text, sentences, claim)
+        claim.sentence = _sentence(text, sentences, claim, structure)
     words = _context.MetricWords(text, [c.sentence for c in claims if c.sentence])
-    for claim in claims:
+    for index, claim in enumerate(claims):
         sentence = claim.sentence or (claim.start, claim.end)
         in_list = (
             previous is not None
@@ -140,7 +169,8 @@ def _attribute(
         claim.metric = _context.metric(
             text, claim, sentence, previous.end if previous and in_list else 0, words
         )
-        vs = _context.versus(text, claim, sentence)
+        earlier = _earlier(claims, index, sentence)
+        vs = _context.versus(text, claim, sentence, _blockers(text, claims, index, sentence), earlier)
         claim.versus = vs[0] if vs else None
         claim.versus_span = (vs[1], vs[2]) if vs else None
         if in_list and previous is not None:
@@ -159,7 +189,74 @@ def _attribute(
                 )
         claim.setting = _setting(claim, sentence, mentions)
         previous, previous_sentence = claim, sentence
+    _context.distribute(text, claims)
     return extra
+
+
+def _parsed_subjects(
+    text: str, claims: list[Claim], mentions: MentionIndex, proposed: list[Proposal], parse: Parser
+) -> None:
+    names = [p.name for p in proposed]
+    primary = names[0] if names else None
+    baselines = sorted(c.versus_span for c in claims if c.versus_span)
+    baseline_starts = [b[0] for b in baselines]
+    parsed: dict[tuple[int, int], Any] = {}
+    for claim in claims:
+        lo, hi = claim.sentence or (claim.start, claim.end)
+        near = baselines[bisect.bisect_left(baseline_starts, lo) : bisect.bisect_left(baseline_starts, hi)]
+        # Another system named before the number, not as a baseline ("than GPipe and 1.4x over X").
+        others = [
+            m.name
+            for m in mentions.inside(lo, claim.start)
+            if m.type in ("system", "method")
+            and m.name not in names
+            and not any(_inside(m, span) for span in near)
+        ]
+        if not doubtful(text[lo : claim.start], others):
+            continue
+        if (lo, hi) not in parsed:
+            if len(parsed) >= MAX_PARSES:
+                break
+            parsed[(lo, hi)] = parse(text[lo:hi])
+        spans = [
+            (m.start - lo, m.end - lo, m.name, m.type in ("system", "method"))
+            for m in mentions.inside(lo, hi)
+            # A model or dataset is the workload of a result, not what achieved it ("ResNet-50 trains 1.9x
+            # faster" with the paper's system).
+            if m.source != COUNT_SOURCE and m.type not in ("model", "dataset")
+        ]
+        subject = subject_from_parse(parsed[(lo, hi)], claim.start - lo, spans, primary)
+        if subject:
+            claim.subject = subject
+
+
+def _earlier(claims: list[Claim], index: int, sentence: tuple[int, int]) -> list[int]:
+    """Ends of the claims of the sentence before ``claims[index]`` (claims are in order of position)."""
+    out = []
+    j = index - 1
+    while j >= 0 and claims[j].start >= sentence[0] and len(out) < _NEIGHBOURS:
+        out.append(claims[j].end)
+        j -= 1
+    return out
+
+
+def _blockers(text: str, claims: list[Claim], index: int, sentence: tuple[int, int]) -> list[int]:
+    """Starts of the later claims of the sentence that are not listed with ``claims[index]`` ("66.5%, 3.3%
+    higher than X": X is the second claim's baseline, not the first's); a list ("4.5x and 3.1x higher than
+    X") shares its phrase."""
+    out = []
+    last = claims[index]
+    for other in claims[index + 1 : index + 1 + _NEIGHBOURS]:
+        if other.start < last.end:
+            continue
+        if other.start >= sentence[1]:
+            break
+        gap = text[last.end : other.start]
+        if _LIST_GAP.match(gap) is None and _CLAUSE_GAP.search(gap):
+            out.append(other.start)
+            break
+        last = other
+    return out
 
 
 def _inside(m: Mention, span: tuple[int, int] | None) -> bool:
@@ -172,7 +269,8 @@ def _subject(
     before = [
         m
         for m in mentions.inside(sentence[0], claim.start)
-        if m.type == "system" and not _inside(m, claim.versus_span)
+        # A name the built-in list calls a method (ZeRO, FlashAttention) is a subject as much as a system.
+        if m.type in ("system", "method") and not _inside(m, claim.versus_span)
     ]
     for m in reversed(before):
         if m.name.lower() in proposed:
@@ -215,6 +313,7 @@ def _claim_row(c: Claim, doc_id: str, operator: str) -> dict[str, Any]:
         "confidence": c.confidence,
         "sentence_start": sentence[0],
         "sentence_end": sentence[1],
+        "section": c.section,
     }
 
 

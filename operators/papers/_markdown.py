@@ -1,4 +1,5 @@
-"""Markdown to plain text: the markup goes, the words stay (link texts, image alt texts, code)."""
+"""Markdown to plain text: the markup goes, the words stay (link texts, image alt texts, code); pipe
+tables keep their bars, for tables are residue, not claim text."""
 
 from __future__ import annotations
 
@@ -29,7 +30,12 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?<![\w_])_(?=\S)([^_\n]+?)(?<=\S)_(?![\w_])"), r"\1"),
     (re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"), r"\1"),
     (re.compile(r"`+([^`\n]+)`+"), r"\1"),
-    (re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.M), lambda m: m.group(1).replace("|", " ")),  # type: ignore[list-item]
+    # Table rows keep their cells and the bars between them, so the structure reader knows a row when it
+    # sees one: a table restates results without the sentence that says what they compare.
+    (
+        re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.M),
+        lambda m: " | ".join(c.strip() for c in m.group(1).split("|")),
+    ),  # type: ignore[list-item]
 ]
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
 

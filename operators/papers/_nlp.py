@@ -102,6 +102,14 @@ def build_pipeline(terms: Iterable[Term], *, trained: bool = False) -> Language:
     return nlp
 
 
+def build_parser() -> Language:
+    """The trained English pipeline with its tagger and dependency parser only (no entities, no lemmas):
+    what attribution needs, for the few sentences it parses."""
+    import spacy
+
+    return spacy.load(TRAINED_MODEL, exclude=["ner", "lemmatizer"])
+
+
 def cjk_name_pattern(terms: Iterable[Term]) -> re.Pattern[str] | None:
     """One regex for the gazetteer's names written in CJK characters ("飞桨"), longest first; or None."""
     forms = {f: t for t in terms for f in t.surface_forms if HAS_CJK.search(f)}

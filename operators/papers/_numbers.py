@@ -56,7 +56,7 @@ def parse_number(text: str) -> float:
         return float(_WORDS[lowered])
     if text and text[0] in _ZH_DIGITS or text[:1] in _ZH_UNITS:
         return float(parse_chinese(text))
-    return float(text.replace(",", ""))
+    return float(text.replace(",", "").replace("−", "-"))
 
 
 def parse_chinese(text: str) -> int:

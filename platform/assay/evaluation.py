@@ -62,8 +62,13 @@ class Score:
     tp: int = 0
     n_gold: int = 0
     n_pred: int = 0
+    #: Matched claims whose subject, baseline (``versus``), and both, agree with the gold claim's.
+    subject_right: int = 0
+    versus_right: int = 0
+    attributed: int = 0
     misses: list[Item] = field(default_factory=list)
     false_positives: list[Item] = field(default_factory=list)
+    misattributed: list[str] = field(default_factory=list)
 
     @property
     def precision(self) -> float:
@@ -78,6 +83,19 @@ class Score:
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r else 0.0
 
+    @property
+    def attribution(self) -> float:
+        """Share of the matched claims with subject and baseline both right."""
+        return self.attributed / self.tp if self.tp else 1.0
+
+    @property
+    def attributed_precision(self) -> float:
+        return self.attributed / self.n_pred if self.n_pred else 1.0
+
+    @property
+    def attributed_recall(self) -> float:
+        return self.attributed / self.n_gold if self.n_gold else 1.0
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "precision": round(self.precision, 4),
@@ -86,8 +104,15 @@ class Score:
             "tp": self.tp,
             "n_gold": self.n_gold,
             "n_pred": self.n_pred,
+            "attribution": round(self.attribution, 4),
+            "subject_right": self.subject_right,
+            "versus_right": self.versus_right,
+            "attributed": self.attributed,
+            "attributed_precision": round(self.attributed_precision, 4),
+            "attributed_recall": round(self.attributed_recall, 4),
             "misses": [asdict(i) for i in self.misses],
             "false_positives": [asdict(i) for i in self.false_positives],
+            "misattributed": self.misattributed,
         }
 
 
@@ -180,13 +205,46 @@ def claims_match(pred: Mapping[str, Any], gold: Mapping[str, Any]) -> bool:
     )
 
 
+_NAME_NOISE = re.compile(r"[\s\-_.,;:()'\"“”‘’`~]+|^(?:the|a|an)\s+", re.I)
+_WORD = re.compile(r"[A-Za-z0-9]+|[\u3400-\u9fff]")
+
+
+def same_name(pred: Any, gold: Any) -> bool:
+    """Whether a predicted subject or baseline names what the gold one does: both empty, or equal after
+    dropping case, spaces and punctuation, or one holding the other, or sharing most of their words
+    (CJK characters count as words), so "the Megatron-LM baseline" names "Megatron-LM"."""
+    p, g = _key(pred), _key(gold)
+    if not p or not g:
+        return not p and not g
+    if p == g or (min(len(p), len(g)) >= 2 and (p in g or g in p)):
+        return True
+    pw, gw = set(_WORD.findall(str(pred).lower())), set(_WORD.findall(str(gold).lower()))
+    return bool(pw and gw) and len(pw & gw) / min(len(pw), len(gw)) >= 0.6
+
+
+def _key(name: Any) -> str:
+    return _NAME_NOISE.sub("", str(name or "")).lower()
+
+
 def _present(v: Any) -> bool:
     return v is not None and not (isinstance(v, float) and v != v)
 
 
 def _one_to_one(preds: Sequence[Mapping[str, Any]], golds: Sequence[Mapping[str, Any]]) -> dict[int, int]:
     """A maximum matching gold index -> prediction index (augmenting paths; the sets are small)."""
-    options = [[j for j, p in enumerate(preds) if claims_match(p, g)] for g in golds]
+    # Among equal values, a prediction from the same section with the same subject and baseline is tried
+    # first, so a value stated in the abstract and the conclusion is paired with its own statement.
+    options = [
+        sorted(
+            (j for j, p in enumerate(preds) if claims_match(p, g)),
+            key=lambda j, g=g: (
+                preds[j].get("section") != g.get("section"),
+                not same_name(preds[j].get("subject"), g.get("subject")),
+                not same_name(preds[j].get("versus"), g.get("versus")),
+            ),
+        )
+        for g in golds
+    ]
     owner: dict[int, int] = {}
 
     def assign(g: int, seen: set[int]) -> bool:
@@ -215,6 +273,18 @@ def score(
         golds = [c for c in gold.get(doc, ()) if is_ratio(c) == ratio]
         preds = [c for c in predicted.get(doc, ()) if is_ratio(c) == ratio]
         matched = _one_to_one(preds, golds)
+        for g, j in matched.items():
+            subject = same_name(preds[j].get("subject"), golds[g].get("subject"))
+            vs = same_name(preds[j].get("versus"), golds[g].get("versus"))
+            result.subject_right += subject
+            result.versus_right += vs
+            result.attributed += subject and vs
+            if not (subject and vs):
+                result.misattributed.append(
+                    f"[{doc}] {golds[g].get('text')!r}: subject {preds[j].get('subject')!r} "
+                    f"(gold {golds[g].get('subject')!r}), versus {preds[j].get('versus')!r} "
+                    f"(gold {golds[g].get('versus')!r})"
+                )
         result.tp += len(matched)
         result.n_gold += len(golds)
         result.n_pred += len(preds)
@@ -365,14 +435,12 @@ def claims_from_db(db: str | os.PathLike[str], docs: Iterable[_Doc]) -> dict[int
     return out
 
 
+_DB_FIELDS = ("unit", "value", "value_low", "value_high", "text", "subject", "versus", "section")
+
+
 def _claim_dicts(con: Any, where: str, params: list[Any]) -> list[dict[str, Any]]:
-    cur = con.execute(
-        f"SELECT unit, value, value_low, value_high, text FROM claims WHERE {where} ORDER BY start", params
-    )
-    return [
-        dict(zip(("unit", "value", "value_low", "value_high", "text"), row, strict=True))
-        for row in cur.fetchall()
-    ]
+    cur = con.execute(f"SELECT {', '.join(_DB_FIELDS)} FROM claims WHERE {where} ORDER BY start", params)
+    return [dict(zip(_DB_FIELDS, row, strict=True)) for row in cur.fetchall()]
 
 
 def extract_claims(docs: Sequence[_Doc], model: str = "blank") -> dict[int, list[dict[str, Any]]]:
@@ -397,6 +465,9 @@ def format_report(report: Report, show: int = 50) -> str:
         f"F1 {h.f1:.3f}  ({h.tp} matched, {h.n_pred} predicted, {h.n_gold} gold)",
         f"  other quantities:                     precision {o.precision:.3f}  recall {o.recall:.3f}  "
         f"F1 {o.f1:.3f}  ({o.tp} matched, {o.n_pred} predicted, {o.n_gold} gold)",
+        f"  attribution (ratio claims matched): subject and versus right {h.attribution:.3f} "
+        f"({h.attributed}/{h.tp}; subject {h.subject_right}, versus {h.versus_right}); judged with it: "
+        f"precision {h.attributed_precision:.3f}  recall {h.attributed_recall:.3f}",
     ]
     if report.db:
         lines.append(f"  predictions: {report.from_db} document(s) from {report.db}")
@@ -404,10 +475,11 @@ def format_report(report: Report, show: int = 50) -> str:
     for title, items in (
         ("misses (gold claims not found)", h.misses + o.misses),
         ("false positives (predicted, not in gold)", h.false_positives + o.false_positives),
+        ("misattributed (ratio claims matched, subject or versus wrong)", h.misattributed),
     ):
         if items:
             lines.append(f"{title}: {len(items)}")
-            lines += [f"  {i.describe()}" for i in items[:show]]
+            lines += [f"  {i if isinstance(i, str) else i.describe()}" for i in items[:show]]
             if len(items) > show:
                 lines.append(f"  ... {len(items) - show} more (--show N)")
     return "\n".join(lines)

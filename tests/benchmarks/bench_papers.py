@@ -6,13 +6,20 @@ every one is a new document) and written as JSON-lines shards of at most 1,000. 
 * baseline: the obvious script -- read the shards, ``nlp.pipe(texts, n_process=2)`` with the same spaCy
   pipeline and rules, the same claim and relation code in the main process, rows appended to DuckDB in
   batches of 1,000 documents;
-* assay: ``assay.runtime.run_pipeline(papers, shards, db=...)`` on embedded Ray.
+* assay: ``assay.runtime.run_pipeline(papers, shards, db=...)`` on embedded Ray;
+* minimal: the least a script can do -- blank spaCy with a sentencizer, one claim regex, one DuckDB insert
+  (no attribution, no entities): the floor of the cost.
 
-Printed: docs/s of both, their ratio (Ray's start-up excluded and reported apart), claims written by
-each (they must agree), and the peak memory of all processes of each (this one and its children,
-proportional set size, sampled from /proc every 0.1 s).
+Both full extractions attribute claims the same way, with the trained pipeline's dependency parse for the
+sentences that leave a subject in doubt when it is installed.
 
-    python tests/benchmarks/bench_papers.py [--quick] [-n N] [--cpus N]
+Printed: docs/s of each, the ratios (Ray's start-up excluded and reported apart), claims written by the
+two full extractions (they must agree), and the peak memory of all processes of each (this one and its
+children, proportional set size, sampled from /proc every 0.1 s). Then full papers: a 200-page corpus of
+two-column PDFs (20 papers of 10 pages, made from the development papers' text) through the pipeline,
+in pages per second.
+
+    python tests/benchmarks/bench_papers.py [--quick] [-n N] [--cpus N] [--pages N]
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ import argparse
 import json
 import os
 import random
+import re
+import sys
 import tempfile
 import threading
 import time
@@ -122,6 +131,7 @@ def baseline(shards: list[Path], db: Path, n_process: int) -> tuple[float, int]:
     from assay.store import write_rows
 
     nlp = _nlp.build_pipeline(_gazetteer.load())
+    parser = _nlp.build_parser() if _nlp.trained_model_available() else None
     started = time.perf_counter()
     rows = [json.loads(line) for path in shards for line in path.open(encoding="utf-8")]
     texts = [r["abstract"] for r in rows]
@@ -138,6 +148,7 @@ def baseline(shards: list[Path], db: Path, n_process: int) -> tuple[float, int]:
             from_doc(doc, 0, False),
             "baseline@1",
             title=row["title"],
+            parse=parser,
         )
         batch["documents"].append(
             {
@@ -159,11 +170,76 @@ def baseline(shards: list[Path], db: Path, n_process: int) -> tuple[float, int]:
     return time.perf_counter() - started, n_claims
 
 
+# -- the floor: a minimal script ---------------------------------------------------------------------------
+_MINIMAL_CLAIM = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(x|×|%|倍)(?!\w)")
+
+
+def minimal(shards: list[Path], db: Path) -> tuple[float, int]:
+    """Blank spaCy + sentencizer, one claim regex, one DuckDB insert."""
+    import duckdb
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    started = time.perf_counter()
+    texts = [json.loads(line)["abstract"] for path in shards for line in path.open(encoding="utf-8")]
+    rows = []
+    for i, doc in enumerate(nlp.pipe(texts, batch_size=256)):
+        for sent in doc.sents:
+            for m in _MINIMAL_CLAIM.finditer(sent.text):
+                rows.append((i, float(m.group(1)), "%" if m.group(2) == "%" else "x", m.group(), sent.text))
+    con = duckdb.connect(str(db))
+    con.execute(
+        "CREATE TABLE claims (doc INTEGER, value DOUBLE, unit VARCHAR, text VARCHAR, sentence VARCHAR)"
+    )
+    con.executemany("INSERT INTO claims VALUES (?, ?, ?, ?, ?)", rows)
+    con.close()
+    return time.perf_counter() - started, len(rows)
+
+
+# -- full papers --------------------------------------------------------------------------------------------
+DEV = ROOT / "tests" / "data" / "papers_dev"
+#: Lines of one column of a page, and characters per line, of the generated two-column papers.
+_COLUMN_LINES, _LINE_CHARS = 60, 48
+
+
+def write_papers(pages: int, folder: Path) -> list[Path]:
+    """Two-column PDFs of 10 pages each (fewer for the last), their text cycled from the development papers."""
+    sys.path.insert(0, str(DEV))
+    from make_pdf import make_pdf
+
+    from assay.dsl import get_operator
+
+    sources = sorted(p for p in DEV.rglob("*") if p.suffix in (".tex", ".md", ".txt", ".pdf"))
+    records, _ = get_operator("read_paper").run([{"source_uri": str(p)} for p in sources])
+    words = " ".join(r["text"] for r in records if r.get("lang", "en") and r["text"].isascii()).split()
+    lines, line = [], ""
+    for word in words:
+        if len(line) + len(word) + 1 > _LINE_CHARS:
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}".strip()
+    paths, n = [], 0
+    while n < pages:
+        count = min(10, pages - n)
+        page_list = []
+        for p in range(count):
+            at = ((n + p) * 2 * _COLUMN_LINES) % max(1, len(lines) - 2 * _COLUMN_LINES)
+            chunk = lines[at : at + 2 * _COLUMN_LINES]
+            page_list.append((chunk[:_COLUMN_LINES], chunk[_COLUMN_LINES:]))
+        path = folder / f"paper-{len(paths):03d}.pdf"
+        path.write_bytes(make_pdf(page_list, f"Paper {len(paths)}"))
+        paths.append(path)
+        n += count
+    return paths
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="2,000 abstracts instead of 50,000")
     ap.add_argument("-n", type=int, default=None, help="number of abstracts")
     ap.add_argument("--cpus", type=int, default=2, help="CPUs for Ray and processes for the baseline")
+    ap.add_argument("--pages", type=int, default=200, help="pages of the full-paper corpus (0: skip)")
     args = ap.parse_args()
     n = args.n or (2_000 if args.quick else 50_000)
 
@@ -187,6 +263,18 @@ def main() -> None:
                 num_cpus=args.cpus,
             )
         assay_claims = int(sql(folder / "assay.duckdb", "SELECT count(*) AS n FROM claims")["n"][0])
+        min_s, min_claims = minimal(shards, folder / "minimal.duckdb")
+        paper_summary = None
+        if args.pages:
+            papers = write_papers(args.pages, folder)
+            paper_summary = run_pipeline(
+                load_pipeline("papers"),
+                papers,
+                db=folder / "papers.duckdb",
+                progress=False,
+                num_cpus=args.cpus,
+            )
+            paper_claims = int(sql(folder / "papers.duckdb", "SELECT count(*) AS n FROM claims")["n"][0])
 
     base_rate = n / base_s
     assay_rate = summary.n_ok / summary.seconds
@@ -200,7 +288,19 @@ def main() -> None:
         f"{summary.n_quarantined} quarantined)"
     )
     print(f"Ray start-up (not counted above): {summary.startup_s:.1f} s")
+    min_rate = n / min_s
+    print(
+        f"minimal   blank spaCy + sentencizer + 1 regex + 1 insert: {min_rate:9,.0f} docs/s  ({min_s:6.1f} s, "
+        f"{min_claims:,} claims, no attribution)"
+    )
     print(f"ratio assay / baseline: {assay_rate / base_rate:.2f}x")
+    print(f"ratio assay / minimal script: {assay_rate / min_rate:.2f}x")
+    if paper_summary is not None:
+        print(
+            f"full papers: {args.pages} pages in {paper_summary.n_ok} two-column PDFs, "
+            f"{args.pages / paper_summary.seconds:,.1f} pages/s ({paper_summary.seconds:.1f} s, "
+            f"{paper_claims:,} claims; {paper_summary.n_quarantined} quarantined)"
+        )
     if assay_claims != base_claims:
         print(f"warning: claims differ ({assay_claims:,} vs {base_claims:,})")
 

@@ -14,6 +14,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "claims": (
         "claim_id", "doc_id", "subject", "metric", "value", "value_low", "value_high", "unit", "qualifier",
         "versus", "setting", "text", "start", "end", "operator", "confidence", "sentence_start", "sentence_end",
+        "section",
     ),
     "relations": (
         "relation_id", "subject_id", "predicate", "object_id", "doc_id", "start", "end", "operator", "confidence",
@@ -114,5 +115,6 @@ CREATE TABLE IF NOT EXISTS units_written (
 """
 
 #: (version, SQL). Append only.
-MIGRATIONS: list[tuple[int, str]] = [(1, _V1)]
+# 2: the section of the paper a claim was found in (abstract, introduction, evaluation, ...).
+MIGRATIONS: list[tuple[int, str]] = [(1, _V1), (2, "ALTER TABLE claims ADD COLUMN IF NOT EXISTS section VARCHAR;")]
 SCHEMA_VERSION = MIGRATIONS[-1][0]

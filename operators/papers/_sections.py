@@ -1,0 +1,154 @@
+"""Document structure of a paper's text as the readers leave it: sections, captions and figure/table residue.
+
+Every reader puts headings on lines of their own (LaTeX ``\\section``, Markdown ``#``, PDF text lines), so
+one pass over the lines finds them: a line naming a known section ("Abstract", "3 Evaluation", "II.
+RESULTS", "参考文献", "Abstract—...") starts it; other numbered short lines ("2 Setup") start a ``body``
+section. Lines that carry no prose are residue: captions ("Table 1: ...", "图3"), axis ticks ("100% 80%
+60%") and flattened table rows ("355M 19.31 45.18%"). Claims are only taken from prose outside the
+references; each keeps the section it was found in.
+
+Only lines that hold a candidate claim are classified (``Structure.residue``), so an abstract costs one
+search for a line break.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+ABSTRACT, BODY, REFERENCES = "abstract", "body", "references"
+_KINDS = [
+    ("abstract", r"abstract|摘\s*要"),
+    ("introduction", r"introduction|引\s*言|介绍|绪论|前言|概述"),
+    (
+        "evaluation",
+        r"(?:experimental\s+)?(?:evaluation|experiments?|results?)(?:\s+and\s+\w+)?|performance\s+evaluation|"
+        r"实验(?:结果|评估|与分析|分析)?|评估|评测|性能评估|实验结果",
+    ),
+    ("conclusion", r"conclusions?|concluding\s+remarks|discussion|summary|future\s+work|结论|总结|结语|小结"),
+    ("references", r"references|bibliography|参考文献|引用"),
+    ("appendix", r"appendix|appendices|附录"),
+    ("related work", r"related\s+work|background|prior\s+work|相关工作|背景"),
+]
+_NUMBER = (
+    r"(?:(?:\d+(?:\.\d+)*|[IVX]+|[A-H])\.?|[一二三四五六七八九十]+[、.]|第[一二三四五六七八九十\d]+[章节])"
+)
+_KNOWN = "|".join(f"(?P<k{i}>{p})" for i, (_, p) in enumerate(_KINDS))
+# A heading line: an optional number, a known section name, optional ":" -- or an inline "Abstract—text".
+_HEADING = re.compile(
+    rf"^[ \t]*(?:{_NUMBER}[ \t]*)?(?:{_KNOWN})[ \t]*[:：.]?[ \t]*$"
+    rf"|^[ \t]*(?P<inline>abstract)[ \t]*(?:[—–:.]|-{{1,2}})[ \t]*(?=\S)"
+    rf"|^[ \t]*(?P<numbered>\d+(?:\.\d+)*\.?|[IVX]+\.)[ \t]+(?P<title>[A-Z][A-Za-z-]*(?:[ \t]+[A-Za-z-]+){{0,5}})[ \t]*$",
+    re.M | re.I,
+)
+# A caption at the start of a line: "Figure 3: ...", "Fig. 2.", "Table 1 -", "表2 ...", "图 3：".
+_CAPTION = re.compile(
+    r"(?:^|(?<=[.!?]\s))[ \t]*(?:(?:Figure|Fig\.|Table|Tab\.)[ \t]*\d+[a-z]?[ \t]*[:.|–—-]|[图表][ \t]*\d+[ \t:：.]?)",
+    re.I,
+)
+_TOKEN = re.compile(r"\S+")
+_PROSE_WORD = re.compile(
+    r"^(?:the|of|and|is|are|was|were|than|by|to|with|we|our|on|in|that|this|it|its|as|for|from|at|an?|"
+    r"over|which|while|be|has|have|can)$",
+    re.I,
+)
+
+
+_ROW_CHARS = 160
+_LINE_WINDOW = 400
+_CELL_CHARS = 12
+
+
+class Structure:
+    """Sections (start offsets and names) and the line-level residue test of one document's text."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts: list[int] = []
+        self.names: list[str] = []
+        self.heading_ends: list[int] = []
+        if "\n" in text:
+            self._find_headings()
+        # A text without headings is an abstract when short (an abstract, a blog post's summary).
+        self.default = ABSTRACT if not self.starts and len(text) < 4000 else BODY
+
+    def _find_headings(self) -> None:
+        for m in _HEADING.finditer(self.text):
+            if m.group("inline"):
+                name = ABSTRACT
+            elif m.group("numbered"):
+                title = m.group("title")
+                name = _kind(title) or BODY
+                if name == BODY and (len(title) > 40 or title.endswith((",", ";"))):
+                    continue
+            else:
+                name = next(_KINDS[int(k[1:])][0] for k, v in m.groupdict().items() if k[0] == "k" and v)
+            if name == "related work":
+                name = BODY
+            self.starts.append(m.start())
+            self.names.append(name)
+            self.heading_ends.append(m.end())
+
+    def section(self, pos: int) -> str:
+        i = bisect.bisect_right(self.starts, pos) - 1
+        if i < 0:
+            # Before the first heading: the title block, or an abstract written without its heading.
+            return self.default if not self.starts else ("front" if self.names[0] == ABSTRACT else ABSTRACT)
+        return self.names[i]
+
+    def residue(self, pos: int) -> bool:
+        """Whether the line at ``pos`` is a heading, caption, axis or table row rather than prose."""
+        # Only a window around ``pos`` is read: a line longer than a table row is prose, and a 50 MB line
+        # with thousands of claims must not be scanned once per claim.
+        floor = max(0, pos - _LINE_WINDOW)
+        lo = self.text.rfind("\n", floor, pos) + 1 or floor
+        hi = self.text.find("\n", pos, pos + _LINE_WINDOW)
+        hi = min(len(self.text), pos + _LINE_WINDOW) if hi < 0 else hi
+        i = bisect.bisect_right(self.starts, pos) - 1
+        if i >= 0 and pos < self.heading_ends[i]:
+            return True
+        for m in _CAPTION.finditer(self.text, lo, pos + 1):
+            if m.start() <= pos:
+                return True
+        return _table_like(self.text[lo:hi])
+
+    def clip(self, span: tuple[int, int], pos: int) -> tuple[int, int]:
+        """A sentence span cut at the heading lines around ``pos`` (a heading has no full stop, so the
+        sentence splitter runs it into the first sentence of its section)."""
+        lo, hi = span
+        i = bisect.bisect_right(self.starts, pos) - 1
+        if i >= 0 and lo < self.heading_ends[i] <= pos:
+            lo = self.heading_ends[i]
+            while lo < hi and self.text[lo].isspace():
+                lo += 1
+        if i + 1 < len(self.starts) and self.starts[i + 1] < hi:
+            hi = self.starts[i + 1]
+            while hi > lo and self.text[hi - 1].isspace():
+                hi -= 1
+        return lo, hi
+
+
+def _kind(title: str) -> str | None:
+    m = re.fullmatch(_KNOWN, title.strip(), re.I)
+    if not m:
+        return None
+    return next(_KINDS[int(k[1:])][0] for k, v in m.groupdict().items() if v)
+
+
+def _table_like(line: str) -> bool:
+    """Mostly numbers and no function words: a flattened table row or a figure's axis."""
+    if " | " in line and len(line) <= _ROW_CHARS:  # cells of a table (Markdown, text converted from HTML)
+        return True
+    if len(line) > _ROW_CHARS:  # a paragraph, not a row (Chinese prose has few spaces to split on)
+        return False
+    tokens = _TOKEN.findall(line)
+    if len(tokens) < 3:
+        return False
+    # A cell is short: a long token with a digit is a run of prose without spaces (Chinese).
+    numeric = sum(len(t) <= _CELL_CHARS and any(c.isdigit() for c in t) for t in tokens)
+    if numeric < 3:
+        return False
+    share = numeric / len(tokens)
+    if share >= 0.75:
+        return True
+    return share >= 0.4 and not any(_PROSE_WORD.match(t.strip("(),.;:")) for t in tokens)
