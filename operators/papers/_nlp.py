@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,26 @@ class ScriptTokenizer:
             yield self(text)
 
 
+def import_spacy():
+    """spaCy, imported without letting thinc import torch when nothing here has imported it yet.
+
+    thinc imports torch whenever it is installed (assay's ``[train]`` extra installs it): 3-4 s of every
+    worker's start-up on a small machine, for pipelines (blank, en_core_web_sm) that never use it. A
+    process that imported torch first (a training job) keeps thinc's torch support.
+    """
+    if "spacy" in sys.modules or "torch" in sys.modules:
+        import spacy
+
+        return spacy
+    sys.modules["torch"] = None  # type: ignore[assignment]  -- makes `import torch` fail inside thinc only
+    try:
+        import spacy
+    finally:
+        if sys.modules.get("torch", False) is None:
+            del sys.modules["torch"]
+    return spacy
+
+
 def trained_model_available() -> bool:
     return importlib.util.find_spec(TRAINED_MODEL) is not None
 
@@ -69,7 +90,7 @@ def build_pipeline(terms: Iterable[Term], *, trained: bool = False) -> Language:
     ``OSError`` if it is not installed. Names written in CJK characters are not matched here (a run of Han
     characters is one token) but by :func:`cjk_name_pattern`.
     """
-    import spacy
+    spacy = import_spacy()
 
     if trained:
         nlp = spacy.load(TRAINED_MODEL, exclude=["parser", "lemmatizer", "attribute_ruler"])
@@ -105,9 +126,7 @@ def build_pipeline(terms: Iterable[Term], *, trained: bool = False) -> Language:
 def build_parser() -> Language:
     """The trained English pipeline with its tagger and dependency parser only (no entities, no lemmas):
     what attribution needs, for the few sentences it parses."""
-    import spacy
-
-    return spacy.load(TRAINED_MODEL, exclude=["ner", "lemmatizer"])
+    return import_spacy().load(TRAINED_MODEL, exclude=["ner", "lemmatizer"])
 
 
 def cjk_name_pattern(terms: Iterable[Term]) -> re.Pattern[str] | None:

@@ -130,9 +130,10 @@ def baseline(shards: list[Path], db: Path, n_process: int) -> tuple[float, int]:
     from assay.operators.papers._sentences import split_sentences
     from assay.store import write_rows
 
+    # The script's whole time, models loaded included, as assay's time includes its workers loading theirs.
+    started = time.perf_counter()
     nlp = _nlp.build_pipeline(_gazetteer.load())
     parser = _nlp.build_parser() if _nlp.trained_model_available() else None
-    started = time.perf_counter()
     rows = [json.loads(line) for path in shards for line in path.open(encoding="utf-8")]
     texts = [r["abstract"] for r in rows]
     n_claims = 0
