@@ -4,6 +4,8 @@ of several specs each is refused or queued on its own. No Ray: capacities are gi
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from typer.testing import CliRunner
 
@@ -58,8 +60,10 @@ def test_a_job_that_fits_is_queued_and_told_how_big_it_runs(db):
     assert q.job(db, job_id)["state"] == "queued"
 
 
-def test_capacity_says_where_it_comes_from():
+def test_capacity_says_where_it_comes_from(monkeypatch):
     assert capacity(slots=3) == Capacity(3, "--workers 3")
+    # Not connected to Ray (an earlier test in this process may have left the shared session up).
+    monkeypatch.delitem(sys.modules, "ray", raising=False)
     local = capacity(worker_cpus=0.5)
     assert "this machine's" in local.source and local.slots >= 2
 

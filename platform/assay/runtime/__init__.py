@@ -1,8 +1,24 @@
-"""Runs pipelines on Ray (embedded by default, a cluster with ``address``) into the DuckDB store."""
+"""Runs pipelines on Ray (embedded by default, a cluster with ``address``) into the DuckDB store.
 
-from assay.runtime._cluster import ClusterError, ensure_ray, quiet_ray
+The errors load without Ray; everything else loads on first use, so a command that only needs to name an
+error (every CLI command does) does not pay for importing Ray, DuckDB and pandas.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from assay.runtime._errors import ClusterError, StalledError
 from assay.runtime._inputs import InputError, expand_inputs
-from assay.runtime._run import RunSummary, run_pipeline
-from assay.runtime._watchdog import StalledError
 
-__all__ = ["ClusterError", "InputError", "RunSummary", "StalledError", "ensure_ray", "expand_inputs", "quiet_ray", "run_pipeline"]
+_LAZY = {"RunSummary": "_run", "run_pipeline": "_run", "ensure_ray": "_cluster", "quiet_ray": "_cluster"}
+
+__all__ = ["ClusterError", "InputError", "RunSummary", "StalledError", "ensure_ray", "expand_inputs",
+           "quiet_ray", "run_pipeline"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"assay.runtime.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'assay.runtime' has no attribute {name!r}")

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 import ray
 
+from assay.runtime._errors import ClusterError
+
 #: Whether Ray's own log lines are hidden (assay prints its own progress); ``--verbose`` shows them.
 _quiet = {"on": False}
 
@@ -73,10 +75,6 @@ def _stderr_hidden(hide: bool) -> Iterator[None]:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(devnull)
-
-
-class ClusterError(ConnectionError):
-    """The Ray cluster at ``--address`` cannot be reached or refuses this driver; the message says why."""
 
 
 def _token_available() -> bool:

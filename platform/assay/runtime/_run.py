@@ -173,8 +173,11 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float]):
         if stage.stateful:
             pool = next(pools)
             # A pool that may grow starts with no more actors than the input has batches for: on a small
-            # input, actors started in parallel only compete for the CPUs while each loads its model.
-            initial = max(pool.min_size, min(pool.initial_size, -(-len(files) // stage.batch_size)))
+            # input, actors started in parallel only compete for the CPUs while each loads its model. Not
+            # for a per-record stage: one file fans out into many records there (a large log's chunks).
+            initial = pool.initial_size
+            if not stage.per_record:
+                initial = max(pool.min_size, min(initial, -(-len(files) // stage.batch_size)))
             ds = ds.map_batches(
                 actor_stage_class(stage.steps),
                 fn_constructor_args=(stage.steps, block_records),

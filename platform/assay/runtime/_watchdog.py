@@ -19,12 +19,10 @@ from collections.abc import Callable
 import ray
 from ray.data._internal.execution.execution_callback import ExecutionCallback
 
+from assay.runtime._errors import StalledError
+
 #: The executor of the dataset this process is running now (one at a time: the driver runs one pipeline).
 _current: dict[str, object] = {}
-
-
-class StalledError(RuntimeError):
-    """No record moved for the watchdog's limit; the message names the stages and what they wait for."""
 
 
 class _ExecutorWatch(ExecutionCallback):
