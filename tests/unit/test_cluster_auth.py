@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.runtime import _cluster
+from assay.runtime import _cluster, prefer_token_auth
 
 
 @pytest.fixture
@@ -19,9 +19,10 @@ def clean_auth_env(monkeypatch, tmp_path):
 def test_a_token_file_turns_token_mode_on_for_a_cluster_address(clean_auth_env, monkeypatch):
     (clean_auth_env / ".ray").mkdir()
     (clean_auth_env / ".ray" / "auth_token").write_text("a" * 64)
-    _cluster.use_cluster_token("10.0.0.1:6379")
     import os
 
+    assert prefer_token_auth(None) is False and "RAY_AUTH_MODE" not in os.environ  # embedded: no token
+    assert prefer_token_auth("10.0.0.1:6379") is True
     assert os.environ["RAY_AUTH_MODE"] == "token"
     monkeypatch.delenv("RAY_AUTH_MODE")
 
@@ -29,11 +30,11 @@ def test_a_token_file_turns_token_mode_on_for_a_cluster_address(clean_auth_env, 
 def test_no_token_and_an_explicit_mode_are_left_alone(clean_auth_env, monkeypatch):
     import os
 
-    _cluster.use_cluster_token("10.0.0.1:6379")
+    assert prefer_token_auth("10.0.0.1:6379") is False
     assert "RAY_AUTH_MODE" not in os.environ
     monkeypatch.setenv("RAY_AUTH_TOKEN", "b" * 64)
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
-    _cluster.use_cluster_token("10.0.0.1:6379")
+    assert prefer_token_auth("10.0.0.1:6379") is False
     assert os.environ["RAY_AUTH_MODE"] == "disabled"
 
 

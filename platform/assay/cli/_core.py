@@ -72,6 +72,9 @@ def run(
 ) -> None:
     """Run a pipeline over files and write the knowledge it extracts into the database."""
     from assay.dsl import load_pipeline
+    from assay.runtime import prefer_token_auth
+
+    prefer_token_auth(address)  # before Ray is imported: Ray reads its auth mode then
     from assay.runtime import quiet_ray, run_pipeline
 
     quiet_ray(not verbose)

@@ -9,13 +9,14 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from assay.runtime._auth import prefer_token_auth
 from assay.runtime._errors import ClusterError, StalledError
 from assay.runtime._inputs import InputError, expand_inputs
 
 _LAZY = {"RunSummary": "_run", "run_pipeline": "_run", "ensure_ray": "_cluster", "quiet_ray": "_cluster"}
 
 __all__ = ["ClusterError", "InputError", "RunSummary", "StalledError", "ensure_ray", "expand_inputs",
-           "quiet_ray", "run_pipeline"]
+           "prefer_token_auth", "quiet_ray", "run_pipeline"]
 
 
 def __getattr__(name: str) -> Any:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import ray
 
+from assay.runtime._auth import prefer_token_auth
 from assay.runtime._errors import ClusterError
 
 #: Whether Ray's own log lines are hidden (assay prints its own progress); ``--verbose`` shows them.
@@ -77,23 +78,12 @@ def _stderr_hidden(hide: bool) -> Iterator[None]:
         os.close(devnull)
 
 
-def _token_available() -> bool:
-    home = os.path.expanduser("~/.ray/auth_token")
-    return bool(os.environ.get("RAY_AUTH_TOKEN")) or os.path.isfile(
-        os.environ.get("RAY_AUTH_TOKEN_PATH") or home)
-
-
 def use_cluster_token(address: str) -> None:
-    """Connect to a cluster with token authentication when a token is at hand and nothing says otherwise.
-
-    ``ray start --head`` (Ray 2.60) turns token authentication on when ``~/.ray/auth_token`` exists, and a
-    driver without ``RAY_AUTH_MODE=token`` is then refused; a driver that presents the token is accepted
-    by a cluster with or without authentication.
-    """
-    if "RAY_AUTH_MODE" in os.environ or not _token_available():
+    """Use the token at hand for a cluster ``address`` (see ``_auth``). Ray, already imported here, read
+    the mode then: have it read again. The command line sets the mode before importing Ray instead."""
+    if not prefer_token_auth(address):
         return
-    os.environ["RAY_AUTH_MODE"] = "token"
-    try:  # Ray reads the mode when imported: have it read again
+    try:
         from ray._raylet import AuthenticationTokenLoader, Config
 
         Config.initialize("")
