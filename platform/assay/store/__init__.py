@@ -1,6 +1,6 @@
 """The DuckDB store: the only place with DDL and SQL writes. Read queries live in
 ``assay.store.queries`` and one module per domain: ``queries_knowledge``, ``queries_claims``, ``queries_runs``,
-``queries_claim_match``, ``queries_jobs``, ``queries_scheduler``, ``queries_pipelines``, ``queries_costmodel``.
+``queries_claim_match``, ``queries_checks``, ``queries_jobs``, ``queries_scheduler``, ``queries_pipelines``, ``queries_costmodel``.
 
 Every process opens the file for one short unit of work and closes it (see ``_connection``), so a
 dashboard reads while a pipeline and the scheduler write.

@@ -14,7 +14,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "claims": (
         "claim_id", "doc_id", "subject", "metric", "value", "value_low", "value_high", "unit", "qualifier",
         "versus", "setting", "text", "start", "end", "operator", "confidence", "sentence_start", "sentence_end",
-        "section",
+        "section", "hardware", "gpus", "nodes", "interconnect", "model", "params_b", "seq_len", "dp", "tp", "pp",
+        "micro_batch", "global_batch", "measure", "direction",
     ),
     "relations": (
         "relation_id", "subject_id", "predicate", "object_id", "doc_id", "start", "end", "operator", "confidence",
@@ -44,6 +45,10 @@ TABLES: dict[str, tuple[str, ...]] = {
                  "num_gpus", "restarts"),
     "sim_allocations": ("sim_id", "job_id", "t", "workers", "batch_size", "reason"),
     "cost_model_fits": ("fit_id", "fitted_at", "params", "n_runs", "mape", "holdout_mape"),
+    "claim_checks": (
+        "check_id", "claim_id", "kind", "verdict", "claimed", "observed", "low", "high", "unit", "reason",
+        "evidence", "checked_at",
+    ),
 }
 
 #: Primary keys: rows with an existing key are skipped (INSERT OR IGNORE), which with deterministic ids
@@ -58,6 +63,7 @@ PRIMARY_KEYS: dict[str, tuple[str, ...]] = {
     "pipeline_runs": ("pipeline_run_id",),
     "sim_runs": ("sim_id",),
     "cost_model_fits": ("fit_id",),
+    "claim_checks": ("check_id",),
 }
 
 _V1 = """
@@ -114,7 +120,26 @@ CREATE TABLE IF NOT EXISTS units_written (
     unit_key VARCHAR PRIMARY KEY, pipeline_run_id VARCHAR, "at" TIMESTAMP);
 """
 
+# 3: a claim's setting as columns (what a check needs; missing stays NULL, nothing is guessed), and the
+# verdicts of the checks on claims: one row per claim and kind of evidence (runs, cost_model, reproduction).
+_SETTING_COLUMNS = (
+    ("hardware", "VARCHAR"), ("gpus", "INTEGER"), ("nodes", "INTEGER"), ("interconnect", "VARCHAR"),
+    ("model", "VARCHAR"), ("params_b", "DOUBLE"), ("seq_len", "INTEGER"), ("dp", "INTEGER"), ("tp", "INTEGER"),
+    ("pp", "INTEGER"), ("micro_batch", "INTEGER"), ("global_batch", "INTEGER"), ("measure", "VARCHAR"),
+    ("direction", "VARCHAR"),
+)
+_V3 = "".join(f"ALTER TABLE claims ADD COLUMN IF NOT EXISTS {c} {t};\n" for c, t in _SETTING_COLUMNS) + """
+CREATE TABLE IF NOT EXISTS claim_checks (
+    check_id VARCHAR PRIMARY KEY, claim_id VARCHAR, kind VARCHAR, verdict VARCHAR, claimed DOUBLE,
+    observed DOUBLE, low DOUBLE, high DOUBLE, unit VARCHAR, reason VARCHAR, evidence VARCHAR,
+    checked_at TIMESTAMP);
+"""
+
 #: (version, SQL). Append only.
 # 2: the section of the paper a claim was found in (abstract, introduction, evaluation, ...).
-MIGRATIONS: list[tuple[int, str]] = [(1, _V1), (2, "ALTER TABLE claims ADD COLUMN IF NOT EXISTS section VARCHAR;")]
+MIGRATIONS: list[tuple[int, str]] = [
+    (1, _V1),
+    (2, "ALTER TABLE claims ADD COLUMN IF NOT EXISTS section VARCHAR;"),
+    (3, _V3),
+]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
