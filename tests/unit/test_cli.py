@@ -106,3 +106,16 @@ def test_a_bare_keyword_column_gets_the_hint_to_quote_it(tmp_path):
     assert quoted.stdout.splitlines() == ["start,end", "3,9"]
     other = assay("query", "select case when start > 1 then 1 else 0 end as x from claimz", "--db", str(db))
     assert other.returncode == 2 and "hint" not in other.stderr
+
+
+def test_check_names_an_unknown_claim_and_a_missing_database(tmp_path):
+    db = tmp_path / "c.duckdb"
+    write_rows(db, {"claims": [{"claim_id": "c1", "metric": "speedup", "measure": "throughput", "unit": "x",
+                                "value": 2.0, "subject": "X", "versus": "Y"}]})
+    out = assay("check", "nope", "--db", str(db))
+    assert out.returncode == 2 and "nope" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    out = assay("check", "--db", str(tmp_path / "missing.duckdb"))
+    assert out.returncode == 2 and "--db" in out.stderr and "assay run papers" in out.stderr
+    out = assay("check", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert "checked 1 of 1 claims" in out.stdout and "untestable" in out.stdout

@@ -171,6 +171,7 @@ def _register_optional_commands() -> None:
 
     for module, attr, name in (
         ("assay.cli._eval", "evaluate", "eval"),
+        ("assay.cli._check", "check", "check"),
         ("assay.cli._plan", "plan", "plan"),
         ("assay.cli._simulate", "simulate", "simulate"),
         ("assay.cli._scheduler", "scheduler", "scheduler"),

@@ -7,7 +7,8 @@ from typing import Any
 
 import pandas as pd
 
-from assay.store._read import PathLike, _in, read
+from assay.store._read import PathLike, _aliases, _in, normalise, read
+from assay.store.queries_runs import SPEED_METRICS, run_summaries
 
 #: The kinds of evidence, in the order they are shown.
 CHECK_KINDS: tuple[str, ...] = ("runs", "cost_model", "reproduction")
@@ -72,3 +73,39 @@ def _decode(text: Any) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+# -- what the checker reads ----------------------------------------------------------------------------
+_SETTING_COLUMNS = """claim_id, doc_id, subject, metric, value, value_low, value_high, unit, qualifier, versus,
+    text, hardware, gpus, nodes, interconnect, model, params_b, seq_len, dp, tp, pp, micro_batch, global_batch,
+    measure, direction"""
+
+
+def claims_to_check(db: PathLike, claim_ids: list[str] | tuple[str, ...] | None = None) -> pd.DataFrame:
+    """Claims with their structured setting: those in ``claim_ids``, or all of them."""
+    if claim_ids is None:
+        return read(db, f"SELECT {_SETTING_COLUMNS} FROM claims ORDER BY claim_id")
+    ids = list(claim_ids)
+    return read(db, f"SELECT {_SETTING_COLUMNS} FROM claims WHERE claim_id IN {_in(ids)} ORDER BY claim_id", ids)
+
+
+def measured_runs(db: PathLike) -> pd.DataFrame:
+    """Every run with its setting and the median of each speed metric (``run_summaries`` of all runs)."""
+    ids = read(db, "SELECT run_id FROM runs")["run_id"].tolist()
+    return run_summaries(db, ids) if ids else pd.DataFrame(columns=["run_id", *SPEED_METRICS])
+
+
+def name_spellings(db: PathLike) -> dict[str, frozenset[str]]:
+    """Each known spelling of an entity (as ``name_key`` gives it) -> every spelling of that entity, so a
+    paper's "Megatron-LM" meets a log's ``megatron_lm`` and an alias the gazetteer lists."""
+    out: dict[str, frozenset[str]] = {}
+    for name, aliases in read(db, "SELECT name, aliases FROM entities").itertuples(index=False):
+        keys = frozenset(k for k in (name_key(s) for s in [name, *_aliases(aliases)]) if k)
+        for key in keys:
+            out[key] = out.get(key, frozenset()) | keys
+    return out
+
+
+def name_key(name: Any) -> str:
+    """A name as compared across papers and logs (case, spaces and punctuation ignored)."""
+    return normalise(name)
