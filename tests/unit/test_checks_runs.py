@@ -36,7 +36,7 @@ def db(tmp_path):
         ("m1", "megatron_lm", 10000.0, {}), ("m2", "Megatron-LM", 10500.0, {}),
         ("f16", "fasttrain", 29000.0, {"world": 16, "dp": 16}), ("m16", "megatron", 20000.0, {"world": 16, "dp": 16}),
         ("pp", "assay", 900.0, {"model": "gpt-tiny", "world": 2, "dp": 1, "pp": 2, "hardware": "cpu"}),
-        ("tp", "assay", 600.0, {"model": "gpt-tiny", "world": 2, "dp": 1, "tp": 2, "hardware": "cpu"}),
+        ("tp", "assay", 600.0, {"model": "gpt-4l-64h", "world": 2, "dp": 1, "tp": 2, "hardware": "cpu"}),
     ]:
         run, ms = _run(run_id, fw, tokens, **extra)
         runs.append(run)
@@ -72,6 +72,7 @@ def test_a_claim_within_the_measured_ratio_is_consistent_and_one_far_above_it_co
 
 
 def test_a_layout_claim_is_matched_on_the_runs_layouts(db):
+    # The tp run is named as assay's jobs name their model (depth and width): it is gpt-tiny.
     report = check_claims(db, ["layout"])
     runs = next(c for c in report.checks if c.kind == "runs")
     assert runs.verdict == "consistent", runs.reason

@@ -3,6 +3,7 @@ claim's two sides on system (or layout), model, hardware and device count, and t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -11,7 +12,7 @@ import pandas as pd
 from assay.checks._check import Check, untestable
 from assay.checks._setting import ClaimSetting, layout_sides
 from assay.scheduler.cluster import find_cluster
-from assay.scheduler.model_spec import find_model
+from assay.scheduler.model_spec import PRESETS, find_model
 from assay.store.queries_checks import name_key
 
 #: A measured ratio within this of the claimed one (or the claim inside the spread of settings) agrees.
@@ -25,7 +26,9 @@ _METRICS: dict[str, tuple[str, ...]] = {
     "tflops": ("tflops",),
     "memory": ("memory_mb",),
 }
-_SETTING_KEY = ["model", "world_size", "layout", "hardware"]
+# Runs are paired within a setting: one model (however spelt), devices, layout and kind of hardware.
+_SETTING_KEY = ["model_key", "world_size", "layout", "cluster"]
+_JOB_MODEL = re.compile(r"gpt-(?P<layers>\d+)l-(?P<hidden>\d+)h")
 
 
 @dataclass
@@ -101,8 +104,9 @@ def _measure(setting: ClaimSetting, index: RunsIndex) -> Check:
 
 def _ratio_check(setting: ClaimSetting, matched: pd.DataFrame, metric: str, run_rows: list[dict]) -> Check:
     cid = setting.claim_id
-    per = (matched.assign(hardware=matched["hardware"].fillna(""), layout="")
-           if layout_sides(setting) is not None else matched.assign(hardware=matched["hardware"].fillna("")))
+    per = matched.assign(cluster=matched["cluster"].fillna(""))
+    if layout_sides(setting) is not None:
+        per = per.assign(layout="")  # the two sides differ in layout by definition
     groups = per.groupby(_SETTING_KEY + ["role"])[metric].median().unstack("role")
     if "subject" not in groups.columns or "baseline" not in groups.columns:
         missing = "baseline" if "subject" in groups.columns else "claimed side"
@@ -217,7 +221,12 @@ def _records(frame: pd.DataFrame) -> list[dict]:
 
 
 def _model_key(model: object) -> str:
+    """A run's model as a claim names it: a preset's spellings, and assay's own jobs' ``gpt-4l-64h`` as the
+    preset of that depth and width (gpt-tiny)."""
     spec = find_model(model) if isinstance(model, str) else None
+    if spec is None and isinstance(model, str) and (dims := _JOB_MODEL.fullmatch(model.strip().lower())):
+        layers, hidden = int(dims["layers"]), int(dims["hidden"])
+        spec = next((m for m in PRESETS.values() if (m.layers, m.hidden) == (layers, hidden)), None)
     return name_key(spec.name if spec is not None else model)
 
 
