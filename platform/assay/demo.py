@@ -1,8 +1,10 @@
 """The main job on embedded defaults: what ``make demo`` and ``assay demo`` run.
 
 Every stage uses the real parts: the papers and logs pipelines on embedded Ray over the bundled samples,
-a data-parallel training job (when the ``train`` extra is installed), the cost model fitted from the runs
-that landed, and the scheduling policies replayed on a Philly-shaped trace and on Pollux's workload 6.
+data-, pipeline- and tensor-parallel training jobs (when the ``train`` extra is installed), the cost model
+fitted from the runs that landed, the claims checked against those runs and the model (and one layout
+claim reproduced through the live scheduler), and the scheduling policies replayed on a Philly-shaped trace
+and on Pollux's workload 6.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ def run_demo(db: str | os.PathLike[str], *, train_steps: int = 20, echo: Echo = 
     echo(f"[demo] embedded Ray up in {startup:.1f}s; database {db}")
     try:
         _pipelines(db, echo)
-        _training(db, train_steps, echo)
+        trained = _training(db, train_steps, echo)
         _cost_model(db, echo)
+        _checks(db, trained, echo)
         _simulations(db, echo)
     finally:
         if started:
@@ -54,19 +57,45 @@ def _pipelines(db: str, echo: Echo) -> None:
              f"({time.perf_counter() - t0:.1f}s)")
 
 
-def _training(db: str, steps: int, echo: Echo) -> None:
+#: The demo's jobs: one per kind of parallelism on two workers; the sample paper Sprocket compares them.
+DEMO_JOBS = (("gpt-dp", "dp=2"), ("gpt-pp", "pp=2"), ("gpt-tp", "tp=2"))
+
+
+def _training(db: str, steps: int, echo: Echo) -> bool:
     try:
         import torch  # noqa: F401
     except ImportError:
-        echo("[demo] training job skipped: install the train extra (pip install 'assay[train]')")
-        return
+        echo("[demo] training jobs skipped: install the train extra (pip install 'assay[train]')")
+        return False
     from assay.jobs import load_spec, run
 
+    for name, layout in DEMO_JOBS:
+        t0 = time.perf_counter()
+        spec = load_spec(name, [f"steps={steps}", f"checkpoint_every={max(1, steps // 2)}"])
+        sup = run(spec, db)
+        echo(f"[demo] training job {name} ({layout}, {steps} steps): {getattr(sup, 'state', 'done')} "
+             f"({time.perf_counter() - t0:.1f}s)")
+    return True
+
+
+def _checks(db: str, reproduce: bool, echo: Echo) -> None:
+    """Every performance claim against the runs and the cost model; the first claim that compares two
+    layouts also reproduced through the live scheduler (it needs the training extra)."""
+    from assay.checks import ClaimSetting, check_claims, layout_sides
+    from assay.store.queries_checks import claims_to_check
+
     t0 = time.perf_counter()
-    spec = load_spec("gpt-dp", [f"steps={steps}", f"checkpoint_every={max(1, steps // 2)}"])
-    sup = run(spec, db)
-    echo(f"[demo] training job gpt-dp (dp=2, {steps} steps): {getattr(sup, 'state', 'done')} "
-         f"({time.perf_counter() - t0:.1f}s)")
+    report = check_claims(db)
+    echo(f"[demo] {report.summary().splitlines()[0]}")
+    if not reproduce:
+        return
+    layout_claims = [s.claim_id for s in map(ClaimSetting.from_row, claims_to_check(db).to_dict("records"))
+                     if layout_sides(s) is not None]
+    if layout_claims:
+        reproduced = check_claims(db, layout_claims[:1], reproduce=True, echo=echo)
+        verdict = next(c for c in reproduced.checks if c.kind == "reproduction")
+        echo(f"[demo] reproduced claim {verdict.claim_id}: {verdict.verdict} ({verdict.reason})")
+    echo(f"[demo] claims checked in {time.perf_counter() - t0:.1f}s")
 
 
 def _cost_model(db: str, echo: Echo) -> None:

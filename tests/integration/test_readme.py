@@ -25,6 +25,8 @@ USER_PATHS = {"~/papers": str(SAMPLES / "papers"), "~/experiments/": str(SAMPLES
 NOT_RUN_HERE = {
     "assay run ./my_pipeline.py": "run below from the README's own code block; on a cluster in test_runtime_clusters",
     "assay eval": "needs the user's gold file; tested in tests/unit/test_papers_eval.py",
+    "assay check CLAIM_ID": "runs training jobs through the scheduler; tested in "
+                            "tests/integration/test_checks_reproduce.py",
     "assay jobs": "trains models; tested in tests/integration/test_jobs_*.py and test_scheduler_live.py",
     "assay scheduler": "runs until stopped; tested in tests/integration/test_scheduler_live.py",
     "assay dashboard": "serves until stopped; tested in test_dashboard_lifecycle.py and tests/e2e",
