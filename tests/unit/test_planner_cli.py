@@ -1,24 +1,27 @@
-"""``assay plan`` through typer's CliRunner."""
+"""``assay plan`` through the command line's ``main``: its output, and its errors as a user sees them."""
 
 from __future__ import annotations
 
+import io
 import json
+from contextlib import redirect_stderr, redirect_stdout
+from types import SimpleNamespace
 
 import pytest
-import typer
-from typer.testing import CliRunner
 
-from assay.cli._plan import plan
+from assay.cli import main
 from assay.scheduler.cost_model import fit_from_db
 from assay.store import write_rows
 
-app = typer.Typer()
-app.command()(plan)
-runner = CliRunner()
 
-
-def invoke(*args: str):
-    return runner.invoke(app, list(args))
+def invoke(*args: str) -> SimpleNamespace:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            main(["plan", *args])
+        except SystemExit as exc:
+            code = exc.code
+    return SimpleNamespace(exit_code=code, output=out.getvalue() + err.getvalue(), stderr=err.getvalue())
 
 
 def test_plan_prints_the_best_layout_and_runner_ups():
@@ -48,6 +51,7 @@ def test_unknown_names_give_one_line_listing_the_valid_ones(args, flag, valid):
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1
+    assert lines[0].startswith("assay plan: error: ") and lines[0].endswith("(see 'assay plan --help')")
     assert flag in lines[0] and valid in lines[0]
 
 

@@ -20,10 +20,6 @@ __all__ = ["app", "main"]
 
 
 def main(argv: list[str] | None = None) -> None:
-    from assay.dsl import PipelineError
-    from assay.runtime import ClusterError, InputError, StalledError
-    from assay.store import DatabaseBusy
-
     try:
         result = app(args=argv, prog_name="assay", standalone_mode=False)
     except NoArgsIsHelpError:
@@ -43,10 +39,24 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except Exit as exc:
         sys.exit(exc.exit_code)
-    except (PipelineError, InputError, ClusterError, StalledError, DatabaseBusy, FileNotFoundError) as exc:
+    except Exception as exc:
+        if not _is_user_error(exc):
+            raise
         print(f"assay: error: {' '.join(str(exc).split())}", file=sys.stderr)
         sys.exit(2)
     sys.exit(result if isinstance(result, int) else 0)
+
+
+def _is_user_error(exc: Exception) -> bool:
+    """An error whose message says what to fix (a wrong pipeline, input, cluster or a busy database): one
+    line, no traceback. Imported here, on failure, because the store imports pandas (``--version`` would
+    pay for it)."""
+    from assay.dsl import PipelineError
+    from assay.runtime import ClusterError, InputError, StalledError
+    from assay.store import DatabaseBusy
+
+    return isinstance(exc, PipelineError | InputError | ClusterError | StalledError | DatabaseBusy
+                      | FileNotFoundError)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from assay.cli._core import DbOption, resolve_db
+from assay.cli._options import DbOption, resolve_db
 
 #: Verdicts listed one per line after the summary (untestable ones are only counted).
 SHOWN = 20

@@ -1,4 +1,9 @@
-"""The top-level typer app and the knowledge-pipeline commands (run, query, operators)."""
+"""The top-level typer app, the knowledge-pipeline commands (run, query, operators) and the list of every
+other command, each in its own module.
+
+Command modules import only typer and the library's light modules at their top; Ray, DuckDB, pandas and
+torch are imported inside the command functions, so that ``assay --version`` and ``--help`` stay fast.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from assay.cli import _check, _dashboard, _demo, _eval, _jobs, _plan, _scheduler, _simulate
+from assay.cli._options import DbOption, resolve_db
 
 app = typer.Typer(
     name="assay",
@@ -35,18 +43,6 @@ def _main(
     ] = False,
 ) -> None:
     """Knowledge pipelines, an elastic scheduler and dashboards for parallel deep-learning training."""
-
-
-DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="DuckDB file (default: $ASSAY_DB or ./assay.duckdb).", show_default=False),
-]
-
-
-def resolve_db(db: Path | None) -> Path:
-    from assay.store import default_db_path
-
-    return db if db is not None else default_db_path()
 
 
 @app.command()
@@ -165,34 +161,17 @@ def operators(as_json: Annotated[bool, typer.Option("--json", help="Machine-read
         typer.echo(f"{o.qualified_name:32} {kind:8} {list(o.requires)} -> {list(o.produces)}  {o.description}")
 
 
-def _register_optional_commands() -> None:
-    """Commands from the other areas of assay, each in its own module."""
-    import importlib
-
-    for module, attr, name in (
-        ("assay.cli._eval", "evaluate", "eval"),
-        ("assay.cli._check", "check", "check"),
-        ("assay.cli._plan", "plan", "plan"),
-        ("assay.cli._simulate", "simulate", "simulate"),
-        ("assay.cli._scheduler", "scheduler", "scheduler"),
-        ("assay.cli._dashboard", "dashboard", "dashboard"),
-        ("assay.cli._demo", "demo", "demo"),
-    ):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        app.command(name=name)(getattr(mod, attr))
-    try:
-        jobs = importlib.import_module("assay.cli._jobs")
-    except ModuleNotFoundError as exc:
-        if exc.name != "assay.cli._jobs":
-            raise
-    else:
-        app.add_typer(jobs.app, name="jobs", help="Parallel-training jobs: run, submit, list, wait, cancel, resize.")
-
-
-_register_optional_commands()
+#: The commands from the other areas of assay: (name, function), in the order ``assay --help`` lists them.
+COMMANDS = (
+    ("eval", _eval.evaluate),
+    ("check", _check.check),
+    ("plan", _plan.plan),
+    ("simulate", _simulate.simulate),
+    ("scheduler", _scheduler.scheduler),
+    ("dashboard", _dashboard.dashboard),
+    ("demo", _demo.demo),
+)
+for _name, _command in COMMANDS:
+    app.command(name=_name)(_command)
+app.add_typer(_jobs.app, name="jobs", help="Parallel-training jobs: run, submit, list, wait, cancel, resize.")
 os.environ.setdefault("RAY_DEDUP_LOGS", "1")

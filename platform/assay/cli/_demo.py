@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from assay.cli._core import DbOption, resolve_db
+from assay.cli._options import DbOption, resolve_db
 
 
 def demo(

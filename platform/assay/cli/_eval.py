@@ -3,7 +3,7 @@
     assay eval --gold seed_gold.jsonl --abstracts seed_abstracts.txt [--db FILE] [--json]
     assay eval --gold pipelines/samples/papers_gold.jsonl --corpus pipelines/samples/papers
 
-The lead mounts :func:`evaluate` as the ``eval`` command; all the work is in ``assay.evaluation``.
+All the work is in ``assay.evaluation``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from assay.cli._options import DbOption, resolve_db
 
 
 def evaluate(
@@ -36,24 +38,16 @@ def evaluate(
             "--corpus", help="Folder of papers named by the gold lines' 'source' (instead of --abstracts)."
         ),
     ] = None,
-    db: Annotated[
-        Path | None,
-        typer.Option(
-            "--db",
-            help="Database to read the extracted claims from (default $ASSAY_DB or ./assay.duckdb when it "
-            "exists); documents not in it are extracted in-process.",
-            show_default=False,
-        ),
-    ] = None,
+    db: DbOption = None,
     model: Annotated[
         str, typer.Option("--model", help="spaCy pipeline for in-process extraction: blank or auto.")
     ] = "blank",
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     show: Annotated[int, typer.Option("--show", help="Misses and false positives listed (each).")] = 50,
 ) -> None:
-    """Score extracted numeric claims (precision, recall, F1) against a gold file."""
+    """Score extracted numeric claims (precision, recall, F1) against a gold file. The claims are read from
+    the database where its documents are in it; the other documents are extracted in-process."""
     from assay import evaluation
-    from assay.store import default_db_path
 
     if (abstracts is None) == (corpus is None):
         raise typer.BadParameter(
@@ -72,7 +66,7 @@ def evaluate(
         )
     if model not in ("blank", "auto"):
         raise typer.BadParameter(f"{model!r}: use blank or auto", param_hint="--model")
-    database = db if db is not None else default_db_path()
+    database = resolve_db(db)
     try:
         if abstracts is not None:
             report = evaluation.evaluate_abstracts(gold, abstracts, db=database, model=model)

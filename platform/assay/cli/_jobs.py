@@ -9,13 +9,11 @@ from typing import Annotated, Any
 
 import typer
 
+from assay.cli._options import DbOption
+
 app = typer.Typer(help="Run, queue and steer parallel-training jobs (GPT with dp/tp/pp on Ray).",
                   no_args_is_help=True, add_completion=False, rich_markup_mode=None)
 
-DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="DuckDB file (default: $ASSAY_DB or ./assay.duckdb).", show_default=False),
-]
 SetOption = Annotated[
     list[str] | None,
     typer.Option("--set", help="Override a spec field, e.g. --set steps=60 --set dp=2; repeatable."),
@@ -57,32 +55,19 @@ def run_cmd(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
 ) -> None:
     """Run a job in the foreground until it ends, showing progress and loss."""
-    from assay.jobs import run
+    from assay.jobs import outcome_line, progress_printer, run
 
     job_spec = _spec(spec, set_)
-    last = [0.0]
-
-    def progress(sup: Any, step: int, m: dict[str, float]) -> None:
-        if quiet or (time.monotonic() - last[0] < 1.0 and step < sup.spec.steps):
-            return
-        last[0] = time.monotonic()
-        p = sup.placement
-        typer.echo(f"[{sup.job_id}] step {step:>5}/{sup.spec.steps}  loss {m['loss']:.4f}  "
-                   f"{m['tokens_per_s']:>9,.0f} tokens/s  {m['step_time_ms']:7.1f} ms/step  "
-                   f"{p.layout if p else ''}")
-
     started = time.monotonic()
     try:
-        sup = run(job_spec, db, address=address, workers=workers, worker_cpus=worker_cpus, on_progress=progress,
+        sup = run(job_spec, db, address=address, workers=workers, worker_cpus=worker_cpus,
+                  on_progress=None if quiet else progress_printer(typer.echo),
                   on_event=None if quiet else _show_event)
     except KeyboardInterrupt:
         typer.echo("interrupted: the job is checkpointed; resume with `assay jobs resume ID`", err=True)
         raise typer.Exit(130) from None
-    state = sup.outcome
-    typer.echo(f"{sup.job_id}: {state} at step {sup.step}/{sup.spec.steps} in {time.monotonic() - started:.1f}s "
-               f"(loss {sup.last_metrics.get('loss', float('nan')):.4f}, "
-               f"failures {sup.job.get('attempts') or 0}); log {sup.recorder.log.path}")
-    if state != "completed":
+    typer.echo(outcome_line(sup, time.monotonic() - started))
+    if sup.outcome != "completed":
         if sup.job.get("error"):
             typer.echo(f"error: {sup.job['error']}", err=True)
         raise typer.Exit(1)
@@ -174,20 +159,15 @@ def list_cmd(
 @app.command()
 def show(job_id: JobId, db: DbOption = None) -> None:
     """One job: its state, layout, last metrics and events."""
-    from assay.store import queries_jobs as q
+    from assay.jobs import describe_job
 
-    job = _job(db, job_id)
-    typer.echo(json.dumps({k: v for k, v in job.items() if k != "spec"}, default=str, indent=2))
-    metrics = q.job_metrics(db, job["job_id"], ["loss", "tokens_per_s"])
-    if not metrics.empty:
-        last = metrics.sort_values("step").groupby("name").tail(1)
-        typer.echo("last: " + ", ".join(f"{r.name}={r.value:.4g} @ step {r.step}" for r in last.itertuples()))
-    events = q.job_events(db, job["job_id"])
-    checkpoints = events[events.kind == "checkpoint"]
-    if len(checkpoints):
-        typer.echo(f"{len(checkpoints)} checkpoints, the last at step {checkpoints.step.max()}")
-    for e in events[events.kind != "checkpoint"].itertuples():
-        typer.echo(f"event step {e.step}: {e.kind} {e.detail or ''}")
+    try:
+        described = describe_job(db, job_id)
+    except KeyError as exc:
+        raise typer.BadParameter(f"{exc.args[0]}; see `assay jobs list`", param_hint="JOB_ID") from None
+    typer.echo(json.dumps(described.job, default=str, indent=2))
+    for line in described.lines():
+        typer.echo(line)
 
 
 @app.command()

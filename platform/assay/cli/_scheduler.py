@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from assay.cli._options import DbOption
+
 
 def scheduler(
     policy: Annotated[str, typer.Option(help="fifo, tiresias or goodput (or a registered policy).")] = "goodput",
-    db: Annotated[Path | None, typer.Option("--db", help="DuckDB file (default: $ASSAY_DB or ./assay.duckdb).",
-                                            show_default=False)] = None,
+    db: DbOption = None,
     address: Annotated[str | None, typer.Option(help="Ray cluster address; default: embedded Ray.")] = None,
     workers: Annotated[int | None, typer.Option(help="Worker slots to hand out (default: one per CPU/GPU).",
                                                 min=1)] = None,

@@ -5,11 +5,13 @@ fault tolerant.
     spec = load_spec("gpt-dp", ["steps=60"])
     run(spec)            # in the foreground, on the local or given Ray cluster
     submit(spec)         # for ``assay scheduler``; refused if it can never fit the cluster
+    describe_job(None, job_id).lines()   # what ``assay jobs show`` prints after the job's row
 
 Importing this package imports neither torch nor Ray; the workers and the supervisor do, when a job runs.
 """
 
 from assay.jobs._admission import Capacity, admit, capacity
+from assay.jobs._report import JobDescription, describe_job, outcome_line, progress_printer
 from assay.jobs.runner import (
     get_job,
     jobs_dir,
@@ -24,6 +26,7 @@ from assay.jobs.spec import JobSpec, Layout, ModelConfig, SpecError, builtin_nam
 
 __all__ = [
     "Capacity",
+    "JobDescription",
     "JobSpec",
     "Layout",
     "ModelConfig",
@@ -31,10 +34,13 @@ __all__ = [
     "admit",
     "builtin_names",
     "capacity",
+    "describe_job",
     "get_job",
     "jobs_dir",
     "load_spec",
     "load_specs",
+    "outcome_line",
+    "progress_printer",
     "request_cancel",
     "request_resize",
     "resume",

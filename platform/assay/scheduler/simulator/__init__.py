@@ -4,14 +4,20 @@
     from assay.scheduler.workloads import adaptdl_workload
     result = simulate(adaptdl_workload(6), "goodput", gpus=64)
     result.summary["avg_jct"]
+    compare_policies(adaptdl_workload(6), "all", db="assay.duckdb")   # as `assay simulate --policy all`
 """
 
+from assay.scheduler.simulator._compare import PUBLISHED_SETTING, Comparison, compare_policies, policy_names
 from assay.scheduler.simulator._engine import SimResult, simulate
 from assay.scheduler.simulator._metrics import summarize
 from assay.scheduler.simulator._store import published_rows, write_published, write_result
 
 __all__ = [
+    "PUBLISHED_SETTING",
+    "Comparison",
     "SimResult",
+    "compare_policies",
+    "policy_names",
     "published_rows",
     "simulate",
     "summarize",

@@ -2,6 +2,7 @@
 workloads of Pollux's evaluation, Philly-shaped generated ones, and the catalogue of job profiles.
 
     from assay.scheduler.workloads import load_workload, adaptdl_workload, philly_workload
+    named_workload("philly:160")   # as `assay simulate --workload` names one: a CSV path, philly:N, adaptdl:N
 """
 
 from assay.scheduler.workloads._csv import (
@@ -12,6 +13,7 @@ from assay.scheduler.workloads._csv import (
     adaptdl_workload,
     load_workload,
 )
+from assay.scheduler.workloads._named import named_workload
 from assay.scheduler.workloads._philly import GPU_MIX, philly_workload
 from assay.scheduler.workloads._profiles import (
     ADAPTDL_APPS,
@@ -45,5 +47,6 @@ __all__ = [
     "catalogue",
     "get_profile",
     "load_workload",
+    "named_workload",
     "philly_workload",
 ]
