@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 TORCH  ?= torch==2.13.0
 PYTEST_ARGS ?=
 
-.PHONY: demo test test-unit bench lint install install-dev browser clean
+.PHONY: demo test test-unit bench lint docs install install-dev browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ bench: install-dev
 lint: install-dev
 	$(BIN)/ruff check platform operators pipelines dashboards tests
 	$(BIN)/pytest -q -p no:cacheprovider tests/unit/test_layers.py
+
+# The command-line reference, written from the commands (tests/unit/test_cli_reference.py fails while stale).
+docs: install
+	$(BIN)/python -m assay.cli.reference > docs/cli.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info platform/*.egg-info .pytest_cache .ruff_cache
