@@ -7,7 +7,9 @@ import subprocess
 import sys
 import textwrap
 
+import duckdb
 import pyarrow as pa
+import pytest
 
 from assay.store import SCHEMA_VERSION, TABLES, connect, to_arrow, write_rows
 from assay.store.queries import counts, sql
@@ -55,12 +57,11 @@ def test_all_row_shapes_become_the_tables_columns_and_nan_survives(db):
     assert counts(db)["metrics"] == 3
 
 
-def test_a_failed_batch_writes_nothing(db):
+def test_a_failed_batch_writes_nothing_and_says_why(db):
     bad = {"documents": [{"doc_id": "d", "kind": "paper"}], "metrics": [{"run_id": "r", "step": "not a number"}]}
-    try:
+    # The error is the bad value's own, not the aborted transaction's that a later statement would raise.
+    with pytest.raises(duckdb.ConversionException, match="not a number"):
         write_rows(db, bad)
-    except Exception:
-        pass
     assert counts(db)["documents"] == 0
 
 

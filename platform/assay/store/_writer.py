@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import duckdb
@@ -50,8 +51,7 @@ def insert(con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> int:
     if arrow is None or len(arrow) == 0:
         return 0
     name = f"_assay_in_{table}"
-    con.register(name, arrow)
-    try:
+    with registered(con, name, arrow):
         cols = ", ".join(f'"{c}"' for c in arrow.column_names)
         if table in PRIMARY_KEYS:
             # DuckDB refuses two rows with one key in the same statement: keep the first of each key.
@@ -61,13 +61,10 @@ def insert(con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> int:
         else:
             # Keyless rows (metrics, events) carry their own order (step, line): inserting them without
             # keeping the source's order lets DuckDB use every thread, a quarter faster for millions of rows.
+            # (Reset after a success only, as ``registered`` unregisters.)
             con.execute("SET preserve_insertion_order = false")
-            try:
-                con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {name}")
-            finally:
-                con.execute("RESET preserve_insertion_order")
-    finally:
-        con.unregister(name)
+            con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {name}")
+            con.execute("RESET preserve_insertion_order")
     return len(arrow)
 
 
@@ -101,9 +98,16 @@ def write_rows(
 def _delete_keys(con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> None:
     key = PRIMARY_KEYS[table]
     name = f"_assay_del_{table}"
-    con.register(name, arrow.select(list(key)))
-    try:
+    with registered(con, name, arrow.select(list(key))):
         cond = " AND ".join(f't."{k}" = d."{k}"' for k in key)
         con.execute(f"DELETE FROM {table} t WHERE EXISTS (SELECT 1 FROM {name} d WHERE {cond})")
-    finally:
-        con.unregister(name)
+
+
+@contextmanager
+def registered(con: duckdb.DuckDBPyConnection, name: str, arrow: pa.Table) -> Iterator[None]:
+    """``arrow`` visible to SQL as ``name`` inside the block. Unregistered after a success only: a failed
+    statement aborts the transaction, where unregistering fails too and would hide the statement's own
+    error; every caller then rolls back and closes the connection, which drops the view."""
+    con.register(name, arrow)
+    yield
+    con.unregister(name)
