@@ -92,7 +92,9 @@ def test_runs_tabs_and_x_axis(page, dashboard_url, screenshot_dirs):
     page.locator(".js-plotly-plot").first.locator("text=tokens consumed").wait_for(timeout=20_000)
     for tab in ("Throughput & scaling", "Config diff"):
         page.get_by_role("tab", name=tab).click()
-        page.wait_for_timeout(500)
+        # The tab's own panel shows its first element (a chart, a table or a note): it rendered.
+        panel = page.get_by_role("tabpanel", name=tab)
+        panel.locator("[data-testid='stElementContainer']").first.wait_for(state="visible", timeout=15_000)
         assert_no_exception(page)
     screenshot(page, screenshot_dirs, "runs-config-diff")
 

@@ -78,7 +78,12 @@ def test_cli_replays_adaptdl_csv_with_profiles_and_records_runs(tmp_path):
     policies = [p for p, _ in runs]
     assert {"fifo", "tiresias", "goodput", "published:pollux", "published:tiresias",
             "published:optimus"} <= set(policies)
-    assert dict(runs)["published:pollux"] == pytest.approx(2446.13125)
+    # The published rows are workload 6's (the paper's figures above, not another workload's), and the replay
+    # beats Pollux's as stored beside it: what the dashboard puts side by side.
+    stored = dict(runs)
+    assert stored["published:pollux"] == pytest.approx(PUBLISHED[6][1], abs=1)
+    assert stored["published:tiresias"] == pytest.approx(PUBLISHED[6][0], abs=1)
+    assert out["policies"]["goodput"]["avg_jct"] <= stored["published:pollux"]
     assert jobs == 3 * 160
     assert allocs[0] > 3 * 160 and allocs[1] > 10
 

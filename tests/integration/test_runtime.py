@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from waiting import wait_for
 
 from assay.dsl import load_pipeline
 from assay.runtime import run_pipeline
@@ -48,6 +49,9 @@ class TagWords:
             Path(pid_dir, f"{os.getpid()}.pid").write_text(str(os.getpid()))
 
     def __call__(self, record):
+        pid_dir = os.environ.get("ASSAY_TEST_PID_DIR")
+        if pid_dir:  # a test kills a worker that is at work
+            Path(pid_dir, f"{os.getpid()}.working").touch()
         time.sleep(self.delay)
         words = record["text"].split()
         ents = [{"entity_id": stable_id("word", w), "name": w, "type": "word"} for w in words]
@@ -175,15 +179,11 @@ def test_a_killed_worker_leaves_the_same_database_as_a_clean_run(ray_local, tmp_
     killed: list[int] = []
 
     def kill_first_worker():
-        deadline = time.time() + 60
-        while time.time() < deadline and not killed:
-            pids = list(pid_dir.glob("*.pid"))
-            if pids:
-                time.sleep(1.0)  # let it take work first
-                pid = int(pids[0].read_text())
-                os.kill(pid, signal.SIGKILL)
-                killed.append(pid)
-            time.sleep(0.05)
+        """Kill a worker in the middle of a record (each takes 0.25 s)."""
+        working = wait_for(lambda: sorted(pid_dir.glob("*.working")), 60, "a worker to take a record")
+        pid = int(working[0].stem)
+        os.kill(pid, signal.SIGKILL)
+        killed.append(pid)
 
     killer = threading.Thread(target=kill_first_worker)
     killer.start()
