@@ -13,10 +13,10 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("RAY_DEDUP_LOGS", "1")
@@ -92,14 +92,20 @@ class RayNodes:
         return proc
 
     def _wait_nodes(self, n: int, timeout: float = 90) -> None:
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            out = subprocess.run([self.ray_bin, "status", f"--address={self.address}"], capture_output=True,
-                                 text=True, env={**os.environ, **self.env})
-            if out.returncode == 0 and out.stdout.count("node_") >= n:
-                return
-            time.sleep(1)
-        raise RuntimeError(f"Ray cluster at {self.address} did not reach {n} nodes: {out.stdout} {out.stderr}")
+        def status() -> subprocess.CompletedProcess:
+            return subprocess.run([self.ray_bin, "status", f"--address={self.address}"], capture_output=True,
+                                  text=True, env={**os.environ, **self.env})
+
+        def reached() -> bool:
+            out = status()
+            return out.returncode == 0 and out.stdout.count("node_") >= n
+
+        try:
+            wait_for(reached, timeout, f"{n} nodes", poll_s=1.0)  # each `ray status` costs a second of CPU
+        except AssertionError:
+            out = status()
+            raise RuntimeError(f"Ray cluster at {self.address} did not reach {n} nodes: {out.stdout} "
+                               f"{out.stderr}") from None
 
     def stop_node(self, proc: subprocess.Popen) -> None:
         """Stop one node for real: its raylet and workers die with its process group."""

@@ -7,13 +7,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import dashboard_data as dd
 import pytest
+from waiting import wait_for
 
 CHROMIUM = os.environ.get("ASSAY_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,17 +34,19 @@ def _free_port() -> int:
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def healthy() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"the dashboard exited with {proc.returncode}:\n{log.read_text()}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return
+                return r.read().strip() == b"ok"
         except OSError:
-            time.sleep(0.3)
-    raise RuntimeError(f"the dashboard did not come up within {timeout:.0f}s:\n{log.read_text()}")
+            return False
+
+    try:
+        wait_for(healthy, timeout, "the dashboard to come up", poll_s=0.3)
+    except AssertionError as exc:
+        raise RuntimeError(f"{exc}:\n{log.read_text()}") from None
 
 
 @pytest.fixture(scope="session")

@@ -6,10 +6,10 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 
 import pytest
+from waiting import wait_for
 
 from assay.store import connect
 
@@ -30,15 +30,6 @@ def serving(port: int) -> bool:
         return False
 
 
-def wait_until(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.3)
-    raise AssertionError(f"{what} within {timeout:.0f}s")
-
-
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["kill", "ctrl-c"])
 def test_stopping_the_dashboard_command_by_its_pid_frees_the_port(tmp_path, sig):
     db = tmp_path / "kg.duckdb"
@@ -50,10 +41,10 @@ def test_stopping_the_dashboard_command_by_its_pid_frees_the_port(tmp_path, sig)
                              "--db", str(db), "--port", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_until(lambda: serving(port), 120, "the dashboard did not come up")
+        wait_for(lambda: serving(port), 120, "the dashboard to come up", poll_s=0.3)
         proc.send_signal(sig)
         proc.wait(timeout=30)
-        wait_until(lambda: not serving(port), 15, "the port is still served after the command stopped")
+        wait_for(lambda: not serving(port), 15, "the port to be free after the command stopped", poll_s=0.3)
     finally:
         if proc.poll() is None:
             proc.kill()
