@@ -90,6 +90,9 @@ class Predictor:
 
 def check_with_cost_model(setting: ClaimSetting, predictor: Predictor) -> Check:
     cid = setting.claim_id
+    if setting.measure == "scaling_efficiency":
+        return untestable(cid, "cost_model", "a scaling efficiency is relative to a smaller size, which the claim's "
+                                             "setting does not carry")
     if not setting.checkable:
         return untestable(cid, "cost_model", f"the cost model predicts speed, FLOP rate, MFU and memory; the "
                                              f"claim is about {setting.metric or 'an unnamed quantity'}")

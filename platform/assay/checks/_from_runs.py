@@ -75,6 +75,9 @@ def _measure(setting: ClaimSetting, index: RunsIndex) -> Check:
     (``consistent`` as a placeholder), or the reason nothing can be measured (``untestable``)."""
     cid = setting.claim_id
     names = _METRICS.get(setting.measure or "")
+    if setting.measure == "scaling_efficiency":
+        return untestable(cid, "runs", "a scaling efficiency is relative to a smaller size, which the claim's "
+                                       "setting does not carry")
     if names is None:
         return untestable(cid, "runs", f"runs log speed, FLOP rate, MFU and memory; the claim is about "
                                        f"{setting.metric or 'an unnamed quantity'}")
