@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from assay.operators.papers._numbers import NUMBER, NUMBER_WORDS, ZH_NUMBER, is_integer_text, parse_number
 
@@ -234,6 +235,8 @@ class Claim:
     versus_span: tuple[int, int] | None = None
     section: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: The setting as fields (``_settings.FIELDS``: hardware, gpus, model, ..., measure, direction).
+    fields: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_ratio(self) -> bool:

@@ -10,7 +10,13 @@ from itertools import islice
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
 
 # -- hardware counts --------------------------------------------------------------------------------------
-_COUNT = r"(?<![A-Za-z0-9_.,])(?P<n>\d{1,3}(?:,\d{3})+|\d+)[ \t]*(?:[个块台张颗]|[xX×](?=[ \t]))?[ \t]*"
+# "64 GPUs", "64~GPUs" (LaTeX's non-breaking space), "8x A100", "8×A100", "$8\\times$A100", "16个GPU".
+# A line may wrap between the count and the noun ("on 64\nGPUs"), not a paragraph.
+_GAP = r"[ \t~]*(?:\n[ \t~]*)?"
+_COUNT = (
+    rf"(?<![A-Za-z0-9_.,])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+){_GAP}"
+    rf"(?:[个块台张颗]|[xX×]|\$?[ \t]*\\times[ \t]*\$?)?{_GAP}"
+)
 _DEVICE_NOUN = (
     r"(?P<noun>GPUs?|TPUs?|NPUs?|IPUs?|nodes?|machines?|servers?|accelerators?|chips?|devices?|"
     r"workers?|processors?|cards?|instances?|cores?|hosts?)(?![A-Za-z0-9])"
@@ -18,7 +24,7 @@ _DEVICE_NOUN = (
 _COUNT_OF_DEVICES = re.compile(
     rf"(?=\d){_COUNT}(?:(?:NVIDIA|AMD|Intel|Tesla|GeForce|Habana|AI)[ \t]+)?{_DEVICE_NOUN}", re.IGNORECASE
 )
-_COUNT_BEFORE = re.compile(rf"{_COUNT}$")
+_COUNT_BEFORE = re.compile(rf"{_COUNT}(?:(?:NVIDIA|AMD|Intel|Tesla|Habana)[ \t]+)?$")
 _NOUN_AFTER = re.compile(rf"[ \t]*{_DEVICE_NOUN}", re.IGNORECASE)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from assay.operators.papers._parse import Parser, doubtful, subject_from_parse
 from assay.operators.papers._proposals import Proposal, name_before, occurrences, proposals
 from assay.operators.papers._sections import REFERENCES, Structure
 from assay.operators.papers._sentences import chunk_spans, sentence_at
+from assay.operators.papers._settings import FIELDS, baseline_region, candidates, claim_settings, clause_of
 
 _LIST_GAP = re.compile(r"^[\s,，、;；]*(?:and|和|与|及|以及|or)?[\s,，、]*$", re.I)
 # Between two claims, what makes them separate statements rather than coordinated ones ("an 8x increase in
@@ -190,7 +192,62 @@ def _attribute(
         claim.setting = _setting(claim, sentence, mentions)
         previous, previous_sentence = claim, sentence
     _context.distribute(text, claims)
+    _fields(text, sentences, claims, mentions, structure)
     return extra
+
+
+#: Sentences before a claim's looked at for the paragraph's accelerator.
+_PARAGRAPH_LOOKBACK = 6
+
+
+def _fields(
+    text: str, sentences: np.ndarray, claims: list[Claim], mentions: MentionIndex, structure: Structure
+) -> None:
+    """Each claim's setting as fields, once every claim's baseline is known (after ``distribute``): a
+    figure in any baseline phrase of the sentence belongs to that baseline."""
+    baselines: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    found: dict[tuple[int, int], dict[str, Any]] = {}  # the candidates of each sentence, read once
+    for claim in claims:
+        region = baseline_region(text, claim.versus_span, mentions)
+        if region and claim.sentence:
+            baselines.setdefault(claim.sentence, []).append(region)
+    for index, claim in enumerate(claims):
+        sentence = claim.sentence or (claim.start, claim.end)
+        earlier = partial(_paragraph_before, text, sentences, sentence, structure)
+        own = [r for r in [baseline_region(text, claim.versus_span, mentions)] if r]
+        before = claims[index - 1] if index else None
+        after = claims[index + 1] if index + 1 < len(claims) else None
+        clause = clause_of(
+            text,
+            claim,
+            before.end if before and before.sentence == claim.sentence else sentence[0],
+            after.start if after and after.sentence == claim.sentence else sentence[1],
+        )
+        if sentence not in found:
+            found[sentence] = candidates(text, sentence, mentions)
+        claim.fields = claim_settings(
+            text, claim, found[sentence], baselines.get(sentence, []) + own, earlier, clause, mentions
+        )
+
+
+def _paragraph_before(
+    text: str, sentences: np.ndarray, sentence: tuple[int, int], structure: Structure
+) -> list[tuple[int, int]]:
+    """The sentences of ``sentence``'s paragraph before it, nearest first (a blank line or a heading ends a
+    paragraph)."""
+    floor = text.rfind("\n\n", max(0, sentence[0] - 4000), sentence[0])
+    floor = floor + 2 if floor >= 0 else max(0, sentence[0] - 4000)
+    i = bisect.bisect_right(structure.starts, sentence[0]) - 1
+    if i >= 0:
+        floor = max(floor, structure.heading_ends[i])
+    j = int(np.searchsorted(sentences[:, 1], sentence[0], side="right")) if len(sentences) else 0
+    out = []
+    for k in range(j - 1, max(-1, j - 1 - _PARAGRAPH_LOOKBACK), -1):
+        lo, hi = int(sentences[k, 0]), int(sentences[k, 1])
+        if hi <= floor:
+            break
+        out.append((max(lo, floor), min(hi, sentence[0])))
+    return out
 
 
 def _parsed_subjects(
@@ -314,6 +371,7 @@ def _claim_row(c: Claim, doc_id: str, operator: str) -> dict[str, Any]:
         "sentence_start": sentence[0],
         "sentence_end": sentence[1],
         "section": c.section,
+        **{name: c.fields.get(name) for name in FIELDS},
     }
 
 
