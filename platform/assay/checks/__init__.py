@@ -7,6 +7,8 @@ and (on request) a scaled-down reproduction the scheduler runs.
 """
 
 from assay.checks._check import Check
+from assay.checks._reproduce import reproduce
 from assay.checks._setting import ClaimSetting, layout_sides
+from assay.checks._sweep import plan_sweep, why_not_reproducible
 
-__all__ = ["Check", "ClaimSetting", "layout_sides"]
+__all__ = ["Check", "ClaimSetting", "layout_sides", "plan_sweep", "reproduce", "why_not_reproducible"]
