@@ -21,8 +21,12 @@ _DEVICE_NOUN = (
     r"(?P<noun>GPUs?|TPUs?|NPUs?|IPUs?|nodes?|machines?|servers?|accelerators?|chips?|devices?|"
     r"workers?|processors?|cards?|instances?|cores?|hosts?)(?![A-Za-z0-9])"
 )
+# "2 CPU workers", "8 GPU servers": the kind of device is kept in the name, so a count of CPU workers is
+# told from one of GPU workers.
 _COUNT_OF_DEVICES = re.compile(
-    rf"(?=\d){_COUNT}(?:(?:NVIDIA|AMD|Intel|Tesla|GeForce|Habana|AI)[ \t]+)?{_DEVICE_NOUN}", re.IGNORECASE
+    rf"(?=\d){_COUNT}(?:(?:NVIDIA|AMD|Intel|Tesla|GeForce|Habana|AI)[ \t]+)?(?:(?P<kind>CPU|GPU)[ \t]+)?"
+    rf"{_DEVICE_NOUN}",
+    re.IGNORECASE,
 )
 _COUNT_BEFORE = re.compile(rf"{_COUNT}(?:(?:NVIDIA|AMD|Intel|Tesla|Habana)[ \t]+)?$")
 _NOUN_AFTER = re.compile(rf"[ \t]*{_DEVICE_NOUN}", re.IGNORECASE)
@@ -33,7 +37,7 @@ def hardware_counts(text: str, known: list[Mention], limit: int) -> list[Mention
     out = []
     for m in islice(_COUNT_OF_DEVICES.finditer(text), limit):
         n = int(m.group("n").replace(",", ""))
-        noun = m.group("noun")
+        noun = f"{m.group('kind').upper()} {m.group('noun')}" if m.group("kind") else m.group("noun")
         out.append(
             Mention(m.start(), m.end(), m.group(), "hardware", _count_name(n, noun), 0.9, COUNT_SOURCE)
         )

@@ -66,8 +66,8 @@ _LINK_NAMES = frozenset({"nvlink", "nvswitch", "infiniband"})
 _MEMORY_AFTER = re.compile(r"[\s-]*\(?\s*(\d{2,3})\s?GB\b", re.I)
 _MEMORY_IN = re.compile(r"(\d{2,3})\s?GB\b", re.I)
 _CPU = re.compile(
-    r"\b(?:on|using|with|across)\s+(?:\d[\d,]*\s+)?(?:[A-Za-z-]+\s+)?CPUs?\b(?![\s-]*(?:offload|memory))"
-    r"|\b\d[\d,]*\s+CPU(?:s|\s+cores?)\b|\bCPU[- ]only\b"
+    r"\b(?i:on|using|with|across)\s+(?:\d[\d,]*\s+)?(?:[A-Za-z-]+\s+)?CPUs?\b(?![\s-]*(?:offload|memory))"
+    r"|\b\d[\d,]*\s+CPU(?:s|\s+cores?|\s+workers?)\b|\bCPU[- ]only\b"
 )
 
 # -- counts -----------------------------------------------------------------------------------------------
@@ -408,11 +408,13 @@ def _counts(text: str, found: list[Mention], lo: int, hi: int) -> dict[str, list
 
 
 def _counts_devices(words: list[str]) -> bool:
-    """Whether a count mention's name ("64 A100 GPUs", "8 A100", "128 TPU v3 cores") counts accelerators:
-    workers and bare cores may be processes or CPU cores, so they are not counted."""
+    """Whether a count mention's name ("64 A100 GPUs", "8 A100", "128 TPU v3 cores", "2 CPU workers") counts
+    accelerators: bare workers and cores may be processes or CPU cores, so they are not counted."""
     noun = words[-1].lower().rstrip("s")
     if noun == "core":
         return len(words) > 2
+    if noun == "worker" and len(words) > 2:
+        return words[-2].lower().rstrip("s") in ("cpu", "gpu", "tpu", "npu") or words[-2][:1].isupper()
     return noun in _DEVICE_NOUNS or (noun not in ("worker", "host") and len(words) > 1)
 
 

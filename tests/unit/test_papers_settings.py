@@ -60,6 +60,13 @@ def test_hardware_count_model_and_sequence_length(rules):
     }
 
 
+def test_cpu_workers_are_counted_with_their_kind_and_bare_workers_are_not(rules):
+    c = claims(rules, "On 2 CPU workers, pipeline parallelism trains gpt-tiny 1.7x faster than tensor parallelism.")
+    assert fields(c["1.7x"], "hardware", "gpus", "model") == {"hardware": "CPU", "gpus": 2, "model": "gpt-tiny"}
+    bare = claims(rules, "With 16 workers, our scheduler cuts the makespan by 30%.")
+    assert fields(bare["30%"], "hardware", "gpus") == {"hardware": None, "gpus": None}
+
+
 def test_a_count_in_the_baseline_phrase_is_the_baseline_s(rules):
     c = claims(
         rules, "We present Kestrel. On 8 H100 GPUs, Kestrel runs 3.2x faster than Megatron-LM on 32 GPUs."
