@@ -27,7 +27,7 @@ _METRICS: dict[str, tuple[str, ...]] = {
     "memory": ("memory_mb",),
 }
 # Runs are paired within a setting: one model (however spelt), devices, layout and kind of hardware.
-_SETTING_KEY = ["model_key", "world_size", "layout", "cluster"]
+_SETTING_KEY = ["model_key", "world_size", "layout", "cluster", "global_batch_size"]
 _JOB_MODEL = re.compile(r"gpt-(?P<layers>\d+)l-(?P<hidden>\d+)h")
 
 
@@ -107,7 +107,8 @@ def _measure(setting: ClaimSetting, index: RunsIndex) -> Check:
 
 def _ratio_check(setting: ClaimSetting, matched: pd.DataFrame, metric: str, run_rows: list[dict]) -> Check:
     cid = setting.claim_id
-    per = matched.assign(cluster=matched["cluster"].fillna(""))
+    per = matched.assign(cluster=matched["cluster"].fillna(""),
+                         global_batch_size=matched["global_batch_size"].fillna(0))
     if layout_sides(setting) is not None:
         per = per.assign(layout="")  # the two sides differ in layout by definition
     groups = per.groupby(_SETTING_KEY + ["role"])[metric].median().unstack("role")
