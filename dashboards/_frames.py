@@ -213,3 +213,61 @@ def percent(value: float | None) -> float | None:
     if value is None or pd.isna(value):
         return None
     return float(value) * 100 if abs(value) <= 1.5 else float(value)
+
+
+#: How a verdict reads in a table cell: a mark a reader scans for, then the word.
+VERDICT_MARKS = {"consistent": "✅", "contradicted": "❌", "implausible": "⚠️", "untestable": "➖"}
+
+
+def verdict_badge(verdict: Any) -> str:
+    """``✅ consistent`` for a verdict, empty for a claim this kind of evidence has not checked."""
+    text = text_of(verdict)
+    return f"{VERDICT_MARKS.get(text, '?')} {text}" if text else ""
+
+
+def check_value(value: Any, unit: Any = None) -> str:
+    """A check's figure with its unit: ``1.39x``, ``52%``, ``310 ms``; "—" when the check has none."""
+    if value is None or pd.isna(value):
+        return "—"
+    unit = text_of(unit)
+    return f"{float(value):.3g}{unit if unit in ('x', '%', '') else ' ' + unit}"
+
+
+def evidence_table(value: Any) -> pd.DataFrame:
+    """A piece of JSON evidence (a plan, predicted figures) as ``key``/``value`` rows, nested keys dotted."""
+    flat = flatten_config(value) if isinstance(value, dict) else {} if value is None else {"": value}
+    return pd.DataFrame({"key": list(flat), "value": [_cell(v) for v in flat.values()]})
+
+
+def evidence_runs(items: Any) -> pd.DataFrame:
+    """The runs a check names (``{run_id, role, ...}`` dicts or bare ids) as ``run_id``/``role`` rows."""
+    rows = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and item.get("run_id"):
+            rows.append({"run_id": str(item["run_id"]), "role": text_of(item.get("role")) or "run"})
+        elif isinstance(item, str) and item:
+            rows.append({"run_id": item, "role": "run"})
+    return pd.DataFrame(rows, columns=["run_id", "role"]).drop_duplicates("run_id")
+
+
+def evidence_jobs(jobs: Any) -> pd.DataFrame:
+    """A reproduction's jobs (``{"subject": [ids], "baseline": [ids]}``, or a list) as ``job_id``/``side``."""
+    if isinstance(jobs, list):
+        jobs = {"job": jobs}
+    rows = [
+        {"job_id": str(j), "side": str(side)}
+        for side, ids in (jobs.items() if isinstance(jobs, dict) else [])
+        for j in (ids if isinstance(ids, list) else [ids])
+        if j
+    ]
+    return pd.DataFrame(rows, columns=["job_id", "side"]).drop_duplicates("job_id")
+
+
+def layout_table(plan: Any) -> pd.DataFrame:
+    """A cost model's plan as one row per side (``subject``/``baseline``) with its layout fields as columns,
+    or one row for a plan of a single layout."""
+    if not isinstance(plan, dict) or not plan:
+        return pd.DataFrame()
+    sides = plan if all(isinstance(v, dict) for v in plan.values()) else {"plan": plan}
+    rows = {side: {k: _cell(v) for k, v in flatten_config(layout).items()} for side, layout in sides.items()}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("side").reset_index()

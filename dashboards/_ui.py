@@ -28,6 +28,7 @@ FIRST_STEPS = {
     "logs": "assay run logs --input path/to/training/logs/",
     "jobs": "assay jobs submit pipelines/jobs/<spec>.yaml   # then: assay scheduler",
     "simulate": "assay simulate",
+    "check": "assay check",
     "demo": "assay demo",
 }
 

@@ -691,8 +691,58 @@ def _simulations(sample: Sample) -> dict[str, list[dict[str, Any]]]:
     return {"sim_runs": sim_runs, "sim_jobs": sim_jobs}
 
 
-def fill_sample(db: str | Path, steps: int = STEPS) -> Sample:
-    """Write the representative sample into ``db`` (created if missing) and say what was written."""
+def _checks(sample: Sample) -> list[dict[str, Any]]:
+    """Verdicts on four of the sample's claims, one of each verdict, with evidence pointing at sample rows:
+    the Megatron-LM 1.5x throughput claim has all three kinds (runs and the cost model agree, the
+    reproduction does not); the 52% MFU claim is implausible to the cost model; Pollux's JCT claim is
+    untestable by runs. The other claims stay unchecked."""
+    from assay.checks import Check
+
+    megatron_x, mfu, _, pollux_jct = sample.claim_ids[:4]
+    rid = sample.run_ids
+    checks = [
+        Check(
+            megatron_x, "runs", "consistent", "median ratio 1.39x over 1 setting is within 10% of 1.5x",
+            claimed=1.5, observed=1.39, low=1.36, high=1.41, unit="x",
+            evidence={
+                "metric": "tokens_per_s",
+                "runs": [
+                    {"run_id": rid["meg-gpt-16a"], "role": "claimed system"},
+                    {"run_id": rid["meg-gpt-16b"], "role": "claimed system"},
+                    {"run_id": rid["ds-gpt-16"], "role": "baseline"},
+                ],
+                "groups": [{"model": "gpt3-1.3b", "world_size": 16, "layout": "dp8·tp2·pp1", "ratio": 1.39}],
+            },
+        ),
+        Check(
+            megatron_x, "cost_model", "consistent", "the fitted model predicts 1.44x for this layout pair",
+            claimed=1.5, observed=1.44, low=1.3, high=1.6, unit="x",
+            evidence={
+                "plan": {"subject": {"dp": 8, "tp": 2, "pp": 1}, "baseline": {"dp": 16, "tp": 1, "pp": 1}},
+                "predicted": {"subject_step_time_ms": 310.0, "baseline_step_time_ms": 446.0, "ratio": 1.44},
+            },
+        ),
+        Check(
+            megatron_x, "reproduction", "contradicted", "reproduced 1.05x at 8 workers, outside 1.35-1.65x",
+            claimed=1.5, observed=1.05, low=1.02, high=1.08, unit="x",
+            evidence={
+                "jobs": {"subject": ["job-elastic"], "baseline": ["job-bert"]},
+                "runs": [{"run_id": rid["ray-gpt2-elastic"], "role": "claimed system"}],
+            },
+        ),
+        Check(
+            mfu, "cost_model", "implausible", "52% MFU is above the 45% the model allows at TP=4, PP=2",
+            claimed=52.0, observed=41.0, low=35.0, high=45.0, unit="%",
+            evidence={"plan": {"dp": 2, "tp": 4, "pp": 2}, "predicted": {"mfu": 0.41}},
+        ),
+        Check(pollux_jct, "runs", "untestable", "no logged metric measures average JCT"),
+    ]
+    return [c.row(at=T0 + timedelta(days=2)) for c in checks]
+
+
+def fill_sample(db: str | Path, steps: int = STEPS, checks: bool = True) -> Sample:
+    """Write the representative sample into ``db`` (created if missing) and say what was written; ``checks``:
+    with verdicts on some claims (as ``assay check`` writes them)."""
     sample = Sample(db=Path(db))
     papers = _papers(sample)
     runs = _runs(sample, steps)
@@ -710,6 +760,8 @@ def fill_sample(db: str | Path, steps: int = STEPS) -> Sample:
             "holdout_mape": 0.18,
         }
     ]
+    if checks:
+        tables["claim_checks"] = _checks(sample)
     write_rows(db, tables)
     return sample
 
@@ -787,7 +839,9 @@ def fill_large(
         lengths = [len(t) for _, t in docs]
         prefixes = [t[:5] for _, t in docs]
         con.execute(f"""
-            INSERT INTO claims
+            INSERT INTO claims (claim_id, doc_id, subject, metric, value, value_low, value_high, unit, qualifier,
+                                versus, setting, text, start, "end", operator, confidence, sentence_start,
+                                sentence_end)
             SELECT 'bulk-claim-' || i, doc[1 + i % {len(doc_ids)}], subj[1 + i % {len(subjects)}],
                    met[1 + (i // 7) % {len(metrics)}], 1 + (i % 40) / 10.0, NULL, NULL,
                    CASE WHEN i % 3 = 0 THEN '%' ELSE 'x' END, 'higher', subj[1 + (i + 1) % {len(subjects)}],

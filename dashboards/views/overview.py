@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from assay.dashboards import _figures, _ui
-from assay.store import queries_knowledge, queries_pipelines
+from assay.dashboards import _figures, _frames, _ui
+from assay.store import queries_checks, queries_knowledge, queries_pipelines
 
 st.title("Overview")
 counts = _ui.query(queries_knowledge.table_counts)
@@ -30,6 +30,20 @@ st.caption(
     f"samples · {counts['events']:,} run events · {counts['allocations']:,} scheduler decisions · "
     f"{counts['quarantine']:,} quarantined inputs"
 )
+
+if counts["claims"]:
+    verdicts = _ui.query(queries_checks.claim_verdict_counts)
+    if verdicts.empty:
+        _ui.empty_state(
+            "No claim has a verdict yet: check them against the runs and the cost model.", "check"
+        )
+    else:
+        st.markdown(
+            f"**Claims checked: {int(verdicts['claims'].sum()):,}** of {counts['claims']:,} — "
+            + " · ".join(f"{n:,} {_frames.verdict_badge(v)}" for v, n in verdicts.itertuples(index=False)),
+            help="Each claim counted once, under its worst verdict from runs, the cost model and reproductions "
+            "(contradicted, then implausible, consistent, untestable). The Claims page filters by verdict.",
+        )
 
 left, right = st.columns(2)
 with left:

@@ -18,7 +18,17 @@ if counts["jobs"]:
     for col, row in zip(cols, states.itertuples(), strict=False):
         col.metric(str(row.state), int(row.jobs))
     chosen = st.multiselect("Job states", states["state"].tolist(), key="sched_states")
-    queue = _ui.query(queries_scheduler.job_queue, tuple(chosen) or None)
+    # ?jobs=a,b (a link from a claim's reproduction on the Claims page) narrows the page to those jobs.
+    linked = tuple(j for j in st.query_params.get("jobs", "").split(",") if j)
+    if linked:
+        note, clear = st.columns([5, 1])
+        note.info(
+            f"Showing the {len(linked)} job(s) of a claim's reproduction.", icon=":material/filter_alt:"
+        )
+        if clear.button("Show all jobs", key="sched_all_jobs"):
+            del st.query_params["jobs"]
+            st.rerun()
+    queue = _ui.query(queries_scheduler.job_queue, tuple(chosen) or None, job_ids=linked or None)
     _ui.table(queue, height=min(38 + 35 * len(queue), 320))
     recent = queue.sort_values("submitted_at", ascending=False).head(40)["job_id"].tolist()
     segments = _ui.query(queries_scheduler.allocation_segments, tuple(recent))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from assay.operators.papers._numbers import NUMBER, NUMBER_WORDS, ZH_NUMBER, is_integer_text, parse_number
 
@@ -234,6 +235,16 @@ class Claim:
     versus_span: tuple[int, int] | None = None
     section: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: How the number was written (``x``, ``pct``, ``rate``, ``words``, ``zh_numeral``, ``list_item``, ...) and,
+    #: once attributed, where its subject and baseline came from: what ``_confidence`` calibrates on.
+    shape: str = "x"
+    subject_source: str | None = None
+    versus_source: str | None = None
+    in_list: bool = False
+    #: Another system named before the number in its sentence (not as its baseline): a rival subject.
+    rival_before: bool = False
+    #: The setting as fields (``_settings.FIELDS``: hardware, gpus, model, ..., measure, direction).
+    fields: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_ratio(self) -> bool:
@@ -288,8 +299,14 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return _chinese_claim(text, m)
     if m.group("half") or m.group("zhalf"):
         group = "half" if m.group("half") else "zhalf"
-        return Claim(m.start(group), m.end(group), m.group(group), "%", value=50.0, confidence=0.7)
-    for group, unit, confidence in (("fnum", "x", 0.85), ("snum", "x", 0.8), ("pnum", "%", 0.85)):
+        return Claim(
+            m.start(group), m.end(group), m.group(group), "%", value=50.0, confidence=0.7, shape="half"
+        )
+    for group, unit, confidence, shape in (
+        ("fnum", "x", 0.85, "factor"),
+        ("snum", "x", 0.8, "speedup"),
+        ("pnum", "%", 0.85, "zh_percent"),
+    ):
         if m.group(group):
             number = m.group(group)
             span = (m.start(group), end) if group == "snum" else (start, end)
@@ -300,6 +317,7 @@ def _claim(text: str, m: _Match) -> Claim | None:
                 unit,
                 value=parse_number(number),
                 confidence=confidence,
+                shape=shape,
             )
     if m.group("wnum") or m.group("twice"):
         return _word_claim(text, m)
@@ -327,7 +345,7 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return None
     unit = _UNIT_NAMES.get(kind) or re.sub(r"\s+", " ", m.group("rate").strip(" \t~"))
     confidence = {"x": 0.95, "pct": 0.9, "times": 0.8, "fold": 0.8}.get(kind, 0.85)
-    claim = Claim(start, end, text[start:end], unit, confidence=confidence)
+    claim = Claim(start, end, text[start:end], unit, confidence=confidence, shape=kind)
     lo = parse_number(m.group("lo"))
     if m.group("hi") is None:
         claim.value = lo
@@ -383,7 +401,7 @@ def _word_claim(text: str, m: _Match) -> Claim | None:
             return None  # "the key findings are threefold"
     value = parse_number(m.group("twice") or m.group("wnum"))
     unit = "orders of magnitude" if is_oom else "x"
-    return Claim(start, end, text[start:end], unit, value=value, confidence=0.75)
+    return Claim(start, end, text[start:end], unit, value=value, confidence=0.75, shape="words")
 
 
 def _chinese_claim(text: str, m: _Match) -> Claim | None:
@@ -392,7 +410,13 @@ def _chinese_claim(text: str, m: _Match) -> Claim | None:
         return None  # "关键发现是三倍" (the findings are threefold) states no result
     unit = "orders of magnitude" if "数量级" in m.group("zunit") else "x"
     return Claim(
-        start, end, text[start:end], unit, value=float(parse_number(m.group("znum"))), confidence=0.75
+        start,
+        end,
+        text[start:end],
+        unit,
+        value=float(parse_number(m.group("znum"))),
+        confidence=0.75,
+        shape="zh_numeral",
     )
 
 
@@ -412,7 +436,15 @@ def _listed_before(text: str, claim: Claim, floor: int) -> list[Claim]:
     if _LIST_NOT_VALUES.search(text, max(0, found.start("items") - 12), found.start("items")):
         return []
     return [
-        Claim(i.start(), i.end(), i.group(), claim.unit, value=parse_number(i.group()), confidence=0.8)
+        Claim(
+            i.start(),
+            i.end(),
+            i.group(),
+            claim.unit,
+            value=parse_number(i.group()),
+            confidence=0.8,
+            shape="list_item",
+        )
         for i in items
     ]
 

@@ -10,15 +10,25 @@ from itertools import islice
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
 
 # -- hardware counts --------------------------------------------------------------------------------------
-_COUNT = r"(?<![A-Za-z0-9_.,])(?P<n>\d{1,3}(?:,\d{3})+|\d+)[ \t]*(?:[个块台张颗]|[xX×](?=[ \t]))?[ \t]*"
+# "64 GPUs", "64~GPUs" (LaTeX's non-breaking space), "8x A100", "8×A100", "$8\\times$A100", "16个GPU".
+# A line may wrap between the count and the noun ("on 64\nGPUs"), not a paragraph.
+_GAP = r"[ \t~]*(?:\n[ \t~]*)?"
+_COUNT = (
+    rf"(?<![A-Za-z0-9_.,])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+){_GAP}"
+    rf"(?:[个块台张颗]|[xX×]|\$?[ \t]*\\times[ \t]*\$?)?{_GAP}"
+)
 _DEVICE_NOUN = (
     r"(?P<noun>GPUs?|TPUs?|NPUs?|IPUs?|nodes?|machines?|servers?|accelerators?|chips?|devices?|"
     r"workers?|processors?|cards?|instances?|cores?|hosts?)(?![A-Za-z0-9])"
 )
+# "2 CPU workers", "8 GPU servers": the kind of device is kept in the name, so a count of CPU workers is
+# told from one of GPU workers.
 _COUNT_OF_DEVICES = re.compile(
-    rf"(?=\d){_COUNT}(?:(?:NVIDIA|AMD|Intel|Tesla|GeForce|Habana|AI)[ \t]+)?{_DEVICE_NOUN}", re.IGNORECASE
+    rf"(?=\d){_COUNT}(?:(?:NVIDIA|AMD|Intel|Tesla|GeForce|Habana|AI)[ \t]+)?(?:(?P<kind>CPU|GPU)[ \t]+)?"
+    rf"{_DEVICE_NOUN}",
+    re.IGNORECASE,
 )
-_COUNT_BEFORE = re.compile(rf"{_COUNT}$")
+_COUNT_BEFORE = re.compile(rf"{_COUNT}(?:(?:NVIDIA|AMD|Intel|Tesla|Habana)[ \t]+)?$")
 _NOUN_AFTER = re.compile(rf"[ \t]*{_DEVICE_NOUN}", re.IGNORECASE)
 
 
@@ -27,7 +37,7 @@ def hardware_counts(text: str, known: list[Mention], limit: int) -> list[Mention
     out = []
     for m in islice(_COUNT_OF_DEVICES.finditer(text), limit):
         n = int(m.group("n").replace(",", ""))
-        noun = m.group("noun")
+        noun = f"{m.group('kind').upper()} {m.group('noun')}" if m.group("kind") else m.group("noun")
         out.append(
             Mention(m.start(), m.end(), m.group(), "hardware", _count_name(n, noun), 0.9, COUNT_SOURCE)
         )

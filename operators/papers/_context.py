@@ -349,6 +349,7 @@ def distribute(text: str, claims: list[Claim]) -> None:
         for claim, part in zip(group, parts, strict=True):
             at = text.find(part, offset, end)
             claim.versus, claim.versus_span = part, (at, at + len(part))
+            claim.versus_source = "respectively"
             offset = at + len(part)
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from assay.ids import stable_id
-from assay.operators.papers import _context
+from assay.operators.papers import _confidence, _context
 from assay.operators.papers._claims import Claim, find_claims
 from assay.operators.papers._configs import hardware_counts, sized_models
 from assay.operators.papers._gazetteer import entity_id, generic_names, normalise
@@ -23,6 +24,7 @@ from assay.operators.papers._parse import Parser, doubtful, subject_from_parse
 from assay.operators.papers._proposals import Proposal, name_before, occurrences, proposals
 from assay.operators.papers._sections import REFERENCES, Structure
 from assay.operators.papers._sentences import chunk_spans, sentence_at
+from assay.operators.papers._settings import FIELDS, baseline_region, candidates, claim_settings, clause_of
 
 _LIST_GAP = re.compile(r"^[\s,，、;；]*(?:and|和|与|及|以及|or)?[\s,，、]*$", re.I)
 # Between two claims, what makes them separate statements rather than coordinated ones ("an 8x increase in
@@ -89,6 +91,8 @@ def knowledge(
     subjects = _attribute(text, lang, sentences, claims, MentionIndex(mentions), proposed, structure)
     if parse is not None and lang == "en":
         _parsed_subjects(text, claims, MentionIndex(mentions + subjects), proposed, parse)
+    for claim in claims:
+        claim.confidence = _confidence.confidence(claim, lang)
     baselines = _baseline_mentions(text, claims, MentionIndex(mentions + subjects))
     mentions = resolve(mentions + subjects + baselines)
     if len(mentions) > cap:
@@ -103,7 +107,7 @@ def knowledge(
     return {
         "entities": _entity_rows(mentions),
         "mentions": [_mention_row(m, doc_id, operator) for m in mentions],
-        "claims": [_claim_row(c, doc_id, operator) for c in claims],
+        "claims": [_claim_row(c, doc_id, operator, lang) for c in claims],
         "relations": _relations(doc_id, sentences, claims, MentionIndex(mentions), proposed, operator),
         "issues": issues,
     }
@@ -173,24 +177,84 @@ def _attribute(
         vs = _context.versus(text, claim, sentence, _blockers(text, claims, index, sentence), earlier)
         claim.versus = vs[0] if vs else None
         claim.versus_span = (vs[1], vs[2]) if vs else None
+        claim.versus_source = "phrase" if vs else None
+        claim.in_list = in_list
         if in_list and previous is not None:
             claim.qualifier = claim.qualifier or previous.qualifier
-            claim.versus = claim.versus or previous.versus
-            claim.versus_span = claim.versus_span or previous.versus_span
-        claim.subject = _subject(claim, sentence, mentions, proposed_names, primary)
+            if claim.versus is None and previous.versus is not None:
+                claim.versus, claim.versus_span = previous.versus, previous.versus_span
+                claim.versus_source = "list"
+        claim.subject, claim.subject_source, claim.rival_before = _subject(
+            claim, sentence, mentions, proposed_names, primary
+        )
         if claim.subject is None:
             named = name_before(
                 text, sentence[0], claim.start, lang, mentions.inside(sentence[0], claim.start)
             )
             if named and not (claim.versus_span and claim.versus_span[0] <= named[1] < claim.versus_span[1]):
-                claim.subject = named[0]
+                claim.subject, claim.subject_source = named[0], "nearest"
                 extra.append(
                     Mention(named[1], named[1] + len(named[0]), named[0], "system", named[0], 0.5, "rule")
                 )
         claim.setting = _setting(claim, sentence, mentions)
         previous, previous_sentence = claim, sentence
     _context.distribute(text, claims)
+    _fields(text, sentences, claims, mentions, structure)
     return extra
+
+
+#: Sentences before a claim's looked at for the paragraph's accelerator.
+_PARAGRAPH_LOOKBACK = 6
+
+
+def _fields(
+    text: str, sentences: np.ndarray, claims: list[Claim], mentions: MentionIndex, structure: Structure
+) -> None:
+    """Each claim's setting as fields, once every claim's baseline is known (after ``distribute``): a
+    figure in any baseline phrase of the sentence belongs to that baseline."""
+    baselines: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    found: dict[tuple[int, int], dict[str, Any]] = {}  # the candidates of each sentence, read once
+    for claim in claims:
+        region = baseline_region(text, claim.versus_span, mentions)
+        if region and claim.sentence:
+            baselines.setdefault(claim.sentence, []).append(region)
+    for index, claim in enumerate(claims):
+        sentence = claim.sentence or (claim.start, claim.end)
+        earlier = partial(_paragraph_before, text, sentences, sentence, structure)
+        own = [r for r in [baseline_region(text, claim.versus_span, mentions)] if r]
+        before = claims[index - 1] if index else None
+        after = claims[index + 1] if index + 1 < len(claims) else None
+        clause = clause_of(
+            text,
+            claim,
+            before.end if before and before.sentence == claim.sentence else sentence[0],
+            after.start if after and after.sentence == claim.sentence else sentence[1],
+        )
+        if sentence not in found:
+            found[sentence] = candidates(text, sentence, mentions)
+        claim.fields = claim_settings(
+            text, claim, found[sentence], baselines.get(sentence, []) + own, earlier, clause, mentions
+        )
+
+
+def _paragraph_before(
+    text: str, sentences: np.ndarray, sentence: tuple[int, int], structure: Structure
+) -> list[tuple[int, int]]:
+    """The sentences of ``sentence``'s paragraph before it, nearest first (a blank line or a heading ends a
+    paragraph)."""
+    floor = text.rfind("\n\n", max(0, sentence[0] - 4000), sentence[0])
+    floor = floor + 2 if floor >= 0 else max(0, sentence[0] - 4000)
+    i = bisect.bisect_right(structure.starts, sentence[0]) - 1
+    if i >= 0:
+        floor = max(floor, structure.heading_ends[i])
+    j = int(np.searchsorted(sentences[:, 1], sentence[0], side="right")) if len(sentences) else 0
+    out = []
+    for k in range(j - 1, max(-1, j - 1 - _PARAGRAPH_LOOKBACK), -1):
+        lo, hi = int(sentences[k, 0]), int(sentences[k, 1])
+        if hi <= floor:
+            break
+        out.append((max(lo, floor), min(hi, sentence[0])))
+    return out
 
 
 def _parsed_subjects(
@@ -227,7 +291,7 @@ def _parsed_subjects(
         ]
         subject = subject_from_parse(parsed[(lo, hi)], claim.start - lo, spans, primary)
         if subject:
-            claim.subject = subject
+            claim.subject, claim.subject_source = subject, "parse"
 
 
 def _earlier(claims: list[Claim], index: int, sentence: tuple[int, int]) -> list[int]:
@@ -265,19 +329,23 @@ def _inside(m: Mention, span: tuple[int, int] | None) -> bool:
 
 def _subject(
     claim: Claim, sentence: tuple[int, int], mentions: MentionIndex, proposed: set[str], primary: str | None
-) -> str | None:
+) -> tuple[str | None, str | None, bool]:
+    """The subject by the rules, how it was found (``proposed``: a proposed system named before the number;
+    ``primary``: the paper's main system, named nowhere before it; ``nearest``: the nearest name before it),
+    and whether another system is named before the number (a rival the rules may have passed over)."""
     before = [
         m
         for m in mentions.inside(sentence[0], claim.start)
         # A name the built-in list calls a method (ZeRO, FlashAttention) is a subject as much as a system.
         if m.type in ("system", "method") and not _inside(m, claim.versus_span)
     ]
+    rival = any(m.name.lower() not in proposed for m in before)
     for m in reversed(before):
         if m.name.lower() in proposed:
-            return m.name
+            return m.name, "proposed", rival
     if primary:
-        return primary
-    return before[-1].name if before else None
+        return primary, "primary", rival
+    return (before[-1].name, "nearest", rival) if before else (None, None, rival)
 
 
 def _setting(claim: Claim, sentence: tuple[int, int], mentions: MentionIndex) -> str | None:
@@ -292,7 +360,7 @@ def _setting(claim: Claim, sentence: tuple[int, int], mentions: MentionIndex) ->
     return "; ".join(parts[:4] + claim.notes) or None
 
 
-def _claim_row(c: Claim, doc_id: str, operator: str) -> dict[str, Any]:
+def _claim_row(c: Claim, doc_id: str, operator: str, lang: str) -> dict[str, Any]:
     sentence = c.sentence or (None, None)
     return {
         "claim_id": stable_id(doc_id, operator, c.start, c.end, c.unit, c.value, c.value_low, c.value_high),
@@ -311,9 +379,12 @@ def _claim_row(c: Claim, doc_id: str, operator: str) -> dict[str, Any]:
         "end": c.end,
         "operator": operator,
         "confidence": c.confidence,
+        # What the confidence was read from (not stored): the calibration refits on it.
+        "confidence_basis": " ".join(_confidence.features(c, lang)),
         "sentence_start": sentence[0],
         "sentence_end": sentence[1],
         "section": c.section,
+        **{name: c.fields.get(name) for name in FIELDS},
     }
 
 

@@ -29,7 +29,8 @@ _HAN_RUN = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 HAS_CJK = re.compile(f"[{_HAN_RUN}]")
 _TOKEN = re.compile(
     rf"(\s+|[{_HAN_RUN}]+|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?"
-    r"|[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]+|\S)( ?)"
+    # Latin letters without the signs in their block (× and ÷): "8×A100" is a count and a name.
+    r"|[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff]+|\S)( ?)"
 )
 
 

@@ -294,6 +294,27 @@ def score(
     return result
 
 
+def verdicts(
+    gold: Mapping[int, Sequence[Mapping[str, Any]]], predicted: Mapping[int, Sequence[Mapping[str, Any]]]
+) -> dict[int, list[bool]]:
+    """For each document, whether each predicted claim (in order) is right as ``score`` judges it: matched
+    one-to-one with a gold claim and its subject and baseline both right (ratio claims and the rest are
+    matched apart, as in the report)."""
+    out: dict[int, list[bool]] = {}
+    for doc, preds in predicted.items():
+        right = [False] * len(preds)
+        for ratio in (True, False):
+            golds = [c for c in gold.get(doc, ()) if is_ratio(c) == ratio]
+            index = [j for j, c in enumerate(preds) if is_ratio(c) == ratio]
+            for g, j in _one_to_one([preds[j] for j in index], golds).items():
+                p = preds[index[j]]
+                right[index[j]] = same_name(p.get("subject"), golds[g].get("subject")) and same_name(
+                    p.get("versus"), golds[g].get("versus")
+                )
+        out[doc] = right
+    return out
+
+
 def _item(doc: int, c: Mapping[str, Any]) -> Item:
     def num(key: str) -> float | None:
         return float(c[key]) if _present(c.get(key)) else None
@@ -323,6 +344,13 @@ def evaluate_abstracts(
     model: str = "blank",
 ) -> Report:
     """Score claims for a file of abstracts separated by blank lines (paragraph i = gold index i)."""
+    gold, docs, notes = _abstract_docs(gold_path, abstracts_path)
+    return _evaluate(gold, docs, db, model, notes)
+
+
+def _abstract_docs(
+    gold_path: str | os.PathLike[str], abstracts_path: str | os.PathLike[str]
+) -> tuple[dict[int, list[dict[str, Any]]], list[_Doc], list[str]]:
     gold = load_gold(gold_path)
     paragraphs = split_abstracts(Path(abstracts_path).read_text("utf-8", errors="replace"))
     notes = []
@@ -335,7 +363,7 @@ def evaluate_abstracts(
     docs = [
         _Doc(gold[i].index, content_id(p), p, f"{abstracts_path}#{i}") for i, p in enumerate(paragraphs[:n])
     ]
-    return _evaluate({g.index: g.claims for g in gold[:n]}, docs, db, model, notes)
+    return {g.index: g.claims for g in gold[:n]}, docs, notes
 
 
 def evaluate_corpus(
@@ -345,6 +373,13 @@ def evaluate_corpus(
     model: str = "blank",
 ) -> Report:
     """Score claims for a folder of papers whose gold lines name their ``source`` file (and ``row``)."""
+    gold, docs, notes = _corpus_docs(gold_path, corpus_dir)
+    return _evaluate(gold, docs, db, model, notes)
+
+
+def _corpus_docs(
+    gold_path: str | os.PathLike[str], corpus_dir: str | os.PathLike[str]
+) -> tuple[dict[int, list[dict[str, Any]]], list[_Doc], list[str]]:
     from assay.dsl import get_operator
 
     gold = load_gold(gold_path)
@@ -370,7 +405,19 @@ def evaluate_corpus(
         if row < len(records):
             r = records[row]
             docs.append(_Doc(g.index, r["doc_id"], r["text"], r["uri"]))
-    return _evaluate({g.index: g.claims for g in gold}, docs, db, model, notes)
+    return {g.index: g.claims for g in gold}, docs, notes
+
+
+def gold_and_predictions(
+    gold_path: str | os.PathLike[str], source: str | os.PathLike[str], model: str = "blank"
+) -> tuple[dict[int, list[dict[str, Any]]], dict[int, list[dict[str, Any]]]]:
+    """The gold claims and the claim rows extracted in-process, per document key, for a gold file and its
+    ``source``: a folder of papers (``evaluate_corpus``) or a file of abstracts (``evaluate_abstracts``)."""
+    if Path(source).is_dir():
+        gold, docs, _ = _corpus_docs(gold_path, source)
+    else:
+        gold, docs, _ = _abstract_docs(gold_path, source)
+    return gold, extract_claims(docs, model)
 
 
 def _evaluate(

@@ -19,7 +19,8 @@ VIEWS: dict[str, tuple[str, dict[str, int]]] = {
         {
             "[data-testid='stDataFrame']": 1,
             "[data-testid='stDownloadButton']": 1,
-            "[data-testid='stMetric']": 3,
+            "[data-testid='stMetric']": 4,  # claimed, measured, predicted, reproduced
+            "[data-testid='stExpander']": 3,  # the evidence of each verdict
         },
     ),
     "runs": ("Runs", {".js-plotly-plot": 1, "[data-testid='stMultiSelect']": 5}),
@@ -109,4 +110,28 @@ def test_claims_download_has_every_matching_claim(page, dashboard_url, tmp_path)
     lines = path.read_text().splitlines()
     assert lines[0].startswith("claim_id,system,metric")
     assert len(lines) - 1 == sum(len(p["claims"]) for p in dd.PAPERS)
+    assert_no_exception(page)
+
+
+def test_claim_verdicts_and_the_reproductions_jobs(page, dashboard_url, screenshot_dirs):
+    """The sample's Megatron-LM 1.5x claim opens first with its three verdicts; its reproduction's evidence
+    shows the jobs' timeline and links to the Scheduler narrowed to those jobs."""
+    page.goto(f"{dashboard_url}/claims")
+    wait_for_app(page)
+    metrics = page.locator("[data-testid='stMetric']")
+    metrics.nth(3).wait_for(timeout=15_000)
+    values = [m.inner_text() for m in metrics.all()]
+    assert any("Reproduced" in v and "1.05x" in v for v in values), values
+    page.get_by_text("❌ contradicted", exact=True).first.wait_for(timeout=15_000)
+    page.get_by_text("reproduced 1.05x at 8 workers", exact=False).first.wait_for(timeout=15_000)
+    expander = page.locator("[data-testid='stExpander']").filter(has_text="Evidence: reproduced")
+    expander.locator("summary").click()
+    expander.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=20_000)
+    assert_no_exception(page)
+    screenshot(page, screenshot_dirs, "claims-verdicts")
+    expander.get_by_text("Open these jobs in the Scheduler").click()
+    page.get_by_role("heading", name="Scheduler").wait_for(timeout=20_000)
+    wait_for_app(page)
+    page.get_by_text("2 job(s) of a claim's reproduction").wait_for(timeout=15_000)
+    assert "jobs=" in page.url
     assert_no_exception(page)

@@ -56,10 +56,14 @@ def test_mfu_above_one_hundred_percent_is_implausible_and_a_modest_one_consisten
     base = dict(claim_id="m", subject="X", metric="utilization", measure="mfu", unit="%", hardware="H100",
                 gpus=64, model="GPT-3 13B", params_b=13.0)
     assert check_with_cost_model(ClaimSetting.from_row({**base, "value": 120.0}), DEFAULTS).verdict == "implausible"
-    predicted = check_with_cost_model(ClaimSetting.from_row({**base, "value": 40.0}), DEFAULTS)
-    assert predicted.verdict in ("consistent", "contradicted")
-    fair = check_with_cost_model(ClaimSetting.from_row({**base, "value": predicted.observed}), DEFAULTS)
+    probe = check_with_cost_model(ClaimSetting.from_row({**base, "value": 40.0}), DEFAULTS)
+    assert 0 < probe.observed < 100
+    fair = check_with_cost_model(ClaimSetting.from_row({**base, "value": probe.observed}), DEFAULTS)
     assert fair.verdict == "consistent"
+    low = check_with_cost_model(ClaimSetting.from_row({**base, "value": probe.observed / 2}), DEFAULTS)
+    assert low.verdict == "contradicted"
+    beyond = check_with_cost_model(ClaimSetting.from_row({**base, "value": probe.observed * 1.5}), DEFAULTS)
+    assert beyond.verdict == "implausible" and "beyond any layout" in beyond.reason
 
 
 def test_a_layout_comparison_is_judged_by_the_predicted_ratio_of_the_two_layouts():

@@ -157,3 +157,32 @@ def test_curves_figure_draws_band_mean_and_events():
     assert sum(t.fill == "tonexty" for t in fig.data) == 1
     mean = next(t for t in fig.data if t.name == "run a")
     assert mean.line.color == _figures.colour_for("a")
+
+
+def test_verdict_badges_and_check_figures():
+    assert _frames.verdict_badge("contradicted") == "❌ contradicted"
+    assert _frames.verdict_badge(None) == "" and _frames.verdict_badge(float("nan")) == ""
+    assert _frames.verdict_badge("new-verdict") == "? new-verdict"  # a verdict this version does not know
+    assert _frames.check_value(1.3912, "x") == "1.39x"
+    assert _frames.check_value(52.0, "%") == "52%"
+    assert _frames.check_value(310.0, "ms") == "310 ms"
+    assert _frames.check_value(None, "x") == "—" and _frames.check_value(float("nan")) == "—"
+
+
+def test_evidence_as_tables():
+    runs = _frames.evidence_runs([{"run_id": "a", "role": "baseline"}, "b", {"role": "no id"}, "a", 3])
+    assert runs.to_dict("records") == [{"run_id": "a", "role": "baseline"}, {"run_id": "b", "role": "run"}]
+    assert _frames.evidence_runs(None).empty
+    jobs = _frames.evidence_jobs({"subject": ["j1", "j2"], "baseline": "j3"})
+    assert jobs.values.tolist() == [["j1", "subject"], ["j2", "subject"], ["j3", "baseline"]]
+    assert _frames.evidence_jobs(["j1"]).values.tolist() == [["j1", "job"]]
+    plan = _frames.layout_table({"subject": {"dp": 8, "tp": 2}, "baseline": {"dp": 16, "tp": 1}})
+    assert plan.to_dict("records") == [
+        {"side": "subject", "dp": "8", "tp": "2"},
+        {"side": "baseline", "dp": "16", "tp": "1"},
+    ]
+    assert _frames.layout_table({"dp": 2, "tp": 4})["side"].tolist() == ["plan"]
+    assert _frames.layout_table(None).empty
+    predicted = _frames.evidence_table({"ratio": 1.44, "sides": {"subject": {"ms": 310.0}}})
+    assert predicted.values.tolist() == [["ratio", "1.44"], ["sides.subject.ms", "310"]]
+    assert _frames.evidence_table(None).empty

@@ -48,9 +48,15 @@ def config_diff(at: AppTest):
     return next(d.value for d in at.dataframe if d.value.index.name == "setting")
 
 
+@pytest.fixture(scope="module")
+def unchecked(tmp_path_factory) -> dd.Sample:
+    return dd.fill_sample(tmp_path_factory.mktemp("unchecked") / "assay.duckdb", checks=False)
+
+
 def test_overview(monkeypatch, sample):
     at = open_page(monkeypatch, sample.db, "overview")
     assert at.title[0].value == "Overview"
+    assert "Claims checked: 3** of 8 — 1 ❌ contradicted · 1 ⚠️ implausible · 1 ➖ untestable" in texts(at)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Claims"] == str(len(sample.claim_ids)) and metrics["Runs"] == str(len(dd.RUNS))
     assert plots(at) == 2
@@ -81,11 +87,15 @@ def test_knowledge(monkeypatch, sample):
 
 def test_claims(monkeypatch, sample):
     at = open_page(monkeypatch, sample.db, "claims")
-    assert len(at.dataframe[0].value) == len(sample.claim_ids)
+    claims = at.dataframe[0].value
+    assert len(claims) == len(sample.claim_ids)
     assert len(at.get("download_button")) == 1
-    measured = {m.label: m.value for m in at.metric}
-    assert measured["Measured"] != "—" and measured["Compared on"] == "tokens_per_s"
-    assert plots(at) == 1  # the matching runs
+    megatron_x = claims.set_index("claim_id").loc[sample.claim_ids[0]]
+    assert megatron_x[["runs", "cost model", "reproduction"]].tolist() == [
+        "✅ consistent",
+        "✅ consistent",
+        "❌ contradicted",
+    ]
     at.multiselect(key="claims_systems").select("Pollux").run()
     assert_clean(at)
     assert set(at.dataframe[0].value["system"]) == {"Pollux"}
@@ -94,6 +104,79 @@ def test_claims(monkeypatch, sample):
     at.text_input(key="claims_text").input('" OR 1=1 --' + "x" * 150).run()
     assert_clean(at)
     assert "No claim matches" in texts(at)
+
+
+def test_claim_verdicts_side_by_side_with_their_evidence(monkeypatch, sample):
+    at = open_page(monkeypatch, sample.db, "claims")
+    # The claim with verdicts that say something opens first: the Megatron-LM 1.5x throughput claim.
+    assert at.selectbox(key="claims_pick").value == sample.claim_ids[0]
+    figures = {m.label: m.value for m in at.metric}
+    assert figures == {
+        "Claimed": "1.5x",
+        "Measured (runs)": "1.39x",
+        "Predicted (cost model)": "1.44x",
+        "Reproduced": "1.05x",
+    }
+    shown = texts(at)
+    assert "reproduced 1.05x at 8 workers" in shown and "❌ contradicted" in shown
+    assert [e.label.split(" · ")[0] for e in at.expander] == [
+        "Evidence: measured (runs)",
+        "Evidence: predicted (cost model)",
+        "Evidence: reproduced",
+    ]
+    # Runs: medians and curves of the matching runs; reproduction: its runs and the jobs' timeline.
+    assert plots(at) == 5
+    frames = [d.value for d in at.dataframe]
+    plan = next(f for f in frames if "side" in f.columns and "tp" in f.columns)
+    assert plan.set_index("side").loc["baseline", "dp"] == "16"
+    jobs = next(f for f in frames if "side" in f.columns and "job_id" in f.columns)
+    assert jobs.set_index("job_id").loc["job-elastic", "state"] == "running"
+    assert len(at.get("page_link")) == 1  # to the Scheduler, narrowed to these jobs
+
+
+def test_claim_filtered_by_verdict_and_an_unchecked_claim(monkeypatch, sample):
+    at = open_page(monkeypatch, sample.db, "claims")
+    at.multiselect(key="claims_verdicts").select("implausible").run()
+    assert_clean(at)
+    assert at.dataframe[0].value["claim_id"].tolist() == [sample.claim_ids[1]]
+    assert {m.label: m.value for m in at.metric}["Predicted (cost model)"] == "41%"
+    assert {m.label: m.value for m in at.metric}["Measured (runs)"] == "—"  # not checked by runs
+    at.multiselect(key="claims_kinds").select("runs").run()
+    assert "No claim matches" in texts(at)
+    at.multiselect(key="claims_kinds").unselect("runs").run()
+    at.multiselect(key="claims_verdicts").unselect("implausible").select("unchecked").run()
+    assert_clean(at)
+    assert "No verdict on this claim yet" in texts(at) and "assay check" in texts(at)
+    # Without a stored runs verdict the claim can still be compared with the runs on the spot.
+    at.multiselect(key="claims_verdicts").unselect("unchecked").run()
+    at.selectbox(key="claims_pick").set_value(sample.claim_ids[1]).run()  # 52% MFU: cost model only
+    at.toggle(key="claims_live").set_value(True).run()
+    assert_clean(at)
+    assert {m.label: m.value for m in at.metric}["Compared on"] == "mfu"
+
+
+def test_claims_and_overview_before_any_check(monkeypatch, unchecked):
+    at = open_page(monkeypatch, unchecked.db, "claims")
+    assert len(at.dataframe[0].value) == len(unchecked.claim_ids)
+    assert (at.dataframe[0].value[["runs", "cost model", "reproduction"]] == "").all().all()
+    assert "No verdict on this claim yet" in texts(at) and "assay check" in texts(at)
+    assert not at.expander
+    at = open_page(monkeypatch, unchecked.db, "overview")
+    assert "No claim has a verdict yet" in texts(at) and "assay check" in texts(at)
+
+
+def test_claims_on_a_file_from_before_the_checks(monkeypatch, tmp_path):
+    from assay.store import connect
+
+    old = dd.fill_sample(tmp_path / "old.duckdb", checks=False)
+    with connect(old.db) as con:
+        con.execute("DROP TABLE claim_checks")
+    at = open_page(monkeypatch, old.db, "claims")
+    assert len(at.dataframe[0].value) == len(old.claim_ids)
+    at.multiselect(key="claims_verdicts").select("consistent").run()
+    assert_clean(at)
+    assert "No claim matches" in texts(at)
+    assert "No claim has a verdict yet" in texts(open_page(monkeypatch, old.db, "overview"))
 
 
 def test_runs(monkeypatch, sample):
@@ -128,6 +211,21 @@ def test_scheduler(monkeypatch, sample):
     assert "Utilisation over the timeline" in texts(at)
     at.multiselect(key="sched_states").select("queued").run()
     assert at.dataframe[0].value["job_id"].tolist() == ["job-sweep"]
+
+
+def test_scheduler_narrowed_to_a_reproductions_jobs(monkeypatch, sample):
+    """The Claims page links to ``scheduler?jobs=a,b``: only those jobs, until *Show all jobs*."""
+    monkeypatch.setenv("ASSAY_DB", str(sample.db))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["jobs"] = "job-elastic,job-bert"
+    at.run()
+    at.switch_page("views/scheduler.py").run()
+    assert_clean(at)
+    assert sorted(at.dataframe[0].value["job_id"]) == ["job-bert", "job-elastic"]
+    assert "2 job(s) of a claim's reproduction" in texts(at)
+    at.button(key="sched_all_jobs").click().run()
+    assert_clean(at)
+    assert len(at.dataframe[0].value) == len(sample.job_ids)
 
 
 def test_pipelines(monkeypatch, sample):

@@ -14,7 +14,9 @@ from assay.checks._check import Check
 from assay.checks._check_claims import CheckReport, UnknownClaims, check_claims
 from assay.checks._from_cost_model import Predictor, check_with_cost_model
 from assay.checks._from_runs import RunsIndex, check_with_runs
+from assay.checks._reproduce import reproduce
 from assay.checks._setting import ClaimSetting, layout_sides
+from assay.checks._sweep import plan_sweep, why_not_reproducible
 
 __all__ = [
     "Check",
@@ -27,4 +29,7 @@ __all__ = [
     "check_with_cost_model",
     "check_with_runs",
     "layout_sides",
+    "plan_sweep",
+    "reproduce",
+    "why_not_reproducible",
 ]

@@ -90,6 +90,9 @@ class Predictor:
 
 def check_with_cost_model(setting: ClaimSetting, predictor: Predictor) -> Check:
     cid = setting.claim_id
+    if setting.measure == "scaling_efficiency":
+        return untestable(cid, "cost_model", "a scaling efficiency is relative to a smaller size, which the claim's "
+                                             "setting does not carry")
     if not setting.checkable:
         return untestable(cid, "cost_model", f"the cost model predicts speed, FLOP rate, MFU and memory; the "
                                              f"claim is about {setting.metric or 'an unnamed quantity'}")
@@ -132,7 +135,7 @@ class _Context:
     def stated(self) -> tuple[Layout, StepEstimate] | None:
         """The layout the claim states (recomputation on, as the published FLOP counts assume)."""
         s = self.setting
-        if not (s.tp or s.pp or s.dp):
+        if not self.states_layout:
             return None
         tp, pp = s.tp or 1, s.pp or 1
         dp = s.dp or (self.workers // (tp * pp) if self.workers % (tp * pp) == 0 else 0)
@@ -140,6 +143,14 @@ class _Context:
             return None
         return self.predictor.at_layout(self.spec, self.cluster, dp, tp, pp, self.global_batch, s.micro_batch,
                                         recompute=True)
+
+    @property
+    def states_layout(self) -> bool:
+        return bool(self.setting.tp or self.setting.pp or self.setting.dp)
+
+    @property
+    def stated_text(self) -> str:
+        return "·".join(f"{k}{getattr(self.setting, k)}" for k in ("dp", "tp", "pp") if getattr(self.setting, k))
 
     def reachable(self) -> list[tuple[Layout, StepEstimate]]:
         """The best layouts the model knows for this setting (the planner's, with and without recomputation)."""
@@ -166,8 +177,10 @@ class _Context:
             return untestable(cid, "cost_model", f"no layout of {self.spec.name} fits {self.workers} "
                                                  f"{self.cluster.name} devices in the memory model")
         layout, est = where or min(options, key=lambda o: o[1].step_time_s)
-        at = (f"{_describe(layout)} ({'the claim' if where else 'the planner'}'s layout), "
-              f"{self.predictor.source(self.cluster)}")
+        whose = "the claim's layout" if where else "the planner's layout"
+        if where is None and self.states_layout:
+            whose += f"; the claim's {self.stated_text} does not run {self.spec.name} in the model"
+        at = f"{_describe(layout)} ({whose}), {self.predictor.source(self.cluster)}"
         claimed, predicted, best, unit, ceiling = self._figures(layout, est, options)
         if claimed is None or predicted is None:
             return untestable(cid, "cost_model", f"the claim's unit ({s.unit}) is not one the cost model "

@@ -27,7 +27,7 @@ _METRICS: dict[str, tuple[str, ...]] = {
     "memory": ("memory_mb",),
 }
 # Runs are paired within a setting: one model (however spelt), devices, layout and kind of hardware.
-_SETTING_KEY = ["model_key", "world_size", "layout", "cluster"]
+_SETTING_KEY = ["model_key", "world_size", "layout", "cluster", "global_batch_size"]
 _JOB_MODEL = re.compile(r"gpt-(?P<layers>\d+)l-(?P<hidden>\d+)h")
 
 
@@ -75,6 +75,9 @@ def _measure(setting: ClaimSetting, index: RunsIndex) -> Check:
     (``consistent`` as a placeholder), or the reason nothing can be measured (``untestable``)."""
     cid = setting.claim_id
     names = _METRICS.get(setting.measure or "")
+    if setting.measure == "scaling_efficiency":
+        return untestable(cid, "runs", "a scaling efficiency is relative to a smaller size, which the claim's "
+                                       "setting does not carry")
     if names is None:
         return untestable(cid, "runs", f"runs log speed, FLOP rate, MFU and memory; the claim is about "
                                        f"{setting.metric or 'an unnamed quantity'}")
@@ -104,7 +107,8 @@ def _measure(setting: ClaimSetting, index: RunsIndex) -> Check:
 
 def _ratio_check(setting: ClaimSetting, matched: pd.DataFrame, metric: str, run_rows: list[dict]) -> Check:
     cid = setting.claim_id
-    per = matched.assign(cluster=matched["cluster"].fillna(""))
+    per = matched.assign(cluster=matched["cluster"].fillna(""),
+                         global_batch_size=matched["global_batch_size"].fillna(0))
     if layout_sides(setting) is not None:
         per = per.assign(layout="")  # the two sides differ in layout by definition
     groups = per.groupby(_SETTING_KEY + ["role"])[metric].median().unstack("role")

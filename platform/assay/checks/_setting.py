@@ -37,6 +37,7 @@ _EXA = ("exa", "eflop")
 # GPT-3's family keeps hidden / layers near 128 (Brown et al. 2020, Table 2.1): the shape assumed for a
 # model known only by its size.
 _HIDDEN_PER_LAYER = 128
+_VOCAB = 51200
 
 
 @dataclass(frozen=True)
@@ -155,12 +156,14 @@ class ClaimSetting:
 
 
 def gpt_of_size(params_b: float) -> ModelSpec:
-    """A GPT with about ``params_b`` billion parameters in GPT-3's proportions (12 l h^2 with h = 128 l)."""
-    layers = max(2, round((params_b * 1e9 / (12 * _HIDDEN_PER_LAYER**2)) ** (1 / 3)))
-    hidden = _HIDDEN_PER_LAYER * layers
-    return ModelSpec(f"gpt-{params_b:g}b", layers=layers, hidden=hidden, heads=max(1, hidden // 128),
-                     seq_len=2048, vocab=51200, default_global_batch=512,
-                     source="assumed GPT-3 proportions (Brown et al. 2020)")
+    """A GPT with about ``params_b`` billion parameters in GPT-3's proportions (12 l h^2 with h near 128 l),
+    the width a multiple of 512 with 64-wide heads, so the usual tensor-parallel degrees divide it."""
+    params = params_b * 1e9
+    layers = (params / (12 * _HIDDEN_PER_LAYER**2)) ** (1 / 3)
+    hidden = max(512, round(_HIDDEN_PER_LAYER * layers / 512) * 512)
+    layers = max(2, round((params - _VOCAB * hidden) / (12 * hidden**2)))  # less the embedding
+    return ModelSpec(f"gpt-{params_b:g}b", layers=layers, hidden=hidden, heads=hidden // 64, seq_len=2048,
+                     vocab=_VOCAB, default_global_batch=512, source="assumed GPT-3 proportions (Brown et al. 2020)")
 
 
 def measure_of_metric(metric: str | None) -> str | None:

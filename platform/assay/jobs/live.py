@@ -100,9 +100,11 @@ class LiveScheduler:
         self._nodes: list[str] = []
 
     # -- the loop ------------------------------------------------------------------------------------
-    def run(self, *, until_idle: bool = False, max_rounds: int | None = None, timeout_s: float | None = None) -> None:
+    def run(self, *, until_idle: bool = False, max_rounds: int | None = None, timeout_s: float | None = None,
+            until: Callable[[], bool] | None = None) -> None:
         """Schedule until interrupted (``until_idle``: until no job is left that could run: none is queued
-        or running but jobs too big for the whole cluster, which wait on)."""
+        or running but jobs too big for the whole cluster, which wait on; ``until``: until it returns True,
+        asked after each round, e.g. once the jobs a caller submitted have ended)."""
         from assay.jobs._ray import ensure_ray
 
         ensure_ray(self.address)
@@ -113,6 +115,8 @@ class LiveScheduler:
                 started = time.monotonic()
                 info = self.round()
                 if until_idle and info["idle"]:
+                    return
+                if until is not None and until():
                     return
                 if max_rounds is not None and self.rounds >= max_rounds:
                     return

@@ -14,6 +14,11 @@ from assay.store.queries_runs import SPEED_METRICS, run_summaries
 CHECK_KINDS: tuple[str, ...] = ("runs", "cost_model", "reproduction")
 #: Every verdict a check can give.
 VERDICTS: tuple[str, ...] = ("consistent", "contradicted", "implausible", "untestable")
+#: Verdicts from the worst news for a claim to the least informative: a claim's overall verdict is the first
+#: of these that any kind of evidence gave it (contradicted by one kind outweighs consistent with another).
+SEVERITY: tuple[str, ...] = ("contradicted", "implausible", "consistent", "untestable")
+#: The filter value for claims without a verdict (of the kinds asked about).
+UNCHECKED = "unchecked"
 
 _CHECK_COLUMNS = "check_id, claim_id, kind, verdict, claimed, observed, low, high, unit, reason, evidence, checked_at"
 
@@ -22,6 +27,53 @@ def _has_checks(db: PathLike) -> bool:
     # A file written before the checks existed (schema 2) is read as it is: the dashboard never migrates.
     df = read(db, "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'claim_checks'")
     return bool(df["n"].iloc[0])
+
+
+def has_checks(db: PathLike) -> bool:
+    """Whether the file has the ``claim_checks`` table (a file from before schema 3 has not)."""
+    return _has_checks(db)
+
+
+def checks_relation(present: bool) -> str:
+    """SQL of the checks as the claims queries read them (``claim_id``, ``kind``, ``verdict``,
+    ``checked_at``): the table, or, on a file from before it (``present`` false), no rows of the same
+    columns, so a query over it runs unchanged."""
+    if not present:
+        return (
+            "SELECT NULL::VARCHAR AS claim_id, NULL::VARCHAR AS kind, NULL::VARCHAR AS verdict, "
+            "NULL::TIMESTAMP AS checked_at WHERE false"
+        )
+    return "SELECT claim_id, kind, verdict, checked_at FROM claim_checks"
+
+
+#: SQL of a verdict's rank in ``SEVERITY``: 4 for contradicted ... 1 for untestable, NULL for one unknown.
+SEVERITY_SQL = (
+    "CASE verdict " + " ".join(f"WHEN '{v}' THEN {len(SEVERITY) - i}" for i, v in enumerate(SEVERITY)) + " END"
+)
+
+
+def verdict_pivot(checks: str = "claim_checks", where: str = "") -> str:
+    """SQL of one row per checked claim: ``claim_id``, ``verdict_<kind>`` for each of ``CHECK_KINDS`` (the
+    latest check of that kind), ``verdict`` (the worst, see ``SEVERITY``) and ``severity`` (its rank).
+    ``checks``: the relation to read (a table name, or a CTE such as one from ``checks_relation``);
+    ``where``: a condition on it (e.g. only the claims of one page, which keeps the pivot small)."""
+    per_kind = ", ".join(
+        f"arg_max(verdict, checked_at) FILTER (WHERE kind = '{k}') AS verdict_{k}" for k in CHECK_KINDS
+    )
+    return (
+        f"SELECT claim_id, {per_kind}, arg_max(verdict, {SEVERITY_SQL}) AS verdict, "
+        f"max({SEVERITY_SQL}) AS severity FROM {checks} {'WHERE ' + where if where else ''} GROUP BY claim_id"
+    )
+
+
+def claim_verdict_counts(db: PathLike) -> pd.DataFrame:
+    """Claims per overall verdict (``verdict``, ``claims``), in ``VERDICTS`` order, verdicts with no claim
+    left out; empty before the first ``assay check``."""
+    if not _has_checks(db):
+        return pd.DataFrame({"verdict": [], "claims": []})
+    df = read(db, f"SELECT verdict, count(*) AS claims FROM ({verdict_pivot()}) GROUP BY 1")
+    order = {v: i for i, v in enumerate(VERDICTS)}
+    return df.sort_values("verdict", key=lambda s: s.map(order)).reset_index(drop=True)
 
 
 def verdict_counts(db: PathLike) -> pd.DataFrame:

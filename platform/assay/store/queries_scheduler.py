@@ -12,10 +12,17 @@ from assay.store.queries_jobs import ACTIVE_STATES, WAITING_STATES
 _WAITING = ("waiting", *WAITING_STATES)
 
 
-def job_queue(db: PathLike, states: list[str] | None = None, limit: int = 500) -> pd.DataFrame:
+def job_queue(
+    db: PathLike, states: list[str] | None = None, limit: int = 500, job_ids: list[str] | None = None
+) -> pd.DataFrame:
     """Jobs, active ones first (a driver runs them), then waiting ones, each by priority; then the rest
-    (finished, or a state this version does not know) newest first."""
-    where, params = ("", []) if not states else (f"WHERE state IN {_in(states)}", list(states))
+    (finished, or a state this version does not know) newest first. ``states``, ``job_ids``: only these."""
+    clauses, params = [], []
+    for column, values in (("state", states), ("job_id", job_ids)):
+        if values:
+            clauses.append(f"{column} IN {_in(values)}")
+            params += list(values)
+    where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
     return read(
         db,
         f"""
