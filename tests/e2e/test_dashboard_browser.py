@@ -29,10 +29,14 @@ VIEWS: dict[str, tuple[str, dict[str, int]]] = {
 }
 
 
+#: True once every Plotly chart on the page has drawn its figure.
+CHARTS_DRAWN = "() => [...document.querySelectorAll('.js-plotly-plot')].every(p => p.querySelector('.main-svg'))"
+
+
 def wait_for_app(page, timeout_ms: int = 60_000) -> None:
-    """Until Streamlit reports the script finished (and charts had a moment to draw)."""
+    """Until Streamlit reports the script finished and every chart it sent has drawn."""
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
-    page.wait_for_timeout(500)
+    page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
 
 
 def assert_no_exception(page) -> None:
