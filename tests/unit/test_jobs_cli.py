@@ -115,3 +115,24 @@ def test_scheduler_prints_each_decision_and_what_is_left_waiting(db, monkeypatch
         "scheduler: stopped after 2 rounds; 1 job(s) still waiting",
         "  b-2: needs 4 workers, the cluster has 2: cannot start until it grows",
     ]
+
+
+def test_show_prints_the_last_metrics_checkpoints_and_events(db):
+    from datetime import datetime
+
+    from assay.store import write_rows
+
+    job_id = _jobs("submit", "tiny", "--db", db).stdout.strip()
+    at = datetime(2026, 1, 1)
+    write_rows(db, {
+        "runs": [{"run_id": "r1", "job_id": job_id, "framework": "assay"}],
+        "metrics": [{"run_id": "r1", "step": s, "name": "loss", "value": 2.0 / s, "rank": 0, "ts": at}
+                    for s in (1, 2, 3)],
+        "events": [{"run_id": "r1", "step": 2, "kind": "checkpoint", "detail": "", "line_no": 1, "ts": at},
+                   {"run_id": "r1", "step": 3, "kind": "failure", "detail": "rank 1 died", "line_no": 2, "ts": at}],
+    })
+    out = _jobs("show", job_id, "--db", db)
+    assert out.exit_code == 0, out.output
+    tail = out.output.split("\n}\n", 1)[1].splitlines()  # after the job's row (JSON)
+    assert tail == ["last: loss=0.6667 @ step 3", "1 checkpoints, the last at step 2",
+                    "event step 3: failure rank 1 died"]
