@@ -4,6 +4,7 @@ claim's two sides on system (or layout), model, hardware and device count, and t
 from __future__ import annotations
 
 import re
+import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -33,18 +34,20 @@ _JOB_MODEL = re.compile(r"gpt-(?P<layers>\d+)l-(?P<hidden>\d+)h")
 
 @dataclass
 class RunsIndex:
-    """Every run's setting and speed, read once for many claims."""
+    """Every run's setting and speed, read once for many claims (plain records: a claim's matching is a scan
+    over a few thousand runs, cheaper in Python than a round of pandas operations per claim)."""
 
     runs: pd.DataFrame
     spellings: Mapping[str, frozenset[str]]
     measured: dict[tuple, Check] = field(default_factory=dict)  # per distinct setting, see check_with_runs
+    records: list[dict] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
-        runs = self.runs.copy()
-        runs["fw_key"] = runs["framework"].map(name_key) if len(runs) else []
-        runs["model_key"] = [_model_key(m) for m in runs["model"]] if len(runs) else []
-        runs["cluster"] = [_cluster_name(h) for h in runs["hardware"]] if len(runs) else []
-        self.runs = runs
+        for row in _records(self.runs):
+            row["fw_key"] = name_key(row.get("framework"))
+            row["model_key"] = _model_key(row.get("model"))
+            row["cluster"] = _cluster_name(row.get("hardware"))
+            self.records.append(row)
 
     def spellings_of(self, name: str | None) -> frozenset[str]:
         key = name_key(name)
@@ -81,49 +84,56 @@ def _measure(setting: ClaimSetting, index: RunsIndex) -> Check:
     if names is None:
         return untestable(cid, "runs", f"runs log speed, FLOP rate, MFU and memory; the claim is about "
                                        f"{setting.metric or 'an unnamed quantity'}")
-    if index.runs.empty:
+    if not index.records:
         return untestable(cid, "runs", "no runs in the database yet (ingest logs or run jobs)")
-    runs = _same_setting(setting, index.runs)
+    runs = _same_setting(setting, index.records)
     sides = layout_sides(setting)
     if sides is not None:
-        roles = _by_layout(runs, *sides)
+        matched = _by_layout(runs, *sides)
         what = "layouts"
     else:
-        roles = _by_system(setting, runs, index)
+        matched = _by_system(setting, runs, index)
         what = "system" + (" and baseline" if setting.relative else "")
-    matched = runs.assign(role=roles)[roles.notna()]
     asked = _asked(setting)
-    if matched.empty:
+    if not matched:
         return untestable(cid, "runs", f"no runs match the claim's {what}{asked}", matched_on=asked.strip(", "))
-    metric = next((n for n in names if matched[n].notna().any()), None)
-    run_rows = _run_rows(matched, [n for n in names if n in matched.columns])
+    metric = next((n for n in names if any(_number(r.get(n)) is not None for r in matched)), None)
+    run_rows = _run_rows(matched, names)
     if metric is None:
         return untestable(cid, "runs", f"the {len(matched)} matching run(s) log none of {', '.join(names)}",
                           runs=run_rows)
     if setting.relative or sides is not None:
-        return _ratio_check(setting, matched, metric, run_rows)
+        return _ratio_check(setting, matched, metric, run_rows, same_layout=sides is None)
     return _value_check(setting, matched, metric, run_rows)
 
 
-def _ratio_check(setting: ClaimSetting, matched: pd.DataFrame, metric: str, run_rows: list[dict]) -> Check:
+def _ratio_check(setting: ClaimSetting, matched: list[dict], metric: str, run_rows: list[dict], *,
+                 same_layout: bool) -> Check:
     cid = setting.claim_id
-    per = matched.assign(cluster=matched["cluster"].fillna(""),
-                         global_batch_size=matched["global_batch_size"].fillna(0))
-    if layout_sides(setting) is not None:
-        per = per.assign(layout="")  # the two sides differ in layout by definition
-    groups = per.groupby(_SETTING_KEY + ["role"])[metric].median().unstack("role")
-    if "subject" not in groups.columns or "baseline" not in groups.columns:
-        missing = "baseline" if "subject" in groups.columns else "claimed side"
-        return untestable(cid, "runs", f"runs match only one side: none of the {missing}", runs=run_rows)
-    groups = groups.dropna(subset=["subject", "baseline"])
-    if groups.empty:
+    per: dict[tuple, dict[str, list[float]]] = {}
+    for run in matched:
+        value = _number(run.get(metric))
+        if value is None:
+            continue
+        # A layout claim's sides differ in layout by definition: they are paired on the rest of the setting.
+        key = tuple(("" if k == "layout" and not same_layout else run.get(k)) or "" for k in _SETTING_KEY)
+        per.setdefault(key, {}).setdefault(run["role"], []).append(value)
+    both = {k: v for k, v in per.items() if "subject" in v and "baseline" in v}
+    if not both:
+        roles = {r for v in per.values() for r in v}
+        if roles == {"subject"} or roles == {"baseline"}:
+            missing = "baseline" if roles == {"subject"} else "claimed side"
+            return untestable(cid, "runs", f"runs match only one side: none of the {missing}", runs=run_rows)
         return untestable(cid, "runs", "no setting has runs of both sides", runs=run_rows)
-    ratio = groups["subject"] / groups["baseline"]
-    ratios = ratio if setting.higher_is_better else 1 / ratio
-    measured = float(ratios.median())
-    low, high = float(ratios.min()), float(ratios.max())
-    evidence = {"metric": metric, "runs": run_rows,
-                "groups": _records(groups.assign(ratio=ratios).reset_index())}
+    groups = []
+    for key, sides in both.items():
+        ratio = statistics.median(sides["subject"]) / statistics.median(sides["baseline"])
+        ratio = ratio if setting.higher_is_better else 1 / ratio
+        groups.append({**dict(zip(_SETTING_KEY, key, strict=True)), "subject": statistics.median(sides["subject"]),
+                       "baseline": statistics.median(sides["baseline"]), "ratio": ratio})
+    ratios = [g["ratio"] for g in groups]
+    measured, low, high = statistics.median(ratios), min(ratios), max(ratios)
+    evidence = {"metric": metric, "runs": run_rows, "groups": groups}
     described = (f"{len(ratios)} setting(s) with both sides measured: {metric} ratio {measured:.2f}x"
                  + (f" ({low:.2f}-{high:.2f})" if len(ratios) > 1 else ""))
     return Check(cid, "runs", "consistent", described, None, measured, low, high, "x", evidence)
@@ -133,17 +143,16 @@ def _judge_ratio(setting: ClaimSetting, measured: Check) -> Check:
     return _judged(setting, measured, setting.claimed_ratio(), "ratio", "{:.2f}x")
 
 
-def _value_check(setting: ClaimSetting, matched: pd.DataFrame, metric: str, run_rows: list[dict]) -> Check:
+def _value_check(setting: ClaimSetting, matched: list[dict], metric: str, run_rows: list[dict]) -> Check:
     cid = setting.claim_id
-    values = matched.loc[matched["role"] == "subject", metric].dropna()
-    if values.empty:
+    values = [v for r in matched if r["role"] == "subject" and (v := _number(r.get(metric))) is not None]
+    if not values:
         return untestable(cid, "runs", f"no run of the claimed system logs {metric}", runs=run_rows)
-    if metric == "mfu" and setting.unit == "%" and values.median() <= 1.5:
-        values = values * 100  # logged as a fraction, claimed in percent
-    measured = float(values.median())
-    low, high = float(values.min()), float(values.max())
+    if metric == "mfu" and setting.unit == "%" and statistics.median(values) <= 1.5:
+        values = [v * 100 for v in values]  # logged as a fraction, claimed in percent
+    measured = statistics.median(values)
     return Check(cid, "runs", "consistent", f"{len(values)} run(s) of the system measure {metric} {measured:.3g}",
-                 None, measured, low, high, setting.unit, {"metric": metric, "runs": run_rows})
+                 None, measured, min(values), max(values), setting.unit, {"metric": metric, "runs": run_rows})
 
 
 def _judge_value(setting: ClaimSetting, measured: Check) -> Check:
@@ -166,42 +175,40 @@ def _agrees(claimed: float, measured: float, low: float, high: float) -> bool:
     )
 
 
-def _same_setting(setting: ClaimSetting, runs: pd.DataFrame) -> pd.DataFrame:
+def _same_setting(setting: ClaimSetting, runs: list[dict]) -> list[dict]:
     """Runs of the claim's model, hardware and device count, where the claim names them."""
-    keep = pd.Series(True, index=runs.index)
+    keep = runs
     if setting.model or setting.params_b:
         spec, _ = setting.model_spec()
-        keys = {name_key(setting.model)} | ({name_key(spec.name)} if spec is not None else set())
-        keep &= runs["model_key"].isin(keys - {""})
+        keys = ({name_key(setting.model)} | ({name_key(spec.name)} if spec is not None else set())) - {""}
+        keep = [r for r in keep if r["model_key"] in keys]
     cluster = setting.cluster()
     if cluster is not None:
-        keep &= runs["cluster"].isna() | (runs["cluster"] == cluster.name)
+        keep = [r for r in keep if r["cluster"] is None or r["cluster"] == cluster.name]
     if setting.gpus:
-        keep &= runs["world_size"] == setting.gpus
+        keep = [r for r in keep if r.get("world_size") == setting.gpus]
     if layout_sides(setting) is None:
         for key in ("dp", "tp", "pp"):
             if getattr(setting, key):
-                keep &= runs[key] == getattr(setting, key)
-    return runs[keep]
+                keep = [r for r in keep if r.get(key) == getattr(setting, key)]
+    return keep
 
 
-def _by_system(setting: ClaimSetting, runs: pd.DataFrame, index: RunsIndex) -> pd.Series:
+def _by_system(setting: ClaimSetting, runs: list[dict], index: RunsIndex) -> list[dict]:
     subject = index.spellings_of(setting.subject)
-    baseline = index.spellings_of(setting.versus) if setting.relative else frozenset()
-    role = pd.Series(None, index=runs.index, dtype=object)
-    role[runs["fw_key"].isin(subject)] = "subject"
-    role[runs["fw_key"].isin(baseline - subject)] = "baseline"
-    return role
+    baseline = (index.spellings_of(setting.versus) if setting.relative else frozenset()) - subject
+    return [{**r, "role": "subject" if r["fw_key"] in subject else "baseline"} for r in runs
+            if r["fw_key"] in subject or r["fw_key"] in baseline]
 
 
-def _by_layout(runs: pd.DataFrame, subject: dict[str, int], baseline: dict[str, int]) -> pd.Series:
-    role = pd.Series(None, index=runs.index, dtype=object)
-    for name, layout in (("subject", subject), ("baseline", baseline)):
-        same = pd.Series(True, index=runs.index)
-        for key, value in layout.items():
-            same &= runs[key].fillna(1) == value
-        role[same] = name
-    return role
+def _by_layout(runs: list[dict], subject: dict[str, int], baseline: dict[str, int]) -> list[dict]:
+    out = []
+    for r in runs:
+        layout = {k: r.get(k) or 1 for k in ("dp", "tp", "pp")}
+        role = "subject" if layout == subject else "baseline" if layout == baseline else None
+        if role:
+            out.append({**r, "role": role})
+    return out
 
 
 def _asked(setting: ClaimSetting) -> str:
@@ -212,16 +219,26 @@ def _asked(setting: ClaimSetting) -> str:
     return (" on " + ", ".join(parts)) if parts else ""
 
 
-def _run_rows(matched: pd.DataFrame, metrics: list[str]) -> list[dict]:
-    cols = ["run_id", "role", "framework", "model", "hardware", "world_size", "dp", "tp", "pp", "job_id",
-            *metrics]
-    return _records(matched[[c for c in cols if c in matched.columns]].head(50))
+_RUN_FIELDS = ("run_id", "role", "framework", "model", "hardware", "world_size", "dp", "tp", "pp", "job_id")
+
+
+def _run_rows(matched: list[dict], metrics: tuple[str, ...]) -> list[dict]:
+    return [{k: r.get(k) for k in (*_RUN_FIELDS, *metrics)} for r in matched[:50]]
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
-    """Rows as JSON-ready dicts, NaN as None."""
-    return [{k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
-            for row in frame.to_dict("records")]
+    """Rows as JSON-ready dicts, NaN and NA as None, numpy scalars as Python numbers."""
+    return [{k: _plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def _plain(v: object) -> object:
+    if v is None or v is pd.NA or (isinstance(v, float) and v != v):
+        return None
+    return v.item() if hasattr(v, "item") else v
+
+
+def _number(v: object) -> float | None:
+    return float(v) if isinstance(v, int | float) and v == v else None
 
 
 def _model_key(model: object) -> str:
