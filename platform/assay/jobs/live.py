@@ -106,9 +106,9 @@ class LiveScheduler:
         """Schedule until interrupted (``until_idle``: until no job is left that could run: none is queued
         or running but jobs too big for the whole cluster, which wait on; ``until``: until it returns True,
         asked after each round, e.g. once the jobs a caller submitted have ended)."""
-        from assay.jobs._ray import ensure_ray
+        from assay.ray_session import ensure_ray
 
-        ensure_ray(self.address)
+        ensure_ray(self.address, log_to_driver=False)
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         reason = "scheduler stopped"
         try:

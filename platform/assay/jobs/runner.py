@@ -162,10 +162,11 @@ def run(spec: JobSpec, db: PathLike = None, *, address: str | None = None, worke
     """Run a job in this process until it ends (``job`` resumes an existing row); returns its supervisor.
 
     Ctrl-C preempts the job (checkpointed, resumable with :func:`resume`)."""
-    from assay.jobs._ray import WorkerShape, ensure_ray
+    from assay.jobs._ray import WorkerShape
     from assay.jobs._supervisor import JobSupervisor
+    from assay.ray_session import ensure_ray
 
-    ensure_ray(address)
+    ensure_ray(address, log_to_driver=False)
     if job is None:
         job = new_job(spec, state=JobState.STARTING)
     job["owner"] = owner_id()
