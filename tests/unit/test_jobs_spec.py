@@ -9,7 +9,6 @@ import pytest
 
 from assay.jobs.spec import (
     JobSpec,
-    Layout,
     SpecError,
     builtin_names,
     from_dict,
@@ -18,6 +17,7 @@ from assay.jobs.spec import (
     micro_batch_for,
     valid_layouts,
 )
+from assay.scheduler.layout import Layout
 
 
 def test_builtin_specs_load_and_include_the_examples():

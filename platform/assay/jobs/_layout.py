@@ -13,7 +13,8 @@ import logging
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from assay.jobs.spec import JobSpec, Layout, SpecError, check_layout, micro_batch_for, valid_layouts
+from assay.jobs.spec import JobSpec, SpecError, check_layout, micro_batch_for, valid_layouts
+from assay.scheduler.layout import Layout
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ class Placement:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out.update(asdict(self.layout))
+        out.update(self.layout.degrees())
         out.pop("layout")
         out["bounds"] = list(self.bounds) if self.bounds else None
         out["workers"] = self.workers

@@ -29,6 +29,8 @@ from typing import Any
 
 import yaml
 
+from assay.scheduler.layout import DEGREES, Layout
+
 WORKLOADS = ("gpt",)
 DTYPES = ("float32", "float64", "bfloat16")
 SCHEDULES = ("1f1b", "gpipe")
@@ -45,22 +47,6 @@ class SpecError(ValueError):
         if fix:
             text += f" Fix: {fix}"
         super().__init__(text)
-
-
-@dataclass(frozen=True)
-class Layout:
-    """A parallel layout: data-, tensor- and pipeline-parallel degrees; ``dp * tp * pp`` workers."""
-
-    dp: int = 1
-    tp: int = 1
-    pp: int = 1
-
-    @property
-    def world_size(self) -> int:
-        return self.dp * self.tp * self.pp
-
-    def __str__(self) -> str:
-        return f"dp={self.dp} tp={self.tp} pp={self.pp}"
 
 
 @dataclass(frozen=True)
@@ -124,7 +110,7 @@ class JobSpec:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out["parallel"] = "auto" if self.parallel is None else asdict(self.parallel)
+        out["parallel"] = "auto" if self.parallel is None else self.parallel.degrees()
         return out
 
     def to_json(self) -> str:
@@ -307,7 +293,7 @@ def _layout(raw: Any) -> Layout | None:
     if not isinstance(raw, Mapping):
         raise SpecError("parallel", f"must be 'auto' or a mapping {{dp, tp, pp}}, got {raw!r}.",
                         "write `parallel: auto` or e.g. `parallel: {dp: 2, tp: 1, pp: 1}`.")
-    unknown = sorted(set(raw) - {"dp", "tp", "pp"})
+    unknown = sorted(set(raw) - set(DEGREES))
     if unknown:
         raise SpecError(f"parallel.{unknown[0]}", "is not a parallel dimension.", "use dp, tp and pp.")
     if any(isinstance(v, str) and v.strip().lower() == "auto" for v in raw.values()):
