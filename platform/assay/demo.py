@@ -25,7 +25,7 @@ def samples_dir(kind: str) -> Path:
 
 def run_demo(db: str | os.PathLike[str], *, train_steps: int = 20, echo: Echo = print) -> dict[str, Any]:
     """Fill ``db`` with the demo's knowledge graph, runs, jobs and simulations; returns the table counts."""
-    from assay.runtime import ensure_ray
+    from assay.ray_session import ensure_ray
 
     db = str(db)
     started, startup = ensure_ray(None, num_cpus=max(4, os.cpu_count() or 1))

@@ -22,10 +22,11 @@ import numpy as np
 
 from assay.scheduler._megatron_table import ROWS
 from assay.scheduler.cluster import get_cluster
-from assay.scheduler.cost_model import CPU_DEFAULTS, GPU_DEFAULTS, CostModel, Layout, Observation, fit
+from assay.scheduler.cost_model import CPU_DEFAULTS, GPU_DEFAULTS, CostModel, Observation, fit
 from assay.scheduler.cost_model._analytic import estimate_step
 from assay.scheduler.cost_model._fit import FITTED, LinearisedRuns
 from assay.scheduler.cost_model._synthetic import synthetic_observations
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import get_model
 from assay.scheduler.planner import plan_layout, search_exhaustive
 

@@ -79,7 +79,7 @@ def _reference(spec) -> list[float]:
     import torch
 
     from assay.jobs._engine import Engine
-    from assay.jobs.spec import Layout
+    from assay.scheduler.layout import Layout
 
     torch.set_num_threads(1)
     engine = Engine(spec, Layout(), 4)

@@ -32,7 +32,7 @@ def reference():
     import torch
 
     from assay.jobs._engine import Engine
-    from assay.jobs.spec import Layout
+    from assay.scheduler.layout import Layout
 
     torch.set_num_threads(1)
     spec = _spec()

@@ -11,7 +11,7 @@ import pytest
 from assay.checks import ClaimSetting, Predictor, check_with_cost_model
 from assay.scheduler._megatron_table import ROWS, MegatronRow
 from assay.scheduler.cluster import get_cluster
-from assay.scheduler.cost_model import Layout
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import get_model
 
 DEFAULTS = Predictor.from_fit_row(None)

@@ -11,9 +11,9 @@ from assay.checks import ClaimSetting, plan_sweep, reproduce
 from assay.checks._extrapolate import best_estimate, claim_batch, extrapolate
 from assay.checks._reproduce import SideSpeed, judge, speed_ratio, steady_step_times
 from assay.checks._sweep import Unreproducible, micro_batch, scale_layout
-from assay.jobs.spec import Layout
 from assay.scheduler.cluster import get_cluster
 from assay.scheduler.cost_model import CostModel
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import get_model
 from assay.store import write_rows
 

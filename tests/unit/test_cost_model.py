@@ -8,9 +8,10 @@ from dataclasses import replace
 import pytest
 
 from assay.scheduler.cluster import get_cluster
-from assay.scheduler.cost_model import GPU_DEFAULTS, CostModel, CostParams, Layout, Observation
+from assay.scheduler.cost_model import GPU_DEFAULTS, CostModel, CostParams, Observation
 from assay.scheduler.cost_model._analytic import estimate_step
 from assay.scheduler.cost_model._fit import LinearisedRuns
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import get_model
 
 A100 = get_cluster("a100-80g")
@@ -129,7 +130,7 @@ def test_linearised_prediction_equals_the_model():
             layout = Layout(dp, tp, pp, b, dp * b * rng.choice([1, 3, 16]), recompute=rng.random() < 0.5,
                             zero1=rng.random() < 0.3)
             cases.append((model, layout, cluster))
-    obs = [Observation(str(i), m, lay, c.for_workers(lay.workers), 1.0) for i, (m, lay, c) in enumerate(cases)]
+    obs = [Observation(str(i), m, lay, c.for_workers(lay.world_size), 1.0) for i, (m, lay, c) in enumerate(cases)]
     params = CostParams(0.6, 0.7, 0.8, 0.5, 1.7, 0.4, 1e-4, 0.03)
     predicted = LinearisedRuns(obs).predict(params)
     for o, p in zip(obs, predicted, strict=True):

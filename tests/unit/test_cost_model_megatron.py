@@ -8,7 +8,8 @@ import pytest
 
 from assay.scheduler._megatron_table import PEAK_TFLOPS, ROWS, MegatronRow
 from assay.scheduler.cluster import get_cluster
-from assay.scheduler.cost_model import CostModel, Layout, Observation, StepEstimate, fit
+from assay.scheduler.cost_model import CostModel, Observation, StepEstimate, fit
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import get_model
 from assay.scheduler.planner import plan_layout
 

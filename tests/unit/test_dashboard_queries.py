@@ -244,7 +244,7 @@ def test_the_job_queue_puts_every_active_state_first_then_waiting_then_finished(
     finished, however old it is or low its priority."""
     from datetime import datetime, timedelta
 
-    from assay.store.queries_jobs import ACTIVE_STATES, ALL_STATES, FINAL_STATES
+    from assay.store.job_state import ACTIVE_STATES, ALL_STATES, FINAL_STATES
 
     db = tmp_path / "queue.duckdb"
     t0 = datetime(2026, 1, 1)

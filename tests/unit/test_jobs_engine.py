@@ -11,7 +11,8 @@ from assay.jobs import _checkpoint as ckpt  # noqa: E402
 from assay.jobs._data import TokenStream  # noqa: E402
 from assay.jobs._engine import Engine, learning_rate  # noqa: E402
 from assay.jobs._model import canonical_shapes, stage_bounds  # noqa: E402
-from assay.jobs.spec import Layout, load_spec  # noqa: E402
+from assay.jobs.spec import load_spec  # noqa: E402
+from assay.scheduler.layout import Layout  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

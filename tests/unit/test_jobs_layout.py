@@ -4,7 +4,8 @@ workload can run, always the same global batch."""
 from __future__ import annotations
 
 from assay.jobs._layout import feasible_workers, plan
-from assay.jobs.spec import Layout, check_layout, load_spec
+from assay.jobs.spec import check_layout, load_spec
+from assay.scheduler.layout import Layout
 
 
 def test_fixed_layout_is_used_at_its_own_size():

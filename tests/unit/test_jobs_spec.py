@@ -9,7 +9,6 @@ import pytest
 
 from assay.jobs.spec import (
     JobSpec,
-    Layout,
     SpecError,
     builtin_names,
     from_dict,
@@ -18,6 +17,7 @@ from assay.jobs.spec import (
     micro_batch_for,
     valid_layouts,
 )
+from assay.scheduler.layout import Layout
 
 
 def test_builtin_specs_load_and_include_the_examples():
@@ -113,3 +113,15 @@ def test_importing_jobs_and_their_cli_imports_neither_torch_nor_ray():
             "print('torch' in sys.modules, 'ray' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_a_jobs_model_is_the_schedulers_model_spec_and_is_stored_as_its_dims():
+    from assay.scheduler.model_spec import ModelSpec
+
+    spec = from_dict({"name": "m", "model": {"layers": 2, "hidden": 32, "heads": 4}, "steps": 2})
+    assert isinstance(spec.model, ModelSpec) and spec.model.ffn_hidden == 128
+    assert spec.to_dict()["model"] == {"layers": 2, "hidden": 32, "heads": 4, "seq_len": 16, "vocab": 64,
+                                       "ffn_hidden": 0}
+    # ffn_hidden left out means 4 * hidden, also after hidden is overridden
+    assert spec.with_overrides(["model.hidden=64"]).model.ffn_hidden == 256
+    assert from_json(spec.to_json()) == spec

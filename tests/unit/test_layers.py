@@ -14,7 +14,7 @@ SOURCE_ROOTS = {"platform/assay": "assay", "operators": "assay.operators", "pipe
 #: The scheduler's core runs unchanged in the simulator and under the live scheduler: no Ray in it.
 SCHEDULER_CORE = ("assay.scheduler.cost_model", "assay.scheduler.planner", "assay.scheduler.policies",
                   "assay.scheduler.simulator", "assay.scheduler.workloads", "assay.scheduler.cluster",
-                  "assay.scheduler.model_spec")
+                  "assay.scheduler.model_spec", "assay.scheduler.layout")
 MAX_LINES = 600
 
 

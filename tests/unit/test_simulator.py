@@ -8,7 +8,7 @@ import pytest
 from assay.scheduler.policies import BatchLimits, Decision, get_policy
 from assay.scheduler.simulator import simulate
 from assay.scheduler.workloads import (
-    JobSpec,
+    TraceJob,
     Workload,
     adaptdl_workload,
     canonical,
@@ -52,7 +52,7 @@ class Fixed:
 
 
 def one_job(submit=10.0, duration=None):
-    return Workload("one", [JobSpec("a", submit, "linear", 1, duration=duration)])
+    return Workload("one", [TraceJob("a", submit, "linear", 1, duration=duration)])
 
 
 def run(script, **kw):
@@ -132,15 +132,15 @@ def test_ground_truth_matches_the_measured_profiles():
 
 
 def test_unknown_models_get_the_default_profile_and_a_warning():
-    w = Workload("u", [JobSpec("x", 0.0, "my-secret-net", 2, duration=600.0)])
+    w = Workload("u", [TraceJob("x", 0.0, "my-secret-net", 2, duration=600.0)])
     r = simulate(w, "fifo", gpus=8)
     assert any("my-secret-net" in issue for issue in r.issues)
     assert r.summary["finished"] == 1
 
 
 def test_a_job_larger_than_the_cluster_is_reported_not_run():
-    w = Workload("big", [JobSpec("huge", 0.0, "gpt-175b", 64, duration=3600.0),
-                         JobSpec("small", 0.0, "cifar10", 1, duration=600.0)])
+    w = Workload("big", [TraceJob("huge", 0.0, "gpt-175b", 64, duration=3600.0),
+                         TraceJob("small", 0.0, "cifar10", 1, duration=600.0)])
     r = simulate(w, "tiresias", gpus=16)
     assert any("huge" in issue and "needs" in issue for issue in r.issues)
     assert r.summary["finished"] == 1 and r.summary["unfinished"] == 1

@@ -13,12 +13,12 @@ from assay.scheduler.cluster import Cluster
 from assay.scheduler.cost_model import (
     CostModel,
     FitReport,
-    Layout,
     Observation,
     StepEstimate,
     fit,
     observations_from_rows,
 )
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import ModelSpec
 
 

@@ -13,7 +13,8 @@ from typing import Any
 from assay.checks._check import Check, untestable
 from assay.checks._setting import CHECKABLE, ClaimSetting, layout_sides
 from assay.scheduler.cluster import Cluster
-from assay.scheduler.cost_model import CostModel, Layout, StepEstimate
+from assay.scheduler.cost_model import CostModel, StepEstimate
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import ModelSpec
 from assay.scheduler.planner import NoFeasibleLayout, plan_layout
 

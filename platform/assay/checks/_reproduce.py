@@ -34,6 +34,7 @@ from assay.checks._sweep import (
     short,
     why_not_reproducible,
 )
+from assay.store.job_state import FINAL_STATES, JobState
 
 #: A reproduction agrees with a claim when the ratios are within this factor of each other (25%): a tiny
 #: model on CPU workers keeps the kind of trade-off a layout makes, not its exact size.
@@ -129,7 +130,7 @@ def reproduce(db: Any, setting: ClaimSetting, *, workers: int | None = None, ste
     ids = _run(db, sweep, address=address, timeout_s=timeout_s, echo=echo, run_scheduler=run_scheduler,
                on_round=on_round)
     jobs = _job_evidence(db, sweep, ids)
-    unfinished = [j for j in jobs if j["state"] != "completed"]
+    unfinished = [j for j in jobs if j["state"] != JobState.COMPLETED]
     if unfinished:
         why = "; ".join(f"{j['job_id']} {j['state']}" + (f" ({j['error']})" if j.get("error") else "")
                         for j in unfinished)
@@ -149,7 +150,6 @@ def _run(db: Any, sweep: Sweep, *, address: str | None, timeout_s: float, echo: 
          run_scheduler: bool, on_round: Callable[[Any, dict[str, Any]], None] | None) -> list[str]:
     from assay.jobs import get_job, request_cancel, submit, wait
     from assay.jobs.live import LiveScheduler
-    from assay.store.queries_jobs import FINAL_STATES
 
     ids = [submit(j.spec, db, capacity=sweep.workers) for j in sweep.jobs]
     for j, job_id in zip(sweep.jobs, ids, strict=True):

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from assay.checks._setting import ClaimSetting, layout_of_side, layout_sides
-from assay.jobs.spec import JobSpec, Layout, SpecError, from_dict
+from assay.jobs.spec import JobSpec, SpecError, from_dict
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import get_model
 
 #: The quantities a reproduction measures: both sides run the same model and global batch, so a ratio of
@@ -81,7 +82,7 @@ def scale_layout(layout: Layout, workers: int) -> Layout:
     """``layout`` shrunk to at most ``workers`` workers, keeping its shape as far as it goes: data parallelism
     goes first (it changes least about how one step runs), then the larger model-parallel degree, each
     divided by its smallest prime factor. A layout that fits already is kept as it is."""
-    degrees = {"dp": layout.dp, "tp": layout.tp, "pp": layout.pp}
+    degrees = layout.degrees()
     while degrees["dp"] * degrees["tp"] * degrees["pp"] > workers:
         dim = "dp" if degrees["dp"] > 1 else max(("pp", "tp"), key=lambda d: degrees[d])
         degrees[dim] //= _smallest_factor(degrees[dim])

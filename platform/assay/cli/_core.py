@@ -68,10 +68,12 @@ def run(
 ) -> None:
     """Run a pipeline over files and write the knowledge it extracts into the database."""
     from assay.dsl import load_pipeline
+    from assay.ray_session import cluster_address
     from assay.runtime import prefer_token_auth
 
-    prefer_token_auth(address)  # before Ray is imported: Ray reads its auth mode then
-    from assay.runtime import quiet_ray, run_pipeline
+    prefer_token_auth(cluster_address(address))  # before Ray is imported: Ray reads its auth mode then
+    from assay.ray_session import quiet_ray
+    from assay.runtime import run_pipeline
 
     quiet_ray(not verbose)
     loaded = load_pipeline(pipeline)

@@ -19,7 +19,7 @@ def demo(
     """Run the papers and logs pipelines on the bundled samples, a short training job and the scheduler
     simulations, into one database; then say how to open the dashboard."""
     from assay.demo import run_demo
-    from assay.runtime import quiet_ray
+    from assay.ray_session import quiet_ray
 
     quiet_ray()
 

@@ -56,6 +56,7 @@ def run_cmd(
 ) -> None:
     """Run a job in the foreground until it ends, showing progress and loss."""
     from assay.jobs import outcome_line, progress_printer, run
+    from assay.store.job_state import JobState
 
     job_spec = _spec(spec, set_)
     started = time.monotonic()
@@ -67,7 +68,7 @@ def run_cmd(
         typer.echo("interrupted: the job is checkpointed; resume with `assay jobs resume ID`", err=True)
         raise typer.Exit(130) from None
     typer.echo(outcome_line(sup, time.monotonic() - started))
-    if sup.outcome != "completed":
+    if sup.outcome != JobState.COMPLETED:
         if sup.job.get("error"):
             typer.echo(f"error: {sup.job['error']}", err=True)
         raise typer.Exit(1)
@@ -139,11 +140,12 @@ def list_cmd(
 ) -> None:
     """Jobs with their state, workers and progress."""
     from assay.store import queries_jobs as q
+    from assay.store.job_state import ALL_STATES
 
     if format not in ("table", "json"):
         raise typer.BadParameter(f"{format!r}; use table or json", param_hint="--format")
-    if state and state not in q.ALL_STATES:
-        raise typer.BadParameter(f"{state!r}; use one of: {', '.join(q.ALL_STATES)}", param_hint="--state")
+    if state and state not in ALL_STATES:
+        raise typer.BadParameter(f"{state!r}; use one of: {', '.join(ALL_STATES)}", param_hint="--state")
     df = q.jobs(db, [state] if state else None)
     cols = ["job_id", "name", "state", "priority", "workers", "min_workers", "max_workers", "attempts",
             "submitted_at", "error"]
@@ -178,14 +180,14 @@ def wait(
 ) -> None:
     """Wait until a job ends; exit 0 if it completed, 1 if it failed or was cancelled."""
     from assay.jobs import wait as wait_job
-    from assay.store.queries_jobs import FINAL_STATES
+    from assay.store.job_state import FINAL_STATES, JobState
 
     job = _job(db, job_id)
     state = wait_job(db, job["job_id"], timeout)
     typer.echo(f"{job['job_id']}: {state}")
     if state not in FINAL_STATES:
         raise typer.Exit(3)
-    if state != "completed":
+    if state != JobState.COMPLETED:
         raise typer.Exit(1)
 
 
@@ -224,6 +226,7 @@ def resume(
 ) -> None:
     """Run an interrupted job (preempted, or whose driver died) in the foreground from its checkpoint."""
     from assay.jobs import resume as resume_job
+    from assay.store.job_state import JobState
 
     job = _job(db, job_id)
 
@@ -237,7 +240,7 @@ def resume(
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="JOB_ID") from None
     typer.echo(f"{sup.job_id}: {sup.outcome} at step {sup.step}/{sup.spec.steps}")
-    if sup.outcome != "completed":
+    if sup.outcome != JobState.COMPLETED:
         raise typer.Exit(1)
 
 

@@ -33,6 +33,7 @@ def scheduler(
     --knob backfill=false)."""
     from assay.jobs.live import LiveScheduler
     from assay.scheduler.policies import available_policies
+    from assay.store.job_state import JobState
 
     if policy not in available_policies():
         raise typer.BadParameter(f"unknown policy {policy!r}; use one of: {', '.join(available_policies())}",
@@ -45,7 +46,7 @@ def scheduler(
         """Each decision as it is taken: finish, start, resume, resize, preempt, wait (with why)."""
         last.update(info)
         for job_id, outcome in info.get("ended") or []:
-            if outcome == "preempted":
+            if outcome == JobState.PREEMPTED:
                 typer.echo(f"round {sched.rounds}: preempted {job_id}: checkpointed, back in the queue")
             else:
                 typer.echo(f"round {sched.rounds}: finish {job_id}: {outcome}")

@@ -22,14 +22,12 @@ from assay.jobs.runner import (
     submit,
     wait,
 )
-from assay.jobs.spec import JobSpec, Layout, ModelConfig, SpecError, builtin_names, load_spec, load_specs
+from assay.jobs.spec import JobSpec, SpecError, builtin_names, load_spec, load_specs
 
 __all__ = [
     "Capacity",
     "JobDescription",
     "JobSpec",
-    "Layout",
-    "ModelConfig",
     "SpecError",
     "admit",
     "builtin_names",

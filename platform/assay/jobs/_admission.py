@@ -53,14 +53,14 @@ def _per_worker(shape: Any) -> str:
 def capacity(slots: int | None = None, address: str | None = None,
              worker_cpus: float | None = None) -> Capacity:
     """The worker slots the live scheduler will hand out: ``slots`` when given (``--workers``); else those of
-    the Ray cluster at ``address`` or the one this process is connected to; else this machine's CPUs."""
+    the Ray cluster at ``address`` (else ``RAY_ADDRESS``) or the one this process is connected to; else this machine's CPUs."""
     if slots:
         return Capacity(slots, f"--workers {slots}")
-    ray = sys.modules.get("ray")
-    if address or (ray is not None and ray.is_initialized()):
-        from assay.jobs._ray import ensure_ray
+    from assay.ray_session import cluster_address, ensure_ray
 
-        ensure_ray(address)
+    ray = sys.modules.get("ray")
+    if cluster_address(address) or (ray is not None and ray.is_initialized()):
+        ensure_ray(address, log_to_driver=False)
         return ray_capacity(worker_cpus=worker_cpus)
     cpus = os.cpu_count() or 1  # what ensure_ray gives an embedded cluster
     per = worker_cpus or 1.0

@@ -18,7 +18,8 @@ import torch
 
 from assay.jobs._engine import ShardState
 from assay.jobs._model import canonical_shapes, shard, split_dim, stage_bounds
-from assay.jobs.spec import JobSpec, Layout
+from assay.jobs.spec import JobSpec
+from assay.scheduler.layout import Layout
 
 STATE_FILE = "state.pt"
 META_FILE = "meta.json"

@@ -10,10 +10,11 @@ micro-batches absorb the new data-parallel degree.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from assay.jobs.spec import JobSpec, Layout, SpecError, check_layout, micro_batch_for, valid_layouts
+from assay.jobs.spec import JobSpec, SpecError, check_layout, micro_batch_for, valid_layouts
+from assay.scheduler.layout import Layout
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ class Placement:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out.update(asdict(self.layout))
+        out.update(self.layout.degrees())
         out.pop("layout")
         out["bounds"] = list(self.bounds) if self.bounds else None
         out["workers"] = self.workers
@@ -87,7 +88,6 @@ def _from_planner(spec: JobSpec, workers: int, cluster: Any) -> Placement | None
     or None when the planner is unavailable or proposes nothing this workload can run."""
     try:
         from assay.scheduler.cluster import Cluster, cpu_cluster, get_cluster
-        from assay.scheduler.model_spec import ModelSpec
         from assay.scheduler.planner import plan_layout
     except ImportError:
         return None
@@ -98,8 +98,7 @@ def _from_planner(spec: JobSpec, workers: int, cluster: Any) -> Placement | None
         cluster = get_cluster(cluster)
     if not isinstance(cluster, Cluster):
         return None
-    model = ModelSpec(name=spec.name, layers=m.layers, hidden=m.hidden, heads=m.heads, seq_len=m.seq_len,
-                      vocab=m.vocab, ffn_hidden=m.ffn)
+    model = replace(m, name=spec.name)
     # The workload has no activation recomputation or ZeRO; a micro-batch the user chose is kept.
     base: dict[str, Any] = {"recompute": False}
     attempts = []

@@ -22,7 +22,7 @@ from torch import nn
 
 from assay.ids import stable_id
 from assay.jobs._parallel import Groups, copy_to_tp, reduce_from_tp
-from assay.jobs.spec import ModelConfig
+from assay.scheduler.model_spec import ModelSpec
 
 #: The dimension along which a canonical parameter is split over tensor-parallel ranks (by name suffix).
 SPLIT_DIM: dict[str, int] = {
@@ -56,9 +56,9 @@ def stage_bounds(layers: int, pp: int, bounds: list[int] | None = None) -> list[
     return out
 
 
-def canonical_shapes(cfg: ModelConfig) -> dict[str, tuple[int, ...]]:
+def canonical_shapes(cfg: ModelSpec) -> dict[str, tuple[int, ...]]:
     """Every parameter of the full model and its shape, in a fixed order."""
-    h, f, v, s = cfg.hidden, cfg.ffn, cfg.vocab, cfg.seq_len
+    h, f, v, s = cfg.hidden, cfg.ffn_hidden, cfg.vocab, cfg.seq_len
     shapes: dict[str, tuple[int, ...]] = {"embed.tok": (v, h), "embed.pos": (s, h)}
     for i in range(cfg.layers):
         p = f"layers.{i}."
@@ -76,7 +76,7 @@ def canonical_shapes(cfg: ModelConfig) -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def init_full(name: str, shape: tuple[int, ...], cfg: ModelConfig, seed: int) -> torch.Tensor:
+def init_full(name: str, shape: tuple[int, ...], cfg: ModelSpec, seed: int) -> torch.Tensor:
     """The initial value of one full parameter: a function of (seed, name) alone, so every layout and
     every rank starts from the same model without materialising the parts it does not hold."""
     if name.endswith(("ln1.weight", "ln2.weight", "final_ln.weight")):
@@ -98,7 +98,7 @@ def shard(full: torch.Tensor, name: str, tp: int, tp_rank: int) -> torch.Tensor:
 
 
 class _Attention(nn.Module):
-    def __init__(self, cfg: ModelConfig, tp: int, group: Any):
+    def __init__(self, cfg: ModelSpec, tp: int, group: Any):
         super().__init__()
         h = cfg.hidden
         self.heads = cfg.heads // tp
@@ -126,11 +126,11 @@ class _Attention(nn.Module):
 
 
 class _MLP(nn.Module):
-    def __init__(self, cfg: ModelConfig, tp: int, group: Any):
+    def __init__(self, cfg: ModelSpec, tp: int, group: Any):
         super().__init__()
         self.group = group
-        self.fc1 = nn.Linear(cfg.hidden, cfg.ffn // tp)
-        self.fc2 = nn.Linear(cfg.ffn // tp, cfg.hidden)
+        self.fc1 = nn.Linear(cfg.hidden, cfg.ffn_hidden // tp)
+        self.fc2 = nn.Linear(cfg.ffn_hidden // tp, cfg.hidden)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = F.gelu(self.fc1(copy_to_tp(x, self.group)))
@@ -138,7 +138,7 @@ class _MLP(nn.Module):
 
 
 class _Block(nn.Module):
-    def __init__(self, cfg: ModelConfig, tp: int, group: Any):
+    def __init__(self, cfg: ModelSpec, tp: int, group: Any):
         super().__init__()
         self.ln1 = nn.LayerNorm(cfg.hidden)
         self.attn = _Attention(cfg, tp, group)
@@ -151,7 +151,7 @@ class _Block(nn.Module):
 
 
 class _Embedding(nn.Module):
-    def __init__(self, cfg: ModelConfig):
+    def __init__(self, cfg: ModelSpec):
         super().__init__()
         self.tok = nn.Parameter(torch.empty(cfg.vocab, cfg.hidden))
         self.pos = nn.Parameter(torch.empty(cfg.seq_len, cfg.hidden))
@@ -166,7 +166,7 @@ class StageModel(nn.Module):
 
     ``state_dict()`` keys are canonical names."""
 
-    def __init__(self, cfg: ModelConfig, groups: Groups, layers: tuple[int, int]):
+    def __init__(self, cfg: ModelSpec, groups: Groups, layers: tuple[int, int]):
         super().__init__()
         tp = groups.layout.tp
         self.cfg = cfg

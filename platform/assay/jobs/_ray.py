@@ -1,4 +1,5 @@
-"""Ray plumbing for jobs: connecting, what the cluster has free, and gangs of workers in placement groups."""
+"""Ray plumbing for jobs: what the cluster has free, and gangs of workers in placement groups (connecting
+to Ray is ``assay.ray_session``'s)."""
 
 from __future__ import annotations
 
@@ -11,22 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 log = logging.getLogger(__name__)
-
-
-def ensure_ray(address: str | None = None, num_cpus: float | None = None) -> None:
-    """Connect to the cluster at ``address`` (or ``RAY_ADDRESS``), else start an embedded one."""
-    import ray
-
-    if ray.is_initialized():
-        return
-    address = address or os.environ.get("RAY_ADDRESS") or None
-    if address:
-        ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
-    else:
-        cpus = int(math.ceil(num_cpus)) if num_cpus else (os.cpu_count() or 1)
-        # "local": a new embedded cluster, never one that happens to run on this machine already.
-        ray.init(address="local", num_cpus=cpus, include_dashboard=False, logging_level=logging.WARNING,
-                 log_to_driver=False)
 
 
 def cluster_totals() -> dict[str, float]:

@@ -27,6 +27,7 @@ from assay.jobs._ray import Gang, WorkerShape
 from assay.jobs._record import Recorder, now, owner_id
 from assay.jobs._training import GangDriver, WorkerFailure
 from assay.jobs.spec import JobSpec, from_json
+from assay.store.job_state import JobState
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ class JobSupervisor(GangDriver):
         #: Step times at the current placement, the first step after a launch (warm-up) left out.
         self.recent_step_ms: deque[float] = deque(maxlen=32)
         self.timeline: list[tuple[str, float, int]] = []  # (what, time.time(), step), for benchmarks/tests
-        self.outcome: str | None = None
+        self.outcome: JobState | None = None
         self._requests: list[_Request] = []
         self._lock = threading.Lock()
         self._step_ms = 0.0
@@ -177,24 +178,24 @@ class JobSupervisor(GangDriver):
                 self._apply_requests()
                 if self.gang is not None:
                     self._train_chunk()
-            self._finish("completed", "")
+            self._finish(JobState.COMPLETED, "")
         except _Stop:
             pass
         except Exception as exc:  # a bug or an unreadable checkpoint: the job fails, the driver lives on
             log.exception("job %s failed", self.job_id)
             try:
-                self._finish("failed", f"{type(exc).__name__}: {exc}")
+                self._finish(JobState.FAILED, f"{type(exc).__name__}: {exc}")
             except _Stop:
                 pass
         finally:
             self._teardown()
             if self.outcome is None:
-                self.outcome = str(self.job.get("state"))
+                self.outcome = JobState(self.job.get("state"))
 
     def _prepare(self) -> None:
         resumed = self.job.get("started_at") is not None
         self.ckpt_step = self.step = ckpt.latest_step(self.ckpt_dir)
-        self.job.update(state="starting", owner=owner_id(), error=None)
+        self.job.update(state=JobState.STARTING, owner=owner_id(), error=None)
         if self.job.get("started_at") is None:
             self.job["started_at"] = now()
         if resumed:
@@ -216,7 +217,7 @@ class JobSupervisor(GangDriver):
             if slots is None:
                 if not waited:
                     log.info("job %s: waiting for %d workers", self.job_id, self.spec.min_workers)
-                    self._set_state("waiting")
+                    self._set_state(JobState.WAITING)
                     waited = True
                 time.sleep(1.0)
                 continue
@@ -234,10 +235,10 @@ class JobSupervisor(GangDriver):
         self._event("failure", self.step, str(exc))
         self._teardown()
         if attempts > self.spec.max_failures:
-            self._finish("failed", f"{attempts} failures, more than max_failures={self.spec.max_failures}: {exc}")
+            self._finish(JobState.FAILED, f"{attempts} failures, more than max_failures={self.spec.max_failures}: {exc}")
         resume_at = ckpt.latest_step(self.ckpt_dir)
         self.ckpt_step = self.step = resume_at
-        self.job["state"] = "restarting"
+        self.job["state"] = JobState.RESTARTING
         self._rewind(resume_at, f"restarting from checkpoint at step {resume_at} after "
                              f"failure {attempts} of at most {self.spec.max_failures}")
         self.recorder.log.restarting(resume_at, f"failure {attempts} of at most {self.spec.max_failures}: {exc}")
@@ -280,7 +281,7 @@ class JobSupervisor(GangDriver):
             self.gang.workers += extra
         else:
             self.gang.keep(n)
-        self.job["state"] = "resizing"
+        self.job["state"] = JobState.RESIZING
         try:
             self._start_gang(self.gang, n)
         except WorkerFailure as exc:
@@ -291,25 +292,25 @@ class JobSupervisor(GangDriver):
         self._teardown()
         if req.kind == "cancel":
             self.recorder.allocation(0, None, f"cancel: {req.reason}", req.source)
-            self._finish("cancelled", req.reason, event="cancelled")
+            self._finish(JobState.CANCELLED, req.reason, event="cancelled")
         self._event("preempted", self.step, req.reason)
         self.recorder.log.note(f"job {self.job_id} preempted at iteration {self.step}: {req.reason}")
         self.recorder.allocation(0, None, f"preempt: {req.reason}", req.source)
-        self.job.update(state="preempted", workers=0, owner=None)
+        self.job.update(state=JobState.PREEMPTED, workers=0, owner=None)
         self.recorder.run_row(self._run_row("preempted"))
         self.recorder.flush_final()
-        self.outcome = "preempted"
+        self.outcome = JobState.PREEMPTED
         raise _Stop
 
-    def _finish(self, state: str, error: str, event: str | None = None) -> None:
-        if state == "completed" and self.gang is not None and self.step > self.ckpt_step:
+    def _finish(self, state: JobState, error: str, event: str | None = None) -> None:
+        if state == JobState.COMPLETED and self.gang is not None and self.step > self.ckpt_step:
             self._checkpoint_now()
         self._teardown()
         if event:
             self._event(event, self.step, error)
         self.job.update(state=state, finished_at=now(), error=error or None, workers=0)
         self.recorder.run_row(self._run_row(state))
-        if state == "completed":
+        if state == JobState.COMPLETED:
             self.recorder.log.done()
         self.recorder.log.note(f"job {self.job_id} {state} at iteration {self.step}" + (f": {error}" if error else ""))
         self.recorder.flush_final()  # before the outcome: a scheduler reaping the job then reads its final row
@@ -331,7 +332,7 @@ class JobSupervisor(GangDriver):
             except Exception as exc:  # a display callback never takes the job down
                 log.debug("on_event: %s", exc)
 
-    def _set_state(self, state: str) -> None:
+    def _set_state(self, state: JobState) -> None:
         self.job["state"] = state
         self.recorder.flush(force=True)
 

@@ -21,6 +21,7 @@ from assay.jobs._layout import Placement, feasible_workers, plan
 from assay.jobs._ray import Gang, WorkerShape, cluster_totals, default_shape, reserve, start_actors
 from assay.jobs._record import Recorder, now
 from assay.jobs.spec import JobSpec
+from assay.store.job_state import JobState
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +147,7 @@ class GangDriver:
         self.recent_step_ms.clear()
         self.timeline.append(("launched", time.time(), self.step))
         detail = self._plan_json(placement)
-        self.job.update(state="running", workers=n, plan=json.dumps(detail, sort_keys=True))
+        self.job.update(state=JobState.RUNNING, workers=n, plan=json.dumps(detail, sort_keys=True))
         self.recorder.run_row(self._run_row("running"))
         log_ = self.recorder.log
         log_.header(n, lay.dp, lay.tp, lay.pp, self.spec, placement.micro_batch)
@@ -223,7 +224,7 @@ class GangDriver:
             self.timeline.append(("first_step", time.time(), self.step))
         if export:
             self._save([r["state"] for r in results if r["state"] is not None])
-        self.job["state"] = "running"
+        self.job["state"] = JobState.RUNNING
         self.recorder.flush()
         if self.on_progress is not None:
             self.on_progress(self, self.step, self.last_metrics)

@@ -12,7 +12,8 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from assay.jobs.spec import Layout, from_json
+from assay.jobs.spec import from_json
+from assay.scheduler.layout import Layout
 
 
 class TrainWorker:

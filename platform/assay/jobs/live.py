@@ -39,10 +39,11 @@ from assay.jobs.runner import RequestPoller, jobs_dir, request_cancel
 from assay.jobs.spec import JobSpec, from_json
 from assay.store import queries_jobs as q
 from assay.store import write_rows
+from assay.store.job_state import ACTIVE_STATES, FINAL_STATES, WAITING_STATES, JobState
 
 log = logging.getLogger(__name__)
 
-ACTIVE = q.ACTIVE_STATES + ("waiting",)
+ACTIVE = (*ACTIVE_STATES, JobState.WAITING)
 
 
 @dataclass
@@ -105,9 +106,9 @@ class LiveScheduler:
         """Schedule until interrupted (``until_idle``: until no job is left that could run: none is queued
         or running but jobs too big for the whole cluster, which wait on; ``until``: until it returns True,
         asked after each round, e.g. once the jobs a caller submitted have ended)."""
-        from assay.jobs._ray import ensure_ray
+        from assay.ray_session import ensure_ray
 
-        ensure_ray(self.address)
+        ensure_ray(self.address, log_to_driver=False)
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         reason = "scheduler stopped"
         try:
@@ -147,7 +148,7 @@ class LiveScheduler:
         dt, self._last_round = mono - self._last_round, mono
         ended = self._reap()
         try:
-            rows = db_call(q.job_rows, self.db, q.WAITING_STATES + ACTIVE)
+            rows = db_call(q.job_rows, self.db, WAITING_STATES + ACTIVE)
         except Exception as exc:  # a busy database skips a round, it does not stop the jobs
             log.warning("scheduler: reading the queue failed: %s", exc)
             return {"idle": False, "decisions": {}, "ended": ended}
@@ -156,7 +157,7 @@ class LiveScheduler:
             job_id = row["job_id"]
             if job_id in self.sups:
                 candidates.append(row)
-            elif row["state"] in q.WAITING_STATES or _queued_waiting(row):
+            elif row["state"] in WAITING_STATES or _queued_waiting(row):
                 candidates.append(row)
             elif not owner_alive(row.get("owner"), row.get("heartbeat_at"), self.stale_s):
                 log.info("scheduler: adopting orphaned job %s (owner %s gone)", job_id, row.get("owner"))
@@ -204,7 +205,7 @@ class LiveScheduler:
                 t = self.tracked.get(job_id)
                 if t is not None:
                     t.decided, t.changed_at = None, time.monotonic()
-                if sup.outcome in q.FINAL_STATES:
+                if sup.outcome in FINAL_STATES:
                     self.tracked.pop(job_id, None)
         return ended
 
@@ -428,8 +429,8 @@ class LiveScheduler:
                  "reason": f"wait: {reason}", "source": "scheduler"}
         try:
             db_call(write_rows, self.db, {"allocations": [alloc]})
-            if row.get("state") == "queued":
-                db_call(q.set_state_if, self.db, job_id, "waiting", "queued")
+            if row.get("state") == JobState.QUEUED:
+                db_call(q.set_state_if, self.db, job_id, JobState.WAITING, JobState.QUEUED)
         except Exception as exc:
             log.warning("scheduler: recording a decision for %s failed: %s", job_id, exc)
 
@@ -452,7 +453,7 @@ def explain_wait(need: int, whole: int, free: int, held: Mapping[str, int], fore
 def _queued_waiting(row: Mapping[str, Any]) -> bool:
     """A job this scheduler (or a previous one) decided to keep waiting: no driver owns it yet. (A job whose
     own supervisor waits for Ray to place its workers is ``waiting`` too, with an owner.)"""
-    return row["state"] == "waiting" and not row.get("owner")
+    return row["state"] == JobState.WAITING and not row.get("owner")
 
 
 def _cap(per_node: list[int], total: int) -> list[int]:

@@ -21,6 +21,7 @@ from assay.jobs._record import DB_LOCK, db_call, now, owner_alive, owner_id
 from assay.jobs.spec import JobSpec, from_json
 from assay.store import default_db_path, write_rows
 from assay.store import queries_jobs as q
+from assay.store.job_state import ACTIVE_STATES, FINAL_STATES, WAITING_STATES, JobState
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ def jobs_dir(db: PathLike = None) -> Path:
     return path.resolve().parent / "assay-jobs"
 
 
-def new_job(spec: JobSpec, state: str = "queued") -> dict[str, Any]:
+def new_job(spec: JobSpec, state: JobState = JobState.QUEUED) -> dict[str, Any]:
     """A fresh ``jobs`` row for ``spec``; its id is ``<name>-<8 hex>``."""
     at = now()
     job_id = f"{spec.name}-{stable_id(spec.to_json(), at.isoformat(), os.getpid(), time.perf_counter_ns())[:8]}"
@@ -77,21 +78,21 @@ def get_job(db: PathLike, job_id: str) -> dict[str, Any]:
 
 def is_orphan(job: dict[str, Any], stale_s: float = 60.0) -> bool:
     """A job in an active state whose driver is gone."""
-    return job["state"] in q.ACTIVE_STATES + ("waiting",) and not owner_alive(
+    return job["state"] in (*ACTIVE_STATES, JobState.WAITING) and not owner_alive(
         job.get("owner"), job.get("heartbeat_at"), stale_s)
 
 
 def request_cancel(db: PathLike, job_id: str, reason: str = "cancelled by user") -> str:
     """Cancel a job: at once if nobody runs it, else through its driver. Returns the resulting state."""
     job = get_job(db, job_id)
-    if job["state"] in q.FINAL_STATES:
+    if job["state"] in FINAL_STATES:
         return job["state"]
     with DB_LOCK:
-        if job["state"] in q.WAITING_STATES or is_orphan(job):
-            job.update(state="cancelled", finished_at=now(), workers=0, error=reason)
+        if job["state"] in WAITING_STATES or is_orphan(job):
+            job.update(state=JobState.CANCELLED, finished_at=now(), workers=0, error=reason)
             write_rows(db, {"jobs": [job], "allocations": [_request_row(job["job_id"], 0, "cancel", reason)]},
                        upsert=["jobs"])
-            return "cancelled"
+            return JobState.CANCELLED
         write_rows(db, {"allocations": [_request_row(job["job_id"], 0, "cancel", reason)]})
     return "cancelling"
 
@@ -103,7 +104,7 @@ def request_resize(db: PathLike, job_id: str, workers: int, reason: str = "reque
     spec = from_json(job["spec"])
     if workers < 1:
         raise ValueError("workers must be at least 1")
-    if job["state"] in q.FINAL_STATES:
+    if job["state"] in FINAL_STATES:
         raise ValueError(f"job {job['job_id']} is {job['state']}")
     if spec.max_workers and workers > spec.max_workers:
         raise ValueError(f"job {job['job_id']} allows at most max_workers={spec.max_workers} workers")
@@ -124,7 +125,7 @@ def wait(db: PathLike, job_id: str, timeout_s: float | None = None, poll_s: floa
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
     while True:
         state = get_job(db, job_id)["state"]
-        if state in q.FINAL_STATES or (deadline is not None and time.monotonic() > deadline):
+        if state in FINAL_STATES or (deadline is not None and time.monotonic() > deadline):
             return state
         time.sleep(poll_s)
 
@@ -161,12 +162,13 @@ def run(spec: JobSpec, db: PathLike = None, *, address: str | None = None, worke
     """Run a job in this process until it ends (``job`` resumes an existing row); returns its supervisor.
 
     Ctrl-C preempts the job (checkpointed, resumable with :func:`resume`)."""
-    from assay.jobs._ray import WorkerShape, ensure_ray
+    from assay.jobs._ray import WorkerShape
     from assay.jobs._supervisor import JobSupervisor
+    from assay.ray_session import ensure_ray
 
-    ensure_ray(address)
+    ensure_ray(address, log_to_driver=False)
     if job is None:
-        job = new_job(spec, state="starting")
+        job = new_job(spec, state=JobState.STARTING)
     job["owner"] = owner_id()
     shape = WorkerShape(cpus=worker_cpus) if worker_cpus else None
     sup = JobSupervisor(db, job, jobs_dir(db), workers=workers, shape=shape, source="runner",
@@ -194,8 +196,8 @@ def apply_request(sup: Any, req: dict[str, Any]) -> None:
 def resume(job_id: str, db: PathLike = None, **kwargs: Any) -> Any:
     """Run an interrupted job (preempted, or orphaned by a dead driver) from its newest checkpoint."""
     job = get_job(db, job_id)
-    if job["state"] in q.FINAL_STATES:
+    if job["state"] in FINAL_STATES:
         raise ValueError(f"job {job['job_id']} is already {job['state']}")
-    if job["state"] in q.ACTIVE_STATES and not is_orphan(job):
+    if job["state"] in ACTIVE_STATES and not is_orphan(job):
         raise ValueError(f"job {job['job_id']} is being run by {job['owner']}")
     return run(from_json(job["spec"]), db, job=job, **kwargs)

@@ -29,6 +29,9 @@ from typing import Any
 
 import yaml
 
+from assay.scheduler.layout import DEGREES, Layout
+from assay.scheduler.model_spec import ModelSpec, get_model
+
 WORKLOADS = ("gpt",)
 DTYPES = ("float32", "float64", "bfloat16")
 SCHEDULES = ("1f1b", "gpipe")
@@ -47,43 +50,17 @@ class SpecError(ValueError):
         super().__init__(text)
 
 
-@dataclass(frozen=True)
-class Layout:
-    """A parallel layout: data-, tensor- and pipeline-parallel degrees; ``dp * tp * pp`` workers."""
-
-    dp: int = 1
-    tp: int = 1
-    pp: int = 1
-
-    @property
-    def world_size(self) -> int:
-        return self.dp * self.tp * self.pp
-
-    def __str__(self) -> str:
-        return f"dp={self.dp} tp={self.tp} pp={self.pp}"
-
-
-@dataclass(frozen=True)
-class ModelConfig:
-    """The GPT decoder's shape. ``ffn_hidden`` 0 means ``4 * hidden``."""
-
-    layers: int = 2
-    hidden: int = 32
-    heads: int = 4
-    seq_len: int = 16
-    vocab: int = 64
-    ffn_hidden: int = 0
-
-    @property
-    def ffn(self) -> int:
-        return self.ffn_hidden or 4 * self.hidden
+#: A job's model dims as its spec writes them (``ffn_hidden`` 0 means ``4 * hidden``), and their defaults.
+MODEL_DIMS = {"layers": 2, "hidden": 32, "heads": 4, "seq_len": 16, "vocab": 64, "ffn_hidden": 0}
+#: The name of a job's model (``ModelSpec.name``): a spec states dims, not a catalogue entry.
+JOB_MODEL = "custom"
 
 
 @dataclass(frozen=True)
 class JobSpec:
     name: str = "job"
     workload: str = "gpt"
-    model: ModelConfig = field(default_factory=ModelConfig)
+    model: ModelSpec = field(default_factory=lambda: _job_model(MODEL_DIMS))
     #: None means ``auto``: the planner picks the layout for the workers the job gets.
     parallel: Layout | None = field(default_factory=Layout)
     min_workers: int = 1
@@ -124,7 +101,8 @@ class JobSpec:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out["parallel"] = "auto" if self.parallel is None else asdict(self.parallel)
+        out["model"] = model_dims(self.model)
+        out["parallel"] = "auto" if self.parallel is None else self.parallel.degrees()
         return out
 
     def to_json(self) -> str:
@@ -281,24 +259,41 @@ def _coerce(name: str, value: Any, kind: type) -> Any:
     return str(value)
 
 
-def _model(raw: Any) -> ModelConfig:
+def _model(raw: Any) -> ModelSpec:
     if isinstance(raw, str):
         # A preset of the scheduler's model catalogue, e.g. "gpt-tiny".
-        from assay.scheduler.model_spec import get_model
-
         try:
             preset = get_model(raw)
         except KeyError as exc:
             raise SpecError("model", str(exc.args[0]) + ".", "give a preset name or a mapping of dims.") from None
-        return ModelConfig(layers=preset.layers, hidden=preset.hidden, heads=preset.heads,
-                           seq_len=preset.seq_len, vocab=preset.vocab, ffn_hidden=preset.ffn_hidden)
+        return _job_model(model_dims(preset))
     if not isinstance(raw, Mapping):
         raise SpecError("model", f"must be a mapping of dims or a preset name, got {raw!r}.", REQUIRED["model"])
-    known = {f.name for f in fields(ModelConfig)}
-    unknown = sorted(set(raw) - known)
+    unknown = sorted(set(raw) - set(MODEL_DIMS))
     if unknown:
-        raise SpecError(f"model.{unknown[0]}", "is not a model field.", f"use one of: {', '.join(sorted(known))}.")
-    return ModelConfig(**{k: _coerce(f"model.{k}", v, int) for k, v in raw.items()})
+        raise SpecError(f"model.{unknown[0]}", "is not a model field.", f"use one of: {', '.join(sorted(MODEL_DIMS))}.")
+    return _job_model({**MODEL_DIMS, **{k: _coerce(f"model.{k}", v, int) for k, v in raw.items()}})
+
+
+def _job_model(dims: Mapping[str, int]) -> ModelSpec:
+    """The model of a job: checked here, so a wrong dim names its spec field (``ModelSpec`` would raise a
+    plain ``ValueError`` on it)."""
+    for name in ("layers", "hidden", "heads", "seq_len", "vocab"):
+        if dims[name] < 1:
+            raise SpecError(f"model.{name}", "must be a positive integer.")
+    if dims["hidden"] % dims["heads"]:
+        raise SpecError("model.hidden", f"{dims['hidden']} is not divisible by model.heads={dims['heads']}.",
+                        "pick a hidden size that is a multiple of heads.")
+    return ModelSpec(name=JOB_MODEL, **dims)
+
+
+def model_dims(model: ModelSpec) -> dict[str, int]:
+    """A model as a job spec writes it. ``ffn_hidden`` of ``4 * hidden`` is written as 0, as a spec that
+    leaves it out says it, so overriding ``model.hidden`` still scales the feed-forward width with it."""
+    dims = {name: getattr(model, name) for name in MODEL_DIMS}
+    if dims["ffn_hidden"] == 4 * dims["hidden"]:
+        dims["ffn_hidden"] = 0
+    return dims
 
 
 def _layout(raw: Any) -> Layout | None:
@@ -307,7 +302,7 @@ def _layout(raw: Any) -> Layout | None:
     if not isinstance(raw, Mapping):
         raise SpecError("parallel", f"must be 'auto' or a mapping {{dp, tp, pp}}, got {raw!r}.",
                         "write `parallel: auto` or e.g. `parallel: {dp: 2, tp: 1, pp: 1}`.")
-    unknown = sorted(set(raw) - {"dp", "tp", "pp"})
+    unknown = sorted(set(raw) - set(DEGREES))
     if unknown:
         raise SpecError(f"parallel.{unknown[0]}", "is not a parallel dimension.", "use dp, tp and pp.")
     if any(isinstance(v, str) and v.strip().lower() == "auto" for v in raw.values()):
@@ -320,12 +315,6 @@ def validate(spec: JobSpec) -> None:
     m = spec.model
     if spec.workload not in WORKLOADS:
         raise SpecError("workload", f"unknown workload {spec.workload!r}.", f"use one of: {', '.join(WORKLOADS)}.")
-    for name in ("layers", "hidden", "heads", "seq_len", "vocab"):
-        if getattr(m, name) < 1:
-            raise SpecError(f"model.{name}", "must be a positive integer.")
-    if m.hidden % m.heads:
-        raise SpecError("model.hidden", f"{m.hidden} is not divisible by model.heads={m.heads}.",
-                        "pick a hidden size that is a multiple of heads.")
     for name in ("steps", "global_batch", "checkpoint_every"):
         if getattr(spec, name) < 1:
             raise SpecError(name, "must be at least 1.")
@@ -373,8 +362,8 @@ def check_layout(spec: JobSpec, lay: Layout, micro_batch: int | None = None) -> 
     if m.heads % lay.tp:
         raise SpecError("parallel.tp", f"{lay.tp} does not divide model.heads={m.heads}.",
                         "use a tp that divides the number of heads.")
-    if m.ffn % lay.tp:
-        raise SpecError("parallel.tp", f"{lay.tp} does not divide the feed-forward width {m.ffn}.")
+    if m.ffn_hidden % lay.tp:
+        raise SpecError("parallel.tp", f"{lay.tp} does not divide the feed-forward width {m.ffn_hidden}.")
     if lay.pp > m.layers:
         raise SpecError("parallel.pp", f"{lay.pp} stages for {m.layers} layers.", f"use pp <= {m.layers}.")
     if spec.global_batch % lay.dp:
@@ -432,7 +421,7 @@ def apply_overrides(data: Mapping[str, Any], overrides: Iterable[str] | Mapping[
         if path[0] in ("dp", "tp", "pp"):
             path = ["parallel", *path]
         if path[0] == "model" and len(path) > 1 and isinstance(out.get("model"), str):
-            out["model"] = asdict(_model(out["model"]))
+            out["model"] = model_dims(_model(out["model"]))
         if path[0] == "parallel" and len(path) > 1 and not isinstance(out.get("parallel"), Mapping):
             out["parallel"] = {"dp": 1, "tp": 1, "pp": 1}
         node = out

@@ -13,10 +13,10 @@ from assay.runtime._auth import prefer_token_auth
 from assay.runtime._errors import ClusterError, StalledError
 from assay.runtime._inputs import InputError, expand_inputs
 
-_LAZY = {"RunSummary": "_run", "run_pipeline": "_run", "ensure_ray": "_cluster", "quiet_ray": "_cluster"}
+_LAZY = {"RunSummary": "_run", "run_pipeline": "_run"}
 
-__all__ = ["ClusterError", "InputError", "RunSummary", "StalledError", "ensure_ray", "expand_inputs",
-           "prefer_token_auth", "quiet_ray", "run_pipeline"]
+__all__ = ["ClusterError", "InputError", "RunSummary", "StalledError", "expand_inputs", "prefer_token_auth",
+           "run_pipeline"]
 
 
 def __getattr__(name: str) -> Any:

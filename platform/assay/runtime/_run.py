@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assay.dsl import TASK_CPUS, Pipeline
-from assay.runtime._cluster import ensure_ray, node_cpus, ship_by_value, spread_one_per_block
+from assay.ray_session import ensure_ray
+from assay.runtime._cluster import node_cpus, ship_by_value, spread_one_per_block
 from assay.runtime._inputs import expand_inputs, skip_unread
 from assay.runtime._progress import Progress
 from assay.runtime._sink import Sink

@@ -19,13 +19,6 @@ from assay.store._writer import Rows, _delete_keys, insert, to_arrow
 
 PathLike = str | os.PathLike[str] | None
 
-#: ``jobs.state`` values. Active: a driver runs the job. Waiting: nobody runs it, the scheduler will.
-#: ``waiting`` is both: a job the live scheduler decided cannot start yet (no owner; ``allocations.reason``
-#: says why), or one whose driver waits for the cluster to place its workers (owner set).
-ACTIVE_STATES = ("starting", "running", "restarting", "resizing")
-WAITING_STATES = ("queued", "preempted")
-FINAL_STATES = ("completed", "failed", "cancelled")
-ALL_STATES = ("queued", "waiting", *ACTIVE_STATES, "preempted", *FINAL_STATES)
 
 
 def jobs(db: PathLike, states: Iterable[str] | None = None) -> pd.DataFrame:

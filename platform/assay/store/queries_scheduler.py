@@ -5,11 +5,11 @@ from __future__ import annotations
 import pandas as pd
 
 from assay.store._read import PathLike, _in, read
-from assay.store.queries_jobs import ACTIVE_STATES, WAITING_STATES
+from assay.store.job_state import ACTIVE_STATES, WAITING_STATES, JobState
 
 #: Jobs nobody runs yet: ``waiting`` (the scheduler holds them back, or their workers are being placed)
 #: beside the queued and preempted ones.
-_WAITING = ("waiting", *WAITING_STATES)
+_WAITING = (JobState.WAITING, *WAITING_STATES)
 
 
 def job_queue(

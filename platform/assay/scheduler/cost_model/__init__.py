@@ -1,6 +1,7 @@
 """The cost model: step time and memory per device of a training job under a parallel layout.
 
-    from assay.scheduler.cost_model import CostModel, Layout
+    from assay.scheduler.cost_model import CostModel
+    from assay.scheduler.layout import Layout
     est = CostModel.default().estimate(get_model("gpt-175b"), Layout(dp=8, tp=8, pp=16, micro_batch_size=1,
                                        global_batch=1536), get_cluster("a100-80g"))
     est.step_time_s, est.tflops_per_device, est.memory_bytes, est.fits
@@ -11,7 +12,6 @@ loads the latest one (analytic defaults when none exists).
 """
 
 from assay.scheduler.cost_model._analytic import (
-    Layout,
     Rates,
     StepEstimate,
     estimate_step,
@@ -41,7 +41,6 @@ __all__ = [
     "FitReport",
     "GPU_DEFAULTS",
     "GroupReport",
-    "Layout",
     "MODEL_VERSION",
     "Observation",
     "Rates",

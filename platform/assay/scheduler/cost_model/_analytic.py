@@ -28,56 +28,8 @@ from typing import Any
 from assay.scheduler.cluster import Cluster
 from assay.scheduler.cost_model._collectives import allreduce_time, group_link, p2p_time
 from assay.scheduler.cost_model._params import CostParams
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import ModelSpec
-
-
-@dataclass(frozen=True)
-class Layout:
-    """How a job is spread over ``dp * tp * pp`` workers."""
-
-    dp: int
-    tp: int
-    pp: int
-    micro_batch_size: int
-    global_batch: int
-    recompute: bool = True
-    zero1: bool = False
-    stage_layers: tuple[int, ...] | None = None  # layers per pipeline stage; None = as even as possible
-
-    @property
-    def workers(self) -> int:
-        return self.dp * self.tp * self.pp
-
-    @property
-    def num_micro_batches(self) -> int:
-        return self.global_batch // (self.dp * self.micro_batch_size)
-
-    def problems(self, model: ModelSpec) -> list[str]:
-        """Why this layout cannot run ``model`` (empty when it can)."""
-        out = [f"{n} must be at least 1" for n in ("dp", "tp", "pp", "micro_batch_size", "global_batch")
-               if getattr(self, n) < 1]
-        if out:
-            return out
-        if model.heads % self.tp or model.hidden % self.tp or model.ffn_hidden % self.tp:
-            out.append(f"tp {self.tp} does not divide heads {model.heads} / hidden {model.hidden}")
-        if self.pp > model.layers:
-            out.append(f"pp {self.pp} exceeds the {model.layers} layers")
-        if self.global_batch % (self.dp * self.micro_batch_size):
-            out.append(f"global batch {self.global_batch} is not divisible by dp {self.dp} x micro-batch "
-                       f"{self.micro_batch_size}")
-        if self.stage_layers is not None and (
-            len(self.stage_layers) != self.pp or sum(self.stage_layers) != model.layers
-            or min(self.stage_layers) < 1
-        ):
-            out.append(f"stage_layers {list(self.stage_layers)} must be {self.pp} positive counts summing "
-                       f"to {model.layers}")
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["stage_layers"] = list(self.stage_layers) if self.stage_layers else None
-        out["num_micro_batches"] = self.num_micro_batches
-        return out
 
 
 @dataclass(frozen=True)
@@ -241,7 +193,7 @@ def stage_terms(model: ModelSpec, layout: Layout, cluster: Cluster, rates: Rates
     problems = layout.problems(model)
     if problems:
         raise ValueError("; ".join(problems))
-    cluster = cluster.for_workers(layout.workers)
+    cluster = cluster.for_workers(layout.world_size)
     dp, tp, pp, b = layout.dp, layout.tp, layout.pp, layout.micro_batch_size
     m = layout.num_micro_batches
     act, _ = precision_bytes(cluster)
@@ -313,7 +265,7 @@ def estimate_step(model: ModelSpec, layout: Layout, cluster: Cluster, params: Co
     m = t.micro_batches
     per_mb = [f + b for f, b in zip(t.fwd, t.bwd, strict=True)]
     tokens = layout.global_batch * model.seq_len
-    workers = layout.workers
+    workers = layout.world_size
     flops = model.flops_per_step(layout.global_batch, recompute=layout.recompute)
     model_flops = model.flops_per_step(layout.global_batch, recompute=False)
     return StepEstimate(

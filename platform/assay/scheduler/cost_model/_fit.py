@@ -26,10 +26,11 @@ import numpy as np
 
 from assay.ids import stable_id
 from assay.scheduler.cluster import Cluster, find_cluster
-from assay.scheduler.cost_model._analytic import Layout, Rates, stage_terms
+from assay.scheduler.cost_model._analytic import Rates, stage_terms
 from assay.scheduler.cost_model._model import MODEL_VERSION, CostModel
 from assay.scheduler.cost_model._nelder_mead import minimize
 from assay.scheduler.cost_model._params import CostParams
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import ModelSpec, find_model, model_from_config
 
 #: The constants a fit adjusts, in the order of its parameter vector.
@@ -275,7 +276,7 @@ def _observation(row: Mapping[str, Any], default_hardware: str | None) -> tuple[
         step_s = gbs * model.seq_len / _float(row.get("tokens_per_s"))
     if not step_s:
         return None, "no step_time_ms"
-    cluster = cluster.for_workers(layout.workers)
+    cluster = cluster.for_workers(layout.world_size)
     return Observation(str(row.get("run_id")), model, layout, cluster, step_s), ""
 
 

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from assay.scheduler.cluster import Cluster
-from assay.scheduler.cost_model._analytic import Layout, StepEstimate, estimate_step
+from assay.scheduler.cost_model._analytic import StepEstimate, estimate_step
 from assay.scheduler.cost_model._params import CostParams, default_params
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import ModelSpec
 
 MODEL_VERSION = "assay-analytic-v1"

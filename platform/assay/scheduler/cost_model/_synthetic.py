@@ -7,9 +7,10 @@ import math
 import random
 
 from assay.scheduler.cluster import get_cluster
-from assay.scheduler.cost_model._analytic import Layout, estimate_step
+from assay.scheduler.cost_model._analytic import estimate_step
 from assay.scheduler.cost_model._fit import Observation
 from assay.scheduler.cost_model._params import CostParams
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import get_model
 
 _GPU_MODELS = ("gpt-1.7b", "gpt-3.6b", "gpt-7.5b", "gpt-18b", "gpt-39b", "gpt-175b")
@@ -38,7 +39,7 @@ def synthetic_observations(n: int, truth: dict[str, CostParams], *, noise: float
         layout = Layout(dp, tp, pp, b, dp * b * rng.choice((1, 2, 4, 8, 32)), recompute=rng.random() < 0.5)
         if layout.problems(model):
             continue
-        sized = cluster.for_workers(layout.workers)
+        sized = cluster.for_workers(layout.world_size)
         est = estimate_step(model, layout, sized, truth[name])
         if not est.fits:
             continue

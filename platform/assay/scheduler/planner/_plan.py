@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from assay.scheduler.cost_model import Layout, StepEstimate
+from assay.scheduler.cost_model import StepEstimate
+from assay.scheduler.layout import Layout
 
 
 class NoFeasibleLayout(ValueError):

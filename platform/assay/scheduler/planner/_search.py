@@ -18,7 +18,6 @@ from assay.scheduler.cluster import Cluster
 from assay.scheduler.cost_model import (
     CostModel,
     CostParams,
-    Layout,
     Rates,
     StepEstimate,
     estimate_step,
@@ -26,6 +25,7 @@ from assay.scheduler.cost_model import (
     precision_bytes,
     stage_extras,
 )
+from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import ModelSpec
 from assay.scheduler.planner._partition import PartitionProblem, balanced_partition, partition_dp
 from assay.scheduler.planner._plan import NoFeasibleLayout, Plan

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assay.scheduler.policies import BatchLimits, GoodputModel, node_counts, split_batch
-from assay.scheduler.workloads import JobSpec, Profile
+from assay.scheduler.workloads import Profile, TraceJob
 
 
 def compact_counts(workers: int, per_node: int) -> tuple[int, ...]:
@@ -19,7 +19,7 @@ def compact_counts(workers: int, per_node: int) -> tuple[int, ...]:
 
 @dataclass
 class SimJob:
-    spec: JobSpec
+    spec: TraceJob
     profile: Profile
     limits: BatchLimits
     targets: np.ndarray  # cumulative progress at the end of each epoch
@@ -150,7 +150,7 @@ class SimJob:
         self.model.observe_noise(sqr, var)
 
 
-def make_job(spec: JobSpec, profile: Profile, per_node: int, restart_s: float) -> SimJob:
+def make_job(spec: TraceJob, profile: Profile, per_node: int, restart_s: float) -> SimJob:
     """A job with its progress targets: the profile's epochs, or scaled so that the job runs
     ``spec.duration`` seconds at its requested size."""
     lim = profile.limits

@@ -26,7 +26,7 @@ from assay.scheduler.workloads._profiles import (
     catalogue,
     get_profile,
 )
-from assay.scheduler.workloads._spec import JobSpec, Workload
+from assay.scheduler.workloads._trace import TraceJob, Workload
 
 __all__ = [
     "ADAPTDL_APPS",
@@ -37,7 +37,7 @@ __all__ = [
     "AnalyticProfile",
     "DATA_DIR",
     "GPU_MIX",
-    "JobSpec",
+    "TraceJob",
     "MeasuredProfile",
     "Profile",
     "Workload",

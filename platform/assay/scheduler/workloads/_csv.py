@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 
 from assay.scheduler.workloads._profiles import DATA_DIR
-from assay.scheduler.workloads._spec import JobSpec, Workload
+from assay.scheduler.workloads._trace import TraceJob, Workload
 
 ADAPTDL_COLUMNS = ("name", "time", "application", "num_replicas", "batch_size")
 ASSAY_COLUMNS = ("job_id", "submit_time", "num_gpus", "duration", "model")
@@ -82,8 +82,8 @@ def _text(row: dict, key: str, line: int) -> str:
     return value
 
 
-def _assay_rows(rows: list[dict]) -> tuple[list[JobSpec], list[str]]:
-    jobs: list[JobSpec] = []
+def _assay_rows(rows: list[dict]) -> tuple[list[TraceJob], list[str]]:
+    jobs: list[TraceJob] = []
     issues: list[str] = []
     seen: set[str] = set()
     for line, row in enumerate(rows, start=2):
@@ -96,7 +96,7 @@ def _assay_rows(rows: list[dict]) -> tuple[list[JobSpec], list[str]]:
             if max_workers is not None and max_workers < min_workers:
                 raise ValueError(f"line {line}: max_workers {max_workers} is below min_workers {min_workers}")
             priority = _number(row, "priority", line, integer=True, positive=False, optional=True) or 0
-            jobs.append(JobSpec(
+            jobs.append(TraceJob(
                 job_id=job_id,
                 submit_time=float(_number(row, "submit_time", line, positive=False)),
                 model=_text(row, "model", line),
@@ -113,8 +113,8 @@ def _assay_rows(rows: list[dict]) -> tuple[list[JobSpec], list[str]]:
     return jobs, issues
 
 
-def _adaptdl_rows(rows: list[dict]) -> tuple[list[JobSpec], list[str]]:
-    jobs: list[JobSpec] = []
+def _adaptdl_rows(rows: list[dict]) -> tuple[list[TraceJob], list[str]]:
+    jobs: list[TraceJob] = []
     issues: list[str] = []
     seen: set[str] = set()
     for line, row in enumerate(rows, start=2):
@@ -124,7 +124,7 @@ def _adaptdl_rows(rows: list[dict]) -> tuple[list[JobSpec], list[str]]:
                 raise ValueError(f"line {line}: name {name!r} repeats an earlier row")
             app = _text(row, "application", line)
             ncf = app == "ncf"
-            jobs.append(JobSpec(
+            jobs.append(TraceJob(
                 job_id=name,
                 submit_time=float(_number(row, "time", line, positive=False)),
                 model=app,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from assay.scheduler.workloads._csv import WorkloadError, adaptdl_workload, load_workload
 from assay.scheduler.workloads._philly import philly_workload
-from assay.scheduler.workloads._spec import Workload
+from assay.scheduler.workloads._trace import Workload
 
 GRAMMAR = "a CSV path, philly:N (e.g. philly:160) or adaptdl:N (1..8)"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from assay.scheduler.workloads._profiles import get_profile
-from assay.scheduler.workloads._spec import JobSpec, Workload
+from assay.scheduler.workloads._trace import TraceJob, Workload
 
 #: (GPUs asked for, share of jobs).
 GPU_MIX: tuple[tuple[int, float], ...] = ((1, 0.66), (2, 0.08), (4, 0.13), (8, 0.09), (16, 0.03), (32, 0.01))
@@ -57,7 +57,7 @@ def philly_workload(n_jobs: int = 160, seed: int = 0, *, jobs_per_hour: float = 
         limits = profile.limits
         n_gpu = max(1, min(n_gpu, limits.max_workers()))
         batch = 32768 if model == "ncf" else limits.clip(limits.init_batch * n_gpu, n_gpu)
-        jobs.append(JobSpec(
+        jobs.append(TraceJob(
             job_id=f"{model}-{i}",
             submit_time=float(times[i]),
             model=model,

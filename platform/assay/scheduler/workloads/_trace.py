@@ -7,8 +7,8 @@ from pathlib import Path
 
 
 @dataclass(frozen=True)
-class JobSpec:
-    """One job of a workload.
+class TraceJob:
+    """One job of a workload trace (a row of its CSV), not a training job spec (that is ``assay.jobs.JobSpec``).
 
     ``num_gpus``/``batch_size``: what the user asked for (fifo and tiresias run the job so). ``duration``:
     seconds the job runs at that size when alone; None means "the profile's full number of epochs" (the
@@ -33,7 +33,7 @@ class Workload:
     per-application profiles come from (None: the packaged ones)."""
 
     name: str
-    jobs: list[JobSpec]
+    jobs: list[TraceJob]
     issues: list[str] = field(default_factory=list)
     profiles_dir: Path | None = None
     kind: str = "csv"
