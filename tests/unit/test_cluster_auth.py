@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from assay.runtime import _cluster, prefer_token_auth
+from assay import ray_session
+from assay.runtime import prefer_token_auth
 
 
 @pytest.fixture
@@ -45,11 +46,11 @@ def test_a_refused_token_is_one_line_with_the_fix():
         except RuntimeError as inner:
             raise ConnectionError("Failed to connect to Ray cluster at 10.0.0.1:6379") from inner
     except ConnectionError as exc:
-        message = _cluster._connection_problem("10.0.0.1:6379", exc)
+        message = ray_session._connection_problem("10.0.0.1:6379", exc)
     assert "\n" not in message and message.startswith("--address 10.0.0.1:6379")
     assert "RAY_AUTH_MODE=token" in message and "auth_token" in message
 
 
 def test_no_cluster_at_the_address_says_how_to_start_one():
-    message = _cluster._connection_problem("10.0.0.1:6379", ConnectionError("Failed to connect"))
+    message = ray_session._connection_problem("10.0.0.1:6379", ConnectionError("Failed to connect"))
     assert "ray start --head" in message and "\n" not in message
