@@ -10,7 +10,7 @@ import bisect
 import re
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -55,6 +55,17 @@ class Limits:
     max_mentions: int = 50_000
 
 
+class Source(NamedTuple):
+    """One document as :func:`knowledge_batch` takes it: its text, sentence spans and the spaCy mentions."""
+
+    doc_id: str
+    text: str
+    lang: str
+    sentences: np.ndarray
+    found: list[Mention]
+    title: str | None = None
+
+
 def knowledge(
     doc_id: str,
     text: str,
@@ -70,6 +81,37 @@ def knowledge(
 
     ``parse`` (a trained spaCy pipeline with a parser) decides the subject of claims whose sentence leaves
     it in doubt; without it the rules decide."""
+    return knowledge_batch([Source(doc_id, text, lang, sentences, found, title)], operator, limits, parse)[0]
+
+
+def knowledge_batch(
+    sources: list[Source], operator: str, limits: Limits = Limits(), parse: Parser | None = None
+) -> list[dict[str, list[dict[str, Any]]]]:
+    """:func:`knowledge` of each document, the doubtful sentences of all of them parsed in one
+    ``parse.pipe`` call: batched, the parser runs about twice as fast per sentence as one at a time."""
+    drafts = [_draft(source, operator, limits) for source in sources]
+    if parse is not None:
+        _decide_by_parse([d for draft in drafts if draft.lang == "en" for d in _doubts(draft)], parse)
+    return [_finish(draft, operator, limits) for draft in drafts]
+
+
+@dataclass
+class _Draft:
+    """A document's claims attributed by the rules, waiting for the parse of its doubtful sentences."""
+
+    doc_id: str
+    text: str
+    lang: str
+    sentences: np.ndarray
+    claims: list[Claim]
+    mentions: list[Mention]
+    subjects: list[Mention]
+    proposed: list[Proposal]
+    issues: list[dict[str, Any]]
+
+
+def _draft(source: Source, operator: str, limits: Limits) -> _Draft:
+    doc_id, text, lang, sentences, found, title = source
     issues: list[dict[str, Any]] = []
     cap = limits.max_mentions
     found = found + hardware_counts(text, found, cap) + sized_models(text, found, cap)
@@ -89,15 +131,19 @@ def knowledge(
             }
         )
     subjects = _attribute(text, lang, sentences, claims, MentionIndex(mentions), proposed, structure)
-    if parse is not None and lang == "en":
-        _parsed_subjects(text, claims, MentionIndex(mentions + subjects), proposed, parse)
+    return _Draft(doc_id, text, lang, sentences, claims, mentions, subjects, proposed, issues)
+
+
+def _finish(draft: _Draft, operator: str, limits: Limits) -> dict[str, list[dict[str, Any]]]:
+    doc_id, text, lang, claims, proposed = draft.doc_id, draft.text, draft.lang, draft.claims, draft.proposed
+    cap = limits.max_mentions
     for claim in claims:
         claim.confidence = _confidence.confidence(claim, lang)
-    baselines = _baseline_mentions(text, claims, MentionIndex(mentions + subjects))
-    mentions = resolve(mentions + subjects + baselines)
+    baselines = _baseline_mentions(text, claims, MentionIndex(draft.mentions + draft.subjects))
+    mentions = resolve(draft.mentions + draft.subjects + baselines)
     if len(mentions) > cap:
         mentions = mentions[:cap]
-        issues.append(
+        draft.issues.append(
             {
                 "operator": operator,
                 "error": f"more than {cap} entity mentions: kept those before "
@@ -108,8 +154,8 @@ def knowledge(
         "entities": _entity_rows(mentions),
         "mentions": [_mention_row(m, doc_id, operator) for m in mentions],
         "claims": [_claim_row(c, doc_id, operator, lang) for c in claims],
-        "relations": _relations(doc_id, sentences, claims, MentionIndex(mentions), proposed, operator),
-        "issues": issues,
+        "relations": _relations(doc_id, draft.sentences, claims, MentionIndex(mentions), proposed, operator),
+        "issues": draft.issues,
     }
 
 
@@ -257,14 +303,25 @@ def _paragraph_before(
     return out
 
 
-def _parsed_subjects(
-    text: str, claims: list[Claim], mentions: MentionIndex, proposed: list[Proposal], parse: Parser
-) -> None:
-    names = [p.name for p in proposed]
+@dataclass
+class _Doubt:
+    """A sentence to parse and the claims of it whose subject the parse decides."""
+
+    sentence: str
+    primary: str | None
+    # (claim, its offset in the sentence, the names' (start, end, name, is_system) spans in the sentence)
+    claims: list[tuple[Claim, int, list[tuple[int, int, str, bool]]]]
+
+
+def _doubts(draft: _Draft) -> list[_Doubt]:
+    """The sentences of ``draft`` whose claims' subjects the rules leave in doubt (``MAX_PARSES`` at most)."""
+    text, claims = draft.text, draft.claims
+    mentions = MentionIndex(draft.mentions + draft.subjects)
+    names = [p.name for p in draft.proposed]
     primary = names[0] if names else None
     baselines = sorted(c.versus_span for c in claims if c.versus_span)
     baseline_starts = [b[0] for b in baselines]
-    parsed: dict[tuple[int, int], Any] = {}
+    parsed: dict[tuple[int, int], _Doubt] = {}
     for claim in claims:
         lo, hi = claim.sentence or (claim.start, claim.end)
         near = baselines[bisect.bisect_left(baseline_starts, lo) : bisect.bisect_left(baseline_starts, hi)]
@@ -281,7 +338,7 @@ def _parsed_subjects(
         if (lo, hi) not in parsed:
             if len(parsed) >= MAX_PARSES:
                 break
-            parsed[(lo, hi)] = parse(text[lo:hi])
+            parsed[(lo, hi)] = _Doubt(text[lo:hi], primary, [])
         spans = [
             (m.start - lo, m.end - lo, m.name, m.type in ("system", "method"))
             for m in mentions.inside(lo, hi)
@@ -289,9 +346,19 @@ def _parsed_subjects(
             # faster" with the paper's system).
             if m.source != COUNT_SOURCE and m.type not in ("model", "dataset")
         ]
-        subject = subject_from_parse(parsed[(lo, hi)], claim.start - lo, spans, primary)
-        if subject:
-            claim.subject, claim.subject_source = subject, "parse"
+        parsed[(lo, hi)].claims.append((claim, claim.start - lo, spans))
+    return list(parsed.values())
+
+
+def _decide_by_parse(doubts: list[_Doubt], parse: Parser) -> None:
+    texts = [d.sentence for d in doubts]
+    pipe = getattr(parse, "pipe", None)
+    docs = pipe(texts, batch_size=256) if pipe is not None else map(parse, texts)
+    for doubt, doc in zip(doubts, docs, strict=True):
+        for claim, offset, spans in doubt.claims:
+            subject = subject_from_parse(doc, offset, spans, doubt.primary)
+            if subject:
+                claim.subject, claim.subject_source = subject, "parse"
 
 
 def _earlier(claims: list[Claim], index: int, sentence: tuple[int, int]) -> list[int]:

@@ -15,7 +15,7 @@ import numpy as np
 
 from assay.dsl import operator
 from assay.operators.papers import _gazetteer, _nlp
-from assay.operators.papers._knowledge import Limits, knowledge
+from assay.operators.papers._knowledge import Limits, Source, knowledge_batch
 from assay.operators.papers._language import detect_language
 from assay.operators.papers._mentions import Mention, from_doc
 from assay.operators.papers._sentences import chunk_spans, split_sentences
@@ -74,30 +74,16 @@ class KnowledgeExtractor:
     def __call__(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         prepared = [_prepare(r) for r in records]
         found = self._mentions(prepared)
-        out = []
+        sources = [
+            Source(r["doc_id"], r["text"], r["lang"], r["sentences"], mentions, r.get("title"))
+            for r, mentions in zip(prepared, found, strict=True)
+        ]
         with ExitStack() as stack:
             if self.parser is not None:
                 stack.enter_context(self.parser.memory_zone())
-            for record, mentions in zip(prepared, found, strict=True):
-                out.append(self._knowledge(record, mentions))
-        return out
-
-    def _knowledge(self, record: dict[str, Any], mentions: list[Mention]) -> dict[str, Any]:
-        rows = knowledge(
-            record["doc_id"],
-            record["text"],
-            record["lang"],
-            record["sentences"],
-            mentions,
-            self.operator,
-            self.limits,
-            record.get("title"),
-            self.parser,
-        )
-        issues = rows.pop("issues")
-        if issues:
-            rows["issues"] = [*(record.get("issues") or []), *issues]
-        return {**record, **rows}
+            # One batch's doubtful sentences are parsed together (knowledge_batch), not one at a time.
+            rows = knowledge_batch(sources, self.operator, self.limits, self.parser)
+        return [_with_rows(record, found_rows) for record, found_rows in zip(prepared, rows, strict=True)]
 
     def _pipeline(self, record: dict[str, Any]) -> tuple[Language, bool]:
         if self.trained is not None and record["lang"] in _TRAINED_LANGS:
@@ -144,6 +130,13 @@ class KnowledgeExtractor:
             term = self.cjk_terms[m.group()]
             out.append(Mention(m.start(), m.end(), m.group(), term.type, term.name, 0.95, "gazetteer"))
         return out
+
+
+def _with_rows(record: dict[str, Any], rows: dict[str, Any]) -> dict[str, Any]:
+    issues = rows.pop("issues")
+    if issues:
+        rows["issues"] = [*(record.get("issues") or []), *issues]
+    return {**record, **rows}
 
 
 def _build_named(terms: tuple[_gazetteer.Term, ...], model: str) -> Language:

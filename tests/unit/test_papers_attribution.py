@@ -108,6 +108,38 @@ def test_models_are_workloads_not_parsed_subjects(parsed):
     assert c["1.9x"]["subject"] == "Quill"
 
 
+def test_a_batch_parses_the_doubtful_sentences_of_all_its_documents_in_one_call(parsed):
+    texts = [
+        "We present Orca, a serving system. DeepSpeed reaches 1.5x over Megatron-LM.",
+        "We introduce Wren. A tuned baseline sustains 41 TFLOPs, which is 33% of peak.",
+        "We present Quill. With Quill, ResNet-50 on ImageNet trains 1.9x faster than with DDP.",
+    ]
+    alone = [{k: c["subject"] for k, c in claims(parsed, t).items()} for t in texts]
+    records = [segment_text({"doc_id": content_id(t), "source_uri": "/x.txt", "text": t}) for t in texts]
+    extractor = EXTRACT.instantiate(parse="auto")
+    calls = []
+    real = extractor.parser
+
+    class Counting:  # the trained parser, counting how many sentences each call gets
+        def __call__(self, text):
+            calls.append(1)
+            return real(text)
+
+        def pipe(self, texts, **kwargs):
+            texts = list(texts)
+            calls.append(len(texts))
+            return real.pipe(texts, **kwargs)
+
+        def memory_zone(self):
+            return real.memory_zone()
+
+    extractor.parser = Counting()
+    together = [{c["text"]: c["subject"] for c in r["claims"]} for r in extractor(records)]
+    assert together == alone
+    assert alone[0]["1.5x"] == "DeepSpeed" and "baseline" in alone[1]["33%"]
+    assert len(calls) == 1 and calls[0] >= 2
+
+
 def test_same_name_is_lenient_on_case_articles_and_words():
     assert (
         same_name("ZeRO", "Zero") and same_name(None, "") and same_name("the previous best", "previous best")

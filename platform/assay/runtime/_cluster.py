@@ -24,14 +24,14 @@ def node_cpus() -> list[float]:
     return [c for c in cpus if c > 0] or [1.0]
 
 
-def spread_one_per_block(ds: ray.data.Dataset, num_cpus: float) -> ray.data.Dataset:
-    """``ds`` streamed one record per block, its repartition tasks asking for ``num_cpus``.
+def spread_one_per_block(ds: ray.data.Dataset, num_cpus: float, rows: int = 1) -> ray.data.Dataset:
+    """``ds`` streamed ``rows`` records per block (one by default), its repartition tasks asking for ``num_cpus``.
 
     Ray Data gives a streaming repartition a whole CPU per task and no argument to ask for less; on a
     1-CPU node beside an actor it would never get one (the run hangs). With the CPUs of the task stage
     before it, it also fuses into that stage (Ray fuses map -> repartition when their resources match).
     """
-    ds = ds.repartition(target_num_rows_per_block=1)
+    ds = ds.repartition(target_num_rows_per_block=rows)
     op = ds._logical_plan.dag
     if hasattr(op, "ray_remote_args"):
         object.__setattr__(op, "ray_remote_args", {**op.ray_remote_args, "num_cpus": num_cpus})

@@ -27,6 +27,13 @@ from assay.runtime._stages import (
 from assay.runtime._watchdog import Watchdog
 from assay.store import default_db_path, write_rows
 
+#: Input that is worth one more actor at the start: about what one actor reads while another loads its
+#: model (a spaCy pipeline: 2-3 s, some 1,000 abstracts). Smaller input starts fewer actors, so a handful of
+#: papers does not pay for two models loading at once on a small machine.
+INPUT_BYTES_PER_ACTOR = 1 << 20
+#: Tasks queued on one actor of a batch stage (Ray Data's default is 4).
+ACTOR_TASKS_IN_FLIGHT = 2
+
 
 @dataclass(frozen=True)
 class RunSummary:
@@ -148,6 +155,18 @@ def run_pipeline(
                       seconds, startup_s, db_path)
 
 
+def _input_batches(files: list[str], batch_size: int) -> int:
+    """Batches the input is likely to fill: one per ``batch_size`` files, and one per ``INPUT_BYTES_PER_ACTOR``
+    of input, since a collection file (a JSON-lines shard of abstracts) holds many records."""
+    size = 0
+    for f in files:
+        try:
+            size += os.path.getsize(f)
+        except OSError:
+            pass
+    return max(-(-len(files) // batch_size), -(-size // INPUT_BYTES_PER_ACTOR))
+
+
 def _batches(pipeline: Pipeline, files: list[str], nodes: list[float]):
     if not files:
         return iter(())
@@ -169,6 +188,10 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float]):
             # those records (the chunks of one log) to one worker in one task; streaming them one per block
             # spreads them over the pool.
             ds = spread_one_per_block(ds, upstream_cpus)
+        elif i > 0 and stage.stateful:
+            # Likewise a reader's records (a JSON-lines shard holds thousands) would reach the pool as one
+            # block, one task, one actor: cut them into blocks of a batch so every actor gets a share.
+            ds = spread_one_per_block(ds, upstream_cpus, rows=stage.batch_size)
         # Blocks sized to the next stage's batches: each downstream task gets one batch's worth.
         block_records = stages[i + 1].batch_size if i + 1 < len(stages) else OUTPUT_BLOCK_RECORDS
         if stage.stateful:
@@ -178,15 +201,18 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float]):
             # for a per-record stage: one file fans out into many records there (a large log's chunks).
             initial = pool.initial_size
             if not stage.per_record:
-                initial = max(pool.min_size, min(initial, -(-len(files) // stage.batch_size)))
+                initial = max(pool.min_size, min(initial, _input_batches(files, stage.batch_size)))
             ds = ds.map_batches(
                 actor_stage_class(stage.steps),
                 fn_constructor_args=(stage.steps, block_records),
                 batch_size=stage.batch_size,
                 batch_format="numpy",
                 # Ray Data restarts lost actors and retries their tasks by default.
+                # Two tasks in flight per actor hide the hand-over; Ray's default (4) queues the whole
+                # input on the first actor before a second one is up, which then sits idle.
                 compute=ray.data.ActorPoolStrategy(
-                    min_size=pool.min_size, max_size=pool.max_size, initial_size=initial),
+                    min_size=pool.min_size, max_size=pool.max_size, initial_size=initial,
+                    max_tasks_in_flight_per_actor=None if stage.per_record else ACTOR_TASKS_IN_FLIGHT),
                 num_cpus=pool.cpus_per_actor,
             )
             upstream_cpus = TASK_CPUS
