@@ -1,5 +1,9 @@
 """Plotly figures for the views. Every run (job, policy) keeps one colour everywhere: its colour is picked
-from a fixed palette by a hash of its id, so it does not change when the selection does."""
+from a fixed palette by a hash of its id, so it does not change when the selection does.
+
+Why one module: every chart of the app shares its palette, axis conventions and hover format; split by page
+they would drift apart.
+"""
 
 from __future__ import annotations
 

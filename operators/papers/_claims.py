@@ -5,6 +5,9 @@ One compiled regex finds candidates in a single pass; a few cheap checks on thei
 what only looks like a claim (``3x3`` kernels, ``8x A100`` machines, "repeated 5 times", "5-fold
 cross-validation", "关键发现是三倍"). Plain counts, years, citations and model sizes never match because
 they carry no ratio or rate unit. Attribution (qualifier, metric, baseline, setting) is in ``_context``.
+
+Why one module: the number patterns, units and the filters that reject non-results interlock (one regex
+alternation and the checks on its groups).
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 Input: the document text, its sentence spans, and the mentions the spaCy rules found. Everything here is
 plain Python over offsets; ids are deterministic (``assay.ids``) so a re-run yields the same rows.
+
+Why one module: the per-document extraction is one ordered pass (mentions, claims, attribution, settings,
+rows) whose steps share the same indexes of the text.
 """
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ and reported separately.
 Predictions come from the database when it holds the documents (matched by ``doc_id``, or by finding the
 abstract's text inside a stored document), otherwise they are extracted in-process with the papers
 operators, and the report says which.
+
+Why one module: gold loading, matching and scoring must apply one definition of a right claim to abstracts,
+corpora and the database alike (assay eval and the calibration read it).
 """
 
 from __future__ import annotations

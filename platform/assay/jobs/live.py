@@ -18,6 +18,9 @@ only after ``min_run_s`` (a higher-priority job preempts it as soon as ``min_cha
 
 Everything it knows is in the database and the jobs' checkpoints: a scheduler killed and started again
 adopts the jobs it was running (their driver, itself, is gone) and resumes them.
+
+Why one module: one scheduling round (queue, requests, policy, preemptions, starts) is one state machine over
+the same mutable state; its parts are methods of it.
 """
 
 from __future__ import annotations

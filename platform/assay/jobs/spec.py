@@ -16,6 +16,9 @@ A spec is a YAML file (or a built-in name such as ``gpt-dp``, found under ``pipe
 Every field can be overridden with ``key=value`` strings (``steps=60``, ``model.hidden=128``,
 ``dp=2`` for ``parallel.dp``). A wrong field raises :class:`SpecError` naming the field and the fix.
 Nothing here imports torch or Ray.
+
+Why one module: the spec's fields, their validation and the YAML/override parsing are one schema; each error
+names the field it checks.
 """
 
 from __future__ import annotations
