@@ -126,8 +126,9 @@ def test_claim_verdicts_and_the_reproductions_jobs(page, dashboard_url, screensh
     metrics.nth(3).wait_for(timeout=15_000)
     values = [m.inner_text() for m in metrics.all()]
     assert any("Reproduced" in v and "1.05x" in v for v in values), values
-    page.get_by_text("❌ contradicted", exact=True).first.wait_for(timeout=15_000)
-    page.get_by_text("reproduced 1.05x at 8 workers", exact=False).first.wait_for(timeout=15_000)
+    # The table's cells hold the same words in hidden accessibility nodes: wait for the visible verdict.
+    page.locator(':text-is("❌ contradicted"):visible').first.wait_for(timeout=15_000)
+    page.locator(':text("reproduced 1.05x at 8 workers"):visible').first.wait_for(timeout=15_000)
     expander = page.locator("[data-testid='stExpander']").filter(has_text="Evidence: reproduced")
     expander.locator("summary").click()
     expander.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=20_000)
