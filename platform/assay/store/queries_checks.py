@@ -143,8 +143,8 @@ def claims_to_check(db: PathLike, claim_ids: list[str] | tuple[str, ...] | None 
 
 def measured_runs(db: PathLike) -> pd.DataFrame:
     """Every run with its setting and the median of each speed metric (``run_summaries`` of all runs)."""
-    ids = read(db, "SELECT run_id FROM runs")["run_id"].tolist()
-    return run_summaries(db, ids) if ids else pd.DataFrame(columns=["run_id", *SPEED_METRICS])
+    runs = run_summaries(db, None)
+    return runs if not runs.empty else pd.DataFrame(columns=["run_id", *SPEED_METRICS])
 
 
 def name_spellings(db: PathLike) -> dict[str, frozenset[str]]:

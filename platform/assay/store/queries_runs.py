@@ -183,25 +183,27 @@ def run_events(
     )
 
 
-def run_summaries(db: PathLike, run_ids: list[str]) -> pd.DataFrame:
-    """Per run: its layout and the median of each speed metric (NaN left out).
+def run_summaries(db: PathLike, run_ids: list[str] | None) -> pd.DataFrame:
+    """Per run (those in ``run_ids``, or every run for None): its layout and the median of each speed
+    metric (NaN left out).
 
     Medians ignore warm-up and slow outlier steps; a metric a run does not log is null.
     """
-    if not run_ids:
+    if run_ids is not None and not run_ids:
         return pd.DataFrame()
-    info = read(db, f"SELECT {RUN_COLUMNS} FROM runs WHERE run_id IN {_in(run_ids)}", list(run_ids))
+    chosen, ids = (f"run_id IN {_in(run_ids)}", list(run_ids)) if run_ids is not None else ("true", [])
+    info = read(db, f"SELECT {RUN_COLUMNS} FROM runs WHERE {chosen}", ids)
     # Rank 0 (or an unranked line) is where Megatron/DeepSpeed log global speed; summarising it alone is
     # ranks-times cheaper. Runs whose speed only other ranks log are summarised over all their ranks.
-    where = f"run_id IN {_in(run_ids)} AND name IN {_in(SPEED_METRICS)} AND isfinite(value)"
-    params = [*run_ids, *SPEED_METRICS]
+    where = f"{chosen} AND name IN {_in(SPEED_METRICS)} AND isfinite(value)"
+    params = [*ids, *SPEED_METRICS]
     speed = read(
         db,
         f"""SELECT run_id, name, median(value) AS value FROM metrics
                          WHERE {where} AND coalesce(rank, 0) = 0 GROUP BY ALL""",
         params,
     )
-    missing = sorted(set(run_ids) - set(speed["run_id"]))
+    missing = sorted(set(info["run_id"]) - set(speed["run_id"]))
     if missing:
         rest = read(
             db,
