@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from assay.store.queries_claim_match import text_of
+from assay.store import text_of
 from assay.store.queries_runs import flatten_config
 
 #: Fields of a run shown first in the config diff, before the keys of its logged config.

@@ -2,7 +2,8 @@
 by the cost model, reproduced), each with its reason, and the evidence behind each one click away.
 
 The verdicts are what ``assay check`` wrote into ``claim_checks``; this module only reads and draws them.
-A claim without a runs verdict can still be compared with the runs on the spot (not stored).
+A claim without a runs verdict can still be checked against the runs on the spot, by the same analysis
+(``assay.checks.runs_check_now``), without storing the verdict.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from assay.checks import runs_check_now
 from assay.dashboards import _figures, _frames, _ui
-from assay.store import queries_claim_match, queries_runs, queries_scheduler
+from assay.store import queries_runs, queries_scheduler, text_of
 from assay.store.queries_checks import CHECK_KINDS
 
 KIND_TITLES = {
@@ -62,7 +64,7 @@ def _side_by_side(claim: dict[str, Any], by_kind: dict[str, dict[str, Any]]) -> 
         _frames.check_value(first["claimed"], first["unit"]) if first else as_written,
         help="A relative claim as a ratio of the better to the worse (37% less time -> 1.59x).",
     )
-    baseline = queries_claim_match.text_of(claim.get("baseline"))
+    baseline = text_of(claim.get("baseline"))
     cols[0].caption(f"as written: {as_written}" + (f" vs {baseline}" if baseline else ""))
     for col, kind in zip(cols[1:], CHECK_KINDS, strict=True):
         check = by_kind.get(kind)
@@ -78,7 +80,7 @@ def _side_by_side(claim: dict[str, Any], by_kind: dict[str, dict[str, Any]]) -> 
             if not pd.isna(check["low"]) and not pd.isna(check["high"])
             else ""
         )
-        col.caption(queries_claim_match.text_of(check["reason"]) + spread)
+        col.caption(text_of(check["reason"]) + spread)
     checked = max((c["checked_at"] for c in by_kind.values()), default=None)
     st.caption(f"Checked {_ui.when(checked)} by `assay check`; run it again to refresh the verdicts.")
 
@@ -166,36 +168,13 @@ def show_runs(runs: pd.DataFrame, metric: str | None, key: str) -> None:
 
 
 def measured_now(claim_id: str) -> None:
-    """The claim beside the runs that match it, computed now (``queries_claim_match``), for a claim that has
-    no stored runs verdict."""
-    cmp = _ui.query(queries_claim_match.claim_vs_measured, claim_id)
-    if cmp is None:
+    """The runs verdict of a claim that has none stored, computed now as ``assay check`` would (not stored)."""
+    check = _ui.query(runs_check_now, claim_id)
+    if check is None:
         return
     a, b, c = st.columns(3)
-    unit = "x" if cmp.relative else queries_claim_match.text_of(cmp.claim.get("unit"))
-    a.metric("Claimed", f"{cmp.claimed:.3g}{unit}" if cmp.claimed is not None else "—")
-    b.metric(
-        "Measured",
-        f"{cmp.measured:.3g}{unit}" if cmp.measured is not None else "—",
-        delta=(
-            f"{(cmp.measured / cmp.claimed - 1) * 100:+.0f}% vs claim"
-            if cmp.measured is not None and cmp.claimed
-            else None
-        ),
-        delta_color="off",
-    )
-    c.metric("Compared on", cmp.metric or "—", help="The logged metric that measures the claim's metric.")
-    if cmp.note:
-        st.info(
-            cmp.note + ". Runs match on framework = the claim's system (or baseline), and on the model, GPUs "
-            "and TP/PP/DP its setting names.",
-            icon=":material/info:",
-        )
-    if not cmp.groups.empty:
-        st.caption("Per matching setting: median of the claimed system's runs vs the baseline's runs.")
-        _ui.table(cmp.groups)
-    if not cmp.runs.empty:
-        run_labels = {r["run_id"]: _frames.run_label(r) for r in cmp.runs.to_dict("records")}
-        if cmp.metric in cmp.runs.columns:
-            _ui.plot(_figures.comparison_figure(cmp.runs, cmp.metric, run_labels), key="claim_runs")
-        _ui.table(cmp.runs[RUN_COLUMNS + ([cmp.metric] if cmp.metric in cmp.runs.columns else [])])
+    a.metric("Claimed", _frames.check_value(check.claimed, check.unit))
+    b.metric("Measured (runs)", _frames.check_value(check.observed, check.unit))
+    c.metric("Verdict", _frames.verdict_badge(check.verdict))
+    st.caption(check.reason)
+    _runs_evidence({**check.row(), "evidence": check.evidence}, key="claims_live")

@@ -71,6 +71,8 @@ PAPERS: list[dict[str, Any]] = [
                 unit="x",
                 versus="DeepSpeed",
                 setting="GPT-3 1.3B, 16 A100 GPUs, TP=2",
+                structured=dict(model="GPT-3 1.3B", params_b=1.3, gpus=16, hardware="A100", tp=2, measure="throughput",
+                                direction="higher"),
                 qualifier="higher",
                 confidence=0.92,
             ),
@@ -82,6 +84,7 @@ PAPERS: list[dict[str, Any]] = [
                 value=52.0,
                 unit="%",
                 setting="LLaMA-7B, TP=4, PP=2",
+                structured=dict(model="LLaMA-7B", params_b=7.0, tp=4, pp=2, measure="mfu", direction="higher"),
                 confidence=0.88,
             ),
             dict(
@@ -92,6 +95,8 @@ PAPERS: list[dict[str, Any]] = [
                 value=90.0,
                 unit="%",
                 setting="GPT-3 1.3B, 8 to 32 A100 GPUs",
+                structured=dict(model="GPT-3 1.3B", params_b=1.3, gpus=32, hardware="A100", measure="scaling_efficiency",
+                                direction="higher"),
                 confidence=0.7,
             ),
         ],
@@ -154,6 +159,7 @@ PAPERS: list[dict[str, Any]] = [
                 versus="PyTorch DDP",
                 qualifier="faster",
                 setting="BERT-large, 8 V100 GPUs",
+                structured=dict(model="BERT-large", gpus=8, hardware="V100", measure="throughput", direction="higher"),
                 confidence=0.9,
             ),
             dict(
@@ -185,6 +191,7 @@ PAPERS: list[dict[str, Any]] = [
                 unit="x",
                 versus="DeepSpeed",
                 setting="64 张 A100",
+                structured=dict(gpus=64, hardware="A100", measure="throughput", direction="higher"),
                 confidence=0.8,
             ),
         ],
@@ -295,6 +302,8 @@ def _papers(sample: Sample) -> dict[str, list[dict[str, Any]]]:
                     "confidence": c["confidence"],
                     "sentence_start": s_start,
                     "sentence_end": s_end,
+                    # the settings the extractor writes as columns (operators/papers/_settings.py)
+                    **c.get("structured", {}),
                 }
             )
         lowered = text.casefold()

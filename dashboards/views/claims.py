@@ -3,8 +3,9 @@ with the evidence behind them."""
 
 import streamlit as st
 
+from assay.checks import CHECKABLE
 from assay.dashboards import _frames, _ui, _verdicts
-from assay.store import queries_checks, queries_claim_match, queries_claims, queries_knowledge
+from assay.store import queries_checks, queries_claims, queries_knowledge, text_of
 
 SHOWN = 1000
 
@@ -113,13 +114,13 @@ candidates = (
     .assign(
         said=lambda d: d["verdict"].isin(informative),
         checked=lambda d: d["verdict"].notna(),
-        measurable=lambda d: d["metric"].map(queries_claim_match.measurable),
+        measurable=lambda d: d["measure"].isin(list(CHECKABLE)),
     )
     .sort_values(["said", "checked", "measurable"], ascending=False, kind="stable")
 )
 labels = {
     r.claim_id: f"{r.system} · {r.metric} · {_frames.claim_value(r.value, r.value_low, r.value_high, r.unit)}"
-    f"{' vs ' + r.baseline if isinstance(r.baseline, str) else ''} · {queries_claim_match.text_of(r.setting)}"
+    f"{' vs ' + r.baseline if isinstance(r.baseline, str) else ''} · {text_of(r.setting)}"
     f"{' · ' + _frames.verdict_badge(r.verdict) if isinstance(r.verdict, str) else ''}"
     for r in candidates.itertuples()
 }

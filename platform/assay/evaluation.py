@@ -456,41 +456,11 @@ def _evaluate(
 def claims_from_db(db: str | os.PathLike[str], docs: Iterable[_Doc]) -> dict[int, list[dict[str, Any]]]:
     """Claims stored for these documents: by ``doc_id``, else by locating the text in a stored document
     (a file of abstracts ingested as one document)."""
-    from assay.store import connect
+    from assay.store.queries_claims import claims_of_texts
 
     docs = list(docs)
-    out: dict[int, list[dict[str, Any]]] = {}
-    with connect(db, read_only=True) as con:
-        ids = [d.doc_id for d in docs]
-        known = {
-            row[0]
-            for row in con.execute(
-                "SELECT doc_id FROM documents WHERE doc_id IN (SELECT unnest(?))", [ids]
-            ).fetchall()
-        }
-        for d in docs:
-            if d.doc_id in known:
-                out[d.key] = _claim_dicts(con, "doc_id = ?", [d.doc_id])
-                continue
-            hit = con.execute(
-                "SELECT doc_id, strpos(text, ?) - 1 FROM documents WHERE contains(text, ?) LIMIT 1",
-                [d.text, d.text],
-            ).fetchall()
-            if hit:
-                doc_id, offset = hit[0]
-                # strpos counts characters, as the claims' offsets do.
-                out[d.key] = _claim_dicts(
-                    con, 'doc_id = ? AND start >= ? AND "end" <= ?', [doc_id, offset, offset + len(d.text)]
-                )
-    return out
-
-
-_DB_FIELDS = ("unit", "value", "value_low", "value_high", "text", "subject", "versus", "section")
-
-
-def _claim_dicts(con: Any, where: str, params: list[Any]) -> list[dict[str, Any]]:
-    cur = con.execute(f"SELECT {', '.join(_DB_FIELDS)} FROM claims WHERE {where} ORDER BY start", params)
-    return [dict(zip(_DB_FIELDS, row, strict=True)) for row in cur.fetchall()]
+    found = claims_of_texts(db, [(d.doc_id, d.text) for d in docs])
+    return {d.key: claims for d, claims in zip(docs, found, strict=True) if claims is not None}
 
 
 def extract_claims(docs: Sequence[_Doc], model: str = "blank") -> dict[int, list[dict[str, Any]]]:

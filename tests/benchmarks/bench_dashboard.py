@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for dash
 import dashboard_data as dd  # noqa: E402
 
 from assay.store import (  # noqa: E402
-    queries_claim_match,
+    queries_checks,
     queries_claims,
     queries_knowledge,
     queries_pipelines,
@@ -67,7 +67,7 @@ def view_queries(db: Path) -> dict[str, Callable[[], object]]:
     def claims():
         flt = queries_claims.ClaimFilter()
         queries_claims.claim_facets(db), queries_claims.claims_count(db, flt), queries_claims.claims(db, flt, limit=1000)
-        queries_claim_match.claim_vs_measured(db, claim)
+        queries_checks.checks_of(db, claim)
 
     def runs_view():
         queries_runs.run_facets(db), queries_runs.runs(db), queries_runs.metric_names(db, picked)

@@ -275,7 +275,7 @@ def writer_alone(path: Path, work: Path, sample_mb: float = 64) -> tuple[float, 
     from assay.operators.logs._operators import _compact
     from assay.operators.logs._read import scan
     from assay.operators.logs.megatron import MegatronParser
-    from assay.store import connect, insert
+    from assay.store import connect, transaction
 
     span = scan(str(path), int(sample_mb * (1 << 20))).spans[0]
     rows = _compact(parse_span(str(path), span.start, span.end, 1, MegatronParser, "writer").metrics)
@@ -283,10 +283,8 @@ def writer_alone(path: Path, work: Path, sample_mb: float = 64) -> tuple[float, 
     with connect(db):
         pass  # the schema, created before the clock starts
     start = time.perf_counter()
-    with connect(db) as con:
-        con.execute("BEGIN TRANSACTION")
-        insert(con, "metrics", rows)
-        con.execute("COMMIT")
+    with transaction(db) as tx:
+        tx.insert("metrics", rows)
     seconds = time.perf_counter() - start
     return rows.num_rows / seconds, seconds / (span.end / 1e6)
 

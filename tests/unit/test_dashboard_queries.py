@@ -14,11 +14,11 @@ import dashboard_data as dd
 import pandas as pd
 import pytest
 
+from assay.checks import runs_check_now
 from assay.store import (
     DatabaseBusy,
     NoDatabase,
     _read,
-    queries_claim_match,
     queries_claims,
     queries_knowledge,
     queries_pipelines,
@@ -130,39 +130,33 @@ def test_claim_facets_list_the_filter_values(sample):
     assert "Tiresias" in facets["baselines"] and "吞吐量" in facets["metrics"]
 
 
-def test_parse_setting_reads_layout_and_gpu_count():
-    assert queries_claim_match.parse_setting("GPT-3 1.3B on 16 A100 GPUs with TP=2") == {"tp": 2, "world_size": 16}
-    assert queries_claim_match.parse_setting("LLaMA-7B, TP=4, PP 2, dp:8") == {"tp": 4, "pp": 2, "dp": 8}
-    assert queries_claim_match.parse_setting("64 张 A100") == {"world_size": 64}
-    assert queries_claim_match.parse_setting("testbed cluster") == {}
-
-
-def test_relative_claim_beside_the_measured_ratio(sample):
+def test_a_claim_is_checked_against_the_runs_now_without_storing_the_verdict(sample):
     claim = sample.claim_ids[0]  # "Megatron-LM achieves 1.5x higher throughput than DeepSpeed ... TP=2"
-    cmp = queries_claim_match.claim_vs_measured(sample.db, claim)
-    assert cmp.metric == "tokens_per_s" and cmp.claimed == 1.5 and cmp.relative
+    stored = sql(sample.db, "SELECT * FROM claim_checks ORDER BY check_id")
+    check = runs_check_now(sample.db, claim)
+    assert check.kind == "runs" and check.claimed == 1.5 and check.verdict == "consistent"
     # only the 16-GPU, TP=2, GPT-3 runs match; the 8- and 32-GPU Megatron runs do not
-    assert set(cmp.runs["run_id"]) == {dd.run_id(k) for k in ("meg-gpt-16a", "meg-gpt-16b", "ds-gpt-16")}
+    assert {r["run_id"] for r in check.evidence["runs"]} == {
+        dd.run_id(k) for k in ("meg-gpt-16a", "meg-gpt-16b", "ds-gpt-16")}
     expected = statistics.median([_run("meg-gpt-16a")[9], _run("meg-gpt-16b")[9]]) / _run("ds-gpt-16")[9]
-    assert cmp.measured == pytest.approx(expected, rel=0.03)
-    assert len(cmp.groups) == 1
+    assert check.observed == pytest.approx(expected, rel=0.03)
+    assert len(check.evidence["groups"]) == 1
+    pd.testing.assert_frame_equal(sql(sample.db, "SELECT * FROM claim_checks ORDER BY check_id"), stored)
 
 
-def test_absolute_claim_and_unmeasurable_claims(sample):
+def test_absolute_and_unmeasurable_claims_checked_now(sample):
     by_text = {
         sql(sample.db, "SELECT text FROM claims WHERE claim_id = ?", [c])["text"][0]: c
         for c in sample.claim_ids
     }
-    mfu = queries_claim_match.claim_vs_measured(sample.db, by_text["52% MFU"])
-    assert not mfu.relative and mfu.metric == "mfu"
+    mfu = runs_check_now(sample.db, by_text["52% MFU"])
     expected = 100 * statistics.median([_run("meg-llama-16")[10], _run("meg-llama-32")[10]])
-    assert mfu.measured == pytest.approx(expected, rel=0.03)
-    jct = queries_claim_match.claim_vs_measured(sample.db, by_text["37-50%"])
-    assert jct.measured is None and "average JCT" in jct.note
-    assert jct.claimed == pytest.approx(1 / (1 - 0.435))  # 43.5% less time = 1.77x faster
-    no_runs = queries_claim_match.claim_vs_measured(sample.db, by_text["1.3 倍"])  # 64 GPUs: no such runs
-    assert no_runs.measured is None and "no runs match" in no_runs.note
-    assert queries_claim_match.claim_vs_measured(sample.db, "no-such-claim") is None
+    assert mfu.unit == "%" and mfu.observed == pytest.approx(expected, rel=0.03)
+    jct = runs_check_now(sample.db, by_text["37-50%"])
+    assert jct.verdict == "untestable" and "average JCT" in jct.reason
+    no_runs = runs_check_now(sample.db, by_text["1.3 倍"])  # 64 GPUs: no such runs
+    assert no_runs.verdict == "untestable" and "no runs match" in no_runs.reason
+    assert runs_check_now(sample.db, "no-such-claim") is None
 
 
 # ------------------------------------------------------------------------------------------ runs
@@ -325,7 +319,7 @@ def test_hostile_search_text_does_nothing_harmful(sample, text):
     assert queries_knowledge.entity(sample.db, text) is None and queries_knowledge.entity_neighbours(sample.db, text).empty
     assert queries_runs.runs(sample.db, queries_runs.RunFilter(frameworks=(text,))).empty
     assert queries_runs.metric_curves(sample.db, [text], text).empty
-    assert queries_claim_match.claim_vs_measured(sample.db, text) is None
+    assert runs_check_now(sample.db, text) is None
     assert queries_knowledge.table_counts(sample.db) == before
 
 

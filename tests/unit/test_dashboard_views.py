@@ -152,7 +152,8 @@ def test_claim_filtered_by_verdict_and_an_unchecked_claim(monkeypatch, sample):
     at.selectbox(key="claims_pick").set_value(sample.claim_ids[1]).run()  # 52% MFU: cost model only
     at.toggle(key="claims_live").set_value(True).run()
     assert_clean(at)
-    assert {m.label: m.value for m in at.metric}["Compared on"] == "mfu"
+    live = [(m.label, m.value) for m in at.metric][-3:]  # after the stored verdicts' side-by-side
+    assert live == [("Claimed", "52%"), ("Measured (runs)", "51%"), ("Verdict", "✅ consistent")]
 
 
 def test_claims_and_overview_before_any_check(monkeypatch, unchecked):

@@ -85,11 +85,39 @@ def test_the_scheduler_core_runs_without_ray_and_without_the_layers_above_it():
     assert bad == []
 
 
+#: The scheduler core's only modules that touch the database, each through ``assay.store`` alone.
+STORE_ADAPTERS = ("assay.scheduler.cost_model._stored", "assay.scheduler.simulator._store")
+
+
+def local_imports(path: Path) -> list[str]:
+    """Modules imported inside functions of ``path`` (a dependency the module's head does not show)."""
+    found = []
+    for fn in ast.walk(ast.parse(path.read_text())):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    found.append(node.module)
+                elif isinstance(node, ast.Import):
+                    found += [a.name for a in node.names]
+    return found
+
+
+def test_the_scheduler_core_reaches_the_database_only_through_its_store_adapters():
+    bad = [(m, i) for m, i in imports_of(*SCHEDULER_CORE)
+           if under(i, "duckdb", "sqlite3") or (under(i, "assay.store") and m not in STORE_ADAPTERS)]
+    hidden = [(m, i) for m in STORE_ADAPTERS for i in local_imports(MODULES[m][0]) if under(i, "assay.store")]
+    assert bad == [] and hidden == []
+
+
 def test_the_store_depends_on_no_layer_above_it():
     bad = [(m, i) for m, i in imports_of("assay.store")
            if under(i, "assay.runtime", "assay.scheduler", "assay.jobs", "assay.cli", "assay.dashboards",
                     "assay.operators", "assay.pipelines", "ray")]
     assert bad == []
+
+
+def test_only_the_store_speaks_to_duckdb():
+    assert [(m, i) for m, i in imports_of("assay") if under(i, "duckdb") and not under(m, "assay.store")] == []
 
 
 def test_only_the_command_line_imports_the_command_line():

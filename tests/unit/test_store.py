@@ -11,7 +11,16 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from assay.store import SCHEMA_VERSION, TABLES, connect, to_arrow, write_rows
+from assay.store import (
+    SCHEMA_VERSION,
+    TABLES,
+    connect,
+    rewind_run,
+    set_state_if,
+    to_arrow,
+    transaction,
+    write_rows,
+)
 from assay.store.queries import counts, sql
 
 
@@ -63,6 +72,42 @@ def test_a_failed_batch_writes_nothing_and_says_why(db):
     with pytest.raises(duckdb.ConversionException, match="not a number"):
         write_rows(db, bad)
     assert counts(db)["documents"] == 0
+
+
+def test_a_transaction_lands_whole_or_not_at_all(db):
+    with pytest.raises(RuntimeError, match="stop"), transaction(db) as tx:
+        tx.insert("documents", [{"doc_id": "d1", "uri": "a.txt", "kind": "paper"}])
+        tx.claim_units(["papers/d1"], "p1")
+        raise RuntimeError("stop")
+    assert counts(db)["documents"] == 0
+    assert sql(db, "SELECT count(*) AS n FROM units_written")["n"][0] == 0
+    with transaction(db) as tx:
+        tx.insert("documents", [{"doc_id": "d1", "uri": "a.txt", "kind": "paper"}])
+    assert counts(db)["documents"] == 1
+
+
+def test_units_are_claimed_once_across_transactions(db):
+    with transaction(db) as tx:
+        assert tx.claim_units(["s/a", "s/b", "s/a"], "p1") == {"s/a", "s/b"}
+    with transaction(db) as tx:
+        assert tx.claim_units(["s/b", "s/c"], "p2") == {"s/c"}
+    owners = sql(db, "SELECT unit_key, pipeline_run_id FROM units_written ORDER BY unit_key")
+    assert owners.values.tolist() == [["s/a", "p1"], ["s/b", "p1"], ["s/c", "p2"]]
+
+
+def test_a_rewind_drops_the_steps_to_train_again_and_writes_in_the_same_transaction(db):
+    write_rows(db, {"metrics": {"run_id": ["r"] * 4, "step": [1, 2, 3, 4], "name": ["loss"] * 4,
+                                "value": [4.0, 3.0, 2.0, 1.0]}})
+    rewind_run(db, "r", 2, {"runs": [{"run_id": "r", "status": "restarting"}]}, upsert=["runs"])
+    assert sql(db, "SELECT step FROM metrics ORDER BY step")["step"].tolist() == [1, 2]
+    assert sql(db, "SELECT status FROM runs")["status"].tolist() == ["restarting"]
+
+
+def test_a_state_moves_only_from_the_expected_one(db):
+    write_rows(db, {"jobs": [{"job_id": "j", "state": "queued"}]})
+    assert set_state_if(db, "j", "waiting", "queued") is True
+    assert set_state_if(db, "j", "running", "queued") is False
+    assert sql(db, "SELECT state FROM jobs")["state"].tolist() == ["waiting"]
 
 
 def test_reader_waits_for_a_writer_in_another_process(db):

@@ -11,14 +11,15 @@ and the evidence (matching runs, the plan, the reproduction's jobs) as JSON; see
 """
 
 from assay.checks._check import Check
-from assay.checks._check_claims import CheckReport, UnknownClaims, check_claims
+from assay.checks._check_claims import CheckReport, UnknownClaims, check_claims, runs_check_now
 from assay.checks._from_cost_model import Predictor, check_with_cost_model
 from assay.checks._from_runs import RunsIndex, check_with_runs
 from assay.checks._reproduce import reproduce
-from assay.checks._setting import ClaimSetting, layout_sides
+from assay.checks._setting import CHECKABLE, ClaimSetting, layout_sides
 from assay.checks._sweep import plan_sweep, why_not_reproducible
 
 __all__ = [
+    "CHECKABLE",
     "Check",
     "CheckReport",
     "ClaimSetting",
@@ -31,5 +32,6 @@ __all__ = [
     "layout_sides",
     "plan_sweep",
     "reproduce",
+    "runs_check_now",
     "why_not_reproducible",
 ]

@@ -91,6 +91,16 @@ def check_claims(
     return report
 
 
+def runs_check_now(db: str | os.PathLike[str], claim_id: str) -> Check | None:
+    """One claim against the runs in the database now, as ``check_claims`` would judge it, without storing
+    the verdict (the dashboard's "compare with the runs now"); None when there is no such claim."""
+    rows = claims_to_check(str(db), [claim_id])
+    if rows.empty:
+        return None
+    index = RunsIndex(measured_runs(str(db)), name_spellings(str(db)))
+    return check_with_runs(ClaimSetting.from_row(rows.to_dict("records")[0]), index)
+
+
 def _reproductions(db: str, settings: list[ClaimSetting], reproducer: Reproducer | None,
                    echo: Echo | None) -> list[Check]:
     if reproducer is None:

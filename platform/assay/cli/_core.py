@@ -105,9 +105,7 @@ def query(
     limit: Annotated[int, typer.Option(help="Rows shown in table format (0: all).")] = 100,
 ) -> None:
     """Query the database read-only; works while a pipeline or the scheduler writes."""
-    import duckdb
-
-    from assay.store.queries import sql as run_sql
+    from assay.store.queries import QueryError, user_query
 
     path = resolve_db(db)
     if not sql.strip():
@@ -116,9 +114,9 @@ def query(
     if not path.exists():
         raise typer.BadParameter(f"{path} does not exist; run a pipeline first or pass --db FILE", param_hint="--db")
     try:
-        frame = run_sql(path, sql)
-    except duckdb.Error as exc:
-        typer.echo(f"assay query: error: {' '.join(str(exc).split())}{_keyword_hint(sql, exc)}", err=True)
+        frame = user_query(path, sql)
+    except QueryError as exc:
+        typer.echo(f"assay query: error: {exc}{_keyword_hint(sql, exc)}", err=True)
         raise typer.Exit(2) from None
     if format is OutputFormat.json:
         typer.echo(frame.to_json(orient="records", date_format="iso", default_handler=str))

@@ -21,8 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from assay.store import DatabaseBusy, write_rows
-from assay.store import queries_jobs as q
+from assay.store import DatabaseBusy, rewind_run, write_rows
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +219,7 @@ class Recorder:
                 tables["metrics"] = metrics
             while True:
                 try:
-                    q.rewind_run(self.db, self.run_id, step, tables, upsert=["jobs", "runs"])
+                    rewind_run(self.db, self.run_id, step, tables, upsert=["jobs", "runs"])
                     break
                 except DatabaseBusy as exc:  # the rewind must land before new steps are written
                     log.warning("job %s: database busy during rewind, retrying: %s", self.job["job_id"], exc)

@@ -41,7 +41,7 @@ from assay.jobs._record import db_call, now, owner_alive, owner_id
 from assay.jobs.runner import RequestPoller, jobs_dir, request_cancel
 from assay.jobs.spec import JobSpec, from_json
 from assay.store import queries_jobs as q
-from assay.store import write_rows
+from assay.store import set_state_if, write_rows
 from assay.store.job_state import ACTIVE_STATES, FINAL_STATES, WAITING_STATES, JobState
 
 log = logging.getLogger(__name__)
@@ -433,7 +433,7 @@ class LiveScheduler:
         try:
             db_call(write_rows, self.db, {"allocations": [alloc]})
             if row.get("state") == JobState.QUEUED:
-                db_call(q.set_state_if, self.db, job_id, JobState.WAITING, JobState.QUEUED)
+                db_call(set_state_if, self.db, job_id, JobState.WAITING, JobState.QUEUED)
         except Exception as exc:
             log.warning("scheduler: recording a decision for %s failed: %s", job_id, exc)
 

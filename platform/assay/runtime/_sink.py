@@ -1,9 +1,9 @@
 """The single store writer: buffers records from the workers and commits them in short transactions.
 
 Only this object (in the driver process) writes the database during a pipeline run; Ray workers never
-open it. Each flush opens the file, skips units already written (``units_written``: exactly once across
-retried tasks and re-runs), inserts all tables' rows and the unit keys in one transaction, and closes the
-file so readers (the dashboard, ``assay query``) get their turn.
+open it. Each flush is one store transaction: it claims the records' units of work
+(``Transaction.claim_units``: exactly once across retried tasks and re-runs), inserts the rows of the units
+not written before, and commits, so readers (the dashboard, ``assay query``) get their turn between flushes.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from assay.store import connect, insert, to_arrow, type_problem
+from assay.store import to_arrow, transaction, type_problem
 
 TABLE_FIELDS = ("entities", "mentions", "claims", "relations", "runs", "metrics", "events")
 #: What a table field of a record may hold: rows as dicts, a dict of columns, an Arrow table (or nothing).
@@ -144,30 +144,11 @@ class Sink:
             self._commit([r for r in records if id(r) not in problems], quarantine)
 
     def _commit(self, records: list[dict[str, Any]], quarantine: list[dict[str, Any]]) -> None:
-        with connect(self.db) as con:
-            con.execute("BEGIN TRANSACTION")
-            try:
-                keys = pa.table({"unit_key": [unit_key(r, self.scope) for r in records]})
-                con.register("_assay_keys", keys)
-                done = {k for (k,) in con.execute(
-                    "SELECT unit_key FROM units_written JOIN _assay_keys USING (unit_key)").fetchall()}
-                con.unregister("_assay_keys")
-                fresh = [r for r in records if unit_key(r, self.scope) not in done]
-                for table, arrow in self._tables(fresh).items():
-                    insert(con, table, arrow)
-                insert(con, "quarantine", to_arrow("quarantine", quarantine))
-                now = _now()
-                con.register("_assay_new", pa.table({
-                    "unit_key": [unit_key(r, self.scope) for r in fresh],
-                    "pipeline_run_id": [self.run_id] * len(fresh),
-                    "at": pa.array([now] * len(fresh), pa.timestamp("us")),
-                }))
-                con.execute('INSERT OR IGNORE INTO units_written SELECT unit_key, pipeline_run_id, "at" FROM _assay_new')
-                con.unregister("_assay_new")
-                con.execute("COMMIT")
-            except Exception:
-                con.execute("ROLLBACK")
-                raise
+        with transaction(self.db) as tx:
+            fresh = tx.claim_units([unit_key(r, self.scope) for r in records], self.run_id)
+            for table, arrow in self._tables([r for r in records if unit_key(r, self.scope) in fresh]).items():
+                tx.insert(table, arrow)
+            tx.insert("quarantine", quarantine)
 
     def _tables(self, records: list[dict[str, Any]]) -> dict[str, pa.Table]:
         # Row lists of all records are gathered per table and converted once: converting each record's few

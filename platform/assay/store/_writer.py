@@ -1,7 +1,15 @@
-"""Batch writes: rows for several tables in one short transaction, exactly once per unit of work."""
+"""The one table writer: every write to the database goes through a :class:`Transaction`.
+
+A transaction is one short unit of work on a connection opened for it alone (see ``_connection``): rows of
+several tables, the exactly-once bookkeeping of a pipeline's units of work, a run's rewind after a restart,
+a job's conditional state change. Everything in it lands together or not at all. ``write_rows``,
+``rewind_run`` and ``set_state_if`` are the one-call forms callers use most.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -40,14 +48,12 @@ def to_arrow(table: str, rows: Rows | Iterable[Rows]) -> pa.Table | None:
     for c, values in data.items():
         # Lists of names (aliases) and dict configs are stored as given / as JSON text.
         if values and any(isinstance(v, dict) for v in values):
-            import json
-
             data[c] = [json.dumps(v, sort_keys=True, default=str) if isinstance(v, dict) else v for v in values]
     return pa.table(data)
 
 
-def insert(con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> int:
-    """Insert ``arrow`` into ``table`` on an open connection; rows whose key exists are skipped."""
+def _insert(con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table | None) -> int:
+    """Insert ``arrow`` into ``table``; rows whose key exists are skipped."""
     if arrow is None or len(arrow) == 0:
         return 0
     name = f"_assay_in_{table}"
@@ -68,6 +74,89 @@ def insert(con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> int:
     return len(arrow)
 
 
+def _delete_keys(con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> None:
+    key = PRIMARY_KEYS[table]
+    name = f"_assay_del_{table}"
+    with registered(con, name, arrow.select(list(key))):
+        cond = " AND ".join(f't."{k}" = d."{k}"' for k in key)
+        con.execute(f"DELETE FROM {table} t WHERE EXISTS (SELECT 1 FROM {name} d WHERE {cond})")
+
+
+class Transaction:
+    """Writes inside one open transaction (from :func:`transaction`); nothing is visible to other
+    processes until the block ends, and an exception anywhere in the block undoes all of it."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self._con = con
+
+    def insert(self, table: str, rows: Rows | None) -> int:
+        """Add rows (dicts, a dict of columns or an Arrow table); rows whose key exists are skipped."""
+        return _insert(self._con, table, None if rows is None else to_arrow(table, rows))
+
+    def upsert(self, table: str, rows: Rows | None) -> int:
+        """Add rows, replacing existing rows with the same key (state that changes, such as a job's row)."""
+        arrow = None if rows is None else to_arrow(table, rows)
+        if arrow is None:
+            return 0
+        _delete_keys(self._con, table, arrow)
+        return _insert(self._con, table, arrow)
+
+    def write(self, tables: Mapping[str, Rows], upsert: Iterable[str] = ()) -> dict[str, int]:
+        """Rows for several tables; tables named in ``upsert`` replace rows with the same key."""
+        upsert = set(upsert)
+        counts = {}
+        for table, rows in tables.items():
+            n = self.upsert(table, rows) if table in upsert else self.insert(table, rows)
+            if n:
+                counts[table] = n
+        return counts
+
+    def claim_units(self, keys: Sequence[str], pipeline_run_id: str) -> set[str]:
+        """The exactly-once protocol of pipeline runs: of these units of work (a document or a chunk of a
+        file, within one pipeline's scope), the ones no earlier transaction wrote, now marked as written
+        by ``pipeline_run_id``. The caller writes only those units' rows in the same transaction, so a
+        retried task or a re-run never writes a unit twice, and a failed write leaves the unit unwritten."""
+        keys = list(dict.fromkeys(keys))
+        if not keys:
+            return set()
+        with registered(self._con, "_assay_units", pa.table({"unit_key": keys})):
+            done = {k for (k,) in self._con.execute(
+                "SELECT unit_key FROM units_written JOIN _assay_units USING (unit_key)").fetchall()}
+        fresh = [k for k in keys if k not in done]
+        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        _insert(self._con, "units_written", pa.table({
+            "unit_key": fresh,
+            "pipeline_run_id": [pipeline_run_id] * len(fresh),
+            "at": pa.array([now] * len(fresh), pa.timestamp("us")),
+        }))
+        return set(fresh)
+
+    def rewind_metrics(self, run_id: str, after_step: int) -> None:
+        """Delete a run's metrics after ``after_step``: the steps a restart from the checkpoint at
+        ``after_step`` trains again, so the series never holds a step twice."""
+        self._con.execute("DELETE FROM metrics WHERE run_id = ? AND step > ?", [run_id, after_step])
+
+    def set_state_if(self, job_id: str, state: str, expected: str) -> bool:
+        """Move a job to ``state`` only if it is still in ``expected``; True if it moved."""
+        rows = self._con.execute("UPDATE jobs SET state = ? WHERE job_id = ? AND state = ? RETURNING job_id",
+                                 [str(state), job_id, str(expected)]).fetchall()
+        return bool(rows)
+
+
+@contextmanager
+def transaction(path: str | os.PathLike[str] | None = None) -> Iterator[Transaction]:
+    """Open the database for one unit of work and yield its :class:`Transaction`: committed when the block
+    ends, rolled back (and the exception raised) when it fails."""
+    with connect(path) as con:
+        con.execute("BEGIN TRANSACTION")
+        try:
+            yield Transaction(con)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+
 def write_rows(
     path: str | os.PathLike[str] | None,
     tables: Mapping[str, Rows],
@@ -76,31 +165,24 @@ def write_rows(
 ) -> dict[str, int]:
     """Write rows for several tables in one transaction. Tables named in ``upsert`` replace existing
     rows with the same key (for state that changes, such as a job's row); the rest skip existing keys."""
-    counts: dict[str, int] = {}
-    upsert = set(upsert)
-    with connect(path) as con:
-        con.execute("BEGIN TRANSACTION")
-        try:
-            for table, rows in tables.items():
-                arrow = to_arrow(table, rows)
-                if arrow is None:
-                    continue
-                if table in upsert:
-                    _delete_keys(con, table, arrow)
-                counts[table] = insert(con, table, arrow)
-            con.execute("COMMIT")
-        except Exception:
-            con.execute("ROLLBACK")
-            raise
-    return counts
+    with transaction(path) as tx:
+        return tx.write(tables, upsert)
 
 
-def _delete_keys(con: duckdb.DuckDBPyConnection, table: str, arrow: pa.Table) -> None:
-    key = PRIMARY_KEYS[table]
-    name = f"_assay_del_{table}"
-    with registered(con, name, arrow.select(list(key))):
-        cond = " AND ".join(f't."{k}" = d."{k}"' for k in key)
-        con.execute(f"DELETE FROM {table} t WHERE EXISTS (SELECT 1 FROM {name} d WHERE {cond})")
+def rewind_run(path: str | os.PathLike[str] | None, run_id: str, after_step: int,
+               tables: Mapping[str, Rows] | None = None, *, upsert: Iterable[str] = ()) -> None:
+    """Delete a run's metrics after ``after_step`` (a restart from the checkpoint at that step) and write
+    ``tables`` in the same transaction."""
+    with transaction(path) as tx:
+        tx.rewind_metrics(run_id, after_step)
+        tx.write(tables or {}, upsert)
+
+
+def set_state_if(path: str | os.PathLike[str] | None, job_id: str, state: str, expected: str) -> bool:
+    """Move a job to ``state`` only if it is still in ``expected`` (so a cancel or a start written meanwhile
+    is never overwritten); True if it moved."""
+    with transaction(path) as tx:
+        return tx.set_state_if(job_id, state, expected)
 
 
 @contextmanager

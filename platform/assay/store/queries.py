@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import duckdb
 import pandas as pd
 
 from assay.store._connection import connect
@@ -20,6 +21,18 @@ def sql(db: PathLike, query: str, params: list[Any] | None = None) -> pd.DataFra
     """Run one read query and return its result as a DataFrame."""
     with connect(db, read_only=True) as con:
         return con.execute(query, params or []).df()
+
+
+class QueryError(ValueError):
+    """A user's SQL that DuckDB refused (a syntax error, an unknown table or column): DuckDB's message."""
+
+
+def user_query(db: PathLike, query: str) -> pd.DataFrame:
+    """Run a query a person wrote (``assay query``), read-only; DuckDB's refusal becomes a ``QueryError``."""
+    try:
+        return sql(db, query)
+    except duckdb.Error as exc:
+        raise QueryError(" ".join(str(exc).split())) from exc
 
 
 def counts(db: PathLike) -> dict[str, int]:

@@ -9,12 +9,14 @@ existed reads as "no claim checked".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import duckdb
 import pandas as pd
 
+from assay.store._connection import connect
 from assay.store._read import PathLike, _in, _search, read
 from assay.store.queries_checks import (
     CHECK_KINDS,
@@ -108,7 +110,7 @@ CLAIM_SORTS: dict[str, str] = {
 }
 _CLAIM_COLUMNS = """c.claim_id, c.subject AS system, c.metric, c.value, c.value_low, c.value_high, c.unit,
     c.versus AS baseline, c.setting, c.qualifier, c.text, c.confidence, d.title AS document, d.uri, c.doc_id,
-    c.start, c."end\""""
+    c.start, c."end", c.measure"""
 _VERDICT_COLUMNS = ", ".join(f"v.verdict_{k}" for k in CHECK_KINDS) + ", v.verdict"
 
 
@@ -188,3 +190,36 @@ def claims_csv(
 ) -> str:
     """Every claim matching ``flt`` as CSV (the download; the table on screen is capped)."""
     return claims(db, flt, sort, descending, limit=None).to_csv(index=False)
+
+
+#: The fields of a stored claim that ``assay eval`` scores.
+SCORED_FIELDS = ("unit", "value", "value_low", "value_high", "text", "subject", "versus", "section")
+
+
+def claims_of_texts(db: PathLike, docs: Sequence[tuple[str, str]]) -> list[list[dict[str, Any]] | None]:
+    """For each ``(doc_id, text)``: the claims stored for that document, else those inside the stored
+    document that contains the text (a file of abstracts ingested as one document), in text order; None
+    when the database holds neither."""
+    cols = ", ".join(f'"{f}"' for f in SCORED_FIELDS)
+
+    def claims(con: duckdb.DuckDBPyConnection, where: str, params: list[Any]) -> list[dict[str, Any]]:
+        rows = con.execute(f"SELECT {cols} FROM claims WHERE {where} ORDER BY start", params).fetchall()
+        return [dict(zip(SCORED_FIELDS, row, strict=True)) for row in rows]
+
+    out: list[list[dict[str, Any]] | None] = []
+    with connect(db, read_only=True) as con:
+        known = {r[0] for r in con.execute("SELECT doc_id FROM documents WHERE doc_id IN (SELECT unnest(?))",
+                                           [[d for d, _ in docs]]).fetchall()}
+        for doc_id, text in docs:
+            if doc_id in known:
+                out.append(claims(con, "doc_id = ?", [doc_id]))
+                continue
+            hit = con.execute("SELECT doc_id, strpos(text, ?) - 1 FROM documents WHERE contains(text, ?) LIMIT 1",
+                              [text, text]).fetchall()
+            if not hit:
+                out.append(None)
+                continue
+            holder, offset = hit[0]
+            # strpos counts characters, as the claims' offsets do.
+            out.append(claims(con, 'doc_id = ? AND start >= ? AND "end" <= ?', [holder, offset, offset + len(text)]))
+    return out

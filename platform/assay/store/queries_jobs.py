@@ -1,21 +1,19 @@
 """Queries over parallel-training jobs: the ``jobs`` queue, a job's run, metrics and allocations.
 
-Reads open the database read-only for one query. :func:`rewind_run` and :func:`set_state_if` are the writes
-here: they belong beside the store's writer because they delete or conditionally update rows, which
-``write_rows`` does not do.
+Each query opens the database read-only for one query. Writes (a rewind after a restart, a conditional state
+change) are the writer's: ``assay.store.rewind_run`` and ``assay.store.set_state_if``.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 
 from assay.store._connection import connect
-from assay.store._writer import Rows, _delete_keys, insert, to_arrow
 
 PathLike = str | os.PathLike[str] | None
 
@@ -111,35 +109,3 @@ def user_requests(db: PathLike, job_ids: Iterable[str] | None = None) -> list[di
         out.append({"job_id": job_id, "at": at, "workers": workers, "request": request or "resize",
                     "reason": reason})
     return out
-
-
-def set_state_if(db: PathLike, job_id: str, state: str, expected: str) -> bool:
-    """Move a job to ``state`` only if it is still in ``expected`` (so a cancel or a start written meanwhile
-    is never overwritten); True if it moved."""
-    with connect(db) as con:
-        rows = con.execute("UPDATE jobs SET state = ? WHERE job_id = ? AND state = ? RETURNING job_id",
-                           [state, job_id, expected]).fetchall()
-    return bool(rows)
-
-
-def rewind_run(db: PathLike, run_id: str, after_step: int, tables: Mapping[str, Rows] | None = None, *,
-               upsert: Iterable[str] = ()) -> None:
-    """Delete a run's metrics after ``after_step`` (steps that will be trained again after a restart
-    from the checkpoint at ``after_step``) and write ``tables`` in the same short transaction, so the
-    series never holds a step twice."""
-    upsert = set(upsert)
-    with connect(db) as con:
-        con.execute("BEGIN TRANSACTION")
-        try:
-            con.execute("DELETE FROM metrics WHERE run_id = ? AND step > ?", [run_id, after_step])
-            for table, rows in (tables or {}).items():
-                arrow = to_arrow(table, rows)
-                if arrow is None:
-                    continue
-                if table in upsert:
-                    _delete_keys(con, table, arrow)
-                insert(con, table, arrow)
-            con.execute("COMMIT")
-        except Exception:
-            con.execute("ROLLBACK")
-            raise

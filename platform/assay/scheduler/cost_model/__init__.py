@@ -8,7 +8,7 @@
 
 ``fit_from_db(db)`` fits the constants to the runs in the knowledge graph and records the fit;
 ``refit_if_new_runs(db)`` does so only when runs changed since the latest fit; ``CostModel.from_db(db)``
-loads the latest one (analytic defaults when none exists).
+(``latest_model(db)``) loads the latest one (analytic defaults when none exists).
 """
 
 from assay.scheduler.cost_model._analytic import (
@@ -26,12 +26,11 @@ from assay.scheduler.cost_model._fit import (
     GroupReport,
     Observation,
     fit,
-    fit_from_db,
     observations_from_rows,
-    refit_if_new_runs,
 )
 from assay.scheduler.cost_model._model import MODEL_VERSION, CostModel
 from assay.scheduler.cost_model._params import CPU_DEFAULTS, GPU_DEFAULTS, CostParams, default_params
+from assay.scheduler.cost_model._stored import fit_from_db, latest_model, refit_if_new_runs
 
 __all__ = [
     "CPU_DEFAULTS",
@@ -50,6 +49,7 @@ __all__ = [
     "even_stages",
     "fit",
     "fit_from_db",
+    "latest_model",
     "layer_costs",
     "observations_from_rows",
     "precision_bytes",

@@ -288,40 +288,6 @@ def _recomputes(config: Mapping[str, Any]) -> bool:
     return config.get("recompute_granularity") not in (None, "", "none")
 
 
-def fit_from_db(db: Any = None, *, store: bool = True, default_hardware: str | None = None,
-                base: CostModel | None = None) -> tuple[CostModel, FitReport]:
-    """Fit to the runs in the knowledge graph and (``store``) record the fit in ``cost_model_fits``.
-
-    The fit's id is a hash of the runs and their step times, so refitting the same runs writes nothing
-    new; a new run changes the id and adds a row. With no usable runs the analytic defaults come back
-    (and nothing is stored)."""
-    from assay.store import write_rows
-    from assay.store.queries_costmodel import runs_for_fit
-
-    frame = runs_for_fit(db)
-    observations, skipped = observations_from_rows(frame.to_dict("records"), default_hardware=default_hardware)
-    model, report = fit(observations, base=base, skipped=skipped)
-    if store and report.n_runs:
-        write_rows(db, {"cost_model_fits": [report.row(model)]})
-    return model, report
-
-
-def refit_if_new_runs(db: Any = None, *, default_hardware: str | None = None
-                      ) -> tuple[CostModel, FitReport | None]:
-    """The cost model for the runs in the graph, fitting only when they changed since the latest stored
-    fit (cheap enough to call whenever a run ends). Returns the model and the new fit's report, or None
-    when the stored fit is current (or there are no runs to fit)."""
-    from assay.store.queries_costmodel import latest_fit, runs_for_fit
-
-    frame = runs_for_fit(db)
-    observations, skipped = observations_from_rows(frame.to_dict("records"), default_hardware=default_hardware)
-    observations = [o for o in observations if o.step_time_s > 0 and math.isfinite(o.step_time_s)]
-    latest = latest_fit(db)
-    if not observations or (latest is not None and latest["fit_id"] == fit_id_of(observations, skipped)):
-        return CostModel.from_db(db), None
-    return fit_from_db(db, default_hardware=default_hardware)
-
-
 def _json(value: Any) -> dict[str, Any]:
     if isinstance(value, Mapping):
         return dict(value)

@@ -65,15 +65,9 @@ class CostModel:
     @classmethod
     def from_db(cls, db: Any = None) -> CostModel:
         """The latest fit stored in ``cost_model_fits``, or the analytic defaults when there is none."""
-        from assay.store.queries_costmodel import latest_fit
+        from assay.scheduler.cost_model._stored import latest_model  # the store adapter imports this module
 
-        row = latest_fit(db)
-        if row is None:
-            return cls.default()
-        try:
-            return cls.from_params_json(row["params"], fit_id=row["fit_id"])
-        except (ValueError, TypeError, KeyError):
-            return cls.default()
+        return latest_model(db)
 
     def __repr__(self) -> str:
         return f"CostModel(fit_id={self.fit_id!r}, fitted={self.fitted_hardware})"

@@ -1,5 +1,6 @@
 """Simulation results into the store (``sim_runs``, ``sim_jobs``, ``sim_allocations``), and the published
-Pollux / Optimus / Tiresias figures of the AdaptDL workloads as reference rows beside them."""
+Pollux / Optimus / Tiresias figures of the AdaptDL workloads as reference rows beside them. The simulator's
+one module that writes, and only through ``assay.store``."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from assay.ids import stable_id
 from assay.scheduler.simulator._engine import SimResult
 from assay.scheduler.workloads import DATA_DIR
+from assay.store import write_rows
 
 PUBLISHED_FILE = DATA_DIR / "adaptdl" / "published.json"
 PUBLISHED_PREFIX = "published:"
@@ -45,8 +47,6 @@ def result_rows(result: SimResult, created_at: datetime | None = None) -> tuple[
 
 def write_result(result: SimResult, db: str | os.PathLike[str] | None = None) -> str:
     """Write one run (one transaction); returns its ``sim_id``."""
-    from assay.store import write_rows
-
     sim_id, tables = result_rows(result)
     write_rows(db, tables)
     return sim_id
@@ -80,8 +80,6 @@ def published_rows(workloads: list[str] | None = None) -> list[dict[str, Any]]:
 
 
 def write_published(db: str | os.PathLike[str] | None = None, workloads: list[str] | None = None) -> int:
-    from assay.store import write_rows
-
     rows = published_rows(workloads)
     if rows:
         write_rows(db, {"sim_runs": rows})
