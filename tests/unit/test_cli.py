@@ -37,7 +37,7 @@ def test_a_misspelt_flag_suggests_the_right_one():
 def test_unknown_pipeline_and_missing_input_explain_the_fix(tmp_path):
     out = assay("run", "no_such_pipeline", "--input", str(tmp_path))
     assert out.returncode == 2 and "no_such_pipeline" in out.stderr and "Fix:" in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1
+    assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith("assay: error [E021]: ")
 
 
 def test_query_formats(tmp_path):
