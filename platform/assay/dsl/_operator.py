@@ -70,6 +70,35 @@ class Operator:
         return f"{self.name}@{self.version}"
 
 
+@dataclass(frozen=True)
+class MissingOperator(Operator):
+    """A step that names an operator nobody registered. The pipeline keeps it, so that
+    :meth:`Pipeline.analyze` reports it beside every other problem; running it raises ``error``."""
+
+    error: PipelineError | None = None
+
+
+def resolve_operator(name_or_op: str | Operator) -> Operator:
+    """:func:`get_operator`, or a :class:`MissingOperator` standing for a name that is not registered."""
+    try:
+        return get_operator(name_or_op)
+    except PipelineError as exc:
+        if exc.code != "E001":
+            raise
+        error = exc
+    return MissingOperator(name=str(name_or_op), impl=_Raise(error), error=error)
+
+
+@dataclass(frozen=True)
+class _Raise:
+    """The body of a missing operator: calling it raises why it is missing."""
+
+    error: PipelineError
+
+    def __call__(self, *_: Any, **__: Any) -> Any:
+        raise self.error
+
+
 class BoundOperator:
     """An operator with its instance built: processes records, turning exceptions into failures."""
 
