@@ -46,9 +46,11 @@ lint: install-dev
 	$(BIN)/ruff check platform operators pipelines dashboards tests
 	$(BIN)/pytest -q -p no:cacheprovider tests/unit/test_layers.py
 
-# The command-line reference, written from the commands (tests/unit/test_cli_reference.py fails while stale).
+# The command-line reference and the error codes, written from the commands and the error catalogue
+# (tests/unit/test_cli_reference.py fails while either is stale).
 docs: install
 	$(BIN)/python -m assay.cli.reference > docs/cli.md
+	$(BIN)/python -c 'from assay.errors import reference; print(reference(), end="")' > docs/errors.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info platform/*.egg-info .pytest_cache .ruff_cache

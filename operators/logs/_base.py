@@ -13,6 +13,7 @@ import numpy as np
 
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import LineBlock, PrefixStyle
+from assay.registry import REGISTRY
 
 
 class LogParser:
@@ -73,26 +74,28 @@ class LogParser:
         raise NotImplementedError(f"{type(self).__name__} is line-oriented; the engine feeds it lines")
 
 
-_REGISTRY: dict[str, type[LogParser]] = {}
+#: The log formats' namespace of the one registry (``assay.registry``).
+NAMESPACE = "log_parsers"
 
 
 def register_parser(cls: type[LogParser]) -> type[LogParser]:
     """Class decorator: make a format available to detection (built-in formats use it)."""
     if not cls.name:
         raise ValueError(f"{cls.__name__} needs a `name`")
-    _REGISTRY[cls.name] = cls
-    return cls
+    return REGISTRY.register(NAMESPACE, cls.name, cls)
 
 
 def registered_parsers() -> list[type[LogParser]]:
-    return list(_REGISTRY.values())
+    return list(REGISTRY.entries(NAMESPACE).values())
 
 
 def parser_named(name: str, extra: tuple[type[LogParser], ...] = ()) -> type[LogParser]:
-    for cls in (*extra, *_REGISTRY.values()):
+    """The format called ``name`` among ``extra`` (a pipeline's own formats) and the registered ones;
+    :class:`assay.registry.UnknownName` (a ``KeyError``) with the closest names otherwise."""
+    for cls in extra:
         if cls.name == name:
             return cls
-    raise KeyError(f"no log format named {name!r}; known: {', '.join(sorted(_REGISTRY))}")
+    return REGISTRY.get(NAMESPACE, name)
 
 
 def detect(head: bytes, path: str, extra: tuple[type[LogParser], ...] = ()) -> tuple[type[LogParser], float]:
@@ -100,7 +103,7 @@ def detect(head: bytes, path: str, extra: tuple[type[LogParser], ...] = ()) -> t
     text = head.decode("utf-8", "surrogateescape")  # binary formats get their bytes back with .encode(same)
     best: type[LogParser] | None = None
     best_key = (0.0, 0)
-    for cls in (*extra, *_REGISTRY.values()):
+    for cls in (*extra, *registered_parsers()):
         if cls.name == "generic":
             continue
         try:

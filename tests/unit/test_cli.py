@@ -37,7 +37,58 @@ def test_a_misspelt_flag_suggests_the_right_one():
 def test_unknown_pipeline_and_missing_input_explain_the_fix(tmp_path):
     out = assay("run", "no_such_pipeline", "--input", str(tmp_path))
     assert out.returncode == 2 and "no_such_pipeline" in out.stderr and "Fix:" in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1
+    assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith("assay: error [E021]: ")
+
+
+#: A user's pipeline with four problems: a step before the reader it needs, a misspelt operator, more
+#: actors than any machine here holds, and a combine step by an operator nobody registered.
+BROKEN_PIPELINE = """
+from assay import Pipeline, operator
+
+@operator(requires=["words"], produces=["count"])
+def count_words(record):
+    return record
+
+@operator(requires=["source_uri"], produces=["words"])
+class Tokenizer:
+    def __call__(self, record):
+        return record
+
+pipeline = (Pipeline("broken").then(count_words).then("read_papr").then(Tokenizer, concurrency=10_000)
+            .combine("no_such_combiner"))
+"""
+
+
+def run_check(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``assay run ... --check`` in ``cwd``; the last line of stderr says whether Ray or DuckDB was imported."""
+    code = ("import sys\nfrom assay.cli import main\ntry:\n    main()\nfinally:\n"
+            "    print('ray' in sys.modules, 'duckdb' in sys.modules, file=sys.stderr)")
+    return subprocess.run([sys.executable, "-c", code, "run", *args, "--check"], capture_output=True, text=True,
+                          timeout=120, cwd=cwd)
+
+
+def test_run_check_prints_every_problem_with_its_code_and_fix(tmp_path):
+    (tmp_path / "broken.py").write_text(BROKEN_PIPELINE)
+    out = run_check("broken.py", "--input", str(tmp_path), "--input", "missing-folder", cwd=tmp_path)
+    assert out.returncode == 1, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "pipeline broken: 3 steps, 5 problems"
+    problems = [line.strip() for line in lines[1:6]]
+    assert [re.match(r"error \[(E\d+)\]: ", p).group(1) for p in problems] == ["E011", "E001", "E001", "E032",
+                                                                                "E040"]
+    assert all(" Fix: " in p for p in problems)
+    assert "Did you mean read_paper?" in problems[1] and "missing-folder" in problems[4]
+    assert out.stderr.split() == ["False", "False"]  # no Ray, no database
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.py"]
+
+
+def test_run_check_of_a_sound_pipeline_says_so(tmp_path):
+    out = run_check("logs", "--input", str(tmp_path), cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.splitlines()[0] == "pipeline logs: 2 steps, no problems"
+    assert out.stderr.split() == ["False", "False"] and list(tmp_path.iterdir()) == []
+    unknown = run_check("no_such_pipeline", "--input", str(tmp_path), cwd=tmp_path)
+    assert unknown.returncode == 1 and "error [E021]: " in unknown.stdout
 
 
 def test_query_formats(tmp_path):

@@ -132,3 +132,53 @@ def test_importing_the_dsl_starts_no_ray():
     code = "import assay.dsl, sys; print('ray' in sys.modules, 'duckdb' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+@operator(name="t_tag", requires=["upper", "lang"], produces=["tags"], register=False)
+class TTag:
+    def __call__(self, record):
+        return record
+
+
+def test_analyze_reports_every_problem_at_once():
+    pipeline = (Pipeline("many").then(t_upper).then("t_no_such_reader").then(TTag, concurrency=9)
+                .combine(t_upper, by="doc_id"))
+    problems = pipeline.analyze(nodes=[2])
+    assert [(p.code, p.step) for p in problems] == [
+        ("E011", "t_upper"),  # 'text': nothing reads it
+        ("E001", "t_no_such_reader"),  # kept by .then(), reported here
+        # no E011/E012 after an unknown operator: it may have produced them
+        ("E032", "t_tag"),  # nine actors do not fit on 2 CPUs beside the reader
+    ]
+    assert all(p.fix for p in problems) and "'text'" in problems[0].message
+    with pytest.raises(PipelineError, match="E011"):  # check() raises the first of them
+        pipeline.check(nodes=[2])
+
+
+def test_analyze_goes_on_after_a_missing_field_as_if_it_were_there():
+    problems = Pipeline("fields").then(t_upper).then(TTag).combine(t_upper, by="doc_id").analyze()
+    assert [(p.code, p.message.split("requires field ")[1].split(",")[0]) for p in problems] == [
+        ("E011", "'text'"), ("E011", "'lang'"), ("E012", "'doc_id'")]  # 'text' is not reported twice
+    assert "available: source_uri, text, upper" in problems[1].message  # 'text' assumed after its report
+    assert Pipeline("none").analyze()[0].code == "E010"
+    assert Pipeline("ok").then(t_read).then(t_upper).analyze(nodes=[1]) == []
+
+
+def test_an_unknown_operator_name_is_kept_until_checked_and_cannot_run():
+    pipeline = Pipeline("typo").then(t_read).then("t_uppr")
+    (problem,) = pipeline.analyze()
+    assert problem.code == "E001" and "Step 2" in problem.message and "No operator named 't_uppr'" in problem.message
+    with pytest.raises(PipelineError, match="E001"):
+        pipeline.check()
+    with pytest.raises(PipelineError, match="E001"):
+        pipeline.steps[1].op({"text": "x"})
+
+
+def test_every_pool_that_cannot_fit_is_reported():
+    @operator(name="t_pool", requires=["text"], produces=["pooled"], register=False)
+    class TPool:
+        def __call__(self, record):
+            return record
+
+    pipeline = Pipeline("pools").then(t_read).then(TPool, concurrency=0).then(TPool, num_cpus=3)
+    assert [(p.code, p.step) for p in pipeline.analyze(nodes=[2])] == [("E030", "t_pool"), ("E031", "t_pool")]

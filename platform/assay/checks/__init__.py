@@ -16,7 +16,7 @@ from assay.checks._from_cost_model import Predictor, check_with_cost_model
 from assay.checks._from_runs import RunsIndex, check_with_runs
 from assay.checks._reproduce import reproduce
 from assay.checks._setting import CHECKABLE, ClaimSetting, layout_sides
-from assay.checks._sweep import plan_sweep, why_not_reproducible
+from assay.checks._sweep import Unreproducible, plan_sweep, why_not_reproducible
 
 __all__ = [
     "CHECKABLE",
@@ -26,6 +26,7 @@ __all__ = [
     "Predictor",
     "RunsIndex",
     "UnknownClaims",
+    "Unreproducible",
     "check_claims",
     "check_with_cost_model",
     "check_with_runs",

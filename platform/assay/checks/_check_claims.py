@@ -13,6 +13,7 @@ from assay.checks._check import Check, untestable
 from assay.checks._from_cost_model import Predictor, check_with_cost_model
 from assay.checks._from_runs import RunsIndex, check_with_runs
 from assay.checks._setting import CHECKABLE, ClaimSetting
+from assay.errors import AssayError
 from assay.store import connect, write_rows
 from assay.store.queries_checks import CHECK_KINDS, VERDICTS, claims_to_check, measured_runs, name_spellings
 from assay.store.queries_costmodel import latest_fit
@@ -21,8 +22,10 @@ Echo = Callable[[str], None]
 Reproducer = Callable[[str, ClaimSetting], Check]
 
 
-class UnknownClaims(ValueError):
+class UnknownClaims(AssayError, ValueError):
     """Claim ids that are not in the database."""
+
+    code = "E080"
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from assay.checks._setting import ClaimSetting, layout_of_side, layout_sides
+from assay.errors import AssayError
 from assay.jobs.spec import JobSpec, SpecError, from_dict
 from assay.scheduler.layout import Layout
 from assay.scheduler.model_spec import get_model
@@ -26,8 +27,10 @@ WARMUP_STEPS = 2
 SIDES = ("subject", "baseline")
 
 
-class Unreproducible(ValueError):
+class Unreproducible(AssayError, ValueError):
     """Why a claim cannot be reproduced here, in words for the check's reason."""
+
+    code = "E081"
 
 
 @dataclass(frozen=True)

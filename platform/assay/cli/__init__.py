@@ -42,21 +42,19 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:
         if not _is_user_error(exc):
             raise
-        print(f"assay: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        from assay.errors import one_line
+
+        print(f"assay: {one_line(exc)}", file=sys.stderr)
         sys.exit(2)
     sys.exit(result if isinstance(result, int) else 0)
 
 
 def _is_user_error(exc: Exception) -> bool:
-    """An error whose message says what to fix (a wrong pipeline, input, cluster or a busy database): one
-    line, no traceback. Imported here, on failure, because the store imports pandas (``--version`` would
-    pay for it)."""
-    from assay.dsl import PipelineError
-    from assay.runtime import ClusterError, InputError, StalledError
-    from assay.store import DatabaseBusy
+    """An error whose message says what to fix (a wrong pipeline, input, spec, cluster or a busy database): one
+    line with its catalogue code, no traceback."""
+    from assay.errors import AssayError
 
-    return isinstance(exc, PipelineError | InputError | ClusterError | StalledError | DatabaseBusy
-                      | FileNotFoundError)
+    return isinstance(exc, AssayError | FileNotFoundError)
 
 
 if __name__ == "__main__":  # pragma: no cover

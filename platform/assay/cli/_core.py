@@ -65,8 +65,14 @@ def run(
     fail_on_stall: Annotated[
         bool, typer.Option("--fail-on-stall", help="Stop the run with that message instead of waiting on.")
     ] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Only check the pipeline and the inputs: print every problem (code "
+                           "and fix) and exit 1 if there is one; starts no Ray, opens no database.")
+    ] = False,
 ) -> None:
     """Run a pipeline over files and write the knowledge it extracts into the database."""
+    if check:
+        raise typer.Exit(_check_pipeline(pipeline, input, address))
     from assay.dsl import load_pipeline
     from assay.ray_session import cluster_address
     from assay.runtime import prefer_token_auth
@@ -89,6 +95,39 @@ def run(
                    f"where pipeline_run_id = '{summary.pipeline_run_id}'\"")
     if loaded.report is not None:  # e.g. the logs pipeline's table of what each file gave
         typer.echo(loaded.report(summary.db, summary.pipeline_run_id))
+
+
+def _check_pipeline(name: str, inputs: list[Path], address: str | None) -> int:
+    """``assay run --check``: every problem of the pipeline and its inputs, one line each; the exit status."""
+    from assay.dsl import PipelineError, load_pipeline
+    from assay.errors import one_line
+    from assay.runtime import InputError, expand_inputs
+
+    try:
+        loaded = load_pipeline(name)
+    except PipelineError as exc:  # no pipeline to look into
+        typer.echo(f"pipeline {name}: 1 problem\n  {one_line(exc)}")
+        return 1
+    # Resources are planned against this machine's CPUs, as embedded Ray gets them; a cluster's are known
+    # only once connected, which --check does not do.
+    nodes = None if address else [float(os.cpu_count() or 1)]
+    problems = [one_line(p.error()) for p in loaded.analyze(nodes=nodes)]
+    for item in inputs:
+        try:
+            expand_inputs([item])
+        except InputError as exc:
+            problems.append(one_line(exc))
+    steps = f"{len(loaded.steps)} step{'s' * (len(loaded.steps) != 1)}"
+    if not problems:
+        typer.echo(f"pipeline {loaded.name}: {steps}, no problems")
+    else:
+        typer.echo(f"pipeline {loaded.name}: {steps}, {len(problems)} problem{'s' * (len(problems) != 1)}")
+        for line in problems:
+            typer.echo(f"  {line}")
+    where = ("checked when it runs, against the cluster at --address" if nodes is None
+             else f"planned for this machine's {nodes[0]:g} CPUs (embedded Ray)")
+    typer.echo(f"resources: {where}")
+    return 1 if problems else 0
 
 
 class OutputFormat(StrEnum):

@@ -27,7 +27,8 @@ run `make docs` (or `python -m assay.cli.reference > docs/cli.md`) after changin
 
 Every command takes its database as `--db FILE` (default: `$ASSAY_DB`, else `./assay.duckdb`). A wrong
 argument is one line on stderr that names the flag, `assay COMMAND: error: ... (see 'assay COMMAND --help')`,
-and exit status 2.
+and exit status 2; an error of the library is one line with its code and fix, `assay: error [E021]: ... Fix:
+...` (every code is in `docs/errors.md`).
 """
 
 

@@ -6,7 +6,7 @@ plain dicts.
 
 from assay.dsl._errors import PipelineError
 from assay.dsl._operator import BoundOperator, Failure, Operator, get_operator, list_operators, operator
-from assay.dsl._pipeline import Pipeline, Step, load_pipeline
+from assay.dsl._pipeline import Pipeline, Problem, Step, load_pipeline
 from assay.dsl._resources import TASK_CPUS, PoolPlan
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "Pipeline",
     "PipelineError",
     "PoolPlan",
+    "Problem",
     "Step",
     "TASK_CPUS",
     "get_operator",

@@ -9,7 +9,6 @@ before it runs.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -17,11 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.dsl._errors import PipelineError
+from assay.registry import REGISTRY, UnknownName
 
 Record = dict[str, Any]
 
-_REGISTRY: dict[str, Operator] = {}
-_BUILTIN_MODULES = ("assay.operators",)
+#: The operators' namespace of the one registry (``assay.registry``); built-ins load on the first miss.
+NAMESPACE = "operators"
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,35 @@ class Operator:
     @property
     def qualified_name(self) -> str:
         return f"{self.name}@{self.version}"
+
+
+@dataclass(frozen=True)
+class MissingOperator(Operator):
+    """A step that names an operator nobody registered. The pipeline keeps it, so that
+    :meth:`Pipeline.analyze` reports it beside every other problem; running it raises ``error``."""
+
+    error: PipelineError | None = None
+
+
+def resolve_operator(name_or_op: str | Operator) -> Operator:
+    """:func:`get_operator`, or a :class:`MissingOperator` standing for a name that is not registered."""
+    try:
+        return get_operator(name_or_op)
+    except PipelineError as exc:
+        if exc.code != "E001":
+            raise
+        error = exc
+    return MissingOperator(name=str(name_or_op), impl=_Raise(error), error=error)
+
+
+@dataclass(frozen=True)
+class _Raise:
+    """The body of a missing operator: calling it raises why it is missing."""
+
+    error: PipelineError
+
+    def __call__(self, *_: Any, **__: Any) -> Any:
+        raise self.error
 
 
 class BoundOperator:
@@ -145,7 +174,7 @@ def operator(
             defaults=dict(defaults),
         )
         if register:
-            _REGISTRY[op_name] = op
+            REGISTRY.register(NAMESPACE, op_name, op)
         return op
 
     return wrap(impl) if impl is not None else wrap
@@ -160,26 +189,14 @@ def _snake(name: str) -> str:
     return "".join(out)
 
 
-def _load_builtins() -> None:
-    for module in _BUILTIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-
-
 def get_operator(name_or_op: str | Operator) -> Operator:
     """The operator registered under ``name`` (built-ins are found without importing them first)."""
     if isinstance(name_or_op, Operator):
         return name_or_op
-    if name_or_op not in _REGISTRY:
-        _load_builtins()
     try:
-        return _REGISTRY[name_or_op]
-    except KeyError:
-        close = [n for n in sorted(_REGISTRY) if n.split("_")[0] in name_or_op or name_or_op in n]
-        hint = f" Did you mean {', '.join(close[:3])}?" if close else ""
+        return REGISTRY.get(NAMESPACE, name_or_op)
+    except UnknownName as exc:
+        hint = f" Did you mean {', '.join(exc.suggestions)}?" if exc.suggestions else ""
         raise PipelineError(
             "E001",
             f"No operator named {name_or_op!r}.{hint}",
@@ -188,5 +205,5 @@ def get_operator(name_or_op: str | Operator) -> Operator:
 
 
 def list_operators() -> list[Operator]:
-    _load_builtins()
-    return [_REGISTRY[n] for n in sorted(_REGISTRY)]
+    ops = REGISTRY.entries(NAMESPACE)
+    return [ops[n] for n in sorted(ops)]

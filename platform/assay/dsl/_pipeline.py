@@ -1,8 +1,9 @@
 """Pipelines: an immutable list of steps, each one operator with its configuration.
 
 Every call returns a new :class:`Pipeline` (as Ray Data's ``Dataset`` does), so a pipeline can be
-extended without changing the original. :meth:`Pipeline.check` verifies, before anything runs, that
-every step's required fields are produced by an earlier step.
+extended without changing the original. :meth:`Pipeline.analyze` lists, before anything runs, every
+problem of a pipeline at once (unknown operators, required fields no earlier step produces, actor pools that
+cannot fit the cluster); :meth:`Pipeline.check` raises the first.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from assay.dsl._errors import PipelineError
-from assay.dsl._operator import Operator, get_operator, list_operators
-from assay.dsl._resources import PoolPlan, plan_pools
+from assay.dsl._operator import MissingOperator, Operator, list_operators, resolve_operator
+from assay.dsl._resources import PoolPlan, plan_all_pools, plan_pools
 
 #: Fields every record has when it leaves the source: the input file it came from.
 SOURCE_FIELDS = ("source_uri",)
@@ -35,6 +36,20 @@ class Step:
     @property
     def name(self) -> str:
         return self.op.name
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing that stops a pipeline from running as written: its catalogue code (``assay.errors``), the
+    step it is about (None: the pipeline as a whole), what is wrong and the fix."""
+
+    code: str
+    message: str
+    fix: str | None = None
+    step: str | None = None
+
+    def error(self) -> PipelineError:
+        return PipelineError(self.code, self.message, self.fix)
 
 
 @dataclass(frozen=True)
@@ -70,9 +85,10 @@ class Pipeline:
         actors (by default the pool sizes itself to the cluster) and ``num_cpus`` each actor's CPU share;
         without ``num_cpus`` an actor gets the largest share up to one CPU that leaves every node a slice for
         the other stages, so ``concurrency=2`` on a 2-CPU laptop runs two actors of 0.875 CPU.
-        ``batch_size`` is the number of records per call.
+        ``batch_size`` is the number of records per call. A name nobody registered is kept and reported by
+        :meth:`analyze` (code E001) with the pipeline's other problems.
         """
-        step = Step(get_operator(op), dict(config), concurrency, batch_size, num_cpus)
+        step = Step(resolve_operator(op), dict(config), concurrency, batch_size, num_cpus)
         return replace(self, steps=(*self.steps, step))
 
     def combine(self, op: str | Operator, *, by: str = "doc_id", **config: Any) -> Pipeline:
@@ -82,7 +98,7 @@ class Pipeline:
         are written as they stream and never held. Used, for example, to assemble one run from the
         chunks of a large log that were parsed in parallel.
         """
-        return replace(self, combiner=Step(get_operator(op), dict(config)), combine_by=by)
+        return replace(self, combiner=Step(resolve_operator(op), dict(config)), combine_by=by)
 
     @property
     def fingerprint(self) -> str:
@@ -105,40 +121,67 @@ class Pipeline:
         """Files with these suffixes under an input folder are not read by this pipeline (and are counted)."""
         return replace(self, skips=(*self.skips, *suffixes))
 
-    def check(self, available: tuple[str, ...] = SOURCE_FIELDS, *, nodes: list[float] | None = None) -> None:
-        """Raise :class:`PipelineError` naming the first step whose inputs no earlier step produces, or,
-        given the CPUs of each node of a cluster (``nodes=[2]`` for a 2-CPU laptop), a step whose
-        ``concurrency``/``num_cpus`` cannot fit beside the other stages. ``assay run`` checks both against
-        the cluster it runs on before it starts."""
+    def analyze(self, available: tuple[str, ...] = SOURCE_FIELDS, *,
+                nodes: list[float] | None = None) -> list[Problem]:
+        """Every problem of this pipeline, in step order, without running anything: no steps (E010), an
+        operator nobody registered (E001), each field a step (E011) or the combine step (E012) requires and no
+        earlier step produces, and, given the CPUs of each node of a cluster (``nodes=[2]`` for a 2-CPU
+        laptop), each step whose ``concurrency``/``num_cpus`` cannot fit beside the other stages (E030-E032).
+
+        A missing field is assumed present after its report, so the steps after it are still checked; after
+        an unknown operator, whose fields nobody knows, missing fields are not reported."""
+        problems: list[Problem] = []
         if not self.steps:
-            raise PipelineError("E010", f"Pipeline {self.name!r} has no steps.", "add one with .then(...)")
+            problems.append(Problem("E010", f"Pipeline {self.name!r} has no steps.", "add one with .then(...)"))
         have = set(available)
+        after_unknown = False
         for index, step in enumerate(self.steps):
-            missing = [f for f in step.op.requires if f not in have]
-            if missing:
-                raise PipelineError(
-                    "E011",
-                    f"Step {index + 1} ({step.name!r}) of pipeline {self.name!r} requires field "
-                    f"{missing[0]!r}, which no earlier step produces (available: {', '.join(sorted(have))}).",
-                    _producer_hint(missing[0], step.name),
-                )
+            if isinstance(step.op, MissingOperator):
+                problems.append(_unknown(step, f"Step {index + 1} of pipeline {self.name!r}: "))
+                after_unknown = True
+                continue
+            for missing in (f for f in step.op.requires if f not in have):
+                if not after_unknown:
+                    problems.append(Problem(
+                        "E011",
+                        f"Step {index + 1} ({step.name!r}) of pipeline {self.name!r} requires field {missing!r}, "
+                        f"which no earlier step produces (available: {', '.join(sorted(have))}).",
+                        _producer_hint(missing, step.name), step.name))
+                have.add(missing)
             have.update(step.op.produces)
         if self.combiner is not None:
-            needed = [*self.combiner.op.requires, self.combine_by]
-            missing = [f for f in needed if f not in have]
-            if missing:
-                raise PipelineError(
-                    "E012",
-                    f"The combine step {self.combiner.name!r} requires field {missing[0]!r}, which no step produces.",
-                    _producer_hint(missing[0], self.combiner.name),
-                )
+            problems += self._combine_problems(have, after_unknown)
         if nodes is not None:
-            self.plan_resources(nodes)
+            _, unfit = plan_all_pools(self._pools(), nodes)
+            problems += [Problem(e.code, e.message, e.fix, step) for step, e in unfit]
+        return problems
+
+    def _combine_problems(self, have: set[str], after_unknown: bool) -> list[Problem]:
+        combiner = self.combiner
+        assert combiner is not None
+        if isinstance(combiner.op, MissingOperator):
+            return [_unknown(combiner, "The combine step: ")]
+        if after_unknown:
+            return []
+        return [Problem("E012", f"The combine step {combiner.name!r} requires field {f!r}, which no step produces.",
+                        _producer_hint(f, combiner.name), combiner.name)
+                for f in dict.fromkeys([*combiner.op.requires, self.combine_by]) if f not in have]
+
+    def check(self, available: tuple[str, ...] = SOURCE_FIELDS, *, nodes: list[float] | None = None) -> None:
+        """Raise :class:`PipelineError` for the first problem :meth:`analyze` finds (the first step whose
+        inputs no earlier step produces, or, given ``nodes``, a step whose actors cannot fit). ``assay run``
+        checks both against the cluster it runs on before it starts."""
+        problems = self.analyze(available, nodes=nodes)
+        if problems:
+            raise problems[0].error()
 
     def plan_resources(self, nodes: list[float]) -> list[PoolPlan]:
         """The actor pool of each stateful step on a cluster with ``nodes`` (CPUs per node): its size and
         each actor's CPU share, planned so that every stage keeps a CPU (see ``assay.dsl._resources``)."""
-        return plan_pools([(s.name, s.concurrency, s.num_cpus) for s in self.steps if s.op.stateful], nodes)
+        return plan_pools(self._pools(), nodes)
+
+    def _pools(self) -> list[tuple[str, int | None, float | None]]:
+        return [(s.name, s.concurrency, s.num_cpus) for s in self.steps if s.op.stateful]
 
     def describe(self) -> str:
         lines = [f"pipeline {self.name}: {self.description}".rstrip(": ")]
@@ -149,6 +192,12 @@ class Pipeline:
         if self.combiner:
             lines.append(f"  combine by {self.combine_by}: {self.combiner.op.qualified_name}")
         return "\n".join(lines)
+
+
+def _unknown(step: Step, where: str) -> Problem:
+    error = step.op.error if isinstance(step.op, MissingOperator) else None
+    assert error is not None
+    return Problem(error.code, where + error.message, error.fix, step.name)
 
 
 def _producer_hint(field_name: str, consumer: str) -> str:

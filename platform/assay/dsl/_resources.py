@@ -56,50 +56,69 @@ def plan_pools(pools: list[tuple[str, int | None, float | None]], nodes: list[fl
 
     Each node keeps ``TASK_CPUS`` for task stages; the rest is shared equally by the pools. A pool with no
     asked concurrency grows to one actor per CPU of its share, rounded up (at least one per node).
+    Raises :class:`PipelineError` for the first pool that cannot fit.
     """
+    plans, problems = plan_all_pools(pools, nodes)
+    if problems:
+        raise problems[0][1]
+    return plans
+
+
+def plan_all_pools(pools: list[tuple[str, int | None, float | None]],
+                   nodes: list[float]) -> tuple[list[PoolPlan], list[tuple[str, PipelineError]]]:
+    """:func:`plan_pools` that goes on past a pool that cannot fit: the plans of those that fit, and
+    (step name, error) for each that does not (``Pipeline.analyze`` reports them all at once)."""
     if not pools:
-        return []
+        return [], []
     nodes = [float(c) for c in nodes if c > 0] or [1.0]
     budgets = [max(0.0, c - TASK_CPUS) / len(pools) for c in nodes]
-    total = sum(nodes)
-    plans = []
+    plans, problems = [], []
     for name, asked, cpus in pools:
-        if asked is not None and asked < 1:
-            raise PipelineError("E030", f"Step {name!r} asks for concurrency={asked}.",
-                                "give concurrency=1 or more, or leave it out to let the pool size itself.")
-        target = asked or max(len(nodes), sum(math.ceil(b - 1e-9) for b in budgets))
-        if cpus is not None:
-            fit = slots(budgets, cpus)
-            if fit < (asked or 1):
+        try:
+            plans.append(_plan_pool(name, asked, cpus, nodes, budgets))
+        except PipelineError as exc:
+            problems.append((name, exc))
+    return plans, problems
+
+
+def _plan_pool(name: str, asked: int | None, cpus: float | None, nodes: list[float],
+               budgets: list[float]) -> PoolPlan:
+    total = sum(nodes)
+    if asked is not None and asked < 1:
+        raise PipelineError("E030", f"Step {name!r} asks for concurrency={asked}.",
+                            "give concurrency=1 or more, or leave it out to let the pool size itself.")
+    target = asked or max(len(nodes), sum(math.ceil(b - 1e-9) for b in budgets))
+    if cpus is not None:
+        fit = slots(budgets, cpus)
+        if fit < (asked or 1):
+            raise PipelineError(
+                "E031",
+                f"Step {name!r} asks for {asked or 1} actor(s) of num_cpus={cpus:g}, but the cluster "
+                f"({_describe(nodes)}) fits {fit} beside the other stages (each node keeps "
+                f"{TASK_CPUS:g} CPU for reading and splitting).",
+                f"lower concurrency to {fit} or num_cpus to {_largest_share(budgets, asked or 1, 1.0):.2g}."
+                if fit else "lower num_cpus, or run on a bigger cluster (--address).",
+            )
+        share, size = cpus, min(target, fit)
+    else:
+        share = _largest_share(budgets, target, 1.0)
+        if share < MIN_ACTOR_CPUS:
+            most = slots(budgets, MIN_ACTOR_CPUS)
+            if asked is not None:
                 raise PipelineError(
-                    "E031",
-                    f"Step {name!r} asks for {asked or 1} actor(s) of num_cpus={cpus:g}, but the cluster "
-                    f"({_describe(nodes)}) fits {fit} beside the other stages (each node keeps "
-                    f"{TASK_CPUS:g} CPU for reading and splitting).",
-                    f"lower concurrency to {fit} or num_cpus to {_largest_share(budgets, asked or 1, 1.0):.2g}."
-                    if fit else "lower num_cpus, or run on a bigger cluster (--address).",
+                    "E032",
+                    f"Step {name!r} asks for concurrency={asked} actors, but the cluster "
+                    f"({_describe(nodes)}, {total:g} CPUs) fits at most {most} beside the other stages "
+                    f"(each actor needs at least {MIN_ACTOR_CPUS:g} CPU; each node keeps {TASK_CPUS:g} "
+                    "CPU for reading and splitting).",
+                    f"lower concurrency to {most} or less, or run on a bigger cluster (--address)."
+                    if most else "run on a cluster with more CPUs (--address).",
                 )
-            share, size = cpus, min(target, fit)
-        else:
-            share = _largest_share(budgets, target, 1.0)
-            if share < MIN_ACTOR_CPUS:
-                most = slots(budgets, MIN_ACTOR_CPUS)
-                if asked is not None:
-                    raise PipelineError(
-                        "E032",
-                        f"Step {name!r} asks for concurrency={asked} actors, but the cluster "
-                        f"({_describe(nodes)}, {total:g} CPUs) fits at most {most} beside the other stages "
-                        f"(each actor needs at least {MIN_ACTOR_CPUS:g} CPU; each node keeps {TASK_CPUS:g} "
-                        "CPU for reading and splitting).",
-                        f"lower concurrency to {most} or less, or run on a bigger cluster (--address)."
-                        if most else "run on a cluster with more CPUs (--address).",
-                    )
-                target = max(1, most)
-                share = _largest_share(budgets, target, 1.0) or MIN_ACTOR_CPUS
-            size = target
-        low = size if asked else 1
-        plans.append(PoolPlan(name, low, size, size if asked else min(size, INITIAL_POOL_CAP), share))
-    return plans
+            target = max(1, most)
+            share = _largest_share(budgets, target, 1.0) or MIN_ACTOR_CPUS
+        size = target
+    low = size if asked else 1
+    return PoolPlan(name, low, size, size if asked else min(size, INITIAL_POOL_CAP), share)
 
 
 def _describe(nodes: list[float]) -> str:

@@ -32,6 +32,8 @@ from typing import Any
 
 import yaml
 
+from assay.errors import AssayError
+from assay.registry import REGISTRY, UnknownName
 from assay.scheduler.layout import DEGREES, Layout
 from assay.scheduler.model_spec import ModelSpec, get_model
 
@@ -41,16 +43,14 @@ SCHEDULES = ("1f1b", "gpipe")
 DEVICES = ("auto", "cpu", "cuda")
 
 
-class SpecError(ValueError):
+class SpecError(AssayError, ValueError):
     """A job spec that cannot run as written; ``field`` names the offending key."""
+
+    code = "E060"
 
     def __init__(self, field_name: str, message: str, fix: str | None = None):
         self.field = field_name
-        self.fix = fix
-        text = f"job spec field '{field_name}': {message}"
-        if fix:
-            text += f" Fix: {fix}"
-        super().__init__(text)
+        super().__init__(f"job spec field '{field_name}': {message}", fix)
 
 
 #: A job's model dims as its spec writes them (``ffn_hidden`` 0 means ``4 * hidden``), and their defaults.
@@ -122,24 +122,32 @@ def builtin_dir() -> Path:
     return Path(str(resources.files("assay.pipelines") / "jobs"))
 
 
+#: The job specs' namespace of the one registry (``assay.registry``): name -> the YAML file's path. The
+#: examples shipped with assay are registered here; ``assay.registry.register("job_specs", name, path)`` adds one.
+NAMESPACE = "job_specs"
+for _example in sorted(builtin_dir().glob("*.yaml")):
+    REGISTRY.register(NAMESPACE, _example.stem, _example)
+
+
 def builtin_names() -> list[str]:
-    return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
+    return sorted(REGISTRY.names(NAMESPACE))
 
 
 def resolve(name_or_path: str | Path) -> Path:
-    """A spec file from a path or a built-in name; :class:`SpecError` listing the built-ins otherwise."""
+    """A spec file from a path or a registered name; :class:`SpecError` listing the names otherwise."""
     path = Path(name_or_path)
     if path.suffix in (".yaml", ".yml") or path.exists():
         if not path.exists():
             raise SpecError("spec", f"file {str(path)!r} does not exist.", "give a path to a YAML job spec.")
         return path
-    candidate = builtin_dir() / f"{name_or_path}.yaml"
-    if candidate.exists():
-        return candidate
-    raise SpecError(
-        "spec", f"{str(name_or_path)!r} is neither a file nor a built-in spec.",
-        f"use a path to a YAML file or one of: {', '.join(builtin_names())}.",
-    )
+    try:
+        return Path(REGISTRY.get(NAMESPACE, str(name_or_path)))
+    except UnknownName as exc:
+        close = f" (did you mean {', '.join(exc.suggestions)}?)" if exc.suggestions else ""
+        raise SpecError(
+            "spec", f"{str(name_or_path)!r} is neither a file nor a built-in spec{close}.",
+            f"use a path to a YAML file or one of: {', '.join(builtin_names())}.",
+        ) from None
 
 
 #: The fields a spec file must state: what to train and for how long. The rest have defaults.

@@ -6,9 +6,13 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from assay.errors import AssayError
 
-class InputError(ValueError):
+
+class InputError(AssayError, ValueError):
     """An --input that names nothing readable."""
+
+    code = "E040"
 
 
 def expand_inputs(inputs: Iterable[str | os.PathLike[str]]) -> list[str]:
@@ -28,7 +32,7 @@ def expand_inputs(inputs: Iterable[str | os.PathLike[str]]) -> list[str]:
         elif path.is_file():
             files.add(str(path.resolve()))
         else:
-            raise InputError(f"--input {item}: no such file or directory")
+            raise InputError(f"--input {item}: no such file or directory.", "give a file or a folder that exists.")
     return sorted(files)
 
 

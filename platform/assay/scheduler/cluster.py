@@ -16,6 +16,11 @@ from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from assay.registry import REGISTRY
+
+#: The cluster presets' namespace of the one registry (``assay.registry``).
+NAMESPACE = "cluster_presets"
+
 GB = 1e9
 
 
@@ -193,21 +198,22 @@ _A100 = ("NVIDIA A100 datasheet: 312 TFLOP/s dense FP16/BF16, HBM2e 2039 GB/s (8
          "NVLink 3 600 GB/s total = 300 GB/s per direction; DGX A100: 8 GPUs, 8x HDR 200 Gb/s InfiniBand")
 
 #: Named clusters (8 devices per node for the GPUs, as in a DGX/HGX server).
-PRESETS: dict[str, Cluster] = {
-    c.name: c
-    for c in (
-        Cluster("a100-80g", "gpu", 8, 80.0, 312e12, 2039 * GB, 300 * GB, 8e-6, 25 * GB, 20e-6, source=_A100),
-        Cluster("a100-40g", "gpu", 8, 40.0, 312e12, 1555 * GB, 300 * GB, 8e-6, 25 * GB, 20e-6,
-                source=_A100.replace("HBM2e 2039 GB/s (80 GB SXM)", "HBM2 1555 GB/s (40 GB SXM)")),
-        Cluster("h100-80g", "gpu", 8, 80.0, 989e12, 3350 * GB, 450 * GB, 6e-6, 50 * GB, 15e-6,
-                source="NVIDIA H100 SXM datasheet: 989 TFLOP/s dense BF16, HBM3 3.35 TB/s, NVLink 4 900 GB/s "
-                       "total = 450 GB/s per direction; DGX H100: 8x NDR 400 Gb/s InfiniBand"),
-        Cluster("v100-32g", "gpu", 8, 32.0, 125e12, 900 * GB, 150 * GB, 10e-6, 6.25 * GB, 25e-6,
-                source="NVIDIA V100 SXM2 datasheet: 125 TFLOP/s FP16 tensor, HBM2 900 GB/s, NVLink 2 6 links x "
-                       "25 GB/s per direction; DGX-1: 8 GPUs, 4x EDR 100 Gb/s InfiniBand"),
-        cpu_cluster(),
-    )
-}
+_BUILT_IN: tuple[Cluster, ...] = (
+    Cluster("a100-80g", "gpu", 8, 80.0, 312e12, 2039 * GB, 300 * GB, 8e-6, 25 * GB, 20e-6, source=_A100),
+    Cluster("a100-40g", "gpu", 8, 40.0, 312e12, 1555 * GB, 300 * GB, 8e-6, 25 * GB, 20e-6,
+            source=_A100.replace("HBM2e 2039 GB/s (80 GB SXM)", "HBM2 1555 GB/s (40 GB SXM)")),
+    Cluster("h100-80g", "gpu", 8, 80.0, 989e12, 3350 * GB, 450 * GB, 6e-6, 50 * GB, 15e-6,
+            source="NVIDIA H100 SXM datasheet: 989 TFLOP/s dense BF16, HBM3 3.35 TB/s, NVLink 4 900 GB/s "
+                   "total = 450 GB/s per direction; DGX H100: 8x NDR 400 Gb/s InfiniBand"),
+    Cluster("v100-32g", "gpu", 8, 32.0, 125e12, 900 * GB, 150 * GB, 10e-6, 6.25 * GB, 25e-6,
+            source="NVIDIA V100 SXM2 datasheet: 125 TFLOP/s FP16 tensor, HBM2 900 GB/s, NVLink 2 6 links x "
+                   "25 GB/s per direction; DGX-1: 8 GPUs, 4x EDR 100 Gb/s InfiniBand"),
+    cpu_cluster(),
+)
+for _preset in _BUILT_IN:
+    REGISTRY.register(NAMESPACE, _preset.name, _preset)
+#: The presets by name: a read-only view of the registry's ``cluster_presets`` namespace (register more there).
+PRESETS: Mapping[str, Cluster] = REGISTRY.view(NAMESPACE)
 
 ALIASES: dict[str, str] = {
     "a100": "a100-80g", "a100-80gb": "a100-80g", "a100-sxm4-80gb": "a100-80g", "a100-40gb": "a100-40g",
@@ -222,13 +228,13 @@ def preset_names() -> list[str]:
 
 def get_cluster(name: str, num_nodes: int | None = None) -> Cluster:
     """The preset called ``name`` (case-insensitive; common spellings such as ``A100-SXM4-80GB`` too);
-    ``KeyError`` listing the valid ones."""
+    :class:`assay.registry.UnknownName` (a ``KeyError``) listing the valid ones and the closest."""
     key = _normalise(name)
     key = ALIASES.get(key, key)
-    if key in PRESETS:
-        cluster = cpu_cluster() if key == "cpu" else PRESETS[key]
-        return cluster.with_nodes(num_nodes) if num_nodes is not None else cluster
-    raise KeyError(f"unknown gpu/cluster {name!r}; valid: {', '.join(PRESETS)}")
+    cluster = REGISTRY.get(NAMESPACE, key)
+    if key == "cpu":  # this machine's CPUs, counted now
+        cluster = cpu_cluster()
+    return cluster.with_nodes(num_nodes) if num_nodes is not None else cluster
 
 
 def find_cluster(name: str | None) -> Cluster | None:

@@ -12,6 +12,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from assay.registry import REGISTRY
+
+#: The model presets' namespace of the one registry (``assay.registry``).
+NAMESPACE = "model_presets"
+
 
 @dataclass(frozen=True)
 class ModelSpec:
@@ -158,26 +163,27 @@ def _gpt(name: str, layers: int, hidden: int, heads: int, batch: int, source: st
 #: Named models. The gpt-1.7b ... gpt-1t rows are the weak-scaling models of Megatron-LM's Table 1
 #: (sequence 2048, vocabulary 51200); gpt-175b is GPT-3 in Megatron's shape; gpt-tiny and gpt-mini are the
 #: CPU-sized models the training workloads run with gloo.
-PRESETS: dict[str, ModelSpec] = {
-    m.name: m
-    for m in (
-        _gpt("gpt-1.7b", 24, 2304, 24, 512),
-        _gpt("gpt-3.6b", 30, 3072, 32, 512),
-        _gpt("gpt-7.5b", 36, 4096, 32, 512),
-        _gpt("gpt-18b", 40, 6144, 48, 1024),
-        _gpt("gpt-39b", 48, 8192, 64, 1536),
-        _gpt("gpt-76b", 60, 10240, 80, 1792),
-        _gpt("gpt-145b", 80, 12288, 96, 2304),
-        _gpt("gpt-310b", 96, 16384, 128, 2160),
-        _gpt("gpt-530b", 105, 20480, 128, 2520),
-        _gpt("gpt-1t", 128, 25600, 160, 3072),
-        _gpt("gpt-175b", 96, 12288, 96, 1536, source="Brown et al. 2020 (GPT-3); Narayanan et al. SC'21 Table 2"),
-        ModelSpec("gpt-tiny", layers=4, hidden=64, heads=4, seq_len=64, vocab=256, default_global_batch=32,
-                  source="assay CPU workload"),
-        ModelSpec("gpt-mini", layers=8, hidden=128, heads=8, seq_len=128, vocab=512, default_global_batch=32,
-                  source="assay CPU workload"),
-    )
-}
+_BUILT_IN: tuple[ModelSpec, ...] = (
+    _gpt("gpt-1.7b", 24, 2304, 24, 512),
+    _gpt("gpt-3.6b", 30, 3072, 32, 512),
+    _gpt("gpt-7.5b", 36, 4096, 32, 512),
+    _gpt("gpt-18b", 40, 6144, 48, 1024),
+    _gpt("gpt-39b", 48, 8192, 64, 1536),
+    _gpt("gpt-76b", 60, 10240, 80, 1792),
+    _gpt("gpt-145b", 80, 12288, 96, 2304),
+    _gpt("gpt-310b", 96, 16384, 128, 2160),
+    _gpt("gpt-530b", 105, 20480, 128, 2520),
+    _gpt("gpt-1t", 128, 25600, 160, 3072),
+    _gpt("gpt-175b", 96, 12288, 96, 1536, source="Brown et al. 2020 (GPT-3); Narayanan et al. SC'21 Table 2"),
+    ModelSpec("gpt-tiny", layers=4, hidden=64, heads=4, seq_len=64, vocab=256, default_global_batch=32,
+              source="assay CPU workload"),
+    ModelSpec("gpt-mini", layers=8, hidden=128, heads=8, seq_len=128, vocab=512, default_global_batch=32,
+              source="assay CPU workload"),
+)
+for _preset in _BUILT_IN:
+    REGISTRY.register(NAMESPACE, _preset.name, _preset)
+#: The presets by name: a read-only view of the registry's ``model_presets`` namespace (register more there).
+PRESETS: Mapping[str, ModelSpec] = REGISTRY.view(NAMESPACE)
 
 #: Other spellings of the preset names (the Megatron table's exact parameter counts among them).
 ALIASES: dict[str, str] = {
@@ -192,12 +198,10 @@ def preset_names() -> list[str]:
 
 
 def get_model(name: str) -> ModelSpec:
-    """The preset called ``name`` (case and ``_``/``-`` insensitive); ``KeyError`` listing the valid ones."""
+    """The preset called ``name`` (case and ``_``/``-`` insensitive); :class:`assay.registry.UnknownName` (a
+    ``KeyError``) listing the valid ones and the closest."""
     key = _normalise(name)
-    key = ALIASES.get(key, key)
-    if key in PRESETS:
-        return PRESETS[key]
-    raise KeyError(f"unknown model {name!r}; valid: {', '.join(PRESETS)}")
+    return REGISTRY.get(NAMESPACE, ALIASES.get(key, key))
 
 
 def find_model(name: str | None) -> ModelSpec | None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import duckdb
 
+from assay.errors import AssayError
 from assay.store._schema import MIGRATIONS, SCHEMA_VERSION
 
 DEFAULT_DB = "assay.duckdb"
@@ -24,8 +25,10 @@ DEFAULT_DB = "assay.duckdb"
 DEFAULT_LOCK_TIMEOUT_S = float(os.environ.get("ASSAY_LOCK_TIMEOUT", "120"))
 
 
-class DatabaseBusy(RuntimeError):
+class DatabaseBusy(AssayError, RuntimeError):
     """Another process held the database for longer than the caller was willing to wait."""
+
+    code = "E050"
 
 
 def default_db_path() -> Path:
@@ -66,8 +69,8 @@ def connect(
             if not _is_lock_error(exc) or time.monotonic() > deadline:
                 if _is_lock_error(exc):
                     raise DatabaseBusy(
-                        f"{db} stayed locked by another process for {timeout_s:.0f}s; "
-                        "set ASSAY_LOCK_TIMEOUT to wait longer"
+                        f"{db} stayed locked by another process for {timeout_s:.0f}s",
+                        "wait for the other writer to finish, or set ASSAY_LOCK_TIMEOUT to wait longer",
                     ) from exc
                 raise
             time.sleep(delay * (0.5 + random.random()))

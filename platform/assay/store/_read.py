@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from assay.errors import AssayError
 from assay.store._connection import connect, default_db_path
 
 PathLike = str | os.PathLike[str] | None
@@ -24,8 +25,10 @@ READ_TIMEOUT_S = float(os.environ.get("ASSAY_DASHBOARD_LOCK_TIMEOUT", "20"))
 MAX_SEARCH_CHARS = 200
 
 
-class NoDatabase(FileNotFoundError):
+class NoDatabase(AssayError, FileNotFoundError):
     """The dashboard was pointed at a file that does not exist (it never creates one)."""
+
+    code = "E051"
 
 
 def _path(db: PathLike) -> Path:

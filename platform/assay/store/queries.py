@@ -12,6 +12,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from assay.errors import AssayError
 from assay.store._connection import connect
 
 PathLike = str | os.PathLike[str] | None
@@ -23,8 +24,10 @@ def sql(db: PathLike, query: str, params: list[Any] | None = None) -> pd.DataFra
         return con.execute(query, params or []).df()
 
 
-class QueryError(ValueError):
+class QueryError(AssayError, ValueError):
     """A user's SQL that DuckDB refused (a syntax error, an unknown table or column): DuckDB's message."""
+
+    code = "E052"
 
 
 def user_query(db: PathLike, query: str) -> pd.DataFrame:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assay.errors import AssayError
 from assay.scheduler.cluster import Cluster, get_cluster
 from assay.scheduler.cluster import preset_names as cluster_names
 from assay.scheduler.cost_model import CostModel
@@ -23,9 +24,11 @@ from assay.scheduler.planner._plan import NoFeasibleLayout, Plan
 from assay.scheduler.planner._search import plan_layout
 
 
-class PlanInputError(ValueError):
+class PlanInputError(AssayError, ValueError):
     """One input of :func:`plan_named` is wrong; ``field`` names it (model, gpu, cluster_file, workers,
     global_batch)."""
+
+    code = "E071"
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)

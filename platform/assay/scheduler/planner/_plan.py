@@ -5,12 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from assay.errors import AssayError
 from assay.scheduler.cost_model import StepEstimate
 from assay.scheduler.layout import Layout
 
 
-class NoFeasibleLayout(ValueError):
+class NoFeasibleLayout(AssayError, ValueError):
     """No layout of the model fits the workers (memory, divisibility, or the ``fixed`` constraints)."""
+
+    code = "E070"
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from assay.registry import REGISTRY
 from assay.scheduler.policies._model import BatchLimits, GoodputModel
 
 
@@ -105,29 +106,27 @@ class Policy(Protocol):
         ...
 
 
-_REGISTRY: dict[str, Callable[..., Policy]] = {}
+#: The policies' namespace of the one registry (``assay.registry``).
+NAMESPACE = "policies"
 
 
 def register_policy(name: str, factory: Callable[..., Policy] | None = None):
     """Register a policy factory under ``name`` (usable as a decorator). Re-registering a name replaces it."""
 
     def add(f: Callable[..., Policy]) -> Callable[..., Policy]:
-        _REGISTRY[name] = f
-        return f
+        return REGISTRY.register(NAMESPACE, name, f)
 
     return add(factory) if factory is not None else add
 
 
 def available_policies() -> list[str]:
-    return sorted(_REGISTRY)
+    return sorted(REGISTRY.names(NAMESPACE))
 
 
 def get_policy(name: str, **knobs: Any) -> Policy:
-    """A fresh policy object; ``knobs`` go to its constructor. ``KeyError`` lists the known names."""
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"unknown policy {name!r}; known: {', '.join(available_policies())}") from None
+    """A fresh policy object; ``knobs`` go to its constructor. :class:`assay.registry.UnknownName` (a
+    ``KeyError``) lists the known names and the closest ones."""
+    factory = REGISTRY.get(NAMESPACE, name)
     try:
         return factory(**knobs)
     except TypeError as exc:

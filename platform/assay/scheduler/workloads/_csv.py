@@ -13,6 +13,7 @@ import csv
 import math
 from pathlib import Path
 
+from assay.errors import AssayError
 from assay.scheduler.workloads._profiles import DATA_DIR
 from assay.scheduler.workloads._trace import TraceJob, Workload
 
@@ -22,8 +23,10 @@ ADAPTDL_WORKLOADS = DATA_DIR / "adaptdl" / "workloads"
 NCF_BATCH = 32768
 
 
-class WorkloadError(ValueError):
+class WorkloadError(AssayError, ValueError):
     """The file as a whole cannot be a workload (missing, or a header with neither known layout)."""
+
+    code = "E072"
 
 
 def load_workload(path: str | Path, *, profiles_dir: str | Path | None = None, name: str | None = None) -> Workload:
