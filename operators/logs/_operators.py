@@ -22,9 +22,9 @@ from assay.ids import stable_id
 from assay.operators.logs._assemble import assemble, merge
 from assay.operators.logs._base import LogParser, detect, parser_named
 from assay.operators.logs._coverage import silence
-from assay.operators.logs._engine import parse_span
 from assay.operators.logs._lines import detect_prefix, prefix_style, strip_prefixes
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
+from assay.operators.logs._spans import parse_span
 
 #: Files over this size are split; each chunk is parsed by its own worker.
 CHUNK_MB = 16

@@ -9,6 +9,7 @@ and on Pollux's workload 6.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import time
 from collections.abc import Callable
@@ -62,9 +63,7 @@ DEMO_JOBS = (("gpt-dp", "dp=2"), ("gpt-pp", "pp=2"), ("gpt-tp", "tp=2"))
 
 
 def _training(db: str, steps: int, echo: Echo) -> bool:
-    try:
-        import torch  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("torch") is None:
         echo("[demo] training jobs skipped: install the train extra (pip install 'assay[train]')")
         return False
     from assay.jobs import load_spec, run

@@ -250,8 +250,8 @@ def parse_alone(path: Path, chunk_mb: float) -> tuple[float, int, int]:
     the store)."""
     import pyarrow.compute as pc
 
-    from assay.operators.logs._engine import parse_span
     from assay.operators.logs._read import scan
+    from assay.operators.logs._spans import parse_span
     from assay.operators.logs.megatron import MegatronParser
 
     # warm up once (imports, RE2 compilation) on a small slice, as a long-lived worker would be
@@ -271,9 +271,9 @@ def writer_alone(path: Path, work: Path, sample_mb: float = 64) -> tuple[float, 
     """The store's cost on its own: the metric rows of the file's first ``sample_mb`` parsed, then written
     the way the pipeline's writer writes them (one transaction on a short connection). Returns (rows/s,
     seconds per MB of this log)."""
-    from assay.operators.logs._engine import parse_span
     from assay.operators.logs._operators import _compact
     from assay.operators.logs._read import scan
+    from assay.operators.logs._spans import parse_span
     from assay.operators.logs.megatron import MegatronParser
     from assay.store import connect, transaction
 

@@ -31,8 +31,8 @@ from assay.jobs import load_spec, request_resize, run  # noqa: E402
 from assay.jobs._ray import WorkerShape  # noqa: E402
 from assay.jobs._record import db_call  # noqa: E402
 from assay.jobs._supervisor import JobSupervisor  # noqa: E402
-from assay.jobs.live import LiveScheduler  # noqa: E402
 from assay.jobs.runner import new_job  # noqa: E402
+from assay.scheduler.live import LiveScheduler  # noqa: E402
 from assay.store import queries_jobs as _queries  # noqa: E402
 from assay.store.queries import sql as _sql  # noqa: E402
 
@@ -78,8 +78,8 @@ def _spec(*overrides: str):
 def _reference(spec) -> list[float]:
     import torch
 
-    from assay.jobs._engine import Engine
     from assay.scheduler.layout import Layout
+    from assay.training._rank import Engine
 
     torch.set_num_threads(1)
     engine = Engine(spec, Layout(), 4)

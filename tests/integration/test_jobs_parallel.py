@@ -31,8 +31,8 @@ def reference():
     """The single-worker curve, computed in this process with the same engine the workers run."""
     import torch
 
-    from assay.jobs._engine import Engine
     from assay.scheduler.layout import Layout
+    from assay.training._rank import Engine
 
     torch.set_num_threads(1)
     spec = _spec()

@@ -127,6 +127,21 @@ def test_only_the_store_speaks_to_duckdb():
     assert [(m, i) for m, i in imports_of("assay") if under(i, "duckdb") and not under(m, "assay.store")] == []
 
 
+def test_the_training_workload_knows_the_job_spec_and_no_other_job_control():
+    bad = [(m, i) for m, i in imports_of("assay.training")
+           if (under(i, "assay.jobs") and not under(i, "assay.jobs.spec"))
+           or under(i, "assay.store", "assay.runtime", "assay.checks", "assay.cli", "assay.dashboards")]
+    assert bad == []
+
+
+def test_job_control_never_imports_the_live_scheduler_that_drives_it():
+    assert [(m, i) for m, i in imports_of("assay.jobs") if under(i, "assay.scheduler.live")] == []
+
+
+def test_only_the_training_workload_imports_torch():
+    assert [(m, i) for m, i in imports_of("assay") if under(i, "torch") and not under(m, "assay.training")] == []
+
+
 def test_only_the_command_line_imports_the_command_line():
     assert [(m, i) for m, i in imports_of("assay") if under(i, "assay.cli") and not under(m, "assay.cli")] == []
 

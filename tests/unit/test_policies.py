@@ -140,7 +140,7 @@ def test_fit_recovers_compute_and_network_time():
     p = m.params
     assert p.alpha_c == pytest.approx(0.02, rel=0.05) and p.beta_c == pytest.approx(0.001, rel=0.05)
     step, _ = truth(1, 4, 100, 0.05)
-    from assay.scheduler.policies._model import predict_step_time
+    from assay.scheduler.policies._goodput_model import predict_step_time
     pred = predict_step_time(p, np.array(1), np.array(4), np.array(100), np.array(0))
     assert float(pred) == pytest.approx(step, rel=0.1)
 

@@ -149,7 +149,7 @@ def reproduce(db: Any, setting: ClaimSetting, *, workers: int | None = None, ste
 def _run(db: Any, sweep: Sweep, *, address: str | None, timeout_s: float, echo: Callable[[str], None],
          run_scheduler: bool, on_round: Callable[[Any, dict[str, Any]], None] | None) -> list[str]:
     from assay.jobs import get_job, request_cancel, submit, wait
-    from assay.jobs.live import LiveScheduler
+    from assay.scheduler.live import LiveScheduler
 
     ids = [submit(j.spec, db, capacity=sweep.workers) for j in sweep.jobs]
     for j, job_id in zip(sweep.jobs, ids, strict=True):

@@ -143,7 +143,7 @@ def start_actors(gang: Gang, shape: WorkerShape, timeout_s: float) -> None:
     import ray
     from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
 
-    from assay.jobs._worker import TrainWorker
+    from assay.training.worker import TrainWorker
 
     remote_cls = ray.remote(max_restarts=0)(TrainWorker)
     fresh = [w for w in gang.workers if w.actor is None]

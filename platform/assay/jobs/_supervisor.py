@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from assay.ids import stable_id
-from assay.jobs import _checkpoint as ckpt
 from assay.jobs._layout import Placement, feasible_workers
 from assay.jobs._ray import Gang, WorkerShape
 from assay.jobs._record import Recorder, now, owner_id
 from assay.jobs._training import GangDriver, WorkerFailure
 from assay.jobs.spec import JobSpec, from_json
 from assay.store.job_state import JobState
+from assay.training import checkpoint as ckpt
 
 log = logging.getLogger(__name__)
 

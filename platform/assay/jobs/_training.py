@@ -16,12 +16,12 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from assay.jobs import _checkpoint as ckpt
 from assay.jobs._layout import Placement, feasible_workers, plan
 from assay.jobs._ray import Gang, WorkerShape, cluster_totals, default_shape, reserve, start_actors
 from assay.jobs._record import Recorder, now
 from assay.jobs.spec import JobSpec
 from assay.store.job_state import JobState
+from assay.training import checkpoint as ckpt
 
 log = logging.getLogger(__name__)
 
@@ -123,9 +123,7 @@ class GangDriver:
             bounds = list(placement.bounds) if placement.bounds else None
             refs, shards = [], {}
             for rank, actor in enumerate(gang.actors):
-                from assay.jobs._parallel import coords_of
-
-                _, pp_rank, tp_rank = coords_of(lay, rank)
+                _, pp_rank, tp_rank = lay.coords(rank)
                 shard = None
                 if full is not None:
                     if (pp_rank, tp_rank) not in shards:

@@ -43,6 +43,11 @@ class Layout:
         """``{dp, tp, pp}``: what a job spec stores (its ``parallel:`` field) and a worker needs."""
         return {"dp": self.dp, "tp": self.tp, "pp": self.pp}
 
+    def coords(self, rank: int) -> tuple[int, int, int]:
+        """(dp_rank, pp_rank, tp_rank) of a global rank, tensor parallelism innermost, then pipeline, then
+        data (Megatron's order): ``rank = (dp_rank * pp + pp_rank) * tp + tp_rank``."""
+        return rank // (self.tp * self.pp), (rank // self.tp) % self.pp, rank % self.tp
+
     def __str__(self) -> str:
         return f"dp={self.dp} tp={self.tp} pp={self.pp}"
 

@@ -21,7 +21,7 @@ from assay.scheduler.policies._base import (
 )
 from assay.scheduler.policies._fifo import Fifo
 from assay.scheduler.policies._goodput import Goodput
-from assay.scheduler.policies._model import (
+from assay.scheduler.policies._goodput_model import (
     BatchLimits,
     GoodputModel,
     PerfParams,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from assay.registry import REGISTRY
-from assay.scheduler.policies._model import BatchLimits, GoodputModel
+from assay.scheduler.policies._goodput_model import BatchLimits, GoodputModel
 
 
 @dataclass

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assay.scheduler.policies._base import ClusterView, Decision, JobView, register_policy
-from assay.scheduler.policies._model import GoodputModel
+from assay.scheduler.policies._goodput_model import GoodputModel
 from assay.scheduler.policies._placement import PLACERS, FreePool, free_after, node_counts
 
 _SMOOTH = 1e-2  # keeps U_p finite at a speedup of 0 for p <= 0

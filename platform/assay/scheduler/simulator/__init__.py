@@ -7,8 +7,8 @@
     compare_policies(adaptdl_workload(6), "all", db="assay.duckdb")   # as `assay simulate --policy all`
 """
 
+from assay.scheduler.simulator._clock import SimResult, simulate
 from assay.scheduler.simulator._compare import PUBLISHED_SETTING, Comparison, compare_policies, policy_names
-from assay.scheduler.simulator._engine import SimResult, simulate
 from assay.scheduler.simulator._metrics import summarize
 from assay.scheduler.simulator._store import published_rows, write_published, write_result
 

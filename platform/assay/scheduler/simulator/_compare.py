@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.scheduler.policies import available_policies
-from assay.scheduler.simulator._engine import SimResult, simulate
+from assay.scheduler.simulator._clock import SimResult, simulate
 from assay.scheduler.simulator._store import published_rows, write_published, write_result
 from assay.scheduler.workloads import Workload
 

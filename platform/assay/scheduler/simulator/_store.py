@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from assay.ids import stable_id
-from assay.scheduler.simulator._engine import SimResult
+from assay.scheduler.simulator._clock import SimResult
 from assay.scheduler.workloads import DATA_DIR
 from assay.store import write_rows
 

@@ -21,7 +21,7 @@ class TrainWorker:
     group, ``run`` trains a number of steps. Its process title is ``ray::TrainWorker``."""
 
     def __init__(self) -> None:
-        from assay.jobs._engine import configure_threads
+        from assay.training._rank import configure_threads
 
         configure_threads()
         self.engine: Any = None
@@ -43,7 +43,7 @@ class TrainWorker:
         import torch
         import torch.distributed as dist
 
-        from assay.jobs._engine import Engine
+        from assay.training._rank import Engine
 
         self.shutdown()  # a resize reuses this process: leave the old process group first
         spec = from_json(spec_json)

@@ -16,10 +16,10 @@ from typing import Any
 
 import torch
 
-from assay.jobs._engine import ShardState
-from assay.jobs._model import canonical_shapes, shard, split_dim, stage_bounds
 from assay.jobs.spec import JobSpec
 from assay.scheduler.layout import Layout
+from assay.training._gpt import canonical_shapes, shard, split_dim, stage_bounds
+from assay.training._rank import ShardState
 
 STATE_FILE = "state.pt"
 META_FILE = "meta.json"

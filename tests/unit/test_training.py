@@ -7,12 +7,12 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from assay.jobs import _checkpoint as ckpt  # noqa: E402
-from assay.jobs._data import TokenStream  # noqa: E402
-from assay.jobs._engine import Engine, learning_rate  # noqa: E402
-from assay.jobs._model import canonical_shapes, stage_bounds  # noqa: E402
 from assay.jobs.spec import load_spec  # noqa: E402
 from assay.scheduler.layout import Layout  # noqa: E402
+from assay.training import checkpoint as ckpt  # noqa: E402
+from assay.training._data import TokenStream  # noqa: E402
+from assay.training._gpt import canonical_shapes, stage_bounds  # noqa: E402
+from assay.training._rank import Engine, learning_rate  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -35,11 +35,19 @@ from datetime import UTC
 from pathlib import Path
 from typing import Any
 
-from assay.jobs._admission import worker_shape
-from assay.jobs._layout import feasible_workers
-from assay.jobs._record import db_call, now, owner_alive, owner_id
-from assay.jobs.runner import RequestPoller, jobs_dir, request_cancel
-from assay.jobs.spec import JobSpec, from_json
+from assay.jobs.control import (
+    JobSpec,
+    RequestPoller,
+    db_call,
+    feasible_workers,
+    from_json,
+    jobs_dir,
+    now,
+    owner_alive,
+    owner_id,
+    request_cancel,
+    worker_shape,
+)
 from assay.store import queries_jobs as q
 from assay.store import set_state_if, write_rows
 from assay.store.job_state import ACTIVE_STATES, FINAL_STATES, WAITING_STATES, JobState
@@ -263,7 +271,7 @@ class LiveScheduler:
         return keep
 
     def _worker_shape(self) -> Any:
-        from assay.jobs._ray import cluster_totals
+        from assay.jobs.control import cluster_totals
 
         if self._shape is None:
             self._shape = worker_shape(cluster_totals(), self.slots, self.worker_cpus)
@@ -417,7 +425,7 @@ class LiveScheduler:
         return lo
 
     def _start(self, row: dict[str, Any], workers: int, reason: str) -> None:
-        from assay.jobs._supervisor import JobSupervisor
+        from assay.jobs.control import JobSupervisor
 
         job = dict(row)
         job["owner"] = self.owner

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from assay.jobs._data import TokenStream
-from assay.jobs._model import StageModel, split_dim, stage_bounds
-from assay.jobs._parallel import Groups, PipeComm, all_reduce, build_groups
 from assay.jobs.spec import JobSpec
 from assay.scheduler.layout import Layout
+from assay.training._data import TokenStream
+from assay.training._gpt import StageModel, split_dim, stage_bounds
+from assay.training._parallel import Groups, PipeComm, all_reduce, build_groups
 
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16}
 BETAS = (0.9, 0.95)

@@ -21,8 +21,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from assay.ids import stable_id
-from assay.jobs._parallel import Groups, copy_to_tp, reduce_from_tp
 from assay.scheduler.model_spec import ModelSpec
+from assay.training._parallel import Groups, copy_to_tp, reduce_from_tp
 
 #: The dimension along which a canonical parameter is split over tensor-parallel ranks (by name suffix).
 SPLIT_DIM: dict[str, int] = {

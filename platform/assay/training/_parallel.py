@@ -20,14 +20,6 @@ def rank_of(layout: Layout, dp_rank: int, pp_rank: int, tp_rank: int) -> int:
     return (dp_rank * layout.pp + pp_rank) * layout.tp + tp_rank
 
 
-def coords_of(layout: Layout, rank: int) -> tuple[int, int, int]:
-    """(dp_rank, pp_rank, tp_rank) of a global rank."""
-    tp_rank = rank % layout.tp
-    pp_rank = (rank // layout.tp) % layout.pp
-    dp_rank = rank // (layout.tp * layout.pp)
-    return dp_rank, pp_rank, tp_rank
-
-
 @dataclass
 class Groups:
     """This rank's place in the layout and its process groups (None when a dimension has size 1)."""
@@ -65,7 +57,7 @@ class Groups:
 def build_groups(layout: Layout, rank: int) -> Groups:
     """Create the dp, tp and pp groups. Every rank must call this with the same layout, since
     ``new_group`` is collective over the whole world and must see the groups in the same order."""
-    dp_rank, pp_rank, tp_rank = coords_of(layout, rank)
+    dp_rank, pp_rank, tp_rank = layout.coords(rank)
     groups = Groups(layout, rank, dp_rank, pp_rank, tp_rank)
     if layout.world_size == 1:
         return groups

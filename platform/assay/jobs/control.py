@@ -1,0 +1,34 @@
+"""What a scheduler drives jobs through: the queue's specs, the supervisor that runs one job, the requests
+users leave for it, worker shapes and feasible sizes, and the ownership and retry rules of the database.
+
+``assay.scheduler.live`` (the live scheduler) is its user; the names here are the jobs package's contract
+with it. ``JobSupervisor`` and ``cluster_totals`` load torch or Ray, so they are imported on first use:
+importing this module imports neither.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from assay.jobs._admission import worker_shape
+from assay.jobs._layout import feasible_workers
+from assay.jobs._record import db_call, now, owner_alive, owner_id
+from assay.jobs.runner import RequestPoller, jobs_dir, request_cancel
+from assay.jobs.spec import JobSpec, from_json
+
+if TYPE_CHECKING:
+    from assay.jobs._ray import cluster_totals
+    from assay.jobs._supervisor import JobSupervisor
+
+#: Names whose modules import torch or Ray, loaded when first asked for.
+_ON_USE = {"JobSupervisor": "assay.jobs._supervisor", "cluster_totals": "assay.jobs._ray"}
+
+__all__ = ["JobSpec", "JobSupervisor", "RequestPoller", "cluster_totals", "db_call", "feasible_workers",
+           "from_json", "jobs_dir", "now", "owner_alive", "owner_id", "request_cancel", "worker_shape"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ON_USE:
+        return getattr(importlib.import_module(_ON_USE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
