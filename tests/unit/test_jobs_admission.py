@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from assay.cli import main
 from assay.cli._jobs import app as jobs_app
-from assay.jobs import Capacity, SpecError, admit, capacity, load_spec, load_specs, submit
+from assay.jobs import Capacity, SpecError, admit, capacity, load_spec, load_specs, submit, submit_all
 from assay.store import queries_jobs as q
 
 runner = CliRunner()
@@ -102,6 +102,7 @@ def test_cli_refuses_an_impossible_job_naming_the_capacity_it_used(db):
                                    "--set", "max_workers=32", "--workers", "2", "--db", str(db)])
     assert out.exit_code == 2
     assert "--set" in out.output and "min_workers" in out.output and "--workers 2" in out.output
+    assert "[E060]" in out.output  # the catalogue's code for a spec that cannot run (docs/errors.md)
     assert _queued(db) == 0
 
 
@@ -131,3 +132,14 @@ def test_yaml_documents_are_specs_too(tmp_path, db):
     assert "2 specs: 2 queued, 0 refused" in out.stderr
     with pytest.raises(SpecError, match="holds 2 specs"):
         load_spec(path)
+
+
+def test_a_batch_of_specs_is_queued_or_refused_spec_by_spec(db):
+    fits = load_spec("tiny")
+    never = load_spec("tiny", ["parallel=auto", "min_workers=32", "max_workers=32"])
+    broken = SpecError("steps", "must be at least 1")
+    done = submit_all([fits, never, broken], db, capacity=TWO)
+    assert [d.label for d in done] == [f"spec 1 of 3 ({fits.name})", f"spec 2 of 3 ({never.name})", "spec 3 of 3"]
+    assert done[0].error is None and done[0].job_id and "worker" in done[0].note
+    assert done[1].error.field == "min_workers" and done[2].error is broken
+    assert list(q.jobs(db)["job_id"]) == [done[0].job_id]

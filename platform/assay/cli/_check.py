@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from assay.cli._options import DbOption, resolve_db
+from assay.cli._options import DbOption, resolve_db, usage_error
 
 #: Verdicts listed one per line after the summary (untestable ones are only counted).
 SHOWN = 20
@@ -34,7 +34,7 @@ def check(
     try:
         report = check_claims(database, claim_ids or None, reproduce=reproduce, echo=typer.echo)
     except UnknownClaims as exc:
-        raise typer.BadParameter(str(exc), param_hint="CLAIM_IDS") from None
+        raise usage_error(exc, "CLAIM_IDS") from None
     if as_json:
         for c in report.checks:
             row = c.row()

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from assay.cli._options import DbOption, resolve_db
+from assay.cli._options import DbOption, resolve_db, usage_error
 
 
 def evaluate(
@@ -74,7 +74,7 @@ def evaluate(
             assert corpus is not None
             report = evaluation.evaluate_corpus(gold, corpus, db=database, model=model)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--gold") from None
+        raise usage_error(exc, "--gold") from None
     if as_json:
         typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
     else:

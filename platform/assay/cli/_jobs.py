@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from assay.cli._options import DbOption
+from assay.cli._options import DbOption, usage_error
 
 app = typer.Typer(help="Run, queue and steer parallel-training jobs (GPT with dp/tp/pp on Ray).",
                   no_args_is_help=True, add_completion=False, rich_markup_mode=None)
@@ -30,7 +30,7 @@ def _spec(spec: str, overrides: list[str] | None) -> Any:
     try:
         return load_spec(spec, overrides or [])
     except SpecError as exc:
-        raise typer.BadParameter(str(exc), param_hint=_hint(exc, overrides)) from None
+        raise usage_error(exc, _hint(exc, overrides)) from None
 
 
 def _job(db: Path | None, job_id: str) -> dict[str, Any]:
@@ -95,35 +95,26 @@ def submit(
     """Queue jobs for `assay scheduler`; prints each queued job's id. A spec that can never fit the cluster
     the scheduler will have, or that has no content, is refused with the reason and not queued; in a file
     of several specs each is refused or queued on its own."""
-    from assay.jobs import SpecError, admit, capacity, load_specs
-    from assay.jobs import submit as submit_job
+    from assay.jobs import SpecError, capacity, load_specs, submit_all
 
     try:
         specs = load_specs(spec, set_ or [])
     except SpecError as exc:
-        raise typer.BadParameter(str(exc), param_hint="SPEC") from None
-    cap = capacity(workers, address, worker_cpus)
-    queued = 0
-    for i, item in enumerate(specs, 1):
-        parts = [f"spec {i} of {len(specs)}" if len(specs) > 1 else "",
-                 "" if isinstance(item, SpecError) else f"({item.name})"]
-        label = "".join(f" {p}" for p in parts if p)
-        try:
-            if isinstance(item, SpecError):
-                raise item
-            note = admit(item, cap)
-            job_id = submit_job(item, db, capacity=cap)
-        except SpecError as exc:
-            if len(specs) == 1:  # one spec: refused as a bad argument, as `jobs run` does
-                raise typer.BadParameter(str(exc), param_hint=_hint(exc, set_)) from None
-            typer.echo(f"refused{label}: {exc}", err=True)
-            continue
-        queued += 1
-        typer.echo(job_id)
-        typer.echo(f"queued{label}: {job_id} {note}", err=True)
-    if len(specs) > 1:
-        typer.echo(f"{len(specs)} specs: {queued} queued, {len(specs) - queued} refused", err=True)
-        if queued < len(specs):
+        raise usage_error(exc, "SPEC") from None
+    done = submit_all(specs, db, capacity=capacity(workers, address, worker_cpus))
+    if len(done) == 1 and done[0].error is not None:  # one spec: refused as a bad argument, as `jobs run` does
+        raise usage_error(done[0].error, _hint(done[0].error, set_))
+    label = {d.label: f" {d.label}" if d.label else "" for d in done}
+    for d in done:
+        if d.error is not None:
+            typer.echo(f"refused{label[d.label]}: {d.error}", err=True)
+        else:
+            typer.echo(d.job_id)
+            typer.echo(f"queued{label[d.label]}: {d.job_id} {d.note}", err=True)
+    queued = sum(d.error is None for d in done)
+    if len(done) > 1:
+        typer.echo(f"{len(done)} specs: {queued} queued, {len(done) - queued} refused", err=True)
+        if queued < len(done):
             raise typer.Exit(1)
 
 
@@ -213,7 +204,7 @@ def resize(
     try:
         state = request_resize(db, job["job_id"], workers)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="WORKERS") from None
+        raise usage_error(exc, "WORKERS") from None
     typer.echo(f"{job['job_id']}: resize to {workers} requested ({state})")
 
 
@@ -238,7 +229,7 @@ def resume(
         sup = resume_job(job["job_id"], db, address=address, on_progress=progress,
                          on_event=None if quiet else _show_event)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="JOB_ID") from None
+        raise usage_error(exc, "JOB_ID") from None
     typer.echo(f"{sup.job_id}: {sup.outcome} at step {sup.step}/{sup.spec.steps}")
     if sup.outcome != JobState.COMPLETED:
         raise typer.Exit(1)

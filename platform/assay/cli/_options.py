@@ -1,4 +1,4 @@
-"""Options every command spells the same way, with one help text: ``--db``."""
+"""Options every command spells the same way, with one help text (``--db``), and one form of a usage error."""
 
 from __future__ import annotations
 
@@ -18,3 +18,12 @@ def resolve_db(db: Path | None) -> Path:
     from assay.store import default_db_path
 
     return db if db is not None else default_db_path()
+
+
+def usage_error(exc: BaseException, param_hint: str) -> typer.BadParameter:
+    """A wrong argument as typer prints it (the flag named), with the error's catalogue code when it has one:
+    ``Invalid value for --workload: [E072] ...``."""
+    from assay.errors import code_of
+
+    code = code_of(exc)
+    return typer.BadParameter(f"[{code}] {exc}" if code else str(exc), param_hint=param_hint)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from assay.cli._options import DbOption
+from assay.cli._options import DbOption, usage_error
 from assay.scheduler.cluster import preset_names as cluster_names  # the presets' lists: no numpy, no torch
 from assay.scheduler.model_spec import preset_names as model_names
 
@@ -40,5 +40,5 @@ def plan(
         report = plan_named(model, workers, gpu=gpu, cluster_file=cluster_file, global_batch=global_batch,
                             recompute=recompute, max_tp=max_tp, fitted=fitted, db=db)
     except PlanInputError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--" + exc.field.replace("_", "-")) from None
+        raise usage_error(exc, "--" + exc.field.replace("_", "-")) from None
     typer.echo(json.dumps(report.to_dict(), indent=2) if as_json else report.render())

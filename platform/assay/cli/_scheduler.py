@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from assay.cli._options import DbOption
+from assay.cli._options import DbOption, usage_error
 
 
 def scheduler(
@@ -57,7 +57,7 @@ def scheduler(
         sched = LiveScheduler(db, policy, slots=workers, address=address, interval_s=interval,
                               worker_cpus=worker_cpus, min_change_s=min_change, min_run_s=min_run, knobs=knobs, on_round=report)
     except TypeError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--knob") from None
+        raise usage_error(exc, "--knob") from None
     typer.echo(f"scheduler: policy {policy}, database {db or 'default'}; Ctrl-C preempts the running jobs "
                "(checkpointed) and exits")
     try:

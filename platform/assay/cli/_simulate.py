@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from assay.cli._options import DbOption
+from assay.cli._options import DbOption, usage_error
 
 
 def simulate(
@@ -54,7 +54,7 @@ def simulate(
     try:
         loaded = named_workload(workload, profiles=profiles, seed=seed)
     except WorkloadError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--workload") from None
+        raise usage_error(exc, "--workload") from None
     for issue in loaded.issues:
         typer.echo(f"skipped: {issue}", err=True)
     if not loaded.jobs:

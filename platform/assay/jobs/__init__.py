@@ -13,6 +13,7 @@ Importing this package imports neither torch nor Ray; the workers and the superv
 from assay.jobs._admission import Capacity, admit, capacity
 from assay.jobs._report import JobDescription, describe_job, outcome_line, progress_printer
 from assay.jobs.runner import (
+    Submission,
     get_job,
     jobs_dir,
     request_cancel,
@@ -20,6 +21,7 @@ from assay.jobs.runner import (
     resume,
     run,
     submit,
+    submit_all,
     wait,
 )
 from assay.jobs.spec import JobSpec, SpecError, builtin_names, load_spec, load_specs
@@ -29,6 +31,7 @@ __all__ = [
     "JobDescription",
     "JobSpec",
     "SpecError",
+    "Submission",
     "admit",
     "builtin_names",
     "capacity",
@@ -44,5 +47,6 @@ __all__ = [
     "resume",
     "run",
     "submit",
+    "submit_all",
     "wait",
 ]

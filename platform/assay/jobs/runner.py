@@ -12,13 +12,14 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from assay.ids import stable_id
 from assay.jobs._record import DB_LOCK, db_call, now, owner_alive, owner_id
-from assay.jobs.spec import JobSpec, from_json
+from assay.jobs.spec import JobSpec, SpecError, from_json
 from assay.store import default_db_path, write_rows
 from assay.store import queries_jobs as q
 from assay.store.job_state import ACTIVE_STATES, FINAL_STATES, WAITING_STATES, JobState
@@ -65,6 +66,40 @@ def submit(spec: JobSpec, db: PathLike = None, *, capacity: Any = None) -> str:
     job = new_job(spec)
     db_call(write_rows, db, {"jobs": [job]}, upsert=["jobs"])
     return job["job_id"]
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One spec of a batch handed to :func:`submit_all`: queued (``job_id``, and on how many workers it will
+    run: ``note``) or refused (``error``, naming the field and the fix)."""
+
+    label: str
+    job_id: str | None = None
+    note: str = ""
+    error: SpecError | None = None
+
+
+def submit_all(items: Sequence[JobSpec | SpecError], db: PathLike = None, *, capacity: Any = None
+               ) -> list[Submission]:
+    """Queue each spec of a file (``load_specs``' items: a spec, or the ``SpecError`` of one that did not
+    load) on its own: one refused spec does not keep the others from the queue."""
+    from assay.jobs._admission import admit
+    from assay.jobs._admission import capacity as detect
+
+    capacity = detect() if capacity is None else capacity
+    out = []
+    for i, item in enumerate(items, 1):
+        parts = [f"spec {i} of {len(items)}" if len(items) > 1 else "",
+                 "" if isinstance(item, SpecError) else f"({item.name})"]
+        label = " ".join(p for p in parts if p)
+        try:
+            if isinstance(item, SpecError):
+                raise item
+            note = admit(item, capacity)
+            out.append(Submission(label, submit(item, db, capacity=capacity), note))
+        except SpecError as exc:
+            out.append(Submission(label, error=exc))
+    return out
 
 
 def get_job(db: PathLike, job_id: str) -> dict[str, Any]:
