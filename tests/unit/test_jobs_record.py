@@ -9,7 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from assay.jobs._record import MegatronLog, Recorder, now, owner_alive, owner_id
+from assay.clock import utc_now
+from assay.jobs._record import MegatronLog, Recorder, owner_alive, owner_id
 from assay.jobs.runner import get_job, new_job, request_cancel, request_resize, submit
 from assay.jobs.spec import load_spec
 from assay.store import queries_jobs as q
@@ -85,7 +86,7 @@ def test_cancelling_a_queued_job_is_immediate(db):
 
 def test_cancelling_a_running_job_goes_through_its_driver(db):
     job = new_job(load_spec("tiny"), state="running")
-    job.update(owner=owner_id(), heartbeat_at=now())  # this process: alive
+    job.update(owner=owner_id(), heartbeat_at=utc_now())  # this process: alive
     Recorder(db, job, "r", db.parent / "r.log").flush(force=True)
     assert request_cancel(db, job["job_id"]) == "cancelling"
     assert [r["request"] for r in q.user_requests(db, [job["job_id"]])] == ["cancel"]
@@ -96,10 +97,10 @@ def test_owner_liveness():
     assert owner_alive(owner_id(), None)
     host = owner_id().rsplit(":", 1)[0]
     dead_pid = 2**22 + 12345  # above the default pid_max
-    assert not owner_alive(f"{host}:{dead_pid}", now())
-    assert owner_alive("elsewhere:1", now())  # another host: trust a fresh heartbeat
-    assert not owner_alive("elsewhere:1", now() - timedelta(seconds=600))
-    assert not owner_alive(None, now())
+    assert not owner_alive(f"{host}:{dead_pid}", utc_now())
+    assert owner_alive("elsewhere:1", utc_now())  # another host: trust a fresh heartbeat
+    assert not owner_alive("elsewhere:1", utc_now() - timedelta(seconds=600))
+    assert not owner_alive(None, utc_now())
 
 
 def _write_log(path, spec):

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from assay.jobs._record import db_call, now
+from assay.clock import utc_now
+from assay.jobs._record import db_call
 from assay.jobs._supervisor import JobSupervisor
 from assay.jobs.runner import new_job
 from assay.jobs.spec import load_spec
@@ -33,7 +34,7 @@ class ScriptedSupervisor(JobSupervisor):
     def _main(self) -> None:
         self.finish.wait(10)
         self.step = self.spec.steps
-        self.job.update(state="completed", finished_at=now(), workers=0)
+        self.job.update(state="completed", finished_at=utc_now(), workers=0)
         self.recorder.flush(force=True)
         self.outcome = "completed"
         self.finished.set()
@@ -52,7 +53,7 @@ def setup(tmp_path):
     sched.started = []
     sched._start = lambda row, workers, reason: sched.started.append((row["job_id"], workers, reason))
     job = new_job(load_spec("tiny", ["name=last-step", "max_workers=1", "steps=200"]), state="running")
-    job.update(owner=sched.owner, started_at=now(), workers=1)
+    job.update(owner=sched.owner, started_at=utc_now(), workers=1)
     db_call(write_rows, db, {"jobs": [job]}, upsert=["jobs"])
     sup = ScriptedSupervisor(db, dict(job), sched.jobs_root, workers=1, source="scheduler").start()
     sched.sups[job["job_id"]] = sup

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal
 
+from assay.clock import utc_now
 from assay.ids import stable_id
 from assay.store.queries_checks import CHECK_KINDS, VERDICTS
 
@@ -60,7 +61,7 @@ class Check:
             "unit": self.unit,
             "reason": self.reason,
             "evidence": json.dumps(self.evidence, sort_keys=True, default=str),
-            "checked_at": at or datetime.now(UTC).replace(tzinfo=None),
+            "checked_at": at or utc_now(),
         }
 
 

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from assay.clock import utc_now
 from assay.store import DatabaseBusy, rewind_run, write_rows
 
 log = logging.getLogger(__name__)
@@ -30,9 +31,6 @@ DB_LOCK = threading.RLock()
 FLUSH_EVERY_S = 1.0
 
 
-def now() -> datetime:
-    """Timestamps are naive UTC throughout the jobs tables."""
-    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def owner_id() -> str:
@@ -56,7 +54,7 @@ def owner_alive(owner: str | None, heartbeat_at: datetime | None, stale_s: float
         return True
     if heartbeat_at is None:
         return False
-    return (now() - heartbeat_at).total_seconds() < stale_s
+    return (utc_now() - heartbeat_at).total_seconds() < stale_s
 
 
 def db_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -137,18 +135,18 @@ class Recorder:
 
     # -- rows --------------------------------------------------------------------------------------------
     def metrics(self, step: int, values: Mapping[str, float], ts: float | None = None) -> None:
-        at = datetime.fromtimestamp(ts, UTC).replace(tzinfo=None) if ts else now()
+        at = datetime.fromtimestamp(ts, UTC).replace(tzinfo=None) if ts else utc_now()
         with self._lock:
             for name, value in values.items():
                 self._buffer.append({"run_id": self.run_id, "step": step, "name": name,
                                      "value": float(value), "rank": 0, "ts": at})
 
     def event(self, kind: str, step: int, detail: str) -> None:
-        self._queue("events", {"run_id": self.run_id, "step": step, "kind": kind, "detail": detail, "ts": now()})
+        self._queue("events", {"run_id": self.run_id, "step": step, "kind": kind, "detail": detail, "ts": utc_now()})
         self.flush(force=True)
 
     def allocation(self, workers: int, plan: Mapping[str, Any] | None, reason: str, source: str) -> None:
-        self._queue("allocations", {"job_id": self.job["job_id"], "at": now(), "workers": workers,
+        self._queue("allocations", {"job_id": self.job["job_id"], "at": utc_now(), "workers": workers,
                                     "plan": json.dumps(plan, sort_keys=True, default=str) if plan else None,
                                     "reason": reason, "source": source})
 
@@ -186,7 +184,7 @@ class Recorder:
         with self._lock:
             metrics, pending = self._buffer, self._pending
             self._buffer, self._pending = [], {}
-        self.job["heartbeat_at"] = now()
+        self.job["heartbeat_at"] = utc_now()
         tables: dict[str, Any] = {**pending, "jobs": [dict(self.job)]}
         if metrics:
             tables["metrics"] = metrics
@@ -212,8 +210,8 @@ class Recorder:
                 pending = self._pending
                 self._buffer, self._pending = [], {}
             pending.setdefault("events", []).append(
-                {"run_id": self.run_id, "step": step, "kind": kind, "detail": detail, "ts": now()})
-            self.job["heartbeat_at"] = now()
+                {"run_id": self.run_id, "step": step, "kind": kind, "detail": detail, "ts": utc_now()})
+            self.job["heartbeat_at"] = utc_now()
             tables: dict[str, Any] = {**pending, "jobs": [dict(self.job)]}
             if metrics:
                 tables["metrics"] = metrics

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assay.clock import utc_now
 from assay.ids import stable_id
 from assay.jobs._layout import Placement, feasible_workers
 from assay.jobs._ray import Gang, WorkerShape
-from assay.jobs._record import Recorder, now, owner_id
+from assay.jobs._record import Recorder, owner_id
 from assay.jobs._training import GangDriver, WorkerFailure
 from assay.jobs.spec import JobSpec, from_json
 from assay.store.job_state import JobState
@@ -197,7 +198,7 @@ class JobSupervisor(GangDriver):
         self.ckpt_step = self.step = ckpt.latest_step(self.ckpt_dir)
         self.job.update(state=JobState.STARTING, owner=owner_id(), error=None)
         if self.job.get("started_at") is None:
-            self.job["started_at"] = now()
+            self.job["started_at"] = utc_now()
         if resumed:
             self._rewind(self.step, f"resumed by {owner_id()} from checkpoint at step {self.step}")
             self.recorder.log.note(f"resuming job {self.job_id} at iteration {self.step}")
@@ -308,7 +309,7 @@ class JobSupervisor(GangDriver):
         self._teardown()
         if event:
             self._event(event, self.step, error)
-        self.job.update(state=state, finished_at=now(), error=error or None, workers=0)
+        self.job.update(state=state, finished_at=utc_now(), error=error or None, workers=0)
         self.recorder.run_row(self._run_row(state))
         if state == JobState.COMPLETED:
             self.recorder.log.done()

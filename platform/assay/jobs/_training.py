@@ -16,9 +16,10 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from assay.clock import utc_now
 from assay.jobs._layout import Placement, feasible_workers, plan
 from assay.jobs._ray import Gang, WorkerShape, cluster_totals, default_shape, reserve, start_actors
-from assay.jobs._record import Recorder, now
+from assay.jobs._record import Recorder
 from assay.jobs.spec import JobSpec
 from assay.store.job_state import JobState
 from assay.training import checkpoint as ckpt
@@ -184,7 +185,7 @@ class GangDriver:
             "world_size": p.workers if p else None, "dp": p.layout.dp if p else None,
             "tp": p.layout.tp if p else None, "pp": p.layout.pp if p else None,
             "micro_batch_size": p.micro_batch if p else None, "global_batch_size": self.spec.global_batch,
-            "started_at": self.job.get("started_at"), "ended_at": now() if status != "running" else None,
+            "started_at": self.job.get("started_at"), "ended_at": utc_now() if status != "running" else None,
             "hardware": "gpu" if self._shape().gpus else "cpu",
             "config": json.dumps({"spec": self.spec.to_dict(), "plan": p.to_dict() if p else None},
                                  sort_keys=True, default=str),

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.jobs._admission import worker_shape
 from assay.jobs._layout import feasible_workers
-from assay.jobs._record import db_call, now, owner_alive, owner_id
+from assay.jobs._record import db_call, owner_alive, owner_id
 from assay.jobs.runner import RequestPoller, jobs_dir, request_cancel
 from assay.jobs.spec import JobSpec, from_json
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 _ON_USE = {"JobSupervisor": "assay.jobs._supervisor", "cluster_totals": "assay.jobs._ray"}
 
 __all__ = ["JobSpec", "JobSupervisor", "RequestPoller", "cluster_totals", "db_call", "feasible_workers",
-           "from_json", "jobs_dir", "now", "owner_alive", "owner_id", "request_cancel", "worker_shape"]
+           "from_json", "jobs_dir", "owner_alive", "owner_id", "request_cancel", "worker_shape"]
 
 
 def __getattr__(name: str) -> Any:

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assay.clock import utc_now
 from assay.ids import stable_id
-from assay.jobs._record import DB_LOCK, db_call, now, owner_alive, owner_id
+from assay.jobs._record import DB_LOCK, db_call, owner_alive, owner_id
 from assay.jobs.spec import JobSpec, SpecError, from_json
 from assay.store import default_db_path, write_rows
 from assay.store import queries_jobs as q
@@ -40,7 +41,7 @@ def jobs_dir(db: PathLike = None) -> Path:
 
 def new_job(spec: JobSpec, state: JobState = JobState.QUEUED) -> dict[str, Any]:
     """A fresh ``jobs`` row for ``spec``; its id is ``<name>-<8 hex>``."""
-    at = now()
+    at = utc_now()
     job_id = f"{spec.name}-{stable_id(spec.to_json(), at.isoformat(), os.getpid(), time.perf_counter_ns())[:8]}"
     workers = spec.requested_workers
     return {
@@ -124,7 +125,7 @@ def request_cancel(db: PathLike, job_id: str, reason: str = "cancelled by user")
         return job["state"]
     with DB_LOCK:
         if job["state"] in WAITING_STATES or is_orphan(job):
-            job.update(state=JobState.CANCELLED, finished_at=now(), workers=0, error=reason)
+            job.update(state=JobState.CANCELLED, finished_at=utc_now(), workers=0, error=reason)
             write_rows(db, {"jobs": [job], "allocations": [_request_row(job["job_id"], 0, "cancel", reason)]},
                        upsert=["jobs"])
             return JobState.CANCELLED
@@ -150,7 +151,7 @@ def request_resize(db: PathLike, job_id: str, workers: int, reason: str = "reque
 
 
 def _request_row(job_id: str, workers: int, request: str, reason: str) -> dict[str, Any]:
-    return {"job_id": job_id, "at": now(), "workers": workers, "plan": json.dumps({"request": request}),
+    return {"job_id": job_id, "at": utc_now(), "workers": workers, "plan": json.dumps({"request": request}),
             "reason": reason, "source": "user"}
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from assay.clock import utc_now
 from assay.dsl import TASK_CPUS, Pipeline
 from assay.ray_session import ensure_ray
 from assay.runtime._cluster import node_cpus, ship_by_value, spread_one_per_block
@@ -53,10 +53,6 @@ class RunSummary:
         return self.n_in / self.seconds if self.seconds else 0.0
 
 
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
-
-
 def run_pipeline(
     pipeline: Pipeline,
     inputs: list[str | os.PathLike[str]],
@@ -79,7 +75,7 @@ def run_pipeline(
     db_path = str(Path(db) if db is not None else default_db_path())
     files, skipped = skip_unread(expand_inputs(inputs), pipeline.skips)
     run_id = uuid.uuid4().hex[:16]
-    started_at = _now()
+    started_at = utc_now()
     write_rows(db_path, {"pipeline_runs": [{
         "pipeline_run_id": run_id, "pipeline": pipeline.name, "status": "running", "started_at": started_at,
         "address": address or "embedded", "n_in": 0, "n_ok": 0, "n_quarantined": 0,
@@ -144,7 +140,7 @@ def run_pipeline(
         write_rows(db_path, {"pipeline_runs": [{
             "pipeline_run_id": run_id, "pipeline": pipeline.name, "status": status, "n_in": sink.n_in,
             "n_ok": sink.n_ok, "n_quarantined": sink.n_quarantined, "started_at": started_at,
-            "finished_at": _now(), "address": address or "embedded", "n_records": sink.n_records,
+            "finished_at": utc_now(), "address": address or "embedded", "n_records": sink.n_records,
             "seconds": seconds,
         }]}, upsert=["pipeline_runs"])
         if started_ray and os.environ.get("ASSAY_KEEP_RAY") != "1":

@@ -8,7 +8,6 @@ not written before, and commits, so readers (the dashboard, ``assay query``) get
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import time
 from collections import defaultdict
@@ -16,6 +15,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from assay.clock import utc_now
 from assay.store import to_arrow, transaction, type_problem
 
 TABLE_FIELDS = ("entities", "mentions", "claims", "relations", "runs", "metrics", "events")
@@ -34,10 +34,6 @@ def unit_key(record: dict[str, Any], scope: str = "") -> str:
         if record.get("chunk") is not None:
             base = f"{base}#{record['chunk']}"
     return f"{scope}/{base}" if scope else base
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 class Sink:
@@ -85,7 +81,7 @@ class Sink:
                     "source_uri": failure.get("source_uri"),
                     "operator": failure.get("operator"),
                     "error": failure.get("error"),
-                    "at": _now(),
+                    "at": utc_now(),
                     "level": "input",
                 }
             )
@@ -139,7 +135,7 @@ class Sink:
                     self.failed_units.add(str(rec.get("_unit") or rec.get("doc_id") or rec.get("source_uri")))
                     quarantine.append({
                         "pipeline_run_id": self.run_id, "source_uri": rec.get("source_uri"),
-                        "operator": "contract", "error": problems[id(rec)], "at": _now(), "level": "input",
+                        "operator": "contract", "error": problems[id(rec)], "at": utc_now(), "level": "input",
                     })
             self._commit([r for r in records if id(r) not in problems], quarantine)
 
@@ -155,7 +151,7 @@ class Sink:
         # rows on its own costs more than the rows themselves (thousands of small abstracts per flush).
         parts: dict[str, list[pa.Table]] = defaultdict(list)
         dict_rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        now = _now()
+        now = utc_now()
         documents = []
         issues = []
         for rec in records:

@@ -35,6 +35,7 @@ from datetime import UTC
 from pathlib import Path
 from typing import Any
 
+from assay.clock import utc_now
 from assay.jobs.control import (
     JobSpec,
     RequestPoller,
@@ -42,7 +43,6 @@ from assay.jobs.control import (
     feasible_workers,
     from_json,
     jobs_dir,
-    now,
     owner_alive,
     owner_id,
     request_cancel,
@@ -436,7 +436,7 @@ class LiveScheduler:
     def _record_wait(self, row: Mapping[str, Any], reason: str) -> None:
         """An ``allocations`` row (0 workers, why) and, for a job not yet started, the state ``waiting``."""
         job_id = row["job_id"]
-        alloc = {"job_id": job_id, "at": now(), "workers": 0, "plan": json.dumps({"decision": "wait"}),
+        alloc = {"job_id": job_id, "at": utc_now(), "workers": 0, "plan": json.dumps({"decision": "wait"}),
                  "reason": f"wait: {reason}", "source": "scheduler"}
         try:
             db_call(write_rows, self.db, {"allocations": [alloc]})

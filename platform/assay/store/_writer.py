@@ -8,7 +8,6 @@ a job's conditional state change. Everything in it lands together or not at all.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -18,6 +17,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from assay.clock import utc_now
 from assay.store._connection import connect
 from assay.store._schema import PRIMARY_KEYS, TABLES
 
@@ -123,7 +123,7 @@ class Transaction:
             done = {k for (k,) in self._con.execute(
                 "SELECT unit_key FROM units_written JOIN _assay_units USING (unit_key)").fetchall()}
         fresh = [k for k in keys if k not in done]
-        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        now = utc_now()
         _insert(self._con, "units_written", pa.table({
             "unit_key": fresh,
             "pipeline_run_id": [pipeline_run_id] * len(fresh),

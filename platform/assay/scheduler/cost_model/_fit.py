@@ -19,11 +19,12 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
+from assay.clock import utc_now
 from assay.ids import stable_id
 from assay.scheduler.cluster import Cluster, find_cluster
 from assay.scheduler.cost_model._analytic import Rates, stage_terms
@@ -199,7 +200,7 @@ def fit(observations: Iterable[Observation], *, base: CostModel | None = None,
     fit_id = fit_id_of(observations, skipped)
     model = model.with_fit_id(fit_id)
     report = FitReport(
-        fit_id=fit_id, fitted_at=datetime.now(UTC).replace(tzinfo=None), n_runs=len(observations),
+        fit_id=fit_id, fitted_at=utc_now(), n_runs=len(observations),
         n_skipped=sum(skipped.values()), skipped=skipped,
         mape=float(all_ape.mean()) if len(observations) else float("nan"),
         holdout_mape=float(all_holdout.mean()) if len(observations) else float("nan"),

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from assay.clock import utc_now
 from assay.ids import stable_id
 from assay.scheduler.simulator._clock import SimResult
 from assay.scheduler.workloads import DATA_DIR
@@ -22,7 +23,7 @@ PUBLISHED_PREFIX = "published:"
 def result_rows(result: SimResult, created_at: datetime | None = None) -> tuple[str, dict[str, list[dict]]]:
     """(sim_id, rows per table) of one simulation run. Every run gets its own id, so re-runs are kept
     side by side (the dashboards pick the latest per workload and policy)."""
-    created_at = created_at or datetime.now(UTC).replace(tzinfo=None)
+    created_at = created_at or utc_now()
     params = dict(result.params)
     params["summary"] = {k: v for k, v in result.summary.items()
                          if k not in ("avg_jct", "p50_jct", "p99_jct", "makespan", "utilization", "fairness")}
