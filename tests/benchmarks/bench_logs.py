@@ -37,9 +37,10 @@ import re
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from peak_memory import PeakMemory, tree_memory_mb
 
 ARGS_BLOCK = """using world size: 64, data-parallel size: 4, context-parallel size: 1, tensor-model-parallel size: 4, \
 pipeline-model-parallel size: 4
@@ -105,67 +106,6 @@ def generate(path: Path, size_mb: float) -> tuple[int, int]:
         out.write(text)
         lines += text.count("\n") + ARGS_BLOCK.count("\n")
     return path.stat().st_size, lines
-
-
-# -- memory of all processes -------------------------------------------------------------------------------
-
-
-def _pss_kb(pid: int) -> int:
-    """Proportional set size: shared pages (Ray's object store, shared libraries) counted once overall."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
-            for line in f:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
-    except OSError:
-        return 0
-
-
-def tree_memory_mb(root: int) -> float:
-    """Memory of ``root`` and all its descendants (Linux /proc; PSS where the kernel has it), in MB."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0, [root]
-    while todo:
-        pid = todo.pop()
-        total += _pss_kb(pid)
-        todo.extend(children.get(pid, ()))
-    return total * 1024 / 1e6
-
-
-class PeakMemory:
-    def __init__(self, every_s: float = 0.1):
-        self.every_s = every_s
-        self.peak = 0.0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self.peak = max(self.peak, tree_memory_mb(os.getpid()))
-            self._stop.wait(self.every_s)
-
-    def __enter__(self) -> PeakMemory:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-        self.peak = max(self.peak, tree_memory_mb(os.getpid()))
 
 
 # -- the measurements --------------------------------------------------------------------------------
@@ -394,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(
                 f"  Ray idle (raylet, GCS, idle workers): {idle_mb:.0f} MB; the pipeline's own on top of it: "
-                f"{mem.peak - idle_mb:.0f} MB"
+                f"{mem.peak - idle_mb:.0f} MB ({mem.samples} memory samples, {mem.sampling_s:.1f}s of sampling)"
             )
             print(
                 f"  ratio to baseline: {base_s / summary.seconds:.2f}; "

@@ -26,73 +26,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import re
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from peak_memory import PeakMemory
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "pipelines" / "samples" / "papers"
 #: Abstracts per shard at most; smaller runs get smaller shards so there are enough to spread over workers.
 SHARD = 1000
-
-
-# -- memory of a process tree -----------------------------------------------------------------------------
-def _rss_mb(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
-            for line in f:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except OSError:
-        return 0.0
-
-
-def tree_mb(root: int) -> float:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    total, stack = 0.0, [root]
-    while stack:
-        pid = stack.pop()
-        total += _rss_mb(pid)
-        stack.extend(children.get(pid, ()))
-    return total
-
-
-class PeakMemory:
-    def __init__(self) -> None:
-        self.peak = 0.0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.wait(0.1):
-            self.peak = max(self.peak, tree_mb(os.getpid()))
-
-    def __enter__(self) -> PeakMemory:
-        self.peak = tree_mb(os.getpid())
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 # -- the input --------------------------------------------------------------------------------------------
