@@ -17,7 +17,7 @@ in the same run:
   MB/s measured without Ray's start-up;
 
 and the peak memory of all processes of each (this one and its children: Ray's raylet, GCS and workers;
-proportional set size, so shared pages count once), sampled from /proc every 0.1 s, with Ray's idle footprint
+proportional set size, so shared pages count once), sampled by peak_memory.py (its own cost kept small), with Ray's idle footprint
 shown apart. The pipeline's MB/s is also given with Ray's start-up included, against the hand-written
 script (the issue's goal: >= 1.5x). Prints the figures and the ratios, exits 0.
 

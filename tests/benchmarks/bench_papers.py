@@ -15,7 +15,7 @@ sentences that leave a subject in doubt when it is installed.
 
 Printed: docs/s of each, the ratios (assay's with Ray's start-up -- ``ray.init`` -- excluded, and included),
 claims written by the two full extractions (they must agree), and the peak memory of all processes of each
-(this one and its children, proportional set size, sampled from /proc every 0.1 s). Then full papers: a 200-page corpus of
+(this one and its children, proportional set size, sampled by peak_memory.py at a rate that keeps its cost small). Then full papers: a 200-page corpus of
 two-column PDFs (20 papers of 10 pages, made from the development papers' text) through the pipeline,
 in pages per second.
 
