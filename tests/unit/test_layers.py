@@ -16,9 +16,9 @@ SOURCE_ROOTS = {"platform/assay": "assay", "operators": "assay.operators", "pipe
 SCHEDULER_CORE = ("assay.scheduler.cost_model", "assay.scheduler.planner", "assay.scheduler.policies",
                   "assay.scheduler.simulator", "assay.scheduler.workloads", "assay.scheduler.cluster",
                   "assay.scheduler.model_spec", "assay.scheduler.layout")
-#: The base of every layer: the error catalogue and the one registry. They import nothing else of assay's,
-#: so the DSL, the operators and everything above may import them.
-BASE = ("assay.errors", "assay.registry")
+#: The base of every layer: the error catalogue, the one registry, the clock and stable ids. They import
+#: nothing else of assay's (but one another), so the DSL, the operators and everything above may import them.
+BASE = ("assay.errors", "assay.registry", "assay.clock", "assay.ids")
 MAX_LINES = 600
 #: Past this a module's docstring must say why it is one module ("Why one module: ...").
 READABLE_LINES = 400
