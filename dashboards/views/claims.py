@@ -3,7 +3,7 @@ with the evidence behind them."""
 
 import streamlit as st
 
-from assay.checks import CHECKABLE
+from assay.checks import ClaimSetting
 from assay.dashboards import _frames, _ui, _verdicts
 from assay.store import queries_checks, queries_claims, queries_knowledge, text_of
 
@@ -114,7 +114,10 @@ candidates = (
     .assign(
         said=lambda d: d["verdict"].isin(informative),
         checked=lambda d: d["verdict"].notna(),
-        measurable=lambda d: d["measure"].isin(list(CHECKABLE)),
+        # What the runs can measure, from the extractor's measure (or, on an older file, the metric's words).
+        measurable=lambda d: [
+            ClaimSetting.from_row(r).checkable for r in d[["claim_id", "metric", "measure"]].to_dict("records")
+        ],
     )
     .sort_values(["said", "checked", "measurable"], ascending=False, kind="stable")
 )

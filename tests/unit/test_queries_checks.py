@@ -9,8 +9,9 @@ import dashboard_data as dd
 import pandas as pd
 import pytest
 
-from assay.checks import Check
+from assay.checks import Check, runs_check_now
 from assay.store import connect, queries_checks, queries_claims, queries_scheduler, write_rows
+from assay.store._schema import SETTING_COLUMNS
 
 ClaimFilter = queries_claims.ClaimFilter
 
@@ -22,10 +23,13 @@ def sample(tmp_path_factory) -> dd.Sample:
 
 @pytest.fixture(scope="module")
 def before_checks(tmp_path_factory) -> dd.Sample:
-    """A file as schema 2 left it: claims, no claim_checks table."""
+    """A file as schema 2 left it: claims without the setting columns, no claim_checks table."""
     sample = dd.fill_sample(tmp_path_factory.mktemp("old") / "assay.duckdb", checks=False)
     with connect(sample.db) as con:
         con.execute("DROP TABLE claim_checks")
+        for column, _ in SETTING_COLUMNS:
+            con.execute(f"ALTER TABLE claims DROP COLUMN {column}")
+        con.execute("DELETE FROM schema_version WHERE version > 2")
     return sample
 
 
@@ -131,6 +135,11 @@ def test_a_file_from_before_the_checks_reads_as_nothing_checked(before_checks):
     assert len(queries_claims.claims(db, sort="verdict")) == len(before_checks.claim_ids)
     assert queries_checks.claim_verdict_counts(db).empty
     assert queries_checks.checks_of(db, before_checks.claim_ids[0]).empty
+    # The claims' settings came with the checks: an old file has neither, and is still read, not migrated.
+    assert table["measure"].isna().all()
+    live = runs_check_now(db, before_checks.claim_ids[0])  # "1.5x higher throughput": measured from its words
+    assert live.kind == "runs" and live.claimed == 1.5
+    assert not queries_checks.has_checks(db)
 
 
 def test_job_queue_narrowed_to_a_reproductions_jobs(sample):

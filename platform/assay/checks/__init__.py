@@ -15,11 +15,10 @@ from assay.checks._check_claims import CheckReport, UnknownClaims, check_claims,
 from assay.checks._from_cost_model import Predictor, check_with_cost_model
 from assay.checks._from_runs import RunsIndex, check_with_runs
 from assay.checks._reproduce import reproduce
-from assay.checks._setting import CHECKABLE, ClaimSetting, layout_sides
+from assay.checks._setting import ClaimSetting, layout_sides
 from assay.checks._sweep import Unreproducible, plan_sweep, why_not_reproducible
 
 __all__ = [
-    "CHECKABLE",
     "Check",
     "CheckReport",
     "ClaimSetting",

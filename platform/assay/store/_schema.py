@@ -122,13 +122,13 @@ CREATE TABLE IF NOT EXISTS units_written (
 
 # 3: a claim's setting as columns (what a check needs; missing stays NULL, nothing is guessed), and the
 # verdicts of the checks on claims: one row per claim and kind of evidence (runs, cost_model, reproduction).
-_SETTING_COLUMNS = (
+SETTING_COLUMNS = (
     ("hardware", "VARCHAR"), ("gpus", "INTEGER"), ("nodes", "INTEGER"), ("interconnect", "VARCHAR"),
     ("model", "VARCHAR"), ("params_b", "DOUBLE"), ("seq_len", "INTEGER"), ("dp", "INTEGER"), ("tp", "INTEGER"),
     ("pp", "INTEGER"), ("micro_batch", "INTEGER"), ("global_batch", "INTEGER"), ("measure", "VARCHAR"),
     ("direction", "VARCHAR"),
 )
-_V3 = "".join(f"ALTER TABLE claims ADD COLUMN IF NOT EXISTS {c} {t};\n" for c, t in _SETTING_COLUMNS) + """
+_V3 = "".join(f"ALTER TABLE claims ADD COLUMN IF NOT EXISTS {c} {t};\n" for c, t in SETTING_COLUMNS) + """
 CREATE TABLE IF NOT EXISTS claim_checks (
     check_id VARCHAR PRIMARY KEY, claim_id VARCHAR, kind VARCHAR, verdict VARCHAR, claimed DOUBLE,
     observed DOUBLE, low DOUBLE, high DOUBLE, unit VARCHAR, reason VARCHAR, evidence VARCHAR,

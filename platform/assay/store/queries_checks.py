@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import duckdb
 import pandas as pd
 
 from assay.store._read import PathLike, _aliases, _in, normalise, read
+from assay.store._schema import SETTING_COLUMNS
 from assay.store.queries_runs import SPEED_METRICS, run_summaries
 
 #: The kinds of evidence, in the order they are shown.
@@ -128,17 +130,31 @@ def _decode(text: Any) -> dict[str, Any]:
 
 
 # -- what the checker reads ----------------------------------------------------------------------------
-_SETTING_COLUMNS = """claim_id, doc_id, subject, metric, value, value_low, value_high, unit, qualifier, versus,
-    text, hardware, gpus, nodes, interconnect, model, params_b, seq_len, dp, tp, pp, micro_batch, global_batch,
-    measure, direction"""
+_CLAIM_COLUMNS = "claim_id, doc_id, subject, metric, value, value_low, value_high, unit, qualifier, versus, text"
+
+
+def setting_columns(present: bool) -> str:
+    """The claims' setting columns (schema 3) as SQL, or, on a file from before them (``present`` false),
+    NULLs of their types under their names, so a query over them runs unchanged."""
+    return ", ".join(column if present else f"NULL::{kind} AS {column}" for column, kind in SETTING_COLUMNS)
 
 
 def claims_to_check(db: PathLike, claim_ids: list[str] | tuple[str, ...] | None = None) -> pd.DataFrame:
-    """Claims with their structured setting: those in ``claim_ids``, or all of them."""
-    if claim_ids is None:
-        return read(db, f"SELECT {_SETTING_COLUMNS} FROM claims ORDER BY claim_id")
-    ids = list(claim_ids)
-    return read(db, f"SELECT {_SETTING_COLUMNS} FROM claims WHERE claim_id IN {_in(ids)} ORDER BY claim_id", ids)
+    """Claims with their structured setting: those in ``claim_ids``, or all of them. A file from before the
+    settings existed is read as it is, its settings empty (the checks then go by the claims' metric words)."""
+    ids = None if claim_ids is None else list(claim_ids)
+    where = "" if ids is None else f"WHERE claim_id IN {_in(ids)}"
+
+    def query(present: bool) -> pd.DataFrame:
+        return read(db, f"SELECT {_CLAIM_COLUMNS}, {setting_columns(present)} FROM claims {where} ORDER BY claim_id",
+                    ids)
+
+    try:
+        return query(True)
+    except duckdb.BinderException:
+        if has_checks(db):  # the settings came with the checks (schema 3): this is another error
+            raise
+        return query(False)
 
 
 def measured_runs(db: PathLike) -> pd.DataFrame:

@@ -110,19 +110,25 @@ CLAIM_SORTS: dict[str, str] = {
 }
 _CLAIM_COLUMNS = """c.claim_id, c.subject AS system, c.metric, c.value, c.value_low, c.value_high, c.unit,
     c.versus AS baseline, c.setting, c.qualifier, c.text, c.confidence, d.title AS document, d.uri, c.doc_id,
-    c.start, c."end", c.measure"""
+    c.start, c."end", {measure} AS measure"""
 _VERDICT_COLUMNS = ", ".join(f"v.verdict_{k}" for k in CHECK_KINDS) + ", v.verdict"
 
 
 def _read_with_checks(db: PathLike, query: str, params: list[Any]) -> pd.DataFrame:
-    """``query`` with ``{checks}`` standing for the checks relation: the table, or, on a file from before it,
-    no rows (tried only when the table is missing, so the common case opens the file once)."""
+    """``query`` with ``{checks}`` standing for the checks relation and ``{measure}`` for the claims' measure
+    column: the table and the column, or, on a file from before them (schema 2), no rows and NULL (tried
+    only when the first query fails, so the common case opens the file once)."""
+
+    def run(present: bool) -> pd.DataFrame:
+        sql = query.replace("{checks}", checks_relation(present))
+        return read(db, sql.replace("{measure}", "c.measure" if present else "NULL::VARCHAR"), params)
+
     try:
-        return read(db, query.replace("{checks}", checks_relation(True)), params)
-    except duckdb.CatalogException:
+        return run(True)
+    except (duckdb.CatalogException, duckdb.BinderException):
         if has_checks(db):
             raise
-        return read(db, query.replace("{checks}", checks_relation(False)), params)
+        return run(False)
 
 
 _FACETS = (("systems", "subject"), ("metrics", "metric"), ("baselines", "versus"), ("settings", "setting"))
