@@ -56,17 +56,26 @@ def submit(spec: JobSpec, db: PathLike = None, *, capacity: Any = None) -> str:
     """Queue ``spec`` for the scheduler; returns the job id. A job that can never run on ``capacity`` (an
     :class:`assay.jobs.Capacity`, or a number of worker slots; default: the connected Ray cluster, else this
     machine's CPUs) is refused with :class:`SpecError` naming the field and the fix, and nothing is queued."""
-    from assay.jobs._admission import Capacity, admit
+    return _admit_and_queue(spec, db, _capacity(capacity))[0]
+
+
+def _capacity(capacity: Any) -> Any:
+    from assay.jobs._admission import Capacity
     from assay.jobs._admission import capacity as detect
 
     if capacity is None:
-        capacity = detect()
-    elif isinstance(capacity, int):
-        capacity = Capacity(capacity, f"{capacity} given")
-    admit(spec, capacity)
+        return detect()
+    return Capacity(capacity, f"{capacity} given") if isinstance(capacity, int) else capacity
+
+
+def _admit_and_queue(spec: JobSpec, db: PathLike, capacity: Any) -> tuple[str, str]:
+    """(job id, on how many workers it will run) of ``spec`` queued; :class:`SpecError` if it can never run."""
+    from assay.jobs._admission import admit
+
+    note = admit(spec, capacity)
     job = new_job(spec)
     db_call(write_rows, db, {"jobs": [job]}, upsert=["jobs"])
-    return job["job_id"]
+    return job["job_id"], note
 
 
 @dataclass(frozen=True)
@@ -84,10 +93,7 @@ def submit_all(items: Sequence[JobSpec | SpecError], db: PathLike = None, *, cap
                ) -> list[Submission]:
     """Queue each spec of a file (``load_specs``' items: a spec, or the ``SpecError`` of one that did not
     load) on its own: one refused spec does not keep the others from the queue."""
-    from assay.jobs._admission import admit
-    from assay.jobs._admission import capacity as detect
-
-    capacity = detect() if capacity is None else capacity
+    capacity = _capacity(capacity)
     out = []
     for i, item in enumerate(items, 1):
         parts = [f"spec {i} of {len(items)}" if len(items) > 1 else "",
@@ -96,8 +102,7 @@ def submit_all(items: Sequence[JobSpec | SpecError], db: PathLike = None, *, cap
         try:
             if isinstance(item, SpecError):
                 raise item
-            note = admit(item, capacity)
-            out.append(Submission(label, submit(item, db, capacity=capacity), note))
+            out.append(Submission(label, *_admit_and_queue(item, db, capacity)))
         except SpecError as exc:
             out.append(Submission(label, error=exc))
     return out

@@ -140,9 +140,10 @@ class Sink:
             self._commit([r for r in records if id(r) not in problems], quarantine)
 
     def _commit(self, records: list[dict[str, Any]], quarantine: list[dict[str, Any]]) -> None:
+        keys = [unit_key(r, self.scope) for r in records]
         with transaction(self.db) as tx:
-            fresh = tx.claim_units([unit_key(r, self.scope) for r in records], self.run_id)
-            for table, arrow in self._tables([r for r in records if unit_key(r, self.scope) in fresh]).items():
+            fresh = tx.claim_units(keys, self.run_id)
+            for table, arrow in self._tables([r for r, k in zip(records, keys, strict=True) if k in fresh]).items():
                 tx.insert(table, arrow)
             tx.insert("quarantine", quarantine)
 

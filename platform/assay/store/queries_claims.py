@@ -208,7 +208,7 @@ def claims_of_texts(db: PathLike, docs: Sequence[tuple[str, str]]) -> list[list[
     when the database holds neither."""
     cols = ", ".join(f'"{f}"' for f in SCORED_FIELDS)
 
-    def claims(con: duckdb.DuckDBPyConnection, where: str, params: list[Any]) -> list[dict[str, Any]]:
+    def scored(con: duckdb.DuckDBPyConnection, where: str, params: list[Any]) -> list[dict[str, Any]]:
         rows = con.execute(f"SELECT {cols} FROM claims WHERE {where} ORDER BY start", params).fetchall()
         return [dict(zip(SCORED_FIELDS, row, strict=True)) for row in rows]
 
@@ -218,7 +218,7 @@ def claims_of_texts(db: PathLike, docs: Sequence[tuple[str, str]]) -> list[list[
                                            [[d for d, _ in docs]]).fetchall()}
         for doc_id, text in docs:
             if doc_id in known:
-                out.append(claims(con, "doc_id = ?", [doc_id]))
+                out.append(scored(con, "doc_id = ?", [doc_id]))
                 continue
             hit = con.execute("SELECT doc_id, strpos(text, ?) - 1 FROM documents WHERE contains(text, ?) LIMIT 1",
                               [text, text]).fetchall()
@@ -227,5 +227,5 @@ def claims_of_texts(db: PathLike, docs: Sequence[tuple[str, str]]) -> list[list[
                 continue
             holder, offset = hit[0]
             # strpos counts characters, as the claims' offsets do.
-            out.append(claims(con, 'doc_id = ? AND start >= ? AND "end" <= ?', [holder, offset, offset + len(text)]))
+            out.append(scored(con, 'doc_id = ? AND start >= ? AND "end" <= ?', [holder, offset, offset + len(text)]))
     return out
