@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from waiting import wait_for
 
+from assay.runtime import serve_ray_data_helpers_here
+
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("RAY_DEDUP_LOGS", "1")
 # Ray reads its auth settings when first imported: give the test run a token of its own (the default one in
@@ -49,6 +51,7 @@ def ray_local():
 
     if not ray.is_initialized():
         ray.init(address="local", num_cpus=RAY_TEST_CPUS, include_dashboard=False, logging_level="WARNING")
+        serve_ray_data_helpers_here()  # as assay's own embedded sessions do
         ray.data.DataContext.get_current().enable_progress_bars = False
     yield ray
 

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 
-from assay.runtime import ClusterError, prefer_token_auth
+from assay.runtime import ClusterError, prefer_token_auth, serve_ray_data_helpers_here
 
 #: Whether Ray's own log lines are hidden (assay prints its own progress); ``--verbose`` shows them.
 _quiet = {"on": False}
@@ -63,6 +63,9 @@ def ensure_ray(address: str | None = None, *, num_cpus: float | None = None,
             # "local" starts an embedded instance even when a `ray start` cluster runs on this machine.
             cpus = math.ceil(num_cpus) if num_cpus else (os.cpu_count() or 1)
             ray.init(address="local", num_cpus=cpus, **kwargs)
+            # A new instance per run: Ray Data's three per-cluster helper actors would be three more worker
+            # processes to start every time; on one node this process answers for them.
+            serve_ray_data_helpers_here()
     # Ray Data logs every dataset's execution at INFO; assay prints its own progress and summary.
     logging.getLogger("ray.data").setLevel(logging.ERROR if quiet else logging.WARNING)
     ctx = ray.data.DataContext.get_current()

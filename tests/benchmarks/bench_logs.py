@@ -230,17 +230,13 @@ def writer_alone(path: Path, work: Path, sample_mb: float = 64) -> tuple[float, 
 
 
 def start_ray(address: str) -> tuple[float, float]:
-    """Start (or join) Ray here, as ``run_pipeline`` would, so that its idle footprint can be told apart from
+    """Start (or join) Ray here, as ``run_pipeline`` does, so that its idle footprint can be told apart from
     the pipeline's: returns (seconds it took, memory of all processes once it settled)."""
-    import logging
+    from assay.ray_session import ensure_ray, quiet_ray
 
-    import ray
-
+    quiet_ray()
     start = time.perf_counter()
-    ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR)
-    context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = False
-    context.print_on_execution_start = False
+    ensure_ray(None if address == "local" else address)
     seconds = time.perf_counter() - start
     time.sleep(2.0)
     return seconds, tree_memory_mb(os.getpid())

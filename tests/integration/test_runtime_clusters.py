@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from assay.dsl import PipelineError, load_pipeline
-from assay.runtime import StalledError, run_pipeline
+from assay.runtime import StalledError, run_pipeline, serve_ray_data_helpers_here
 from assay.store.queries import sql
 
 pytestmark = pytest.mark.integration
@@ -80,6 +80,7 @@ def ray_with_cpus(request):
     if ray.is_initialized():
         ray.shutdown()
     ray.init(address="local", num_cpus=request.param, include_dashboard=False, logging_level="ERROR")
+    serve_ray_data_helpers_here()  # as assay's own embedded sessions do
     ray.data.DataContext.get_current().enable_progress_bars = False
     yield request.param
     ray.shutdown()
