@@ -24,7 +24,7 @@ from assay.errors import AssayError
 
 #: namespace -> (what one entry is, in words; the modules whose import registers the built-ins).
 BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "operators": ("operator", ("assay.operators",)),
+    "operators": ("operator", ("assay.operators.papers", "assay.operators.logs")),
     "log_parsers": ("log format", ("assay.operators.logs",)),
     "policies": ("policy", ("assay.scheduler.policies",)),
     "model_presets": ("model", ("assay.scheduler.model_spec",)),
