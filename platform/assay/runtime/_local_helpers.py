@@ -5,7 +5,7 @@ The first dataset that runs on a cluster makes Ray Data create three detached ac
 the cluster among datasets) and an actor-location tracker (which node each pool actor runs on). On a
 cluster they are created once and live on. An embedded instance is new for every `assay run`, so every
 run paid for three more Python worker processes, about 2.5 CPU-seconds each to start, competing with the
-pipeline's own workers: on a 2-CPU machine a 300 MB log took 20.9 s with them and 15.1 s without.
+pipeline's own workers: on a 2-CPU machine a 300 MB log took 20.4-20.9 s with them and 13.9-14.1 s without.
 
 On one embedded node, with no autoscaler and no dashboard, what they would answer is known here:
 
