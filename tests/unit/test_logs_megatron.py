@@ -111,17 +111,29 @@ def test_old_format_without_colons_and_a_run_without_total():
     assert out.settings["train_iters"] == 1000
 
 
-def test_template_and_per_line_paths_agree(tmp_path):
+def _shaped(line: str, shape: str) -> str:
+    if shape == "tabs":  # a tab before some separators: values end there, as at a space
+        return line.replace(" | lm loss", "\t| lm loss").replace(" | grad norm", "\t | grad norm")
+    if shape == "unpadded":  # numbers printed without a fixed width: the runs of spaces differ line by line
+        return line.replace("consumed samples: ", "consumed samples:").replace("  ", " ")
+    return line
+
+
+@pytest.mark.parametrize("shape", ["megatron", "tabs", "unpadded", "crlf"])
+def test_template_and_per_line_paths_agree(tmp_path, shape):
     """The vectorised template path and the field-by-field path must read the same numbers."""
     lines = [
-        f" [2024-01-01 00:00:{i:02d}] iteration {i:8d}/    1000 | consumed samples: {i * 8:12d} | elapsed time per "
-        f"iteration (ms): {100 + i:.1f} | learning rate: {i * 1e-5:.6E} | global batch size:     8 | lm loss: "
-        f"{10 - i / 10:.6E} | loss scale: 1.0 | grad norm: {i / 7:.3f} | number of skipped iterations:   0 | "
-        f"number of nan iterations:   0 |"
+        _shaped(
+            f" [2024-01-01 00:00:{i:02d}] iteration {i:8d}/    1000 | consumed samples: {i * 8:12d} | elapsed time "
+            f"per iteration (ms): {100 + i:.1f} | learning rate: {i * 1e-5:.6E} | global batch size:     8 | lm "
+            f"loss: {10 - i / 10:.6E} | loss scale: 1.0 | grad norm: {i / 7:.3f} | number of skipped iterations:"
+            f"   0 | number of nan iterations:   0 |",
+            shape,
+        )
         for i in range(1, 40)
     ]
     path = tmp_path / "m.log"
-    path.write_text("\n".join(lines) + "\n")
+    path.write_bytes(("\r\n" if shape == "crlf" else "\n").join(lines).encode() + b"\n")
     bulk = parse_log(path).metrics.sort_by([("line_no", "ascending"), ("name", "ascending")])
     out = Collector(bulk.column("run_id")[0].as_py())
     parser = MegatronParser(out)
