@@ -323,3 +323,22 @@ def test_the_records_one_input_fans_out_to_are_spread_over_the_pool(ray_local, t
     workers = sql(db, "select framework, count(*) as n from runs group by 1")
     assert workers["n"].sum() == 8
     assert len(workers) >= 2, f"every record went to one worker: {workers.to_dict('records')}"
+
+
+def test_pipelines_are_planned_for_ray_datas_cpu_limit(ray_local):
+    """A dataset kept to part of the cluster by Ray Data's own limit gets pools for that part only."""
+    from ray.data import DataContext
+
+    from assay.runtime._cluster import node_cpus
+
+    options = DataContext.get_current().execution_options
+    kept = options.resource_limits
+    try:
+        options.resource_limits = kept.copy(cpu=float("inf"))
+        whole = node_cpus()
+        options.resource_limits = kept.copy(cpu=1.5)
+        assert sum(node_cpus()) == pytest.approx(1.5) and len(node_cpus()) == len(whole)
+        options.resource_limits = kept.copy(cpu=sum(whole) * 4)  # a limit above the cluster changes nothing
+        assert node_cpus() == whole
+    finally:
+        options.resource_limits = kept

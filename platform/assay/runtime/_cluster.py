@@ -19,9 +19,18 @@ def ship_by_value(module_name: str | None) -> None:
 
 
 def node_cpus() -> list[float]:
-    """CPUs of each live node of the connected cluster."""
+    """CPUs of each live node of the connected cluster, scaled down to Ray Data's own CPU limit where one is
+    set (``DataContext.get_current().execution_options.resource_limits.cpu``, the way to keep a dataset to
+    part of a shared cluster): pools planned for CPUs that Ray Data will not use start actors that only
+    compete for the ones it does."""
     cpus = [float(n["Resources"].get("CPU", 0)) for n in ray.nodes() if n.get("Alive")]
-    return [c for c in cpus if c > 0] or [1.0]
+    cpus = [c for c in cpus if c > 0] or [1.0]
+    from ray.data import DataContext
+
+    limit = DataContext.get_current().execution_options.resource_limits.cpu
+    if limit is not None and 0 < limit < sum(cpus):
+        cpus = [c * limit / sum(cpus) for c in cpus]
+    return cpus
 
 
 def spread_one_per_block(ds: ray.data.Dataset, num_cpus: float, rows: int = 1) -> ray.data.Dataset:
