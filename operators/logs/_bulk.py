@@ -303,8 +303,9 @@ def _literal(text: str) -> bytes:
     Runs of spaces and values are possessive (``*+``, ``++``): what follows a run never starts with a space
     (runs are collapsed) and what follows a value starts with whitespace or ``|`` (where the learnt line's
     value ended), so giving characters back could never make a line match; not saving the state to give
-    them back makes ``findall`` 1.8x faster on Megatron's lines. A template that does not fit its own line is dropped, so a head regex that needs a
-    space after a run falls back to the per-line path, never to a wrong value."""
+    them back makes ``findall`` 1.8x faster on Megatron's lines. A template that does not fit its own line
+    is dropped, so a head regex that needs a space after a run falls back to the per-line path, never to a
+    wrong value."""
     return re.sub(rb"(?:\\ )+", b" *+", re.escape(text.encode("utf-8", "replace")))
 
 

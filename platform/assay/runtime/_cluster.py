@@ -23,13 +23,13 @@ def node_cpus() -> list[float]:
     set (``DataContext.get_current().execution_options.resource_limits.cpu``, the way to keep a dataset to
     part of a shared cluster): pools planned for CPUs that Ray Data will not use start actors that only
     compete for the ones it does."""
-    cpus = [float(n["Resources"].get("CPU", 0)) for n in ray.nodes() if n.get("Alive")]
-    cpus = [c for c in cpus if c > 0] or [1.0]
     from ray.data import DataContext
 
-    limit = DataContext.get_current().execution_options.resource_limits.cpu
-    if limit is not None and 0 < limit < sum(cpus):
-        cpus = [c * limit / sum(cpus) for c in cpus]
+    cpus = [float(n["Resources"].get("CPU", 0)) for n in ray.nodes() if n.get("Alive")]
+    cpus = [c for c in cpus if c > 0] or [1.0]
+    limit, total = DataContext.get_current().execution_options.resource_limits.cpu, sum(cpus)
+    if limit is not None and 0 < limit < total:
+        cpus = [c * limit / total for c in cpus]
     return cpus
 
 
