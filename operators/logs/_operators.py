@@ -70,6 +70,7 @@ def _framework(cls: type[LogParser], text: str, prefix: str | None) -> str | Non
         "chunk_count",
     ],
     version="1",
+    planning=True,
     chunk_mb=CHUNK_MB,
     parsers=(),
 )

@@ -67,9 +67,10 @@ FAN_OUT_PIPELINE = '''
 import os, time
 from assay import Pipeline, operator
 
-@operator(requires=["source_uri"], produces=["part", "unit_key"])
+@operator(requires=["source_uri"], produces=["part", "unit_key"], planning=True)
 def fan_out(record):
-    """One input, eight heavy records (as one large log becomes its chunks)."""
+    """A planning step: one input file, eight heavy records (as one large log becomes its chunks)."""
+    open(record["source_uri"]).close()
     return [{**record, "part": i, "unit_key": f"{record['source_uri']}#{i}"} for i in range(8)]
 
 @operator(requires=["part"], produces=["runs"])
@@ -323,6 +324,35 @@ def test_the_records_one_input_fans_out_to_are_spread_over_the_pool(ray_local, t
     workers = sql(db, "select framework, count(*) as n from runs group by 1")
     assert workers["n"].sum() == 8
     assert len(workers) >= 2, f"every record went to one worker: {workers.to_dict('records')}"
+
+
+@pytest.mark.parametrize("planned_early", ["every file", "one of three files"])
+def test_records_planned_in_the_driver_reach_the_pool_as_those_planned_by_ray(ray_local, tmp_path, planned_early):
+    """While Ray starts, the driver plans what it can (``EarlyPlanner``); Ray plans the files left. Either way
+    every record, failures included, reaches the next stage, and one file's records spread over the pool."""
+    from assay.runtime._cluster import node_cpus, ship_by_value
+    from assay.runtime._early import Planned, planning_stage
+    from assay.runtime._run import _batches
+    from assay.runtime._stages import StageRunner, decode
+
+    path = tmp_path / "fan_out_pipeline.py"
+    path.write_text(FAN_OUT_PIPELINE)
+    pipeline = load_pipeline(str(path))
+    ship_by_value(pipeline.source_module)
+    files = [str(tmp_path / "first.txt"), str(tmp_path / "gone.txt"), str(tmp_path / "second.txt")]
+    for f in (files[0], files[2]):
+        Path(f).write_text("one input")
+    early_files = files if planned_early == "every file" else files[:1]
+    runner = StageRunner(planning_stage(pipeline).steps)
+    early = Planned([r for f in early_files for r in runner.process([{"source_uri": f}])],
+                    [f for f in files if f not in early_files])
+
+    out = [r for batch in _batches(pipeline, files, node_cpus(), early) for r in decode(batch)]
+    parts = sorted((Path(r["source_uri"]).name, r["part"]) for r in out if "_failure" not in r)
+    assert parts == sorted((name, i) for name in ("first.txt", "second.txt") for i in range(8))
+    failures = [r["_failure"] for r in out if "_failure" in r]
+    assert [(Path(f["source_uri"]).name, f["operator"]) for f in failures] == [("gone.txt", "fan_out")]
+    assert len({r["runs"][0]["framework"] for r in out if "runs" in r}) >= 2, "one worker took every record"
 
 
 def test_pipelines_are_planned_for_ray_datas_cpu_limit(ray_local):

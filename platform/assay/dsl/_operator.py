@@ -42,6 +42,7 @@ class Operator:
     version: str = "1"
     batch: bool = False
     stateful: bool = False
+    planning: bool = False
     description: str = ""
     defaults: dict[str, Any] = field(default_factory=dict)
 
@@ -147,6 +148,7 @@ def operator(
     produces: Sequence[str] = (),
     version: str = "1",
     batch: bool = False,
+    planning: bool = False,
     register: bool = True,
     **defaults: Any,
 ) -> Any:
@@ -158,6 +160,11 @@ def operator(
 
     A class becomes a stateful operator: it is built once per worker, then called per record (or batch).
     Extra keyword arguments are the operator's default configuration, overridable per pipeline step.
+
+    ``planning=True`` marks a step that only plans the work on an input file (checks its format, hashes it,
+    cuts it into chunk records) at a small cost beside the steps after it. While Ray starts (or the driver
+    connects to a cluster), the runtime runs a pipeline's leading planning steps in the driver, the way Ray
+    Data plans its reads there; the files not planned by the time Ray is up are planned by Ray tasks.
     """
 
     def wrap(target: Callable[..., Any]) -> Operator:
@@ -170,6 +177,7 @@ def operator(
             version=str(version),
             batch=batch,
             stateful=inspect.isclass(target),
+            planning=planning,
             description=(inspect.getdoc(target) or "").split("\n\n")[0],
             defaults=dict(defaults),
         )

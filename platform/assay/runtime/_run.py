@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 import uuid
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from assay.clock import utc_now
 from assay.dsl import TASK_CPUS, Pipeline
 from assay.ray_session import ensure_ray
 from assay.runtime._cluster import node_cpus, ship_by_value, spread_one_per_block
+from assay.runtime._early import EarlyPlanner, Planned, planning_stage
 from assay.runtime._inputs import expand_inputs, skip_unread
 from assay.runtime._progress import Progress
 from assay.runtime._sink import Sink
@@ -94,6 +96,7 @@ def run_pipeline(
     if skipped:
         kinds = ", ".join(sorted({Path(f).suffix or Path(f).name for f in skipped}))
         bar.phase(f"skipped {len(skipped)} file(s) this pipeline does not read ({kinds})")
+    planner = _early_planner(pipeline, files)
     try:
         started_ray, startup_s = ensure_ray(address, num_cpus=num_cpus)
         ship_by_value(pipeline.source_module)
@@ -109,9 +112,12 @@ def run_pipeline(
         t0 = time.perf_counter()
         stall = float(os.environ.get("ASSAY_STALL_S", 120)) if stall_s is None else stall_s
         watchdog = Watchdog(pipeline.name, stall, fail=stall_fail, plan=plan)
+        early = planner.finish() if planner is not None else None
+        if early is not None and len(early.left) < len(files):
+            bar.phase(f"planned {len(files) - len(early.left)} of {len(files)} file(s) while Ray started")
         with bar, watchdog:
             try:
-                for batch in _batches(pipeline, files, nodes):
+                for batch in _batches(pipeline, files, nodes, early):
                     watchdog.moved()
                     for record in decode(batch):
                         sink.add(record)
@@ -135,6 +141,8 @@ def run_pipeline(
             sink.flush()
         status = "completed"
     finally:
+        if planner is not None:
+            planner.finish()
         seconds = time.perf_counter() - t0
         sink.flush()
         write_rows(db_path, {"pipeline_runs": [{
@@ -151,6 +159,16 @@ def run_pipeline(
                       seconds, startup_s, db_path)
 
 
+def _early_planner(pipeline: Pipeline, files: list[str]) -> EarlyPlanner | None:
+    """A planner of the files for the time Ray takes to start (or to connect); none when this process is
+    connected already or the pipeline does not start with planning steps."""
+    ray = sys.modules.get("ray")
+    stage = planning_stage(pipeline) if files else None
+    if stage is None or (ray is not None and ray.is_initialized()):
+        return None
+    return EarlyPlanner(stage, files).start()
+
+
 def _input_batches(files: list[str], batch_size: int) -> int:
     """Batches the input is likely to fill: one per ``batch_size`` files, and one per ``INPUT_BYTES_PER_ACTOR``
     of input, since a collection file (a JSON-lines shard of abstracts) holds many records."""
@@ -163,62 +181,91 @@ def _input_batches(files: list[str], batch_size: int) -> int:
     return max(-(-len(files) // batch_size), -(-size // INPUT_BYTES_PER_ACTOR))
 
 
-def _batches(pipeline: Pipeline, files: list[str], nodes: list[float]):
-    if not files:
+def _batches(pipeline: Pipeline, files: list[str], nodes: list[float], early: Planned | None = None):
+    if not files or (early is not None and not early.records and not early.left):
         return iter(())
-    return _dataset(pipeline, files, nodes).iter_batches(batch_size=None, batch_format="numpy")
+    return _dataset(pipeline, files, nodes, early).iter_batches(batch_size=None, batch_format="numpy")
 
 
-def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float]):
+def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float], early: Planned | None = None):
+    """The Ray Data plan of ``pipeline`` over ``files``. With ``early`` (the driver's planner ran the first
+    stage on some of the files), that stage runs on the files left only and its output joins the records
+    planned early."""
     import ray
 
     pools = iter(pipeline.plan_resources(nodes))
-    sources = [encode([{"source_uri": f}])["payload"][0] for f in files]
-    ds = ray.data.from_items([{"payload": s} for s in sources],
-                             override_num_blocks=max(1, min(len(files), int(sum(nodes)) * 8)))
     stages = plan_stages(pipeline.steps)
-    upstream_cpus = TASK_CPUS
-    for i, stage in enumerate(stages):
-        if i > 0 and stage.per_record:
-            # Ray Data merges an upstream task's small yielded blocks into one, which would send all of
-            # those records (the chunks of one log) to one worker in one task; streaming them one per block
-            # spreads them over the pool.
-            ds = spread_one_per_block(ds, upstream_cpus)
-        elif i > 0 and stage.stateful:
-            # Likewise a reader's records (a JSON-lines shard holds thousands) would reach the pool as one
-            # block, one task, one actor: cut them into blocks of a batch so every actor gets a share.
-            ds = spread_one_per_block(ds, upstream_cpus, rows=stage.batch_size)
-        # Blocks sized to the next stage's batches: each downstream task gets one batch's worth.
-        block_records = stages[i + 1].batch_size if i + 1 < len(stages) else OUTPUT_BLOCK_RECORDS
-        if stage.stateful:
-            pool = next(pools)
-            # A pool that may grow starts with no more actors than the input has batches for: on a small
-            # input, actors started in parallel only compete for the CPUs while each loads its model. Not
-            # for a per-record stage: one file fans out into many records there (a large log's chunks).
-            initial = pool.initial_size
-            if not stage.per_record:
-                initial = max(pool.min_size, min(initial, _input_batches(files, stage.batch_size)))
-            ds = ds.map_batches(
-                actor_stage_class(stage.steps),
-                fn_constructor_args=(stage.steps, block_records),
-                batch_size=stage.batch_size,
-                batch_format="numpy",
-                # Ray Data restarts lost actors and retries their tasks by default.
-                # Two tasks in flight per actor hide the hand-over; Ray's default (4) queues the whole
-                # input on the first actor before a second one is up, which then sits idle.
-                compute=ray.data.ActorPoolStrategy(
-                    min_size=pool.min_size, max_size=pool.max_size, initial_size=initial,
-                    max_tasks_in_flight_per_actor=None if stage.per_record else ACTOR_TASKS_IN_FLIGHT),
-                num_cpus=pool.cpus_per_actor,
-            )
-            upstream_cpus = TASK_CPUS
-        else:
-            cpus_each = min((s.num_cpus for s in stage.steps if s.num_cpus is not None), default=TASK_CPUS)
-            ds = ds.map_batches(
-                task_stage_fn(stage.steps, block_records),
-                batch_size=stage.batch_size,
-                batch_format="numpy",
-                num_cpus=cpus_each,
-            )
-            upstream_cpus = cpus_each
+    n_blocks = int(sum(nodes)) * 8
+    unread = files if early is None else early.left
+    ds = None
+    if unread:
+        sources = encode([{"source_uri": f} for f in unread])["payload"]
+        ds = ray.data.from_items([{"payload": s} for s in sources],
+                                 override_num_blocks=max(1, min(len(unread), n_blocks)))
+    first, upstream_cpus, spread = 0, TASK_CPUS, True
+    if early is not None:
+        first = 1
+        if ds is not None:
+            ds, upstream_cpus = _add_stage(ds, stages, 0, pools, files)
+        if early.records:
+            # Records made here can be cut into the next stage's blocks here, with no repartition task.
+            nxt = stages[1]
+            per_block = 1 if nxt.per_record else nxt.batch_size if nxt.stateful else len(early.records)
+            planned = ray.data.from_items([{"payload": p} for p in encode(early.records)["payload"]],
+                                          override_num_blocks=-(-len(early.records) // per_block))
+            spread = ds is not None
+            ds = planned if ds is None else planned.union(ds)
+    for i in range(first, len(stages)):
+        ds, upstream_cpus = _add_stage(ds, stages, i, pools, files, upstream_cpus, spread=i > first or spread)
     return ds
+
+
+def _add_stage(ds, stages: list, i: int, pools, files: list[str], upstream_cpus: float = TASK_CPUS,
+               spread: bool = True):
+    """``ds`` with stage ``i`` of ``stages`` added; returns it and the CPUs that stage's tasks ask for.
+    ``spread``: cut the blocks from the stage before into the blocks this stage takes."""
+    import ray
+
+    stage = stages[i]
+    spread = spread and i > 0
+    if spread and stage.per_record:
+        # Ray Data merges an upstream task's small yielded blocks into one, which would send all of
+        # those records (the chunks of one log) to one worker in one task; streaming them one per block
+        # spreads them over the pool.
+        ds = spread_one_per_block(ds, upstream_cpus)
+    elif spread and stage.stateful:
+        # Likewise a reader's records (a JSON-lines shard holds thousands) would reach the pool as one
+        # block, one task, one actor: cut them into blocks of a batch so every actor gets a share.
+        ds = spread_one_per_block(ds, upstream_cpus, rows=stage.batch_size)
+    # Blocks sized to the next stage's batches: each downstream task gets one batch's worth.
+    block_records = stages[i + 1].batch_size if i + 1 < len(stages) else OUTPUT_BLOCK_RECORDS
+    if stage.stateful:
+        pool = next(pools)
+        # A pool that may grow starts with no more actors than the input has batches for: on a small
+        # input, actors started in parallel only compete for the CPUs while each loads its model. Not
+        # for a per-record stage: one file fans out into many records there (a large log's chunks).
+        initial = pool.initial_size
+        if not stage.per_record:
+            initial = max(pool.min_size, min(initial, _input_batches(files, stage.batch_size)))
+        ds = ds.map_batches(
+            actor_stage_class(stage.steps),
+            fn_constructor_args=(stage.steps, block_records),
+            batch_size=stage.batch_size,
+            batch_format="numpy",
+            # Ray Data restarts lost actors and retries their tasks by default.
+            # Two tasks in flight per actor hide the hand-over; Ray's default (4) queues the whole
+            # input on the first actor before a second one is up, which then sits idle.
+            compute=ray.data.ActorPoolStrategy(
+                min_size=pool.min_size, max_size=pool.max_size, initial_size=initial,
+                max_tasks_in_flight_per_actor=None if stage.per_record else ACTOR_TASKS_IN_FLIGHT),
+            num_cpus=pool.cpus_per_actor,
+        )
+        return ds, TASK_CPUS
+    cpus_each = min((s.num_cpus for s in stage.steps if s.num_cpus is not None), default=TASK_CPUS)
+    ds = ds.map_batches(
+        task_stage_fn(stage.steps, block_records),
+        batch_size=stage.batch_size,
+        batch_format="numpy",
+        num_cpus=cpus_each,
+    )
+    return ds, cpus_each
