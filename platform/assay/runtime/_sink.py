@@ -18,6 +18,11 @@ import pyarrow as pa
 from assay.clock import utc_now
 from assay.store import to_arrow, transaction, type_problem
 
+#: Flushes take at most about this share of the writer's time: after a flush of ``d`` seconds the next one
+#: waits ``d / FLUSH_SHARE``, if that is longer than ``flush_every_s``. Each flush opens, checkpoints and
+#: closes the file (0.1-0.2 s once it holds millions of rows), so a heavy stream (a large log's metric
+#: rows) writes fewer, larger batches; ``flush_mb`` still bounds what waits in memory.
+FLUSH_SHARE = 0.25
 TABLE_FIELDS = ("entities", "mentions", "claims", "relations", "runs", "metrics", "events")
 #: What a table field of a record may hold: rows as dicts, a dict of columns, an Arrow table (or nothing).
 _ROW_CONTAINERS = (list, tuple, dict, pa.Table, type(None))
@@ -43,8 +48,8 @@ class Sink:
         pipeline_run_id: str,
         *,
         flush_every_s: float = 1.0,
-        flush_rows: int = 2_000_000,
-        flush_mb: float = 64,
+        flush_rows: int = 4_000_000,
+        flush_mb: float = 128,
         keep_fields: tuple[str, ...] = (),
         group_by: str | None = None,
         scope: str = "",
@@ -55,7 +60,7 @@ class Sink:
         self.flush_every_s = flush_every_s
         self.flush_rows = flush_rows
         # Rows are counted in bytes too: a few wide rows (abstracts' text) or many narrow ones (metrics)
-        # must not pile up in the driver between the once-a-second flushes.
+        # must not pile up in the driver between flushes.
         self.flush_bytes = int(flush_mb * (1 << 20))
         self.keep_fields = keep_fields
         self.group_by = group_by
@@ -69,6 +74,7 @@ class Sink:
         self._pending_rows = 0
         self._pending_bytes = 0
         self._last_flush = time.monotonic()
+        self._flush_interval = flush_every_s
 
     # -- accepting records -------------------------------------------------------------------------------
     def add(self, record: dict[str, Any]) -> None:
@@ -111,7 +117,7 @@ class Sink:
         if (
             self._pending_rows >= self.flush_rows
             or self._pending_bytes >= self.flush_bytes
-            or time.monotonic() - self._last_flush >= self.flush_every_s
+            or time.monotonic() - self._last_flush >= self._flush_interval
         ):
             self.flush()
 
@@ -124,6 +130,7 @@ class Sink:
         quarantine, self._quarantine = self._quarantine, []
         try:
             self._commit(records, quarantine)
+            self._flush_interval = max(self.flush_every_s, (time.monotonic() - self._last_flush) / FLUSH_SHARE)
         except Exception:
             # One record whose fields do not fit the contract's types must not lose the batch: find it,
             # quarantine it with the column and the types, and write the rest.
