@@ -13,13 +13,14 @@ in the same run:
   events, settings) and its rows dropped, as in a worker whose rows stream to the store;
 * the store writer alone: the metric rows of the file's first 64 MB written to DuckDB as the pipeline's
   writer writes them, as MB of log per second (a bound on any pipeline that stores every metric row);
-* the whole ``logs`` pipeline through ``assay.runtime.run_pipeline`` (Ray workers, the DuckDB writer), its
-  MB/s measured without Ray's start-up;
+* the whole ``logs`` pipeline through ``assay.runtime.run_pipeline`` (Ray workers, the DuckDB writer), run as
+  ``assay run logs`` runs it: it starts Ray itself (or joins ``--address``) and plans the file meanwhile.
+  Its MB/s is given with Ray's start-up included, against the hand-written script (the issue's goal:
+  >= 1.5x), and after the start-up;
 
 and the peak memory of all processes of each (this one and its children: Ray's raylet, GCS and workers;
-proportional set size, so shared pages count once), sampled by peak_memory.py (its own cost kept small), with Ray's idle footprint
-shown apart. The pipeline's MB/s is also given with Ray's start-up included, against the hand-written
-script (the issue's goal: >= 1.5x). Prints the figures and the ratios, exits 0.
+proportional set size, so shared pages count once), sampled by peak_memory.py (its own cost kept small),
+with Ray's idle footprint, measured after the run, shown apart. Prints the figures and the ratios, exits 0.
 
 ``--mixed N`` instead generates a directory of N small logs of mixed formats and shapes (and a few that are
 not training logs) and runs ``assay run logs`` on it as a user would, printing its per-file table.
@@ -38,6 +39,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from peak_memory import PeakMemory, tree_memory_mb
@@ -229,24 +231,38 @@ def writer_alone(path: Path, work: Path, sample_mb: float = 64) -> tuple[float, 
     return rows.num_rows / seconds, seconds / (span.end / 1e6)
 
 
-def start_ray(address: str) -> tuple[float, float]:
-    """Start (or join) Ray here, as ``run_pipeline`` does, so that its idle footprint can be told apart from
-    the pipeline's: returns (seconds it took, memory of all processes once it settled)."""
+@dataclass(frozen=True)
+class UserRun:
+    summary: object  # assay.runtime.RunSummary
+    wall_s: float  # the whole call: Ray's start-up (or connection), the run, Ray's shutdown
+    peak_mb: float
+    idle_mb: float  # Ray's own footprint, idle, measured after the run
+    samples: int
+
+
+def run_as_user(path: Path, db: Path, chunk_mb: float, address: str) -> UserRun:
+    """The pipeline as ``assay run logs`` runs it: ``run_pipeline`` starts (or joins) Ray itself, so what it
+    does while Ray starts (planning the file) counts as it does for a user. Ray's idle footprint is measured
+    afterwards, on its own."""
+    from assay.pipelines.logs import build
     from assay.ray_session import ensure_ray, quiet_ray
+    from assay.runtime import run_pipeline
 
     quiet_ray()
     start = time.perf_counter()
+    with PeakMemory() as mem:
+        summary = run_pipeline(
+            build(chunk_mb=chunk_mb), [str(path)], db=str(db), progress=False,
+            address=None if address == "local" else address,
+        )
+    wall_s = time.perf_counter() - start
+    import ray
+
     ensure_ray(None if address == "local" else address)
-    seconds = time.perf_counter() - start
     time.sleep(2.0)
-    return seconds, tree_memory_mb(os.getpid())
-
-
-def pipeline(path: Path, db: Path, chunk_mb: float):
-    from assay.pipelines.logs import build
-    from assay.runtime import run_pipeline
-
-    return run_pipeline(build(chunk_mb=chunk_mb), [str(path)], db=str(db), progress=False)
+    idle_mb = tree_memory_mb(os.getpid())
+    ray.shutdown()
+    return UserRun(summary, wall_s, mem.peak, idle_mb, mem.samples)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -313,38 +329,34 @@ def main(argv: list[str] | None = None) -> int:
         )
 
         if not args.skip_pipeline:
-            startup_s, idle_mb = start_ray(args.address)
-            with PeakMemory() as mem:
-                summary = pipeline(path, work / "bench.duckdb", chunk_mb)
+            run = run_as_user(path, work / "bench.duckdb", chunk_mb, args.address)
             import duckdb
 
             with duckdb.connect(str(work / "bench.duckdb"), read_only=True) as con:
                 stored = con.execute(
                     "select count(*) filter (where name = 'loss'), count(*) from metrics"
                 ).fetchall()[0]
+            summary = run.summary
             print(
                 f"logs pipeline (run_pipeline):        {mb / summary.seconds:8.1f} MB/s  "
                 f"{n_lines / summary.seconds:12,.0f} lines/s  {stored[1]:,} metric rows ({stored[0]:,} losses)  "
-                f"peak {mem.peak:6.0f} MB  [{summary.seconds:.1f}s, Ray start-up {startup_s:.1f}s not counted, "
+                f"peak {run.peak_mb:6.0f} MB  [{summary.seconds:.1f}s after Ray's start-up of {summary.startup_s:.1f}s, "
                 f"{os.cpu_count()} CPUs, chunks of {chunk_mb:g} MB]"
             )
             print(
-                f"  Ray idle (raylet, GCS, idle workers): {idle_mb:.0f} MB; the pipeline's own on top of it: "
-                f"{mem.peak - idle_mb:.0f} MB ({mem.samples} memory samples, {mem.sampling_s:.1f}s of sampling)"
+                f"  Ray idle (raylet, GCS, idle workers): {run.idle_mb:.0f} MB; the pipeline's own on top of it: "
+                f"{run.peak_mb - run.idle_mb:.0f} MB ({run.samples} memory samples)"
             )
             print(
                 f"  ratio to baseline: {base_s / summary.seconds:.2f}; "
                 f"losses stored = baseline's: {stored[0] == base_losses}"
             )
-            whole_s = summary.seconds + startup_s
             print(
-                f"  with Ray start-up ({whole_s:.1f}s): {mb / whole_s:.1f} MB/s = {hand_s / whole_s:.2f}x the "
-                f"hand-written script (goal >= 1.5x), {base_s / whole_s:.2f}x the one-regex loop; "
-                f"peak of all processes {mem.peak / 1e3:.2f} GB (goal < 2 GB, flat in file size)"
+                f"  as a user runs it, Ray's start-up included ({run.wall_s:.1f}s): {mb / run.wall_s:.1f} MB/s = "
+                f"{hand_s / run.wall_s:.2f}x the hand-written script (goal >= 1.5x), {base_s / run.wall_s:.2f}x "
+                f"the one-regex loop; peak of all processes {run.peak_mb / 1e3:.2f} GB (goal < 2 GB, flat in "
+                "file size)"
             )
-            import ray
-
-            ray.shutdown()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
@@ -354,17 +366,14 @@ def _pipeline_only(
     args: argparse.Namespace, path: Path, work: Path, mb: float, n_lines: int, chunk_mb: float
 ) -> int:
     """The pipeline alone: its speed with and without Ray's start-up and the peak memory of all processes."""
-    import ray
-
-    startup_s, idle_mb = start_ray(args.address)
-    with PeakMemory() as mem:
-        summary = pipeline(path, work / "bench.duckdb", chunk_mb)
+    run = run_as_user(path, work / "bench.duckdb", chunk_mb, args.address)
+    summary = run.summary
     print(
-        f"logs pipeline (run_pipeline): {mb / summary.seconds:.1f} MB/s ({mb / (summary.seconds + startup_s):.1f} "
-        f"with Ray start-up {startup_s:.1f}s)  {n_lines / summary.seconds:,.0f} lines/s  peak of all processes "
-        f"{mem.peak:.0f} MB (Ray idle {idle_mb:.0f} MB)  [{summary.seconds:.1f}s, {os.cpu_count()} CPUs]"
+        f"logs pipeline (run_pipeline): {mb / run.wall_s:.1f} MB/s as a user runs it ({run.wall_s:.1f}s, Ray's "
+        f"start-up of {summary.startup_s:.1f}s included; {mb / summary.seconds:.1f} MB/s after it)  "
+        f"{n_lines / summary.seconds:,.0f} lines/s  peak of all processes {run.peak_mb:.0f} MB (Ray idle "
+        f"{run.idle_mb:.0f} MB)  [{summary.seconds:.1f}s, {os.cpu_count()} CPUs]"
     )
-    ray.shutdown()
     return 0
 
 
