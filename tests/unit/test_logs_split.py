@@ -122,3 +122,20 @@ def test_divergence_starting_at_a_chunk_boundary_is_one_event(tmp_path):
     whole = [(e["kind"], e["step"]) for e in parse_log(path).events if e["kind"] == "nan"]
     parts = [(e["kind"], e["step"]) for e in parse_log(path, chunk_mb=0.1).events if e["kind"] == "nan"]
     assert whole == parts and len(whole) == 1
+
+
+@pytest.mark.parametrize("tail", ["", "a last line cut without its line break"])
+def test_the_scan_over_many_blocks_hashes_counts_and_cuts_as_one_pass_over_the_bytes(tmp_path, tail):
+    from assay.operators.logs._read import scan
+
+    path = tmp_path / "train.log"
+    megatron_log(path, 300, tail=tail)
+    data = path.read_bytes()
+    found = scan(str(path), 4096, block_bytes=1000)  # blocks far smaller than a chunk, and than some lines
+    assert found.doc_id == content_id(data)
+    assert found.n_lines == data.count(b"\n") + (1 if tail else 0) and found.truncated == bool(tail)
+    assert [s.start for s in found.spans[1:]] == [s.end for s in found.spans[:-1]]
+    assert found.spans[0].start == 0 and found.spans[-1].end == len(data) and len(found.spans) > 10
+    for span in found.spans:
+        assert span.start == 0 or data[span.start - 1 : span.start] == b"\n"
+        assert span.first_line == data.count(b"\n", 0, span.start) + 1
