@@ -202,7 +202,7 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float], early: Pl
         sources = encode([{"source_uri": f} for f in unread])["payload"]
         ds = ray.data.from_items([{"payload": s} for s in sources],
                                  override_num_blocks=max(1, min(len(unread), n_blocks)))
-    first, upstream_cpus, spread = 0, TASK_CPUS, True
+    first, upstream_cpus, cut_already = 0, TASK_CPUS, False
     if early is not None:
         first = 1
         if ds is not None:
@@ -213,21 +213,21 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float], early: Pl
             per_block = 1 if nxt.per_record else nxt.batch_size if nxt.stateful else len(early.records)
             planned = ray.data.from_items([{"payload": p} for p in encode(early.records)["payload"]],
                                           override_num_blocks=-(-len(early.records) // per_block))
-            spread = ds is not None
+            cut_already = ds is None
             ds = planned if ds is None else planned.union(ds)
     for i in range(first, len(stages)):
-        ds, upstream_cpus = _add_stage(ds, stages, i, pools, files, upstream_cpus, spread=i > first or spread)
+        spread = i > 0 and not (cut_already and i == first)
+        ds, upstream_cpus = _add_stage(ds, stages, i, pools, files, upstream_cpus, spread=spread)
     return ds
 
 
 def _add_stage(ds, stages: list, i: int, pools, files: list[str], upstream_cpus: float = TASK_CPUS,
-               spread: bool = True):
+               spread: bool = False):
     """``ds`` with stage ``i`` of ``stages`` added; returns it and the CPUs that stage's tasks ask for.
     ``spread``: cut the blocks from the stage before into the blocks this stage takes."""
     import ray
 
     stage = stages[i]
-    spread = spread and i > 0
     if spread and stage.per_record:
         # Ray Data merges an upstream task's small yielded blocks into one, which would send all of
         # those records (the chunks of one log) to one worker in one task; streaming them one per block
