@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from waiting import wait_for
 
+from assay.ray_session import shutdown_ray
 from assay.runtime import serve_ray_data_helpers_here
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,7 +145,7 @@ def ray_nodes(tmp_path: Path):
     import ray
 
     if ray.is_initialized():
-        ray.shutdown()
+        shutdown_ray()
     short = Path(shutil.os.environ.get("TMPDIR", "/tmp")) / f"assay-ray-{os.getpid()}-{free_port()}"
     short.mkdir(parents=True)
     nodes = RayNodes(short)
@@ -152,6 +153,6 @@ def ray_nodes(tmp_path: Path):
         yield nodes
     finally:
         if ray.is_initialized():
-            ray.shutdown()
+            shutdown_ray()
         nodes.stop()
         shutil.rmtree(short, ignore_errors=True)

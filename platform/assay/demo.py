@@ -26,7 +26,7 @@ def samples_dir(kind: str) -> Path:
 
 def run_demo(db: str | os.PathLike[str], *, train_steps: int = 20, echo: Echo = print) -> dict[str, Any]:
     """Fill ``db`` with the demo's knowledge graph, runs, jobs and simulations; returns the table counts."""
-    from assay.ray_session import ensure_ray
+    from assay.ray_session import ensure_ray, shutdown_ray
 
     db = str(db)
     started, startup = ensure_ray(None, num_cpus=max(4, os.cpu_count() or 1))
@@ -39,9 +39,7 @@ def run_demo(db: str | os.PathLike[str], *, train_steps: int = 20, echo: Echo = 
         _simulations(db, echo)
     finally:
         if started:
-            import ray
-
-            ray.shutdown()
+            shutdown_ray()
     from assay.store.queries import counts
 
     return counts(db)

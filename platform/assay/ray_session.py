@@ -10,6 +10,7 @@ import contextlib
 import logging
 import math
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -74,6 +75,25 @@ def ensure_ray(address: str | None = None, *, num_cpus: float | None = None,
     if hasattr(ctx, "enable_operator_progress_bars"):
         ctx.enable_operator_progress_bars = False
     return True, time.perf_counter() - started
+
+
+def shutdown_ray() -> None:
+    """Disconnect from Ray, stopping the embedded instance if this process started one.
+
+    Ray stops its autoscaler monitor after the GCS; the monitor's SIGTERM handler then reports its end to the
+    GCS that is gone and is killed after Ray's one-second grace period: a second every embedded run paid at
+    exit. A single local node's monitor has nothing to save, so it is killed first."""
+    import ray
+
+    try:
+        monitors = ray._private.worker._global_node.all_processes.get("monitor", [])
+    except AttributeError:  # not connected, or another Ray release
+        monitors = []
+    for info in monitors:
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            info.process.kill()
+            info.process.wait(timeout=5)
+    ray.shutdown()
 
 
 @contextlib.contextmanager

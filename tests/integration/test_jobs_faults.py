@@ -32,6 +32,7 @@ from assay.jobs._ray import WorkerShape  # noqa: E402
 from assay.jobs._record import db_call  # noqa: E402
 from assay.jobs._supervisor import JobSupervisor  # noqa: E402
 from assay.jobs.runner import new_job  # noqa: E402
+from assay.ray_session import shutdown_ray  # noqa: E402
 from assay.scheduler.live import LiveScheduler  # noqa: E402
 from assay.store import queries_jobs as _queries  # noqa: E402
 from assay.store.queries import sql as _sql  # noqa: E402
@@ -113,7 +114,7 @@ def two_nodes(tmp_path):
     """``ray start --head`` plus a second ``ray start --address`` node, 2 CPUs each, on this machine; the
     driver connected to them. Yields the two node processes (each the leader of its process group)."""
     if ray.is_initialized():
-        ray.shutdown()  # the shared session; the next test that wants it starts it again
+        shutdown_ray()  # the shared session; the next test that wants it starts it again
     port = _free_port()
     temp = Path("/tmp") / f"assay-jobs-ray-{os.getpid()}-{port}"
     nodes = [_start_node(["--head", f"--port={port}", "--num-cpus=2", "--num-gpus=0",
@@ -126,7 +127,7 @@ def two_nodes(tmp_path):
         wait_for(lambda: sum(n["Alive"] for n in ray.nodes()) == 2, 90, "two live nodes")
         yield nodes
     finally:
-        ray.shutdown()
+        shutdown_ray()
         for node in reversed(nodes):
             _kill_node(node)
         shutil.rmtree(temp, ignore_errors=True)

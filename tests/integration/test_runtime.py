@@ -15,6 +15,7 @@ import pytest
 from waiting import wait_for
 
 from assay.dsl import load_pipeline
+from assay.ray_session import shutdown_ray
 from assay.runtime import ray_data_helpers_served_here, run_pipeline
 from assay.store.queries import counts, sql
 
@@ -237,7 +238,7 @@ def named_actors(address: str | None = None) -> set[str]:
     try:
         return {a["name"] for a in ray.util.list_named_actors(all_namespaces=True)}
     finally:
-        ray.shutdown()
+        shutdown_ray()
 
 
 def test_queries_keep_working_while_a_pipeline_writes(ray_local, tmp_path, db, user_pipeline):

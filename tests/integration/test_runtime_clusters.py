@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from assay.dsl import PipelineError, load_pipeline
+from assay.ray_session import ensure_ray, shutdown_ray
 from assay.runtime import StalledError, run_pipeline, serve_ray_data_helpers_here
 from assay.store.queries import sql
 
@@ -78,16 +80,34 @@ def ray_with_cpus(request):
     import ray
 
     if ray.is_initialized():
-        ray.shutdown()
+        shutdown_ray()
     ray.init(address="local", num_cpus=request.param, include_dashboard=False, logging_level="ERROR")
     serve_ray_data_helpers_here()  # as assay's own embedded sessions do
     ray.data.DataContext.get_current().enable_progress_bars = False
     yield request.param
-    ray.shutdown()
+    shutdown_ray()
 
 
 def test_every_builtin_pipeline_and_the_readme_example_complete(ray_with_cpus, tmp_path):
     assert_all_complete(run_all(tmp_path))
+
+
+def test_stopping_the_embedded_instance_stops_every_process_it_started():
+    """``shutdown_ray`` kills the autoscaler monitor itself first (Ray's own order would give it a second's
+    grace against a GCS already gone) and still stops everything the instance started."""
+    import ray
+
+    if ray.is_initialized():
+        shutdown_ray()
+    started, _ = ensure_ray(None, num_cpus=1)
+    assert started
+    processes = [info.process for infos in ray._private.worker._global_node.all_processes.values()
+                 for info in infos]
+    monitor = ray._private.worker._global_node.all_processes["monitor"][0].process
+    shutdown_ray()
+    assert not ray.is_initialized()
+    assert monitor.returncode == -signal.SIGKILL
+    assert [p.args[:1] for p in processes if p.poll() is None] == []
 
 
 def test_an_impossible_concurrency_fails_before_the_run_naming_the_step(ray_with_cpus, tmp_path):

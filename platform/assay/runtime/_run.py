@@ -11,7 +11,7 @@ from pathlib import Path
 
 from assay.clock import utc_now
 from assay.dsl import TASK_CPUS, Pipeline
-from assay.ray_session import ensure_ray
+from assay.ray_session import ensure_ray, shutdown_ray
 from assay.runtime._cluster import node_cpus, ship_by_value, spread_one_per_block
 from assay.runtime._early import EarlyPlanner, Planned, planning_stage
 from assay.runtime._inputs import expand_inputs, skip_unread
@@ -152,9 +152,7 @@ def run_pipeline(
             "seconds": seconds,
         }]}, upsert=["pipeline_runs"])
         if started_ray and os.environ.get("ASSAY_KEEP_RAY") != "1":
-            import ray
-
-            ray.shutdown()
+            shutdown_ray()
     return RunSummary(run_id, pipeline.name, status, sink.n_in, sink.n_ok, sink.n_quarantined, sink.n_records,
                       seconds, startup_s, db_path)
 
