@@ -145,3 +145,18 @@ def test_template_and_per_line_paths_agree(tmp_path, shape):
         one.select(["step", "name", "value", "line_no"])
     )
     assert bulk.column("ts").null_count == 0 and one.column("ts").null_count == one.num_rows
+
+
+def test_template_groups_are_read_as_one_table_or_else_value_by_value():
+    """The groups of a template's lines are split by Arrow's CSV reader; a column Arrow cannot cast is read
+    by the Python parser, and groups the tab-separated text cannot hold are read value by value."""
+    from assay.operators.logs._bulk import _Groups, _floats, _ints
+
+    groups = _Groups([(b"10", b"1.5E+00", b"6,647"), (b"20", b"nan", b"11.4K")])
+    assert groups.table is not None
+    assert _ints(groups, 0).tolist() == [10, 20]
+    assert _floats(groups, 1, None)[0] == 1.5 and math.isnan(_floats(groups, 1, None)[1])
+    assert _floats(groups, 2, None).tolist() == [6647.0, 11400.0]
+    odd = _Groups([(b"3\t4", b"2.0"), (b"5", b"7\n8")])
+    assert odd.table is None
+    assert _ints(odd, 0).tolist() == [-1, 5] and _floats(odd, 1, None)[0] == 2.0
