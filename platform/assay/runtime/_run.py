@@ -21,7 +21,7 @@ from assay.runtime._stages import (
     OUTPUT_BLOCK_RECORDS,
     StageRunner,
     actor_stage_class,
-    decode,
+    decode_arrow,
     encode,
     plan_stages,
     task_stage_fn,
@@ -119,7 +119,7 @@ def run_pipeline(
             try:
                 for batch in _batches(pipeline, files, nodes, early):
                     watchdog.moved()
-                    for record in decode(batch):
+                    for record in decode_arrow(batch):
                         sink.add(record)
                     bar.update(sink.n_in, sink.n_quarantined)
                     sink.maybe_flush()
@@ -182,7 +182,7 @@ def _input_batches(files: list[str], batch_size: int) -> int:
 def _batches(pipeline: Pipeline, files: list[str], nodes: list[float], early: Planned | None = None):
     if not files or (early is not None and not early.records and not early.left):
         return iter(())
-    return _dataset(pipeline, files, nodes, early).iter_batches(batch_size=None, batch_format="numpy")
+    return _dataset(pipeline, files, nodes, early).iter_batches(batch_size=None, batch_format="pyarrow")
 
 
 def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float], early: Planned | None = None):

@@ -10,12 +10,14 @@ nested lists and columnar payloads do not fit one Arrow schema.
 
 from __future__ import annotations
 
+import itertools
 import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from assay.dsl import BoundOperator, Failure, Step
 
@@ -66,6 +68,21 @@ def encode(records: list[dict[str, Any]]) -> dict[str, np.ndarray]:
 
 def decode(batch: dict[str, np.ndarray]) -> list[dict[str, Any]]:
     return [pickle.loads(b) for b in batch[PAYLOAD]]
+
+
+def decode_arrow(batch: pa.Table) -> list[dict[str, Any]]:
+    """The records of a batch taken as an Arrow table (the driver's): each is unpickled from a view of the
+    column's buffer. The numpy format would first copy every record to a bytes object, and a chunk of a large
+    log carries its metric rows (tens of MB) in its record."""
+    records: list[dict[str, Any]] = []
+    for chunk in batch.column(PAYLOAD).chunks:
+        if not len(chunk):
+            continue
+        width = np.int64 if pa.types.is_large_binary(chunk.type) else np.int32
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=width)[chunk.offset : chunk.offset + len(chunk) + 1]
+        data = memoryview(chunk.buffers()[2])
+        records.extend(pickle.loads(data[a:b]) for a, b in itertools.pairwise(offsets.tolist()))
+    return records
 
 
 def failure_record(failure: Failure) -> dict[str, Any]:
