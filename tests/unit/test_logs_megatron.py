@@ -150,7 +150,7 @@ def test_template_and_per_line_paths_agree(tmp_path, shape):
 def test_template_groups_are_read_as_one_table_or_else_value_by_value():
     """The groups of a template's lines are split by Arrow's CSV reader; a column Arrow cannot cast is read
     by the Python parser, and groups the tab-separated text cannot hold are read value by value."""
-    from assay.operators.logs._bulk import _Groups, _floats, _ints
+    from assay.operators.logs._bulk import _floats, _Groups, _ints
 
     groups = _Groups([(b"10", b"1.5E+00", b"6,647"), (b"20", b"nan", b"11.4K")])
     assert groups.table is not None
