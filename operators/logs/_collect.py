@@ -90,6 +90,7 @@ class Collector:
         self.last_ts: dt.datetime | None = None
         self.current_step: int | None = None  # for parsers whose lines do not carry a step
         self.coverage = Coverage()
+        self._step_lines: list[int] = []
 
     # -- what parsers call ----------------------------------------------------------------------------------
     def metric(
@@ -113,6 +114,11 @@ class Collector:
         self._rank.append(rank)
         self._ts.append(ts)
         self._line.append(line_no)
+
+    def gave_step(self, line_no: int) -> None:
+        """Line ``line_no`` gave the step of values printed elsewhere (a progress bar under stdout dicts): it
+        was understood, though no row cites it."""
+        self._step_lines.append(line_no)
 
     def metric_columns(
         self,
@@ -354,6 +360,7 @@ class Collector:
             *self._last_at.values(),
             *(m[1] for m in self.models),
             *(h[1] for h in self.hardware),
+            *self._step_lines,
         ]
         column = metrics.column("line_no").to_numpy() if metrics.num_rows else np.empty(0, dtype=np.int64)
         return np.concatenate((column, np.asarray(lines, dtype=np.int64)))

@@ -110,20 +110,22 @@ class HFTrainerParser(LogParser):
             if not segment.strip():
                 continue
             m = _BAR.search(segment)
-            if m and "%|" in segment:
-                self._progress(int(m.group("n")), int(m.group("total")))
+            if m and "%|" in segment and self._progress(int(m.group("n")), int(m.group("total"))):
+                self.out.gave_step(line_no)
             d = _DICT.search(segment)
             if d:
                 self._log_dict(d.group(0), line_no, rank)
                 continue
             self._setup(segment, line_no)
 
-    def _progress(self, n: int, total: int) -> None:
-        """Only the training bar gives the step; evaluation bars count batches."""
+    def _progress(self, n: int, total: int) -> bool:
+        """Only the training bar gives the step (True when this one did); evaluation bars count batches."""
         expected = self.out.settings.get("train_iters")
         if (expected and total == expected) or (not expected and total >= (self.bar_total or 0)):
             self.bar_step, self.bar_total = n, total
             self._release(n)
+            return True
+        return False
 
     def _release(self, step: int | None) -> None:
         for entry, line_no, rank, ordinal in self.waiting:

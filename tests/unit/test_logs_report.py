@@ -35,6 +35,18 @@ def test_a_file_with_series_is_not_quarantined_and_counts_what_it_missed(tmp_pat
     assert (summary["lines"], summary["unrecognised_lines"]) == (10, 2)
 
 
+def test_a_progress_bar_that_gives_the_dicts_their_step_counts_as_understood(tmp_path):
+    lines = []
+    for s in range(10, 60, 10):
+        lines.append(f" {s}%|##        | {s}/50 [00:{s:02d}<00:40,  1.00it/s]")
+        lines.append(f"{{'loss': {4 - s / 100:.2f}, 'learning_rate': 2e-05, 'epoch': {s / 50:.2f}}}")
+    lines.append(" 40%|####      | 4/10 [00:01<00:01,  4.00it/s]")  # an evaluation bar counts batches
+    log = parse_log(write(tmp_path, "hf.log", lines))
+    assert log.series("loss")[0][0] == 10
+    summary = json.loads(log.run["config"])["summary"]
+    assert (summary["lines"], summary["unrecognised_lines"]) == (11, 1)
+
+
 def test_line_shape_masks_numbers():
     assert line_shape("  Total loss is  26.77 ETA is  6:49:23.8") == "Total loss is <n> ETA is <n>"
 
