@@ -127,9 +127,15 @@ def variable_names(template: list[str]) -> dict[int, str]:
             if word == "<*>":
                 break
             if (word[0].isalpha() or word[0] == "_") and word.lower() not in _FILLER:
-                qualifier = template[j - 1].lower() if j > 0 else ""
-                # "val loss 2.4" is the validation loss, "train loss 2.3" the training loss
-                names[i] = f"{qualifier}_{word}" if qualifier in _QUALIFIERS and word.isalpha() else word
+                before = template[j - 1] if j > 0 else ""
+                # "val loss 2.4" is the validation loss, "train loss 2.3" the training loss; so is LitGPT's
+                # "loss train: 2.3" (the split after the metric's name)
+                if before.lower() in _QUALIFIERS and word.isalpha():
+                    names[i] = f"{before.lower()}_{word}"
+                elif word.lower() in _QUALIFIERS and before.isalpha() and metric_name(before):
+                    names[i] = f"{word.lower()}_{before}"
+                else:
+                    names[i] = word
                 break
     return names
 
@@ -253,12 +259,18 @@ def series_name(word: str, keep_unknown: bool = True) -> str | None:
     term by its ending, else (``keep_unknown``) the word itself as a slug."""
     slug = key_slug(word)
     name = _RATE_UNITS.get(word) or metric_name(word) or ("step_time_ms" if slug in _TIME_NAMES else None)
-    if name is None and slug.endswith("loss"):
+    if name is None and slug.endswith("loss") and not _AUXILIARY_LOSS.search(slug):
         name = "val_loss" if slug.startswith(("val", "eval", "valid", "test")) else "loss"
     if name is None and keep_unknown and not is_step_key(word) and slug not in _NOT_SERIES:
         name = extra_metric_name(word)
     return name
 
+
+#: Loss terms printed beside the objective (``actor/entropy_loss``, ``kl_loss``, ``load_balancing_loss``): kept
+#: under their own names, never taken for the loss.
+_AUXILIARY_LOSS = re.compile(
+    r"(?:^|_)(?:entropy|kl|aux|z|load_balancing|lb|balance|router|moe|vf|value|critic|reg|l1|l2|penalty)_?loss$"
+)
 
 #: Words that name no series of their own: bookkeeping (a version, a rank, an ETA) and units.
 _NOT_SERIES = {

@@ -143,3 +143,24 @@ def test_fractional_epochs_are_not_steps(tmp_path):
     lines = [f"{{'loss': {2 - i / 10:.2f}, 'lr': 0.0001, 'epoch': {i / 4:.2f}}}" for i in range(1, 5)]
     log = parse_log(write(tmp_path, "dicts.log", [*lines, "(the end)"]))
     assert len({s for s, _ in log.series("loss")}) == 4
+
+
+def test_auxiliary_loss_terms_keep_their_own_names(tmp_path):
+    """An RL trainer's policy loss beside its entropy and value losses: only the objective is ``loss``."""
+    lines = [
+        f"step:{s} - actor/pg_loss:{0.5 - s / 100:.3f} - actor/entropy_loss:1.25 - critic/vf_loss:0.{s:02d} - "
+        f"actor/kl_loss:0.003"
+        for s in range(1, 12)
+    ]
+    log = parse_log(write(tmp_path, "rl.log", lines))
+    names = set(log.metrics.column("name").to_pylist())
+    assert {"actor_entropy_loss", "critic_vf_loss", "actor_kl_loss"} <= names
+    assert log.series("loss")[0] == (1, 0.49) and len(log.series("loss")) == 11
+
+
+def test_the_split_printed_after_the_metric_name(tmp_path):
+    lines = [f"Epoch 1 | iter {4 * s} step {s} | loss train: {3 - s / 10:.3f}, val: n/a | iter time: 351.2 ms"
+             for s in range(1, 12)]
+    log = parse_log(write(tmp_path, "litgpt_like.log", lines))
+    assert "train" not in set(log.metrics.column("name").to_pylist())
+    assert [v for _, v in log.series("loss")][:2] == [2.9, 2.8]
