@@ -181,6 +181,43 @@ def counter_step(text: str) -> int | None:
     return found
 
 
+#: A counter printed with its total: ``Step [100/600]``, ``Batch 16/5000``, a bar's ``100/1875 [``.
+_COUNTER_OF = re.compile(
+    r"\b(?:global_step|step|steps|iter|iteration|batch|it|update)\b\s*[:=#]?\s*\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
+    r"|(?P<bar>\d+)/(?P<bar_total>\d+) \[",
+    re.I,
+)
+
+
+class EpochCounters:
+    """Steps of a counter that starts again at each epoch (``Step [600/600]``, then ``Step [100/600]``), made
+    global. When a counter goes back after its last stride reached its total, that total is added to the
+    steps after it; a counter going back from mid-way is left alone (a restart from a checkpoint). Counters
+    with different totals (a training and an evaluation bar) and ranks are apart."""
+
+    def __init__(self) -> None:
+        self._state: dict[tuple[int | None, int], tuple[int, int, int]] = {}  # (rank, total) -> last, stride, offset
+        self.offsets: dict[int, int] = {}  # line number -> what its counter's steps are shifted by (where > 0)
+
+    def see(self, text: str, line_no: int, rank: int | None) -> int:
+        """The shift of the steps ``text`` counts (its innermost counter with a total)."""
+        counters = list(_COUNTER_OF.finditer(text))
+        if not counters:
+            return 0
+        found = counters[-1]  # the innermost: "Epoch [2/10], Step [100/600]" counts steps
+        n, total = (int(found.group(g)) for g in (("bar", "bar_total") if found.group("bar") else ("n", "total")))
+        last, stride, offset = self._state.get((rank, total), (None, 0, 0))
+        if last is not None:
+            if n < last and last + max(stride, 1) > total:
+                offset += total
+            elif n > last:
+                stride = n - last
+        self._state[(rank, total)] = (n, stride, offset)
+        if offset:
+            self.offsets[line_no] = offset
+        return offset
+
+
 def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, out: Collector) -> None:
     """A user script's own line for ``miner``; a counter on it moves the collector's current step, so
     that the framework's lines after it (an overflow, a timer) take that step."""
@@ -212,6 +249,7 @@ class GenericParser(LogParser):
         self.miner = TemplateMiner()
         self.steps: dict[int | None, int] = {}  # the last counter each rank printed (None: any rank)
         self.header: dict[int | None, list[str]] = {}
+        self.epochs = EpochCounters()
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         header = self.header.get(rank)
@@ -222,16 +260,16 @@ class GenericParser(LogParser):
             if any(is_step_key(c) for c in columns) or any(metric_name(c) for c in columns):
                 self.header[rank] = columns
             return
-        self._count(text, rank)
+        self._count(text, rank, self.epochs.see(text, line_no, rank))
         tokens = tokens_of(text)
         if len(tokens) >= 2:
             self.miner.add(tokens, line_no, rank, self.steps.get(rank, self.steps.get(None)))
 
-    def _count(self, text: str, rank: int | None) -> None:
+    def _count(self, text: str, rank: int | None, shift: int) -> None:
         """The step a line's counter says, for the value lines that follow it (a per-rank context)."""
         found = counter_step(text)
         if found is not None:
-            self.steps[rank] = self.steps[None] = found
+            self.steps[rank] = self.steps[None] = found + shift
 
     def _table_row(self, header: list[str], text: str, line_no: int, rank: int | None) -> bool:
         cells = [c for c in _ROW_SPLIT.split(text.strip()) if c]
@@ -251,7 +289,7 @@ class GenericParser(LogParser):
 
     def finish(self) -> None:
         for cluster in self.miner.clusters():
-            emit_series(cluster, self.out, keep_unknown=True)
+            emit_series(cluster, self.out, keep_unknown=True, shifts=self.epochs.offsets)
 
 
 def series_name(word: str, keep_unknown: bool = True) -> str | None:
@@ -303,9 +341,14 @@ def _keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
             metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
 
 
-def emit_series(cluster: _Cluster, out, *, keep_unknown: bool = False) -> None:
+def emit_series(
+    cluster: _Cluster, out, *, keep_unknown: bool = False, shifts: dict[int, int] | None = None
+) -> None:
+    """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
+    per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`)."""
     names = variable_names(cluster.template)
     step_pos = step_position(cluster.template, names)
+    counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
     metrics: dict[int, str] = {}
     for pos, word in names.items():
         if pos == step_pos:
@@ -326,7 +369,7 @@ def emit_series(cluster: _Cluster, out, *, keep_unknown: bool = False) -> None:
             if parsed is None or parsed[0] != parsed[0]:
                 continue
             if float(parsed[0]).is_integer():  # a fractional epoch (0.25) counts no steps
-                step = int(parsed[0])
+                step = int(parsed[0]) + (shifts.get(line_no, 0) if counted and shifts else 0)
         for pos, name in metrics.items():
             parsed = parse_quantity(tokens[pos])
             if parsed is None:

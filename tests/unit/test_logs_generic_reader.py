@@ -164,3 +164,35 @@ def test_the_split_printed_after_the_metric_name(tmp_path):
     log = parse_log(write(tmp_path, "litgpt_like.log", lines))
     assert "train" not in set(log.metrics.column("name").to_pylist())
     assert [v for _, v in log.series("loss")][:2] == [2.9, 2.8]
+
+
+def test_a_step_counter_that_starts_again_each_epoch_counts_on(tmp_path):
+    """``Step [600/600]`` then ``Step [100/600]`` is the next epoch, not a restart: steps go on from 600."""
+    lines = [f"[rank0]: Epoch [{e}/3], Step [{s}/600], Loss: {2 - e / 10 - s / 10000:.4f}"
+             for e in (1, 2, 3) for s in range(100, 601, 100)]
+    log = parse_log(write(tmp_path, "tutorial.log", lines))
+    steps = [s for s, _ in log.series("loss")]
+    assert steps == list(range(100, 1801, 100))
+    assert "restart" not in log.event_kinds()
+
+
+def test_keras_epochs_with_their_closing_lines_count_on(tmp_path):
+    lines = []
+    for e in (1, 2):
+        lines.append(f"Epoch {e}/2")
+        lines += [f"{s}/300 [==>.......] - ETA: 0:10 - loss: {1 - e / 10 - s / 10000:.4f} - accuracy: 0.91"
+                  for s in (100, 200)]
+        lines.append(f"300/300 [==========] - 3s 10ms/step - loss: {0.9 - e / 10:.4f} - accuracy: 0.92 - "
+                     f"val_loss: {0.95 - e / 10:.4f} - val_accuracy: 0.90")
+    log = parse_log(write(tmp_path, "keras.log", lines))
+    assert [s for s, _ in log.series("loss")] == [100, 200, 300, 400, 500, 600]
+    assert [s for s, _ in log.series("val_loss")] == [300, 600]
+    assert "restart" not in log.event_kinds()
+
+
+def test_a_counter_going_back_mid_epoch_is_still_a_restart(tmp_path):
+    steps = [100, 200, 300, 400, 200, 300, 400, 500]  # resumed from the checkpoint at 200
+    lines = [f"Epoch [1/3], Step [{s}/600], Loss: {2 - i / 100:.4f}" for i, s in enumerate(steps)]
+    log = parse_log(write(tmp_path, "resumed.log", lines))
+    assert [s for s, _ in log.series("loss")] == steps
+    assert "restart" in log.event_kinds()
