@@ -19,6 +19,7 @@ from assay.operators.logs._names import (
     metric_name,
 )
 from assay.operators.logs._numbers import memory_mb, parse_quantity
+from assay.operators.logs._steps import EVALUATION_WORD, EpochCounters, counter_step, step_position
 
 _TOKEN = re.compile(
     r"[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
@@ -105,8 +106,6 @@ _RATE_UNITS = {
 _FILLER = {"is", "was", "are", "were", "of", "at", "to", "now", "currently", "equals", "became", "becomes"}
 #: A word before a metric's name that says which split it is about (``val loss 2.4``).
 _QUALIFIERS = {"train", "training", "val", "valid", "validation", "eval", "test", "dev"}
-#: Counters printed as ``Batch 16/29316``: a step when no step key names one.
-_COUNTER_WORDS = {"batch", "batches", "step", "steps", "iter", "iteration", "it", "update", "updates"}
 
 
 def variable_names(template: list[str]) -> dict[int, str]:
@@ -140,82 +139,12 @@ def variable_names(template: list[str]) -> dict[int, str]:
     return names
 
 
-def step_position(template: list[str], names: dict[int, str]) -> int | None:
-    """Where a template prints its step: a step key (``step 10``, ``iter: 10``), else a counter ``N/M``
-    after a counter word (``Batch 16/29316``) or before a bar's ``[`` (``10/100 [00:01<...``)."""
-    for pos, word in sorted(names.items()):
-        if is_step_key(word):
-            return pos
-    for pos in sorted(names):
-        if template[pos + 1 : pos + 3] == ["/", "<*>"] and names[pos].lower() in _COUNTER_WORDS:
-            return pos
-    for pos in range(len(template) - 3):
-        if template[pos : pos + 4] == ["<*>", "/", "<*>", "["]:
-            return pos
-    # a log of one line per epoch counts epochs
-    return next((pos for pos, word in sorted(names.items()) if word.lower() == "epoch"), None)
-
-
-#: A step counter anywhere in a line: ``Batch 16/29316``, ``step: 10``, ``iter #7``, a bar's ``10/100 [``.
-_COUNTER = re.compile(
-    r"\b(?P<key>global_step|step|steps|iter|iteration|batch|it|update)\b\s*[:=#]?\s*(?P<n>\d+)(?P<of>\s*/\s*\d+)?"
-    r"|(?P<bar>\d+)/\d+ \[",
-    re.I,
-)
 #: A table's header row (``step  loss  lr``) and its rows of numbers.
 _HEADER = re.compile(r"^\s*[A-Za-z_][\w/.\-()]*(?:(?:\s{2,}|\t|\s*[|,]\s*)[A-Za-z_][\w/.\-()]*)+\s*$")
 _ROW_SPLIT = re.compile(r"\s*[|,\t]\s*|\s+")
 _NUMBER_ROW = (
     r"^\s*[-+]?(?:\d|\.\d)[\d.eE+\-]*(?:(?:\s+|\s*[|,]\s*)(?:[-+]?(?:\d|\.\d)[\d.eE+\-]*|nan|inf))+\s*$"
 )
-
-
-def counter_step(text: str) -> int | None:
-    """The step a line's counter says (the innermost one: ``Epoch 2/50, Batch 16/5000`` is 16)."""
-    found = None
-    for m in _COUNTER.finditer(text):
-        if m.group("bar"):
-            found = int(m.group("bar"))
-        elif m.group("key").lower() != "batch" or m.group("of"):
-            found = int(m.group("n"))
-    return found
-
-
-#: A counter printed with its total: ``Step [100/600]``, ``Batch 16/5000``, a bar's ``100/1875 [``.
-_COUNTER_OF = re.compile(
-    r"\b(?:global_step|step|steps|iter|iteration|batch|it|update)\b\s*[:=#]?\s*\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
-    r"|(?P<bar>\d+)/(?P<bar_total>\d+) \[",
-    re.I,
-)
-
-
-class EpochCounters:
-    """Steps of a counter that starts again at each epoch (``Step [600/600]``, then ``Step [100/600]``), made
-    global. When a counter goes back after its last stride reached its total, that total is added to the
-    steps after it; a counter going back from mid-way is left alone (a restart from a checkpoint). Counters
-    with different totals (a training and an evaluation bar) and ranks are apart."""
-
-    def __init__(self) -> None:
-        self._state: dict[tuple[int | None, int], tuple[int, int, int]] = {}  # (rank, total) -> last, stride, offset
-        self.offsets: dict[int, int] = {}  # line number -> what its counter's steps are shifted by (where > 0)
-
-    def see(self, text: str, line_no: int, rank: int | None) -> int:
-        """The shift of the steps ``text`` counts (its innermost counter with a total)."""
-        counters = list(_COUNTER_OF.finditer(text))
-        if not counters:
-            return 0
-        found = counters[-1]  # the innermost: "Epoch [2/10], Step [100/600]" counts steps
-        n, total = (int(found.group(g)) for g in (("bar", "bar_total") if found.group("bar") else ("n", "total")))
-        last, stride, offset = self._state.get((rank, total), (None, 0, 0))
-        if last is not None:
-            if n < last and last + max(stride, 1) > total:
-                offset += total
-            elif n > last:
-                stride = n - last
-        self._state[(rank, total)] = (n, stride, offset)
-        if offset:
-            self.offsets[line_no] = offset
-        return offset
 
 
 def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, out: Collector) -> None:
@@ -260,16 +189,18 @@ class GenericParser(LogParser):
             if any(is_step_key(c) for c in columns) or any(metric_name(c) for c in columns):
                 self.header[rank] = columns
             return
-        self._count(text, rank, self.epochs.see(text, line_no, rank))
+        if not EVALUATION_WORD.search(text):  # evaluation lines take the training step, whatever they count
+            self._count(text, line_no, rank)
         tokens = tokens_of(text)
         if len(tokens) >= 2:
             self.miner.add(tokens, line_no, rank, self.steps.get(rank, self.steps.get(None)))
 
-    def _count(self, text: str, rank: int | None, shift: int) -> None:
+    def _count(self, text: str, line_no: int, rank: int | None) -> None:
         """The step a line's counter says, for the value lines that follow it (a per-rank context)."""
-        found = counter_step(text)
+        counted = self.epochs.see(text, line_no, rank)
+        found = counted if counted is not None else counter_step(text)
         if found is not None:
-            self.steps[rank] = self.steps[None] = found + shift
+            self.steps[rank] = self.steps[None] = found
 
     def _table_row(self, header: list[str], text: str, line_no: int, rank: int | None) -> bool:
         cells = [c for c in _ROW_SPLIT.split(text.strip()) if c]

@@ -196,3 +196,20 @@ def test_a_counter_going_back_mid_epoch_is_still_a_restart(tmp_path):
     log = parse_log(write(tmp_path, "resumed.log", lines))
     assert [s for s, _ in log.series("loss")] == steps
     assert "restart" in log.event_kinds()
+
+
+def test_a_bracketed_counter_is_the_step_and_an_evaluation_line_takes_the_training_one(tmp_path):
+    lines = [f"12:00:{s % 60:02d} - trainer - INFO - Epoch(train) [{e}][{s:4d}/200]  lr: 1.0e-02  time: 0.51  "
+             f"loss: {2 - e / 10 - s / 10000:.4f}  loss_cls: 0.5" for e in (1, 2) for s in range(50, 201, 50)]
+    lines.insert(4, "12:01:00 - trainer - INFO - Epoch(val) [1][25/25]    bbox_mAP: 0.3100")
+    log = parse_log(write(tmp_path, "det.log", lines))
+    assert [s for s, _ in log.series("loss")] == [50, 100, 150, 200, 250, 300, 350, 400]
+    assert log.series("bbox_map") == [(200, 0.31)]  # after the first epoch's 200 steps, not at "25"
+    assert "restart" not in log.event_kinds()
+    assert "loss_cls" in set(log.metrics.column("name").to_pylist())  # a loss term, not the loss
+
+
+def test_a_bracketed_date_is_no_counter(tmp_path):
+    lines = [f"[2024/05/{d:02d} 10:00:00] step {d * 10} loss {3 - d / 10:.2f}" for d in range(1, 9)]
+    log = parse_log(write(tmp_path, "dated.log", lines))
+    assert [s for s, _ in log.series("loss")] == list(range(10, 81, 10))

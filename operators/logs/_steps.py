@@ -1,0 +1,95 @@
+"""Where a line of an unknown format prints its step: a step key, a counter ``N/M`` after a counter word or
+in brackets, a progress bar's position; and counters that start again at each epoch, made global."""
+
+from __future__ import annotations
+
+import re
+
+from assay.operators.logs._names import is_step_key
+
+#: A line about evaluation (``Epoch(val) [2][100/100]``, ``Test: [ 10/50]``): its counter counts evaluation
+#: batches, not training steps. The word alone: ``val_loss:`` on a training line's end is a metric's name.
+EVALUATION_WORD = re.compile(
+    r"(?i)(?:^|[^a-z_/])(?:val|valid|validation|eval|evaluation|evaluating|test)(?:[^a-z_/]|$)"
+)
+#: Counters printed as ``Batch 16/29316``: a step when no step key names one.
+_COUNTER_WORDS = {"batch", "batches", "step", "steps", "iter", "iteration", "it", "update", "updates"}
+
+
+def step_position(template: list[str], names: dict[int, str]) -> int | None:
+    """Where a template prints its step: a step key (``step 10``, ``iter: 10``), else a counter ``N/M``
+    after a counter word (``Batch 16/29316``), before a bar's ``[`` (``10/100 [00:01<...``) or in brackets on a
+    training line (``[  50/1000]``)."""
+    for pos, word in sorted(names.items()):
+        if is_step_key(word):
+            return pos
+    for pos in sorted(names):
+        if template[pos + 1 : pos + 3] == ["/", "<*>"] and names[pos].lower() in _COUNTER_WORDS:
+            return pos
+    for pos in range(len(template) - 3):
+        if template[pos : pos + 4] == ["<*>", "/", "<*>", "["]:
+            return pos
+    evaluating = any(EVALUATION_WORD.search(word) for word in template if word != "<*>")
+    for pos in range(1, len(template) - 2):  # a bracketed counter: mmengine's [1][  50/1000], timm's [ 100/1251 (
+        if evaluating:
+            break  # it counts evaluation batches
+        if template[pos - 1 : pos + 3] == ["[", "<*>", "/", "<*>"] and template[pos + 3 : pos + 4] != ["/"]:
+            return pos  # (a bracketed date, [2024/05/01, has a second slash)
+    # a log of one line per epoch counts epochs
+    return next((pos for pos, word in sorted(names.items()) if word.lower() == "epoch"), None)
+
+
+#: A step counter anywhere in a line: ``Batch 16/29316``, ``step: 10``, ``iter #7``, a bar's ``10/100 [``.
+_COUNTER = re.compile(
+    r"\b(?P<key>global_step|step|steps|iter|iteration|batch|it|update)\b\s*[:=#]?\s*(?P<n>\d+)(?P<of>\s*/\s*\d+)?"
+    r"|(?P<bar>\d+)/\d+ \[",
+    re.I,
+)
+def counter_step(text: str) -> int | None:
+    """The step a line's counter says (the innermost one: ``Epoch 2/50, Batch 16/5000`` is 16)."""
+    found = None
+    for m in _COUNTER.finditer(text):
+        if m.group("bar"):
+            found = int(m.group("bar"))
+        elif m.group("key").lower() != "batch" or m.group("of"):
+            found = int(m.group("n"))
+    return found
+
+
+#: A counter printed with its total: ``Step [100/600]``, ``Batch 16/5000``, a bar's ``100/1875 [``, a bracketed
+#: ``[  50/1000]``.
+_COUNTER_OF = re.compile(
+    r"\b(?:global_step|step|steps|iter|iteration|batch|it|update)\b\s*[:=#]?\s*\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
+    r"|(?P<bar>\d+)/(?P<bar_total>\d+) \[|\[\s*(?P<bracket>\d+)/(?P<bracket_total>\d+)\b",
+    re.I,
+)
+
+
+class EpochCounters:
+    """Steps of a counter that starts again at each epoch (``Step [600/600]``, then ``Step [100/600]``), made
+    global. When a counter goes back after its last stride reached its total, that total is added to the
+    steps after it; a counter going back from mid-way is left alone (a restart from a checkpoint). Counters
+    with different totals (a training and an evaluation bar) and ranks are apart."""
+
+    def __init__(self) -> None:
+        self._state: dict[tuple[int | None, int], tuple[int, int, int]] = {}  # (rank, total) -> last, stride, offset
+        self.offsets: dict[int, int] = {}  # line number -> what its counter's steps are shifted by (where > 0)
+
+    def see(self, text: str, line_no: int, rank: int | None) -> int | None:
+        """The global step of ``text``'s innermost counter with a total, if it has one."""
+        counters = list(_COUNTER_OF.finditer(text))
+        if not counters:
+            return None
+        found = counters[-1]  # the innermost: "Epoch [2/10], Step [100/600]" counts steps
+        kind = next((k for k in ("bar", "bracket") if found.group(k)), "n")
+        n, total = int(found.group(kind)), int(found.group("total" if kind == "n" else f"{kind}_total"))
+        last, stride, offset = self._state.get((rank, total), (None, 0, 0))
+        if last is not None:
+            if n < last and last + max(stride, 1) >= total:
+                offset += total
+            elif n > last:
+                stride = n - last
+        self._state[(rank, total)] = (n, stride, offset)
+        if offset:
+            self.offsets[line_no] = offset
+        return n + offset
