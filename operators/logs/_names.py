@@ -186,7 +186,7 @@ def metric_name(key: str) -> str | None:
     slug = key_slug(key)
     if slug in _ALIASES:
         return _ALIASES[slug]
-    for prefix in ("train_", "training_", "trainer_"):
+    for prefix in ("train_", "training_", "trainer_", "reduced_"):  # reduced: averaged over the ranks
         if slug.startswith(prefix) and slug[len(prefix) :] in _ALIASES:
             return _ALIASES[slug[len(prefix) :]]
     for prefix in ("eval_", "val_", "valid_", "validation_", "test_"):

@@ -119,8 +119,13 @@ def variable_names(template: list[str]) -> dict[int, str]:
         if after and after[0].lower() in _RATE_UNITS:
             names[i] = after[0].lower()
             continue
-        if after == [":", "<*>"]:
-            continue  # hours of a clock time
+        # hours of a clock time (7:57:00, eta: 1:23), unless a metric's name comes right before a value that
+        # only a colon follows (torchtune's "Loss: 2.26:  4%|")
+        clock = after == [":", "<*>"] and (
+            template[i + 3 : i + 4] == [":"] or not (i >= 2 and template[i - 1] == ":" and metric_name(template[i - 2]))
+        )
+        if clock:
+            continue
         for j in range(i - 1, max(-1, i - 5), -1):
             word = template[j]
             if word == "<*>":
@@ -260,11 +265,15 @@ _NOT_SERIES = {
 
 
 def _keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
-    """Two values of one line never land in one series: where two keys map to the same name (a running-mean
-    ``loss=`` beside ``reduced_train_loss=``), the last printed keeps it, the others their own names."""
+    """Two values of one line never land in one series: where two keys map to the same name, a key the synonym
+    table names so keeps it over one named by its ending (fairseq's ``loss`` over ``nll_loss``); between equals
+    (a running-mean ``loss=`` beside ``reduced_train_loss=``) the last printed keeps it. The others keep
+    their own names."""
     last: dict[str, int] = {}
     for pos in sorted(metrics):
-        last[metrics[pos]] = pos
+        keeper = last.get(metrics[pos])
+        if keeper is None or metric_name(names[pos]) or not metric_name(names[keeper]):
+            last[metrics[pos]] = pos
     for pos in sorted(metrics):
         name = metrics[pos]
         if last[name] != pos:
@@ -280,6 +289,8 @@ def emit_series(
     names = variable_names(cluster.template)
     step_pos = step_position(cluster.template, names)
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
+    # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step
+    by_epoch = step_pos is not None and names.get(step_pos, "").lower() == "epoch"
     metrics: dict[int, str] = {}
     for pos, word in names.items():
         if pos == step_pos:
@@ -295,7 +306,7 @@ def emit_series(
         return  # no known metric and no step: a line with numbers, not a series
     for ordinal, (line_no, rank, tokens, current) in enumerate(cluster.rows):
         step = current if current is not None else ordinal
-        if step_pos is not None:
+        if step_pos is not None and not (by_epoch and current is not None):
             parsed = parse_quantity(tokens[step_pos])
             if parsed is None or parsed[0] != parsed[0]:
                 continue

@@ -213,3 +213,25 @@ def test_a_bracketed_date_is_no_counter(tmp_path):
     lines = [f"[2024/05/{d:02d} 10:00:00] step {d * 10} loss {3 - d / 10:.2f}" for d in range(1, 9)]
     log = parse_log(write(tmp_path, "dated.log", lines))
     assert [s for s, _ in log.series("loss")] == list(range(10, 81, 10))
+
+
+def test_a_value_followed_by_a_colon_is_no_clock(tmp_path):
+    lines = [f"1|{s}|Loss: {2.3 - s / 100:.4f}:  {s}%|#  | {s}/100 [00:{s:02d}<01:30,  1.00s/it]" for s in range(1, 9)]
+    log = parse_log(write(tmp_path, "bar.log", lines))
+    assert log.series("loss")[:2] == [(1, 2.29), (2, 2.28)]
+
+
+def test_the_key_the_synonym_table_names_keeps_the_name_over_one_named_by_its_ending(tmp_path):
+    lines = [f"| epoch 00{e} | loss {9.5 - e:.3f} | nll_loss {9.4 - e:.3f} | ppl 700.1 | num_updates {e * 1000}"
+             for e in range(1, 6)]
+    log = parse_log(write(tmp_path, "epochs.log", lines))
+    assert [v for _, v in log.series("loss")] == [8.5, 7.5, 6.5, 5.5, 4.5]
+    assert [v for _, v in log.series("nll_loss")][0] == 8.4
+
+
+def test_an_epoch_summary_among_stepped_lines_takes_their_step(tmp_path):
+    lines = [f"Epoch: 0, Step: {s * 10}, Rank: 0, loss = {2.3 - s / 100:.4f}" for s in range(1, 9)]
+    lines.append("Epoch 1/1 with loss 2.1234")
+    log = parse_log(write(tmp_path, "summary.log", lines))
+    assert log.series("loss")[-1] == (80, 2.1234)
+    assert "restart" not in log.event_kinds()
