@@ -39,12 +39,14 @@ def step_position(template: list[str], names: dict[int, str]) -> int | None:
     return next((pos for pos, word in sorted(names.items()) if word.lower() == "epoch"), None)
 
 
-#: A step counter anywhere in a line: ``Batch 16/29316``, ``step: 10``, ``iter #7``, a bar's ``10/100 [``.
+#: The words a counter is printed after (``Batch 16/29316``, ``step: 10``, ``iter #7``).
+_COUNTER_KEYS = r"global_step|step|steps|iter|iteration|batch|it|update"
+#: A step counter anywhere in a line: a counter word's number, a bar's ``10/100 [``.
 _COUNTER = re.compile(
-    r"\b(?P<key>global_step|step|steps|iter|iteration|batch|it|update)\b\s*[:=#]?\s*(?P<n>\d+)(?P<of>\s*/\s*\d+)?"
-    r"|(?P<bar>\d+)/\d+ \[",
-    re.I,
+    rf"\b(?P<key>{_COUNTER_KEYS})\b\s*[:=#]?\s*(?P<n>\d+)(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \[", re.I
 )
+
+
 def counter_step(text: str) -> int | None:
     """The step a line's counter says (the innermost one: ``Epoch 2/50, Batch 16/5000`` is 16)."""
     found = None
@@ -59,7 +61,7 @@ def counter_step(text: str) -> int | None:
 #: A counter printed with its total: ``Step [100/600]``, ``Batch 16/5000``, a bar's ``100/1875 [``, a bracketed
 #: ``[  50/1000]``.
 _COUNTER_OF = re.compile(
-    r"\b(?:global_step|step|steps|iter|iteration|batch|it|update)\b\s*[:=#]?\s*\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
+    rf"\b(?:{_COUNTER_KEYS})\b\s*[:=#]?\s*\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
     r"|(?P<bar>\d+)/(?P<bar_total>\d+) \[|\[\s*(?P<bracket>\d+)/(?P<bracket_total>\d+)\b",
     re.I,
 )

@@ -272,6 +272,7 @@ def _keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
     last: dict[str, int] = {}
     for pos in sorted(metrics):
         keeper = last.get(metrics[pos])
+        # a later key takes the name, unless only the earlier one is in the synonym table
         if keeper is None or metric_name(names[pos]) or not metric_name(names[keeper]):
             last[metrics[pos]] = pos
     for pos in sorted(metrics):
