@@ -16,10 +16,11 @@ EVALUATION_WORD = re.compile(
 _COUNTER_WORDS = {"batch", "batches", "step", "steps", "iter", "iteration", "it", "update", "updates"}
 
 
-def step_position(template: list[str], names: dict[int, str]) -> int | None:
+def step_position(template: list[str], names: dict[int, str], not_counters: set[int] = frozenset()) -> int | None:
     """Where a template prints its step: a step key (``step 10``, ``iter: 10``), else a counter ``N/M``
     after a counter word (``Batch 16/29316``), before a bar's ``[`` (``10/100 [00:01<...``) or in brackets on a
     training line (``[  50/1000]``)."""
+    names = {pos: word for pos, word in names.items() if pos not in not_counters}  # a percentage is no step
     for pos, word in sorted(names.items()):
         if is_step_key(word):
             return pos

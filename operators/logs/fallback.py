@@ -128,10 +128,12 @@ def variable_names(template: list[str]) -> dict[int, str]:
             continue
         for j in range(i - 1, max(-1, i - 5), -1):
             word = template[j]
-            if word == "<*>":
-                break
+            if word == "<*>" or word in _NAME_STOPS:
+                break  # a name is never read across a value, a bracket or a field separator
             if (word[0].isalpha() or word[0] == "_") and word.lower() not in _FILLER:
                 before = template[j - 1] if j > 0 else ""
+                if not _is_key(word, before, template[j - 2] if j > 1 else ""):
+                    break
                 # "val loss 2.4" is the validation loss, "train loss 2.3" the training loss; so is LitGPT's
                 # "loss train: 2.3" (the split after the metric's name)
                 if before.lower() in _QUALIFIERS and word.isalpha():
@@ -142,6 +144,27 @@ def variable_names(template: list[str]) -> dict[int, str]:
                     names[i] = word
                 break
     return names
+
+
+#: Tokens a name is never read across: ``] [2021-06-08`` is no value of the bar's ``it``, ``(0/7) Epoch``...
+_NAME_STOPS = {"]", ")", "|", ",", ";", "}", "{", "│", "┃"}
+#: Words before a word that make it prose, not a key: a verb (``Tried to allocate 20 MiB``, ``we found is 1``).
+_PROSE_BEFORE = {"to", "we", "i", "you", "they", "he", "she", "will", "would", "can", "could", "should", "must"}
+#: A source location (``trainer.py:412``, ``yolox.core.trainer:246``): a file name or a dotted module path.
+_SOURCE_FILE = re.compile(r"(?i)^[\w/.\-]*\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|cuh|go|rs|java|scala|js|ts|jl|lua|rb)$")
+#: A dotted module path (``yolox.core.trainer:246``): a source location where its values are whole numbers (a
+#: dotted metric name, mmseg's ``decode.loss_seg: 0.1234``, holds fractions).
+_MODULE_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+
+
+def _is_key(word: str, before: str, key: str) -> bool:
+    """Whether ``word`` names the value after it: not when it is itself the value of a ``key`` before it
+    (``Device=xla:0``), a verb of a sentence (``we found``, ``to allocate``), or a file name (``x.py:12``)."""
+    if before in (":", "=") and key[:1].isalpha():
+        return False
+    if before.lower() in _PROSE_BEFORE:
+        return False
+    return not _SOURCE_FILE.match(word)
 
 
 #: A table's header row (``step  loss  lr``) and its rows of numbers.
@@ -282,13 +305,31 @@ def _keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
             metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
 
 
+def _drop_non_values(cluster: _Cluster, names: dict[int, str]) -> None:
+    """Positions named by a dotted module path whose values are whole numbers are source locations
+    (``yolox.core.trainer:246``), not series."""
+    for pos, word in list(names.items()):
+        if _MODULE_PATH.match(word) and all(_whole(row[2][pos]) for row in cluster.rows):
+            del names[pos]
+
+
+def _whole(token: str) -> bool:
+    return token.isdigit()
+
+
+def _percent_positions(cluster: _Cluster, names: dict[int, str]) -> set[int]:
+    """Positions whose values are printed as percentages (a bar's ``7%``): never a step counter."""
+    return {pos for pos in names if any(row[2][pos].endswith("%") for row in cluster.rows)}
+
+
 def emit_series(
     cluster: _Cluster, out, *, keep_unknown: bool = False, shifts: dict[int, int] | None = None
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
     per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`)."""
     names = variable_names(cluster.template)
-    step_pos = step_position(cluster.template, names)
+    _drop_non_values(cluster, names)
+    step_pos = step_position(cluster.template, names, not_counters=_percent_positions(cluster, names))
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
     # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step
     by_epoch = step_pos is not None and names.get(step_pos, "").lower() == "epoch"
