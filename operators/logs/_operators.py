@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 import pyarrow as pa
@@ -22,6 +21,7 @@ from assay.ids import stable_id
 from assay.operators.logs._assemble import assemble, merge
 from assay.operators.logs._base import LogParser, detect, parser_named
 from assay.operators.logs._coverage import silence
+from assay.operators.logs._frameworks import name_framework
 from assay.operators.logs._lines import detect_prefix, prefix_style, strip_prefixes
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
 from assay.operators.logs._spans import parse_span
@@ -41,15 +41,15 @@ def _sample(path: str, size: int, head: bytes) -> bytes:
     return head + b"\n" + middle[cut:]
 
 
-#: A user script's own output names no framework; its launcher may: horovodrun runs Open MPI with
-#: ``--tag-output`` (``[1,0]<stdout>:``), and a script that imports Horovod says so.
-_HOROVOD = re.compile(r"\bhorovod\b|\bhvd\.", re.I)
-
-
 def _framework(cls: type[LogParser], text: str, prefix: str | None) -> str | None:
+    """The parser's framework, or a more specific one the framework markers find (``_frameworks``); a user
+    script's own output names none, but its launcher may: horovodrun runs Open MPI with ``--tag-output``,
+    which the rank prefix ``[1,0]<stdout>:`` shows."""
     pick = getattr(cls, "framework_for", None)
     named = pick(text) if pick else cls.framework
-    if named is None and ("mpirun" in (prefix or "").split("+") or _HOROVOD.search(text)):
+    if not cls.binary:  # an event file's tags are read by its parser, not searched as text
+        named = name_framework(text, named)
+    if named is None and "mpirun" in (prefix or "").split("+"):
         return "Horovod"
     return named
 

@@ -1,0 +1,200 @@
+"""Which tool wrote a log, for the tools that have no parser of their own: a declared table of markers.
+
+A marker is something only that tool prints: its logger's name (``d2.utils.events``, ``- mmdet - INFO -``,
+``INFO:tensorflow:``, ``olmo.train``), a module path of its package, a banner, or a set of fields nobody else
+prints together (``avr_loss=`` on a tqdm bar, ``Train time/batch:``). Every row carries an example line in
+the tool's shape (written for this table); ``tests/unit/test_logs_frameworks.py`` runs each one through
+``parse_log`` and checks the run's framework. Adding a tool is adding a row with its example.
+
+Naming never changes which parser reads a file: the generic reader still reads a file no parser claimed,
+and only the ``runs.framework`` (and the 'system' entity) changes.
+
+Who wins (specificity):
+
+1. a framework parser's own name (Megatron-LM, DeepSpeed, Hugging Face Transformers, TorchElastic, ...)
+   stands, unless a row found in the file says it runs *on top of* that framework (``over``): TRL,
+   LLaMA-Factory or DeepSpeed-Chat drive the HF Trainer or DeepSpeed, mmediting runs under torchrun;
+2. with no framework parser, the first row of the table found in the file names it. Rows are ordered from
+   the most specific tool to the most general (an OpenMMLab codebase before MMEngine, Keras before
+   TensorFlow, a launcher such as Horovod last);
+3. nothing found: no name. A user's own script prints none of these and stays unnamed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_HF = "Hugging Face Transformers"
+_DS = "DeepSpeed"
+_ELASTIC = "TorchElastic"
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One row: the tool's entity name (as papers name it), the pattern (Python ``re``, multi-line), an
+    example line written in the tool's shape, and the frameworks this tool runs on top of (see module)."""
+
+    framework: str
+    pattern: str
+    example: str
+    over: tuple[str, ...] = ()
+    regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "regex", re.compile(self.pattern, re.M))
+
+
+#: Most specific first (see the module's docstring).
+MARKERS: tuple[Marker, ...] = (
+    # --- tools on top of the HF Trainer / DeepSpeed / torchrun ----------------------------------------------
+    Marker(
+        "DeepSpeed-Chat",
+        r"DeepSpeed-Chat|Total Generation Batches|\|act_loss: *-?[\d.]+\|cri_loss:|step3_rlhf_finetuning",
+        "epoch: 1|step: 12|ppo_ep: 1|act_loss: 0.0125|cri_loss: 0.0871|unsuper_loss: 0.0",
+        over=(_HF, _DS, _ELASTIC),
+    ),
+    Marker(
+        "TRL",
+        r"'rewards/[\w/]+': *-?[\d.]|'reward_std': *-?[\d.]|'logps/(?:chosen|rejected)'|\btrl/trainer/"
+        r"|\btrl\.trainer\b",
+        "{'loss': 0.012, 'grad_norm': 0.31, 'learning_rate': 4e-06, 'rewards/accuracy_reward': 0.5, "
+        "'reward': 0.5, 'reward_std': 0.2, 'kl': 0.001, 'epoch': 0.04}",
+        over=(_HF, _DS, _ELASTIC),
+    ),
+    Marker(
+        "LLaMA-Factory",
+        r"\bllamafactory[./]|\bllmtuner[./]|LLaMA-Factory",
+        "[INFO|2025-01-02 10:11:12] llamafactory.model.loader:143 >> all params: 494,032,768",
+        over=(_HF, _DS, _ELASTIC),
+    ),
+    Marker("Axolotl", r"\[axolotl[.\]]|\baxolotl\.(?:train|utils|cli)\b",
+           "[2024-05-06 07:08:09,100] [INFO] [axolotl.train.train:170] [PID:42] Starting trainer...",
+           over=(_HF, _DS, _ELASTIC)),
+    Marker("XTuner", r"\bxtuner[./]", "  File \"/opt/xtuner/xtuner/tools/train.py\", line 342, in main",
+           over=(_HF, _DS, _ELASTIC)),
+    # --- OpenMMLab codebases (their logger is named after the package), then MMEngine itself ------------------
+    Marker("MMDetection3D", r"(?:^|\s)- mmdet3d - (?:INFO|WARNING|ERROR|DEBUG) - |\bmmdet3d/",
+           "2023-04-05 06:07:08,900 - mmdet3d - INFO - Epoch [2][100/3712]\tlr: 1.0e-03, loss: 1.42",
+           over=(_ELASTIC,)),
+    Marker("MMDetection", r"(?:^|\s)- mmdet - (?:INFO|WARNING|ERROR|DEBUG) - |\bmmdet/(?:models|apis|core|datasets)/",
+           "2021-06-07 08:09:10,111 - mmdet - INFO - Epoch [3][150/2000]\tlr: 2.0e-02, loss_cls: 0.31, loss: 0.77",
+           over=(_ELASTIC,)),
+    Marker("MMSegmentation", r"(?:^|\s)- mmseg - (?:INFO|WARNING|ERROR|DEBUG) - |\bmmseg/(?:models|apis|datasets)/",
+           "2022-03-04 05:06:07,800 - mmseg - INFO - Iter [400/80000]\tlr: 9.9e-03, decode.loss_ce: 0.52, loss: 0.52",
+           over=(_ELASTIC,)),
+    Marker("MMEditing", r"(?:^|\s)- mmedit - (?:INFO|WARNING|ERROR|DEBUG) - |\bmmedit/(?:models|apis|core|datasets)/",
+           "  File \"/work/mmediting/mmedit/models/restorers/basic_restorer.py\", line 88, in forward_train",
+           over=(_ELASTIC,)),
+    Marker("MMPose", r"(?:^|\s)- mmpose - (?:INFO|WARNING|ERROR|DEBUG) - |\bmmpose/(?:models|apis|datasets)/",
+           "2022-01-02 03:04:05,600 - mmpose - INFO - Epoch [5][50/300]\tlr: 5.0e-04, heatmap_loss: 0.0012",
+           over=(_ELASTIC,)),
+    Marker("MMOCR", r"(?:^|\s)- mmocr - (?:INFO|WARNING|ERROR|DEBUG) - |\bmmocr/(?:models|apis|datasets)/",
+           "2022-02-03 04:05:06,700 - mmocr - INFO - Epoch [1][20/500]\tlr: 1.0e-03, loss_ce: 2.9, loss: 2.9",
+           over=(_ELASTIC,)),
+    Marker("MMAction2", r"(?:^|\s)- mmaction - (?:INFO|WARNING|ERROR|DEBUG) - |\bmmaction/(?:models|apis|datasets)/",
+           "2021-09-10 11:12:13,140 - mmaction - INFO - Epoch [1][40/900]\tlr: 1.0e-02, loss_cls: 2.3, loss: 2.3",
+           over=(_ELASTIC,)),
+    Marker("MMClassification", r"(?:^|\s)- mmcls - (?:INFO|WARNING|ERROR|DEBUG) - |\bmmcls/(?:models|apis|datasets)/",
+           "2021-11-12 13:14:15,160 - mmcls - INFO - Epoch [4][300/5005]\tlr: 1.0e-01, loss: 3.11",
+           over=(_ELASTIC,)),
+    Marker("MMPretrain", r"\bmmpretrain[./]", "  File \"/ws/mmpretrain/mmpretrain/models/backbones/vit.py\", line 9",
+           over=(_ELASTIC,)),
+    Marker("MMEngine", r"(?:^|\s)- mmengine - (?:INFO|WARNING|ERROR|DEBUG) - |\b(?:Epoch|Iter)\((?:train|val|test)\) +\[",
+           "06/07 08:09:10 - mmengine - INFO - Epoch(train)  [2][ 100/1250]  lr: 2.0e-02  loss: 0.8123",
+           over=(_ELASTIC,)),
+    # --- other training codebases --------------------------------------------------------------------------
+    Marker("Detectron2", r"\bd2\.(?:utils\.events|engine\.\w+|checkpoint\.\w+|data\.\w+|evaluation\.\w+)\b"
+           r"|\bdetectron2[./]",
+           "[05/06 07:08:09 d2.utils.events]:  eta: 2:01:00  iter: 199  total_loss: 1.23  loss_cls: 0.41",
+           over=(_ELASTIC,)),
+    Marker("YOLOX", r"\byolox\.(?:core|exp|utils|data|models)\b",
+           "2022-01-02 03:04:05 | INFO     | yolox.core.trainer:261 - epoch: 3/300, iter: 20/400, total_loss: 9.1",
+           over=(_ELASTIC,)),
+    Marker("YOLOv5", r"\bYOLOv5 (?:🚀|v\d)|\btrain/obj_loss\b|^ +Epoch +GPU_mem +box_loss +obj_loss +cls_loss",
+           "       epoch,  train/box_loss,  train/obj_loss,  train/cls_loss,  metrics/mAP_0.5,  x/lr0",
+           over=(_ELASTIC,)),
+    Marker("Ultralytics", r"\bUltralytics (?:YOLOv?8|\d+\.\d+)|\btrain/dfl_loss\b|metrics/mAP50\(B\)"
+           r"|^ +Epoch +GPU_mem +box_loss +cls_loss +dfl_loss",
+           "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+           over=(_ELASTIC,)),
+    Marker("fairseq", r"\bfairseq(?:_cli)?\.(?:train|trainer|tasks|models|data|utils|checkpoint_utils"
+           r"|distributed)\b|\| fairseq\.",
+           "2022-07-08 09:10:11 | INFO | fairseq.trainer | begin training epoch 4",
+           over=(_ELASTIC,)),
+    Marker("torchtune", r"\btorchtune\.(?:utils|training|recipes|modules)\b|\btokens_per_second_per_gpu\b",
+           "Step 12 | loss:1.84 lr:2e-05 tokens_per_second_per_gpu:512.3",
+           over=(_ELASTIC,)),
+    Marker("LitGPT", r"\blitgpt[./]|\blit_gpt[./]|\| loss train: [\d.]+, val: ",
+           "Epoch 1 | iter 40 step 10 | loss train: 1.912, val: n/a | iter time: 310.22 ms (step)",
+           over=(_ELASTIC,)),
+    Marker("Composer", r"\bcomposer\.(?:trainer|core|callbacks|utils|algorithms)\b|^\s*Train time/batch: \d",
+           "\t Train time/batch: 40", over=(_ELASTIC,)),
+    Marker("OLMo", r"\bolmo(?:_core)?\.(?:train|util|model|optim|data)\b",
+           "olmo.train:1021  INFO    [step=300/10000,epoch=0]", over=(_ELASTIC,)),
+    Marker("OpenNMT", r"\bonmt\.(?:trainer|utils|bin|models)\b|\bStep \d+/ *\d+; acc: *[\d.]+; ppl: *[\w.]+; xent:",
+           "[2020-01-02 03:04:05,678 INFO] Step 800/20000; acc:  41.20; ppl: 12.40; xent: 2.52; lr: 0.00100",
+           over=(_ELASTIC,)),
+    Marker("ESPnet", r"\bespnet2?[./](?:bin|tasks|train|asr|tts)\b|\b\d+epoch:train:\d+-\d+batch: ",
+           "[node0] 2023-02-03 04:05:06,789 (trainer:732) INFO: 3epoch:train:201-300batch: iter_time=0.1, loss=41.2",
+           over=(_ELASTIC,)),
+    Marker("icefall", r"\bicefall[./]|(?:^|\s)(?:INFO|WARNING|DEBUG|ERROR) \[[\w.]+\.py:\d+\] \(\d+/\d+\) ",
+           "2022-05-06 07:08:09,101 INFO [train.py:812] (2/4) Epoch 3, batch 450, loss[loss=0.21, over 900 frames]",
+           over=(_ELASTIC,)),
+    Marker("kohya-ss sd-scripts", r"\bavr_loss=|\bsd-scripts\b|\btrain_network\.py\b",
+           "steps:  12%|█▏        | 240/2000 [03:10<23:20,  1.26it/s, avr_loss=0.0871]", over=(_ELASTIC,)),
+    Marker("Diffusers", r"^Steps: +\d+%\|.*\| *\d+/\d+ \[[^\]]*(?:loss=|step_loss=)",
+           "Steps:  25%|██▌       | 50/200 [00:31<01:34,  1.59it/s, loss=0.0912, lr=5e-06]", over=(_ELASTIC,)),
+    Marker("modded-nanogpt", r"\bstep:\d+/\d+ (?:train_loss|val_loss):[\d.na]+ train_time:\d+ms step_avg:",
+           "step:120/3000 train_loss:4.1022 train_time:25120ms step_avg:209.33ms"),
+    Marker("MLX LM", r"\bmlx_lm[./]|\bIter \d+: Train loss [\d.na]+, (?:Learning Rate|It/sec)",
+           "Iter 30: Train loss 1.904, Learning Rate 2.000e-05, It/sec 0.512, Tokens/sec 410.2"),
+    Marker("PyTorch/XLA", r"\bDevice=xla:\d|\btorch_xla[./]", "| Training Device=xla:0/3 Epoch=2 Step=80 Loss=0.114"),
+    Marker("MaxText", r"\bcompleted step: \d+, seconds: [\d.]+, TFLOP/s/device:|\bMaxText\b|\bmaxtext/",
+           "I0203 04:05:06.700000 1401 metric_logger.py:190] completed step: 7, seconds: 1.204, "
+           "TFLOP/s/device: 210.5, loss: 9.812"),
+    Marker("Flax", r"\blogging_writer\.py:\d+\] \[\d+\] \w+=|\bflax[./](?:training|linen|core)\b",
+           "I0708 09:10:11.120000 1402 logging_writer.py:48] [600] train_loss=2.71, train_accuracy=0.41"),
+    Marker("PaddleOCR", r"\bppocr (?:INFO|WARNING|ERROR|DEBUG):", "[2024/03/04 05:06:07] ppocr INFO: epoch: [2/100], "
+           "global_step: 120, lr: 0.001000, loss: 1.2031"),
+    Marker("PaddleDetection", r"\bppdet\.(?:engine|utils|modeling|data)\b",
+           "[05/06 07:08:09] ppdet.engine INFO: Epoch: [0] [ 20/500] learning_rate: 0.0001 loss: 3.21"),
+    Marker("PaddleSeg", r"\bpaddleseg[./]|\[TRAIN\] epoch: \d+, iter: \d+/\d+, loss: [\d.na]+, lr: [\d.e-]+, "
+           r"batch_cost:",
+           "2022-04-05 06:07:08 [INFO]\t[TRAIN] epoch: 2, iter: 60/1000, loss: 1.4102, lr: 0.009400, batch_cost: 0.41"),
+    Marker("PaddleNLP", r"\bpaddlenlp[./]", "[2023-06-07 08:09:10,111] [    INFO] - paddlenlp.trainer loaded"),
+    Marker("OneFlow", r"\boneflow[./]|^Rank\[\d+\], Step \d+, Loss [\d.na]+, Latency [\d.]+ ms, Throughput",
+           "Rank[1], Step 30, Loss 0.4712, Latency 21.5 ms, Throughput 2980.1, 2023-01-02 03:04:05"),
+    Marker("MindSpore", r"\bmindspore[./]|^epoch: \d+ step: \d+, loss is ",
+           "epoch: 3 step: 1560, loss is 0.41205"),
+    Marker("SpeechBrain", r"\bspeechbrain\.(?:core|utils|dataio)\b",
+           "speechbrain.utils.train_logger - epoch: 4, lr: 1.0e-03 - train loss: 1.21 - valid loss: 1.35"),
+    Marker("timm", r"^Train: \d+ \[ *\d+/\d+ \( *\d+%\)\]  Loss: ",
+           "Train: 4 [ 300/1251 ( 24%)]  Loss: 5.812 (5.902)  Time: 0.410s,  2496.1/s  LR: 1.000e-03"),
+    Marker("Keras", r"^\s*\d+/\d+ (?:━+|\[[=>.]+\])[^\n]*? - \w+: [\d.na]",
+           "150/150 ━━━━━━━━━━━━━━━━━━━━ 12s 80ms/step - accuracy: 0.7012 - loss: 0.8120 - val_loss: 0.9100"),
+    Marker("TensorFlow", r"^(?:INFO|WARNING|ERROR):tensorflow:", "INFO:tensorflow:global step 40: loss = 2.7130 "
+           "(0.412 sec/step)"),
+    Marker("DeepSpeed", r"\[(?:deepspeed|deepscale)\] OVERFLOW!|\bdeepspeed/runtime/"
+           r"|\[INFO\] \[(?:stage3|stage_1_and_2|engine|loss_scaler)\.py:\d+:\w+\]",
+           "[2024-01-02 03:04:05,600] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 "
+           "Skipping step. Attempted loss scale: 4096, reducing to 2048"),
+    # --- launchers: only when nothing more specific is found ---------------------------------------------------
+    Marker("Horovod", r"\bhorovod\b|\bhvd\.|\[\d+,\d+\]<std(?:out|err)>:",
+           "[1,0]<stdout>:Epoch 1 batch 40 loss=0.61 (hvd.size()=4)"),
+)
+
+
+def name_framework(text: str, parsed: str | None) -> str | None:
+    """The framework of a file from its sampled ``text``: ``parsed`` (the detected parser's framework)
+    unless a row that runs on top of it is found; with no parser framework, the first row found."""
+    for marker in MARKERS:
+        if parsed is not None and parsed not in marker.over:
+            continue
+        if marker.regex.search(text):
+            return marker.framework
+    return parsed
+
+
+#: The ``framework`` entity names this table can give (for documentation and scoring).
+NAMES: tuple[str, ...] = tuple(dict.fromkeys(m.framework for m in MARKERS))

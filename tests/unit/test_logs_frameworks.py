@@ -1,0 +1,65 @@
+"""The framework markers (``operators/logs/_frameworks.py``): every row's example names its tool through the
+whole ``parse_log`` path, a user's own script stays unnamed, and naming never changes the parser."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.operators.logs import parse_log
+from assay.operators.logs._frameworks import MARKERS, NAMES, name_framework
+
+
+def _write(tmp_path, name, lines):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("marker", MARKERS, ids=[m.framework for m in MARKERS])
+def test_every_example_names_its_tool_through_parse_log(tmp_path, marker):
+    path = _write(tmp_path, "train.log", ["starting", marker.example, "done"])
+    log = parse_log(path)
+    assert log.run["framework"] == marker.framework
+    assert any(e["type"] == "system" and e["name"] == marker.framework for e in log.entities)
+
+
+def test_names_are_unique_and_rows_carry_examples():
+    assert len(NAMES) == len(MARKERS)
+    assert all(m.example.strip() for m in MARKERS)
+
+
+#: Own scripts in the shapes people print: no tool's marker in them.
+CUSTOM = [
+    ["epoch 1 step 10 loss 2.31", "epoch 1 step 20 loss 2.12", "epoch 1 step 30 loss 1.98"],
+    ["Step [100/600], Loss: 0.4120", "Step [200/600], Loss: 0.3811", "Step [300/600], Loss: 0.3502"],
+    ["iter=5 train_loss=1.20 lr=0.001", "iter=10 train_loss=1.10 lr=0.001"],
+    ["2024-01-02 10:00:00 INFO training started", "2024-01-02 10:00:05 INFO step 1 | loss 4.5 | lr 1e-4"],
+    ["[epoch 3] batch 40/400 loss=0.71 acc=0.62", "[epoch 3] batch 80/400 loss=0.69 acc=0.63"],
+]
+
+
+@pytest.mark.parametrize("lines", CUSTOM)
+def test_a_users_own_script_stays_unnamed(tmp_path, lines):
+    log = parse_log(_write(tmp_path, "mine.log", lines))
+    assert log.run["framework"] is None
+
+
+def test_naming_leaves_the_generic_reader_reading(tmp_path):
+    lines = [
+        f"2022-03-04 05:06:{i:02d},800 - mmseg - INFO - Iter [{i * 50}/8000]\tlr: 9.9e-03, loss: {1 - i / 50:.3f}"
+        for i in range(1, 6)
+    ]
+    log = parse_log(_write(tmp_path, "seg.log", lines))
+    assert log.run["framework"] == "MMSegmentation"
+    assert log.records[0]["log_format"] == "generic"
+    assert [s for s, _ in log.series("loss")] == [50, 100, 150, 200, 250]
+
+
+def test_a_tool_on_top_of_a_parsed_framework_wins_only_with_its_marker():
+    hf = "Hugging Face Transformers"
+    assert name_framework("{'loss': 1.0, 'learning_rate': 1e-05, 'epoch': 0.1}", hf) == hf
+    assert name_framework("{'loss': 1.0, 'reward_std': 0.3, 'epoch': 0.1}", hf) == "TRL"
+    # a marker of a tool that does not run on top of the parsed framework does not rename it
+    assert name_framework("INFO:tensorflow:global step 3: loss = 1.0", "Megatron-LM") == "Megatron-LM"
+    # the most specific row wins when two are found
+    assert name_framework("[deepspeed] OVERFLOW! Rank 0\nTotal Generation Batches 12", None) == "DeepSpeed-Chat"
