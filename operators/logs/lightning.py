@@ -22,7 +22,10 @@ from assay.operators.logs._numbers import parse_number
 
 #: ``Epoch 0:  50%|#####     | 1/2 [00:00<00:00, 10.00it/s, v_num=0, train_loss=1.23]``; NeMo's bar has a
 #: second colon and no rate: ``Epoch 0: :   1%|    | 10/1000 [00:50<1:22:30, reduced_train_loss=10.40, ...]``.
-_BAR = re.compile(r"Epoch (?P<epoch>\d+):[^|\n]*?\d+%\|[^|]*\|\s*(?P<i>\d+)/(?P<n>\d+) \[(?P<post>[^\]]*)\]")
+#: A bar cut at the terminal's width has no closing bracket (``..., train_loss=3.400, gen_ex``).
+_BAR = re.compile(
+    r"Epoch (?P<epoch>\d+):[^|\n]*?\d+%\|[^|]*\|\s*(?P<i>\d+)/(?P<n>\d+) \[(?P<post>[^\]\r\n]*)(?P<end>\])?"
+)
 #: ``key=value`` items of the bar's postfix; NeMo's keys may hold spaces (``train_step_timing in s=4.95``).
 _POSTFIX = re.compile(r"(?:^|,)\s*(?P<key>[A-Za-z_][^=,\]]*?)\s*=\s*(?P<value>[^,\]\s]+)")
 #: NeMo's (Megatron core's) process groups: ``Rank 0 has tensor model parallel group: [0, 4]``.
@@ -147,6 +150,8 @@ class LightningParser(LogParser):
                 # A redraw at the same position repeats its values; only a key new there (the val_loss
                 # shown after validation) is recorded.
                 items = [(p.group("key"), p.group("value")) for p in _POSTFIX.finditer(m.group("post"))]
+                if not m.group("end"):
+                    items = items[:-1]  # the bar was cut: its last value may be cut short (``gen_expr=1``)
                 # The trainer's own step counter where the bar shows it (NeMo: global_step=9.000), else the
                 # bar's position.
                 printed = next((v for k, v in items if key_slug(k) == "global_step"), None)

@@ -75,3 +75,15 @@ def test_a_date_glued_after_a_bar_is_no_step(tmp_path):
     log = parse_log(write(tmp_path, "glued.log", lines))
     assert 2021 not in steps_of(log)
     assert steps_of(log) == [32, 33, 34, 35]
+
+
+def test_a_lightning_bar_cut_at_the_terminal_width_still_counts_from_its_epoch(tmp_path):
+    lines = ["GPU available: True (cuda), used: True", "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0]"]
+    for i, loss in ((700, "2.100"), (701, "2.050"), (702, "1.990")):
+        lines.append(
+            f"Epoch 3:  70%|███████   | {i}/1000 [1:02:03<26:40,  1.10it/s, v_num=7, train_loss={loss}, "
+            f"aux_recon=0.512, aux_ent"  # the terminal cut the postfix: no closing bracket
+        )
+    log = parse_log(write(tmp_path, "cut_bar.log", lines))
+    assert log.series("loss") == [(3700, 2.1), (3701, 2.05), (3702, 1.99)]
+    assert not [e for e in log.events if e["kind"] == "restart"]
