@@ -1,13 +1,22 @@
 """Scoring extracted numeric claims against a gold file.
 
-The gold file has one JSON object per line: ``{"index": i, "gold": {"claims": [...], ...}}`` and, for
-a corpus of files, ``"source"`` (a file name) and ``"row"`` (the row of a collection, else null). Each gold
-claim has ``unit`` and ``value`` or ``value_low``/``value_high`` (plus ``text`` and attribution fields).
+The gold file has one JSON object per line, in one of two shapes:
+
+- ``{"index": i, "gold": {"claims": [...], ...}}`` and, for a corpus of files, ``"source"`` (a file name)
+  and ``"row"`` (the row of a collection, else null);
+- ``{"doc": "<file stem>", "claims": [...]}``: one paper, found in the corpus folder by its file's stem
+  (``paper.pdf``, ``paper.tex``, ``paper.md``...), the shape of the real-papers measuring set.
+
+Each gold claim has ``unit`` and ``value`` or ``value_low``/``value_high`` (plus ``text`` and attribution
+fields: ``subject``, ``versus`` and optional ``aliases``/``versus_aliases``, other names of the same system
+or baseline that count as right). A claim of ``"type": "context"`` (background figures: prior work's
+numbers, cluster statistics) is neutral: a prediction matching it is neither right nor wrong, and it is not
+in the recall.
 
 The headline score counts ratio claims (unit ``x`` or ``%`` after normalising ×, times, 倍, ％): a
 predicted claim matches a gold claim of the same document when the units agree and the value (or both
 ends of a range) agree within 0.5 %; matching is one-to-one. Other quantities are scored the same way
-and reported separately.
+and reported separately. Subject and baseline are judged on the matched claims, per document and in all.
 
 Predictions come from the database when it holds the documents (matched by ``doc_id``, or by finding the
 abstract's text inside a stored document), otherwise they are extracted in-process with the papers
@@ -42,6 +51,17 @@ class GoldDoc:
     source: str | None = None
     row: int | None = None
     title: str | None = None
+    #: The paper's file stem, for gold keyed by ``doc`` (resolved in the corpus folder).
+    doc: str | None = None
+
+    @property
+    def name(self) -> str:
+        """How the report names this document: its ``doc`` stem, its source file (and row), or its index."""
+        if self.doc:
+            return self.doc
+        if self.source:
+            return self.source if self.row is None else f"{self.source}#{self.row}"
+        return f"#{self.index}"
 
 
 @dataclass
@@ -69,9 +89,13 @@ class Score:
     subject_right: int = 0
     versus_right: int = 0
     attributed: int = 0
+    #: Predictions that matched a ``context`` gold claim: counted nowhere else.
+    neutral: int = 0
     misses: list[Item] = field(default_factory=list)
     false_positives: list[Item] = field(default_factory=list)
     misattributed: list[str] = field(default_factory=list)
+    #: The same counts for each document (by gold key), each without its own ``documents``.
+    documents: dict[int, Score] = field(default_factory=dict)
 
     @property
     def precision(self) -> float:
@@ -92,6 +116,16 @@ class Score:
         return self.attributed / self.tp if self.tp else 1.0
 
     @property
+    def subject_share(self) -> float:
+        """Share of the matched claims with the subject right."""
+        return self.subject_right / self.tp if self.tp else 1.0
+
+    @property
+    def versus_share(self) -> float:
+        """Share of the matched claims with the baseline right."""
+        return self.versus_right / self.tp if self.tp else 1.0
+
+    @property
     def attributed_precision(self) -> float:
         return self.attributed / self.n_pred if self.n_pred else 1.0
 
@@ -99,7 +133,31 @@ class Score:
     def attributed_recall(self) -> float:
         return self.attributed / self.n_gold if self.n_gold else 1.0
 
-    def as_dict(self) -> dict[str, Any]:
+    def add(self, other: Score) -> None:
+        """Fold another score's counts and lists into this one (not its ``documents``)."""
+        for name in ("tp", "n_gold", "n_pred", "subject_right", "versus_right", "attributed", "neutral"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.misses += other.misses
+        self.false_positives += other.false_positives
+        self.misattributed += other.misattributed
+
+    def counts(self) -> dict[str, Any]:
+        """The figures without the lists: what a per-document row shows."""
+        return {
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "tp": self.tp,
+            "n_gold": self.n_gold,
+            "n_pred": self.n_pred,
+            "neutral": self.neutral,
+            "subject_right": self.subject_right,
+            "versus_right": self.versus_right,
+            "attributed": self.attributed,
+            "attribution": round(self.attribution, 4),
+        }
+
+    def as_dict(self, names: Mapping[int, str] | None = None) -> dict[str, Any]:
+        names = names or {}
         return {
             "precision": round(self.precision, 4),
             "recall": round(self.recall, 4),
@@ -111,11 +169,15 @@ class Score:
             "subject_right": self.subject_right,
             "versus_right": self.versus_right,
             "attributed": self.attributed,
+            "neutral": self.neutral,
             "attributed_precision": round(self.attributed_precision, 4),
             "attributed_recall": round(self.attributed_recall, 4),
             "misses": [asdict(i) for i in self.misses],
             "false_positives": [asdict(i) for i in self.false_positives],
             "misattributed": self.misattributed,
+            "documents": [
+                {"doc": names.get(key, f"#{key}"), **s.counts()} for key, s in sorted(self.documents.items())
+            ],
         }
 
 
@@ -128,11 +190,13 @@ class Report:
     extracted: int = 0
     db: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: Each document's name (its ``doc`` stem, source file or index) by gold key.
+    names: dict[int, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "headline": self.headline.as_dict(),
-            "other": self.other.as_dict(),
+            "headline": self.headline.as_dict(self.names),
+            "other": self.other.as_dict(self.names),
             "n_documents": self.n_documents,
             "from_db": self.from_db,
             "extracted": self.extracted,
@@ -150,7 +214,8 @@ def load_gold(path: str | os.PathLike[str]) -> list[GoldDoc]:
             continue
         try:
             obj = json.loads(line)
-            gold = obj["gold"]
+            # one paper keyed by its file's stem, claims at the top level; else the indexed shape
+            gold = obj if "doc" in obj and "gold" not in obj else obj["gold"]
             claims = list(gold.get("claims") or [])
             for claim in claims:
                 if "unit" not in claim or ("value" not in claim and "value_low" not in claim):
@@ -162,6 +227,7 @@ def load_gold(path: str | os.PathLike[str]) -> list[GoldDoc]:
                     obj.get("source"),
                     obj.get("row"),
                     gold.get("title"),
+                    str(obj["doc"]) if obj.get("doc") is not None else None,
                 )
             )
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
@@ -225,6 +291,24 @@ def same_name(pred: Any, gold: Any) -> bool:
     return bool(pw and gw) and len(pw & gw) / min(len(pw), len(gw)) >= 0.6
 
 
+def names_right(pred: Mapping[str, Any], gold: Mapping[str, Any]) -> tuple[bool, bool]:
+    """Whether the predicted subject and baseline name the gold claim's, its ``aliases`` and
+    ``versus_aliases`` counting as the same system (a paper names its system and baselines several ways)."""
+    subjects = [gold.get("subject"), *(gold.get("aliases") or [])]
+    baselines = [gold.get("versus"), *(gold.get("versus_aliases") or [])]
+    subject = any(same_name(pred.get("subject"), name) for name in subjects)
+    # an empty baseline is only right when the gold has none (an alias list never makes it right)
+    if not _key(pred.get("versus")):
+        return subject, not _key(gold.get("versus"))
+    versus = any(same_name(pred.get("versus"), name) for name in baselines if _key(name))
+    return subject, versus
+
+
+def is_context(claim: Mapping[str, Any]) -> bool:
+    """A gold claim that states background (prior work, cluster statistics), not a result: neutral."""
+    return str(claim.get("type") or "").lower() == "context"
+
+
 def _key(name: Any) -> str:
     return _NAME_NOISE.sub("", str(name or "")).lower()
 
@@ -270,31 +354,48 @@ def score(
     predicted: Mapping[int, Sequence[Mapping[str, Any]]],
     ratio: bool = True,
 ) -> Score:
-    """Score predictions against gold per document, over ratio claims (or, ``ratio=False``, the rest)."""
+    """Score predictions against gold per document, over ratio claims (or, ``ratio=False``, the rest).
+
+    Predictions are matched to the ``result`` claims first; those left over that match a ``context``
+    claim are neutral (not counted), so a background figure is neither a miss nor a false positive."""
     result = Score()
     for doc in sorted(set(gold) | set(predicted)):
-        golds = [c for c in gold.get(doc, ()) if is_ratio(c) == ratio]
-        preds = [c for c in predicted.get(doc, ()) if is_ratio(c) == ratio]
-        matched = _one_to_one(preds, golds)
-        for g, j in matched.items():
-            subject = same_name(preds[j].get("subject"), golds[g].get("subject"))
-            vs = same_name(preds[j].get("versus"), golds[g].get("versus"))
-            result.subject_right += subject
-            result.versus_right += vs
-            result.attributed += subject and vs
-            if not (subject and vs):
-                result.misattributed.append(
-                    f"[{doc}] {golds[g].get('text')!r}: subject {preds[j].get('subject')!r} "
-                    f"(gold {golds[g].get('subject')!r}), versus {preds[j].get('versus')!r} "
-                    f"(gold {golds[g].get('versus')!r})"
-                )
-        result.tp += len(matched)
-        result.n_gold += len(golds)
-        result.n_pred += len(preds)
-        used = set(matched.values())
-        result.misses += [_item(doc, c) for g, c in enumerate(golds) if g not in matched]
-        result.false_positives += [_item(doc, c) for j, c in enumerate(preds) if j not in used]
+        one = _score_document(
+            doc,
+            [c for c in gold.get(doc, ()) if is_ratio(c) == ratio],
+            [c for c in predicted.get(doc, ()) if is_ratio(c) == ratio],
+        )
+        result.add(one)
+        result.documents[doc] = one
     return result
+
+
+def _score_document(doc: int, golds: list[Mapping[str, Any]], preds: list[Mapping[str, Any]]) -> Score:
+    one = Score()
+    results = [c for c in golds if not is_context(c)]
+    context = [c for c in golds if is_context(c)]
+    matched = _one_to_one(preds, results)
+    used = set(matched.values())
+    rest = [j for j in range(len(preds)) if j not in used]
+    neutral = {rest[j] for j in _one_to_one([preds[j] for j in rest], context).values()}
+    for g, j in matched.items():
+        subject, vs = names_right(preds[j], results[g])
+        one.subject_right += subject
+        one.versus_right += vs
+        one.attributed += subject and vs
+        if not (subject and vs):
+            one.misattributed.append(
+                f"[{doc}] {results[g].get('text')!r}: subject {preds[j].get('subject')!r} "
+                f"(gold {results[g].get('subject')!r}), versus {preds[j].get('versus')!r} "
+                f"(gold {results[g].get('versus')!r})"
+            )
+    one.tp = len(matched)
+    one.n_gold = len(results)
+    one.n_pred = len(preds) - len(neutral)
+    one.neutral = len(neutral)
+    one.misses = [_item(doc, c) for g, c in enumerate(results) if g not in matched]
+    one.false_positives = [_item(doc, c) for j, c in enumerate(preds) if j not in used and j not in neutral]
+    return one
 
 
 def verdicts(
@@ -310,10 +411,7 @@ def verdicts(
             golds = [c for c in gold.get(doc, ()) if is_ratio(c) == ratio]
             index = [j for j, c in enumerate(preds) if is_ratio(c) == ratio]
             for g, j in _one_to_one([preds[j] for j in index], golds).items():
-                p = preds[index[j]]
-                right[index[j]] = same_name(p.get("subject"), golds[g].get("subject")) and same_name(
-                    p.get("versus"), golds[g].get("versus")
-                )
+                right[index[j]] = all(names_right(preds[index[j]], golds[g]))
         out[doc] = right
     return out
 
@@ -348,7 +446,9 @@ def evaluate_abstracts(
 ) -> Report:
     """Score claims for a file of abstracts separated by blank lines (paragraph i = gold index i)."""
     gold, docs, notes = _abstract_docs(gold_path, abstracts_path)
-    return _evaluate(gold, docs, db, model, notes)
+    report = _evaluate(gold, docs, db, model, notes)
+    report.names = {key: f"#{key}" for key in gold}
+    return report
 
 
 def _abstract_docs(
@@ -376,25 +476,41 @@ def evaluate_corpus(
     model: str = "blank",
 ) -> Report:
     """Score claims for a folder of papers whose gold lines name their ``source`` file (and ``row``)."""
-    gold, docs, notes = _corpus_docs(gold_path, corpus_dir)
-    return _evaluate(gold, docs, db, model, notes)
+    gold, docs, notes, names = corpus_documents(gold_path, corpus_dir)
+    report = _evaluate(gold, docs, db, model, notes)
+    report.names = names
+    return report
 
 
 def _corpus_docs(
     gold_path: str | os.PathLike[str], corpus_dir: str | os.PathLike[str]
 ) -> tuple[dict[int, list[dict[str, Any]]], list[_Doc], list[str]]:
+    gold, docs, notes, _ = corpus_documents(gold_path, corpus_dir)
+    return gold, docs, notes
+
+
+def corpus_documents(
+    gold_path: str | os.PathLike[str], corpus_dir: str | os.PathLike[str]
+) -> tuple[dict[int, list[dict[str, Any]]], list[_Doc], list[str], dict[int, str]]:
+    """The gold claims, the documents read from ``corpus_dir`` (by ``source``, or by the ``doc`` stem), notes
+    on files that could not be read, and each document's name, all by gold key."""
     from assay.dsl import get_operator
 
     gold = load_gold(gold_path)
-    missing = [g for g in gold if not g.source]
+    missing = [g for g in gold if not g.source and not g.doc]
     if missing:
         raise ValueError(
-            f"{gold_path}: gold line {missing[0].index} has no 'source' file name; "
+            f"{gold_path}: gold line {missing[0].index} has no 'source' file name or 'doc' stem; "
             "use --abstracts for gold keyed by paragraph"
         )
+    notes: list[str] = []
+    for g in gold:
+        if not g.source:
+            g.source = find_by_stem(corpus_dir, g.doc or "")
+            if g.source is None:
+                notes.append(f"{g.doc}: no file with this stem in {corpus_dir}")
     read = get_operator("read_paper")
     docs: list[_Doc] = []
-    notes: list[str] = []
     by_source: dict[str, list[dict[str, Any]]] = {}
     for source in sorted({g.source for g in gold if g.source}):
         path = Path(corpus_dir) / source
@@ -408,7 +524,19 @@ def _corpus_docs(
         if row < len(records):
             r = records[row]
             docs.append(_Doc(g.index, r["doc_id"], r["text"], r["uri"]))
-    return {g.index: g.claims for g in gold}, docs, notes
+    return {g.index: g.claims for g in gold}, docs, notes, {g.index: g.name for g in gold}
+
+
+def find_by_stem(folder: str | os.PathLike[str], stem: str) -> str | None:
+    """The file of ``folder`` (or of its ``docs`` subfolder, as a measuring set lays it out) whose name
+    without its extension is ``stem``, relative to ``folder``; the first by name when several are."""
+    root = Path(folder)
+    for where in (root, root / "docs"):
+        if where.is_dir():
+            found = sorted(p for p in where.iterdir() if p.is_file() and p.stem == stem)
+            if found:
+                return found[0].relative_to(root).as_posix()
+    return None
 
 
 def gold_and_predictions(
@@ -476,6 +604,18 @@ def extract_claims(docs: Sequence[_Doc], model: str = "blank") -> dict[int, list
     return {d.key: by_id.get(d.doc_id, []) for d in docs}
 
 
+def document_lines(total: Score, names: Mapping[int, str] | None = None) -> list[str]:
+    """One line per document of a score: its name, P, R and the subject/baseline/both counts."""
+    names = names or {}
+    width = max((len(names.get(k, f"#{k}")) for k in total.documents), default=4)
+    return [
+        f"{names.get(k, f'#{k}'):<{width}}  P {d.precision:.2f}  R {d.recall:.2f}  "
+        f"({d.tp}/{d.n_gold} gold, {d.n_pred} predicted{f', {d.neutral} neutral' if d.neutral else ''})  "
+        f"subject {d.subject_right}/{d.tp}  baseline {d.versus_right}/{d.tp}  both {d.attributed}/{d.tp}"
+        for k, d in sorted(total.documents.items(), key=lambda kv: names.get(kv[0], f"#{kv[0]:09d}"))
+    ]
+
+
 def format_report(report: Report, show: int = 50) -> str:
     """The report as text for a terminal."""
     h, o = report.headline, report.other
@@ -488,7 +628,18 @@ def format_report(report: Report, show: int = 50) -> str:
         f"  attribution (ratio claims matched): subject and versus right {h.attribution:.3f} "
         f"({h.attributed}/{h.tp}; subject {h.subject_right}, versus {h.versus_right}); judged with it: "
         f"precision {h.attributed_precision:.3f}  recall {h.attributed_recall:.3f}",
+        f"  subject right {h.subject_share:.3f}, baseline right {h.versus_share:.3f}, both {h.attribution:.3f}"
+        + (
+            f"; {h.neutral} prediction(s) matched background (context) claims, not counted"
+            if h.neutral
+            else ""
+        ),
     ]
+    if len(h.documents) > 1 or report.names:
+        lines.append(
+            "per document (ratio claims): precision, recall, then of the matched: subject, baseline, both"
+        )
+        lines += [f"  {line}" for line in document_lines(h, report.names)]
     if report.db:
         lines.append(f"  predictions: {report.from_db} document(s) from {report.db}")
     lines += [f"  note: {n}" for n in report.notes]

@@ -14,7 +14,9 @@ from assay.dsl import get_operator
 from assay.evaluation import (
     claims_match,
     evaluate_abstracts,
+    find_by_stem,
     load_gold,
+    names_right,
     normalise_unit,
     score,
     split_abstracts,
@@ -250,3 +252,121 @@ def test_eval_command_errors_name_the_flag(cli, held_out, tmp_path, args, flag):
     result = cli(*[swap.get(a, tmp_path / a if a.startswith("missing") else a) for a in args])
     assert result.exit_code == 2
     assert flag in result.output
+
+
+# -- gold keyed by the paper's file stem (the real-papers shape) ------------------------------------------
+# Own-written papers and gold in the shape of a measuring set: one line per paper, claims at the top level,
+# other names of the system and baseline as aliases, background figures typed ``context``.
+TINY_PAPER = (
+    "Orrery: placing pipeline stages by bandwidth\n\n"
+    "We present Orrery, a stage placer for pipeline training. Orrery speeds up training by 1.8x over "
+    "PipeDream on 64 GPUs. Earlier placers reach 60% of peak bandwidth at best."
+)
+TINY_GOLD = {
+    "doc": "orrery",
+    "claims": [
+        {
+            "value": 1.8,
+            "unit": "x",
+            "subject": "Orrery placer",
+            "versus": "PipeDream-2BW",
+            "type": "result",
+            "aliases": ["Orrery"],
+            "versus_aliases": ["PipeDream"],
+            "text": "speeds up training by 1.8x",
+        },
+        {
+            "value": 60,
+            "unit": "%",
+            "subject": "earlier placers",
+            "versus": None,
+            "type": "context",
+            "text": "reach 60% of peak bandwidth",
+        },
+        {
+            "value_low": 20,
+            "value_high": 35,
+            "unit": "%",
+            "subject": "Orrery",
+            "versus": None,
+            "type": "result",
+            "text": "a claim the text does not hold",
+        },
+    ],
+}
+
+
+@pytest.fixture
+def stem_set(tmp_path: Path) -> Path:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "orrery.md").write_text(TINY_PAPER, "utf-8")
+    (tmp_path / "gold.jsonl").write_text(json.dumps(TINY_GOLD) + "\n", "utf-8")
+    return tmp_path
+
+
+def test_load_gold_reads_documents_keyed_by_their_stem(stem_set):
+    (doc,) = load_gold(stem_set / "gold.jsonl")
+    assert (doc.doc, doc.name, doc.source, len(doc.claims)) == ("orrery", "orrery", None, 3)
+
+
+def test_a_stem_is_found_in_the_corpus_folder_or_its_docs_folder(stem_set):
+    assert find_by_stem(stem_set, "orrery") == "docs/orrery.md"
+    assert find_by_stem(stem_set / "docs", "orrery") == "orrery.md"
+    assert find_by_stem(stem_set, "absent") is None
+
+
+def test_aliases_count_for_subject_and_baseline_but_not_for_an_empty_baseline():
+    gold = TINY_GOLD["claims"][0]
+    assert names_right({"subject": "Orrery", "versus": "PipeDream"}, gold) == (True, True)
+    assert names_right({"subject": "GPUs", "versus": "Megatron"}, gold) == (False, False)
+    assert names_right({"subject": "Orrery", "versus": None}, gold) == (True, False)
+    assert names_right({"subject": "Orrery", "versus": ""}, {"subject": "Orrery", "versus": None}) == (
+        True,
+        True,
+    )
+
+
+def test_a_prediction_matching_a_context_claim_is_neutral_and_context_is_not_recalled():
+    gold = {0: TINY_GOLD["claims"]}
+    pred = {
+        0: [
+            {"unit": "x", "value": 1.8, "subject": "Orrery", "versus": "PipeDream"},
+            {"unit": "%", "value": 60.0, "subject": "Orrery", "versus": None},
+            {"unit": "%", "value": 64.0, "subject": "Orrery", "versus": None},
+        ]
+    }
+    s = score(gold, pred)
+    assert (s.tp, s.n_gold, s.n_pred, s.neutral) == (1, 2, 2, 1)
+    assert [f.value for f in s.false_positives] == [64.0]
+    assert [(m.value_low, m.value_high) for m in s.misses] == [(20.0, 35.0)]
+    assert (s.subject_right, s.versus_right, s.attributed) == (1, 1, 1)
+    assert s.documents[0].tp == 1 and s.documents[0].neutral == 1
+
+
+def test_a_result_claim_wins_its_prediction_over_a_context_claim_of_the_same_value():
+    gold = {0: [{"unit": "%", "value": 5, "type": "context"}, {"unit": "%", "value": 5, "type": "result"}]}
+    s = score(gold, {0: [{"unit": "%", "value": 5.0}]})
+    assert (s.tp, s.n_gold, s.n_pred, s.neutral) == (1, 1, 1, 0)
+
+
+def test_scores_are_kept_per_document_and_sum_to_the_total():
+    gold = {0: [{"unit": "x", "value": 2, "subject": "A"}], 1: [{"unit": "x", "value": 3, "subject": "B"}]}
+    pred = {
+        0: [{"unit": "x", "value": 2.0, "subject": "A"}],
+        1: [{"unit": "x", "value": 3.0, "subject": "C"}],
+    }
+    s = score(gold, pred)
+    assert s.documents[0].attributed == 1 and s.documents[1].attributed == 0
+    assert s.documents[1].subject_right == 0 and s.documents[1].versus_right == 1
+    assert sum(d.tp for d in s.documents.values()) == s.tp == 2
+
+
+def test_eval_command_scores_a_stem_keyed_set_per_document(cli, stem_set, monkeypatch):
+    monkeypatch.chdir(stem_set)
+    result = cli("--gold", stem_set / "gold.jsonl", "--corpus", stem_set)
+    assert result.exit_code == 0, result.output
+    assert "orrery" in result.output and "baseline" in result.output
+    data = json.loads(cli("--gold", stem_set / "gold.jsonl", "--corpus", stem_set, "--json").output)
+    (row,) = data["headline"]["documents"]
+    assert row["doc"] == "orrery" and row["n_gold"] == 2 and row["tp"] >= 1
+    assert data["headline"]["recall"] <= 0.5  # the range the text does not hold is a miss

@@ -2,6 +2,10 @@
 
     assay eval --gold seed_gold.jsonl --abstracts seed_abstracts.txt [--db FILE] [--json]
     assay eval --gold pipelines/samples/papers_gold.jsonl --corpus pipelines/samples/papers
+    assay eval --gold ../shared/realpapers/gold.jsonl --corpus ../shared/realpapers/docs
+
+The report gives precision and recall, and of the matched claims the share with the subject right, the
+baseline right and both, in all and per document.
 
 All the work is in ``assay.evaluation``.
 """
@@ -23,7 +27,8 @@ def evaluate(
         typer.Option(
             "--gold",
             help="Gold file: one JSON line per document with gold.claims "
-            "(keyed by 'index', or by 'source' file and 'row').",
+            "(keyed by 'index', or by 'source' file and 'row'), or with claims keyed by 'doc', "
+            "the paper's file stem in --corpus.",
         ),
     ],
     abstracts: Annotated[
@@ -35,7 +40,8 @@ def evaluate(
     corpus: Annotated[
         Path | None,
         typer.Option(
-            "--corpus", help="Folder of papers named by the gold lines' 'source' (instead of --abstracts)."
+            "--corpus",
+            help="Folder of papers named by the gold lines' 'source' or 'doc' stem (instead of --abstracts).",
         ),
     ] = None,
     db: DbOption = None,

@@ -1,0 +1,44 @@
+"""The papers operators on the real-papers measuring set (``<repo>/../shared/realpapers``), scored against what
+a person read from each paper: a ratchet, the figures may not fall below what main reached when the set was
+last measured (``docs/papers.md``). Skipped where the set is absent (CI has no ``../shared``); the scorer
+itself is ``tests/realpapers_score.py``. Raise the floors when the figures rise."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).resolve().parents[2]
+REALPAPERS = REPO.parent / "shared" / "realpapers"
+
+#: Floors per part (measured on main, rounded down by 0.02): precision, recall, and of the matched ratio
+#: claims the share with subject and baseline both right.
+FLOORS = {
+    "dev": {"precision": 0.86, "recall": 0.63, "both": 0.35},
+    "test": {"precision": 0.83, "recall": 0.55, "both": 0.20},
+    "all": {"precision": 0.85, "recall": 0.60, "both": 0.31},
+}
+
+
+def _scorer():
+    spec = importlib.util.spec_from_file_location("realpapers_score", REPO / "tests" / "realpapers_score.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not (REALPAPERS / "gold.jsonl").exists(), reason="no ../shared/realpapers here")
+def test_papers_operators_read_the_real_papers_no_worse_than_main_did():
+    result = _scorer().score_set(REALPAPERS)
+    measured = {"dev": result.part("dev"), "test": result.part("test"), "all": result.total}
+    for part, floors in FLOORS.items():
+        s = measured[part]
+        got = {"precision": s.precision, "recall": s.recall, "both": s.attribution}
+        for name, floor in floors.items():
+            assert got[name] >= floor, f"{part} {name} {got[name]:.3f} < {floor} ({got})"
