@@ -61,6 +61,14 @@ _alias(
     "train_train_loss",
     "train_avg_loss",
     "reduced_train_loss",
+    # cross-entropy under its own names (OpenNMT's ``xent: 2.13``); ``nll_loss`` is not here: beside a ``loss``
+    # it is a term of it (fairseq), and alone it is read as a loss by its ending
+    "xent",
+    "xent_loss",
+    "cross_entropy",
+    "cross_entropy_loss",
+    "ce_loss",
+    "objective",
 )
 _alias(
     "val_loss",

@@ -87,3 +87,18 @@ def test_a_lightning_bar_cut_at_the_terminal_width_still_counts_from_its_epoch(t
     log = parse_log(write(tmp_path, "cut_bar.log", lines))
     assert log.series("loss") == [(3700, 2.1), (3701, 2.05), (3702, 1.99)]
     assert not [e for e in log.events if e["kind"] == "restart"]
+
+
+def test_cross_entropy_under_its_own_names_is_the_loss(tmp_path):
+    onmt = [
+        f"[2020-01-02 10:0{i}:00,100 INFO] Step {100 * (i + 1)}/9000; acc:  40.1{i}; ppl:  9.1{i}; xent: 2.2{i}; "
+        f"lr: 0.00050; 900/950 tok/s;  {1234 + i} sec"
+        for i in range(3)
+    ]
+    onmt.append("[2020-01-02 10:04:00,100 INFO] Validation perplexity: 10.5; Validation xent: 2.35")
+    log = parse_log(write(tmp_path, "onmt.log", onmt))
+    assert log.series("loss") == [(100, 2.2), (200, 2.21), (300, 2.22)]
+    assert log.series("val_loss") == [(300, 2.35)]
+    assert [v for _, v in log.series("tokens_per_s")] == [950.0] * 3  # the seconds are no rate
+    other = [f"it {k} | cross_entropy {3.0 - k / 100:.2f} | grad_norm 0.9" for k in (10, 20)]
+    assert parse_log(write(tmp_path, "ce.log", other)).series("loss") == [(10, 2.9), (20, 2.8)]
