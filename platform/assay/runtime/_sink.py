@@ -3,7 +3,8 @@
 Only this object (in the driver process) writes the database during a pipeline run; Ray workers never
 open it. Each flush is one store transaction: it claims the records' units of work
 (``Transaction.claim_units``: exactly once across retried tasks and re-runs), inserts the rows of the units
-not written before, and commits, so readers (the dashboard, ``assay query``) get their turn between flushes.
+not written before, records the document versions read (``Transaction.see_documents``), and commits, so
+readers (the dashboard, ``assay query``) get their turn between flushes.
 """
 
 from __future__ import annotations
@@ -153,6 +154,10 @@ class Sink:
             for table, arrow in self._tables([r for r, k in zip(records, keys, strict=True) if k in fresh]).items():
                 tx.insert(table, arrow)
             tx.insert("quarantine", quarantine)
+            # Every document read, written now or before: a file whose content changed supersedes its
+            # older version, and one moved back to an earlier content brings that version back.
+            tx.see_documents(((r["doc_id"], r.get("uri") or r.get("source_uri")) for r in records
+                              if _is_document(r)), self.run_id)
 
     def _tables(self, records: list[dict[str, Any]]) -> dict[str, pa.Table]:
         # Row lists of all records are gathered per table and converted once: converting each record's few
@@ -163,7 +168,7 @@ class Sink:
         documents = []
         issues = []
         for rec in records:
-            if rec.get("doc_id") and rec.get("chunk") is None and rec.get("kind"):
+            if _is_document(rec):
                 row = {f: rec.get(f) for f in DOCUMENT_FIELDS}
                 row["uri"] = row["uri"] or rec.get("source_uri")
                 row.update(ingested_at=now, pipeline_run_id=self.run_id)
@@ -223,6 +228,11 @@ def record_type_problem(record: dict[str, Any]) -> str | None:
     if record.get("doc_id") and record.get("kind"):
         return type_problem("documents", [{f: record.get(f) for f in DOCUMENT_FIELDS}])
     return None
+
+
+def _is_document(record: dict[str, Any]) -> bool:
+    """Whether the record is a whole document (its ``documents`` row), not a chunk of one."""
+    return bool(record.get("doc_id") and record.get("chunk") is None and record.get("kind"))
 
 
 def _n_rows(rows: Any) -> int:

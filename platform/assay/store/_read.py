@@ -2,7 +2,8 @@
 
 Each query opens the file read-only and closes it (the pipelines and the scheduler write the same file
 meanwhile; see docs/architecture.md), takes user text only as query parameters, and returns a pandas
-DataFrame, a dict or a small dataclass.
+DataFrame, a dict or a small dataclass. Queries read the ``current_*`` views (see ``_versions``): a
+superseded version of a document is kept in the tables but left out of what is shown and checked.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pandas as pd
 
 from assay.errors import AssayError
 from assay.store._connection import connect, default_db_path
+from assay.store._versions import missing_views, plain
 
 PathLike = str | os.PathLike[str] | None
 
@@ -41,7 +44,21 @@ def _path(db: PathLike) -> Path:
 def read(db: PathLike, query: str, params: list[Any] | dict[str, Any] | None = None) -> pd.DataFrame:
     """Run one read-only query; the file is open only while it runs."""
     with connect(_path(db), read_only=True, timeout_s=READ_TIMEOUT_S) as con:
-        return con.execute(query, params if params is not None else []).df()
+        return execute(con, query, params).df()
+
+
+def execute(
+    con: duckdb.DuckDBPyConnection, query: str, params: list[Any] | dict[str, Any] | None = None
+) -> duckdb.DuckDBPyConnection:
+    """Run a query over the ``current_*`` views (the knowledge without superseded document versions); on a
+    file from before them (schema < 4, read as it is: readers never migrate) the same query over the tables,
+    tried only when the first fails, so the common case runs once."""
+    try:
+        return con.execute(query, params if params is not None else [])
+    except duckdb.CatalogException as exc:
+        if not missing_views(exc):
+            raise
+        return con.execute(plain(query), params if params is not None else [])
 
 
 def _in(values: list[Any] | tuple[Any, ...]) -> str:

@@ -6,9 +6,16 @@ have run, so an old database file is brought forward when it is opened for writi
 
 from __future__ import annotations
 
+from assay.store._versions import SCHEMA_4, restate_sql
+
 #: Columns written for each table, in order. Contract columns first; extra columns after them.
 TABLES: dict[str, tuple[str, ...]] = {
-    "documents": ("doc_id", "uri", "kind", "title", "lang", "n_bytes", "ingested_at", "text", "pipeline_run_id"),
+    "documents": (
+        "doc_id", "uri", "kind", "title", "lang", "n_bytes", "ingested_at", "text", "pipeline_run_id",
+        "superseded_by", "superseded_at",
+    ),
+    # Which content (doc_id) a source uri held in which pipeline run (see _versions).
+    "document_versions": ("uri", "doc_id", "pipeline_run_id", "seen_at"),
     "entities": ("entity_id", "name", "type", "aliases"),
     "mentions": ("entity_id", "doc_id", "start", "end", "text", "operator"),
     "claims": (
@@ -55,6 +62,7 @@ TABLES: dict[str, tuple[str, ...]] = {
 #: makes a retried task or a re-run write each row exactly once.
 PRIMARY_KEYS: dict[str, tuple[str, ...]] = {
     "documents": ("doc_id",),
+    "document_versions": ("uri", "doc_id"),
     "entities": ("entity_id",),
     "claims": ("claim_id",),
     "relations": ("relation_id",),
@@ -137,9 +145,13 @@ CREATE TABLE IF NOT EXISTS claim_checks (
 
 #: (version, SQL). Append only.
 # 2: the section of the paper a claim was found in (abstract, introduction, evaluation, ...).
+# 4: document versions: a changed file supersedes its older content, kept but left out of the current_*
+#    views that every read query uses (see _versions). A migration that changes a versioned table's
+#    columns needs nothing more: the views select ``t.*`` when a query runs.
 MIGRATIONS: list[tuple[int, str]] = [
     (1, _V1),
     (2, "ALTER TABLE claims ADD COLUMN IF NOT EXISTS section VARCHAR;"),
     (3, _V3),
+    (4, SCHEMA_4 + restate_sql("SELECT DISTINCT uri FROM document_versions") + ";\n"),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -3,7 +3,8 @@
 A transaction is one short unit of work on a connection opened for it alone (see ``_connection``): rows of
 several tables, the exactly-once bookkeeping of a pipeline's units of work, a run's rewind after a restart,
 a job's conditional state change. Everything in it lands together or not at all. ``write_rows``,
-``rewind_run`` and ``set_state_if`` are the one-call forms callers use most.
+``rewind_run`` and ``set_state_if`` are the one-call forms callers use most. A pipeline's flush also
+records the document versions it read (``see_documents``), so a changed file supersedes its old rows.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pyarrow as pa
 from assay.clock import utc_now
 from assay.store._connection import connect
 from assay.store._schema import PRIMARY_KEYS, TABLES
+from assay.store._versions import restate_sql
 
 Rows = Sequence[Mapping[str, Any]] | Mapping[str, Sequence[Any]] | pa.Table
 
@@ -130,6 +132,25 @@ class Transaction:
             "at": pa.array([now] * len(fresh), pa.timestamp("us")),
         }))
         return set(fresh)
+
+    def see_documents(self, seen: Iterable[tuple[str, str]], pipeline_run_id: str) -> None:
+        """Record that this pipeline run read these ``(doc_id, uri)`` pairs (every document of the flush,
+        written now or before), and bring the superseded marks of the documents at those uris up to date:
+        a file whose content changed supersedes its older version, one moved back brings that version back.
+        The rule and the reasons are in ``_versions``."""
+        pairs = list(dict.fromkeys((str(d), str(u)) for d, u in seen if d and u))
+        if not pairs:
+            return
+        now = utc_now()
+        arrow = pa.table({
+            "uri": [u for _, u in pairs],
+            "doc_id": [d for d, _ in pairs],
+            "pipeline_run_id": [pipeline_run_id] * len(pairs),
+            "seen_at": pa.array([now] * len(pairs), pa.timestamp("us")),
+        })
+        self.upsert("document_versions", arrow)
+        with registered(self._con, "_assay_seen", arrow.select(["uri"])):
+            self._con.execute(restate_sql("SELECT DISTINCT uri FROM _assay_seen"))
 
     def rewind_metrics(self, run_id: str, after_step: int) -> None:
         """Delete a run's metrics after ``after_step``: the steps a restart from the checkpoint at

@@ -14,6 +14,8 @@ import pandas as pd
 
 from assay.errors import AssayError
 from assay.store._connection import connect
+from assay.store._read import execute
+from assay.store._versions import current
 
 PathLike = str | os.PathLike[str] | None
 
@@ -39,12 +41,12 @@ def user_query(db: PathLike, query: str) -> pd.DataFrame:
 
 
 def counts(db: PathLike) -> dict[str, int]:
-    """Rows per table of the knowledge graph, for overviews."""
+    """Rows per table of the knowledge graph, for overviews (superseded document versions left out)."""
     tables = ["documents", "entities", "mentions", "claims", "relations", "runs", "metrics", "events", "jobs",
               "pipeline_runs", "quarantine"]
     with connect(db, read_only=True) as con:
-        union = " UNION ALL ".join(f"SELECT '{t}' AS t, count(*) AS n FROM {t}" for t in tables)
-        return {t: int(n) for t, n in con.execute(union).fetchall()}
+        union = " UNION ALL ".join(f"SELECT '{t}' AS t, count(*) AS n FROM {current(t)}" for t in tables)
+        return {t: int(n) for t, n in execute(con, union).fetchall()}
 
 
 def pipeline_runs(db: PathLike, limit: int = 50) -> pd.DataFrame:

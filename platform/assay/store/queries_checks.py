@@ -48,6 +48,9 @@ def checks_relation(present: bool) -> str:
     return "SELECT claim_id, kind, verdict, checked_at FROM claim_checks"
 
 
+#: The checks' claims that are current: a superseded document version's verdicts are kept, not counted.
+_OF_CURRENT = "claim_id IN (SELECT claim_id FROM current_claims)"
+
 #: SQL of a verdict's rank in ``SEVERITY``: 4 for contradicted ... 1 for untestable, NULL for one unknown.
 SEVERITY_SQL = (
     "CASE verdict " + " ".join(f"WHEN '{v}' THEN {len(SEVERITY) - i}" for i, v in enumerate(SEVERITY)) + " END"
@@ -73,7 +76,7 @@ def claim_verdict_counts(db: PathLike) -> pd.DataFrame:
     left out; empty before the first ``assay check``."""
     if not _has_checks(db):
         return pd.DataFrame({"verdict": [], "claims": []})
-    df = read(db, f"SELECT verdict, count(*) AS claims FROM ({verdict_pivot()}) GROUP BY 1")
+    df = read(db, f"SELECT verdict, count(*) AS claims FROM ({verdict_pivot(where=_OF_CURRENT)}) GROUP BY 1")
     order = {v: i for i, v in enumerate(VERDICTS)}
     return df.sort_values("verdict", key=lambda s: s.map(order)).reset_index(drop=True)
 
@@ -82,14 +85,16 @@ def verdict_counts(db: PathLike) -> pd.DataFrame:
     """Checks per kind and verdict (``kind``, ``verdict``, ``n``); empty before the first ``assay check``."""
     if not _has_checks(db):
         return pd.DataFrame({"kind": [], "verdict": [], "n": []})
-    return read(db, "SELECT kind, verdict, count(*) AS n FROM claim_checks GROUP BY 1, 2 ORDER BY 1, 2")
+    return read(db, f"SELECT kind, verdict, count(*) AS n FROM claim_checks WHERE {_OF_CURRENT} "
+                    "GROUP BY 1, 2 ORDER BY 1, 2")
 
 
 def claims_checked(db: PathLike) -> int:
     """How many claims carry at least one verdict other than ``untestable``."""
     if not _has_checks(db):
         return 0
-    df = read(db, "SELECT count(DISTINCT claim_id) AS n FROM claim_checks WHERE verdict <> 'untestable'")
+    df = read(db, f"SELECT count(DISTINCT claim_id) AS n FROM claim_checks WHERE verdict <> 'untestable' "
+                  f"AND {_OF_CURRENT}")
     return int(df["n"].iloc[0])
 
 
@@ -146,8 +151,8 @@ def claims_to_check(db: PathLike, claim_ids: list[str] | tuple[str, ...] | None 
     where = "" if ids is None else f"WHERE claim_id IN {_in(ids)}"
 
     def query(present: bool) -> pd.DataFrame:
-        return read(db, f"SELECT {_CLAIM_COLUMNS}, {setting_columns(present)} FROM claims {where} ORDER BY claim_id",
-                    ids)
+        return read(db, f"SELECT {_CLAIM_COLUMNS}, {setting_columns(present)} FROM current_claims {where} "
+                        "ORDER BY claim_id", ids)
 
     try:
         return query(True)

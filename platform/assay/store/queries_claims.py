@@ -17,7 +17,7 @@ import duckdb
 import pandas as pd
 
 from assay.store._connection import connect
-from assay.store._read import PathLike, _in, _search, read
+from assay.store._read import PathLike, _in, _search, execute, read
 from assay.store.queries_checks import (
     CHECK_KINDS,
     SEVERITY_SQL,
@@ -139,7 +139,7 @@ def claim_facets(db: PathLike, limit: int = 500) -> dict[str, list[str]]:
     # One query for the four (each open of the file costs tens of milliseconds on a busy machine).
     union = " UNION ALL ".join(
         f"""SELECT '{key}' AS facet, "{column}" AS v, row_number() OVER (ORDER BY count(*) DESC, "{column}") AS i
-            FROM claims WHERE "{column}" IS NOT NULL GROUP BY "{column}" QUALIFY i <= ?"""
+            FROM current_claims WHERE "{column}" IS NOT NULL GROUP BY "{column}" QUALIFY i <= ?"""
         for key, column in _FACETS
     )
     df = read(db, f"SELECT * FROM ({union}) ORDER BY facet, i", [int(limit)] * len(_FACETS))
@@ -172,7 +172,7 @@ def claims(
         WITH cc AS ({{checks}}),
              page AS MATERIALIZED (
                  SELECT {_CLAIM_COLUMNS}, {CLAIM_SORTS[sort]} AS _key
-                 FROM claims c LEFT JOIN documents d USING (doc_id) {severity} {where}
+                 FROM current_claims c LEFT JOIN current_documents d USING (doc_id) {severity} {where}
                  ORDER BY _key {direction} NULLS LAST, c.claim_id {tail}),
              v AS ({verdict_pivot("cc", "claim_id IN (SELECT claim_id FROM page)")})
         SELECT page.* EXCLUDE (_key), {_VERDICT_COLUMNS}
@@ -186,8 +186,8 @@ def claims_count(db: PathLike, flt: ClaimFilter = ClaimFilter()) -> int:
     where, params = flt.where()
     # The checks are read only when the filter asks about verdicts: a plain count stays a scan of claims.
     if not flt.verdicts:
-        return int(read(db, f"SELECT count(*) AS n FROM claims c {where}", params)["n"].iloc[0])
-    query = f"WITH cc AS ({{checks}}) SELECT count(*) AS n FROM claims c {where}"
+        return int(read(db, f"SELECT count(*) AS n FROM current_claims c {where}", params)["n"].iloc[0])
+    query = f"WITH cc AS ({{checks}}) SELECT count(*) AS n FROM current_claims c {where}"
     return int(_read_with_checks(db, query, params)["n"].iloc[0])
 
 
@@ -203,9 +203,9 @@ SCORED_FIELDS = ("unit", "value", "value_low", "value_high", "text", "subject", 
 
 
 def claims_of_texts(db: PathLike, docs: Sequence[tuple[str, str]]) -> list[list[dict[str, Any]] | None]:
-    """For each ``(doc_id, text)``: the claims stored for that document, else those inside the stored
-    document that contains the text (a file of abstracts ingested as one document), in text order; None
-    when the database holds neither."""
+    """For each ``(doc_id, text)``: the claims stored for that document (that content, current or
+    superseded), else those inside the current stored document that contains the text (a file of abstracts
+    ingested as one document), in text order; None when the database holds neither."""
     cols = ", ".join(f'"{f}"' for f in SCORED_FIELDS)
 
     def scored(con: duckdb.DuckDBPyConnection, where: str, params: list[Any]) -> list[dict[str, Any]]:
@@ -220,8 +220,8 @@ def claims_of_texts(db: PathLike, docs: Sequence[tuple[str, str]]) -> list[list[
             if doc_id in known:
                 out.append(scored(con, "doc_id = ?", [doc_id]))
                 continue
-            hit = con.execute("SELECT doc_id, strpos(text, ?) - 1 FROM documents WHERE contains(text, ?) LIMIT 1",
-                              [text, text]).fetchall()
+            hit = execute(con, "SELECT doc_id, strpos(text, ?) - 1 FROM current_documents WHERE contains(text, ?) "
+                              "LIMIT 1", [text, text]).fetchall()
             if not hit:
                 out.append(None)
                 continue

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from assay.store._read import NoDatabase, PathLike, _aliases, _in, _search, normalise, read
+from assay.store._versions import current
 from assay.store.queries_runs import RUN_COLUMNS
 
 # ---------------------------------------------------------------------------------------------- status
@@ -23,7 +24,8 @@ def database_state(db: PathLike) -> Literal["missing", "no-schema", "ready"]:
 
 
 def table_counts(db: PathLike) -> dict[str, int]:
-    """Rows per table, for the overview and the empty states."""
+    """Rows per table, for the overview and the empty states (the tables of documents without their
+    superseded versions)."""
     tables = [
         "documents",
         "entities",
@@ -41,7 +43,7 @@ def table_counts(db: PathLike) -> dict[str, int]:
         "sim_jobs",
         "cost_model_fits",
     ]
-    union = " UNION ALL ".join(f"SELECT '{t}' AS t, count(*) AS n FROM {t}" for t in tables)
+    union = " UNION ALL ".join(f"SELECT '{t}' AS t, count(*) AS n FROM {current(t)}" for t in tables)
     df = read(db, union)
     return {str(t): int(n) for t, n in zip(df["t"], df["n"], strict=True)}
 
@@ -58,7 +60,7 @@ def documents_by_kind(db: PathLike) -> pd.DataFrame:
     return read(
         db,
         "SELECT coalesce(kind, 'unknown') AS kind, count(*) AS documents, "
-        "sum(n_bytes) AS bytes FROM documents GROUP BY 1 ORDER BY 2 DESC",
+        "sum(n_bytes) AS bytes FROM current_documents GROUP BY 1 ORDER BY 2 DESC",
     )
 
 
@@ -85,7 +87,7 @@ def search_entities(
         db,
         f"""
         WITH m AS (SELECT entity_id, count(*) AS mentions, count(DISTINCT doc_id) AS documents
-                   FROM mentions GROUP BY 1)
+                   FROM current_mentions GROUP BY 1)
         SELECT e.entity_id, e.name, e.type, array_to_string(e.aliases, ', ') AS aliases,
                coalesce(m.mentions, 0) AS mentions, coalesce(m.documents, 0) AS documents
         FROM entities e LEFT JOIN m USING (entity_id) {where}
@@ -129,8 +131,8 @@ def entity_claims(db: PathLike, entity_id: str, context_chars: int = 160, limit:
     if row is None:
         return pd.DataFrame()
     spellings = _spellings(row)
-    subjects = _raw_matching(db, "subject", "claims", spellings)
-    baselines = _raw_matching(db, "versus", "claims", spellings)
+    subjects = _raw_matching(db, "subject", "current_claims", spellings)
+    baselines = _raw_matching(db, "versus", "current_claims", spellings)
     if not subjects and not baselines:
         return pd.DataFrame()
     return read(
@@ -140,11 +142,11 @@ def entity_claims(db: PathLike, entity_id: str, context_chars: int = 160, limit:
             SELECT *, CASE WHEN subject IN {_in(subjects)} THEN 'subject' ELSE 'baseline' END AS role,
                    greatest(0, coalesce(sentence_start, start - ?)) AS ctx_start,
                    coalesce(sentence_end, "end" + ?) AS ctx_end
-            FROM claims WHERE subject IN {_in(subjects)} OR versus IN {_in(baselines)})
+            FROM current_claims WHERE subject IN {_in(subjects)} OR versus IN {_in(baselines)})
         SELECT c.claim_id, c.role, c.subject, c.metric, c.value, c.value_low, c.value_high, c.unit, c.versus,
                c.setting, c.qualifier, c.text, c.start, c."end", c.confidence, c.doc_id, d.title, d.uri,
                c.ctx_start, substr(d.text, c.ctx_start + 1, c.ctx_end - c.ctx_start) AS context
-        FROM c LEFT JOIN documents d USING (doc_id)
+        FROM c LEFT JOIN current_documents d USING (doc_id)
         ORDER BY c.role DESC, c.confidence DESC NULLS LAST, c.claim_id LIMIT ?""",
         [*subjects, int(context_chars), int(context_chars), *subjects, *baselines, int(limit)],
     )
@@ -158,11 +160,11 @@ def entity_neighbours(db: PathLike, entity_id: str, limit: int = 25) -> pd.DataF
         WITH rel AS (
             SELECT CASE WHEN subject_id = $id THEN object_id ELSE subject_id END AS other,
                    predicate, subject_id = $id AS outgoing, count(*) AS weight
-            FROM relations WHERE (subject_id = $id OR object_id = $id) AND subject_id <> object_id
+            FROM current_relations WHERE (subject_id = $id OR object_id = $id) AND subject_id <> object_id
             GROUP BY ALL),
-        docs AS (SELECT DISTINCT doc_id FROM mentions WHERE entity_id = $id),
+        docs AS (SELECT DISTINCT doc_id FROM current_mentions WHERE entity_id = $id),
         co AS (SELECT m.entity_id AS other, count(DISTINCT m.doc_id) AS weight
-               FROM mentions m JOIN docs USING (doc_id) WHERE m.entity_id <> $id
+               FROM current_mentions m JOIN docs USING (doc_id) WHERE m.entity_id <> $id
                GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $limit),
         edges AS (SELECT 'relation' AS kind, other, predicate, outgoing, weight FROM rel
                   UNION ALL SELECT 'co-mention', other, NULL, NULL, weight FROM co)
@@ -180,7 +182,7 @@ def entity_runs(db: PathLike, entity_id: str) -> pd.DataFrame:
     if row is None:
         return pd.DataFrame()
     spellings = _spellings(row)
-    runs = read(db, f"SELECT {RUN_COLUMNS} FROM runs ORDER BY started_at DESC NULLS LAST")
+    runs = read(db, f"SELECT {RUN_COLUMNS} FROM current_runs ORDER BY started_at DESC NULLS LAST")
     if runs.empty:
         return runs
     used = pd.Series(False, index=runs.index)

@@ -32,7 +32,7 @@ class RunFilter:
 
 
 def run_facets(db: PathLike) -> dict[str, list[str]]:
-    df = read(db, f"SELECT {RUN_COLUMNS} FROM runs")
+    df = read(db, f"SELECT {RUN_COLUMNS} FROM current_runs")
     return {
         key: sorted(df[col].dropna().astype(str).unique().tolist())
         for key, col in (
@@ -60,8 +60,8 @@ def runs(db: PathLike, flt: RunFilter = RunFilter(), limit: int = 2000) -> pd.Da
     return read(
         db,
         f"""
-        WITH r AS (SELECT {RUN_COLUMNS} FROM runs),
-             e AS (SELECT run_id, count(*) AS events FROM events GROUP BY 1)
+        WITH r AS (SELECT {RUN_COLUMNS} FROM current_runs),
+             e AS (SELECT run_id, count(*) AS events FROM current_events GROUP BY 1)
         SELECT r.*, coalesce(e.events, 0) AS events FROM r LEFT JOIN e USING (run_id) {where}
         ORDER BY started_at DESC NULLS LAST, run_id LIMIT ?""",
         [*params, int(limit)],
@@ -70,7 +70,7 @@ def runs(db: PathLike, flt: RunFilter = RunFilter(), limit: int = 2000) -> pd.Da
 
 def metric_names(db: PathLike, run_ids: list[str]) -> list[str]:
     df = read(
-        db, f"SELECT DISTINCT name FROM metrics WHERE run_id IN {_in(run_ids)} ORDER BY 1", list(run_ids)
+        db, f"SELECT DISTINCT name FROM current_metrics WHERE run_id IN {_in(run_ids)} ORDER BY 1", list(run_ids)
     )
     return df["name"].tolist()
 
@@ -81,7 +81,7 @@ def tokens_per_step(db: PathLike, run_ids: list[str]) -> dict[str, float]:
     out: dict[str, float] = {}
     cfg = read(
         db,
-        f"SELECT run_id, global_batch_size, config FROM runs WHERE run_id IN {_in(run_ids)}",
+        f"SELECT run_id, global_batch_size, config FROM current_runs WHERE run_id IN {_in(run_ids)}",
         list(run_ids),
     )
     for rid, gbs, config in cfg.itertuples(index=False):
@@ -95,7 +95,7 @@ def tokens_per_step(db: PathLike, run_ids: list[str]) -> dict[str, float]:
             f"""
             SELECT run_id, median(value) FILTER (WHERE name = 'tokens_per_s')
                           * median(value) FILTER (WHERE name = 'step_time_ms') / 1000.0 AS tokens
-            FROM metrics WHERE run_id IN {_in(missing)} AND name IN ('tokens_per_s', 'step_time_ms')
+            FROM current_metrics WHERE run_id IN {_in(missing)} AND name IN ('tokens_per_s', 'step_time_ms')
                   AND isfinite(value) GROUP BY 1""",
             missing,
         )
@@ -145,7 +145,7 @@ def metric_curves(
         db,
         f"""
         WITH m AS MATERIALIZED (
-                 SELECT run_id, step, value, ts FROM metrics WHERE name = ? AND run_id IN {_in(run_ids)}),
+                 SELECT run_id, step, value, ts FROM current_metrics WHERE name = ? AND run_id IN {_in(run_ids)}),
              r AS (SELECT run_id, min(step) AS s0, max(step) AS s1, min(ts) AS t0 FROM m GROUP BY run_id)
         SELECT m.run_id, floor((m.step - r.s0) / greatest(1, ceil((r.s1 - r.s0 + 1) / ?)))::BIGINT AS bucket,
                avg(m.step) AS step, avg(epoch(m.ts) - epoch(r.t0)) AS seconds,
@@ -177,7 +177,7 @@ def run_events(
         params += list(kinds)
     return read(
         db,
-        f"""SELECT run_id, step, kind, detail, line_no, ts FROM events
+        f"""SELECT run_id, step, kind, detail, line_no, ts FROM current_events
                         WHERE run_id IN {_in(run_ids)}{extra} ORDER BY run_id, step LIMIT ?""",
         [*params, int(limit)],
     )
@@ -192,14 +192,14 @@ def run_summaries(db: PathLike, run_ids: list[str] | None) -> pd.DataFrame:
     if run_ids is not None and not run_ids:
         return pd.DataFrame()
     chosen, ids = (f"run_id IN {_in(run_ids)}", list(run_ids)) if run_ids is not None else ("true", [])
-    info = read(db, f"SELECT {RUN_COLUMNS} FROM runs WHERE {chosen}", ids)
+    info = read(db, f"SELECT {RUN_COLUMNS} FROM current_runs WHERE {chosen}", ids)
     # Rank 0 (or an unranked line) is where Megatron/DeepSpeed log global speed; summarising it alone is
     # ranks-times cheaper. Runs whose speed only other ranks log are summarised over all their ranks.
     where = f"{chosen} AND name IN {_in(SPEED_METRICS)} AND isfinite(value)"
     params = [*ids, *SPEED_METRICS]
     speed = read(
         db,
-        f"""SELECT run_id, name, median(value) AS value FROM metrics
+        f"""SELECT run_id, name, median(value) AS value FROM current_metrics
                          WHERE {where} AND coalesce(rank, 0) = 0 GROUP BY ALL""",
         params,
     )
@@ -207,7 +207,7 @@ def run_summaries(db: PathLike, run_ids: list[str] | None) -> pd.DataFrame:
     if missing:
         rest = read(
             db,
-            f"""SELECT run_id, name, median(value) AS value FROM metrics
+            f"""SELECT run_id, name, median(value) AS value FROM current_metrics
                 WHERE run_id IN {_in(missing)} AND name IN {_in(SPEED_METRICS)} AND isfinite(value)
                 GROUP BY ALL""",
             [*missing, *SPEED_METRICS],
@@ -221,4 +221,4 @@ def run_summaries(db: PathLike, run_ids: list[str] | None) -> pd.DataFrame:
 
 
 def run_configs(db: PathLike, run_ids: list[str]) -> pd.DataFrame:
-    return read(db, f"SELECT {RUN_COLUMNS}, config FROM runs WHERE run_id IN {_in(run_ids)}", list(run_ids))
+    return read(db, f"SELECT {RUN_COLUMNS}, config FROM current_runs WHERE run_id IN {_in(run_ids)}", list(run_ids))
