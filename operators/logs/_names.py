@@ -68,7 +68,6 @@ _alias(
     "cross_entropy",
     "cross_entropy_loss",
     "ce_loss",
-    "objective",
 )
 _alias(
     "val_loss",
