@@ -19,7 +19,6 @@ import pytest
 from waiting import wait_for
 
 from assay.ray_session import shutdown_ray
-from assay.runtime import serve_ray_data_helpers_here
 
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("RAY_DEDUP_LOGS", "1")
@@ -56,7 +55,6 @@ def ray_local():
 
     if not ray.is_initialized():
         ray.init(address="local", num_cpus=RAY_TEST_CPUS, include_dashboard=False, logging_level="WARNING")
-        serve_ray_data_helpers_here()  # as assay's own embedded sessions do
         ray.data.DataContext.get_current().enable_progress_bars = False
     options = ray.data.DataContext.get_current().execution_options
     kept = options.resource_limits

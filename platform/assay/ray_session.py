@@ -1,7 +1,10 @@
 """The one way assay connects to Ray, for pipelines and jobs alike: the cluster at ``address`` (else
 ``RAY_ADDRESS``), else an embedded local instance; Ray's flags set here and nowhere else.
 
-Ray is imported on first use, so importing this module costs nothing.
+Ray is imported on first use, so importing this module costs nothing. Only Ray's public API is used here
+(design pitfall 14): token authentication through its documented environment (``RAY_AUTH_MODE``, and the
+token in ``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token``), the embedded instance's
+processes through the operating system.
 """
 
 from __future__ import annotations
@@ -10,12 +13,12 @@ import contextlib
 import logging
 import math
 import os
-import subprocess
+import signal
 import sys
 import time
 from collections.abc import Iterator
 
-from assay.runtime import ClusterError, prefer_token_auth, serve_ray_data_helpers_here
+from assay.runtime import ClusterError, prefer_token_auth
 
 #: Whether Ray's own log lines are hidden (assay prints its own progress); ``--verbose`` shows them.
 _quiet = {"on": False}
@@ -41,6 +44,9 @@ def ensure_ray(address: str | None = None, *, num_cpus: float | None = None,
     """Connect to (or start) Ray unless this process already has. ``num_cpus`` sizes an embedded instance
     (default: this machine's cores); ``log_to_driver`` (default: unless quiet) prints the workers' output
     here. Returns (whether this call connected, seconds it took)."""
+    address = cluster_address(address)
+    if address and not use_cluster_token(address):
+        _late_token["mode_set_after_import"] = True
     import ray
 
     if ray.is_initialized():
@@ -52,10 +58,8 @@ def ensure_ray(address: str | None = None, *, num_cpus: float | None = None,
     quiet = _quiet["on"]
     kwargs: dict = {"include_dashboard": False, "logging_level": logging.ERROR if quiet else logging.WARNING,
                     "log_to_driver": (not quiet) if log_to_driver is None else log_to_driver}
-    address = cluster_address(address)
     with _stderr_hidden(quiet):
         if address:
-            use_cluster_token(address)
             try:
                 ray.init(address=address, **kwargs)
             except (ConnectionError, RuntimeError) as exc:
@@ -64,9 +68,6 @@ def ensure_ray(address: str | None = None, *, num_cpus: float | None = None,
             # "local" starts an embedded instance even when a `ray start` cluster runs on this machine.
             cpus = math.ceil(num_cpus) if num_cpus else (os.cpu_count() or 1)
             ray.init(address="local", num_cpus=cpus, **kwargs)
-            # A new instance per run: Ray Data's three per-cluster helper actors would be three more worker
-            # processes to start every time; on one node this process answers for them.
-            serve_ray_data_helpers_here()
     # Ray Data logs every dataset's execution at INFO; assay prints its own progress and summary.
     logging.getLogger("ray.data").setLevel(logging.ERROR if quiet else logging.WARNING)
     ctx = ray.data.DataContext.get_current()
@@ -82,18 +83,58 @@ def shutdown_ray() -> None:
 
     Ray stops its autoscaler monitor after the GCS; the monitor's SIGTERM handler then reports its end to the
     GCS that is gone and is killed after Ray's one-second grace period: a second every embedded run paid at
-    exit. A single local node's monitor has nothing to save, so it is killed first."""
+    exit. A single local node's monitor has nothing to save, so it is killed first. Ray's own handle on its
+    processes is private: the monitor is found as what it is to the operating system, a child of this
+    process running Ray's ``monitor.py`` (only an instance this process started has one). Where that cannot
+    be read (no ``/proc``), or a Ray release runs its monitor otherwise, nothing is killed and the
+    shutdown takes its second."""
     import ray
 
-    try:
-        monitors = ray._private.worker._global_node.all_processes.get("monitor", [])
-    except AttributeError:  # not connected, or another Ray release
-        monitors = []
-    for info in monitors:
-        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
-            info.process.kill()
-            info.process.wait(timeout=5)
+    for pid in own_autoscaler_monitors():
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+            _wait_dead(pid)
     ray.shutdown()
+
+
+def own_autoscaler_monitors() -> list[int]:
+    """Process ids of the autoscaler monitors this process started (its children running Ray's monitor)."""
+    return [pid for pid, argv in _children() if any(
+        a.endswith("monitor.py") and "autoscaler" in a for a in argv)]
+
+
+def _children() -> list[tuple[int, list[str]]]:
+    """This process's live children and their command lines, read from ``/proc`` (empty where there is none)."""
+    me, found = os.getpid(), []
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return []
+    for entry in entries:
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
+                state, ppid = f.read().rsplit(")", 1)[1].split()[:2]
+            if int(ppid) != me or state == "Z":
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
+        except (OSError, ValueError, IndexError):
+            continue
+        found.append((int(entry), argv))
+    return found
+
+
+def _wait_dead(pid: int, timeout_s: float = 5.0) -> None:
+    """Wait until ``pid`` has exited (a zombie: Ray, its parent's owner of the handle, reaps it)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                    return
+        except OSError:
+            return
+        time.sleep(0.01)
 
 
 @contextlib.contextmanager
@@ -115,19 +156,18 @@ def _stderr_hidden(hide: bool) -> Iterator[None]:
         os.close(devnull)
 
 
-def use_cluster_token(address: str) -> None:
-    """Use the token at hand for a cluster ``address`` (see ``assay.runtime.prefer_token_auth``). Ray, already
-    imported here, read the mode then: have it read again. The command line sets the mode before importing
-    Ray instead."""
-    if not prefer_token_auth(address):
-        return
-    try:
-        from ray._raylet import AuthenticationTokenLoader, Config
+#: Set when the token mode was set for a cluster after Ray had been imported (see :func:`use_cluster_token`).
+_late_token: dict[str, bool] = {}
 
-        Config.initialize("")
-        AuthenticationTokenLoader.instance().reset_cache()
-    except (ImportError, AttributeError):  # pragma: no cover -- another Ray release
-        pass
+
+def use_cluster_token(address: str) -> bool:
+    """Use the token at hand for a cluster ``address`` (see ``assay.runtime.prefer_token_auth``). Ray reads
+    ``RAY_AUTH_MODE`` once, when it is imported, and has no public way to read it again: the command line sets
+    it before importing Ray. Returns False when the mode was set only now, after Ray was imported in this
+    process (a library caller that imported Ray first): that driver presents no token, and a refused
+    connection says to set the mode before Python starts."""
+    ray_imported = "ray" in sys.modules
+    return not (prefer_token_auth(address) and ray_imported)
 
 
 def _connection_problem(address: str, exc: Exception) -> str:
@@ -137,6 +177,11 @@ def _connection_problem(address: str, exc: Exception) -> str:
         text += " " + " ".join(str(cause).split())
         cause = cause.__cause__ or cause.__context__
     if "InvalidAuthToken" in text or "Authentication" in text:
+        if _late_token.pop("mode_set_after_import", False):
+            return (f"--address {address}: the Ray cluster asks for a token, and Ray was imported in this "
+                    "process before assay could set RAY_AUTH_MODE=token (Ray reads it once, on import). Set "
+                    "RAY_AUTH_MODE=token in the environment before starting Python, or call assay before "
+                    "importing ray.")
         return (f"--address {address}: the Ray cluster refused this driver's authentication token. Use the "
                 "head's token: copy its ~/.ray/auth_token here (or set RAY_AUTH_TOKEN) and set "
                 "RAY_AUTH_MODE=token, on every `ray start` and assay command.")

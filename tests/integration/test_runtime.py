@@ -15,8 +15,7 @@ import pytest
 from waiting import wait_for
 
 from assay.dsl import load_pipeline
-from assay.ray_session import shutdown_ray
-from assay.runtime import ray_data_helpers_served_here, run_pipeline
+from assay.runtime import run_pipeline
 from assay.store.queries import counts, sql
 
 pytestmark = pytest.mark.integration
@@ -213,32 +212,6 @@ def test_users_operator_file_runs_on_a_two_node_cluster(ray_nodes, tmp_path, db)
     assert summary.n_ok == 40
     nodes = set(sql(db, "SELECT DISTINCT title FROM documents")["title"])
     assert len(nodes) == 2, f"work ran on {nodes}"
-    # On a cluster Ray Data keeps its own helper actors (this process served them for embedded sessions).
-    assert RAY_DATA_HELPERS <= named_actors(ray_nodes.address)
-
-
-def test_an_embedded_session_starts_none_of_ray_datas_helper_actors(ray_local, tmp_path, db, user_pipeline):
-    write_corpus(tmp_path / "corpus", n=6, bad=1)
-    summary = run_pipeline(user_pipeline, [tmp_path / "corpus"], db=db, progress=False)
-    assert (summary.n_ok, summary.n_quarantined) == (6, 1)
-    # Ray Data asked this process for them (its resource reservations included) and the run went through.
-    assert ray_data_helpers_served_here() and not RAY_DATA_HELPERS & named_actors()
-
-
-RAY_DATA_HELPERS = {"datasets_stats_actor", "AutoscalingCoordinator", "ActorLocationTracker"}
-
-
-def named_actors(address: str | None = None) -> set[str]:
-    """The named actors alive on the cluster at ``address`` (None: the session this process is in)."""
-    import ray
-
-    if address is None:
-        return {a["name"] for a in ray.util.list_named_actors(all_namespaces=True)}
-    ray.init(address=address, log_to_driver=False)
-    try:
-        return {a["name"] for a in ray.util.list_named_actors(all_namespaces=True)}
-    finally:
-        shutdown_ray()
 
 
 def test_queries_keep_working_while_a_pipeline_writes(ray_local, tmp_path, db, user_pipeline):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -16,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from assay.dsl import PipelineError, load_pipeline
-from assay.ray_session import ensure_ray, shutdown_ray
-from assay.runtime import StalledError, run_pipeline, serve_ray_data_helpers_here
+from assay.ray_session import ensure_ray, own_autoscaler_monitors, shutdown_ray
+from assay.runtime import StalledError, run_pipeline
 from assay.store.queries import sql
 
 pytestmark = pytest.mark.integration
@@ -82,7 +81,6 @@ def ray_with_cpus(request):
     if ray.is_initialized():
         shutdown_ray()
     ray.init(address="local", num_cpus=request.param, include_dashboard=False, logging_level="ERROR")
-    serve_ray_data_helpers_here()  # as assay's own embedded sessions do
     ray.data.DataContext.get_current().enable_progress_bars = False
     yield request.param
     shutdown_ray()
@@ -92,22 +90,57 @@ def test_every_builtin_pipeline_and_the_readme_example_complete(ray_with_cpus, t
     assert_all_complete(run_all(tmp_path))
 
 
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def descendants() -> set[int]:
+    """The processes this one started, and theirs, alive now."""
+    parent = {}
+    for entry in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found, todo = set(), [os.getpid()]
+    while todo:
+        me = todo.pop()
+        kids = {pid for pid, ppid in parent.items() if ppid == me and alive(pid)}
+        todo += list(kids - found)
+        found |= kids
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="the monitor is found through /proc")
 def test_stopping_the_embedded_instance_stops_every_process_it_started():
     """``shutdown_ray`` kills the autoscaler monitor itself first (Ray's own order would give it a second's
-    grace against a GCS already gone) and still stops everything the instance started."""
+    grace against a GCS already gone), found as a child of this process, and still stops everything the
+    instance started."""
     import ray
 
     if ray.is_initialized():
         shutdown_ray()
+    before = descendants()
     started, _ = ensure_ray(None, num_cpus=1)
     assert started
-    processes = [info.process for infos in ray._private.worker._global_node.all_processes.values()
-                 for info in infos]
-    monitor = ray._private.worker._global_node.all_processes["monitor"][0].process
+    monitors = own_autoscaler_monitors()
+    assert len(monitors) == 1
+    started_here = descendants() - before
+    assert set(monitors) <= started_here
+    t0 = time.perf_counter()
     shutdown_ray()
+    took = time.perf_counter() - t0
     assert not ray.is_initialized()
-    assert monitor.returncode == -signal.SIGKILL
-    assert [p.args[:1] for p in processes if p.poll() is None] == []
+    assert not alive(monitors[0])
+    # Ray's own teardown gives the monitor a second's grace after the GCS is gone; killed first, it waits none.
+    assert took < 5, took
+    assert [pid for pid in started_here if alive(pid)] == []
 
 
 def test_an_impossible_concurrency_fails_before_the_run_naming_the_step(ray_with_cpus, tmp_path):

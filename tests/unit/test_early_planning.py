@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from assay.dsl import Pipeline, operator
-from assay.runtime._early import EarlyPlanner, planning_stage
+from assay.runtime._early import EarlyPlanner, planning_stage, plans_every_file
 
 
 @operator(requires=["source_uri"], produces=["part"], planning=True, register=False)
@@ -79,3 +79,25 @@ def test_a_planner_never_started_leaves_every_file():
     stage = planning_stage(Pipeline("p").then(cut_in_two).then(Parse))
     planned = EarlyPlanner(stage, ["/a", "/b"]).finish()
     assert planned.records == [] and planned.left == ["/a", "/b"]
+
+
+def test_before_a_one_record_per_call_stage_the_driver_plans_every_file():
+    # Only the driver can cut records one per block on Ray's public API: it plans them all, Ray up or not.
+    assert plans_every_file(Pipeline("p").then(cut_in_two).then(Parse, batch_size=1))
+    assert not plans_every_file(Pipeline("p").then(cut_in_two).then(Parse))
+    assert not plans_every_file(Pipeline("p").then(cut_without_planning).then(Parse, batch_size=1))
+    reached, release = threading.Event(), threading.Event()
+
+    @operator(requires=["source_uri"], produces=["part"], planning=True, register=False)
+    def slow_on_b(record):
+        if record["source_uri"] == "/b":
+            reached.set()
+            release.wait(10)
+        return {**record, "part": 0}
+
+    stage = planning_stage(Pipeline("p").then(slow_on_b).then(Parse, batch_size=1))
+    planner = EarlyPlanner(stage, ["/a", "/b", "/c"], every_file=True).start()
+    assert reached.wait(10)
+    threading.Timer(0.2, release.set).start()  # Ray is up while /b is being planned: /c is planned too
+    planned = planner.finish()
+    assert [r["source_uri"] for r in planned.records] == ["/a", "/b", "/c"] and planned.left == []

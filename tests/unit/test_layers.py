@@ -177,3 +177,49 @@ def test_a_module_stays_readable(name):
         assert "Why one module:" in docstring, (
             f"{path.relative_to(ROOT)} has {n_lines} lines: split it, or say in its docstring why it is one "
             "module (a line starting 'Why one module:')")
+
+
+#: Ray's private code: it changes without notice between releases (design pitfall 14). The runtime keeps to
+#: Ray's public API, so a Ray upgrade cannot break a run from inside assay.
+PRIVATE_RAY = ("ray._private", "ray._raylet")
+
+
+def is_private_ray(name: str) -> bool:
+    """``ray._private...``, ``ray._raylet...`` or any ``ray.<x>._internal...`` (Ray Data's, Train's...)."""
+    parts = name.split(".")
+    return under(name, *PRIVATE_RAY) or (parts[0] == "ray" and "_internal" in parts[1:])
+
+
+def private_ray_uses(mods: dict | None = None) -> list[str]:
+    """Every import of Ray's private modules (at any depth, function-local ones included), and every
+    ``ray._private...``/``ray._raylet...`` reached as an attribute of an imported ``ray``."""
+    mods = MODULES if mods is None else mods
+    found = [f"{m} imports {i}" for m, (_, imps) in mods.items() for i in imps if is_private_ray(i)]
+    for name, (path, _) in mods.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "ray" \
+                    and is_private_ray(f"ray.{node.attr}"):
+                found.append(f"{name} reaches ray.{node.attr} (line {node.lineno})")
+    return sorted(set(found))
+
+
+def test_nothing_reaches_into_rays_private_modules():
+    assert private_ray_uses() == []
+
+
+def test_a_private_ray_import_in_a_scratch_module_is_caught(tmp_path):
+    pkg = tmp_path / "platform" / "assay" / "scratch"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("import ray\nimport ray.data\n")
+    (pkg / "head.py").write_text("from ray.data._internal.execution import streaming_executor\n")
+    (pkg / "inside.py").write_text("def f():\n    from ray._raylet import Config\n    return Config\n")
+    (pkg / "attr.py").write_text("import ray\n\ndef g():\n    return ray._private.worker.global_worker\n")
+    (pkg / "train.py").write_text("import ray.train._internal.session as s\n")
+    assert private_ray_uses(modules(tmp_path)) == [
+        "assay.scratch.attr reaches ray._private (line 4)",
+        "assay.scratch.head imports ray.data._internal.execution",
+        "assay.scratch.head imports ray.data._internal.execution.streaming_executor",
+        "assay.scratch.inside imports ray._raylet",
+        "assay.scratch.inside imports ray._raylet.Config",
+        "assay.scratch.train imports ray.train._internal.session",
+    ]

@@ -13,11 +13,10 @@ from assay.runtime._auth import prefer_token_auth
 from assay.runtime._errors import ClusterError, StalledError
 from assay.runtime._inputs import InputError, expand_inputs
 
-_LAZY = {"RunSummary": "_run", "run_pipeline": "_run",
-         "serve_ray_data_helpers_here": "_local_helpers", "ray_data_helpers_served_here": "_local_helpers"}
+_LAZY = {"RunSummary": "_run", "run_pipeline": "_run"}
 
 __all__ = ["ClusterError", "InputError", "RunSummary", "StalledError", "expand_inputs", "prefer_token_auth",
-           "ray_data_helpers_served_here", "run_pipeline", "serve_ray_data_helpers_here"]
+           "run_pipeline"]
 
 
 def __getattr__(name: str) -> Any:

@@ -12,8 +12,8 @@ from pathlib import Path
 from assay.clock import utc_now
 from assay.dsl import TASK_CPUS, Pipeline
 from assay.ray_session import ensure_ray, shutdown_ray
-from assay.runtime._cluster import node_cpus, ship_by_value, spread_one_per_block
-from assay.runtime._early import EarlyPlanner, Planned, planning_stage
+from assay.runtime._cluster import node_cpus, ship_by_value
+from assay.runtime._early import EarlyPlanner, Planned, planning_stage, plans_every_file
 from assay.runtime._inputs import expand_inputs, skip_unread
 from assay.runtime._progress import Progress
 from assay.runtime._sink import Sink
@@ -117,7 +117,7 @@ def run_pipeline(
             bar.phase(f"planned {len(files) - len(early.left)} of {len(files)} file(s) while Ray started")
         with bar, watchdog:
             try:
-                for batch in _batches(pipeline, files, nodes, early):
+                for batch in watchdog.watch(_batches(pipeline, files, nodes, early)):
                     watchdog.moved()
                     for record in decode_arrow(batch):
                         sink.add(record)
@@ -159,12 +159,15 @@ def run_pipeline(
 
 def _early_planner(pipeline: Pipeline, files: list[str]) -> EarlyPlanner | None:
     """A planner of the files for the time Ray takes to start (or to connect); none when this process is
-    connected already or the pipeline does not start with planning steps."""
+    connected already or the pipeline does not start with planning steps. Before a stage that takes one
+    record per call the driver plans every file, connected or not: only here can its records be cut one
+    per block (``assay.runtime._early``)."""
     ray = sys.modules.get("ray")
     stage = planning_stage(pipeline) if files else None
-    if stage is None or (ray is not None and ray.is_initialized()):
+    every_file = stage is not None and plans_every_file(pipeline)
+    if stage is None or (ray is not None and ray.is_initialized() and not every_file):
         return None
-    return EarlyPlanner(stage, files).start()
+    return EarlyPlanner(stage, files, every_file=every_file).start()
 
 
 def _input_batches(files: list[str], batch_size: int) -> int:
@@ -188,7 +191,8 @@ def _batches(pipeline: Pipeline, files: list[str], nodes: list[float], early: Pl
 def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float], early: Planned | None = None):
     """The Ray Data plan of ``pipeline`` over ``files``. With ``early`` (the driver's planner ran the first
     stage on some of the files), that stage runs on the files left only and its output joins the records
-    planned early."""
+    planned early, cut into the next stage's blocks here (Ray Data would merge the records a task yields
+    into one block, and a block goes to one worker)."""
     import ray
 
     pools = iter(pipeline.plan_resources(nodes))
@@ -200,41 +204,33 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float], early: Pl
         sources = encode([{"source_uri": f} for f in unread])["payload"]
         ds = ray.data.from_items([{"payload": s} for s in sources],
                                  override_num_blocks=max(1, min(len(unread), n_blocks)))
-    first, upstream_cpus, cut_already = 0, TASK_CPUS, False
+    first = 0
     if early is not None:
         first = 1
         if ds is not None:
-            ds, upstream_cpus = _add_stage(ds, stages, 0, pools, files)
+            ds = _add_stage(ds, stages, 0, pools, files)
         if early.records:
             # Records made here can be cut into the next stage's blocks here, with no repartition task.
             nxt = stages[1]
             per_block = 1 if nxt.per_record else nxt.batch_size if nxt.stateful else len(early.records)
             planned = ray.data.from_items([{"payload": p} for p in encode(early.records)["payload"]],
                                           override_num_blocks=-(-len(early.records) // per_block))
-            cut_already = ds is None
             ds = planned if ds is None else planned.union(ds)
     for i in range(first, len(stages)):
-        spread = i > 0 and not (cut_already and i == first)
-        ds, upstream_cpus = _add_stage(ds, stages, i, pools, files, upstream_cpus, spread=spread)
+        ds = _add_stage(ds, stages, i, pools, files)
     return ds
 
 
-def _add_stage(ds, stages: list, i: int, pools, files: list[str], upstream_cpus: float = TASK_CPUS,
-               spread: bool = False):
-    """``ds`` with stage ``i`` of ``stages`` added; returns it and the CPUs that stage's tasks ask for.
-    ``spread``: cut the blocks from the stage before into the blocks this stage takes."""
+def _add_stage(ds, stages: list, i: int, pools, files: list[str]):
+    """``ds`` with stage ``i`` of ``stages`` added.
+
+    Blocks are cut only where they are made: the input files in the driver, the planned records in the
+    driver, each task's output by its own yields (Ray Data merges them up to its block size). A stage is
+    never given a repartition of its own: Ray Data's asks for a whole CPU per task and has no public
+    argument for less, and on a 1-CPU node beside an actor it would never run (design pitfall 10)."""
     import ray
 
     stage = stages[i]
-    if spread and stage.per_record:
-        # Ray Data merges an upstream task's small yielded blocks into one, which would send all of
-        # those records (the chunks of one log) to one worker in one task; streaming them one per block
-        # spreads them over the pool.
-        ds = spread_one_per_block(ds, upstream_cpus)
-    elif spread and stage.stateful:
-        # Likewise a reader's records (a JSON-lines shard holds thousands) would reach the pool as one
-        # block, one task, one actor: cut them into blocks of a batch so every actor gets a share.
-        ds = spread_one_per_block(ds, upstream_cpus, rows=stage.batch_size)
     # Blocks sized to the next stage's batches: each downstream task gets one batch's worth.
     block_records = stages[i + 1].batch_size if i + 1 < len(stages) else OUTPUT_BLOCK_RECORDS
     if stage.stateful:
@@ -258,7 +254,7 @@ def _add_stage(ds, stages: list, i: int, pools, files: list[str], upstream_cpus:
                 max_tasks_in_flight_per_actor=None if stage.per_record else ACTOR_TASKS_IN_FLIGHT),
             num_cpus=pool.cpus_per_actor,
         )
-        return ds, TASK_CPUS
+        return ds
     cpus_each = min((s.num_cpus for s in stage.steps if s.num_cpus is not None), default=TASK_CPUS)
     ds = ds.map_batches(
         task_stage_fn(stage.steps, block_records),
@@ -266,4 +262,4 @@ def _add_stage(ds, stages: list, i: int, pools, files: list[str], upstream_cpus:
         batch_format="numpy",
         num_cpus=cpus_each,
     )
-    return ds, cpus_each
+    return ds

@@ -1,12 +1,22 @@
-"""A progress watchdog: when no record has reached the driver for a while, say which stage waits on what.
+"""A progress watchdog: when a run stops moving, say which stage waits on what, and (when asked) stop it.
 
 A Ray Data run that cannot make progress (a stage without a CPU, an operator stuck on a lock or a network
-call) waits forever without an error. The watchdog notices that no record has moved for ``stall_s``
-seconds, prints each stage's state (tasks, actors, queued blocks, CPUs held) with the cluster's free CPUs,
-and, when asked to, fails the run with that message instead of waiting on.
+call) waits forever without an error. Two public mechanisms watch it:
 
-It reads the state through a Ray Data execution callback. The state is Ray's own (its operator summaries),
-read for a message only: if a Ray release changes it, the message loses that detail, never the run.
+* Ray Data's own no-progress guard (``DataContext.execution_no_progress_timeout_s``): when no operator has
+  taken or queued a block for that long, the execution fails with ``ExecutionTimeoutError``, whose message
+  lists the operators still running. With ``fail`` the watchdog sets it to ``stall_s`` for the run and turns
+  that error into :class:`StalledError`, its message assay's own (the cluster's free CPUs, the stages, the
+  planned pools). Ray Data stops its tasks and actors itself; nothing of its state is touched from here.
+* A thread of the driver notices that no record has reached it for ``stall_s`` seconds and prints the same
+  message while the run waits on. Where Ray Data's guard cannot run (it leaves out plans with an all-to-all
+  operator), the thread is the backstop of ``fail``: it interrupts the driver's blocked read.
+
+The stages named are those Ray Data's error lists as still running, and the running tasks and live pool
+actors that Ray's public state API (``ray.util.state``) reports. The state API answers only where the
+cluster runs Ray's dashboard (an embedded instance starts without one, to start faster); without it and
+without Ray Data's error, the message says the state is not at hand. A diagnostic never fails the run it
+describes. Ray is imported inside the functions (see ``assay.runtime._cluster``).
 """
 
 from __future__ import annotations
@@ -14,53 +24,65 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable
-
-import ray
-from ray.data._internal.execution.execution_callback import ExecutionCallback
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from assay.runtime._errors import StalledError
 
-#: The executor of the dataset this process is running now (one at a time: the driver runs one pipeline).
-_current: dict[str, object] = {}
+#: Seconds the state API may take to answer (it is asked for a message only).
+STATE_TIMEOUT_S = 3
 
 
-class _ExecutorWatch(ExecutionCallback):
-    """Registered with Ray Data: hands the watchdog the running executor, to describe its stages."""
-
-    def before_execution_starts(self, executor) -> None:
-        _current["executor"] = executor
-
-    def after_execution_succeeds(self, executor) -> None:
-        _current.pop("executor", None)
-
-    def after_execution_fails(self, executor, error: Exception) -> None:
-        _current.pop("executor", None)
-
-
-def install() -> None:
-    """Register the callback with this process's Ray Data context (once)."""
-    ctx = ray.data.DataContext.get_current()
-    if _ExecutorWatch not in ctx.custom_execution_callback_classes:
-        ctx.custom_execution_callback_classes.append(_ExecutorWatch)
-
-
-def describe_stages() -> list[str]:
-    """One line per running stage, from Ray Data's own operator summaries; empty when unavailable."""
-    executor = _current.get("executor")
-    if executor is None:
-        return []
+def running_stages() -> list[str]:
+    """One line per stage with running tasks or live actors, from Ray's public state API (task names are
+    Ray Data's operator names: ``MapBatches(step)``, the pool actors' classes ``MapWorker(MapBatches(step))``);
+    empty when the state is not at hand (no dashboard on this cluster)."""
     try:
-        from ray.data._internal.execution.streaming_executor_state import format_op_state_summary
+        import ray
+        from ray.util.state import list_actors, list_tasks
 
-        return [f"{op.name}: {format_op_state_summary(state, executor._resource_manager)}"
-                for op, state in list(executor._topology.items())]
-    except Exception:  # noqa: BLE001 -- a diagnostic must not fail the run it describes
+        if not ray.is_initialized():
+            return []
+
+        tasks = list_tasks(filters=[("state", "=", "RUNNING")], timeout=STATE_TIMEOUT_S, raise_on_missing_output=False)
+        actors = list_actors(filters=[("state", "=", "ALIVE")], timeout=STATE_TIMEOUT_S, raise_on_missing_output=False)
+    except Exception:  # noqa: BLE001 -- no dashboard, another release: the message goes without it
         return []
+    running = Counter(_name(t) for t in tasks if _name(t) and "(" in _name(t))
+    alive = Counter(_name(a, "class_name") for a in actors if "MapWorker" in _name(a, "class_name"))
+    lines = [f"{name}: {n} task(s) running" for name, n in sorted(running.items())]
+    lines += [f"{name}: {n} actor(s) alive" for name, n in sorted(alive.items())]
+    return lines
+
+
+def _name(entry: Any, field: str = "name") -> str:
+    value = entry.get(field) if isinstance(entry, dict) else getattr(entry, field, None)
+    return str(value or "")
+
+
+def stages_in_ray_datas_error(error: BaseException) -> list[str]:
+    """The operators Ray Data's no-progress error lists as still running (its ``  - name: ...`` lines)."""
+    return [line.strip()[2:] for line in str(error).splitlines() if line.strip().startswith("- ")]
+
+
+def ray_datas_timeout_error() -> type[BaseException]:
+    """Ray Data's no-progress error, from its public home; a release without one has no guard to catch."""
+    try:
+        from ray.data.exceptions import ExecutionTimeoutError
+    except ImportError:  # pragma: no cover -- an older Ray Data
+        return _NeverRaised
+    return ExecutionTimeoutError
+
+
+class _NeverRaised(Exception):
+    """Stands in for Ray Data's no-progress error where the release has none."""
 
 
 def free_cpus() -> str:
     try:
+        import ray
+
         free = ray.available_resources().get("CPU", 0.0)
         total = ray.cluster_resources().get("CPU", 0.0)
         return f"{free:g} of {total:g} CPUs free"
@@ -69,7 +91,7 @@ def free_cpus() -> str:
 
 
 class Watchdog:
-    """Call :meth:`moved` whenever a record arrives; a daemon thread reports (or fails) a stall."""
+    """Call :meth:`moved` whenever a record arrives and read the run's batches through :meth:`watch`."""
 
     def __init__(self, pipeline: str, stall_s: float, *, fail: bool = False,
                  report: Callable[[str], None] | None = None, plan: list[str] | None = None):
@@ -82,23 +104,46 @@ class Watchdog:
         self._last = time.monotonic()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="assay-watchdog", daemon=True)
+        self._kept_timeout: float | None = None
 
     def __enter__(self) -> Watchdog:
         if self.stall_s > 0:
-            install()
+            if self.fail:
+                import ray
+
+                # Datasets take the process's context when created: the run's is made inside this block.
+                ctx = ray.data.DataContext.get_current()
+                self._kept_timeout = ctx.execution_no_progress_timeout_s
+                ctx.execution_no_progress_timeout_s = self.stall_s
             self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
+        if self._kept_timeout is not None:
+            import ray
+
+            ray.data.DataContext.get_current().execution_no_progress_timeout_s = self._kept_timeout
+            self._kept_timeout = None
 
     def moved(self) -> None:
         self._last = time.monotonic()
 
-    def message(self, waited_s: float) -> str:
+    def watch(self, batches: Iterable[Any]) -> Iterator[Any]:
+        """``batches``, with Ray Data's no-progress error raised as :class:`StalledError`."""
+        timeout_error = ray_datas_timeout_error()
+        try:
+            yield from batches
+        except timeout_error as exc:
+            self.tripped = StalledError(self.message(time.monotonic() - self._last, ray_data=exc))
+            raise self.tripped from None
+
+    def message(self, waited_s: float, ray_data: BaseException | None = None) -> str:
         lines = [f"{self.pipeline}: no record has moved for {waited_s:.0f} s ({free_cpus()})."]
-        stages = describe_stages()
-        lines += [f"  stage {s}" for s in stages] or ["  (Ray Data reported no stage state)"]
+        stages = (stages_in_ray_datas_error(ray_data) if ray_data is not None else []) + running_stages()
+        lines += [f"  stage {s}" for s in stages] or [
+            "  (no stage state at hand: Ray's state API needs the cluster's dashboard; --fail-on-stall "
+            "names the stages Ray Data still runs)"]
         lines += [f"  planned: {p}" for p in self.plan]
         if not self.fail:
             lines.append("  Still waiting; pass --fail-on-stall (or stall_fail=True) to stop the run instead.")
@@ -108,24 +153,16 @@ class Watchdog:
         reported_at = 0.0
         while not self._stop.wait(min(1.0, self.stall_s / 4)):
             waited = time.monotonic() - self._last
+            if self.fail:
+                # Ray Data's guard stops the run at stall_s; interrupt the driver only where it did not.
+                if waited >= 2 * self.stall_s + 10 and self.tripped is None:
+                    self.tripped = StalledError(self.message(waited))
+                    import _thread
+
+                    _thread.interrupt_main()
+                    return
+                continue
             if waited < self.stall_s or self._last <= reported_at:
                 continue
-            msg = self.message(waited)
             reported_at = self._last
-            if self.fail:
-                self.tripped = StalledError(msg)
-                self._abort(self.tripped)
-                return
-            self.report(msg)
-
-    @staticmethod
-    def _abort(error: StalledError) -> None:
-        """Make the driver's blocked read raise ``error`` (Ray Data re-raises an output node's exception)."""
-        executor = _current.get("executor")
-        try:
-            _, state = executor._output_node
-            state._exception = error
-        except Exception:  # noqa: BLE001 -- then interrupt the driver thread as a last resort
-            import _thread
-
-            _thread.interrupt_main()
+            self.report(self.message(waited))
