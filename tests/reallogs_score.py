@@ -89,6 +89,8 @@ LAYOUT_FIELDS = ("world_size", "dp", "tp", "pp", "micro_batch_size", "global_bat
 #: Metric names that are not training-step values (a record holding only these is not a training step).
 _NOT_TRAINING = ("val_", "eval_", "test_")
 _IMPLIED_TOLERANCE = 50
+#: The gold's event words that differ from the contract's kinds (``events.kind``).
+_KIND = {"preemption": "preempted"}
 
 
 @dataclass
@@ -184,7 +186,8 @@ def same_loss(got: float | None, want: float | None) -> bool:
 
 def _event_found(want: dict[str, Any], events: list[tuple[str, int | None]]) -> bool:
     implied = want.get("approx") or want.get("note") or want.get("step") is None
-    candidates = [s for kind, s in events if kind == want["kind"]]
+    kind = _KIND.get(want["kind"], want["kind"])
+    candidates = [s for k, s in events if k == kind]
     if want.get("step") is None:
         return bool(candidates)
     tolerance = _IMPLIED_TOLERANCE if implied else 0

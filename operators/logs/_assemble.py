@@ -23,6 +23,7 @@ def merge(summaries: list[dict[str, Any]]) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     settings_last: dict[str, Any] = {}
     markers: list[Any] = []
+    event_lines: list[Any] = []
     events: dict[str, int] = {}
     names: set[str] = set()
     models: list[Any] = []
@@ -34,6 +35,7 @@ def merge(summaries: list[dict[str, Any]]) -> dict[str, Any]:
             settings.setdefault(key, value)
         settings_last.update(part.get("settings_last", {}))
         markers.extend(part.get("markers", []))
+        event_lines.extend(part.get("event_lines", []))
         for kind, n in part.get("events", {}).items():
             events[kind] = events.get(kind, 0) + n
         names.update(part.get("metric_names", []))
@@ -65,6 +67,7 @@ def merge(summaries: list[dict[str, Any]]) -> dict[str, Any]:
         "settings": settings,
         "settings_last": settings_last,
         "markers": sorted(tuple(m) for m in markers),
+        "event_lines": sorted(tuple(e) for e in event_lines)[-200:],
         "events": events,
         "metric_names": sorted(names),
         "steps": sum(p.get("steps", 0) for p in parts),
@@ -91,11 +94,18 @@ def _finite(value: Any) -> bool:
 
 
 def final_status(summary: dict[str, Any]) -> str:
-    """completed / failed / diverged / cancelled / unknown.
+    """The run's status from what its log reports, by one rule (docs/logs.md, "Run status"):
 
-    The last terminal marker after the last restart decides, except that a failure the training went on
-    after (a caught OOM, a warning-like traceback) is not terminal. A run whose last loss is NaN or inf has
-    diverged. With no marker, a run that reached its configured number of steps completed.
+    1. only what follows the last restart counts (a restarted run is judged by its last attempt);
+    2. ``failed`` / ``cancelled``: the last terminal report after the last training progress decides: a
+       non-zero exit code, a signal, a traceback or an OOM that nothing trained after, a fatal hardware
+       fault; a cancellation or preemption. A failure training went on after (a caught OOM, a logged
+       traceback) is not terminal;
+    3. ``diverged``: the loss is NaN or inf at the end (its last value, or a NaN report after its last
+       finite value), unless the run was cancelled: the failure a NaN leads to is its consequence;
+    4. ``completed``: an explicit end marker (``Training completed``, the framework's summary) with no
+       terminal failure after it, or the configured number of steps reached;
+    5. ``unknown``: none of these, a log cut with no signal.
     """
     markers = [tuple(m) for m in summary.get("markers", [])]
     restarts = [m[0] for m in markers if m[1] == "restart"]
@@ -107,8 +117,7 @@ def final_status(summary: dict[str, Any]) -> str:
         if m[0] > since and m[1] in TERMINAL and (m[1] in ("completed", "diverged") or m[0] > last_progress)
     ]
     status = terminal[-1][1] if terminal else None
-    loss = summary.get("loss") or {}
-    if "last" in loss and not _finite(loss["last"]) and status != "cancelled":
+    if status != "cancelled" and _diverged(summary, since):
         status = "diverged"
     if status is None:
         target = summary.get("settings", {}).get("train_iters")
@@ -116,6 +125,19 @@ def final_status(summary: dict[str, Any]) -> str:
         if target and last is not None and last >= int(target):
             status = "completed"
     return status or "unknown"
+
+
+def _diverged(summary: dict[str, Any], since: int) -> bool:
+    """The loss is NaN or inf at the end: its last value, or a NaN report after its last finite value (or,
+    with no loss series, after the last training progress)."""
+    loss = summary.get("loss") or {}
+    if "last" in loss and not _finite(loss["last"]):
+        return True
+    nans = [line for line, kind in summary.get("event_lines", []) if kind == "nan" and line > since]
+    if not nans:
+        return False
+    after = loss.get("last_finite_line") if "last" in loss else summary.get("last_step_line")
+    return nans[-1] > (after or -1)
 
 
 def _int(value: Any) -> int | None:

@@ -5,110 +5,125 @@ lines in C++; ``classify`` decides, in Python, on those few lines only."""
 from __future__ import annotations
 
 import re
+import weakref
+from dataclasses import dataclass, field
 
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._names import find_hardware
 from assay.operators.logs._timestamps import find_timestamp
 
-#: Candidate lines (RE2 syntax, case-insensitive). Cheap to over-match: ``classify`` has the last word.
-COMMON_FILTER = (
-    r"out of memory|outofmemory|oom[-_ ]kill|alloc_failed|cancelled at|keyboardinterrupt|preempt"
-    r"|\bxid\b|ecc error|uncorrectable|nccl ?(?:warn|error)|nccl[a-z]*error|watchdog|fallen off the bus"
-    r"|childfailed|exitcode|exit code|return code|worker group|restart|rendezvous|\bsigterm\b|\bsigkill\b"
-    r"|traceback \(most recent|^\S*(?:error|exception)\b|segmentation fault|core dumped|killed"
-    r"|overflow|skipping step|skipped step|found inf|checkpoint|nan loss|loss is nan|nan or inf|detected nan"
-    r"|nvidia|tesla|instinct|cuda capacity|device name|processgroupnccl|\becc\b|exit status|exited with"
-    r"|terminate called|signal \d+|sig(?:kill|abrt|segv|bus)|timed out"
-    r"|skipping (?:this |the )?(?:update|batch|iteration|optimizer)"
-    r"|sav(?:e|ing)\s.{0,40}checkpoint|checkpoint\b.{0,30}\b(?:saved|written)|saving current state"
-)
-COMMON_RE = re.compile(COMMON_FILTER, re.I | re.M)
 
-# Order matters: the first rule that matches a line decides its kind.
-_RULES: list[tuple[str, re.Pattern[str]]] = [
-    ("preempted", re.compile(r"DUE TO PREEMPTION|\bpreempted\b|preemption notice", re.I)),
-    (
-        "cancelled",
-        re.compile(
-            r"CANCELLED AT|KeyboardInterrupt|Received SIGINT|Signals\.SIGINT|"
-            r"Received Signals\.SIGTERM|received signal 15|scancel",
-            re.I,
-        ),
-    ),
-    (
-        "oom",
-        re.compile(
-            r"CUDA out of memory|OutOfMemoryError|out of memory|CUBLAS_STATUS_ALLOC_FAILED|"
-            r"oom[-_]kill|Out of memory: Killed process|HIP out of memory|RESOURCE_EXHAUSTED",
-            re.I,
-        ),
-    ),
-    (
-        "hardware_error",
-        re.compile(
-            r"\bXid\b|ECC error|uncorrectable ECC|fallen off the bus|NVLink error|nccl\w*Error|NCCL error|"
-            r"NCCL communicator was aborted|Watchdog caught collective operation timeout|"
-            r"NCCL WARN .*(?:error|fail|timeout|abort)|ncclRemoteError|ncclSystemError|ncclInternalError|"
-            r"ncclUnhandledCudaError|CUDA error: (?:an illegal memory|unspecified launch|uncorrectable)|"
-            r"GPU is lost|hardware error|"
-            # cut short by a killed process, mid-word: still an NCCL watchdog or timeout, still an ECC fault
-            r"\bWatchdog c|\[E[\d :.]*ProcessGroupNCCL|ProcessGroupNCCL.*(?:[Tt]imeout|timed out|abort)|"
-            r"NCCL.{0,40}timed out|\bECC\b.{0,30}(?:err|fault)|double[- ]bit",
-            re.I,
-        ),
-    ),
-    (
-        "restart",
-        re.compile(
-            r"will restart worker group|Restarting worker group|restart_count=[1-9]|"
-            r"requeue|Detected \d+ new nodes",
-            re.I,
-        ),
-    ),
-    (
-        "failure",
-        re.compile(
-            r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED|"
-            r"exits with return code = -?[1-9]|"
-            r"Exited with exit code [1-9]|exit code: -?[1-9]|Segmentation fault|core dumped|"
-            r"Signal \d+ \(SIG\w+\) received|exit status [1-9]|exited with (?:exit )?code -?[1-9]|"
-            r"returned non-zero exit status|terminate called after throwing|^\s*Killed\s*$|"
-            r"\bline \d+: +\d+ Killed|killed by signal|received signal (?:9|6|11|SIGKILL|SIGABRT|SIGSEGV)\b|"
-            r"Fatal Python error",
-            re.I,
-        ),
-    ),
-    (
-        "skipped_step",
-        re.compile(
-            r"OVERFLOW!|overflow! Skipping|Skipping step|Gradient overflow|\bfound inf\b|"
-            r"\binfs? (?:was |were )?found\b|skipping (?:this |the )?(?:update|batch|iteration|optimizer step)",
-            re.I,
-        ),
-    ),
-    (
-        "nan",
-        re.compile(
-            r"loss is nan|nan loss|NaN or Inf found|Detected NaN|found nan in|nan detected|"
-            r"grad(?:ient)?[ _]norm is (?:nan|inf)",
-            re.I,
-        ),
-    ),
-    (
-        "checkpoint",
-        re.compile(
-            r"saving checkpoint|saving model checkpoint|Saving the checkpoint|"
-            r"checkpoint .* is about to be saved|"
-            r"Saving checkpoint at|saving model to|Saving model weights to|saved checkpoint to|"
-            r"Checkpoint saved|Scheduled async checkpoint save|"
-            r"\bsav(?:e|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b|"
-            r"Saving current state to",
-            re.I,
-        ),
-    ),
+@dataclass(frozen=True)
+class EventRule:
+    """One row of the event table: the kind a line reports, the phrase that says so (a pattern in the common
+    subset of Python's ``re`` and RE2, case-insensitive unless ``case``), and an example line written in the
+    shape a tool prints it (``tests/unit/test_logs_events.py`` runs every example through ``parse_log``)."""
+
+    kind: str
+    pattern: str
+    example: str
+    case: bool = False
+    regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "regex", re.compile(self.pattern, 0 if self.case else re.I))
+
+
+#: The event phrases. Order matters: the first row that matches a line decides its kind (a preemption notice
+#: before the cancellation it contains; an OOM before the traceback line that carries it).
+EVENTS: tuple[EventRule, ...] = (
+    EventRule("preempted", r"DUE TO PREEMPTION|\bpreempted\b|preemption notice",
+              "slurmstepd: error: *** STEP 77.0 ON gpu3 CANCELLED AT 2025-02-03T04:05:06 DUE TO PREEMPTION ***"),
+    EventRule("preempted", r"CANCELLED AT .{0,60}DUE TO (?:TIME LIMIT|NODE FAILURE)",
+              "slurmstepd: error: *** JOB 4411 ON gpu7 CANCELLED AT 2025-02-03T04:05:06 DUE TO TIME LIMIT ***"),
+    EventRule("cancelled", r"CANCELLED AT|KeyboardInterrupt|Received SIGINT|Signals\.SIGINT",
+              "slurmstepd: error: *** JOB 9 ON node2 CANCELLED AT 2025-01-01T10:00:00 ***"),
+    EventRule("cancelled", r"Received Signals\.SIGTERM|received signal 15|\bscancel\b",
+              "job 5521 stopped by scancel from user alice"),
+    EventRule("oom", r"CUDA out of memory|OutOfMemoryError|out of memory|CUBLAS_STATUS_ALLOC_FAILED",
+              "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 1; 79.1 GiB total)"),
+    EventRule("oom", r"oom[-_]kill|Out of memory: Killed process|HIP out of memory",
+              "slurmstepd: error: Detected 2 oom-kill event(s) in StepId=88.0"),
+    EventRule("oom", r"RESOURCE_EXHAUSTED",
+              "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 3.2G on TPU"),
+    EventRule("hardware_error", r"\bXid\b|ECC error|uncorrectable ECC|fallen off the bus|GPU is lost|hardware error",
+              "NVRM: Xid (PCI:0000:41:00): 48, pid=9, An uncorrectable double bit error was detected"),
+    EventRule("hardware_error", r"NVLink error|\bNVLink\b.{0,40}(?:fatal|fault|down|inactive)",
+              "node3: GPU 2 reported an NVLink error on link 5; replay count exceeded"),
+    EventRule("hardware_error", r"nccl\w*Error|NCCL error|NCCL communicator was aborted|ncclRemoteError"
+              r"|ncclSystemError|ncclInternalError|ncclUnhandledCudaError",
+              "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process exited"),
+    EventRule("hardware_error", r"Watchdog caught collective operation timeout|\bWatchdog c",
+              "[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(Seq=5)"),
+    EventRule("hardware_error", r"NCCL WARN .*(?:error|fail|timeout|abort)",
+              "node4:21:77 [3] NCCL WARN NET/IB : Got completion with error 12, opcode 0, len 0"),
+    EventRule("hardware_error", r"CUDA error: (?:an illegal memory|unspecified launch|uncorrectable)",
+              "RuntimeError: CUDA error: an illegal memory access was encountered"),
+    # cut short by a killed process, mid-word: still an NCCL watchdog or timeout, still an ECC fault
+    EventRule("hardware_error", r"\[E[\d :.]*ProcessGroupNCCL|ProcessGroupNCCL.*(?:[Tt]imeout|timed out|abort)"
+              r"|NCCL.{0,40}timed out",
+              "[rank5]:[E1203 01:02:03.000 ProcessGroupNCCL.cpp:616] [Rank 5] Some NCCL operations have timed o"),
+    EventRule("hardware_error", r"\bECC\b.{0,30}(?:err|fault)|double[- ]bit",
+              "gpu-11 GPU 0: ECC fault counter rose to 3"),
+    EventRule("restart", r"will restart worker group|Restarting worker group|restart_count=[1-9]",
+              "INFO:torch.distributed.elastic.agent.server.api:[default] Worker group FAILED. 2/3 attempts left; "
+              "will restart worker group"),
+    EventRule("restart", r"\brequeu(?:e|ed|ing)\b|Detected \d+ new nodes",
+              "slurmstepd: job 812 requeued after node failure; training resumes from the last checkpoint"),
+    EventRule("failure", r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED",
+              "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED"),
+    EventRule("failure", r"exits with return code = -?[1-9]|Exited with exit code [1-9]|exit code: -?[1-9]"
+              r"|exit status [1-9]|exited with (?:exit )?code -?[1-9]|returned non-zero exit status",
+              "srun: error: gpu-node2: task 6: Exited with exit code 1"),
+    EventRule("failure", r"Segmentation fault|core dumped|terminate called after throwing|Fatal Python error",
+              "Fatal Python error: Aborted"),
+    EventRule("failure", r"Signal \d+ \(SIG\w+\) received|killed by signal"
+              r"|received signal (?:9|6|11|SIGKILL|SIGABRT|SIGSEGV)\b",
+              "torch.distributed.elastic.multiprocessing.api: Signal 9 (SIGKILL) received by PID 4242"),
+    EventRule("failure", r"^\s*Killed\s*$|\bline \d+: +\d+ Killed",
+              "launch.sh: line 12: 30114 Killed                  python train.py"),
+    EventRule("failure", r"Traceback \(most recent call last\)",
+              "╭──────────────── Traceback (most recent call last) ────────────────╮"),
+    EventRule("skipped_step", r"OVERFLOW!|overflow! Skipping|Skipping step|Gradient overflow",
+              "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 8192, reducing to 4096"),
+    EventRule("skipped_step", r"\bfound inf\b|\binfs? (?:was |were )?found\b"
+              r"|skipping (?:this |the )?(?:update|batch|iteration|optimizer step)",
+              "grad norm is inf at update 301, skipping this batch"),
+    EventRule("nan", r"loss is nan|nan loss|NaN or Inf found|Detected NaN|found nan in|nan detected"
+              r"|grad(?:ient)?[ _]norm is (?:nan|inf)",
+              "WARNING: nan loss at step 410, the run is diverging"),
+    EventRule("checkpoint", r"saving checkpoint|saving model checkpoint|Saving the checkpoint"
+              r"|checkpoint .* is about to be saved|saved checkpoint to|Checkpoint saved|Scheduled async checkpoint",
+              "Saving model checkpoint to out/checkpoint-1500"),
+    EventRule("checkpoint", r"saving model to|Saving model weights to|Saved adapter weights to|\bsaved? model in\b",
+              "Iter 200: Saved adapter weights to run/adapters.safetensors and run/0000200_adapters.safetensors."),
+    EventRule("checkpoint", r"\bsav(?:e|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b"
+              r"|Saving current state to|^(?:\[[\d:.]+\] )?(?:model|optimizer|weights) saved\b",
+              "[12:30:45.120000] optimizer saved"),
     # An uncaught exception: the last line of a traceback (``ValueError: ...``) at the start of a line.
-    ("failure", re.compile(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)(?::|$)")),
-]
+    EventRule("failure", r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)(?::|$)",
+              "ValueError: expected a tensor of 4 dimensions, got 3", case=True),
+)
+#: Lines that name an accelerator (no event): read for the run's hardware.
+HARDWARE_CONTEXT: tuple[EventRule, ...] = (
+    EventRule("", r"nvidia|tesla|instinct|cuda capacity|device name|processgroupnccl",
+              "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1234)"),
+)
+#: Lines that say the training ended as planned (no event; the run's status is ``completed``).
+ENDINGS: tuple[EventRule, ...] = (
+    EventRule("", r"\btraining (?:is )?(?:completed|complete|finished|done)\b|\bfinished training\b",
+              "2025-03-04 05:06:07 INFO Training completed after 2000 steps"),
+    EventRule("", r"`Trainer\.fit` stopped: `max_(?:steps|epochs)=\d+` reached",
+              "`Trainer.fit` stopped: `max_steps=500` reached."),
+    EventRule("", r"\[after training is done\]|\*{5} train metrics \*{5}",
+              "***** train metrics *****"),
+)
+#: Candidate lines, GENERATED from the table (RE2, case-insensitive): a line no row's phrase is found in
+#: never reaches ``classify``, so the filter and the rules cannot drift apart.
+COMMON_FILTER = "|".join(f"(?:{r.pattern})" for r in (*EVENTS, *ENDINGS, *HARDWARE_CONTEXT))
+COMMON_RE = re.compile(COMMON_FILTER, re.I | re.M)
+_RULES: list[tuple[str, re.Pattern[str]]] = [(r.kind, r.regex) for r in EVENTS]
+
 #: Lines that mention a checkpoint without saving one (a load, a success message for a save counted already).
 _NOT_SAVES = re.compile(
     r"successfully saved|Finished saving|checkpoint saved in \d|Loading checkpoint|loading checkpoint|"
@@ -146,11 +161,39 @@ def classify(text: str) -> str | None:
     return None
 
 
+#: The first line of a traceback (plain, or the box a rich console draws around it).
+_TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
+#: The exception line that ends a traceback (``RuntimeError: ...``), case-sensitive.
+_EXCEPTION = EVENTS[-1].regex
+#: A traceback's exception line is this close to its first line (stack frames between).
+_TRACEBACK_LINES = 400
+#: The line of the traceback each collector is inside of (one per chunk; gone with the collector).
+_open_traceback: weakref.WeakKeyDictionary[Collector, int] = weakref.WeakKeyDictionary()
+
+
 def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset: int | None = None) -> None:
-    """Record what a candidate line says: an event (and the outcome it implies) and the accelerator named."""
+    """Record what a candidate line says: an event (and the outcome it implies) and the accelerator named.
+
+    A traceback is one ``failure``: its first line gives the event (a log cut before the exception still
+    shows the failure) and its exception line adds none. An exception line of another kind outside a
+    traceback (``torch.OutOfMemoryError: ...`` printed alone) is also the run's uncaught failure: ``oom``
+    and ``failure`` both."""
     kind = classify(text)
     if kind is not None:
-        out.event(kind, line_no, text, rank=rank, ts=find_timestamp(text[:200]))
+        ts = find_timestamp(text[:200])
+        opened = _open_traceback.get(out)
+        inside = opened is not None and 0 <= line_no - opened <= _TRACEBACK_LINES
+        if kind == "failure" and _TRACEBACK.search(text):
+            _open_traceback[out] = line_no
+            out.event(kind, line_no, text, rank=rank, ts=ts)
+        elif _EXCEPTION.search(text):
+            _open_traceback.pop(out, None)
+            if kind != "failure" or not inside:
+                out.event(kind, line_no, text, rank=rank, ts=ts)
+            if kind != "failure" and not inside:
+                out.event("failure", line_no, text, rank=rank, ts=ts)
+        else:
+            out.event(kind, line_no, text, rank=rank, ts=ts)
         outcome = _OUTCOME.get(kind)
         if kind == "hardware_error" and not _FATAL_HARDWARE.search(text):
             outcome = None
@@ -160,6 +203,8 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
             outcome = "diverged"
         if outcome:
             out.mark(outcome, line_no, text)
+    elif not _WARNINGS.search(text) and any(r.regex.search(text) for r in ENDINGS):
+        out.mark("completed", line_no, text)
     if _HW_CONTEXT.search(text):
         for name, start, _end in find_hardware(text):
             out.accelerator(name, line_no, None if offset is None else offset + start)

@@ -95,3 +95,152 @@ def test_classify(line, kind):
 )
 def test_failures_worded_differently_or_cut(line, kind):
     assert classify(line) == kind
+
+
+# -- the event table through the whole path --------------------------------------------------------------------
+from assay.operators.logs import parse_log  # noqa: E402
+from assay.operators.logs._events import COMMON_FILTER, ENDINGS, EVENTS, HARDWARE_CONTEXT  # noqa: E402
+
+_AROUND = ["step 1 loss 2.50", "step 2 loss 2.40"]
+
+
+def _log(tmp_path, lines, name="run.log"):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return parse_log(str(path))
+
+
+@pytest.mark.parametrize("rule", EVENTS, ids=[f"{r.kind}:{r.example[:40]}" for r in EVENTS])
+def test_every_event_example_through_parse_log(tmp_path, rule):
+    """Each row's example, among ordinary lines, gives its kind through split, parse and combine (the RE2
+    prefilter included): a phrase cannot be in the rules and missing from the filter."""
+    log = _log(tmp_path, [*_AROUND, rule.example, "step 3 loss 2.30"])
+    assert rule.kind in log.event_kinds()
+
+
+@pytest.mark.parametrize("rule", ENDINGS, ids=[r.example[:40] for r in ENDINGS])
+def test_every_ending_example_completes_the_run(tmp_path, rule):
+    assert _log(tmp_path, [*_AROUND, rule.example]).run["status"] == "completed"
+
+
+def test_hardware_context_example_names_the_accelerator(tmp_path):
+    log = _log(tmp_path, [HARDWARE_CONTEXT[0].example, *_AROUND])
+    assert any(e["type"] == "hardware" for e in log.entities)
+
+
+def test_the_prefilter_is_generated_from_the_table():
+    for rule in (*EVENTS, *ENDINGS, *HARDWARE_CONTEXT):
+        assert f"(?:{rule.pattern})" in COMMON_FILTER
+
+
+def test_box_drawn_traceback_cut_before_its_exception_is_a_failure(tmp_path):
+    log = _log(
+        tmp_path,
+        [
+            *_AROUND,
+            "╭───────────────────── Traceback (most recent call last) ─────────────────────╮",
+            "│ /src/train.py:88 in <module>                                                 │",
+        ],
+    )
+    assert log.event_kinds().count("failure") == 1
+    assert log.run["status"] == "failed"
+
+
+def test_a_traceback_is_one_failure_and_an_oom_that_ends_the_run_is_oom_and_failure(tmp_path):
+    lines = [
+        *_AROUND,
+        "Traceback (most recent call last):",
+        '  File "train.py", line 40, in <module>',
+        "    loss.backward()",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.1 GiB total)",
+    ]
+    log = _log(tmp_path, lines)
+    assert sorted(log.event_kinds()) == ["failure", "oom"]
+    assert log.run["status"] == "failed"
+    # the OOM printed alone (no traceback before it) ends the run the same way
+    alone = _log(tmp_path, [*_AROUND, lines[-1]], name="alone.log")
+    assert sorted(alone.event_kinds()) == ["failure", "oom"]
+    assert alone.run["status"] == "failed"
+
+
+def test_a_caught_traceback_the_run_trains_after_is_not_terminal(tmp_path):
+    lines = [
+        "step 1 loss 2.50",
+        "Traceback (most recent call last):",
+        '  File "loader.py", line 9, in fetch',
+        "ConnectionError: shard 12 unavailable, retrying",
+        *(f"step {i} loss {2.5 - i / 10:.2f}" for i in range(2, 8)),
+        "Training completed",
+    ]
+    log = _log(tmp_path, lines)
+    assert log.event_kinds().count("failure") == 1  # the header and its exception line are one failure
+    assert log.run["status"] == "completed"
+
+
+@pytest.mark.parametrize(
+    ("tail", "status"),
+    [
+        (["step 3 loss nan", "step 4 loss nan"], "diverged"),  # NaN to the end
+        (["step 3 loss nan", "step 4 loss 2.1"], "unknown"),  # a NaN the run recovered from, then cut
+        (["srun: error: node1: task 0: Exited with exit code 1"], "failed"),
+        (["Received SIGINT, stopping", "KeyboardInterrupt"], "cancelled"),
+        (["Training completed"], "completed"),
+        ([], "unknown"),  # cut with no signal
+    ],
+)
+def test_run_status_by_one_rule(tmp_path, tail, status):
+    assert _log(tmp_path, [*_AROUND, *tail]).run["status"] == status
+
+
+#: Clean runs in the shapes tools print (written for this test): nothing failed, nothing restarted.
+CLEAN_RUNS = {
+    "keras.log": [
+        "Epoch 1/3",
+        "120/120 ━━━━━━━━━━━━━━━━━━━━ 9s 70ms/step - accuracy: 0.61 - loss: 1.02 - val_loss: 0.98",
+        "Epoch 2/3",
+        "120/120 ━━━━━━━━━━━━━━━━━━━━ 8s 66ms/step - accuracy: 0.70 - loss: 0.81 - val_loss: 0.84",
+        "Epoch 3/3",
+        "120/120 ━━━━━━━━━━━━━━━━━━━━ 8s 66ms/step - accuracy: 0.74 - loss: 0.72 - val_loss: 0.80",
+    ],
+    "bar.log": [f"steps: {p:3d}%|###      | {p * 4}/400 [00:{p:02d}<01:00,  1.2it/s, loss=0.{90 - p}]" for p in
+                range(10, 60, 10)],
+    "mmengine.log": [
+        f"06/07 08:09:{i:02d} - mmengine - INFO - Epoch(train)  [1][{i * 50:4d}/1250]  lr: 2.0e-02  "
+        f"loss: {1.2 - i / 20:.4f}"
+        for i in range(1, 8)
+    ]
+    + ["06/07 08:10:00 - mmengine - INFO - Saving checkpoint at 1 epochs"],
+    "olmo.log": [
+        "olmo.train:1021  INFO    [step=300/1000,epoch=0]",
+        "    train/CrossEntropyLoss=2.31",
+        "    optim/total_grad_norm=0.42",
+        "olmo.train:1021  INFO    [step=310/1000,epoch=0]",
+        "    train/CrossEntropyLoss=2.29",
+    ],
+    "restart_words.log": [
+        "restart_count=0",
+        "rendezvous complete for workers; restart policy: on-failure",
+        "step 10 loss 3.1 | checkpoint interval 500 | exit code on success: 0",
+        "step 20 loss 3.0 | no errors found",
+        "The evaluation ran for 12 seconds and exited with code 0",
+        "Training finished",
+    ],
+    "dicts.log": [
+        "{'loss': 1.91, 'grad_norm': 0.8, 'learning_rate': 2e-05, 'epoch': 0.1}",
+        "{'loss': 1.72, 'grad_norm': 0.7, 'learning_rate': 1.9e-05, 'epoch': 0.2}",
+        "{'train_runtime': 120.5, 'train_samples_per_second': 33.1, 'train_loss': 1.8, 'epoch': 0.2}",
+    ],
+    "epoch_bars.log": [
+        line
+        for epoch in range(1, 4)
+        for line in (f"Epoch {epoch}/3", *(f"{b}/300 [====>....] - loss: 0.{60 - epoch}" for b in (100, 200, 300)))
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLEAN_RUNS))
+def test_clean_runs_give_no_failure_and_no_restart(tmp_path, name):
+    log = _log(tmp_path, CLEAN_RUNS[name], name=name)
+    kinds = log.event_kinds()
+    assert "failure" not in kinds and "restart" not in kinds, log.events
+    assert log.run["status"] in ("completed", "unknown")
