@@ -63,7 +63,9 @@ def check_claims(
     """Check claims and store one verdict per claim and kind of evidence (a re-check replaces it).
 
     Without ``claim_ids``, every claim about speed, FLOP rate, MFU, memory or scaling is checked; with them,
-    exactly those claims (``UnknownClaims`` names the ids that do not exist). ``reproduce`` also runs a
+    exactly those claims (``UnknownClaims`` names the ids that do not exist). Only current claims are
+    checked: those of a document's superseded version (the file changed since) are kept with their
+    verdicts, and left out. ``reproduce`` also runs a
     scaled-down reproduction of each claim that compares two layouts, through the live scheduler.
     """
     t0 = time.perf_counter()
@@ -74,9 +76,10 @@ def check_claims(
     if claim_ids is not None:
         missing = sorted(set(claim_ids) - set(rows["claim_id"]))
         if missing:
-            raise UnknownClaims(f"no claim with id {', '.join(missing[:5])}"
+            raise UnknownClaims(f"no current claim with id {', '.join(missing[:5])}"
                                 + (f" (and {len(missing) - 5} more)" if len(missing) > 5 else "")
-                                + "; `assay query \"SELECT claim_id, text FROM claims\"` lists them")
+                                + " (the claims of a superseded version of a document are not checked); "
+                                + "`assay query \"SELECT claim_id, text FROM current_claims\"` lists them")
     settings = [ClaimSetting.from_row(r) for r in rows.to_dict("records")]
     report = CheckReport(n_claims=len(settings))
     if claim_ids is None:

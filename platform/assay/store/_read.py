@@ -77,10 +77,13 @@ def normalise(name: Any) -> str:
 
 
 def _aliases(value: Any) -> list[str]:
-    """An aliases cell (a list, an array or null) as a list of non-empty strings."""
-    if value is None or isinstance(value, float | str):
-        return [value] if isinstance(value, str) and value else []
-    return [a for a in value if isinstance(a, str) and a]
+    """An aliases cell (a list, an array or null: None, NaN or pandas' NA) as a list of non-empty strings."""
+    if isinstance(value, str):
+        return [value] if value else []
+    try:
+        return [a for a in value if isinstance(a, str) and a]
+    except TypeError:  # a null of any kind
+        return []
 
 
 def text_of(value: Any) -> str:
