@@ -105,19 +105,40 @@ _STOP_EN = re.compile(
     r"respectively|which|that|thanks|because|without|through)\b|\s*[,.;:()\[\]]|\s+(?:(?:and|or)\s+)?[\d$~]",
     re.I,
 )
+# A phrase runs over a line break inside a paragraph (a PDF's or a LaTeX source's lines), not a blank line.
+_PHRASE = r"(?:[^,.;:()\n]|\n(?!\s*\n))"
 _VERSUS_EN = re.compile(
     r"\b(?:compared\s+(?:with|to|against)|relative\s+to|in\s+comparison\s+(?:with|to)|over|than|versus|vs\.?|"
-    r"against|outperform(?:s|ed|ing)?|beat(?:s|ing)?)\s+(?!\s*[\d$~])(?:the\s+|a\s+|an\s+)?(?P<v>[^,.;:()\n]{2,90})",
+    r"against|outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|exceed(?:s|ed|ing)?)\s+(?!\s*[\d$~])"
+    rf"(?:the\s+|a\s+|an\s+)?(?P<v>{_PHRASE}{{2,90}})",
     re.I,
 )
+# Verbs that name their baseline before the numbers: "outperforms A and B by 1.2x and 1.5x".
+_VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed)\w*\s+(?:the\s+)?$", re.I)
+# "compared to the runner-up, BarPipe": a descriptive phrase, then the system's name after a comma.
+_APPOSITIVE_NAME = re.compile(
+    r",?\s*(?:namely\s+|i\.e\.,?\s+)?(?P<n>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?)"
+    r"(?=\s*(?:[,.;:)]|$|\s(?:and|by|on|in|with|for|which|while|across)\b))"
+)
+# A ratio "of" a named system's result: "68% of those achieved by ZeRO", "20% of GPipe's", "37% of Foo".
+_SHARE_OF = re.compile(
+    r"\s+of\s+(?:(?:those|that|the\s+\w+)\s+(?:(?:achieved|reached|obtained|attained|delivered|of)\s+)?"
+    r"(?:by\s+)?)?(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
+)
+# Words that stand for a system named elsewhere ("within 3% of it"): resolved by the caller.
+PRONOUN = re.compile(r"^(?:it|its|them|this|that|theirs|these|those)$", re.I)
 _VERSUS_ZH = re.compile(
-    r"与(?P<v1>[^，。；,;]{1,40}?)(?:相比|相较|比较)"
-    r"|(?:相比于|相较于|相对于|对比于|较之)(?P<v2>[^，。；,;]{1,40}?)(?=[，。；,;]|$|的|，)"
+    r"与(?P<v1>[^，。；,;]{1,60}?)(?:相比|相较|比较)"
+    # "相比 TransformerEngine 取得 ...": a Latin name right after the word is the whole baseline.
+    r"|(?:相比于?|相较于?|相对于|对比于?|较之)\s*(?P<v6>[A-Za-z][\w.+-]*(?:[ ][A-Za-z][\w.+-]*)*)"
+    r"(?=\s*(?:[，。；,;的]|\[|$|\s[^\sA-Za-z和与及、]))"
+    r"|(?:相比于?|相较于?|相对于|对比于?|较之)(?P<v2>[^，。；,;]{1,80}?)(?=[，。；,;]|$|的|，)"
     r"|比(?P<v3>[^，。；,;\d]{1,30}?)(?:快|高|低|少|多|好|强|提升|提高|减少|降低)"
     r"|优于(?P<v4>[^，。；,;\d]{1,40}?)(?=\d|[，。；,;]|$)"
     r"|在(?P<v5>[^，。；,;在]{1,30}?(?:基线|框架|系统|方法|实现|库|baselines?|systems?))上"
 )
 _REACH = 40
+_ZH_CLAUSE_END = re.compile(r"[；;。]")
 _BARE_COMPARATIVE = re.compile(r"^(?:more|less|fewer|faster|higher|lower|better|an?|one|two)$", re.I)
 
 
@@ -269,6 +290,10 @@ def versus(
         if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase):
             continue
         end = start + len(phrase)
+        if not _NAMED.search(phrase):
+            named = _APPOSITIVE_NAME.match(text, end, s_end)
+            if named:  # "compared to the second-best method, vPipe": the name, not the description
+                phrase, start, end = named.group("n"), named.start("n"), named.end("n")
         if end <= claim.start:
             if _INTRODUCES.match(text, end, claim.start):
                 introducing = (phrase, start, end)
@@ -286,13 +311,18 @@ def versus(
         preferred = start >= claim.end and distance <= _REACH
         candidates.append((0 if preferred else 1, distance, phrase, start, end))
     for m in _VERSUS_ZH.finditer(text, s_start, s_end):
-        group = next(g for g in ("v1", "v2", "v3", "v4", "v5") if m.group(g) is not None)
+        group = next(g for g in ("v1", "v6", "v2", "v3", "v4", "v5") if m.group(g) is not None)
         phrase = m.group(group).strip()
         if phrase:
             start, end = m.start(group), m.end(group)
             distance = _distance(claim, start, end)
-            preferred = end <= claim.start and distance <= _REACH
+            # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
+            preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
+    share = _SHARE_OF.match(text, claim.end, s_end)
+    if share and claim.unit == "%" and not _PERCENT_WORDS.match(share.group("v")):
+        # "68% of those achieved by ZeRO": the system whose result is the whole.
+        candidates.append((0, 0, share.group("v"), share.start("v"), share.end("v")))
     within = _WITHIN_OF.match(text, claim.end, s_end)
     if within and _WITHIN_BEFORE.search(text, max(s_start, claim.start - 12), claim.start):
         # "within 5% of Megatron-LM": the system it comes close to is the baseline.
@@ -304,10 +334,16 @@ def versus(
     if not candidates:
         return introducing
     _, _, phrase, start, end = min(candidates)
-    return phrase, start, end
+    return " ".join(phrase.split()), start, end
 
 
-_WITHIN_OF = re.compile(r"\s+of\s+(?:the\s+)?(?P<v>[^,.;:()\n]{2,90})")
+# Something in a phrase that names a system: a capital or a digit ("the second-best method" names none).
+_NAMED = re.compile(r"[A-Z0-9]")
+# Capitalised words after "N% of" that are not systems ("30% of Peak", "50% of The ...").
+_PERCENT_WORDS = re.compile(r"^(?:the|peak|all|each|its|their|our|this|these|those|GPU|GPUs|CPU|CPUs)$", re.I)
+
+
+_WITHIN_OF = re.compile(rf"\s+of\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})")
 _WITHIN_BEFORE = re.compile(r"\bwithin\s*$", re.I)
 
 
@@ -340,7 +376,10 @@ def distribute(text: str, claims: list[Claim]) -> None:
             continue
         sentence = group[0].sentence
         assert sentence is not None
-        if not _RESPECTIVELY.search(text, *sentence):
+        # "respectively", or a verb naming its baselines before the numbers ("surpasses A and B by 1.2x and
+        # 1.5x"), pairs them in order.
+        named_first = end <= group[0].start and _VERB_FIRST.search(text, max(sentence[0], start - 30), start)
+        if not (named_first or _RESPECTIVELY.search(text, *sentence)):
             continue
         parts = [p for p in _PARTS.split(text[start:end]) if p]
         if len(parts) != len(group):

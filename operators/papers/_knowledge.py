@@ -24,7 +24,14 @@ from assay.operators.papers._configs import hardware_counts, sized_models
 from assay.operators.papers._gazetteer import entity_id, generic_names, normalise
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex, resolve
 from assay.operators.papers._parse import Parser, doubtful, subject_from_parse
-from assay.operators.papers._proposals import Proposal, name_before, occurrences, proposals
+from assay.operators.papers._proposals import (
+    Proposal,
+    compared_systems,
+    name_before,
+    occurrences,
+    own_systems,
+    proposals,
+)
 from assay.operators.papers._sections import REFERENCES, Structure
 from assay.operators.papers._sentences import chunk_spans, sentence_at
 from assay.operators.papers._settings import FIELDS, baseline_region, candidates, claim_settings, clause_of
@@ -110,6 +117,7 @@ class _Draft:
     mentions: list[Mention]
     subjects: list[Mention]
     proposed: list[Proposal]
+    own: list[str]
     issues: list[dict[str, Any]]
 
 
@@ -118,11 +126,14 @@ def _draft(source: Source, operator: str, limits: Limits) -> _Draft:
     issues: list[dict[str, Any]] = []
     cap = limits.max_mentions
     found = found + hardware_counts(text, found, cap) + sized_models(text, found, cap)
+    structure = Structure(text)
     proposed = proposals(text, lang, found, title)
+    own = own_systems(text, proposed, found, structure.section)
     found = found + _proposal_mentions(text, lang, proposed, cap)
+    compared = compared_systems(text, lang, own, found)
+    found = found + _names_mentions(text, lang, compared, cap)
     mentions = resolve(found)
     claims = find_claims(text, chunk_spans(text, sentences, CLAIM_SCAN_CHARS), limits.max_claims)
-    structure = Structure(text)
     claims = _in_prose(claims, structure)
     if len(claims) > limits.max_claims:
         claims = claims[: limits.max_claims]
@@ -133,8 +144,8 @@ def _draft(source: Source, operator: str, limits: Limits) -> _Draft:
                 f"before offset {claims[-1].end} (extract_knowledge max_claims=... keeps more)",
             }
         )
-    subjects = _attribute(text, lang, sentences, claims, MentionIndex(mentions), proposed, structure)
-    return _Draft(doc_id, text, lang, sentences, claims, mentions, subjects, proposed, issues)
+    subjects = _attribute(text, lang, sentences, claims, MentionIndex(mentions), own, structure)
+    return _Draft(doc_id, text, lang, sentences, claims, mentions, subjects, proposed, own, issues)
 
 
 def _finish(draft: _Draft, operator: str, limits: Limits) -> dict[str, list[dict[str, Any]]]:
@@ -171,6 +182,17 @@ def _proposal_mentions(text: str, lang: str, proposed: list[Proposal], limit: in
     return out
 
 
+def _names_mentions(text: str, lang: str, names: list[str], limit: int) -> list[Mention]:
+    """Mentions of the systems a paper compares with, wherever the text names them (so a clause about one
+    of them, "In FooPipe, ...", is seen to be about it)."""
+    case_sensitive = lang not in ("zh", "ja", "ko")
+    out = []
+    for name in names:
+        for start, end in occurrences(text, name, case_sensitive, limit):
+            out.append(Mention(start, end, text[start:end], "system", name, 0.6, "rule"))
+    return out
+
+
 # -- claims -----------------------------------------------------------------------------------------------
 def _in_prose(claims: list[Claim], structure: Structure) -> list[Claim]:
     """The claims of the document's prose, each with its section: not references, captions or residue."""
@@ -196,14 +218,15 @@ def _attribute(
     sentences: np.ndarray,
     claims: list[Claim],
     mentions: MentionIndex,
-    proposed: list[Proposal],
+    own: list[str],
     structure: Structure,
 ) -> list[Mention]:
     """Fill each claim's qualifier, metric, baseline, subject and setting; returns the mentions of subjects
-    that were found only as the name a claim's sentence is about."""
+    that were found only as the name a claim's sentence is about. ``own``: the paper's own systems, most
+    likely first (``own_systems``)."""
     extra: list[Mention] = []
-    proposed_names = {p.name.lower() for p in proposed}
-    primary = proposed[0].name if proposed else None
+    proposed_names = {name.lower() for name in own}
+    primary = own[0] if own else None
     previous: Claim | None = None
     previous_sentence: tuple[int, int] | None = None
     if not claims:
@@ -234,7 +257,7 @@ def _attribute(
                 claim.versus, claim.versus_span = previous.versus, previous.versus_span
                 claim.versus_source = "list"
         claim.subject, claim.subject_source, claim.rival_before = _subject(
-            claim, sentence, mentions, proposed_names, primary
+            claim, sentence, mentions, proposed_names, primary, text
         )
         if claim.subject is None:
             named = name_before(
@@ -320,7 +343,7 @@ def _doubts(draft: _Draft) -> list[_Doubt]:
     """The sentences of ``draft`` whose claims' subjects the rules leave in doubt (``MAX_PARSES`` at most)."""
     text, claims = draft.text, draft.claims
     mentions = MentionIndex(draft.mentions + draft.subjects)
-    names = [p.name for p in draft.proposed]
+    names = draft.own
     primary = names[0] if names else None
     baselines = sorted(c.versus_span for c in claims if c.versus_span)
     baseline_starts = [b[0] for b in baselines]
@@ -398,11 +421,21 @@ def _inside(m: Mention, span: tuple[int, int] | None) -> bool:
 
 
 def _subject(
-    claim: Claim, sentence: tuple[int, int], mentions: MentionIndex, proposed: set[str], primary: str | None
+    claim: Claim,
+    sentence: tuple[int, int],
+    mentions: MentionIndex,
+    proposed: set[str],
+    primary: str | None,
+    text: str = "",
 ) -> tuple[str | None, str | None, bool]:
-    """The subject by the rules, how it was found (``proposed``: a proposed system named before the number;
-    ``primary``: the paper's main system, named nowhere before it; ``nearest``: the nearest name before it),
-    and whether another system is named before the number (a rival the rules may have passed over)."""
+    """The subject by the rules, how it was found, and whether another system is named before the number
+    (a rival the rules may have passed over).
+
+    In order: the paper's own system named nearest before the number (``proposed``); another system that
+    is the topic or the grammatical subject of the claim's clause ("In FooPipe, the waste exceeds 40%",
+    "FooPipe reaches 1.4x", ``topic``) when no own system or self-reference ("we", "our system") stands
+    between it and the number; else the paper's main system (``primary``: a result of the paper is about
+    its own system unless the clause names another); else the nearest name (``nearest``)."""
     before = [
         m
         for m in mentions.inside(sentence[0], claim.start)
@@ -413,9 +446,56 @@ def _subject(
     for m in reversed(before):
         if m.name.lower() in proposed:
             return m.name, "proposed", rival
+        if text and _topic(text, m, sentence[0], claim.start):
+            return m.name, "topic", rival
     if primary:
         return primary, "primary", rival
     return (before[-1].name, "nearest", rival) if before else (None, None, rival)
+
+
+# Before a name: a word that makes it a setting, a baseline or a part of the paper's system, not what the
+# clause is about ("on Megatron-LM", "than X", "与X", "its AllReduce").
+_NOT_TOPIC_BEFORE = re.compile(
+    r"(?:\b(?:on|atop|upon|using|with|via|into|from|of|over|than|to|against|versus|vs\.?|by|like|as|and|or|"
+    r"outperforms?|outperformed|beats?|surpass(?:es|ed)?|exceeds?|unlike|including|such\s+as|"
+    r"its|our|their)|"
+    r"[与比和及、]|相比于?|相较于?|对比|基于|在)\s*(?:the\s+)?$",
+    re.I,
+)
+# Between a rival's name and the number: a self-reference hands the clause back to the paper's system.
+_SELF_WORDS = re.compile(r"\b(?:we|our|ours|us|this\s+(?:paper|work))\b|本文|我们", re.I)
+# A clause boundary between the name and the number ("In X, ... ; ours ...").
+_TOPIC_BREAK = re.compile(r"[;；。]|\b(?:while|whereas|but)\b", re.I)
+
+
+# What may stand just before a clause's subject: the sentence start, a comma, a clause word.
+_CLAUSE_OPENS = re.compile(r"(?:^|[,，:：;；]|\b(?:that|which|when|whereas|while|and|so))$", re.I)
+# What follows a subject: its verb (perhaps after a possessive, a parenthesis or an adverb), or in
+# Chinese a place or adverb before the verb ("X 在 A100 上为", "X 分别仅实现").
+_VERB_AFTER = re.compile(
+    r"[’'`]?s?\s*(?:\([^)]{0,40}\)\s*)?(?:\w+ly\s+)?(?:is|are|was|were|has|have|had|can|could|does|did|only|"
+    r"still|also|achieves?|achieved|reaches|reached|attains?|delivers?|provides?|offers?|gets?|shows?|runs?|"
+    r"takes?|spends?|uses?|incurs?|increases?|reduces?|improves?|drops?|falls?|needs?|requires?|sees?|"
+    r"suffers?|yields?|in\b|on\b|的|在|仅|分别|只|可|能|实现|达到|为|[a-z]{3,}(?:s|ed)\b)"
+)
+
+
+def _topic(text: str, m: Mention, lo: int, claim_start: int) -> bool:
+    """Whether ``m`` is what the clause holding the number is about: its subject or topic, not a setting or a
+    baseline named on the way."""
+    if _NOT_TOPIC_BEFORE.search(text, max(lo, m.start - 20), m.start):
+        return False
+    between = text[m.end : claim_start]
+    if _SELF_WORDS.search(between) or _TOPIC_BREAK.search(between):
+        return False
+    lead = text[max(lo, m.start - 30) : m.start]
+    # "In X, ...": a topic set off by a comma; otherwise the name must open its clause (sentence start,
+    # after a comma or a clause word) and be followed by its verb.
+    if re.search(r"(?:^|[,，;；]\s*|\b(?:and|so|thus|hence|while)\s+)(?:in|for)\s*$", lead, re.I):
+        return re.match(r"\s*[,，]", text[m.end : m.end + 3]) is not None
+    if lead.strip() and not _CLAUSE_OPENS.search(lead.rstrip()):
+        return False
+    return _VERB_AFTER.match(text, m.end, m.end + 40) is not None
 
 
 def _setting(claim: Claim, sentence: tuple[int, int], mentions: MentionIndex) -> str | None:

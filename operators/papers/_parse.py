@@ -29,7 +29,7 @@ _SELF = re.compile(
     r"^(?:we|us|it|its|this|our|ours|itself|本文|我们|该系统|该方法|this\s+(?:paper|work|system|approach))$",
     re.I,
 )
-_OWN = re.compile(r"\b(?:our|ours|this\s+(?:paper|work))\b", re.I)
+_OWN = re.compile(r"\b(?:our|ours|its|this\s+(?:paper|work))\b", re.I)
 _SUBJECTS = ("nsubj", "nsubjpass", "csubj", "expl")
 _NOUN_POS = ("NOUN", "PROPN", "PRON", "NUM", "X")
 

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
 
@@ -55,13 +57,17 @@ class Proposal:
     start: int  # the name's first occurrence as proposed
     end: int
     confidence: float
+    #: which evidence found it: title, propose ("we present X"), called, apposition, verb, frequent, known
+    how: str = ""
 
 
 #: Proposals are looked for in a document's opening (its abstract and introduction), not all of a long text.
 PROPOSAL_SCAN_CHARS = 100_000
 
 
-_TITLE_NAME = re.compile(rf"^\s*(?P<n>{_NAME}(?:[ \t]+{_NAME})?)\s*[:：]")
+_TITLE_NAME = re.compile(rf"^\s*(?P<n>{_NAME}(?:[ \t]+{_NAME})?|[a-z][a-z0-9]{{2,15}})\s*[:：]")
+# A name written in lower case ("we present ravel, a ..."): taken only before an appositive.
+_LOWER_LEAD = re.compile(r"^(?P<n>[a-z][a-z0-9]{2,15}),\s+an?\s")
 # "Ravel synthesizes ...", "Cairn records ...": a name opening a sentence, followed by a verb.
 _SUBJECT_VERB = re.compile(
     rf"(?=[A-Z])(?:^|(?<=[.!?]\s)|(?<=\n))(?P<n>{_NAME})\s+(?:is|can|achieves|outperforms|reduces|improves|"
@@ -75,34 +81,36 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
     seen: set[str] = set()
     text = text[:PROPOSAL_SCAN_CHARS]
     known = [m for m in known if m.start < PROPOSAL_SCAN_CHARS]
-    titled = _TITLE_NAME.match(title or "")
+    titled = _TITLE_NAME.match(title or _first_line(text))
+    if titled and titled.group("n").islower() and text.count(titled.group("n")) < 3:
+        titled = None  # a lower-case word before a colon is a name only when the text keeps using it
 
-    def add(name: str, start: int, confidence: float) -> None:
+    def add(name: str, start: int, confidence: float, how: str) -> None:
         if name.lower() not in seen and acceptable(name):
             seen.add(name.lower())
-            found[name] = Proposal(name, start, start + len(name), confidence)
+            found[name] = Proposal(name, start, start + len(name), confidence, how)
 
     for m in _EN_PROPOSE.finditer(text):
         base, rest = m.start("rest"), m.group("rest")
-        lead = _LEADING_NAME.match(rest)
-        if lead:
-            add(lead.group("n"), base + lead.start("n"), 0.85)
+        lead = _LEADING_NAME.match(rest) or _LOWER_LEAD.match(rest)
+        if lead and (not lead.group("n").islower() or text.count(lead.group("n")) >= 3):
+            add(lead.group("n"), base + lead.start("n"), 0.85, "propose")
         for pattern in (_CALLED, _PAREN):
             for n in pattern.finditer(rest):
-                add(n.group("n"), base + n.start("n"), 0.8)
+                add(n.group("n"), base + n.start("n"), 0.8, "called")
     for m in _ZH_PROPOSE.finditer(text):
         base, rest = m.start("rest"), m.group("rest")
         clause = re.split(r"[，,]", rest, maxsplit=1)[0]
         for pattern, confidence in ((_ZH_LEADING, 0.85), (_CALLED, 0.8), (_ZH_DE_NAME, 0.75), (_PAREN, 0.7)):
             n = pattern.search(clause if pattern is not _CALLED else rest)
             if n:
-                add(n.group("n"), base + n.start("n"), confidence)
+                add(n.group("n"), base + n.start("n"), confidence, "propose")
                 break
     if titled:
         # "Ravel: Learned Collective Algorithms": the name before the colon is what the paper presents.
         name = titled.group("n")
         at = text.find(name)
-        add(name, at if at >= 0 else 0, 0.8)
+        add(name, at if at >= 0 else 0, 0.8, "title")
     if lang not in ("zh", "ja", "ko"):
         known_names = {m.text.lower() for m in known}
         for m in _SUBJECT_VERB.finditer(text):
@@ -114,19 +122,19 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
                 and text.count(name) >= 2
                 and not re.search(rf"(?<![A-Za-z]){re.escape(name.lower())}(?![A-Za-z])", text)
             ):
-                add(name, m.start("n"), 0.6)
+                add(name, m.start("n"), 0.6, "verb")
     for anchor in _APPOSITION_ANCHOR.finditer(text):
         name = _NAME_AT_END.search(text, max(0, anchor.start() - 40), anchor.start())
         if not name:
             continue
         if "这是" in anchor.group():
-            add(name.group("n"), name.start("n"), 0.7)
+            add(name.group("n"), name.start("n"), 0.7, "apposition")
         elif _SYSTEM_NOUN_AHEAD.match(text, anchor.end(), anchor.end() + 120) and (
             anchor.group().startswith(",") or _sentence_initial(text, name.start("n"))
         ):
-            add(name.group("n"), name.start("n"), 0.7)
+            add(name.group("n"), name.start("n"), 0.7, "apposition")
     for name, start in _frequent_names(text, lang, known):
-        add(name, start, 0.5)
+        add(name, start, 0.5, "frequent")
     if not found:
         # No sentence proposes anything: a known system the whole text is about ("ALPA ... ALPA ... ALPA").
         systems = Counter(m.name for m in known if m.type == "system" and m.source == "gazetteer")
@@ -134,7 +142,7 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
             name, count = systems.most_common(1)[0]
             if count >= 3:
                 first = min(m.start for m in known if m.name == name)
-                found[name] = Proposal(name, first, first + len(name), 0.5)
+                found[name] = Proposal(name, first, first + len(name), 0.5, "known")
     return sorted(found.values(), key=lambda p: p.start)
 
 
@@ -189,3 +197,114 @@ def _sentence_initial(text: str, start: int) -> bool:
 def occurrences(text: str, name: str, case_sensitive: bool, limit: int) -> list[tuple[int, int]]:
     pattern = re.compile(rf"(?<![A-Za-z0-9-]){re.escape(name)}(?![A-Za-z0-9])", 0 if case_sensitive else re.I)
     return [m.span() for m in islice(pattern.finditer(text), limit)]
+
+
+def _first_line(text: str) -> str:
+    """The text's first line, a paper's title when the reader kept none (a PDF without an information
+    dictionary, a paper read by ``assay eval``)."""
+    head = text.lstrip()[:300]
+    return head.split("\n", 1)[0]
+
+
+# -- the paper's own systems --------------------------------------------------------------------------------
+#: How much each kind of evidence says that a name is the paper's own system (see ``own_systems``).
+_EVIDENCE = {
+    "title": 4.0,
+    "propose": 3.0,
+    "called": 2.0,
+    "apposition": 1.5,
+    "verb": 0.5,
+    "frequent": 0.0,
+    "known": 0.0,
+}
+#: Names that only a strong statement (title, "we present X") makes the paper's own: a repeated name with
+#: nothing more is one the paper also has to beat.
+_STRONG = ("title", "propose", "called", "apposition")
+# A comparison word just before a name: the name is a baseline there ("than X", "compared to X", "与X").
+_COMPARED_BEFORE = re.compile(
+    r"(?:\bthan|\bover|\bcompared\s+(?:with|to|against)|\brelative\s+to|\bversus|\bvs\.?|\bagainst|"
+    r"\boutperform\w*|\bsurpass\w*|\bbeats?|相比于?|相较于?|与|比)\s*(?:the\s+)?$",
+    re.I,
+)
+#: Kinds of known names that are never a paper's system: what it runs on or trains.
+NOT_SYSTEMS = ("hardware", "model", "dataset")
+
+
+def own_systems(
+    text: str, proposed: list[Proposal], known: list[Mention], section: Callable[[int], str]
+) -> list[str]:
+    """The paper's own systems, most likely first: its proposals ranked by how they were found (the
+    title's name, "we present X" first) and by how often the body uses them (log-scaled), without names
+    that the body never uses (an affiliation, a venue, an author in the title block), names of hardware,
+    models or datasets, and names the text mostly mentions as something compared against."""
+    not_systems = {m.name.lower() for m in known if m.type in NOT_SYSTEMS} | {
+        m.text.lower() for m in known if m.type in NOT_SYSTEMS
+    }
+    scored: list[tuple[float, int, str]] = []
+    for p in proposed:
+        if p.name.lower() in not_systems:
+            continue
+        body = compared = 0
+        # Case-blind: translations and headings vary the case ("FLUX", "Flux").
+        for start, _ in occurrences(text, p.name, False, 2000):
+            if section(start) in ("front", "references"):
+                continue
+            body += 1
+            if _COMPARED_BEFORE.search(text, max(0, start - 30), start):
+                compared += 1
+        if body == 0 and p.how != "title":
+            continue
+        if p.how not in ("title", "propose") and compared * 2 > body:
+            continue
+        score = _EVIDENCE.get(p.how, 0.0) + math.log2(1 + body)
+        scored.append((score, p.start, p.name))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    strong = {p.name for p in proposed if p.how in _STRONG}
+    if any(name in strong for _, _, name in scored):
+        # The paper states its own system: names merely repeated are not its own.
+        return [name for _, _, name in scored if name in strong]
+    return [name for _, _, name in scored[:1]]
+
+
+# -- the systems a paper compares against -------------------------------------------------------------------
+# Where a paper names what it is compared with: a comparison word, "we compare (X) against/with", a
+# baselines list ("baselines: A, B and C", "against three baselines, A, B and C").
+_COMPARISON_ANCHOR = re.compile(
+    r"\b(?:than|over|compared\s+(?:with|to|against)|relative\s+to|versus|vs\.?|against|outperform\w*|"
+    r"surpass\w*|beats?|baselines?\s*(?:[:(]|such\s+as|including|are|,)|such\s+as|including)\s+"
+    r"|相比于?|相较于?|与|优于|对比",
+    re.I,
+)
+_LIST_AFTER = re.compile(r"[^.;!?。；\n]{0,160}")
+#: At most this many compared names are kept for a document (a survey names hundreds).
+MAX_COMPARED = 40
+
+
+def compared_systems(text: str, lang: str, own: list[str], known: list[Mention]) -> list[str]:
+    """Names the paper compares its own system with, from the phrases after comparison words anywhere in
+    the text ("than FooSched", "compared to A, B and C", "与X相比"): distinctive names (a capital or digit
+    after the first letter, "vPipe", "GPipe") or names the text repeats, not its own, not generic words,
+    not names already known (the gazetteer types those)."""
+    own_lower = {n.lower() for n in own}
+    known_lower = {m.text.lower() for m in known}
+    cjk = lang in ("zh", "ja", "ko")
+    found: dict[str, None] = {}
+    for anchor in _COMPARISON_ANCHOR.finditer(text):
+        tail = _LIST_AFTER.match(text, anchor.end())
+        if tail is None:
+            continue
+        for m in islice(_NAME_RE.finditer(text, anchor.end(), tail.end()), 6):
+            name = m.group()
+            low = name.lower()
+            if low in own_lower or low in known_lower or low in found or not acceptable(name):
+                continue
+            if not (cjk or _DISTINCTIVE.search(name, 1)) and text.count(name) < 3:
+                continue
+            if not cjk and re.search(
+                rf"(?<![A-Za-z]){re.escape(low)}(?![A-Za-z])", text[:PROPOSAL_SCAN_CHARS]
+            ):
+                continue  # an ordinary word written in lower case elsewhere ("Training" / "training")
+            found[name] = None
+            if len(found) >= MAX_COMPARED:
+                return list(found)
+    return list(found)
