@@ -11,7 +11,7 @@ from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._names import metric_name
 from assay.operators.logs._numbers import parse_number
-from assay.operators.logs.fallback import TemplateMiner, emit_series, mine_line
+from assay.operators.logs.fallback import TemplateMiner, emit_all, mine_line
 
 _ENV = re.compile(r"Distributed environment is initialized,(?P<rest>.*)")
 _SIZES = re.compile(
@@ -92,8 +92,7 @@ class ColossalAIParser(LogParser):
     def finish(self) -> None:
         for step, (mb, line_no) in self.peak.items():
             self.out.metric("memory_mb", step, mb, line_no)
-        for cluster in self.miner.clusters():
-            emit_series(cluster, self.out)
+        emit_all(self.miner, self.out)
         s = self.out.settings
         if "world_size" not in s and all(k in s for k in ("dp", "tp", "pp")):
             self.out.setting("world_size", s["dp"] * s["tp"] * s["pp"])

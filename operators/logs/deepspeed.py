@@ -12,7 +12,7 @@ from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._names import key_slug
 from assay.operators.logs._numbers import memory_mb, parse_number, parse_quantity
-from assay.operators.logs.fallback import TemplateMiner, emit_series, mine_line
+from assay.operators.logs.fallback import TemplateMiner, emit_all, mine_line
 
 _ENGINE_STEP = re.compile(
     r"\[Rank (?P<rank>\d+)\] step=(?P<step>\d+), skipped=(?P<skipped>\d+), lr=\[(?P<lr>[^\]]*)\]"
@@ -173,5 +173,4 @@ class DeepSpeedParser(LogParser):
         return False
 
     def finish(self) -> None:
-        for cluster in self.miner.clusters():
-            emit_series(cluster, self.out)
+        emit_all(self.miner, self.out)

@@ -141,9 +141,40 @@ def variable_names(template: list[str]) -> dict[int, str]:
                 elif word.lower() in _QUALIFIERS and before.isalpha() and metric_name(before):
                     names[i] = f"{word.lower()}_{before}"
                 else:
-                    names[i] = word
+                    phrased = phrase_name(template, j)
+                    if phrased:
+                        names[i] = phrased
                 break
     return names
+
+
+#: Plural counter words that a ``Total``/``Number of`` before them makes a count of the run, not a series
+#: (``Total Batches 800``, ``Number of steps 1000``).
+_COUNTS = {"batches", "steps", "iterations", "iters", "epochs", "updates", "samples", "examples", "tokens"}
+_COUNT_WORDS = {"total", "num", "number", "n"}
+
+
+def phrase_name(template: list[str], j: int) -> str | None:
+    """The name a field's words give the value after them: the longest run of words ending at ``j`` that the
+    synonym table knows (``Learning Rate 2e-05`` is lr), a loss named by its whole phrase (``batch avg ctc loss``
+    and ``batch avg loss`` are two series), ``None`` for a count of the run (``Total Batches 800``), else the
+    word at ``j`` itself."""
+    start = j
+    while start > 0 and j - start < 3 and _is_word(template[start - 1]):
+        start -= 1
+    words = template[start : j + 1]
+    if key_slug(words[-1]).endswith("loss") and len(words) > 1:
+        return " ".join(words)  # the loss's own words say whether it is the loss (see pick_loss)
+    for k in range(len(words) - 1):  # the longest known run first
+        if metric_name(" ".join(words[k:])):
+            return " ".join(words[k:])
+    if words[-1].lower() in _COUNTS and any(w.lower() in _COUNT_WORDS for w in words[:-1]):
+        return None
+    return words[-1]
+
+
+def _is_word(token: str) -> bool:
+    return token.isalpha() and token.lower() not in _FILLER
 
 
 #: Tokens a name is never read across: ``] [2021-06-08`` is no value of the bar's ``it``, ``(0/7) Epoch``...
@@ -247,8 +278,7 @@ class GenericParser(LogParser):
         return True
 
     def finish(self) -> None:
-        for cluster in self.miner.clusters():
-            emit_series(cluster, self.out, keep_unknown=True, shifts=self.epochs.offsets)
+        emit_all(self.miner, self.out, keep_unknown=True, shifts=self.epochs.offsets)
 
 
 def series_name(word: str, keep_unknown: bool = True) -> str | None:
@@ -256,11 +286,59 @@ def series_name(word: str, keep_unknown: bool = True) -> str | None:
     term by its ending, else (``keep_unknown``) the word itself as a slug."""
     slug = key_slug(word)
     name = _RATE_UNITS.get(word) or metric_name(word) or ("step_time_ms" if slug in _TIME_NAMES else None)
-    if name is None and slug.endswith("loss") and not _AUXILIARY_LOSS.search(slug):
-        name = "val_loss" if slug.startswith(("val", "eval", "valid", "test")) else "loss"
+    if name is None and loss_by_ending(slug):
+        name = extra_metric_name(word)  # a loss term: :func:`pick_loss` says whether it is the loss
     if name is None and keep_unknown and not is_step_key(word) and slug not in _NOT_SERIES:
         name = extra_metric_name(word)
     return name
+
+
+def loss_by_ending(slug: str) -> str | None:
+    """``loss`` or ``val_loss`` for a name that ends in loss and is no auxiliary term."""
+    if not slug.endswith("loss") or _AUXILIARY_LOSS.search(slug):
+        return None
+    return "val_loss" if slug.startswith(("val", "eval", "valid", "test")) else "loss"
+
+
+#: Words that qualify a loss as the whole of it (an average, a total, this batch's), not one of its terms; the
+#: lower the rank the nearer to the step's own value (``batch avg loss`` over a running ``total avg loss``).
+_WHOLE_LOSS_WORDS = {
+    **dict.fromkeys(("batch", "step", "iter", "cur", "current", "train", "training", "tr", "reduced"), 0),
+    **dict.fromkeys(("total", "sum", "overall", "full", "all", "final", "weighted", "global", "net"), 1),
+    **dict.fromkeys(("avg", "avr", "average", "mean", "running", "smoothed", "moving", "ema", "epoch"), 2),
+    **dict.fromkeys(("val", "eval", "valid", "validation", "test"), 0),
+}
+
+
+def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
+    """The loss of a record by meaning, where no name of the synonym table gives it: its only loss term, else
+    the whole loss among several (``total``, ``avg``, ``batch`` qualify the whole; the nearest to the step wins:
+    ``batch avg loss`` over ``total avg loss``, a running average over the epoch);
+    loss terms that are all parts (``act_loss``, ``cri_loss``; ``box_loss``, ``cls_loss``) give no loss and keep
+    their own names."""
+    for split in ("loss", "val_loss"):
+        if split in metrics.values():
+            continue
+        found = [
+            p for p in sorted(metrics) if not metric_name(words[p]) and loss_by_ending(key_slug(words[p])) == split
+        ]
+        if len(found) == 1:
+            metrics[found[0]] = split
+            continue
+        ranks = {p: _whole_rank(key_slug(words[p])) for p in found}
+        wholes = [p for p in found if ranks[p] is not None]
+        if wholes:
+            metrics[min(wholes, key=lambda p: (ranks[p], -p))] = split
+
+
+def _whole_rank(slug: str) -> int | None:
+    """The rank of a loss name whose qualifiers all say it is the whole loss, else ``None``."""
+    qualifiers = [w for w in slug[: -len("loss")].split("_") if w]
+    if not qualifiers:
+        return 0
+    if not all(w in _WHOLE_LOSS_WORDS for w in qualifiers):
+        return None
+    return min(_WHOLE_LOSS_WORDS[w] for w in qualifiers)
 
 
 #: Loss terms printed beside the objective (``actor/entropy_loss``, ``kl_loss``, ``load_balancing_loss``): kept
@@ -322,14 +400,39 @@ def _percent_positions(cluster: _Cluster, names: dict[int, str]) -> set[int]:
     return {pos for pos in names if any(row[2][pos].endswith("%") for row in cluster.rows)}
 
 
-def emit_series(
-    cluster: _Cluster, out, *, keep_unknown: bool = False, shifts: dict[int, int] | None = None
-) -> None:
-    """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
-    per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`)."""
+def _step_of(cluster: _Cluster) -> tuple[dict[int, str], int | None]:
+    """The template's named values and where it prints its step."""
     names = variable_names(cluster.template)
     _drop_non_values(cluster, names)
-    step_pos = step_position(cluster.template, names, not_counters=_percent_positions(cluster, names))
+    return names, step_position(cluster.template, names, not_counters=_percent_positions(cluster, names))
+
+
+def emit_all(
+    miner: TemplateMiner, out, *, keep_unknown: bool = False, shifts: dict[int, int] | None = None
+) -> None:
+    """Every template's values as metric rows. The order of appearance numbers a template's records only where
+    nothing in the file counts steps: beside a real counter, a line that prints none (an overflow notice, a
+    summary) has no step of its own, and numbering it 0, 1, 2 ... invented steps and restarts."""
+    clusters = miner.clusters()
+    counted = any(
+        _step_of(c)[1] is not None or any(row[3] is not None for row in c.rows) for c in clusters
+    )
+    for cluster in clusters:
+        emit_series(cluster, out, keep_unknown=keep_unknown, shifts=shifts, ordinal=not counted)
+
+
+def emit_series(
+    cluster: _Cluster,
+    out,
+    *,
+    keep_unknown: bool = False,
+    shifts: dict[int, int] | None = None,
+    ordinal: bool = True,
+) -> None:
+    """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
+    per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``ordinal``: rows without a step
+    are numbered in order (else their step is unknown)."""
+    names, step_pos = _step_of(cluster)
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
     # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step
     by_epoch = step_pos is not None and names.get(step_pos, "").lower() == "epoch"
@@ -340,14 +443,15 @@ def emit_series(
         name = series_name(word, keep_unknown)
         if name:
             metrics[pos] = name
+    pick_loss(metrics, names)
     _keep_series_apart(metrics, names)
     stepped = step_pos is not None or all(row[3] is not None for row in cluster.rows)
     if not any(name in _RECOGNISED for name in metrics.values()) and not (
         keep_unknown and stepped and metrics
     ):
         return  # no known metric and no step: a line with numbers, not a series
-    for ordinal, (line_no, rank, tokens, current) in enumerate(cluster.rows):
-        step = current if current is not None else ordinal
+    for number, (line_no, rank, tokens, current) in enumerate(cluster.rows):
+        step = current if current is not None or not ordinal else number
         if step_pos is not None and not (by_epoch and current is not None):
             parsed = parse_quantity(tokens[step_pos])
             if parsed is None or parsed[0] != parsed[0]:

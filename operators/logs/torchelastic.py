@@ -10,7 +10,7 @@ import re
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
-from assay.operators.logs.fallback import TemplateMiner, emit_series, mine_line
+from assay.operators.logs.fallback import TemplateMiner, emit_all, mine_line
 
 _CONFIG = re.compile(
     r"^\s*(?P<key>entrypoint|min_nodes|max_nodes|nproc_per_node|run_id|rdzv_backend|"
@@ -73,5 +73,4 @@ class TorchElasticParser(LogParser):
             mine_line(self.miner, text, line_no, rank, self.out)
 
     def finish(self) -> None:
-        for cluster in self.miner.clusters():
-            emit_series(cluster, self.out)
+        emit_all(self.miner, self.out)

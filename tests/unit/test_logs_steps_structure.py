@@ -102,3 +102,57 @@ def test_cross_entropy_under_its_own_names_is_the_loss(tmp_path):
     assert [v for _, v in log.series("tokens_per_s")] == [950.0] * 3  # the seconds are no rate
     other = [f"it {k} | cross_entropy {3.0 - k / 100:.2f} | grad_norm 0.9" for k in (10, 20)]
     assert parse_log(write(tmp_path, "ce.log", other)).series("loss") == [(10, 2.9), (20, 2.8)]
+
+
+def test_lines_without_a_counter_beside_counted_ones_invent_no_steps_or_restarts(tmp_path):
+    lines = [
+        "***** Running training *****",
+        "Beginning of Epoch 1/1, Total Generation Batches 480",
+        "[2024-01-01 10:00:01,000] [INFO] [scaler.py:190:update_scale] OVERFLOW! Rank 0 Skipping step. "
+        "Attempted loss scale: 65536, reducing to 32768",
+        "[2024-01-01 10:00:03,000] [INFO] [scaler.py:190:update_scale] OVERFLOW! Rank 0 Skipping step. "
+        "Attempted loss scale: 32768, reducing to 16384",
+        "epoch: 0|step: 0|ppo_ep: 1|act_loss: -0.0123|cri_loss: 0.0456|unsuper_loss: 0.0",
+        "epoch: 0|step: 1|ppo_ep: 1|act_loss: -0.0101|cri_loss: 0.0431|unsuper_loss: 0.0",
+    ]
+    log = parse_log(write(tmp_path, "ppo.log", lines))
+    assert not [e for e in log.events if e["kind"] == "restart"]
+    assert 1 not in {s for s, _ in log.series("batches")} and not log.series("batches")  # a total, no series
+    # an actor's and a critic's loss and an unsupervised term: parts, none of them is the loss
+    assert log.series("loss") == []
+    assert log.series("act_loss") == [(0, -0.0123), (1, -0.0101)]
+    assert [s for s, _ in log.series("cri_loss")] == [0, 1]
+
+
+def test_the_loss_by_meaning_among_its_terms(tmp_path):
+    detector = [
+        f"2024-05-01 10:00:0{i} | INFO | det.trainer:200 - epoch: 2/30, iter: {10 * i}/500, "
+        f"total_loss: {5.0 + i}, iou_loss: 1.{i}, conf_loss: 3.{i}, cls_loss: 0.{i}, lr: 1.0e-02"
+        for i in range(1, 4)
+    ]
+    log = parse_log(write(tmp_path, "det.log", detector))
+    assert [v for _, v in log.series("loss")] == [6.0, 7.0, 8.0]
+    assert [v for _, v in log.series("conf_loss")] == [3.1, 3.2, 3.3]  # terms keep their names
+
+    speech = [
+        f"2024-05-01 10:00:0{i},000 INFO [train.py:500] Epoch 1, batch {50 * i}, batch avg ctc loss 0.4{i}, "
+        f"batch avg att loss 0.7{i}, batch avg loss 0.6{i}, total avg loss: 0.5{i}, batch size: 12"
+        for i in range(3)
+    ]
+    log = parse_log(write(tmp_path, "speech.log", speech))
+    assert [v for _, v in log.series("loss")] == [0.6, 0.61, 0.62]  # this batch's, not the running average
+
+    parts_only = [f"step {k} | box_loss {0.1 * k:.2f} | obj_loss 0.05 | cls_loss 0.0" for k in (1, 2, 3)]
+    log = parse_log(write(tmp_path, "parts.log", parts_only))
+    assert log.series("loss") == [] and [s for s, _ in log.series("box_loss")] == [1, 2, 3]
+
+    alone = [f"step {k} | smoothed_loss {1.0 / k:.3f}" for k in (1, 2)]
+    assert parse_log(write(tmp_path, "alone.log", alone)).series("loss") == [(1, 1.0), (2, 0.5)]
+
+
+def test_a_name_of_several_words_pairs_with_its_value(tmp_path):
+    lines = [f"Epoch 1 | Step {k} | Learning Rate 2e-05 | Train Loss {1.5 - k / 10:.2f}" for k in (10, 20, 30)]
+    log = parse_log(write(tmp_path, "words.log", lines))
+    assert log.series("lr") == [(10, 2e-05), (20, 2e-05), (30, 2e-05)]
+    assert [v for _, v in log.series("loss")] == [0.5, -0.5, -1.5]
+    assert "rate" not in names_of(log)
