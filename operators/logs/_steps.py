@@ -36,6 +36,9 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
             break  # it counts evaluation batches
         if template[pos - 1 : pos + 3] == ["[", "<*>", "/", "<*>"] and template[pos + 3 : pos + 4] != ["/"]:
             return pos  # (a bracketed date, [2024/05/01, has a second slash)
+    for pos in sorted(names):  # a counter word without a total (icefall's ``Epoch 1, batch 50``)
+        if names[pos].lower() in _COUNTER_WORDS:
+            return pos
     # a log of one line per epoch counts epochs
     return next((pos for pos, word in sorted(names.items()) if word.lower() == "epoch"), None)
 
@@ -68,6 +71,10 @@ _COUNTER_OF = re.compile(
 )
 
 
+#: An epoch printed with its total before a counter: ``epoch: 8/40, iter: 1340/1816``, ``Epoch [2/10]``.
+_EPOCH_OF = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*\[?\s*(?P<k>\d+)\s*/\s*(?P<of>\d+)")
+
+
 class EpochCounters:
     """Steps of a counter that starts again at each epoch (``Step [600/600]``, then ``Step [100/600]``), made
     global. When a counter goes back after its last stride reached its total, that total is added to the
@@ -87,7 +94,11 @@ class EpochCounters:
         kind = next((k for k in ("bar", "bracket") if found.group(k)), "n")
         n, total = int(found.group(kind)), int(found.group("total" if kind == "n" else f"{kind}_total"))
         last, stride, offset = self._state.get((rank, total), (None, 0, 0))
-        if last is not None:
+        epoch = _EPOCH_OF.search(text[: found.start()])
+        if epoch and 1 <= int(epoch.group("k")) <= int(epoch.group("of")):
+            # the epoch printed k/N before it (1-based): the counter's steps go on from the epochs before
+            offset = (int(epoch.group("k")) - 1) * total
+        elif last is not None:
             if n < last and last + max(stride, 1) >= total:
                 offset += total
             elif n > last:

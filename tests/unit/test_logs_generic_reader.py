@@ -25,13 +25,14 @@ def test_user_script_behind_mpirun_tags_gives_per_rank_curves(tmp_path):
             )
     log = parse_log(write(tmp_path, "hvd_job.out", lines))
     assert log.run["framework"] == "Horovod"
+    # batch 40 of 5000 in epoch 2 (1-based, printed with its total) is step 5040 of the run
     assert [(s, round(v, 3)) for s, v in log.series("loss", rank=0)] == [
-        (40, 6.0),
-        (41, 5.9),
-        (42, 5.8),
-        (43, 5.7),
+        (5040, 6.0),
+        (5041, 5.9),
+        (5042, 5.8),
+        (5043, 5.7),
     ]
-    assert [s for s, _ in log.series("loss", rank=1)] == [40, 41, 42, 43]
+    assert [s for s, _ in log.series("loss", rank=1)] == [5040, 5041, 5042, 5043]
     assert not any(name in ("eta", "is") for name in log.metrics.column("name").to_pylist())
 
 

@@ -156,3 +156,26 @@ def test_a_name_of_several_words_pairs_with_its_value(tmp_path):
     assert log.series("lr") == [(10, 2e-05), (20, 2e-05), (30, 2e-05)]
     assert [v for _, v in log.series("loss")] == [0.5, -0.5, -1.5]
     assert "rate" not in names_of(log)
+
+
+def test_a_counter_within_its_epoch_counts_on_from_the_epochs_before(tmp_path):
+    detector = [
+        f"2024-05-01 10:00:0{i} | INFO | det.trainer:200 - epoch: 2/30, iter: {10 * i}/500, total_loss: {5.0 + i}"
+        for i in range(1, 4)
+    ]
+    log = parse_log(write(tmp_path, "det.log", detector))
+    assert [s for s, _ in log.series("loss")] == [510, 520, 530]  # iter 10 of 500 in the second epoch
+    tutorial = [f"Epoch [3/10], Step [{k}/600], Loss: {2.0 - k / 1000:.4f}" for k in (200, 400, 600)]
+    log = parse_log(write(tmp_path, "tutorial.log", tutorial))
+    assert [s for s, _ in log.series("loss")] == [1400, 1600, 1800]
+    assert not [e for e in log.events if e["kind"] == "restart"]
+
+
+def test_a_batch_counter_without_a_total_is_the_step(tmp_path):
+    lines = []
+    for b in (0, 50, 100):
+        line = f"Epoch 1, batch {b}, batch avg loss 0.{60 + b // 50}, total avg loss: 0.55, batch size: 10"
+        lines += [f"2024-01-01 10:00:00,000 WARNING [train.py:546] (0/4) {line}", f"WARNING:root:{line}"]
+    log = parse_log(write(tmp_path, "batches.log", lines))
+    assert sorted({s for s, _ in log.series("loss")}) == [0, 50, 100]
+    assert log.series("loss")[-1] == (100, 0.62)
