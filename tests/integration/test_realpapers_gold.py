@@ -19,9 +19,9 @@ REALPAPERS = REPO.parent / "shared" / "realpapers"
 #: Floors per part (measured on main, rounded down by 0.02): precision, recall, and of the matched ratio
 #: claims the share with subject and baseline both right.
 FLOORS = {
-    "dev": {"precision": 0.86, "recall": 0.63, "both": 0.35},
-    "test": {"precision": 0.83, "recall": 0.55, "both": 0.20},
-    "all": {"precision": 0.85, "recall": 0.60, "both": 0.31},
+    "dev": {"precision": 0.86, "recall": 0.63, "both": 0.30},
+    "test": {"precision": 0.83, "recall": 0.55, "both": 0.16},
+    "all": {"precision": 0.85, "recall": 0.60, "both": 0.26},
 }
 
 
