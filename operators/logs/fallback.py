@@ -404,7 +404,24 @@ def _step_of(cluster: _Cluster) -> tuple[dict[int, str], int | None]:
     """The template's named values and where it prints its step."""
     names = variable_names(cluster.template)
     _drop_non_values(cluster, names)
-    return names, step_position(cluster.template, names, not_counters=_percent_positions(cluster, names))
+    found = step_position(cluster.template, names, not_counters=_percent_positions(cluster, names))
+    return names, (found if found is not None else _bracketed_counter(cluster))
+
+
+def _bracketed_counter(cluster: _Cluster) -> int | None:
+    """A whole number alone in brackets that never goes down across the records (clu's ``logging_writer.py:35]
+    [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth."""
+    t = cluster.template
+    for pos in range(1, len(t) - 2):
+        # followed by a key (``[400] train_loss=``), not by another bracket (mmengine's ``[1][25/25]``)
+        if t[pos - 1] == "[" and t[pos] == "<*>" and t[pos + 1] == "]" and t[pos + 2][:1].isalpha():
+            values = [row[2][pos] for row in cluster.rows]
+            if all(v.isdigit() for v in values) and all(
+                int(a) <= int(b) for a, b in zip(values, values[1:], strict=False)
+            ):
+                return pos
+            return None
+    return None
 
 
 def emit_all(

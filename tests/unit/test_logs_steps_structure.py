@@ -179,3 +179,20 @@ def test_a_batch_counter_without_a_total_is_the_step(tmp_path):
     log = parse_log(write(tmp_path, "batches.log", lines))
     assert sorted({s for s, _ in log.series("loss")}) == [0, 50, 100]
     assert log.series("loss")[-1] == (100, 0.62)
+
+
+def test_a_step_alone_in_brackets_after_a_glog_header(tmp_path):
+    lines = []
+    for step, loss in ((100, 4.5), (200, 3.9)):
+        for host, thread in enumerate((1401, 1399, 1405)):  # several hosts write the same record
+            lines.append(
+                f"I0708 09:1{host}:11.12000{host} {thread} metric_writer.py:48] [{step}] "
+                f"steps_per_second=2.5{host}, train_accuracy=0.41, train_loss={loss}"
+            )
+    log = parse_log(write(tmp_path, "clu.log", lines))
+    assert steps_of(log) == [100, 200]
+    assert log.series("loss")[-1] == (200, 3.9)
+    assert not [e for e in log.events if e["kind"] == "restart"]
+    ranks = [f"[{r}] loss={1.0 + r}" for r in (0, 1, 0, 1)]  # a rank tag goes back and forth: no step
+    tagged = parse_log(write(tmp_path, "ranks.log", ranks))
+    assert steps_of(tagged) != [0, 1] and not [e for e in tagged.events if e["kind"] == "restart"]
