@@ -44,7 +44,7 @@ def file_report(db: str | os.PathLike[str], pipeline_run_id: str) -> str:
     )
     silent = sql(
         db,
-        "SELECT source_uri, error FROM quarantine WHERE pipeline_run_id = ? AND level = 'file'",
+        "SELECT source_uri, error FROM quarantine WHERE pipeline_run_id = ? AND level IN ('file', 'input')",
         [pipeline_run_id],
     )
     rows = [file_row(*r) for r in runs.itertuples(index=False)]

@@ -80,6 +80,8 @@ def log_split(
     """Detect a log file's format; split it into chunk records when it is large."""
     path = record["source_uri"]
     size = os.path.getsize(path)
+    if size == 0:  # quarantined with its reason, as the papers pipeline does: no run of nothing
+        raise ValueError("empty file")
     head = read_head(path)
     sample = _sample(path, size, head)
     prefix = None if is_binary(head) else detect_prefix(sample.decode("utf-8", "replace").splitlines()[:400])

@@ -1,6 +1,7 @@
-"""The per-file table ``assay run logs`` ends with: what each log gave (framework, steps, series, events, the
-share of its lines that gave nothing) and which files gave no metric series at all. Plain formatting of rows
-read from the graph (``assay.pipelines.logs.file_report`` reads them)."""
+"""The per-file table ``assay run logs`` ends with: what each log gave (its tool, the run's status, how many
+steps and their range, series, the kinds of events, the share of its lines that gave nothing) and which files
+gave no metric series at all, with the reason. Plain formatting of rows read from the graph
+(``assay.pipelines.logs.file_report`` reads them)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import os
 from typing import Any
 
-_COLUMNS = ("file", "framework", "steps", "series", "events", "unrecognised")
+_COLUMNS = ("file", "framework", "status", "steps", "range", "series", "events", "unrecognised")
 
 
 def file_row(source_uri: str, framework: str | None, config: str | dict | None) -> dict[str, Any]:
@@ -17,14 +18,22 @@ def file_row(source_uri: str, framework: str | None, config: str | dict | None) 
     framework = framework if isinstance(framework, str) else None  # a data frame's missing value is NaN
     summary = parsed.get("summary") or {}
     lines, missed = summary.get("lines"), summary.get("unrecognised_lines")
+    first, last = summary.get("first_step"), summary.get("last_step")
     return {
         "file": source_uri,
         "framework": framework or f"({parsed.get('format') or '?'})",
+        "status": summary.get("status") or "unknown",
         "steps": summary.get("steps") or 0,
+        "range": f"{first}-{last}" if first is not None and last is not None else "-",
         "series": len(summary.get("metrics") or []),
-        "events": sum((summary.get("events") or {}).values()),
+        "events": _kinds(summary.get("events") or {}),
         "unrecognised": f"{100 * missed / lines:.0f}%" if lines and missed is not None else "-",
     }
+
+
+def _kinds(counts: dict[str, int]) -> str:
+    """Event kinds with their counts, no spaces: ``failure,oom,nan:3`` (``-`` for none)."""
+    return ",".join(k if n == 1 else f"{k}:{n}" for k, n in sorted(counts.items()) if n) or "-"
 
 
 def file_table(rows: list[dict[str, Any]], silent: list[tuple[str, str]], *, limit: int = 200) -> str:
@@ -39,7 +48,7 @@ def file_table(rows: list[dict[str, Any]], silent: list[tuple[str, str]], *, lim
     ]
     cells = [[str(r[c]) for c in _COLUMNS] for r in shown[:limit]]
     widths = [max([len(c), *(len(row[i]) for row in cells)]) for i, c in enumerate(_COLUMNS)]
-    numeric = {"steps", "series", "events", "unrecognised"}
+    numeric = {"steps", "range", "series", "unrecognised"}
     lines = []
     for row in [list(_COLUMNS), *cells]:
         lines.append(

@@ -63,3 +63,22 @@ def test_a_tool_on_top_of_a_parsed_framework_wins_only_with_its_marker():
     assert name_framework("INFO:tensorflow:global step 3: loss = 1.0", "Megatron-LM") == "Megatron-LM"
     # the most specific row wins when two are found
     assert name_framework("[deepspeed] OVERFLOW! Rank 0\nTotal Generation Batches 12", None) == "DeepSpeed-Chat"
+
+
+#: Other shapes of the same tools (own-worded): a second marker of a row must name it too.
+MORE_SHAPES = [
+    (["default_scope = 'mmdet'", "06/07 08:09:10 - mmengine - INFO - Epoch(train) [1][50/500]  loss: 1.2"],
+     "MMDetection"),
+    (["model = dict(type='xtuner.model.SupervisedFinetune')",
+      "05/06 10:11:12 - mmengine - INFO - Iter(train) [ 10/900]  lr: 2.0e-05  loss: 1.91"], "XTuner"),
+    (["iter 320 | step 40: loss 1.7312, iter time: 211.40 ms (optimizer.step)"], "LitGPT"),
+    (["[batch=3/100]:", "\t Train loss/train/total: 6.91"], "Composer"),
+    (["[INFO|trainer.py:2210] >> ***** Running training *****",
+      "  File \"/srv/LLaMA-Factory/src/llamafactory/train/sft/workflow.py\", line 90, in run_sft"], "LLaMA-Factory"),
+    (["1563/1563 [==============================] - 21s 13ms/step - loss: 0.4410 - accuracy: 0.8420"], "Keras"),
+]
+
+
+@pytest.mark.parametrize(("lines", "name"), MORE_SHAPES, ids=[n for _, n in MORE_SHAPES])
+def test_other_shapes_of_a_tool(tmp_path, lines, name):
+    assert parse_log(_write(tmp_path, "x.log", lines)).run["framework"] == name

@@ -55,7 +55,10 @@ def test_file_table_lists_every_file_and_the_silent_ones():
     config = {
         "format": "megatron",
         "summary": {
+            "status": "diverged",
             "steps": 12,
+            "first_step": 1,
+            "last_step": 12,
             "metrics": ["loss", "lr"],
             "events": {"nan": 2},
             "lines": 40,
@@ -70,8 +73,18 @@ def test_file_table_lists_every_file_and_the_silent_ones():
     ]
     text = file_table(rows, [("/runs/b/notes.txt", "no metric series read (...)")])
     header, first, second = text.splitlines()[:3]
-    assert header.split() == ["file", "framework", "steps", "series", "events", "unrecognised"]
-    assert first.split() == ["a/train.log", "Megatron-LM", "12", "2", "2", "25%"]
-    assert second.split()[:2] == ["b/notes.txt", "(generic)"]
+    assert header.split() == ["file", "framework", "status", "steps", "range", "series", "events", "unrecognised"]
+    assert first.split() == ["a/train.log", "Megatron-LM", "diverged", "12", "1-12", "2", "nan:2", "25%"]
+    assert second.split()[:5] == ["b/notes.txt", "(generic)", "unknown", "0", "-"]
     assert "1 file(s) gave no metric series" in text and "/runs/b/notes.txt: no metric series" in text
     assert "no new files" in file_table([], [])
+
+
+def test_a_row_names_the_tool_status_range_and_event_kinds(tmp_path):
+    lines = [f"2022-03-04 05:06:{s:02d},800 - mmseg - INFO - Iter [{s * 10}/800]\tlr: 1e-02, loss: 0.{90 - s}"
+             for s in range(1, 6)]
+    lines += ["Traceback (most recent call last):", "torch.OutOfMemoryError: CUDA out of memory."]
+    log = parse_log(write(tmp_path, "seg.log", lines))
+    row = file_row(log.run["source_uri"], log.run["framework"], log.run["config"])
+    assert (row["framework"], row["status"], row["range"]) == ("MMSegmentation", "failed", "10-50")
+    assert row["events"] == "failure,oom"

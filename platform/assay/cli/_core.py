@@ -95,6 +95,10 @@ def run(
                    f"where pipeline_run_id = '{summary.pipeline_run_id}'\"")
     if loaded.report is not None:  # e.g. the logs pipeline's table of what each file gave
         typer.echo(loaded.report(summary.db, summary.pipeline_run_id))
+    if summary.n_in and not summary.n_ok:
+        typer.echo(f"{summary.pipeline}: none of the {summary.n_in} file(s) gave anything; each one's reason is in "
+                   "`quarantine` (above)", err=True)
+        raise typer.Exit(1)
 
 
 def _check_pipeline(name: str, inputs: list[Path], address: str | None) -> int:

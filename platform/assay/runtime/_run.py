@@ -14,7 +14,7 @@ from assay.dsl import TASK_CPUS, Pipeline
 from assay.ray_session import ensure_ray, shutdown_ray
 from assay.runtime._cluster import node_cpus, ship_by_value
 from assay.runtime._early import EarlyPlanner, Planned, planning_stage, plans_every_file
-from assay.runtime._inputs import expand_inputs, skip_unread
+from assay.runtime._inputs import InputError, expand_inputs, skip_unread
 from assay.runtime._progress import Progress
 from assay.runtime._sink import Sink
 from assay.runtime._stages import (
@@ -76,6 +76,13 @@ def run_pipeline(
     pipeline.check()
     db_path = str(Path(db) if db is not None else default_db_path())
     files, skipped = skip_unread(expand_inputs(inputs), pipeline.skips)
+    if not files:  # nothing to read: no Ray started, no empty pipeline run written
+        names = ", ".join(str(i) for i in inputs)
+        raise InputError(
+            f"--input {names}: no file to read"
+            + (f" ({len(skipped)} file(s) of kinds {pipeline.name} does not read skipped)" if skipped else ""),
+            "give a folder or file that holds the pipeline's inputs.",
+        )
     run_id = uuid.uuid4().hex[:16]
     started_at = utc_now()
     write_rows(db_path, {"pipeline_runs": [{

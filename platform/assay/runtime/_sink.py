@@ -102,7 +102,12 @@ class Sink:
             }})
             return
         self.n_records += 1
-        self.ok_units.add(str(record.get("_unit") or record.get("doc_id") or record.get("source_uri")))
+        unit = str(record.get("_unit") or record.get("doc_id") or record.get("source_uri"))
+        self.ok_units.add(unit)
+        if any(issue.get("level") == "file" for issue in record.get("issues") or ()):
+            # a file the pipeline read to nothing (a log with no metric series, a binary file skipped) has its
+            # reason in `quarantine`: the run's counts say so too
+            self.failed_units.add(unit)
         if self.group_by is not None and record.get(self.group_by) is not None:
             kept = {k: record[k] for k in (*self.keep_fields, self.group_by, "source_uri", "_unit") if k in record}
             self.groups[record[self.group_by]].append(kept)
