@@ -84,6 +84,15 @@ FRAMEWORKS = {
     "timm": "timm",
     "Keras": "keras",
     "TensorFlow": "tensorflow",
+    "Unsloth": "unsloth",
+    "PaddleClas": "paddleclas",
+    "Marian": "marian",
+    "Sockeye": "sockeye",
+    "AllenNLP": "allennlp",
+    "T5X": "t5x",
+    "Levanter": "levanter",
+    "fastai": "fastai",
+    "Stable-Baselines3": "stable_baselines3",
 }
 LAYOUT_FIELDS = ("world_size", "dp", "tp", "pp", "micro_batch_size", "global_batch_size")
 #: Metric names that are not training-step values (a record holding only these is not a training step).

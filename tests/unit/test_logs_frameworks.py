@@ -76,6 +76,15 @@ MORE_SHAPES = [
     (["[INFO|trainer.py:2210] >> ***** Running training *****",
       "  File \"/srv/LLaMA-Factory/src/llamafactory/train/sft/workflow.py\", line 90, in run_sft"], "LLaMA-Factory"),
     (["1563/1563 [==============================] - 21s 13ms/step - loss: 0.4410 - accuracy: 0.8420"], "Keras"),
+    (["2023-01-02 03:04:05 | INFO | train_inner | epoch 002:    300 / 1100 loss=5.12, nll_loss=3.9, ppl=14.9"],
+     "fairseq"),
+    (["1|48|Loss: 1.0921:  10%|█         | 48/480 [01:10<10:30,  1.46s/it]"], "torchtune"),
+    (["INFO:tensorflow:Step = 1200 ; steps/s = 2.10, source words/s = 21000 ; Learning rate = 0.0007 ; "
+      "Loss = 3.41"], "OpenNMT"),
+    (["2024-05-06 07:08:09,100 - mindformers - INFO - { Epoch:[  1/  3], step:[   20/ 500], loss:[3.120/3.120]"],
+     "MindSpore"),
+    (["{'loss': 1.21, 'grad_norm': 0.4, 'learning_rate': 2e-05, 'mean_token_accuracy': 0.71, 'epoch': 0.3}"],
+     "TRL"),
 ]
 
 
