@@ -199,11 +199,21 @@ def _is_key(word: str, before: str, key: str) -> bool:
 
 
 #: A table's header row (``step  loss  lr``) and its rows of numbers.
-_HEADER = re.compile(r"^\s*[A-Za-z_][\w/.\-()]*(?:(?:\s{2,}|\t|\s*[|,]\s*)[A-Za-z_][\w/.\-()]*)+\s*$")
+_HEADER = re.compile(r"^\s*[A-Za-z_][\w/.\-():%]*(?:(?:\s{2,}|\t|\s*[|,]\s*)[A-Za-z_][\w/.\-():%]*)+\s*$")
+_BAR_TAIL = re.compile(r"\s\d{1,3}%\|")
+
+
+def _column_of_a_log(column: str) -> bool:
+    """A header's column that says the table is a training log's: a step, an epoch, a metric, a loss term."""
+    slug = key_slug(column)
+    return is_step_key(column) or slug == "epoch" or bool(metric_name(column)) or bool(loss_by_ending(slug))
+
+
 _ROW_SPLIT = re.compile(r"\s*[|,\t]\s*|\s+")
-_NUMBER_ROW = (
-    r"^\s*[-+]?(?:\d|\.\d)[\d.eE+\-]*(?:(?:\s+|\s*[|,]\s*)(?:[-+]?(?:\d|\.\d)[\d.eE+\-]*|nan|inf))+\s*$"
-)
+#: A row of numbers under a header; a cell may be a counter with its total (``3/50``) or carry a unit (``4.1G``),
+#: and the row may end in a progress bar (``640: 100%|###| 32/32 [...]``).
+_CELL = r"[-+]?(?:\d|\.\d)[\d.eE+\-]*(?:/\d+|[KMGT]i?B?|%)?"
+_NUMBER_ROW = rf"^\s*{_CELL}(?:(?:\s+|\s*[|,]\s*)(?:{_CELL}|nan|inf))+(?::?\s+\d{{1,3}}%\|.*)?\s*$"
 
 
 def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, out: Collector) -> None:
@@ -245,7 +255,7 @@ class GenericParser(LogParser):
             return
         if _HEADER.match(text):
             columns = [c for c in _ROW_SPLIT.split(text.strip()) if c]
-            if any(is_step_key(c) for c in columns) or any(metric_name(c) for c in columns):
+            if any(_column_of_a_log(c) for c in columns):
                 self.header[rank] = columns
             return
         if not EVALUATION_WORD.search(text):  # evaluation lines take the training step, whatever they count
@@ -262,19 +272,24 @@ class GenericParser(LogParser):
             self.steps[rank] = self.steps[None] = found
 
     def _table_row(self, header: list[str], text: str, line_no: int, rank: int | None) -> bool:
-        cells = [c for c in _ROW_SPLIT.split(text.strip()) if c]
+        bar = _BAR_TAIL.search(text)  # a row that ends in its batch bar (``... 640: 100%|####| 32/32 [...]``)
+        cells = [c.rstrip(":") for c in _ROW_SPLIT.split(text[: bar.start()].strip() if bar else text.strip()) if c]
         if len(cells) != len(header):
             return False
         values = [parse_quantity(c) for c in cells]
         if any(v is None for v in values):
             return False
-        step = next((int(v[0]) for c, v in zip(header, values, strict=True) if is_step_key(c)), None)
+        # the step column: a step key, else the epoch of a table with one row per epoch (YOLOv5's results.csv)
+        at = next((i for i, c in enumerate(header) if is_step_key(c)), None)
+        if at is None:
+            at = next((i for i, c in enumerate(header) if key_slug(c) == "epoch"), None)
+        step = int(values[at][0]) if at is not None and float(values[at][0]).is_integer() else None
         if step is None:
             step = self.steps.get(rank, self.steps.get(None))
-        for column, value in zip(header, values, strict=True):
-            name = None if is_step_key(column) else series_name(column)
-            if name:
-                self.out.metric(name, step, value[0], line_no, rank)
+        metrics = {i: name for i, column in enumerate(header) if i != at and (name := series_name(column))}
+        pick_loss(metrics, dict(enumerate(header)))
+        for i, name in metrics.items():
+            self.out.metric(name, step, values[i][0], line_no, rank)
         return True
 
     def finish(self) -> None:

@@ -196,3 +196,28 @@ def test_a_step_alone_in_brackets_after_a_glog_header(tmp_path):
     ranks = [f"[{r}] loss={1.0 + r}" for r in (0, 1, 0, 1)]  # a rank tag goes back and forth: no step
     tagged = parse_log(write(tmp_path, "ranks.log", ranks))
     assert steps_of(tagged) != [0, 1] and not [e for e in tagged.events if e["kind"] == "restart"]
+
+
+def test_a_header_row_and_its_columns(tmp_path):
+    csv_lines = [
+        "   epoch,   train/box_loss,   train/obj_loss,   metrics/mAP_0.5:0.95,   val/box_loss,   val/obj_loss,   x/lr0"
+    ]
+    csv_lines += [f"   {e},   0.{50 - e},   0.02,   0.1{e},   0.{40 - e},   0.03,   0.01" for e in range(5)]
+    log = parse_log(write(tmp_path, "results.csv", csv_lines))
+    assert steps_of(log) == [0, 1, 2, 3, 4]  # one row per epoch
+    assert log.series("loss") == [] and log.series("val_loss") == []  # parts only: no total loss printed
+    assert log.series("train_box_loss")[-1] == (4, 0.46)
+
+    console = []
+    for e in (1, 2):
+        console += [
+            "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+            f"       {e}/30      3.{e}G      1.{e}01      2.{e}45      1.{e}02         31        640: "
+            f"100%|##########| 16/16 [00:09<00:00,  1.71it/s]",
+            "                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95): 100%|##| 2/2",
+            "                   all         40         88      0.512      0.433      0.441      0.221",
+        ]
+    log = parse_log(write(tmp_path, "console.log", console))
+    assert log.series("box_loss") == [(1, 1.101), (2, 1.201)]
+    assert log.series("dfl_loss") == [(1, 1.102), (2, 1.202)]
+    assert not [e for e in log.events if e["kind"] == "restart"]
