@@ -107,3 +107,46 @@ class EpochCounters:
         if offset:
             self.offsets[line_no] = offset
         return n + offset
+
+
+#: A line that is only an epoch header: Keras' ``Epoch 41/190``.
+_EPOCH_HEADER = re.compile(r"^\s*Epoch\s+(?P<k>\d+)\s*/\s*(?P<of>\d+)\s*$", re.I)
+#: A line that opens with its batch counter: Keras' ``244/244 ━━━━ 270s 911ms/step - loss: 0.41`` or
+#: ``244/244 [======] - 270s - loss: 0.41``.
+_LEADING_COUNTER = re.compile(r"^\s*(?P<n>\d+)/(?P<of>\d+)\s+(?:\[|[^\w\s])")
+
+
+class EpochBars:
+    """Counters that open their lines under an ``Epoch k/N`` header line (Keras' ``model.fit``). A file whose
+    bars all reached their total prints one record per epoch: its step is the epoch; otherwise a bar's step
+    counts on from the epochs before, ``(k - 1) * M + n``. Bars before the first header belong to the epoch
+    before it (an excerpt that starts mid-run)."""
+
+    def __init__(self) -> None:
+        self.epoch: dict[int | None, int] = {}
+        self.first_header: int | None = None
+        self.bars: list[tuple[int, int | None, int, int]] = []  # line, epoch (None: before any header), n, M
+
+    def see(self, text: str, line_no: int, rank: int | None) -> bool:
+        """Take a header line (True: the line says nothing else); note a bar line's counter."""
+        m = _EPOCH_HEADER.match(text)
+        if m:
+            self.epoch[rank] = int(m.group("k"))
+            if self.first_header is None:
+                self.first_header = int(m.group("k"))
+            return True
+        b = _LEADING_COUNTER.match(text)
+        if b:
+            self.bars.append((line_no, self.epoch.get(rank), int(b.group("n")), int(b.group("of"))))
+        return False
+
+    def steps(self) -> dict[int, int]:
+        """Line number -> the bar's step, once every line is seen."""
+        if self.first_header is None or not self.bars:
+            return {}
+        per_epoch = all(n == of for _, _, n, of in self.bars)
+        out = {}
+        for line_no, epoch, n, of in self.bars:
+            k = epoch if epoch is not None else self.first_header - 1
+            out[line_no] = k if per_epoch else (k - 1) * of + n
+        return out

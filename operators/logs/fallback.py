@@ -19,7 +19,7 @@ from assay.operators.logs._names import (
     metric_name,
 )
 from assay.operators.logs._numbers import memory_mb, parse_quantity
-from assay.operators.logs._steps import EVALUATION_WORD, EpochCounters, counter_step, step_position
+from assay.operators.logs._steps import EVALUATION_WORD, EpochBars, EpochCounters, counter_step, step_position
 
 _TOKEN = re.compile(
     r"[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
@@ -248,10 +248,13 @@ class GenericParser(LogParser):
         self.steps: dict[int | None, int] = {}  # the last counter each rank printed (None: any rank)
         self.header: dict[int | None, list[str]] = {}
         self.epochs = EpochCounters()
+        self.keras = EpochBars()
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         header = self.header.get(rank)
         if header is not None and self._table_row(header, text, line_no, rank):
+            return
+        if self.keras.see(text, line_no, rank):
             return
         if _HEADER.match(text):
             columns = [c for c in _ROW_SPLIT.split(text.strip()) if c]
@@ -293,7 +296,11 @@ class GenericParser(LogParser):
         return True
 
     def finish(self) -> None:
-        emit_all(self.miner, self.out, keep_unknown=True, shifts=self.epochs.offsets)
+        fixed = self.keras.steps()
+        if fixed:
+            for cluster in self.miner.clusters():
+                cluster.rows = [(n, r, t, fixed.get(n, step)) for n, r, t, step in cluster.rows]
+        emit_all(self.miner, self.out, keep_unknown=True, shifts=self.epochs.offsets, fixed=fixed)
 
 
 def series_name(word: str, keep_unknown: bool = True) -> str | None:
@@ -440,7 +447,12 @@ def _bracketed_counter(cluster: _Cluster) -> int | None:
 
 
 def emit_all(
-    miner: TemplateMiner, out, *, keep_unknown: bool = False, shifts: dict[int, int] | None = None
+    miner: TemplateMiner,
+    out,
+    *,
+    keep_unknown: bool = False,
+    shifts: dict[int, int] | None = None,
+    fixed: dict[int, int] | None = None,
 ) -> None:
     """Every template's values as metric rows. The order of appearance numbers a template's records only where
     nothing in the file counts steps: beside a real counter, a line that prints none (an overflow notice, a
@@ -450,7 +462,7 @@ def emit_all(
         _step_of(c)[1] is not None or any(row[3] is not None for row in c.rows) for c in clusters
     )
     for cluster in clusters:
-        emit_series(cluster, out, keep_unknown=keep_unknown, shifts=shifts, ordinal=not counted)
+        emit_series(cluster, out, keep_unknown=keep_unknown, shifts=shifts, ordinal=not counted, fixed=fixed)
 
 
 def emit_series(
@@ -460,10 +472,12 @@ def emit_series(
     keep_unknown: bool = False,
     shifts: dict[int, int] | None = None,
     ordinal: bool = True,
+    fixed: dict[int, int] | None = None,
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
     per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``ordinal``: rows without a step
-    are numbered in order (else their step is unknown)."""
+    are numbered in order (else their step is unknown); ``fixed``: line number -> a step already known from the
+    line's context (a Keras bar under its ``Epoch k/N``), over what the line prints."""
     names, step_pos = _step_of(cluster)
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
     # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step
@@ -484,7 +498,7 @@ def emit_series(
         return  # no known metric and no step: a line with numbers, not a series
     for number, (line_no, rank, tokens, current) in enumerate(cluster.rows):
         step = current if current is not None or not ordinal else number
-        if step_pos is not None and not (by_epoch and current is not None):
+        if step_pos is not None and not (by_epoch and current is not None) and not (fixed and line_no in fixed):
             parsed = parse_quantity(tokens[step_pos])
             if parsed is None or parsed[0] != parsed[0]:
                 continue

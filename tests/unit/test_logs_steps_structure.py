@@ -221,3 +221,27 @@ def test_a_header_row_and_its_columns(tmp_path):
     assert log.series("box_loss") == [(1, 1.101), (2, 1.201)]
     assert log.series("dfl_loss") == [(1, 1.102), (2, 1.202)]
     assert not [e for e in log.events if e["kind"] == "restart"]
+
+
+def test_keras_bars_under_their_epoch_headers(tmp_path):
+    # an excerpt that starts with the end of epoch 7, then epochs 8 and 9 (Keras 3 bars, one per epoch)
+    lines = ["120/120 ━━━━━━━━━━━━━━━━━━━━ 30s 250ms/step - accuracy: 0.71 - loss: 0.80 - val_loss: 0.90"]
+    for epoch in (8, 9):
+        lines += [
+            f"Epoch {epoch}/60",
+            f"120/120 ━━━━━━━━━━━━━━━━━━━━ 30s 251ms/step - accuracy: 0.7{epoch} - loss: 0.{90 - epoch} - "
+            f"val_loss: 0.{95 - epoch}",
+        ]
+    log = parse_log(write(tmp_path, "fit.log", lines))
+    assert log.series("loss") == [(7, 0.8), (8, 0.82), (9, 0.81)]
+    assert log.series("val_loss")[-1] == (9, 0.86)
+    assert not [e for e in log.events if e["kind"] == "restart"]
+
+    # Keras 2, with bars printed on the way through each epoch: the steps count on across epochs
+    older = []
+    for epoch in (1, 2):
+        older.append(f"Epoch {epoch}/5")
+        for n in (50, 100):
+            older.append(f"{n}/100 [==============================] - 3s 30ms/step - loss: {1.0 / (epoch * n):.5f}")
+    log = parse_log(write(tmp_path, "fit2.log", older))
+    assert [s for s, _ in log.series("loss")] == [50, 100, 150, 200]
