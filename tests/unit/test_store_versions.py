@@ -5,6 +5,7 @@ query functions and the claim checks. The old version's rows are kept, marked su
 from __future__ import annotations
 
 import itertools
+import random
 from datetime import datetime
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from assay.checks import Check, check_claims
 from assay.ids import content_id
 from assay.runtime._sink import Sink
-from assay.store import SCHEMA_VERSION, connect, write_rows
+from assay.store import SCHEMA_VERSION, connect, transaction, write_rows
 from assay.store.queries import counts, sql
 from assay.store.queries_checks import claim_verdict_counts, claims_to_check, measured_runs, verdict_counts
 from assay.store.queries_claims import ClaimFilter, claim_facets, claims, claims_count, claims_of_texts
@@ -205,3 +206,27 @@ def test_a_file_from_before_versions_reads_as_it_is_and_is_brought_forward_when_
     assert sql(db, "SELECT max(version) AS v FROM schema_version")["v"][0] == SCHEMA_VERSION
     assert visible_texts(db) == ["new"]
     assert sql(db, "SELECT superseded_by FROM documents WHERE doc_id = 'v1'")["superseded_by"][0] == "v2"
+
+
+def test_the_current_documents_follow_the_rule_for_any_history_of_runs(db):
+    """Random histories (files edited, moved back, copied, left out of a run; sightings in any order over
+    several flushes) against the rule written out plainly: current are the documents that the latest run
+    reading a uri saw there. Many histories share the file, each on its own uris."""
+    rng = random.Random(7)
+    histories = 25
+    latest: dict[str, tuple[int, set[str]]] = {}
+    for run in range(5):
+        flushes: list[list[tuple[str, str]]] = [[], [], []]
+        for h in range(histories):
+            uris = rng.sample([f"/h{h}/{name}" for name in "abc"], rng.randint(1, 3))
+            for uri in uris:
+                doc = f"h{h}-v{rng.randint(0, 3)}"
+                latest[uri] = (run, (latest[uri][1] if uri in latest and latest[uri][0] == run else set()) | {doc})
+                rng.choice(flushes).append((doc, uri))
+        with transaction(db) as tx:
+            for seen in flushes:
+                rng.shuffle(seen)
+                tx.insert("documents", [{"doc_id": d, "uri": u, "kind": "paper"} for d, u in seen])
+                tx.see_documents(seen, f"run-{run}")
+        expected = set().union(*(docs for _, docs in latest.values()))
+        assert set(sql(db, "SELECT doc_id FROM current_documents")["doc_id"]) == expected, run

@@ -88,6 +88,18 @@ def restate_sql(uris: str) -> str:
     WHERE documents.doc_id = s.doc_id AND documents.superseded_by IS DISTINCT FROM s.head"""
 
 
+def changed_uris_sql(seen: str) -> str:
+    """SQL of the uris of the sightings in the relation ``seen`` (``uri``, ``doc_id``) whose documents' states
+    may change: another document was seen at the uri before, or the document seen is superseded now (it was
+    moved back, or it moved to this uri inside its collection). Every other sighting is a new file or an
+    unchanged one, whose document is current and stays so: it is only recorded, and a uri only ever seen
+    with one document needs no newer run either (its document is current there whichever run saw it)."""
+    return f"""
+    SELECT DISTINCT s.uri FROM {seen} s
+    WHERE EXISTS (SELECT 1 FROM document_versions v WHERE v.uri = s.uri AND v.doc_id <> s.doc_id)
+       OR EXISTS (SELECT 1 FROM documents d WHERE d.doc_id = s.doc_id AND d.superseded_by IS NOT NULL)"""
+
+
 _CURRENT = re.compile(r"\bcurrent_(" + "|".join(VERSIONED) + r")\b")
 
 

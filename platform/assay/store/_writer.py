@@ -21,7 +21,7 @@ import pyarrow as pa
 from assay.clock import utc_now
 from assay.store._connection import connect
 from assay.store._schema import PRIMARY_KEYS, TABLES
-from assay.store._versions import restate_sql
+from assay.store._versions import changed_uris_sql, restate_sql
 
 Rows = Sequence[Mapping[str, Any]] | Mapping[str, Sequence[Any]] | pa.Table
 
@@ -148,9 +148,19 @@ class Transaction:
             "pipeline_run_id": [pipeline_run_id] * len(pairs),
             "seen_at": pa.array([now] * len(pairs), pa.timestamp("us")),
         })
-        self.upsert("document_versions", arrow)
-        with registered(self._con, "_assay_seen", arrow.select(["uri"])):
-            self._con.execute(restate_sql("SELECT DISTINCT uri FROM _assay_seen"))
+        with registered(self._con, "_assay_seen", arrow):
+            # Most flushes change nothing (new files, unchanged files): their sightings are only added.
+            changed = self._con.execute(changed_uris_sql("_assay_seen")).fetchall()
+            self._con.execute("INSERT OR IGNORE INTO document_versions SELECT * FROM _assay_seen")
+            if not changed:
+                return
+            with registered(self._con, "_assay_changed", pa.table({"uri": [u for (u,) in changed]})):
+                self._con.execute(
+                    "UPDATE document_versions v SET pipeline_run_id = s.pipeline_run_id, seen_at = s.seen_at "
+                    "FROM _assay_seen s WHERE v.uri = s.uri AND v.doc_id = s.doc_id "
+                    "AND s.uri IN (SELECT uri FROM _assay_changed)"
+                )
+                self._con.execute(restate_sql("SELECT uri FROM _assay_changed"))
 
     def rewind_metrics(self, run_id: str, after_step: int) -> None:
         """Delete a run's metrics after ``after_step``: the steps a restart from the checkpoint at
