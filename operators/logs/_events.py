@@ -68,7 +68,8 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("restart", r"will restart worker group|Restarting worker group|restart_count=[1-9]",
               "INFO:torch.distributed.elastic.agent.server.api:[default] Worker group FAILED. 2/3 attempts left; "
               "will restart worker group"),
-    EventRule("restart", r"\brequeu(?:e|ed|ing)\b|Detected \d+ new nodes",
+    # a job requeued (not the word in a flag or a config dump: ``--requeue``, ``auto_requeue=True``)
+    EventRule("restart", r"\brequeu?(?:ed|ing|eing)\b|\bscontrol requeue\b|\bjob requeue\b|Detected \d+ new nodes",
               "slurmstepd: job 812 requeued after node failure; training resumes from the last checkpoint"),
     EventRule("failure", r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED",
               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED"),

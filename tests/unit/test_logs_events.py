@@ -219,6 +219,7 @@ CLEAN_RUNS = {
     ],
     "restart_words.log": [
         "restart_count=0",
+        "SLURMEnvironment(auto_requeue=True), sbatch flags: --requeue --signal=SIGUSR1@90",
         "rendezvous complete for workers; restart policy: on-failure",
         "step 10 loss 3.1 | checkpoint interval 500 | exit code on success: 0",
         "step 20 loss 3.0 | no errors found",
@@ -236,6 +237,19 @@ CLEAN_RUNS = {
         for line in (f"Epoch {epoch}/3", *(f"{b}/300 [====>....] - loss: 0.{60 - epoch}" for b in (100, 200, 300)))
     ],
 }
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("[rank: 0] requeing job 5512...", "restart"),  # Lightning's SLURM handler, spelt as it prints it
+        ("Requeued SLURM job: 5512", "restart"),
+        ("scontrol requeue 5512", "restart"),
+        ("auto_requeue: true", None),
+    ],
+)
+def test_requeue_is_a_restart_only_as_an_action(line, kind):
+    assert classify(line) == kind
 
 
 @pytest.mark.parametrize("name", sorted(CLEAN_RUNS))
