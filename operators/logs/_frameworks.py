@@ -117,15 +117,18 @@ MARKERS: tuple[Marker, ...] = (
     Marker("YOLOX", r"\byolox\.(?:core|exp|utils|data|models)\b",
            "2022-01-02 03:04:05 | INFO     | yolox.core.trainer:261 - epoch: 3/300, iter: 20/400, total_loss: 9.1",
            over=(_ELASTIC,)),
-    Marker("YOLOv5", r"\bYOLOv5 (?:🚀|v\d)|\btrain/obj_loss\b|^ +Epoch +GPU_mem +box_loss +obj_loss +cls_loss",
+    Marker("YOLOv5", r"\bYOLOv5 (?:🚀|v\d)|\btrain/obj_loss\b|^ +Epoch +GPU_mem +box_loss +obj_loss +cls_loss"
+           r"|^\s+Class\s+Images\s+Instances\s+P\s+R\s+mAP50\s+mAP50-95",
            "       epoch,  train/box_loss,  train/obj_loss,  train/cls_loss,  metrics/mAP_0.5,  x/lr0",
            over=(_ELASTIC,)),
     Marker("Ultralytics", r"\bUltralytics (?:YOLOv?8|\d+\.\d+)|\btrain/dfl_loss\b|metrics/mAP50\(B\)"
+           r"|\bBox\(P\s+R\s+mAP50\s+mAP50-95\)"
            r"|^ +Epoch +GPU_mem +box_loss +cls_loss +dfl_loss",
            "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
            over=(_ELASTIC,)),
     Marker("fairseq", r"\bfairseq(?:_cli)?\.(?:train|trainer|tasks|models|data|utils|checkpoint_utils"
-           r"|distributed)\b|\| fairseq\.|\| INFO \| train_inner \||\bepoch \d{3}:\s+\d+ / \d+ loss=",
+           r"|distributed)\b|\| fairseq\.|\| INFO \| train_inner \||\bepoch \d{3}:\s+\d+ / \d+ loss="
+           r"|\| valid on '\w+' subset \|",
            "2022-07-08 09:10:11 | INFO | fairseq.trainer | begin training epoch 4",
            over=(_ELASTIC,)),
     Marker("torchtune", r"\btorchtune\.(?:utils|training|recipes|modules)\b|\btokens_per_second_per_gpu\b|^\d+\|\d+\|Loss: [\d.na]+",
@@ -143,7 +146,8 @@ MARKERS: tuple[Marker, ...] = (
            r"|\bopennmt\.|\bStep = \d+ ; steps/s = ",
            "[2020-01-02 03:04:05,678 INFO] Step 800/20000; acc:  41.20; ppl: 12.40; xent: 2.52; lr: 0.00100",
            over=(_ELASTIC,)),
-    Marker("ESPnet", r"\bespnet2?[./](?:bin|tasks|train|asr|tts)\b|\b\d+epoch:train:\d+-\d+batch: ",
+    Marker("ESPnet", r"\bespnet2?[./](?:bin|tasks|train|asr|tts)\b|\b\d+epoch:train:\d+-\d+batch: "
+           r"|\b\d+epoch results: \[train\]|\((?:trainer|reporter|abs_task):\d+\) INFO: ",
            "[node0] 2023-02-03 04:05:06,789 (trainer:732) INFO: 3epoch:train:201-300batch: iter_time=0.1, loss=41.2",
            over=(_ELASTIC,)),
     Marker("icefall", r"\bicefall[./]|(?:^|\s)(?:INFO|WARNING|DEBUG|ERROR) \[[\w.]+\.py:\d+\] \(\d+/\d+\) ",
@@ -176,7 +180,7 @@ MARKERS: tuple[Marker, ...] = (
     Marker("OneFlow", r"\boneflow[./]|^Rank\[\d+\], Step \d+, Loss [\d.na]+, Latency [\d.]+ ms, Throughput",
            "Rank[1], Step 30, Loss 0.4712, Latency 21.5 ms, Throughput 2980.1, 2023-01-02 03:04:05"),
     Marker("MindSpore", r"\bmindspore[./]|\bmindformers\b|^epoch: \d+ step: \d+, loss is "
-           r"|\{ Epoch:\[ *\d+/ *\d+\], step:\[ *\d+/ *\d+\], loss:",
+           r"|\{ Epoch:\[ *\d+/ *\d+\], step:\[ *\d+/ *\d+\], loss:|\bepoch time: [\d.]+ ?ms, per step time: ",
            "epoch: 3 step: 1560, loss is 0.41205"),
     Marker("SpeechBrain", r"\bspeechbrain\.(?:core|utils|dataio)\b",
            "speechbrain.utils.train_logger - epoch: 4, lr: 1.0e-03 - train loss: 1.21 - valid loss: 1.35"),

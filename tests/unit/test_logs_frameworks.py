@@ -85,6 +85,14 @@ MORE_SHAPES = [
      "MindSpore"),
     (["{'loss': 1.21, 'grad_norm': 0.4, 'learning_rate': 2e-05, 'mean_token_accuracy': 0.71, 'epoch': 0.3}"],
      "TRL"),
+    (["                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95): 100%|█| 4/4",
+      "                   all        120        410      0.612      0.544      0.571      0.332"], "Ultralytics"),
+    (["                 Class     Images  Instances          P          R      mAP50   mAP50-95: 100%|█| 4/4"],
+     "YOLOv5"),
+    (["2022-03-04 05:06:07 | INFO | valid | epoch 003 | valid on 'valid' subset | loss 4.9 | ppl 29.8"], "fairseq"),
+    (["[gpu3] 2023-02-03 04:05:06,789 (trainer:338) INFO: 4epoch results: [train] iter_time=0.12, loss=38.1"],
+     "ESPnet"),
+    (["epoch time: 51230.4 ms, per step time: 27.33 ms"], "MindSpore"),
 ]
 
 
