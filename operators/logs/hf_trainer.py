@@ -128,8 +128,10 @@ class HFTrainerParser(LogParser):
         return False
 
     def _release(self, step: int | None) -> None:
-        for entry, line_no, rank, ordinal in self.waiting:
-            emit_log_entry(entry, step if step is not None else ordinal, line_no, rank, self.out)
+        """The waiting dicts at the bar's step; with no bar ever drawn their step is unknown (``None``): their
+        order is no step (TRL's dicts every ``logging_steps`` would read as steps 1, 2, 3)."""
+        for entry, line_no, rank, _ordinal in self.waiting:
+            emit_log_entry(entry, step, line_no, rank, self.out)
         self.waiting = []
 
     def _log_dict(self, text: str, line_no: int, rank: int | None) -> None:

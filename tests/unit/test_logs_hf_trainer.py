@@ -65,8 +65,8 @@ def test_newer_trainers_print_values_as_strings(tmp_path):
 
 
 def test_numbered_dicts_count_training_logs_only(tmp_path):
-    """Without a progress bar or epochs the dicts are numbered; an evaluation and the summary take the step
-    of the training log before them."""
+    """Without a progress bar, a step key or epochs to count from, a dict's step is unknown: their order is no
+    step (they are logged every ``logging_steps``)."""
     path = tmp_path / "train.log"
     path.write_text(
         "[INFO|trainer.py:2128] 2024-05-01 12:00:00,000 >> ***** Running training *****\n"
@@ -77,5 +77,5 @@ def test_numbered_dicts_count_training_logs_only(tmp_path):
         "{'train_runtime': 345.6, 'train_samples_per_second': 86.8, 'train_loss': 2.99, 'epoch': 0.06}\n"
     )
     parsed = parse_log(path)
-    assert parsed.series("loss") == [(1, 3.2101), (2, 2.9876), (3, 2.7654)]
-    assert parsed.series("val_loss") == [(2, 2.8765)]
+    assert parsed.series("loss") == [(None, 3.2101), (None, 2.9876), (None, 2.7654)]
+    assert parsed.series("val_loss") == [(None, 2.8765)]
