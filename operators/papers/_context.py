@@ -102,6 +102,8 @@ _IMPROVEMENT = re.compile(
 _STOP_EN = re.compile(
     r"\s+(?:on|in|for|with|when|while|across|at|under|using|by|and\s+(?:achiev|deliver|reduc|improv)\w*|"
     r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|[a-z]{3,}(?:es|ed))\b|"
+    # "... than X and speeds training up by 26%": a verb in -s with its object starts another clause.
+    r"and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b|"
     r"respectively|which|that|thanks|because|without|through)\b|\s*[,.;:()\[\]]|\s+(?:(?:and|or)\s+)?[\d$~]",
     re.I,
 )
@@ -122,16 +124,15 @@ _APPOSITIVE_NAME = re.compile(
 )
 # A ratio "of" a named system's result: "68% of those achieved by ZeRO", "20% of GPipe's", "37% of Foo".
 _SHARE_OF = re.compile(
-    r"\s+of\s+(?:(?:those|that|the\s+\w+)\s+(?:(?:achieved|reached|obtained|attained|delivered|of)\s+)?"
-    r"(?:by\s+)?)?(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
+    r"\s+of\s+(?:(?:those|that|the\s+\w+)\s+(?:[a-z]+(?:ed|en)\s+by\s+|of\s+)?)?(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
 )
 # Words that stand for a system named elsewhere ("within 3% of it"): resolved by the caller.
 PRONOUN = re.compile(r"^(?:it|its|them|this|that|theirs|these|those)$", re.I)
 _VERSUS_ZH = re.compile(
     r"与(?P<v1>[^，。；,;]{1,60}?)(?:相比|相较|比较)"
     # "相比 TransformerEngine 取得 ...": a Latin name right after the word is the whole baseline.
-    r"|(?:相比于?|相较于?|相对于|对比于?|较之)\s*(?P<v6>[A-Za-z][\w.+-]*(?:[ ][A-Za-z][\w.+-]*)*)"
-    r"(?=\s*(?:[，。；,;的]|\[|$|\s[^\sA-Za-z和与及、]))"
+    r"|(?:相比于?|相较于?|相对于|对比于?|较之)\s*(?P<v6>[A-Za-z][A-Za-z0-9_.+-]*(?:[ ][A-Za-z][A-Za-z0-9_.+-]*)*)"
+    r"(?=\s*(?:[，。；,;的]|\[|$)|\s(?!和|与|及|、|基线|框架|系统|方法|实现|版本|库|方案|算法|策略)[^\sA-Za-z])"
     r"|(?:相比于?|相较于?|相对于|对比于?|较之)(?P<v2>[^，。；,;]{1,80}?)(?=[，。；,;]|$|的|，)"
     r"|比(?P<v3>[^，。；,;\d]{1,30}?)(?:快|高|低|少|多|好|强|提升|提高|减少|降低)"
     r"|优于(?P<v4>[^，。；,;\d]{1,40}?)(?=\d|[，。；,;]|$)"
@@ -139,6 +140,12 @@ _VERSUS_ZH = re.compile(
 )
 _REACH = 40
 _ZH_CLAUSE_END = re.compile(r"[；;。]")
+# A Latin name run straight into Chinese words that are not part of a name ("ZeRO将总通信量"), unlike a
+# coordination or a head noun ("A 和 B", "X 基线", "X 的实现").
+_ZH_LATIN_LEAD = re.compile(
+    r"^(?P<n>[A-Za-z][A-Za-z0-9_.+-]*(?:[ ][A-Za-z][A-Za-z0-9_.+-]*)*)\s*(?=[\u4e00-\u9fff])"
+    r"(?!和|与|及|、|的|基线|框架|系统|方法|实现|版本|库|模型|方案|算法|策略)"
+)
 _BARE_COMPARATIVE = re.compile(r"^(?:more|less|fewer|faster|higher|lower|better|an?|one|two)$", re.I)
 
 
@@ -313,8 +320,12 @@ def versus(
     for m in _VERSUS_ZH.finditer(text, s_start, s_end):
         group = next(g for g in ("v1", "v6", "v2", "v3", "v4", "v5") if m.group(g) is not None)
         phrase = m.group(group).strip()
+        lead = _ZH_LATIN_LEAD.match(phrase)
+        if lead:  # "比ZeRO将总通信量减少": the name, not the words the segmentation ran on into
+            phrase = lead.group("n")
         if phrase:
-            start, end = m.start(group), m.end(group)
+            start = m.start(group) + (m.group(group).index(phrase) if lead else 0)
+            end = start + len(phrase) if lead else m.end(group)
             distance = _distance(claim, start, end)
             # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
             preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)

@@ -26,6 +26,7 @@ from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._parse import Parser, doubtful, subject_from_parse
 from assay.operators.papers._proposals import (
     Proposal,
+    acceptable,
     compared_systems,
     name_before,
     occurrences,
@@ -271,8 +272,110 @@ def _attribute(
         claim.setting = _setting(claim, sentence, mentions)
         previous, previous_sentence = claim, sentence
     _context.distribute(text, claims)
+    setups = _setups(text, structure, proposed_names)
+    for claim in claims:
+        _resolve_pronoun(text, claim, mentions)
+        _not_its_own_baseline(claim, mentions, primary)
+        if claim.versus is None and claim.subject_source in ("proposed", "primary") and setups:
+            _from_setup(claim, setups, structure)
     _fields(text, sentences, claims, mentions, structure)
     return extra
+
+
+# "We compare the native scheduler against Quokka": the evaluation's setup names the baseline of the
+# results that follow it in its section ("Quokka cuts the tail latency by 95%").
+_SETUP = re.compile(
+    r"\b(?:we|We)\s+(?:also\s+|then\s+|further\s+)?compare\s+(?P<a>[^.;:!?\n]{2,80}?)\s+"
+    r"(?:against|with|to)\s+(?P<b>[^.;:!?\n]{2,80}?)(?=\s*[.;:!?\n]|\s+(?:using|on|under|across|for|in|at)\b)"
+)
+_PAREN_NOTE = re.compile(r"\s*[(\[][^)\]]*[)\]]")
+_OWN_WORDS = re.compile(r"\b(?:our|ours)\b", re.I)
+
+
+def _setups(text: str, structure: Structure, own: set[str]) -> list[tuple[int, str]]:
+    """(position, baseline) of each "we compare A against B" whose one side is the paper's system."""
+    out = []
+    for m in _SETUP.finditer(text):
+        a, b = (_PAREN_NOTE.sub("", m.group(g)).strip() for g in ("a", "b"))
+        a_own, b_own = (_names_own(side, own) for side in (a, b))
+        if a_own != b_own:
+            baseline = b if a_own else a
+            baseline = re.sub(r"^(?:the|a|an)\s+", "", baseline, flags=re.I)
+            if 2 <= len(baseline) <= 60 and " and " not in baseline and "," not in baseline:
+                out.append((m.start(), baseline))
+    return out
+
+
+def _names_own(side: str, own: set[str]) -> bool:
+    words = set(re.findall(r"[\w+-]+", side.lower()))
+    return bool(_OWN_WORDS.search(side)) or any(name in words for name in own)
+
+
+def _from_setup(claim: Claim, setups: list[tuple[int, str]], structure: Structure) -> None:
+    """The baseline of the nearest setup before the claim in the same section, if any."""
+    section = bisect.bisect_right(structure.starts, claim.start)
+    for pos, baseline in reversed(setups):
+        if pos < claim.start:
+            if bisect.bisect_right(structure.starts, pos) == section:
+                claim.versus, claim.versus_source = baseline, "setup"
+            return
+
+
+#: Characters before a pronoun searched for what it stands for (its sentence and the one before).
+_ANTECEDENT_REACH = 400
+
+
+def _resolve_pronoun(text: str, claim: Claim, mentions: MentionIndex) -> None:
+    """A baseline written as a pronoun ("within 3% of it") is the system named last before it that is not
+    the claim's subject; none found, the claim has no baseline rather than "it"."""
+    if not claim.versus or not claim.versus_span or not _context.PRONOUN.match(claim.versus):
+        return
+    lo = max(0, claim.versus_span[0] - _ANTECEDENT_REACH)
+    hi = claim.versus_span[0]
+    found = [(m.start, m.end, m.name) for m in mentions.inside(lo, hi) if m.type in ("system", "method")]
+    # A name the paper did not otherwise mark ("FooSched is the strongest baseline. ... within 3% of it").
+    found += [(m.start(), m.end(), m.group()) for m in _DISTINCT_NAME.finditer(text, lo, hi)]
+    for start, end, name in sorted(found, reverse=True):
+        if (
+            _key(name) != _key(claim.subject or "")
+            and acceptable(name)
+            and not _covered(mentions, start, end)
+        ):
+            claim.versus, claim.versus_span = name, (start, end)
+            return
+    claim.versus, claim.versus_span, claim.versus_source = None, None, None
+
+
+# A name with a capital or digit after its first letter ("FooSched", "vPipe"): a system's, not a word's.
+_DISTINCT_NAME = re.compile(
+    r"(?<![A-Za-z0-9-])(?:[A-Z][a-z]+[A-Z0-9][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*)\+{0,2}"
+)
+
+
+def _covered(mentions: MentionIndex, start: int, end: int) -> bool:
+    """Whether a known mention other than a system covers the span (a model, a device: not a baseline)."""
+    return any(m.type not in ("system", "method") for m in mentions.overlapping(start, end))
+
+
+def _not_its_own_baseline(claim: Claim, mentions: MentionIndex, primary: str | None) -> None:
+    """A system is never its own baseline: when the subject names the baseline ("the batches GPipe reaches
+    are 68% of those ZeRO reaches" with ZeRO taken for both), the subject is the paper's system, else the
+    other system named before the number, else unknown."""
+    if not (claim.subject and claim.versus) or _key(claim.subject) != _key(claim.versus):
+        return
+    if primary and _key(primary) != _key(claim.versus):
+        claim.subject, claim.subject_source = primary, "primary"
+        return
+    lo = claim.sentence[0] if claim.sentence else claim.start
+    for m in reversed(mentions.inside(lo, claim.start)):
+        if m.type in ("system", "method") and _key(m.name) != _key(claim.versus):
+            claim.subject, claim.subject_source = m.name, "nearest"
+            return
+    claim.subject, claim.subject_source = None, None
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\s_-]+", "", name).lower()
 
 
 #: Sentences before a claim's looked at for the paragraph's accelerator.

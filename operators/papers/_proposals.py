@@ -14,7 +14,10 @@ from itertools import islice
 from assay.operators.papers._gazetteer import generic_names
 from assay.operators.papers._mentions import Mention
 
-_NAME = r"(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*|\d[A-Za-z][A-Za-z0-9]*)(?:[-‐][A-Za-z0-9]+)*"
+# A name may end in "+" or "++" (ZeRO++, Optimus+).
+_NAME = (
+    r"(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*|\d[A-Za-z][A-Za-z0-9]*)(?:[-‐][A-Za-z0-9]+)*\+{0,2}"
+)
 _NAME_RE = re.compile(rf"(?<![A-Za-z0-9-]){_NAME}(?![A-Za-z0-9])")
 # A name that cannot be an ordinary capitalised word: a capital or digit after its first letter ("GPipe").
 _DISTINCTIVE = re.compile(r"[A-Z0-9]")
