@@ -16,12 +16,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.operators.papers._clause import not_a_result
 from assay.operators.papers._numbers import NUMBER, NUMBER_WORDS, ZH_NUMBER, is_integer_text, parse_number
 
 _START = r"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)"
 # A minus sign belongs to the number when it follows a space or bracket ("by -63%", "(-213% to -36%)"), not
 # a word or number ("ResNet-50", "1.3-16x").
-_SIGN = r"(?:(?:(?<=[\s(\[:])|^)[-−])?"
+_SIGN = r"(?:(?:(?<=[\s(\[:、，,;；：（])|^)[-−])?"
 _X = (
     r"[ \t]?[xX](?![A-Za-z0-9])|[ \t~]*×|[ \t~]*\$[ \t]*\\times[ \t]*\$|[ \t~]*\\times(?![A-Za-z])[ \t]*\$?"
     r"|[ \t~]*\{\\times\}|[ \t~]*\\texttimes(?![A-Za-z])|[ \t]*倍"
@@ -36,14 +37,22 @@ _RATE = (
     r"|(?:samples|tokens|images|sequences|queries|requests|frames)"
     r"(?:[ \t]*/[ \t]*s(?:ec)?|[ \t]+per[ \t]+second)"
     r"|QPS)(?![A-Za-z0-9])"
+    # A rate stated per device or node ("4,300 tokens/s per GPU"): the scope goes to ``Claim.scope``.
+    r"(?:[ \t]*(?:/|per)[ \t]*(?:GPU|TPU|NPU|device|accelerator|chip|node|server|machine|worker|core)"
+    r"(?![A-Za-z0-9]))?"
 )
 _UNIT = (
     rf"(?:(?P<x>{_X})|(?P<pct>{_PCT})|(?P<pp>{_PP})|(?P<oom>{_OOM})|(?P<times>{_TIMES})|(?P<fold>{_FOLD})"
     rf"|(?P<rate>{_RATE}))"
 )
 # The low end of a range may repeat the unit: "1.3x-2.4x", "20%~30%".
-_LOW_UNIT = r"(?:[ \t]?[xX×]|[ \t]*\$\\times\$|[ \t]*\\times|[ \t]*\\?[%％]|[ \t]*倍)?"
-_RANGE_SEP = r"[ \t]*(?:-|–|—|−|~|～|至|到)[ \t]*|[ \t]+to[ \t]+"
+_LOW_UNIT = r"(?:[ \t]?[xX×]|[ \t]*\$\\times\$|[ \t]*\\times|[ \t]*\\?[%％]\$?|[ \t]*倍)?"
+# A range may be broken over a line ("cuts cost by 15–" / "40%"), its dash doubled as LaTeX writes it ("21--29%").
+_RANGE_SEP = r"[ \t]*(?:\n[ \t]*)?(?:--?|–|—|−|~|～|至|到)[ \t]*(?:\n[ \t]*)?|[ \t]+to[ \t]+"
+
+_DURATION = r"(?:ms|msec|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
+#: Durations in seconds, by the unit as normalised.
+_SECONDS = {"ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
 
 # The common case, led by a digit (the lookahead lets the regex engine skip to digits quickly).
 _NUMERIC_RE = re.compile(
@@ -66,7 +75,7 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
         ("times", "fold", "magnitude"),
         re.compile(rf"\b(?P<wnum>{NUMBER_WORDS})(?P<wunit>{_TIMES}|{_FOLD}|{_OOM})", re.IGNORECASE),
     ),
-    (("twice",), re.compile(r"\b(?P<twice>twice)(?=[ \t]+(?:as|the|faster|more|higher|fewer|less)\b)", re.I)),
+    (("twice",), re.compile(r"\b(?P<twice>twice)(?=[ \t]+(?:as|the|that|those|faster|more|higher|fewer|less|larger|smaller)\b)", re.I)),
     (("factor",), re.compile(rf"\bfactor[ \t]+of[ \t]+(?P<fnum>{NUMBER}|{NUMBER_WORDS}\b)", re.IGNORECASE)),
     # A speedup stated without a unit: "a speedup of 2.5", "加速比达到3.1".
     (
@@ -81,10 +90,21 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
     (("百分之",), re.compile(rf"百分之(?P<pnum>{NUMBER}|{ZH_NUMBER})")),
     # "cuts the cost by half", "减半": a 50 % reduction.
     (
-        ("half", "减半", "一半"),
-        re.compile(r"\b(?:by|in)[ \t]+(?P<half>half)\b|(?P<zhalf>减半|减少了?一半)", re.I),
+        ("half", "halv", "减半", "一半"),
+        re.compile(
+            r"\b(?:by|in)[ \t]+(?P<half>half)\b|\b(?P<halves>halv(?:es|ed|ing))\b|(?P<zhalf>减半|减少了?一半)", re.I
+        ),
     ),
     (("倍", "数量级"), re.compile(rf"(?P<znum>{ZH_NUMBER})(?P<zunit>[ \t]*倍|{_OOM})")),
+    # A time that changes: "cuts the step time from 840 ms to 610 ms", "recovery drops from 9 minutes to 40 s".
+    (
+        ("ms", "sec", "min", "hour", "hrs"),
+        re.compile(
+            rf"{_START}(?P<dlo>{NUMBER})[ \t]*(?P<dlo_unit>{_DURATION})?(?![A-Za-z])[ \t]+to[ \t]+"
+            rf"(?P<dhi>{NUMBER})[ \t]*(?P<dunit>{_DURATION})(?![A-Za-z])",
+            re.I,
+        ),
+    ),
 ]
 
 
@@ -146,7 +166,7 @@ _AFTER_X_NOT_CLAIM = re.compile(
 _COMPARATIVE_AFTER = re.compile(
     r"[ \t]*(?:(?:\S+[ \t]+){0,2}?"
     r"(?:faster|slower|higher|lower|more|less|fewer|larger|smaller|better|greater|"
-    r"speed-?ups?|improvements?|reductions?|increases?|decreases?|cheaper)|the|as|over|than)\b",
+    r"speed-?ups?|improvements?|reductions?|increases?|decreases?|cheaper)|the|as|over|than|that|those)\b",
     re.IGNORECASE,
 )
 _COMPARATIVE_BEFORE = re.compile(
@@ -184,7 +204,8 @@ _CLAUSE_BREAK = re.compile(r"[.;!?](?=\s)|[。；！？,，]")
 # "with 4x more accelerators", "once there are 4x more micro-batches": the resources of a setting.
 _X_RESOURCE = re.compile(
     r"[ \t]+(?:more|fewer|as\s+many)[ \t]+(?:[\w-]+[ \t]+)?(?:GPUs?|TPUs?|accelerators?|devices?|nodes?|"
-    r"machines?|workers?|servers?|micro-?batch(?:es)?|partitions?|cores?|chips?|data|samples)\b",
+    r"machines?|workers?|servers?|micro-?batch(?:es)?|partitions?|cores?|chips?|data|samples|memory|"
+    r"bandwidth|storage|budget)\b",
     re.I,
 )
 _RESOURCE_LEAD = re.compile(r"(?:\bwith|\busing|\bgiven|\bthere\s+are|\bon|\bat)[ \t]+$", re.I)
@@ -193,9 +214,23 @@ _ZH_VERB_BEFORE = re.compile(
     r"(?:提高|提升|加速|加快|快|减少|降低|增加|增长|达到|高达|最高|缩短|节省|扩大|改善|优于|超过|了|至|到|约|近|达)$"
 )
 _CHANGE_FROM = re.compile(r"\bfrom[ \t]+$|从$", re.IGNORECASE)
-_RANGING = re.compile(r"\brang\w*[ \t]+$", re.IGNORECASE)
+# "benefits scaling from 27% to 40% as the load grows": a result that varies over the setting is a range, not a
+# change of one quantity ("overhead drops from 18% to 2%").
+_RANGE_LEAD = re.compile(
+    r"(?:\b(?:benefits?|gains?|improvements?|speed-?ups?|reductions?|savings?|advantages?|overheads?[ \t]+"
+    r"reductions?)\b(?:[ \t]+\w+){0,3}|\b(?:scal|vary|varies|varied|grow|span|rang)\w*)[ \t]+from[ \t]+$",
+    re.IGNORECASE,
+)
+# "halves" after "as" or "when": the setting that changes ("as the batch halves"), not a result.
+_HALVES_NOT_RESULT = re.compile(r"\b(?:as|when|if|once|whenever)\b[^,.;]*$", re.I)
 # "rises to 85% from 41%", "从41%提高到85%": the earlier value is where the change started, not a claim.
 _TO_FROM_GAP = re.compile(r"^[ \t]+from[ \t]+$", re.IGNORECASE)
+# "from a 0.95x slowdown to a 1.03x speedup", "从0.95倍的减速到1.03倍的加速": ratios with words between the
+# ends, one range.
+_RATIO_FROM = re.compile(r"(?:\bfrom[ \t]+(?:an?[ \t]+)?|从[ \t]*)$", re.I)
+_RATIO_TO_GAP = re.compile(
+    r"^[ \t]*(?:的)?[^\d,.;，。；]{0,30}?(?:\([^)\d]{0,30}\))?[ \t]*(?:\bto[ \t]+(?:an?[ \t]+)?|到|至)[ \t]*$", re.I
+)
 _ZH_FROM_TO_GAP = re.compile(r"^[ \t]*(?:提高|提升|增加|增长|上升|降低|减少|下降|缩短)了?(?:到|至)[ \t]*$")
 # A rate followed by these is the setting's link speed ("on 25 Gbps networks"), not a result.
 _RATE_SETTING_AFTER = re.compile(
@@ -248,6 +283,9 @@ class Claim:
     rival_before: bool = False
     #: The setting as fields (``_settings.FIELDS``: hardware, gpus, model, ..., measure, direction).
     fields: dict[str, Any] = field(default_factory=dict)
+    #: A rate stated per device or node ("4,300 tokens/s per GPU": "per GPU"); ``_settings`` makes it part of
+    #: the metric, so a check compares it with a per-device figure, not a cluster's.
+    scope: str | None = None
 
     @property
     def is_ratio(self) -> bool:
@@ -285,23 +323,44 @@ def _merge_changes(text: str, claims: list[Claim]) -> list[Claim]:
         if first.unit != second.unit or first.value is None or second.value is None:
             continue
         gap = text[first.end : second.start]
-        if _TO_FROM_GAP.match(gap):  # "to 85% from 41%"
-            first.notes.append(f"from {second.text}")
+        if (
+            first.unit == "x"
+            and _RATIO_TO_GAP.match(gap)
+            and _RATIO_FROM.search(text, max(0, first.start - 8), first.start)
+        ):
+            first.end, first.text = second.end, text[first.start : second.end]
+            first.value_low, first.value_high = sorted((first.value, second.value))
+            first.value = None
+            drop.add(i)
+        elif _TO_FROM_GAP.match(gap):  # "to 85% from 41%"
+            _keep_ends(first, second.value, second.text)
             drop.add(i)
         elif (
             _ZH_FROM_TO_GAP.match(gap) and text[max(0, first.start - 1) : first.start] == "从"
         ):  # "从41%提高到85%"
-            second.notes.append(f"from {first.text}")
+            _keep_ends(second, first.value, first.text)
             drop.add(i - 1)
     return [c for i, c in enumerate(claims) if i not in drop]
 
 
+def _keep_ends(claim: Claim, start_value: float, start_text: str) -> None:
+    """A before/after change keeps both ends: ``value`` is the value reached, ``value_low``/``value_high`` the
+    two ends in order, and the start stays in ``setting`` as written ("from 18%")."""
+    assert claim.value is not None
+    claim.value_low, claim.value_high = sorted((start_value, claim.value))
+    claim.notes.append(f"from {start_text}")
+
+
 def _claim(text: str, m: _Match) -> Claim | None:
     start, end = m.span()
+    if m.group("dhi"):
+        return _duration_claim(text, m)
     if m.group("znum"):
         return _chinese_claim(text, m)
-    if m.group("half") or m.group("zhalf"):
-        group = "half" if m.group("half") else "zhalf"
+    if m.group("halves") and _HALVES_NOT_RESULT.search(text, max(0, start - 60), start):
+        return None  # "as the batch halves": a setting that changes, not a result
+    if m.group("half") or m.group("zhalf") or m.group("halves"):
+        group = next(g for g in ("half", "halves", "zhalf") if m.group(g))
         return Claim(
             m.start(group), m.end(group), m.group(group), "%", value=50.0, confidence=0.7, shape="half"
         )
@@ -346,19 +405,22 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return None
     if kind == "x" and _X_RESOURCE.match(after) and _RESOURCE_LEAD.search(text, max(0, start - 16), start):
         return None
-    unit = _UNIT_NAMES.get(kind) or re.sub(r"\s+", " ", m.group("rate").strip(" \t~"))
+    if kind in ("x", "pct", "times", "fold") and not_a_result(text, start, end, kind):
+        return None
+    unit, scope = _rate_unit(m.group("rate")) if kind == "rate" else (_UNIT_NAMES[kind], None)
     confidence = {"x": 0.95, "pct": 0.9, "times": 0.8, "fold": 0.8}.get(kind, 0.85)
-    claim = Claim(start, end, text[start:end], unit, confidence=confidence, shape=kind)
+    claim = Claim(start, end, text[start:end], unit, confidence=confidence, shape=kind, scope=scope)
     lo = parse_number(m.group("lo"))
     if m.group("hi") is None:
         claim.value = lo
         return claim
     hi = parse_number(m.group("hi"))
     if _is_change(text, m, start, unit):
-        # "rises from 40% to 62%" is a before/after pair, not a range: the claim is the value reached.
+        # "rises from 40% to 62%" is a before/after pair, not a range: the claim is the value reached, with
+        # both ends kept.
         claim.value = hi
         lo_unit = (m.group("lo_unit") or "").strip()
-        claim.notes.append(f"from {m.group('lo')}{lo_unit or ('%' if unit == '%' else '')}")
+        _keep_ends(claim, lo, f"{m.group('lo')}{lo_unit or ('%' if unit == '%' else '')}")
         return claim
     if hi <= lo:
         # "2-1x" is not a range a paper states; keep the number next to the unit.
@@ -368,6 +430,61 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return claim
     claim.value_low, claim.value_high = lo, hi
     return claim
+
+
+# What a changing time measures ("step time", "recovery", "latency") and a verb saying it changed.
+_TIME_NOUN = re.compile(
+    r"\b(?:time|times|latency|latencies|makespan|JCTs?|duration|recovery|recover\w*|downtime|stall\w*|"
+    r"iteration|step|epoch|start-?up|restart|checkpoint\w*|failover)\b",
+    re.I,
+)
+_TIME_CHANGE = re.compile(
+    r"\bfrom[ \t]+$|\b(?:reduc|cut|lower|drop|decreas|shrink|shrank|fall|fell|improv|shorten|speed)\w*", re.I
+)
+
+
+def _duration_unit(word: str) -> str:
+    w = word.lower()
+    if w in ("ms", "msec") or w.startswith("milli"):
+        return "ms"
+    if w.startswith("min"):
+        return "min"
+    return "h" if w.startswith("h") else "s"
+
+
+def _duration_claim(text: str, m: _Match) -> Claim | None:
+    """A time that changes ("from 840 ms to 610 ms") when the clause says what time it is and that it changed:
+    the value reached, with both ends (in the unit of the value reached)."""
+    start, end = m.span()
+    clause = text[_clause_start(text, start) : start]
+    if not (_TIME_NOUN.search(clause) and _TIME_CHANGE.search(clause)):
+        return None
+    unit = _duration_unit(m.group("dunit"))
+    lo_unit = _duration_unit(m.group("dlo_unit")) if m.group("dlo_unit") else unit
+    hi = parse_number(m.group("dhi"))
+    lo = parse_number(m.group("dlo")) * _SECONDS[lo_unit] / _SECONDS[unit]
+    claim = Claim(start, end, text[start:end], unit, value=hi, confidence=0.8, shape="duration")
+    _keep_ends(claim, lo, f"{m.group('dlo')} {m.group('dlo_unit') or m.group('dunit')}")
+    return claim
+
+
+def _clause_start(text: str, start: int) -> int:
+    lo = max(0, start - 120)
+    breaks = list(_CLAUSE_BREAK.finditer(text, lo, start))
+    return breaks[-1].end() if breaks else lo
+
+
+_SCOPE = re.compile(r"[ \t]*(?:/|per)[ \t]*(?P<what>[A-Za-z]+)$")
+
+
+def _rate_unit(written: str) -> tuple[str, str | None]:
+    """A rate's unit as written, spaces collapsed, and its scope when stated per device or node: "tokens/s
+    per GPU" -> ("tokens/s", "per GPU"); "tokens/s" -> ("tokens/s", None)."""
+    unit = re.sub(r"\s+", " ", written.strip(" \t~"))
+    found = _SCOPE.search(unit)
+    if not found or found.group("what").lower() in ("s", "sec", "second"):
+        return unit, None
+    return unit[: found.start()], f"per {found.group('what')}"
 
 
 def _not_result(text: str, start: int, words: re.Pattern[str], after: str) -> bool:
@@ -389,7 +506,7 @@ def _is_change(text: str, m: _Match, start: int, unit: str) -> bool:
         or not _CHANGE_FROM.search(text, max(0, start - 6), start)
     ):
         return False
-    return not _RANGING.search(text, max(0, start - 20), max(0, start - 5))
+    return not _RANGE_LEAD.search(text, max(0, start - 60), start)
 
 
 def _word_claim(text: str, m: _Match) -> Claim | None:
@@ -402,6 +519,8 @@ def _word_claim(text: str, m: _Match) -> Claim | None:
             _COMPARATIVE_AFTER.match(after) or _COMPARATIVE_BEFORE.search(text, max(0, start - 40), start)
         ):
             return None  # "the key findings are threefold"
+    if not is_oom and not_a_result(text, start, end, "words"):
+        return None
     value = parse_number(m.group("twice") or m.group("wnum"))
     unit = "orders of magnitude" if is_oom else "x"
     return Claim(start, end, text[start:end], unit, value=value, confidence=0.75, shape="words")

@@ -159,7 +159,7 @@ def test_latex_remnants(rules, tmp_path):
         "\\end{abstract}\\end{document}"
     )
     c = _rows_of_source(rules, source, ".tex", tmp_path)
-    assert fields(c["148 TFLOP/s"], "hardware", "gpus", "measure", "direction") == {
+    assert fields(c["148 TFLOP/s per GPU"], "hardware", "gpus", "measure", "direction") == {
         "hardware": "A100",
         "gpus": 8,
         "measure": "tflops",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -214,9 +215,12 @@ class _Context:
         if s.measure == "memory" and s.value is not None and (s.unit or "").upper() in ("GB", "GIB"):
             return s.value, est.memory_bytes / 1e9, None, "GB per device", self.cluster.device_memory_gb
         if s.measure in ("throughput",) and s.value is not None and "token" in (s.unit or "").casefold():
-            best = max((e.tokens_per_s for _, e in options), default=None)
-            ceiling = peak * 1e12 * self.workers / self.spec.flops_per_token(recompute=False)
-            return s.value, est.tokens_per_s, best, "tokens/s", ceiling
+            # "4,300 tokens/s per GPU" (the scope in the claim's metric) is compared per device.
+            per = self.workers if re.search(r"\bper (?:GPU|TPU|NPU|device|accelerator|chip)\b", s.metric or "",
+                                            re.I) else 1
+            best = max((e.tokens_per_s / per for _, e in options), default=None)
+            ceiling = peak * 1e12 * self.workers / per / self.spec.flops_per_token(recompute=False)
+            return s.value, est.tokens_per_s / per, best, "tokens/s" + (" per device" if per != 1 else ""), ceiling
         return None, None, None, s.unit, None
 
     # -- X is N times faster than Y --------------------------------------------------------------------------
