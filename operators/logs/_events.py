@@ -46,6 +46,10 @@ EVENTS: tuple[EventRule, ...] = (
               "slurmstepd: error: Detected 2 oom-kill event(s) in StepId=88.0"),
     EventRule("oom", r"RESOURCE_EXHAUSTED",
               "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 3.2G on TPU"),
+    EventRule("oom", r"OOM when allocating|ResourceExhaustedError|DefaultCPUAllocator: (?:can't allocate|not enough)"
+              r"|^MemoryError\b",
+              "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+              "shape[64,512,512]"),
     EventRule("hardware_error", r"\bXid\b|ECC error|uncorrectable ECC|fallen off the bus|GPU is lost|hardware error",
               "NVRM: Xid (PCI:0000:41:00): 48, pid=9, An uncorrectable double bit error was detected"),
     EventRule("hardware_error", r"NVLink error|\bNVLink\b.{0,40}(?:fatal|fault|down|inactive)",
@@ -74,7 +78,7 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("failure", r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED",
               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED"),
     EventRule("failure", r"exits with return code = -?[1-9]|Exited with exit code [1-9]|exit code: -?[1-9]"
-              r"|exit status [1-9]|exited with (?:exit )?code -?[1-9]|returned non-zero exit status",
+              r"|exit status [1-9]|exited with (?:exit )?(?:code|status) -?[1-9]|returned non-zero exit status",
               "srun: error: gpu-node2: task 6: Exited with exit code 1"),
     EventRule("failure", r"Segmentation fault|core dumped|terminate called after throwing|Fatal Python error",
               "Fatal Python error: Aborted"),
@@ -93,8 +97,12 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("nan", r"loss is nan|nan loss|NaN or Inf found|Detected NaN|found nan in|nan detected"
               r"|grad(?:ient)?[ _]norm is (?:nan|inf)",
               "WARNING: nan loss at step 410, the run is diverging"),
+    EventRule("nan", r"became infinite or nan|loss became nan|non-finite loss|loss is not finite|= (?:nan|inf) is not finite"
+              r"|gradients are nan|\bnan encountered|Invalid loss, terminating training",
+              "FloatingPointError: Loss became infinite or NaN at iteration=88!"),
     EventRule("checkpoint", r"saving checkpoint|saving model checkpoint|Saving the checkpoint"
-              r"|checkpoint .* is about to be saved|saved checkpoint to|Checkpoint saved|Scheduled async checkpoint",
+              r"|checkpoint .* is about to be saved|\bsaved checkpoint\b|Checkpoint saved|Scheduled async checkpoint"
+              r"|\bmodel (?:weights )?saved (?:to|at|in)\b",
               "Saving model checkpoint to out/checkpoint-1500"),
     EventRule("checkpoint", r"saving model to|Saving model weights to|Saved adapter weights to|\bsaved? model in\b",
               "Iter 200: Saved adapter weights to run/adapters.safetensors and run/0000200_adapters.safetensors."),

@@ -252,6 +252,24 @@ def test_requeue_is_a_restart_only_as_an_action(line, kind):
     assert classify(line) == kind
 
 
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("2023-01-02 | INFO | fairseq.checkpoint_utils | Saved checkpoint ckpt/checkpoint3.pt (epoch 3 @ 900 "
+         "updates)", "checkpoint"),
+        ("Epoch 4: val_loss improved from 0.412 to 0.398, saving model to best.keras", "checkpoint"),
+        ("Model saved to out/final", "checkpoint"),
+        ("Monitored metric train_loss = nan is not finite. Previous best value was 0.91. Signaling Trainer to stop.",
+         "nan"),
+        ("Batch 311: Invalid loss, terminating training", "nan"),
+        ("worker 3 exited with status 1", "failure"),
+        ("RuntimeError: [enforce fail at alloc_cpu.cpp:83] DefaultCPUAllocator: can't allocate memory", "oom"),
+    ],
+)
+def test_more_wordings(line, kind):
+    assert classify(line) == kind
+
+
 @pytest.mark.parametrize("name", sorted(CLEAN_RUNS))
 def test_clean_runs_give_no_failure_and_no_restart(tmp_path, name):
     log = _log(tmp_path, CLEAN_RUNS[name], name=name)
