@@ -126,6 +126,10 @@ _APPOSITIVE_NAME = re.compile(
 _SHARE_OF = re.compile(
     r"\s+of\s+(?:(?:those|that|the\s+\w+)\s+(?:[a-z]+(?:ed|en)\s+by\s+|of\s+)?)?(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
 )
+# "1.4x the training speed of GPipe": a multiple of a named system's figure.
+_TIMES_THE = re.compile(
+    r"\s+the\s+(?:[\w-]+\s+){1,3}?of\s+(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
+)
 # Words that stand for a system named elsewhere ("within 3% of it"): resolved by the caller.
 PRONOUN = re.compile(r"^(?:it|its|them|this|that|theirs|these|those)$", re.I)
 _VERSUS_ZH = re.compile(
@@ -330,8 +334,10 @@ def versus(
             # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
             preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
-    share = _SHARE_OF.match(text, claim.end, s_end)
-    if share and claim.unit == "%" and not _PERCENT_WORDS.match(share.group("v")):
+    share = _SHARE_OF.match(text, claim.end, s_end) or (
+        _TIMES_THE.match(text, claim.end, s_end) if claim.unit == "x" else None
+    )
+    if share and claim.unit in ("%", "x") and not _PERCENT_WORDS.match(share.group("v")):
         # "68% of those achieved by ZeRO": the system whose result is the whole.
         candidates.append((0, 0, share.group("v"), share.start("v"), share.end("v")))
     within = _WITHIN_OF.match(text, claim.end, s_end)

@@ -152,6 +152,7 @@ def _draft(source: Source, operator: str, limits: Limits) -> _Draft:
 def _finish(draft: _Draft, operator: str, limits: Limits) -> dict[str, list[dict[str, Any]]]:
     doc_id, text, lang, claims, proposed = draft.doc_id, draft.text, draft.lang, draft.claims, draft.proposed
     cap = limits.max_mentions
+    _continue_subjects(text, claims, {n.lower() for n in draft.own})
     for claim in claims:
         claim.confidence = _confidence.confidence(claim, lang)
     baselines = _baseline_mentions(text, claims, MentionIndex(draft.mentions + draft.subjects))
@@ -378,6 +379,30 @@ def _key(name: str) -> str:
     return re.sub(r"[\s_-]+", "", name).lower()
 
 
+def _continue_subjects(text: str, claims: list[Claim], own: set[str]) -> None:
+    """A pronoun opening a later clause of the sentence continues the subject of the claim before it when
+    that subject is another system ("FooSched is 1.4x faster on small jobs, but its speed drops to 20% on
+    large ones": its = FooSched), which the paper-level prior (and the parse, which reads "its" as the
+    paper's system) would give to the paper's system."""
+    for previous, claim in zip(claims, claims[1:], strict=False):
+        if (
+            previous.sentence == claim.sentence
+            and previous.subject
+            and previous.subject_source in ("topic", "parse")
+            and previous.subject.lower() not in own
+            and claim.subject_source in ("primary", "parse")
+            and claim.subject is not None
+            and claim.subject.lower() in own
+            and _PRONOUN_SUBJECT.search(text, previous.end, claim.start)
+            and not _SELF_WORDS.search(text, previous.end, claim.start)
+        ):
+            claim.subject, claim.subject_source = previous.subject, previous.subject_source
+
+
+# A pronoun opening a clause, after a comma or a conjunction: it continues the subject before it.
+_PRONOUN_SUBJECT = re.compile(r"(?:[,;]\s*|\b(?:and|but|yet|while|so)\s+)(?:it|its|they|their)\b", re.I)
+
+
 #: Sentences before a claim's looked at for the paragraph's accelerator.
 _PARAGRAPH_LOOKBACK = 6
 
@@ -572,7 +597,7 @@ _TOPIC_BREAK = re.compile(r"[;；。]|\b(?:while|whereas|but)\b", re.I)
 
 
 # What may stand just before a clause's subject: the sentence start, a comma, a clause word.
-_CLAUSE_OPENS = re.compile(r"(?:^|[,，:：;；]|\b(?:that|which|when|whereas|while|and|so))$", re.I)
+_CLAUSE_OPENS = re.compile(r"(?:^|[,，:：;；]|\b(?:that|which|when|whereas|while|and|but|yet|so))$", re.I)
 # What follows a subject: its verb (perhaps after a possessive, a parenthesis or an adverb), or in
 # Chinese a place or adverb before the verb ("X 在 A100 上为", "X 分别仅实现").
 _VERB_AFTER = re.compile(
@@ -594,7 +619,9 @@ def _topic(text: str, m: Mention, lo: int, claim_start: int) -> bool:
     lead = text[max(lo, m.start - 30) : m.start]
     # "In X, ...": a topic set off by a comma; otherwise the name must open its clause (sentence start,
     # after a comma or a clause word) and be followed by its verb.
-    if re.search(r"(?:^|[,，;；]\s*|\b(?:and|so|thus|hence|while)\s+)(?:in|for)\s*$", lead, re.I):
+    if re.search(
+        r"(?:^|[,，;；]\s*|\b(?:and|but|yet|so|thus|hence|while|whereas)\s+)(?:in|for)\s*$", lead, re.I
+    ):
         return re.match(r"\s*[,，]", text[m.end : m.end + 3]) is not None
     if lead.strip() and not _CLAUSE_OPENS.search(lead.rstrip()):
         return False
