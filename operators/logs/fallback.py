@@ -23,7 +23,7 @@ from assay.operators.logs._steps import EVALUATION_WORD, EpochBars, EpochCounter
 
 _TOKEN = re.compile(
     r"[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
-    r"|[A-Za-z_][A-Za-z0-9_./()\-]*"  # words and keys (train/loss, lr-AdamW)
+    r"|[A-Za-z_][A-Za-z0-9_./()\-]*(?:@\d+)?"  # words and keys (train/loss, lr-AdamW, Acc@1)
     r"|\S"
 )
 _NUMERIC_WORDS = {"nan", "NaN", "inf", "Inf", "-inf", "-nan"}
@@ -116,8 +116,13 @@ def variable_names(template: list[str]) -> dict[int, str]:
         if token != "<*>":
             continue
         after = template[i + 1 : i + 3]
-        if after and after[0].lower() in _RATE_UNITS:
+        # a rate unit after the value names it (``812 img/s``), unless it is the next field's key (``img/s: 812``)
+        if after and after[0].lower() in _RATE_UNITS and after[1:2] not in ([":"], ["="]):
             names[i] = after[0].lower()
+            continue
+        running = _running_average(template, i, names)
+        if running:
+            names[i] = running
             continue
         # hours of a clock time (7:57:00, eta: 1:23), unless a metric's name comes right before a value that
         # only a colon follows (torchtune's "Loss: 2.26:  4%|")
@@ -146,6 +151,23 @@ def variable_names(template: list[str]) -> dict[int, str]:
                         names[i] = phrased
                 break
     return names
+
+
+#: Words that say a value in parentheses is the running average of the value before it: ``(Avg 0.61)``.
+_AVERAGE_WORDS = {"avg", "average", "mean", "ema", "smoothed", "running"}
+
+
+def _running_average(template: list[str], i: int, names: dict[int, str]) -> str | None:
+    """The name of a value in parentheses right after a named value (``Loss 0.52 (0.61)``, ``loss 2.1 (Avg
+    2.3)``): that value's running average, ``<name>_avg``, kept apart from the value itself."""
+    if template[i + 1 : i + 2] != [")"]:
+        return None
+    j = i - 1
+    if j >= 0 and template[j].lower() in _AVERAGE_WORDS:
+        j -= 1
+    if j < 1 or template[j] != "(" or template[j - 1] != "<*>" or (j - 1) not in names:
+        return None
+    return f"{names[j - 1]}_avg"
 
 
 #: Plural counter words that a ``Total``/``Number of`` before them makes a count of the run, not a series
@@ -384,6 +406,12 @@ _NOT_SERIES = {
     "s",
     "ms",
     "it",
+    # the counter of an evaluation line (``Test: [ 10/196]``), not a series of its own
+    "test",
+    "val",
+    "eval",
+    "valid",
+    "validation",
 }
 
 
@@ -403,6 +431,19 @@ def _keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
         if last[name] != pos:
             own = key_slug(names[pos])
             metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
+
+
+def _evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
+    """On a line about evaluation (``Test: [ 10/196] ... Loss 5.5``, ``| valid on 'valid' subset | loss 4.1``:
+    an evaluation word before the loss), the loss is the validation loss, unless the line names one itself."""
+    at = next((p for p in sorted(metrics) if metrics[p] == "loss"), None)
+    if at is None or "val_loss" in metrics.values():
+        return
+    if any(w.lower() in _EVALUATION_TAGS for w in template[:at]):
+        metrics[at] = "val_loss"
+
+
+_EVALUATION_TAGS = {"test", "val", "valid", "validation", "eval", "evaluation", "evaluating", "validating"}
 
 
 def _drop_non_values(cluster: _Cluster, names: dict[int, str]) -> None:
@@ -490,6 +531,7 @@ def emit_series(
         if name:
             metrics[pos] = name
     pick_loss(metrics, names)
+    _evaluation_loss(cluster.template, metrics)
     _keep_series_apart(metrics, names)
     stepped = step_pos is not None or all(row[3] is not None for row in cluster.rows)
     if not any(name in _RECOGNISED for name in metrics.values()) and not (

@@ -245,3 +245,30 @@ def test_keras_bars_under_their_epoch_headers(tmp_path):
             older.append(f"{n}/100 [==============================] - 3s 30ms/step - loss: {1.0 / (epoch * n):.5f}")
     log = parse_log(write(tmp_path, "fit2.log", older))
     assert [s for s, _ in log.series("loss")] == [50, 100, 150, 200]
+
+
+def test_keys_pair_with_their_values_by_the_separators(tmp_path):
+    lines = [
+        f"2024-01-01 10:00:{k:02d} | step {k} | lr: 0.05  img/s: 81{k}.5 | loss {2.5 - k / 100:.2f} (Avg {2.6 - k / 100:.2f})"
+        for k in (10, 20)
+    ]
+    log = parse_log(write(tmp_path, "pairs.log", lines))
+    assert log.series("lr") == [(10, 0.05), (20, 0.05)]
+    assert log.series("samples_per_s") == [(10, 8110.5), (20, 8120.5)]  # img/s names the value after it
+    assert log.series("loss") == [(10, 2.4), (20, 2.3)]
+    assert log.series("loss_avg") == [(10, 2.5), (20, 2.4)]  # the running average, attached to its metric
+    assert not names_of(log) & {"img_s", "avg"}
+
+
+def test_an_image_classifier_meter_line_and_its_test_line(tmp_path):
+    lines = [
+        f"Epoch: [2][{k:4d}/5005]\tTime  0.412 ( 0.530)\tLoss {6.0 - k / 1000:.4e} ({6.1 - k / 1000:.4e})\t"
+        f"Acc@1   3.{k // 10} (  2.45)\tAcc@5  10.94 (  9.01)"
+        for k in (100, 110, 120)
+    ]
+    lines.append("Test: [ 10/196]\tTime  0.200 ( 0.300)\tLoss 5.5 (5.6)\tAcc@1   4.12 (  4.45)")
+    log = parse_log(write(tmp_path, "imagenet.log", lines))
+    assert [s for s, _ in log.series("loss")] == [100, 110, 120]
+    assert log.series("val_loss") == [(120, 5.5)]  # the test line's loss, at the training step
+    assert {"acc_1", "acc_5", "loss_avg", "acc_1_avg"} <= names_of(log)
+    assert not any(n.startswith("acc_at") for n in names_of(log))
