@@ -1,8 +1,10 @@
 """The papers pipeline on Ray over a folder whose paper changed by one word: the second run replaces the
 paper's claims (the first version's rows kept, superseded), and a third run over the unchanged folder
-writes nothing."""
+writes nothing. The logs pipeline over a log that grew: its new run replaces the old one."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,8 @@ from assay.store.queries import sql
 from assay.store.queries_claims import claims
 
 pytestmark = pytest.mark.integration
+
+SAMPLES_LOGS = Path(__file__).resolve().parents[2] / "pipelines" / "samples" / "logs"
 
 PAPER = """# Quill: pipelined serving for long prompts
 
@@ -56,3 +60,29 @@ def test_a_paper_edited_by_one_word_replaces_its_claims_and_an_unchanged_one_is_
     assert sql(db, "SELECT count(*) AS n FROM claims")["n"][0] == table
     assert sql(db, "SELECT count(*) AS n FROM units_written WHERE pipeline_run_id = ?", [third.pipeline_run_id])["n"][0] == 0
     assert sql(db, "SELECT doc_id FROM current_documents")["doc_id"].tolist() == [current_id]
+
+
+def test_a_log_that_grew_replaces_its_run_also_when_read_in_chunks(ray_local, db, tmp_path):
+    from assay.pipelines.logs import build
+    from assay.store.queries_runs import metric_curves, runs
+
+    lines = (SAMPLES_LOGS / "megatron_gpt_tp2_pp2.log").read_text("utf-8").splitlines(keepends=True)
+    log = tmp_path / "logs" / "train.log"
+    log.parent.mkdir()
+    log.write_text("".join(lines[:70]), "utf-8")  # the run so far: its first iterations
+    assert run_pipeline(load_pipeline("logs"), [log.parent], db=db, progress=False).n_ok == 1
+    first = runs(db)
+    assert len(first) == 1
+
+    log.write_text("".join(lines), "utf-8")  # the same file, grown: read in chunks this time (combine step)
+    grown = run_pipeline(build(chunk_mb=4 / 1024), [log.parent], db=db, progress=False)
+    assert grown.status == "completed" and grown.n_ok == 1
+    chunks = sql(db, "SELECT count(*) AS n FROM units_written WHERE pipeline_run_id = ? AND unit_key LIKE '%#%'",
+                 [grown.pipeline_run_id])["n"][0]
+    assert chunks > 1
+    now = runs(db)
+    assert len(now) == 1 and now["run_id"][0] != first["run_id"][0]
+    assert sql(db, "SELECT count(*) AS n FROM runs")["n"][0] == 2  # the first version's run is kept
+    both = [first["run_id"][0], now["run_id"][0]]
+    curves = metric_curves(db, both, "loss")
+    assert set(curves["run_id"]) == {now["run_id"][0]} and curves["step"].max() > 100
