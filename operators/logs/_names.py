@@ -143,6 +143,7 @@ _alias(
     "tokens_per_second_per_device",
     "tokens_per_second_per_gpu",
     "tok_s_gpu",
+    "tokens_s_device",  # JAX tools count per device (MaxText's ``Tokens/s/device``)
 )
 _alias(
     "tflops",
@@ -153,6 +154,8 @@ _alias(
     "tflops_per_gpu",
     "throughput_per_gpu",
     "tflops_gpu",
+    "tflop_s_device",
+    "tflops_per_device",
 )
 _alias("mfu", "mfu", "mfu_pct", "model_flops_utilization")
 _alias("memory_mb", "memory_mb", "mem_mb", "max_memory_mb", "memory_mib")

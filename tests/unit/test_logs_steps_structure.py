@@ -272,3 +272,23 @@ def test_an_image_classifier_meter_line_and_its_test_line(tmp_path):
     assert log.series("val_loss") == [(120, 5.5)]  # the test line's loss, at the training step
     assert {"acc_1", "acc_5", "loss_avg", "acc_1_avg"} <= names_of(log)
     assert not any(n.startswith("acc_at") for n in names_of(log))
+
+
+def test_a_module_and_line_in_parentheses_and_a_log_level_name_nothing(tmp_path):
+    lines = [
+        f"[gpu0] 2022-03-01 10:0{k}:00,000 (trainer:{300 + k}) INFO: 2epoch:train:{k}01-{k + 1}00batch: "
+        f"loss_ctc=9{k}.1, loss_att=4{k}.2, acc=0.{k}, loss=6{k}.3, train_time=0.5"
+        for k in (1, 2)
+    ]
+    log = parse_log(write(tmp_path, "asr.log", lines))
+    assert not names_of(log) & {"trainer", "info"}
+    assert [v for _, v in log.series("loss")] == [61.3, 62.3]
+    assert {"loss_ctc", "loss_att"} <= names_of(log)
+
+
+def test_throughput_per_device_is_per_gpu(tmp_path):
+    lines = [f"completed step: {k}, seconds: 1.2, TFLOP/s/device: 10{k}.5, Tokens/s/device: 500{k}.0, loss: 3.{k}"
+             for k in (1, 2)]
+    log = parse_log(write(tmp_path, "jax.log", lines))
+    assert log.series("tflops") == [(1, 101.5), (2, 102.5)]
+    assert log.series("tokens_per_s_per_gpu") == [(1, 5001.0), (2, 5002.0)]
