@@ -1,0 +1,346 @@
+"""A PDF page's text segments put back in reading order, as a person reads a conference paper.
+
+The input is what PDFium's text page gives (``pypdfium2``): segments, each a run of text on one line with its
+box and font size, spaces already placed by PDFium from the glyph positions (so tightly kerned, justified
+lines keep their word breaks; see docs/papers.md for the measurement that chose it). This module only
+arranges them:
+
+- segments on one baseline join into lines; a line never crosses the gutter of a two-column page;
+- lines are read band by band (a full-width line, such as a title or a wide figure's caption, closes a band)
+  and, within a band, the left column before the right one;
+- running headers and footers (the same line at the page's edge on many pages) are dropped;
+- text that is not body text (smaller than the body font: figure labels, table cells, footnotes; and
+  captions, "Figure 3: ..." with the lines that continue them) is set apart as its own paragraphs, placed
+  after the next sentence end of the body so no sentence is cut by it, and still read for claims;
+- a word hyphenated at a line end is joined (a compound keeps its hyphen), and a range broken after its
+  dash (``15–`` / ``40%``) is joined whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Segment:
+    """A run of text on one line of a page (PDF coordinates: y grows upwards)."""
+
+    left: float
+    bottom: float
+    right: float
+    top: float
+    text: str
+    size: float
+
+
+@dataclass
+class Line:
+    segments: list[Segment] = field(default_factory=list)
+
+    @property
+    def left(self) -> float:
+        return min(s.left for s in self.segments)
+
+    @property
+    def right(self) -> float:
+        return max(s.right for s in self.segments)
+
+    @property
+    def top(self) -> float:
+        return max(s.top for s in self.segments)
+
+    @property
+    def bottom(self) -> float:
+        return min(s.bottom for s in self.segments)
+
+    @property
+    def size(self) -> float:
+        """The font size of most of the line's characters."""
+        weights: Counter[float] = Counter()
+        for s in self.segments:
+            weights[round(s.size, 1)] += len(s.text.strip())
+        return weights.most_common(1)[0][0] if weights else 0.0
+
+    @property
+    def text(self) -> str:
+        out = ""
+        previous: Segment | None = None
+        for s in sorted(self.segments, key=lambda s: s.left):
+            piece = s.text
+            if previous is not None and out and not out.endswith(" ") and not piece.startswith(" "):
+                gap = s.left - previous.right
+                if gap > _WORD_GAP * max(s.size, previous.size, 1.0):
+                    out += " "
+            out += piece
+            previous = s
+        return " ".join(out.split())
+
+
+#: A gap wider than this share of the font size between two segments of a line is a word break.
+_WORD_GAP = 0.15
+#: Two segments are on one line when their boxes overlap by this share of the smaller height ...
+_SAME_LINE_OVERLAP = 0.5
+#: ... and the gap between them is under this many font sizes (a column gutter is wider).
+SAME_LINE_GAP = 1.0
+#: A gutter may be crossed by a few lines (a title, a wide caption), not by many.
+_GUTTER_CROSSINGS = 0.06
+#: A line wider than this share of the page crosses the gutter of a two-column page only if it is full-width.
+_WIDE = 0.45
+#: Lines this much smaller than the body font are set apart (figure labels, table cells, footnotes).
+_SMALL = 0.95
+#: A small line at least this share of the body lines' width is prose (an abstract, a footnote).
+_PROSE_WIDTH = 0.75
+#: Running headers and footers lie within this share of the page height from its edge.
+_EDGE = 0.08
+_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Algorithm|Listing)\s*\d+[a-z]?\s*[:.|–—-]", re.I)
+_SENTENCE_END = re.compile(r"[.!?:。！？]['\")\]]?$")
+_HYPHENS = "-\u2010\u2011\x02\xad"
+_RANGE_DASH = re.compile(r"\d(?:\.\d+)?\s*[%×x]?\s*[-–—\u2010\u2011\x02]$")
+_LIGATURES = str.maketrans(
+    {
+        "ﬀ": "ff",
+        "ﬁ": "fi",
+        "ﬂ": "fl",
+        "ﬃ": "ffi",
+        "ﬄ": "ffl",
+        "ﬅ": "st",
+        "ﬆ": "st",
+        "\u00a0": " ",
+        "\ufffe": "\x02",
+    }
+)
+_CONTROL = re.compile(r"[\x00-\x01\x03-\x08\x0b-\x1f\uffff]")
+
+
+def clean(text: str) -> str:
+    """Ligatures spelled out; control characters PDF text carries dropped, except PDFium's marks of a
+    hyphen at a line end (U+0002, U+FFFE), which ``join_lines`` reads."""
+    return _CONTROL.sub("", text.translate(_LIGATURES))
+
+
+# -- lines and columns ------------------------------------------------------------------------------------
+def lines_of(segments: Iterable[Segment]) -> list[Line]:
+    """Segments joined into lines: same height band, close together, top to bottom then left to right."""
+    rows: list[list[Segment]] = []
+    for seg in sorted(segments, key=lambda s: (-(s.top + s.bottom) / 2, s.left)):
+        for row in reversed(rows[-4:]):
+            ref = max(row, key=lambda s: s.top - s.bottom)
+            overlap = min(ref.top, seg.top) - max(ref.bottom, seg.bottom)
+            if overlap >= _SAME_LINE_OVERLAP * min(ref.top - ref.bottom, seg.top - seg.bottom, 1e9):
+                row.append(seg)
+                break
+        else:
+            rows.append([seg])
+    lines: list[Line] = []
+    for row in rows:
+        row.sort(key=lambda s: s.left)
+        current = Line([row[0]])
+        for seg in row[1:]:
+            size = max(seg.size, current.segments[-1].size, 1.0)
+            if seg.left - current.right > SAME_LINE_GAP * size:
+                lines.append(current)
+                current = Line([seg])
+            else:
+                current.segments.append(seg)
+        lines.append(current)
+    return [line for line in lines if line.text]
+
+
+def gutter(lines: Sequence[Line], width: float) -> float | None:
+    """The x of the vertical gap between two columns of text lines, or None for a one-column page.
+
+    Only wide lines count as crossing it: a short centred line (an author's name) crosses any gutter."""
+    if len(lines) < 12:
+        return None
+    wide = [ln for ln in lines if ln.right - ln.left > _WIDE * width]
+    # where the fewest lines of any width cross; whether few enough wide ones do decides
+    x = min(
+        (width * step / 100 for step in range(35, 66)),
+        key=lambda x: sum(ln.left < x < ln.right for ln in lines),
+    )
+    crossing = sum(1 for ln in wide if ln.left < x < ln.right)
+    left = sum(1 for ln in lines if ln.right <= x)
+    right = sum(1 for ln in lines if ln.left >= x)
+    if crossing > _GUTTER_CROSSINGS * len(lines) or min(left, right) < 0.2 * len(lines):
+        return None
+    return x
+
+
+def split_at(lines: list[Line], x: float | None) -> list[Line]:
+    """Lines that PDFium joined across the gutter (two columns' lines on one baseline) cut there."""
+    if x is None:
+        return lines
+    out = []
+    for line in lines:
+        left = [s for s in line.segments if s.right <= x + 1]
+        right = [s for s in line.segments if s.right > x + 1]
+        if left and right and max(s.right for s in left) <= x <= min(s.left for s in right) + 1:
+            out += [Line(left), Line(right)]
+        else:
+            out.append(line)
+    return out
+
+
+def reading_order(lines: Sequence[Line], x: float | None) -> list[Line]:
+    """Band by band from the top; within a band the left column, then the right one."""
+    ordered = sorted(lines, key=lambda ln: -ln.top)
+    if x is None:
+        return ordered
+    out: list[Line] = []
+    band_left: list[Line] = []
+    band_right: list[Line] = []
+    for line in ordered:
+        if line.right <= x + 1:
+            band_left.append(line)
+        elif line.left >= x - 1:
+            band_right.append(line)
+        else:  # a full-width line closes the band above it
+            out += band_left + band_right + [line]
+            band_left, band_right = [], []
+    return out + band_left + band_right
+
+
+# -- body, asides, running heads --------------------------------------------------------------------------
+def body_size(pages: Sequence[Sequence[Line]]) -> float:
+    """The font size of most characters of the document: the body text's."""
+    weights: Counter[float] = Counter()
+    for lines in pages:
+        for line in lines:
+            weights[line.size] += len(line.text)
+    return weights.most_common(1)[0][0] if weights else 0.0
+
+
+def running_heads(pages: Sequence[Sequence[Line]], heights: Sequence[float]) -> set[str]:
+    """Texts (digits left out) of lines at a page's top or bottom edge that recur on several pages."""
+    seen: Counter[str] = Counter()
+    for lines, height in zip(pages, heights, strict=True):
+        keys = {_head_key(ln) for ln in lines if ln.top > height * (1 - _EDGE) or ln.bottom < height * _EDGE}
+        seen.update(k for k in keys if k)
+    need = max(3, len(pages) // 3)
+    return {k for k, n in seen.items() if n >= need}
+
+
+def _head_key(line: Line) -> str:
+    return re.sub(r"\d+", "#", line.text).strip().lower()
+
+
+def page_parts(
+    lines: Sequence[Line], body: float, heads: set[str], height: float
+) -> tuple[list[str], list[str]]:
+    """A page's body lines in reading order, and its asides (captions, figure and table text,
+    footnotes) as paragraphs."""
+    body_lines: list[str] = []
+    asides: list[list[str]] = []
+    caption: Line | None = None
+    measure = _measure(lines, body)
+    previous_small = False
+    for line in lines:
+        at_edge = line.top > height * (1 - _EDGE) or line.bottom < height * _EDGE
+        if at_edge and _head_key(line) in heads:
+            continue
+        text = line.text
+        if _CAPTION.match(text):
+            caption = line
+            asides.append([text])
+            continue
+        if caption is not None and _continues(caption, line):
+            asides[-1].append(text)
+            caption = line
+            continue
+        caption = None
+        # smaller than the body and shorter than its lines: a figure's label, a table's cell (a smaller
+        # paragraph set full width, such as an abstract or a footnote, is prose and stays in the flow)
+        if body and line.size < _SMALL * body and line.right - line.left < _PROSE_WIDTH * measure:
+            if previous_small and asides and not _CAPTION.match(asides[-1][0]):
+                asides[-1].append(text)
+            else:
+                asides.append([text])
+            previous_small = True
+            continue
+        previous_small = False
+        body_lines.append(text)
+    return body_lines, ["\n".join(block) for block in asides]
+
+
+def _measure(lines: Sequence[Line], body: float) -> float:
+    """The width of the page's body-text lines (their median): a column's or the page's measure."""
+    widths = sorted(ln.right - ln.left for ln in lines if abs(ln.size - body) <= 0.05 * body)
+    return widths[len(widths) // 2] if widths else float("inf")
+
+
+def _continues(caption: Line, line: Line) -> bool:
+    """Whether ``line`` goes on with the caption above it: the next line down, as close as a caption's
+    lines are, and of its size, in its column."""
+    height = caption.top - caption.bottom
+    gap = caption.bottom - line.top
+    same_size = abs(line.size - caption.size) <= 0.06 * max(caption.size, 1.0)
+    overlaps = min(caption.right, line.right) - max(caption.left, line.left) > 0
+    return same_size and overlaps and -0.2 * height <= gap <= 0.8 * max(height, caption.size)
+
+
+# -- joining lines into text ------------------------------------------------------------------------------
+def vocabulary(lines: Iterable[str]) -> Counter[str]:
+    """The words of a document (lower case), hyphenated compounds whole: what decides whether a word
+    broken at a line end was one word or a compound."""
+    words: Counter[str] = Counter()
+    for line in lines:
+        words.update(w.lower() for w in _VOCAB_WORD.findall(line))
+    return words
+
+
+_VOCAB_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+
+
+def join_lines(lines: Sequence[str], words: Counter[str] | None = None) -> str:
+    """Lines joined by line breaks; a word hyphenated across a break is joined (a compound such as
+    ``state-of-the-`` / ``art`` keeps its hyphen) and a range broken after its dash is kept whole."""
+    text = "\n".join(line.strip() for line in lines if line.strip())
+    return _join_breaks(text, words or Counter()).replace("\x02", "-")
+
+
+_BROKEN = re.compile(r"(?P<word>[^\s]*?)(?P<dash>[" + _HYPHENS + r"–—])\n(?P<next>\S+)[ \t]?")
+
+
+def _join_breaks(text: str, words: Counter[str]) -> str:
+    def fix(m: re.Match[str]) -> str:
+        word, dash, nxt = m.group("word"), m.group("dash"), m.group("next")
+        if re.search(r"\d[%×x]?$", word) and nxt[0].isdigit():  # 15– / 40%: one range
+            return f"{word}{'–' if dash == chr(2) else dash}{nxt}\n"
+        if dash in "–—":
+            return m.group()
+        if word and word[-1].isalpha() and nxt[0].islower():
+            # a compound keeps its hyphen: one with a hyphen already (state-of-the- / art), or one the
+            # document writes hyphenated elsewhere more often than as one word; a split word loses it
+            head, tail = word.lower(), _VOCAB_WORD.match(nxt)
+            tail_word = tail.group().lower() if tail else nxt.lower()
+            keep = any(h in word for h in _HYPHENS) or words[f"{head}-{tail_word}"] > words[head + tail_word]
+            return f"{word}{'-' if keep else ''}{nxt}\n"
+        if word and word[-1].isalnum() and nxt[0].isalnum():  # Megatron- / LM
+            return f"{word}-{nxt}\n"
+        return m.group()
+
+    return _BROKEN.sub(fix, text)
+
+
+def document_text(pages: Sequence[tuple[list[str], list[str]]]) -> str:
+    """The pages' body lines as one text, each page's asides set in as paragraphs after the first
+    sentence end that follows them, so a sentence running across a page or around a figure stays whole."""
+    words = vocabulary(line for lines, asides in pages for line in [*lines, *asides])
+    body: list[str] = []
+    pending: list[str] = []
+    chunks: list[str] = []
+    for lines, asides in pages:
+        for line in lines:
+            body.append(line)
+            if pending and _SENTENCE_END.search(line):
+                chunks.append(join_lines(body, words))
+                chunks += [join_lines(a.split("\n"), words) for a in pending]
+                body, pending = [], []
+        pending += [a for a in asides if a.strip()]
+    if body:
+        chunks.append(join_lines(body, words))
+    chunks += [join_lines(a.split("\n"), words) for a in pending]
+    return "\n\n".join(c for c in chunks if c.strip())
