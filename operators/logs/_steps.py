@@ -144,7 +144,9 @@ class EpochBars:
         """Line number -> the bar's step, once every line is seen."""
         if self.first_header is None or not self.bars:
             return {}
-        per_epoch = all(n == of for _, _, n, of in self.bars)
+        # the last bar may be an epoch cut short (a killed run, an excerpt): it decides nothing
+        decided = self.bars[:-1] if len(self.bars) > 1 else self.bars
+        per_epoch = all(n == of for _, _, n, of in decided)
         out = {}
         for line_no, epoch, n, of in self.bars:
             k = epoch if epoch is not None else self.first_header - 1

@@ -292,3 +292,36 @@ def test_throughput_per_device_is_per_gpu(tmp_path):
     log = parse_log(write(tmp_path, "jax.log", lines))
     assert log.series("tflops") == [(1, 101.5), (2, 102.5)]
     assert log.series("tokens_per_s_per_gpu") == [(1, 5001.0), (2, 5002.0)]
+
+
+def test_cut_last_lines_invent_no_restart(tmp_path):
+    shapes = {
+        "tqdm.log": [
+            "steps:   1%|▋     | 41/3280 [00:50<1:06:54,  1.24s/it, avr_loss=0.41]",
+            "steps:   2%|█▍    | 82/3280 [01:40<1:05:00,  1.22s/it, avr_loss=0.40]",
+            "steps:   4%|██    | 123/3280 [02:28<1:03:43,  1.21s/it, avr_lo",
+        ],
+        "keras.log": [
+            "Epoch 1/5",
+            "300/300 ━━━━━━━━━━━━━━━━━━━━ 2s 5ms/step - loss: 0.5200 - acc: 0.81",
+            "Epoch 2/5",
+            "300/300 ━━━━━━━━━━━━━━━━━━━━ 2s 5ms/step - loss: 0.4100 - acc: 0.85",
+            "Epoch 3/5",
+            " 12/300 ━━━━━━━━━━━━━━━━━━━━ 1s 5ms/step - loss: 0.4000 - acc: 0.8",
+        ],
+        "plain.log": ["step 10 | loss 2.31 | lr 1e-4", "step 20 | loss 2.21 | lr 1e-4", "step 3"],
+        "bar_and_dict.log": [
+            '  5%|▌         | 50/1000 [00:10<03:10,  5.00it/s]{"loss": 0.51, "step": 50}',
+            ' 10%|█         | 100/1000 [00:20<03:00,  5.00it/s]{"loss": 0.41, "step": 100}',
+            " 10%|█         | 10",
+        ],
+    }
+    for name, lines in shapes.items():
+        path = tmp_path / name
+        path.write_text("\n".join(lines))  # no line break at the end: the last line was cut
+        log = parse_log(str(path))
+        assert not [e for e in log.events if e["kind"] in ("restart", "failure")], name
+        steps = [s for s, _ in log.series("loss")]
+        assert steps == sorted(steps) and steps, name
+    keras = parse_log(str(tmp_path / "keras.log"))
+    assert [s for s, _ in keras.series("loss")][:2] == [1, 2]  # one record per epoch, the cut one decides nothing
