@@ -67,9 +67,16 @@ class StepTrack:
         steps, lines = self.steps[main], self.lines[main]
         if not len(steps):
             return []
+        order = np.argsort(lines, kind="stable")  # one record per line, in line order
+        steps, lines = steps[order], lines[order]
+        first = np.concatenate(([True], lines[1:] != lines[:-1]))
+        steps, lines = steps[first], lines[first]
         prev = np.concatenate(([prior_step if prior_step is not None else steps[0]], steps[:-1]))
+        # Two writers without rank tags printing one counter (two ranks' bars) dip by a step and come straight
+        # back: a record right after the dip at or past the step before it is no resumed run.
+        after = np.concatenate((steps[1:], [-1]))
         out = []
-        for i in np.flatnonzero(steps < prev):
+        for i in np.flatnonzero((steps < prev) & (after < prev)):
             out.append(
                 Event(
                     int(lines[i]),

@@ -231,6 +231,11 @@ CLEAN_RUNS = {
         "{'loss': 1.72, 'grad_norm': 0.7, 'learning_rate': 1.9e-05, 'epoch': 0.2}",
         "{'train_runtime': 120.5, 'train_samples_per_second': 33.1, 'train_loss': 1.8, 'epoch': 0.2}",
     ],
+    # two ranks' bars on one stream, no rank tags: one counter dips by a step and comes straight back
+    "two_bars.log": [
+        f"epoch:1 loss:{1 + (s % 5) / 10:.3f}:  60%|######    | {s}/391 [00:31<00:20,  7.7it/s]"
+        for s in (230, 231, 231, 232, 234, 233, 234, 235, 235, 236)
+    ],
     "epoch_bars.log": [
         line
         for epoch in range(1, 4)
