@@ -54,3 +54,24 @@ def test_a_refused_token_is_one_line_with_the_fix():
 def test_no_cluster_at_the_address_says_how_to_start_one():
     message = ray_session._connection_problem("10.0.0.1:6379", ConnectionError("Failed to connect"))
     assert "ray start --head" in message and "\n" not in message
+
+
+def test_a_mode_set_after_ray_was_imported_is_told_to_be_set_before_python_starts(clean_auth_env, monkeypatch):
+    """Ray reads RAY_AUTH_MODE once, on import, and has no public way to read it again: assay sets it before
+    Ray's first import, and where a caller imported Ray first, a refusal says what to do."""
+    import os
+    import sys
+    import types
+
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "c" * 64)
+    monkeypatch.delitem(sys.modules, "ray", raising=False)
+    assert ray_session.use_cluster_token("10.0.0.1:6379") is True  # Ray not imported yet: it will read it
+    assert os.environ["RAY_AUTH_MODE"] == "token"
+    monkeypatch.delenv("RAY_AUTH_MODE")
+    monkeypatch.setitem(sys.modules, "ray", types.ModuleType("ray"))
+    assert ray_session.use_cluster_token("10.0.0.1:6379") is False  # Ray imported before: too late
+    monkeypatch.delenv("RAY_AUTH_MODE")
+    monkeypatch.setitem(ray_session._late_token, "mode_set_after_import", True)
+    refused = RuntimeError("InvalidAuthToken: Authentication token is missing")
+    message = ray_session._connection_problem("10.0.0.1:6379", refused)
+    assert "before starting Python" in message and "\n" not in message
