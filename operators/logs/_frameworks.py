@@ -59,8 +59,8 @@ MARKERS: tuple[Marker, ...] = (
     ),
     Marker(
         "TRL",
-        r"'rewards/[\w/]+': *-?[\d.]|'reward_std': *-?[\d.]|'logps/(?:chosen|rejected)'|'mean_token_accuracy'"
-        r"|'completion_length'|\btrl/trainer/"
+        r"['\"]rewards/[\w/]+['\"]: *-?[\d.]|['\"]reward_std['\"]: *-?[\d.]|['\"]logps/(?:chosen|rejected)['\"]"
+        r"|['\"]mean_token_accuracy['\"]|['\"]completion_length['\"]|\btrl/trainer/"
         r"|\btrl\.trainer\b",
         "{'loss': 0.012, 'grad_norm': 0.31, 'learning_rate': 4e-06, 'rewards/accuracy_reward': 0.5, "
         "'reward': 0.5, 'reward_std': 0.2, 'kl': 0.001, 'epoch': 0.04}",

@@ -85,6 +85,8 @@ MORE_SHAPES = [
      "MindSpore"),
     (["{'loss': 1.21, 'grad_norm': 0.4, 'learning_rate': 2e-05, 'mean_token_accuracy': 0.71, 'epoch': 0.3}"],
      "TRL"),
+    (['{"global_step": 40, "log_history": [{"epoch": 0.1, "loss": 0.69, "rewards/chosen": 0.01, "step": 10}]}'],
+     "TRL"),
     (["                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95): 100%|█| 4/4",
       "                   all        120        410      0.612      0.544      0.571      0.332"], "Ultralytics"),
     (["                 Class     Images  Instances          P          R      mAP50   mAP50-95: 100%|█| 4/4"],
