@@ -144,6 +144,7 @@ _VERSUS_ZH = re.compile(
 )
 _REACH = 40
 _ZH_CLAUSE_END = re.compile(r"[；;。]")
+_ZH_COMMA = re.compile(r"[，,；;。]")
 # A Latin name run straight into Chinese words that are not part of a name ("ZeRO将总通信量"), unlike a
 # coordination or a head noun ("A 和 B", "X 基线", "X 的实现").
 _ZH_LATIN_LEAD = re.compile(
@@ -331,6 +332,9 @@ def versus(
             start = m.start(group) + (m.group(group).index(phrase) if lead else 0)
             end = start + len(phrase) if lead else m.end(group)
             distance = _distance(claim, start, end)
+            if start >= claim.end and (group != "v4" or _ZH_COMMA.search(text, claim.end, start)):
+                # "相比 X" after the number introduces the next statement; only "优于X" closes this one.
+                continue
             # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
             preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)
             candidates.append((0 if preferred else 1, distance, phrase, start, end))

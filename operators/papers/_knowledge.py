@@ -593,11 +593,13 @@ _NOT_TOPIC_BEFORE = re.compile(
 # Between a rival's name and the number: a self-reference hands the clause back to the paper's system.
 _SELF_WORDS = re.compile(r"\b(?:we|our|ours|us|this\s+(?:paper|work))\b|本文|我们", re.I)
 # A clause boundary between the name and the number ("In X, ... ; ours ...").
-_TOPIC_BREAK = re.compile(r"[;；。]|\b(?:while|whereas|but)\b", re.I)
+_TOPIC_BREAK = re.compile(r"[;；。]|\b(?:while|whereas|but)\b|[，,]\s*(?:而|但)", re.I)
 
 
 # What may stand just before a clause's subject: the sentence start, a comma, a clause word.
-_CLAUSE_OPENS = re.compile(r"(?:^|[,，:：;；]|\b(?:that|which|when|whereas|while|and|but|yet|so))$", re.I)
+_CLAUSE_OPENS = re.compile(
+    r"(?:^|[,，:：;；]|\b(?:that|which|when|whereas|while|and|but|yet|so)|而|但|但是|同时|并且)$", re.I
+)
 # What follows a subject: its verb (perhaps after a possessive, a parenthesis or an adverb), or in
 # Chinese a place or adverb before the verb ("X 在 A100 上为", "X 分别仅实现").
 _VERB_AFTER = re.compile(

@@ -203,6 +203,23 @@ def test_a_name_only_in_the_title_block_is_never_the_subject(rules):
             "Falcon-X",
             "FalconLib",
         ),
+        # "而 X ..." hands the clause to another system, and its later figures stay with it.
+        (
+            "我们提出了Rover，一个推理系统。相较于 FastServe，Rover 可实现 1.2 倍的加速。\n"
+            "在重叠效率方面，Rover 在 A100 上可实现 41% 到 57% 的重叠效率，而 FastServe 在 A100 上的重叠效率为 "
+            "-25% 到 36%，在 H800 上的重叠效率为 -40% 到 80%，这说明基线在通信密集的场景中难以隐藏通信的开销，"
+            "而我们的方法通过细粒度的内核融合把通信与计算交织在一起，因此在各种规模和互连条件下都能保持稳定的重叠。",
+            "-40% 到 80%",
+            "FastServe",
+            None,
+        ),
+        # A comparison after the number opens the next statement ("..., 但相比 X，...").
+        (
+            "我们提出了Rover。尽管 Rover 具有 63% 的平均重叠效率，但相比 FastServe，Rover 的整体加速比仅为 1.05x。",
+            "63%",
+            "Rover",
+            None,
+        ),
         # A system named with ++ is not the system it extends; it is never its own baseline.
         ("我们提出了ZeRO++。与ZeRO相比，ZeRO++将跨节点通信量减少了4倍。", "4倍", "ZeRO++", "ZeRO"),
     ],
