@@ -57,10 +57,12 @@ MARKERS: tuple[Marker, ...] = (
         "epoch: 1|step: 12|ppo_ep: 1|act_loss: 0.0125|cri_loss: 0.0871|unsuper_loss: 0.0",
         over=(_HF, _DS, _ELASTIC),
     ),
+    # TRL by what only its preference and RL trainers log (rewards, log-probabilities, completions); its SFT
+    # trainer logs as the HF Trainer does and is read as one
     Marker(
         "TRL",
         r"['\"]rewards/[\w/]+['\"]: *-?[\d.]|['\"]reward_std['\"]: *-?[\d.]|['\"]logps/(?:chosen|rejected)['\"]"
-        r"|['\"]mean_token_accuracy['\"]|['\"]completion_length['\"]|\btrl/trainer/"
+        r"|['\"]completion_length['\"]|\btrl/trainer/"
         r"|\btrl\.trainer\b",
         "{'loss': 0.012, 'grad_norm': 0.31, 'learning_rate': 4e-06, 'rewards/accuracy_reward': 0.5, "
         "'reward': 0.5, 'reward_std': 0.2, 'kl': 0.001, 'epoch': 0.04}",

@@ -84,7 +84,7 @@ MORE_SHAPES = [
     (["2024-05-06 07:08:09,100 - mindformers - INFO - { Epoch:[  1/  3], step:[   20/ 500], loss:[3.120/3.120]"],
      "MindSpore"),
     (["{'loss': 1.21, 'grad_norm': 0.4, 'learning_rate': 2e-05, 'mean_token_accuracy': 0.71, 'epoch': 0.3}"],
-     "TRL"),
+     "Hugging Face Transformers"),  # TRL's SFT trainer logs as the HF Trainer does
     (['{"global_step": 40, "log_history": [{"epoch": 0.1, "loss": 0.69, "rewards/chosen": 0.01, "step": 10}]}'],
      "TRL"),
     (["                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95): 100%|█| 4/4",
