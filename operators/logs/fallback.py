@@ -273,6 +273,7 @@ class GenericParser(LogParser):
         self.header: dict[int | None, list[str]] = {}
         self.epochs = EpochCounters()
         self.keras = EpochBars()
+        self.relative = _EpochRelative()
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         header = self.header.get(rank)
@@ -295,6 +296,13 @@ class GenericParser(LogParser):
         """The step a line's counter says, for the value lines that follow it (a per-rank context)."""
         counted = self.epochs.see(text, line_no, rank)
         found = counted if counted is not None else counter_step(text)
+        if counted is None and found is not None:
+            epoch = _EPOCH_NUMBER.search(text)
+            if epoch:
+                shifted = self.relative.step(rank, float(epoch.group(1)), found)
+                if shifted != found:
+                    self.relative.offsets[line_no] = shifted - found
+                found = shifted
         if found is not None:
             self.steps[rank] = self.steps[None] = found
 
@@ -324,7 +332,14 @@ class GenericParser(LogParser):
         if fixed:
             for cluster in self.miner.clusters():
                 cluster.rows = [(n, r, t, fixed.get(n, step)) for n, r, t, step in cluster.rows]
-        emit_all(self.miner, self.out, keep_unknown=True, shifts=self.epochs.offsets, fixed=fixed)
+        emit_all(
+            self.miner,
+            self.out,
+            keep_unknown=True,
+            shifts=self.epochs.offsets,
+            fixed=fixed,
+            relative=self.relative.offsets,
+        )
 
 
 def series_name(word: str, keep_unknown: bool = True) -> str | None:
@@ -442,6 +457,28 @@ def _keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
             metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
 
 
+class _EpochRelative:
+    """A step printed without its total beside an epoch (MindSpore's ``epoch: 2 step: 100, loss is 1.9``) that
+    goes back exactly when the epoch goes up counts within the epoch: the steps go on from the largest one seen
+    in the epochs before (the epoch's length as far as the log shows it), instead of a restart at each epoch."""
+
+    def __init__(self) -> None:
+        self.state: dict[int | None, tuple[float, int, int, int]] = {}  # rank -> epoch, last, most, offset
+        self.offsets: dict[int, int] = {}  # line number -> steps added to its counter (where > 0)
+
+    def step(self, rank: int | None, epoch: float, printed: int) -> int:
+        last_epoch, last, most, offset = self.state.get(rank, (epoch, printed, 0, 0))
+        if epoch > last_epoch and printed < last:
+            offset += max(most, last)
+            most = 0
+        self.state[rank] = (epoch, printed, max(most, printed), offset)
+        return printed + offset
+
+
+#: The epoch a line names, printed without its total (``epoch: 2 step: 100``).
+_EPOCH_NUMBER = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*(\d+)(?!\s*/)")
+
+
 def _evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
     """On a line about evaluation (``Test: [ 10/196] ... Loss 5.5``, ``| valid on 'valid' subset | loss 4.1``:
     an evaluation word before the loss), the loss is the validation loss, unless the line names one itself."""
@@ -503,6 +540,7 @@ def emit_all(
     keep_unknown: bool = False,
     shifts: dict[int, int] | None = None,
     fixed: dict[int, int] | None = None,
+    relative: dict[int, int] | None = None,
 ) -> None:
     """Every template's values as metric rows. The order of appearance numbers a template's records only where
     nothing in the file counts steps: beside a real counter, a line that prints none (an overflow notice, a
@@ -512,7 +550,9 @@ def emit_all(
         _step_of(c)[1] is not None or any(row[3] is not None for row in c.rows) for c in clusters
     )
     for cluster in clusters:
-        emit_series(cluster, out, keep_unknown=keep_unknown, shifts=shifts, ordinal=not counted, fixed=fixed)
+        emit_series(
+            cluster, out, keep_unknown=keep_unknown, shifts=shifts, ordinal=not counted, fixed=fixed, relative=relative
+        )
 
 
 def emit_series(
@@ -523,11 +563,14 @@ def emit_series(
     shifts: dict[int, int] | None = None,
     ordinal: bool = True,
     fixed: dict[int, int] | None = None,
+    relative: dict[int, int] | None = None,
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
     per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``ordinal``: rows without a step
     are numbered in order (else their step is unknown); ``fixed``: line number -> a step already known from the
-    line's context (a Keras bar under its ``Epoch k/N``), over what the line prints."""
+    line's context (a Keras bar under its ``Epoch k/N``), over what the line prints; ``relative``: line number ->
+    steps to add to a counter printed without its total that starts again each epoch (see ``_EpochRelative``)."""
+    shifts, relative = shifts or {}, relative or {}
     names, step_pos = _step_of(cluster)
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
     # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step
@@ -554,7 +597,7 @@ def emit_series(
             if parsed is None or parsed[0] != parsed[0]:
                 continue
             if float(parsed[0]).is_integer():  # a fractional epoch (0.25) counts no steps
-                step = int(parsed[0]) + (shifts.get(line_no, 0) if counted and shifts else 0)
+                step = int(parsed[0]) + ((shifts if counted else relative).get(line_no, 0))
         for pos, name in metrics.items():
             parsed = parse_quantity(tokens[pos])
             if parsed is None:

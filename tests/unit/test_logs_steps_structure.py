@@ -325,3 +325,18 @@ def test_cut_last_lines_invent_no_restart(tmp_path):
         assert steps == sorted(steps) and steps, name
     keras = parse_log(str(tmp_path / "keras.log"))
     assert [s for s, _ in keras.series("loss")][:2] == [1, 2]  # one record per epoch, the cut one decides nothing
+
+
+def test_a_step_without_its_total_that_starts_again_with_each_epoch(tmp_path):
+    lines = []
+    for epoch in (1, 2, 3):
+        for step in (50, 100, 150):
+            lines.append(f"epoch: {epoch} step: {step}, loss is {3.0 - epoch / 10 - step / 1000:.3f}")
+        lines.append("epoch time: 9000.5 ms, per step time: 60.0 ms")
+    log = parse_log(write(tmp_path, "per_epoch.log", lines))
+    steps = [s for s, _ in log.series("loss")]
+    assert steps == [50, 100, 150, 200, 250, 300, 350, 400, 450]
+    assert not [e for e in log.events if e["kind"] == "restart"]
+    # a counter that goes back without a new epoch is still a restart from a checkpoint
+    resumed = ["epoch: 1 step: 100, loss is 2.0", "epoch: 1 step: 200, loss is 1.9", "epoch: 1 step: 150, loss is 1.95"]
+    assert "restart" in parse_log(write(tmp_path, "resumed.log", resumed)).event_kinds()
