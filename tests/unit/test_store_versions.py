@@ -14,6 +14,7 @@ from assay.checks import Check, check_claims
 from assay.ids import content_id
 from assay.runtime._sink import Sink
 from assay.store import SCHEMA_VERSION, connect, transaction, write_rows
+from assay.store._schema import SETTING_COLUMNS
 from assay.store.queries import counts, sql
 from assay.store.queries_checks import claim_verdict_counts, claims_to_check, measured_runs, verdict_counts
 from assay.store.queries_claims import ClaimFilter, claim_facets, claims, claims_count, claims_of_texts
@@ -177,15 +178,18 @@ def test_eval_finds_the_current_document_holding_a_text_and_any_version_by_its_i
     assert [c["text"] for c in by_text] == ["FooServe is 1.5x quicker than BarRT."]
 
 
-def _as_schema_3(db) -> None:
-    """The file as schema 3 left it: no version columns, table or views."""
+def _as_schema_2(db) -> None:
+    """The file as schema 2 left it: no version columns, table or views, no claim settings or checks."""
     with connect(db) as con:
         for table in ("documents", "claims", "mentions", "relations", "runs", "metrics", "events"):
             con.execute(f"DROP VIEW current_{table}")
         con.execute("DROP TABLE document_versions")
         con.execute("ALTER TABLE documents DROP COLUMN superseded_by")
         con.execute("ALTER TABLE documents DROP COLUMN superseded_at")
-        con.execute("DELETE FROM schema_version WHERE version > 3")
+        con.execute("DROP TABLE claim_checks")
+        for column, _ in SETTING_COLUMNS:
+            con.execute(f"ALTER TABLE claims DROP COLUMN {column}")
+        con.execute("DELETE FROM schema_version WHERE version > 2")
 
 
 def test_a_file_from_before_versions_reads_as_it_is_and_is_brought_forward_when_written(db):
@@ -195,11 +199,11 @@ def test_a_file_from_before_versions_reads_as_it_is_and_is_brought_forward_when_
     write_rows(db, {"documents": [{"doc_id": "v2", "uri": "/p.md", "kind": "paper", "pipeline_run_id": "r2",
                                    "ingested_at": datetime(2025, 2, 1)}],
                     "claims": [{"claim_id": "c2", "doc_id": "v2", "subject": "FooServe", "text": "new"}]})
-    _as_schema_3(db)
+    _as_schema_2(db)
     # Read-only, never migrated: both versions show, as they did before versions existed.
     assert visible_texts(db) == ["new", "old"] and table_counts(db)["claims"] == 2 and counts(db)["claims"] == 2
-    assert len(runs(db)) == 0 and len(claims_to_check(db)) == 2
-    assert sql(db, "SELECT max(version) AS v FROM schema_version")["v"][0] == 3
+    assert len(runs(db)) == 0 and len(claims_to_check(db)) == 2 and claim_verdict_counts(db).empty
+    assert sql(db, "SELECT max(version) AS v FROM schema_version")["v"][0] == 2
     # Opened for writing: migrated, and the older document of the uri is marked superseded.
     with connect(db):
         pass
