@@ -65,8 +65,8 @@ def check_claims(
     Without ``claim_ids``, every claim about speed, FLOP rate, MFU, memory or scaling is checked; with them,
     exactly those claims (``UnknownClaims`` names the ids that do not exist). Only current claims are
     checked: those of a document's superseded version (the file changed since) are kept with their
-    verdicts, and left out. ``reproduce`` also runs a
-    scaled-down reproduction of each claim that compares two layouts, through the live scheduler.
+    verdicts, and left out. ``reproduce`` also runs a scaled-down reproduction of each claim that compares
+    two layouts, through the live scheduler.
     """
     t0 = time.perf_counter()
     db = str(db)
