@@ -152,3 +152,25 @@ class EpochBars:
             k = epoch if epoch is not None else self.first_header - 1
             out[line_no] = k if per_epoch else (k - 1) * of + n
         return out
+
+
+class EpochRelative:
+    """A step printed without its total beside an epoch (MindSpore's ``epoch: 2 step: 100, loss is 1.9``) that
+    goes back exactly when the epoch goes up counts within the epoch: the steps go on from the largest one seen
+    in the epochs before (the epoch's length as far as the log shows it), instead of a restart at each epoch."""
+
+    def __init__(self) -> None:
+        self.state: dict[int | None, tuple[float, int, int, int]] = {}  # rank -> epoch, last, most, offset
+        self.offsets: dict[int, int] = {}  # line number -> steps added to its counter (where > 0)
+
+    def step(self, rank: int | None, epoch: float, printed: int) -> int:
+        last_epoch, last, most, offset = self.state.get(rank, (epoch, printed, 0, 0))
+        if epoch > last_epoch and printed < last:
+            offset += max(most, last)
+            most = 0
+        self.state[rank] = (epoch, printed, max(most, printed), offset)
+        return printed + offset
+
+
+#: The epoch a line names, printed without its total (``epoch: 2 step: 100``).
+EPOCH_NUMBER = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*(\d+)(?!\s*/)")

@@ -6,7 +6,8 @@ import math
 from pathlib import Path
 
 from assay.operators.logs import parse_log
-from assay.operators.logs.fallback import TemplateMiner, tokens_of, variable_names
+from assay.operators.logs._fields import variable_names
+from assay.operators.logs.fallback import TemplateMiner, tokens_of
 
 SAMPLES = Path(__file__).resolve().parents[2] / "pipelines" / "samples" / "logs"
 
