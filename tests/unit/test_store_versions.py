@@ -100,6 +100,15 @@ def test_a_changed_file_replaces_its_claims_and_keeps_the_old_rows_superseded(ed
     assert claim_facets(db)["systems"] == ["FooServe"]
 
 
+def test_a_name_only_the_old_version_mentioned_leaves_the_entity_list(db):
+    ingest(db, paper("/papers/foo.md", "OldName is 1.5x faster than BarRT.", subject="OldName"))
+    assert "OldName" in set(search_entities(db)["name"])
+    ingest(db, paper("/papers/foo.md", "FooServe is 1.5x faster than BarRT."))
+    assert set(search_entities(db)["name"]) == {"FooServe", "BarRT"}
+    write_rows(db, {"entities": [{"entity_id": "e-Listed", "name": "Listed", "type": "system"}]})
+    assert "Listed" in set(search_entities(db)["name"])  # mentioned nowhere: listed as before
+
+
 def test_an_unchanged_file_changes_nothing(edited):
     db = edited
     before = sql(db, "SELECT doc_id, superseded_by, superseded_at, ingested_at FROM documents ORDER BY doc_id")

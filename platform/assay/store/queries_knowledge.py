@@ -70,9 +70,11 @@ def documents_by_kind(db: PathLike) -> pd.DataFrame:
 def search_entities(
     db: PathLike, text: str | None = None, types: list[str] | None = None, limit: int = 50
 ) -> pd.DataFrame:
-    """Entities whose name or an alias contains ``text`` (literally, ignoring case), most mentioned first."""
+    """Entities whose name or an alias contains ``text`` (literally, ignoring case), most mentioned first.
+    An entity only superseded document versions mention (a name an edit removed) is left out; one that no
+    document mentions (a gazetteer's or a job's) is listed."""
     needle = _search(text).casefold()
-    clauses, params = [], []
+    clauses, params = ["e.entity_id NOT IN (SELECT entity_id FROM gone)"], []
     if needle:
         clauses.append(
             "(strpos(lower(e.name), ?) > 0 OR "
@@ -82,12 +84,13 @@ def search_entities(
     if types:
         clauses.append(f"e.type IN {_in(types)}")
         params += list(types)
-    where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
+    where = "WHERE " + " AND ".join(clauses)
     return read(
         db,
         f"""
         WITH m AS (SELECT entity_id, count(*) AS mentions, count(DISTINCT doc_id) AS documents
-                   FROM current_mentions GROUP BY 1)
+                   FROM current_mentions GROUP BY 1),
+             gone AS (SELECT entity_id FROM mentions EXCEPT SELECT entity_id FROM m)
         SELECT e.entity_id, e.name, e.type, array_to_string(e.aliases, ', ') AS aliases,
                coalesce(m.mentions, 0) AS mentions, coalesce(m.documents, 0) AS documents
         FROM entities e LEFT JOIN m USING (entity_id) {where}
