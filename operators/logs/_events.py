@@ -170,6 +170,8 @@ def classify(text: str) -> str | None:
     return None
 
 
+#: A bare progress bar (no description before it, as the HF Trainer draws it) with text glued after it.
+_BAR_THEN = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]\s*\S")
 #: The first line of a traceback (plain, or the box a rich console draws around it).
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 #: The exception line that ends a traceback (``RuntimeError: ...``), case-sensitive.
@@ -190,19 +192,21 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
     kind = classify(text)
     if kind is not None:
         ts = find_timestamp(text[:200])
+        bar = _BAR_THEN.match(text)  # a report glued after a bare progress bar happened at the bar's count
+        step = int(bar[1]) if bar else None
         opened = _open_traceback.get(out)
         inside = opened is not None and 0 <= line_no - opened <= _TRACEBACK_LINES
         if kind == "failure" and _TRACEBACK.search(text):
             _open_traceback[out] = line_no
-            out.event(kind, line_no, text, rank=rank, ts=ts)
+            out.event(kind, line_no, text, rank=rank, ts=ts, step=step)
         elif _EXCEPTION.search(text):
             _open_traceback.pop(out, None)
             if kind != "failure" or not inside:
-                out.event(kind, line_no, text, rank=rank, ts=ts)
+                out.event(kind, line_no, text, rank=rank, ts=ts, step=step)
             if kind != "failure" and not inside:
-                out.event("failure", line_no, text, rank=rank, ts=ts)
+                out.event("failure", line_no, text, rank=rank, ts=ts, step=step)
         else:
-            out.event(kind, line_no, text, rank=rank, ts=ts)
+            out.event(kind, line_no, text, rank=rank, ts=ts, step=step)
         outcome = _OUTCOME.get(kind)
         if kind == "hardware_error" and not _FATAL_HARDWARE.search(text):
             outcome = None

@@ -281,3 +281,13 @@ def test_clean_runs_give_no_failure_and_no_restart(tmp_path, name):
     kinds = log.event_kinds()
     assert "failure" not in kinds and "restart" not in kinds, log.events
     assert log.run["status"] in ("completed", "unknown")
+
+
+def test_a_report_glued_after_a_bare_progress_bar_takes_the_bars_count(tmp_path):
+    lines = [
+        "{'loss': 2.1, 'learning_rate': 1e-05, 'epoch': 0.01}",
+        "  2%|▏         | 7/352 [00:30<25:10,  4.38s/it][rank0]: Traceback (most recent call last):",
+        '[rank0]:   File "train.py", line 12, in <module>',
+    ]
+    log = _log(tmp_path, lines)
+    assert [(e["kind"], e["step"]) for e in log.events] == [("failure", 7)]
