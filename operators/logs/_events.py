@@ -133,14 +133,22 @@ COMMON_FILTER = "|".join(f"(?:{r.pattern})" for r in (*EVENTS, *ENDINGS, *HARDWA
 COMMON_RE = re.compile(COMMON_FILTER, re.I | re.M)
 _RULES: list[tuple[str, re.Pattern[str]]] = [(r.kind, r.regex) for r in EVENTS]
 
-#: Lines that mention a checkpoint without saving one (a load, a success message for a save counted already).
-_NOT_SAVES = re.compile(
-    r"successfully saved|Finished saving|checkpoint saved in \d|Loading checkpoint|loading checkpoint|"
-    r"load_checkpoint|will not load any checkpoints|if trying to load latest checkpoint",
-    re.I,
+#: Lines that mention a checkpoint without saving one (a load, the echo of a save counted already): no
+#: ``checkpoint`` event. Rows with examples, as the event table's.
+NOT_SAVES: tuple[EventRule, ...] = (
+    EventRule("", r"successfully saved|Finished saving|checkpoint saved in \d",
+              "  successfully saved checkpoint from iteration     400 to /ckpt"),
+    EventRule("", r"Loading checkpoint|load_checkpoint|will not load any checkpoints"
+              r"|if trying to load latest checkpoint",
+              "Loading checkpoint shards: 100%|##########| 4/4 [00:03<00:00,  1.2it/s] (saved by the last run)"),
 )
 #: Warnings are not events, whatever they mention.
-_WARNINGS = re.compile(r"UserWarning|FutureWarning|DeprecationWarning|RuntimeWarning:")
+WARNINGS: tuple[EventRule, ...] = (
+    EventRule("", r"UserWarning|FutureWarning|DeprecationWarning|RuntimeWarning:",
+              "/opt/lib/x.py:12: UserWarning: to save memory, out of memory checks are skipped"),
+)
+_NOT_SAVES = re.compile("|".join(f"(?:{r.pattern})" for r in NOT_SAVES), re.I)
+_WARNINGS = re.compile("|".join(f"(?:{r.pattern})" for r in WARNINGS))
 _OUTCOME = {
     "oom": "failed",
     "failure": "failed",

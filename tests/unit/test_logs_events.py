@@ -99,7 +99,14 @@ def test_failures_worded_differently_or_cut(line, kind):
 
 # -- the event table through the whole path --------------------------------------------------------------------
 from assay.operators.logs import parse_log  # noqa: E402
-from assay.operators.logs._events import COMMON_FILTER, ENDINGS, EVENTS, HARDWARE_CONTEXT  # noqa: E402
+from assay.operators.logs._events import (  # noqa: E402
+    COMMON_FILTER,
+    ENDINGS,
+    EVENTS,
+    HARDWARE_CONTEXT,
+    NOT_SAVES,
+    WARNINGS,
+)
 
 _AROUND = ["step 1 loss 2.50", "step 2 loss 2.40"]
 
@@ -291,3 +298,8 @@ def test_a_report_glued_after_a_bare_progress_bar_takes_the_bars_count(tmp_path)
     ]
     log = _log(tmp_path, lines)
     assert [(e["kind"], e["step"]) for e in log.events] == [("failure", 7)]
+
+
+@pytest.mark.parametrize("rule", [*NOT_SAVES, *WARNINGS], ids=lambda r: r.example[:40])
+def test_every_exclusion_example_gives_no_event(tmp_path, rule):
+    assert _log(tmp_path, [*_AROUND, rule.example]).event_kinds() == []
