@@ -104,7 +104,8 @@ _STOP_EN = re.compile(
     r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|[a-z]{3,}(?:es|ed))\b|"
     # "... than X and speeds training up by 26%": a verb in -s with its object starts another clause.
     r"and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b|"
-    r"respectively|which|that|thanks|because|without|through)\b|\s*[,.;:()\[\]]|\s+(?:(?:and|or)\s+)?[\d$~]",
+    r"respectively|which|that|thanks|because|without|through|is|are|was|were)\b|\s*[,.;:()\[\]]|"
+    r"\s+(?:(?:and|or)\s+)?[\d$~]",
     re.I,
 )
 # A phrase runs over a line break inside a paragraph (a PDF's or a LaTeX source's lines), not a blank line.
@@ -118,8 +119,10 @@ _VERSUS_EN = re.compile(
 # Verbs that name their baseline before the numbers: "outperforms A and B by 1.2x and 1.5x".
 _VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed)\w*\s+(?:the\s+)?$", re.I)
 # "compared to the runner-up, BarPipe": a descriptive phrase, then the system's name after a comma.
+_ONE_NAME = r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?"
+# ... or several: "compared with recent schedulers, FooSched and BarPipe, ...".
 _APPOSITIVE_NAME = re.compile(
-    r",?\s*(?:namely\s+|i\.e\.,?\s+)?(?P<n>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?)"
+    rf",?\s*(?:namely\s+|i\.e\.,?\s+)?(?P<n>{_ONE_NAME}(?:,\s*{_ONE_NAME})*(?:,?\s+(?:and|or)\s+{_ONE_NAME})?)"
     r"(?=\s*(?:[,.;:)]|$|\s(?:and|by|on|in|with|for|which|while|across)\b))"
 )
 # A ratio "of" a named system's result: "68% of those achieved by ZeRO", "20% of GPipe's", "37% of Foo".
@@ -302,7 +305,7 @@ def versus(
         if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase):
             continue
         end = start + len(phrase)
-        if not _NAMED.search(phrase):
+        if _DESCRIPTIVE.search(phrase):
             named = _APPOSITIVE_NAME.match(text, end, s_end)
             if named:  # "compared to the second-best method, vPipe": the name, not the description
                 phrase, start, end = named.group("n"), named.start("n"), named.end("n")
@@ -358,6 +361,8 @@ def versus(
     return " ".join(phrase.split()), start, end
 
 
+# A phrase ending in a common noun describes its systems ("the runner-up", "recent DL schedulers").
+_DESCRIPTIVE = re.compile(r"(?:^|\s)[a-z][a-z-]*$")
 # Something in a phrase that names a system: a capital or a digit ("the second-best method" names none).
 _NAMED = re.compile(r"[A-Z0-9]")
 # Capitalised words after "N% of" that are not systems ("30% of Peak", "50% of The ...").
@@ -400,10 +405,13 @@ def distribute(text: str, claims: list[Claim]) -> None:
         # "respectively", or a verb naming its baselines before the numbers ("surpasses A and B by 1.2x and
         # 1.5x"), pairs them in order.
         named_first = end <= group[0].start and _VERB_FIRST.search(text, max(sentence[0], start - 30), start)
-        if not (named_first or _RESPECTIVELY.search(text, *sentence)):
-            continue
         parts = [p for p in _PARTS.split(text[start:end]) if p]
         if len(parts) != len(group):
+            continue
+        # Without "respectively", as many named systems as numbers pair in order too ("(1.5x and 5.4x) over
+        # FooSched and BarPipe"); descriptions ("a batching baseline and the default") do not.
+        all_named = all(_NAMED.match(p) for p in parts)
+        if not (named_first or all_named or _RESPECTIVELY.search(text, *sentence)):
             continue
         offset = start
         for claim, part in zip(group, parts, strict=True):

@@ -96,6 +96,20 @@ CASES = [
         "BarPipe",
     ),
     (
+        "an appositive list of names after a description, paired in order with the numbers",
+        "Compared with recent DL schedulers, FooSched and BarPipe, Quokka cuts the average JCT by 72% and 61%.",
+        "61%",
+        "Quokka",
+        "BarPipe",
+    ),
+    (
+        "as many named baselines as numbers pair in order without respectively",
+        "The fairness gains (1.5x and 5.4x) over FooSched and BarPipe are large.",
+        "5.4x",
+        "Quokka",
+        "BarPipe",
+    ),
+    (
         "a pronoun baseline is the system it stands for",
         "BarPipe is the strongest prior design. On the largest trace, Quokka stays within 3% of it.",
         "3%",
