@@ -157,10 +157,15 @@ def series_name(word: str, keep_unknown: bool = True) -> str | None:
 
 
 def loss_by_ending(slug: str) -> str | None:
-    """``loss`` or ``val_loss`` for a name that ends in loss and is no auxiliary term."""
+    """``loss`` or ``val_loss`` for a name that ends in loss, or in loss and an average (``loss_avg``), and is no
+    auxiliary term."""
+    slug = _AVERAGED.sub("", slug)
     if not slug.endswith("loss") or _AUXILIARY_LOSS.search(slug):
         return None
     return "val_loss" if slug.startswith(("val", "eval", "valid", "test")) else "loss"
+
+
+_AVERAGED = re.compile(r"_(?:avg|average|mean|ema|smoothed|running)$")
 
 
 #: Words that qualify a loss as the whole of it (an average, a total, this batch's), not one of its terms; the
@@ -185,8 +190,10 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
         found = [
             p for p in sorted(metrics) if not metric_name(words[p]) and loss_by_ending(key_slug(words[p])) == split
         ]
-        if len(found) == 1:
-            metrics[found[0]] = split
+        # one loss term, with or without its running average (``closs: 1.08 (1.13)``): the term is the loss
+        plain = [p for p in found if not _AVERAGED.search(key_slug(words[p]))]
+        if len({_AVERAGED.sub("", key_slug(words[p])) for p in found}) == 1:
+            metrics[(plain or found)[0]] = split
             continue
         ranks = {p: _whole_rank(key_slug(words[p])) for p in found}
         wholes = [p for p in found if ranks[p] is not None]
@@ -196,6 +203,11 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
 
 def _whole_rank(slug: str) -> int | None:
     """The rank of a loss name whose qualifiers all say it is the whole loss, else ``None``."""
+    averaged = _AVERAGED.search(slug)
+    if averaged:
+        slug = slug[: averaged.start()]
+        rank = _whole_rank(slug)
+        return None if rank is None else max(rank, 2)  # a running average: after the step's own value
     qualifiers = [w for w in slug[: -len("loss")].split("_") if w]
     if not qualifiers:
         return 0

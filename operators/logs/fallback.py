@@ -299,6 +299,9 @@ def emit_series(
     steps to add to a counter printed without its total that starts again each epoch (see :class:`EpochRelative`)."""
     shifts, relative = shifts or {}, relative or {}
     names, step_pos = _step_of(cluster)
+    for pos in _percent_positions(cluster, names):  # a bar's own percentage (``7%|``) is no series
+        if cluster.template[pos + 1 : pos + 2] == ["|"]:
+            del names[pos]
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
     # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step
     by_epoch = step_pos is not None and names.get(step_pos, "").lower() == "epoch"

@@ -1,0 +1,143 @@
+"""One row per step rule of the general reader, each with an example log in a tool's shape (written here, not
+copied): which counter is the step, and which value is the loss. Every example goes through the whole
+``parse_log`` path, and every one is a clean run: none may give a ``restart`` or ``failure`` event. Adding a
+shape is adding a row."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pytest
+
+from assay.operators.logs import parse_log
+
+
+@dataclass(frozen=True)
+class Shape:
+    rule: str
+    lines: tuple[str, ...]
+    steps: tuple[int, ...]  # the training steps the log's loss is read at, in order
+    last_loss: float | None
+
+
+SHAPES = (
+    Shape(
+        "a named step key",
+        ("step 10 | loss 2.50 | lr 1e-4", "step 20 | loss 2.40 | lr 1e-4"),
+        (10, 20),
+        2.40,
+    ),
+    Shape(
+        "a bar's position, never its percentage",
+        (
+            "train:   3%|#         | 30/1000 [00:30<16:10,  1.00it/s, loss_avg=0.91]",
+            "train:   6%|#         | 60/1000 [01:00<15:40,  1.00it/s, loss_avg=0.88]",
+        ),
+        (30, 60),
+        0.88,
+    ),
+    Shape(
+        "a counter within its epoch after an epoch printed k/N",
+        (
+            "epoch: 3/12, iter: 100/400, total_loss: 4.5, cls_loss: 1.0",
+            "epoch: 3/12, iter: 200/400, total_loss: 4.1, cls_loss: 0.9",
+        ),
+        (900, 1000),
+        4.1,
+    ),
+    Shape(
+        "a counter that starts again each epoch, printed N/M",
+        (
+            "Epoch [1/2], Step [300/600], Loss: 0.90",
+            "Epoch [1/2], Step [600/600], Loss: 0.70",
+            "Epoch [2/2], Step [300/600], Loss: 0.60",
+        ),
+        (300, 600, 900),
+        0.60,
+    ),
+    Shape(
+        "a step without its total that starts again each epoch",
+        ("epoch: 1 step: 40, loss is 1.30", "epoch: 1 step: 80, loss is 1.20", "epoch: 2 step: 40, loss is 1.10"),
+        (40, 80, 120),
+        1.10,
+    ),
+    Shape(
+        "a batch counter without a total",
+        ("Epoch 4, batch 0, batch avg loss 0.70", "Epoch 4, batch 25, batch avg loss 0.65"),
+        (0, 25),
+        0.65,
+    ),
+    Shape(
+        "a number alone in brackets that never goes down",
+        (
+            "I0101 00:00:01.000001 77 writer.py:20] [50] train_loss=3.00, steps_per_second=4.0",
+            "I0101 00:00:01.000002 78 writer.py:20] [50] train_loss=3.00, steps_per_second=4.1",
+            "I0101 00:01:01.000001 77 writer.py:20] [100] train_loss=2.50, steps_per_second=4.0",
+        ),
+        (50, 50, 100),
+        2.50,
+    ),
+    Shape(
+        "bars under their Epoch k/N headers, one per epoch",
+        (
+            "Epoch 5/9",
+            "80/80 ━━━━━━━━━━━━━━━━━━━━ 8s 100ms/step - loss: 0.5100 - val_loss: 0.6000",
+            "Epoch 6/9",
+            "80/80 ━━━━━━━━━━━━━━━━━━━━ 8s 100ms/step - loss: 0.4900 - val_loss: 0.5800",
+        ),
+        (5, 6),
+        0.49,
+    ),
+    Shape(
+        "a table of one row per epoch",
+        ("epoch, train/loss, lr", "0, 1.90, 0.01", "1, 1.70, 0.01", "2, 1.60, 0.01"),
+        (0, 1, 2),
+        1.60,
+    ),
+    Shape(
+        "a cut terminal bar of Lightning counts from its epoch",
+        (
+            "Epoch 2:  50%|#####     | 50/100 [00:50<00:50,  1.00it/s, v_num=1, train_loss=0.800, other=0.1",
+            "Epoch 2:  51%|#####     | 51/100 [00:51<00:49,  1.00it/s, v_num=1, train_loss=0.790, other=0.1",
+        ),
+        (250, 251),
+        0.79,
+    ),
+    Shape(
+        "the whole loss among its terms, under a dotted module path",
+        (
+            "10:00:00 | INFO | pkg.engine.loop:88 - it: 7, total_loss: 3.3, box_loss: 1.0, conf_loss: 2.3",
+            "10:00:10 | INFO | pkg.engine.loop:88 - it: 8, total_loss: 3.1, box_loss: 1.0, conf_loss: 2.1",
+        ),
+        (7, 8),
+        3.1,
+    ),
+    Shape(
+        "a single loss term beside its running average in parentheses",
+        (
+            "[01:00:00.000001] Epoch: [0]  [100/900]  lr: 0.0001  mloss: 1.2000 (1.3000)  time: 2.0",
+            "[01:00:20.000001] Epoch: [0]  [110/900]  lr: 0.0001  mloss: 1.1000 (1.2900)  time: 2.0",
+        ),
+        (100, 110),
+        1.1,
+    ),
+    Shape(
+        "cross-entropy under its own name",
+        ("Step 120/5000; acc: 40.0; xent: 2.40; 1000 tok/s", "Step 140/5000; acc: 41.0; xent: 2.30; 1000 tok/s"),
+        (120, 140),
+        2.30,
+    ),
+)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[s.rule for s in SHAPES])
+def test_each_step_rule_on_its_example(tmp_path, shape):
+    path = tmp_path / "example.log"
+    path.write_text("\n".join(shape.lines) + "\n")
+    log = parse_log(str(path))
+    loss = log.series("loss")
+    assert tuple(s for s, _ in loss) == shape.steps
+    if shape.last_loss is not None:
+        assert math.isclose(loss[-1][1], shape.last_loss)
+    assert not [e for e in log.events if e["kind"] in ("restart", "failure")]
