@@ -42,7 +42,7 @@ EVENTS: tuple[EventRule, ...] = (
               "job 5521 stopped by scancel from user alice"),
     EventRule("oom", r"CUDA out of memory|OutOfMemoryError|out of memory|CUBLAS_STATUS_ALLOC_FAILED",
               "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 1; 79.1 GiB total)"),
-    EventRule("oom", r"oom[-_]kill|Out of memory: Killed process|HIP out of memory",
+    EventRule("oom", r"oom[-_]kill|\bOOMKilled\b|Out of memory: Killed process|HIP out of memory",
               "slurmstepd: error: Detected 2 oom-kill event(s) in StepId=88.0"),
     EventRule("oom", r"RESOURCE_EXHAUSTED",
               "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 3.2G on TPU"),
@@ -78,13 +78,18 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("failure", r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED",
               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED"),
     EventRule("failure", r"exits with return code = -?[1-9]|Exited with exit code [1-9]|exit code: -?[1-9]"
-              r"|exit status [1-9]|exited with (?:exit )?(?:code|status) -?[1-9]|returned non-zero exit status",
+              r"|exit status [1-9]|exited with (?:exit )?(?:code|status) -?[1-9]|returned non-zero exit status"
+              r"|\bexit code -?[1-9]",
               "srun: error: gpu-node2: task 6: Exited with exit code 1"),
     EventRule("failure", r"Segmentation fault|core dumped|terminate called after throwing|Fatal Python error",
               "Fatal Python error: Aborted"),
     EventRule("failure", r"Signal \d+ \(SIG\w+\) received|killed by signal"
               r"|received signal (?:9|6|11|SIGKILL|SIGABRT|SIGSEGV)\b",
               "torch.distributed.elastic.multiprocessing.api: Signal 9 (SIGKILL) received by PID 4242"),
+    # glog's FATAL line (JAX, TensorFlow, XLA abort with it) and absl's failure-signal handler
+    EventRule("failure", r"^F\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\]|\*\*\* Check failure stack trace"
+              r"|\*\*\* SIG\w+ received at time=",
+              "F0304 05:06:07.890123   4411 hlo_runner.cc:212] Check failed: status.ok() device halted"),
     EventRule("failure", r"^\s*Killed\s*$|\bline \d+: +\d+ Killed",
               "launch.sh: line 12: 30114 Killed                  python train.py"),
     EventRule("failure", r"Traceback \(most recent call last\)",

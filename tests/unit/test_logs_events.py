@@ -275,6 +275,10 @@ def test_requeue_is_a_restart_only_as_an_action(line, kind):
          "nan"),
         ("Batch 311: Invalid loss, terminating training", "nan"),
         ("worker 3 exited with status 1", "failure"),
+        ("Process finished with exit code 137", "failure"),
+        ("Process finished with exit code 0", None),
+        ("*** SIGSEGV received at time=1712345678 on cpu 3 ***", "failure"),
+        ("pod trainer-0 terminated: OOMKilled", "oom"),
         ("RuntimeError: [enforce fail at alloc_cpu.cpp:83] DefaultCPUAllocator: can't allocate memory", "oom"),
     ],
 )
