@@ -63,6 +63,8 @@ def test_a_sentence_and_a_device_name_give_no_series(tmp_path):
     log = parse_log(write(tmp_path, "prose.log", lines))
     names = names_of(log)
     assert not names & {"found", "allocate", "xla"}, names
+    tagged = parse_log(write(tmp_path, "tag.log", [*lines[2:], "[xla:3] Accuracy=97.50%"]))
+    assert "xla" not in names_of(tagged)
     assert log.series("loss") == [(40, 0.81), (60, 0.72)]
 
 
