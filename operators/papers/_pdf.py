@@ -128,7 +128,7 @@ def _segments(textpage: Any, pdfium_c: Any) -> list[layout.Segment]:
         )
         if text.strip():
             size = max(set(sizes), key=sizes.count) if sizes else box[3] - box[1]
-            out.append(layout.Segment(box[0], box[1], box[2], box[3], text, size))
+            out.append(layout.Segment(box[0], box[1], box[2], box[3], text, size, max(sizes, default=size)))
         chars.clear()
         sizes.clear()
 

@@ -20,6 +20,20 @@ _DROP_ENVIRONMENTS = re.compile(
     r"\\end\s*\{\1\*?\}",
     re.S,
 )
+# A float keeps its captions (often a result: "X cuts latency by 40% over Y") and its tables' rows; the
+# rest of it (graphics, placement) goes.
+_FLOAT = re.compile(
+    r"\\begin\s*\{(figure|table|wrapfigure|wraptable|subfigure)\*?\}.*?\\end\s*\{\1\*?\}", re.S
+)
+_CAPTION = re.compile(r"\\(?:sub)?caption\*?\s*(?:\[[^\]]*\])?\s*\{")
+_TABULAR = re.compile(
+    r"\\begin\s*\{(tabular|tabularx|tabular\*|longtable)\}(?:\s*\{[^{}]*\})?\s*"
+    r"(?:\{(?:[^{}]|\{[^{}]*\})*\})?(?P<body>.*?)\\end\s*\{\1\}",
+    re.S,
+)
+_RULES = re.compile(
+    r"\\(?:toprule|midrule|bottomrule|hline|cline\s*\{[^{}]*\}|cmidrule\s*(?:\([^)]*\))?\s*\{[^{}]*\})"
+)
 _ABSTRACT = re.compile(r"\\begin\s*\{abstract\}|\\abstract\s*\{")
 # Argument-less macros ("\newcommand{\sys}{Ravel}", "\def\sys{Ravel\xspace}"): papers name their system
 # through one, so it is expanded rather than dropped with the other commands.
@@ -81,6 +95,8 @@ def tex_to_text(source: str) -> tuple[str, str | None]:
     title = _title(_expand(source, macros))
     body = _BODY.search(source)
     text = body.group("body") if body else source
+    text = _FLOAT.sub(lambda m: _float_text(m.group()), text)
+    text = _TABULAR.sub(lambda m: _rows(m.group("body")), text)
     text = _DROP_ENVIRONMENTS.sub(" ", text)
     text = _ABSTRACT.sub("\n\nAbstract\n\n", text)
     text = re.sub(r"\\end\s*\{abstract\}", "\n\n", text)
@@ -100,6 +116,42 @@ def tex_to_text(source: str) -> tuple[str, str | None]:
     text = re.sub(r" *\n *", "\n", text)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip(), title
+
+
+def _float_text(float_source: str) -> str:
+    """A figure or table as its captions, each a paragraph of its own (prose, read for claims), and its
+    tables' rows as ``a | b | c`` lines (residue, as a Markdown table's are)."""
+    parts = []
+    for m in _CAPTION.finditer(float_source):
+        caption = _braced(float_source, m.end())
+        if caption.strip():
+            parts.append(caption.strip())
+    parts += [_rows(t.group("body")) for t in _TABULAR.finditer(float_source)]
+    return "".join(f"\n\n{p}\n\n" for p in parts if p.strip()) or " "
+
+
+def _rows(body: str) -> str:
+    """A tabular's rows, one a line, cells joined by `` | ``; rules and empty rows left out."""
+    rows = []
+    for row in re.split(r"\\\\(?:\[[^\]]*\])?", _RULES.sub("", body)):
+        cells = [" ".join(c.split()) for c in re.split(r"(?<!\\)&", row)]
+        if any(cells):
+            rows.append(" | ".join(cells))
+    return "\n\n" + "\n".join(rows) + "\n\n" if rows else " "
+
+
+def _braced(source: str, start: int) -> str:
+    """The text of a brace group whose opening brace is just before ``start``, nested groups included."""
+    depth = 1
+    for i in range(start, len(source)):
+        ch = source[i]
+        if ch == "{" and source[i - 1] != "\\":
+            depth += 1
+        elif ch == "}" and source[i - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return source[start:i]
+    return source[start:]
 
 
 def _expand(text: str, macros: dict[str, str]) -> str:

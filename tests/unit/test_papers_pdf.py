@@ -221,3 +221,17 @@ def test_a_smaller_full_width_abstract_stays_in_the_flow_before_the_introduction
     flat = _words(text)
     assert "cuts tail latency by 31% against a first come first served queue" in flat
     assert flat.index("Abstract—Sieve") < flat.index("I. INTRODUCTION") < flat.index("Quill is built")
+
+
+def test_a_small_caps_heading_stays_a_heading_in_the_flow():
+    # "II. EVALUATION" in small caps: the capitals at the body's size, the rest smaller, on one baseline
+    body = [line for line in LEFT[:3]]
+    page = [(54, 700 - 12 * n, 10, line) for n, line in enumerate(body)]
+    page += [(54, 650, 10, "II. E"), (79.5, 650, 8, "VALUATION")]
+    page += [(54, 635 - 12 * n, 10, line) for n, line in enumerate(LEFT[3:])]
+    page += [(318, 700 - 12 * n, 10, line) for n, line in enumerate(RIGHT)]
+    page += [(70, 540 - 9 * n, 6, label) for n, label in enumerate(FIGURE)]
+    text, _ = pdf_to_text(make_paper([page]))
+    lines = text.splitlines()
+    heading = next(n for n, line in enumerate(lines) if line.replace(" ", "").startswith("II.EVALUATION"))
+    assert lines[heading + 1].startswith("On 512 GPUs Quill cuts")

@@ -252,3 +252,31 @@ def test_csv_without_text_column_names_the_expected_columns(tmp_path):
 def test_json_array_collection(tmp_path):
     docs = read(write(tmp_path, "a.json", json.dumps([{"abstract": "One."}, {"abstract": "Two."}])))
     assert [d["text"] for d in docs] == ["One.", "Two."]
+
+
+def test_tex_float_keeps_its_caption_as_prose_and_its_table_rows_as_cells():
+    source = r"""\begin{document}
+Weave shards optimizer state by layer.
+\begin{figure*}[t]
+\centering\includegraphics[width=\linewidth]{weave.pdf}
+\caption{Step time on 128 GPUs: Weave is 1.6$\times$ faster than ZeRO-3 (\emph{lower is better}).}
+\label{fig:step}
+\end{figure*}
+\begin{table}[h]
+\caption{Memory per GPU.}
+\begin{tabularx}{\linewidth}{l|X|r}
+\toprule
+System & Setting & Saved \\
+\midrule
+Weave & {bf16, 8 nodes} & 41\% \\
+\bottomrule
+\end{tabularx}
+\end{table}
+The rest of the evaluation follows.
+\end{document}"""
+    text, _ = tex_to_text(source)
+    paragraphs = [p.strip() for p in text.split("\n\n")]
+    assert "Step time on 128 GPUs: Weave is 1.6× faster than ZeRO-3 (lower is better)." in paragraphs
+    assert "System | Setting | Saved\nWeave | bf16, 8 nodes | 41%" in paragraphs
+    assert "weave.pdf" not in text and "toprule" not in text and "fig:step" not in text
+    assert text.index("Weave shards") < text.index("Step time") < text.index("The rest of the evaluation")
