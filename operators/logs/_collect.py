@@ -91,6 +91,7 @@ class Collector:
         self.current_step: int | None = None  # for parsers whose lines do not carry a step
         self.coverage = Coverage()
         self._step_lines: list[int] = []
+        self.decisions: list[str] = []  # how the general reader chose steps and losses (see ``decide``)
 
     # -- what parsers call ----------------------------------------------------------------------------------
     def metric(
@@ -212,6 +213,12 @@ class Collector:
     def system(self, name: str) -> None:
         if name not in self.systems:
             self.systems.append(name)
+
+    def decide(self, reason: str) -> None:
+        """Record how the reader chose a step or a loss (``step: the key 'iter' ...``), once, for the per-file
+        table to say why; a few are kept."""
+        if reason not in self.decisions and len(self.decisions) < 20:
+            self.decisions.append(reason)
 
     def issue(self, error: str, line_no: int | None = None) -> None:
         if len(self.issues) < 1000:  # a file of garbage must not make a garbage-sized issue list
@@ -349,6 +356,7 @@ class Collector:
             "first_ts": iso(self.first_ts),
             "last_ts": iso(self.last_ts),
             "coverage": self.coverage.report(self._understood(metrics, events)),
+            "decisions": self.decisions,
         }
 
     def _understood(self, metrics: pa.Table, events: list[Event]) -> np.ndarray:

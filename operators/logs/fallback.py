@@ -219,6 +219,26 @@ class GenericParser(LogParser):
         )
 
 
+def _why(
+    template: list[str], names: dict[int, str], step_pos: int | None, metrics: dict[int, str], fixed: bool, ordinal: bool
+) -> str:
+    """How a template's step and loss were chosen, in words, for the per-file table."""
+    shape = " ".join(template[:12]) + (" ..." if len(template) > 12 else "")
+    if step_pos is not None:
+        counter = names.get(step_pos) or "a number in brackets"
+        total = " with its total (made global across epochs where it starts again)" if template[
+            step_pos + 1 : step_pos + 2
+        ] == ["/"] else ""
+        step = f"the counter '{counter}'{total}"
+    elif fixed:
+        step = "the 'Epoch k/N' header above its bar"
+    else:
+        step = "the counter of the line before" if not ordinal else "its order (nothing in the file counts steps)"
+    loss = next((names[p] for p, n in sorted(metrics.items()) if n == "loss"), None)
+    said = f"; loss: '{loss}'" if loss else ""
+    return f"'{shape}': step from {step}{said}"
+
+
 def _drop_non_values(cluster: _Cluster, names: dict[int, str]) -> None:
     """Positions named by a dotted module path whose values are whole numbers are source locations
     (``yolox.core.trainer:246``), not series."""
@@ -320,6 +340,8 @@ def emit_series(
         keep_unknown and stepped and metrics
     ):
         return  # no known metric and no step: a line with numbers, not a series
+    if hasattr(out, "decide"):
+        out.decide(_why(cluster.template, names, step_pos, metrics, bool(fixed), ordinal))
     for number, (line_no, rank, tokens, current) in enumerate(cluster.rows):
         step = current if current is not None or not ordinal else number
         if step_pos is not None and not (by_epoch and current is not None) and not (fixed and line_no in fixed):

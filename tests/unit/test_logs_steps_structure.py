@@ -342,3 +342,15 @@ def test_a_step_without_its_total_that_starts_again_with_each_epoch(tmp_path):
     # a counter that goes back without a new epoch is still a restart from a checkpoint
     resumed = ["epoch: 1 step: 100, loss is 2.0", "epoch: 1 step: 200, loss is 1.9", "epoch: 1 step: 150, loss is 1.95"]
     assert "restart" in parse_log(write(tmp_path, "resumed.log", resumed)).event_kinds()
+
+
+def test_the_reader_records_how_it_chose_the_step_and_the_loss(tmp_path):
+    from assay.operators.logs._base import parser_named
+    from assay.operators.logs._spans import parse_span
+
+    lines = [f"epoch: 2/9, iter: {k}/300, total_loss: 4.{k // 10}, box_loss: 1.0, cls_loss: 3.0" for k in (10, 20)]
+    path = write(tmp_path, "why.log", lines)
+    size = (tmp_path / "why.log").stat().st_size
+    result = parse_span(path, 0, size, 1, parser_named("generic"), "run")
+    decisions = result.summary["decisions"]
+    assert any("'iter'" in d and "total_loss" in d for d in decisions), decisions
