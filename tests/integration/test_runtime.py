@@ -302,8 +302,9 @@ def test_the_records_one_input_fans_out_to_are_spread_over_the_pool(ray_local, t
 
 @pytest.mark.parametrize("planned_early", ["every file", "one of three files"])
 def test_records_planned_in_the_driver_reach_the_pool_as_those_planned_by_ray(ray_local, tmp_path, planned_early):
-    """While Ray starts, the driver plans what it can (``EarlyPlanner``); Ray plans the files left. Either way
-    every record, failures included, reaches the next stage, and one file's records spread over the pool."""
+    """The driver plans what it can (``EarlyPlanner``; before a one-record-per-call stage such as this one,
+    every file); Ray plans any files left. Either way every record, failures included, reaches the next
+    stage, and the records the driver planned (cut one per block there) spread over the pool."""
     from assay.runtime._cluster import node_cpus, ship_by_value
     from assay.runtime._early import Planned, planning_stage
     from assay.runtime._run import _batches
