@@ -48,7 +48,7 @@ _UNIT = (
 # The low end of a range may repeat the unit: "1.3x-2.4x", "20%~30%".
 _LOW_UNIT = r"(?:[ \t]?[xX×]|[ \t]*\$\\times\$|[ \t]*\\times|[ \t]*\\?[%％]\$?|[ \t]*倍)?"
 # A range may be broken over a line ("cuts cost by 15–" / "40%"), its dash doubled as LaTeX writes it ("21--29%").
-_RANGE_SEP = r"[ \t]*(?:\n[ \t]*)?(?:--?|–|—|−|~|～|至|到)[ \t]*(?:\n[ \t]*)?|[ \t]+to[ \t]+"
+_RANGE_SEP = r"[ \t]*(?:--?|–|—|−|~|～|至|到)[ \t]*(?:\n[ \t]*)?|[ \t]+to(?:[ \t]+|[ \t]*\n[ \t]*)"
 
 _DURATION = r"(?:ms|msec|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
 #: Durations in seconds, by the unit as normalised.

@@ -54,6 +54,9 @@ class Cue:
     overrides_result: bool
     example: str
     kept: tuple[tuple[float, str], ...] = ()
+    #: Where a result verb keeps the number: its ``clause``, or its ``sentence`` up to it and the rest of its
+    #: brackets (a parenthesis cut off from its sentence's verb by "e.g.,").
+    result_in: str = "clause"
 
 
 _RATIOS = frozenset({"x", "pct", "times", "fold", "words"})
@@ -65,7 +68,7 @@ CUES: tuple[Cue, ...] = (
         _X,
         "after",
         re.compile(
-            r"[ \t]*(?:(?:HDR|EDR|NDR|FDR|QDR)[ \t]+)?(?:InfiniBand|IB\b|NVLinks?|NVSwitch|RoCE|Ethernet|NICs?|"
+            r"\s*(?:(?:HDR|EDR|NDR|FDR|QDR)\s+)?(?:InfiniBand|IB\b|NVLinks?|NVSwitch|RoCE|Ethernet|NICs?|"
             r"HCAs?|links?\b|ports?\b|lanes?\b|SSDs?\b|NVMe|disks?\b|HBM)",
             re.I,
         ),
@@ -78,8 +81,8 @@ CUES: tuple[Cue, ...] = (
         _X,
         "after",
         re.compile(
-            r"[ \t]*(?:\)|[ \t])?(?:of[ \t]+(?:the[ \t]+|its[ \t]+|their[ \t]+)?)?(?:GPU[ \t-]+|device[ \t-]+)?"
-            r"(?:over-?subscri\w+|working[ \t-]+sets?|memory[ \t]+(?:capacity|budget|limit)|capacity\b|"
+            r"\s*(?:\)|\s)?(?:of\s+(?:the\s+|its\s+|their\s+)?)?(?:GPU[ \t-]+|device[ \t-]+)?"
+            r"(?:over-?subscri\w+|working[ \t-]+sets?|memory\s+(?:capacity|budget|limit)|capacity\b|"
             r"headroom|replication\b|redundancy\b)(?![^.;,]{0,40}\b(?:than|compared|relative|over|versus|vs)\b)",
             re.I,
         ),
@@ -91,11 +94,9 @@ CUES: tuple[Cue, ...] = (
         "label",
         _X,
         "parenthesis",
-        # "(Local 1x)", "(2x Local 1x)": a name with its multiple, the whole of a parenthesis.
-        re.compile(
-            r"[ \t]*(?:\d+(?:\.\d+)?[ \t]*[x×][ \t]*)?[A-Z][\w-]*(?:[ \t]+[A-Za-z][\w-]*){0,2}"
-            r"(?:[ \t]+\d+(?:\.\d+)?[ \t]*[x×])?[ \t]*"
-        ),
+        # "(Local 1x)", "(2x Local 1x)": a name with its unit multiple, the whole of a parenthesis (a result in
+        # brackets, "(BERT 2.1x)", is not 1x).
+        re.compile(r"\s*(?:\d+(?:\.\d+)?\s*[x×]\s*)?[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}\s+1(?:\.0+)?\s*[x×]\s*"),
         True,
         "We compare tuned sharing, the plain runtime (Local 1x) and two copies (2x Local 1x); sharing is 1.7x faster.",
         ((1.7, "x"),),
@@ -119,9 +120,12 @@ CUES: tuple[Cue, ...] = (
         _RATIOS,
         "sentence",
         re.compile(
-            r"\b(?:(?:is|was|are|were|be)[ \t]+(?:set|fixed|configured|chosen|capped|limited)[ \t]+(?:to|at|as)\b|"
-            r"we[ \t]+(?:configure|set|fix|choose|pick|vary|sweep|provision|allocate)\b|"
-            r"(?:configure[ds]?|setting)[ \t]+(?:\w+[ \t]+){0,3}?(?:ratios?|factors?|levels?)[ \t]+(?:of|to|at)\b)",
+            r"\b(?:(?:is|was|are|were|be)\s+(?:set|fixed|configured|chosen|capped|limited)\s+(?:to|at|as)\b|"
+            r"(?:chosen|drawn|sampled|selected|picked)\s+(?:uniformly\s+)?(?:at\s+random\s+)?from\b|"
+            r"\b(?:we\s+(?:restrict|limit|cap|bound|clip)|(?:is|are|was|were)\s+(?:restricted|limited|capped|bounded))"
+            r"\b[^.;]*\bto\b|"
+            r"we\s+(?:configure|set|fix|choose|pick|vary|sweep|provision|allocate)\b|"
+            r"(?:configure[ds]?|setting)\s+(?:\w+\s+){0,3}?(?:ratios?|factors?|levels?)\s+(?:of|to|at)\b)",
             re.I,
         ),
         False,
@@ -133,11 +137,12 @@ CUES: tuple[Cue, ...] = (
         _RATIOS,
         "clause",
         re.compile(
-            r"\b(?:workloads?|traces?|distributions?|scenarios?|regimes?|datasets?|benchmarks?)\b[^.;,]{0,60}?"
-            r"\b(?:where|in[ \t]+which|whose|such[ \t]+that)\b[^.;,]*$",
+            r"\b(?:workloads?|traces?|distributions?|scenarios?|regimes?|datasets?|benchmarks?|experiments?|"
+            r"setups?|clusters?)\b[^.;,]{0,60}?"
+            r"\b(?:where|in\s+which|whose|such\s+that)\b[^.;,]*$",
             re.I,
         ),
-        True,
+        False,
         "On skewed traces where 15% of jobs run 30x longer than the median, Foo cuts waiting time by 12%.",
         ((12.0, "%"),),
     ),
@@ -146,7 +151,7 @@ CUES: tuple[Cue, ...] = (
         _RATIOS,
         "clause",
         re.compile(
-            rf"(?<![\w.])\d+(?:\.\d+)?[ \t]*%[ \t]+of[ \t]+(?:the[ \t]+|all[ \t]+)?(?:\w+[ \t]+)?{_POPULATION}\b"
+            rf"(?<![\w.])\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+|all\s+)?(?:\w+\s+)?{_POPULATION}\b"
             r"[^.;,]*$",
             re.I,
         ),
@@ -159,7 +164,7 @@ CUES: tuple[Cue, ...] = (
         frozenset({"pct"}),
         "after",
         re.compile(
-            rf"[ \t]+of[ \t]+(?:the[ \t]+|all[ \t]+)?(?:\w+[ \t]+)?{_POPULATION}[ \t]+"
+            rf"\s+of\s+(?:the\s+|all\s+)?(?:\w+\s+)?{_POPULATION}\s+"
             rf"(?:do|does|perform|performs|run|runs|take|takes|request|requests|have|has|use|uses|are|is|"
             rf"need|needs|carry|carries|hold|holds|touch|touches|arrive|arrives)\b",
             re.I,
@@ -174,10 +179,10 @@ CUES: tuple[Cue, ...] = (
         "sentence",
         re.compile(
             r"\b(?:valid|considered|deemed|regarded|defined|classified|counted|counts|labell?ed|treated|"
-            r"qualif\w+|called|said)\b[^.;]*\b(?:if|when|once|whenever|as[ \t]+long[ \t]+as|provided)\b[^.;]*$"
-            r"|\b(?:we[ \t]+define|is[ \t]+defined[ \t]+as|are[ \t]+defined[ \t]+as|by[ \t]+definition|"
-            r"we[ \t]+call|we[ \t]+say)\b[^.;]*$"
-            r"|\b(?:a|an|the)[ \t]+(?:perfect|ideal|optimal|theoretical(?:ly)?[ \t]+optimal)[ \t]+[^.;,]{0,60}?"
+            r"qualif\w+|called|said)\b[^.;]*\b(?:if|when|once|whenever|as\s+long\s+as|provided)\b[^.;]*$"
+            r"|\b(?:we\s+define|is\s+defined\s+as|are\s+defined\s+as|by\s+definition|"
+            r"we\s+call|we\s+say)\b[^.;]*$"
+            r"|\b(?:a|an|the)\s+(?:perfect|ideal|optimal|theoretical(?:ly)?\s+optimal)\s+[^.;,]{0,60}?"
             r"\b(?:has|have|is|would|achieves?|reaches|gets|yields|attains)\b[^.;,]*$"
             r"|(?:完美|理想)的?[^，。；,;]{0,40}(?:具有|为|是|达到|可达|实现)[^，。；,;]*$",
             re.I,
@@ -187,10 +192,59 @@ CUES: tuple[Cue, ...] = (
         (),
     ),
     Cue(
+        "prescription",
+        _RATIOS,
+        "clause",
+        # "job 0 should spend 60% of its time on ...": what a policy asks for, not what was measured.
+        re.compile(r"\b(?:should|must|ought\s+to|is\s+to|are\s+to)\s+(?:\w+\s+){0,2}$", re.I),
+        False,
+        "Under this plan, the first job should spend 65% of its time on the fast devices.",
+        (),
+    ),
+    Cue(
+        "condition",
+        _RATIOS,
+        "clause",
+        # "..., 1.4x longer when the interference is 50%": the number sets the condition of another result.
+        re.compile(
+            r"\b(?:when|whenever|if|once|until|unless)\b[^,.;]{0,60}\b(?:is|are|was|were|becomes?|reaches|exceeds|"
+            r"hits|equals)\s+(?:about\s+|around\s+|only\s+|at\s+least\s+|over\s+)?$",
+            re.I,
+        ),
+        True,
+        "Without isolation the median step is 1.3x longer when the noise level is 40%.",
+        ((1.3, "x"),),
+    ),
+    Cue(
+        "example",
+        _RATIOS,
+        "parenthesis",
+        # "(e.g., 60% of the time on one GPU type and 40% on another)": an illustration, not a measurement.
+        re.compile(r"\s*(?:e\.\s?g\.|(?:for\s+example|for\s+instance|such\s+as|say)\b).*", re.I | re.S),
+        False,
+        "Each job gets a share of each device type (e.g., 70% on the fast type and 30% on the slow one), and "
+        "Foo lowers completion time by 18%.",
+        ((18.0, "%"),),
+        result_in="sentence",
+    ),
+    Cue(
+        "formula",
+        _X,
+        "after",
+        # "needs 4 × b bytes", "2 × Nexp + 1": a product in a formula, not a ratio between systems.
+        re.compile(
+            r"\s*(?:(?!(?:on|in|at|of|to|by|as|or|an|vs|is|if|it|we|up|so|no)\b)[a-z]{1,2}\b"
+            r"|[A-Za-z]+\s*[=+*/^])"
+        ),
+        True,
+        "The buffer takes 4 × b bytes for a block of b values, and Foo is 2.2× faster than Bar.",
+        ((2.2, "x"),),
+    ),
+    Cue(
         "probability",
         frozenset({"pct"}),
         "after",
-        re.compile(r"[ \t]*(?:probability|chance|likelihood|of[ \t]+the[ \t]+time[ \t]+at[ \t]+random)\b", re.I),
+        re.compile(r"\s*(?:probability|chance|likelihood|of\s+the\s+time\s+at\s+random)\b", re.I),
         True,
         "Each step draws a short sequence with 70% probability, and Foo is 9% faster than Bar.",
         ((9.0, "%"),),
@@ -214,22 +268,24 @@ def not_a_result(text: str, start: int, end: int, shape: str) -> str | None:
             if clause is None:
                 clause, sentence = _clause(text, start), _sentence(text, start)
             hit = bool(cue.pattern.search(clause if cue.where == "clause" else sentence))
-        if hit and (cue.overrides_result or not _states_result(text, start, end, clause)):
+        if hit and (cue.overrides_result or not _states_result(text, start, end, cue.result_in)):
             return cue.name
     return None
 
 
-def _states_result(text: str, start: int, end: int, clause: str | None) -> bool:
-    """Whether the number's own clause (before and after it) holds a result verb or comparison."""
-    before = clause if clause is not None else _clause(text, start)
-    tail = _CLAUSE_BREAK.split(text[end : end + 80], 1)[0]
+def _states_result(text: str, start: int, end: int, scope: str = "clause") -> bool:
+    """Whether the number's own clause (or sentence), before and after it, holds a result verb or comparison."""
+    if scope == "clause":
+        before, tail = _clause(text, start), _CLAUSE_BREAK.split(text[end : end + 80], 1)[0]
+    else:  # the sentence up to the number, and the rest of the number's brackets
+        before, tail = _sentence(text, start), re.split(r"[)）]", text[end : end + 160], maxsplit=1)[0]
     return bool(RESULT_WORDS.search(before) or RESULT_WORDS.search(tail))
 
 
 def _parenthesis(text: str, start: int, end: int) -> str | None:
-    """The text inside the brackets the number stands in (up to 40 characters each side), or None."""
-    opened = text.rfind("(", max(0, start - 40), start)
-    closed = text.find(")", end, end + 40)
+    """The text inside the brackets the number stands in (up to 160 characters each side), or None."""
+    opened = text.rfind("(", max(0, start - 160), start)
+    closed = text.find(")", end, end + 160)
     if opened < 0 or closed < 0 or ")" in text[opened:start] or "(" in text[end:closed]:
         return None
     return text[opened + 1 : closed]

@@ -43,6 +43,10 @@ def test_every_cue_drops_its_setting_and_keeps_the_result(cue):
         ("Foo finishes the longest jobs 2x sooner than Bar on the skewed trace.", [(2.0, "x")]),
         ("It matches the tuned baseline (1.0x) and beats Bar by 12%.", [(1.0, "x"), (12.0, "%")]),
         ("Foo supports 3x larger models than Bar on 8 GPUs.", [(3.0, "x")]),
+        ("Foo wins on every model (BERT 2.1x) against Bar.", [(2.1, "x")]),
+        ("Foo speeds up training markedly (e.g., 2.3x on BERT) over Bar.", [(2.3, "x")]),
+        ("Foo hides the transfers, limiting the stall to 3% of the step.", [(3.0, "%")]),
+        ("In experiments where Foo replaces Bar, jobs finish 30% sooner and queues shrink by 2x.", [(30.0, "%"), (2.0, "x")]),
     ],
 )
 def test_results_beside_setting_words_stay(text, kept):
