@@ -82,7 +82,8 @@ class EpochCounters:
     with different totals (a training and an evaluation bar) and ranks are apart."""
 
     def __init__(self) -> None:
-        self._state: dict[tuple[int | None, int], tuple[int, int, int]] = {}  # (rank, total) -> last, stride, offset
+        # (rank, total) -> last counter, stride, offset, last bare epoch number
+        self._state: dict[tuple[int | None, int], tuple[int, int, int, int | None]] = {}
         self.offsets: dict[int, int] = {}  # line number -> what its counter's steps are shifted by (where > 0)
 
     def see(self, text: str, line_no: int, rank: int | None) -> int | None:
@@ -93,17 +94,21 @@ class EpochCounters:
         found = counters[-1]  # the innermost: "Epoch [2/10], Step [100/600]" counts steps
         kind = next((k for k in ("bar", "bracket") if found.group(k)), "n")
         n, total = int(found.group(kind)), int(found.group("total" if kind == "n" else f"{kind}_total"))
-        last, stride, offset = self._state.get((rank, total), (None, 0, 0))
+        last, stride, offset, last_epoch = self._state.get((rank, total), (None, 0, 0, None))
         epoch = _EPOCH_OF.search(text[: found.start()])
+        bare = EPOCH_NUMBER.search(text[: found.start()])
+        now = int(bare.group(1)) if bare else None
         if epoch and 1 <= int(epoch.group("k")) <= int(epoch.group("of")):
             # the epoch printed k/N before it (1-based): the counter's steps go on from the epochs before
             offset = (int(epoch.group("k")) - 1) * total
         elif last is not None:
-            if n < last and last + max(stride, 1) >= total:
+            if n < last and now is not None and last_epoch is not None and now > last_epoch:
+                offset += total * (now - last_epoch)  # a new epoch printed beside it (``Train Epoch: 2 [0/60000``)
+            elif n < last and last + max(stride, 1) >= total:
                 offset += total
             elif n > last:
                 stride = n - last
-        self._state[(rank, total)] = (n, stride, offset)
+        self._state[(rank, total)] = (n, stride, offset, now)
         if offset:
             self.offsets[line_no] = offset
         return n + offset

@@ -57,6 +57,17 @@ SHAPES = (
         0.60,
     ),
     Shape(
+        "a bracketed counter with its total that starts again when the epoch beside it goes up",
+        (
+            "Train Epoch: 1 [0/5000 (0%)]\tLoss: 2.300000",
+            "Train Epoch: 1 [1000/5000 (20%)]\tLoss: 1.500000",
+            "Test set: Average loss: 0.9000, Accuracy: 900/1000 (90%)",
+            "Train Epoch: 2 [0/5000 (0%)]\tLoss: 0.800000",
+        ),
+        (0, 1000, 5000),
+        0.8,
+    ),
+    Shape(
         "a step without its total that starts again each epoch",
         ("epoch: 1 step: 40, loss is 1.30", "epoch: 1 step: 80, loss is 1.20", "epoch: 2 step: 40, loss is 1.10"),
         (40, 80, 120),
