@@ -44,13 +44,15 @@ def ensure_ray(address: str | None = None, *, num_cpus: float | None = None,
     """Connect to (or start) Ray unless this process already has. ``num_cpus`` sizes an embedded instance
     (default: this machine's cores); ``log_to_driver`` (default: unless quiet) prints the workers' output
     here. Returns (whether this call connected, seconds it took)."""
+    imported = sys.modules.get("ray")
+    if imported is not None and imported.is_initialized():
+        return False, 0.0
     address = cluster_address(address)
+    _late_token.clear()
     if address and not use_cluster_token(address):
         _late_token["mode_set_after_import"] = True
     import ray
 
-    if ray.is_initialized():
-        return False, 0.0
     started = time.perf_counter()
     os.environ.setdefault("RAY_DEDUP_LOGS", "1")
     # No usage-statistics actor: one process less to start, and nothing that tries to reach the network.
