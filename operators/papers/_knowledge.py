@@ -279,6 +279,7 @@ def _attribute(
         _not_its_own_baseline(claim, mentions, primary)
         if claim.versus is None and claim.subject_source in ("proposed", "primary") and setups:
             _from_setup(claim, setups, structure)
+    _restated(claims)
     _fields(text, sentences, claims, mentions, structure)
     return extra
 
@@ -320,6 +321,25 @@ def _from_setup(claim: Claim, setups: list[tuple[int, str]], structure: Structur
             if bisect.bisect_right(structure.starts, pos) == section:
                 claim.versus, claim.versus_source = baseline, "setup"
             return
+
+
+def _restated(claims: list[Claim]) -> None:
+    """A result restated without its baseline (the conclusion's "improves JCT by 3.5x") keeps the one the
+    paper gave it where it stated it with one ("by 3.5x compared to X"): the same subject, unit and value,
+    and one baseline only among those statements."""
+    stated: dict[tuple[Any, ...], set[str]] = {}
+    for claim in claims:
+        if claim.versus and claim.versus_source in ("phrase", "respectively", "list"):
+            stated.setdefault(_result_key(claim), set()).add(claim.versus)
+    for claim in claims:
+        if claim.versus is None and claim.subject_source in ("proposed", "primary"):
+            found = stated.get(_result_key(claim))
+            if found and len(found) == 1:
+                claim.versus, claim.versus_source = next(iter(found)), "restated"
+
+
+def _result_key(claim: Claim) -> tuple[Any, ...]:
+    return (claim.subject, claim.unit, claim.value, claim.value_low, claim.value_high)
 
 
 #: Characters before a pronoun searched for what it stands for (its sentence and the one before).

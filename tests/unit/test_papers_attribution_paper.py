@@ -162,6 +162,17 @@ def test_attribution_in_a_paper(rules, rule, body, claim, subject, versus):
     assert (c[claim]["subject"], c[claim]["versus"]) == (subject, versus), rule
 
 
+def test_a_result_restated_without_its_baseline_keeps_it(rules):
+    text = FRONT + (
+        "Quokka cuts the average JCT by 3.7x compared to FooSched.\n\n6 Conclusion\n\n"
+        "Quokka cuts the average JCT by 3.7x and keeps 96% of the cluster busy."
+    )
+    out, _ = rules.process([segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})])
+    rows = [c for c in out[0]["claims"] if c["value"] == 3.7]
+    assert len(rows) == 2 and {c["versus"] for c in rows} == {"FooSched"}
+    assert claims(rules, text)["96%"]["versus"] is None
+
+
 def test_a_lower_case_name_from_the_title_and_the_apposition_is_the_paper_system(rules):
     text = (
         "qlift: A Policy Layer for GPU Drivers\n\nAbstract\n\nWe present qlift, a policy layer for GPU "
