@@ -11,6 +11,7 @@ import re
 
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._collect import Collector
+from assay.operators.logs._fields import pick_loss
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._names import extra_metric_name, is_step_key, metric_name
 from assay.operators.logs._numbers import parse_number
@@ -72,9 +73,13 @@ class JSONLinesParser(LogParser):
         if not isinstance(obj, dict):
             return
         flat = _flatten(obj)
-        step = next((int(flat[k]) for k in _STEP_KEYS if isinstance(flat.get(k), int | float)), line_no - 1)
+        step = next((int(flat[k]) for k in _STEP_KEYS if isinstance(flat.get(k), int | float)), None)
+        if step is None:  # a record per epoch (a whole epoch number) is stepped by it, else by its position
+            epoch = flat.get("epoch")
+            step = epoch if isinstance(epoch, int) and not isinstance(epoch, bool) else line_no - 1
         ts = _time(next((flat[k] for k in _TIME_KEYS if k in flat), None))
         self.out.saw_time(ts)
+        keys, values = [], []
         for key, value in flat.items():
             if key in _SKIP or key in _STEP_KEYS or isinstance(value, bool):
                 continue
@@ -86,9 +91,12 @@ class JSONLinesParser(LogParser):
                 )
             if not isinstance(value, int | float):
                 continue
-            name = metric_name(key) or extra_metric_name(key)
-            if name:
-                self.out.metric(name, step, float(value), line_no, rank, ts)
+            keys.append(key)
+            values.append(float(value))
+        names = {i: name for i, key in enumerate(keys) if (name := metric_name(key) or extra_metric_name(key))}
+        pick_loss(names, dict(enumerate(keys)))  # the loss by meaning, as in text logs
+        for i, name in names.items():
+            self.out.metric(name, step, values[i], line_no, rank, ts)
 
 
 def _time(value) -> dt.datetime | None:

@@ -152,3 +152,20 @@ def test_each_step_rule_on_its_example(tmp_path, shape):
     if shape.last_loss is not None:
         assert math.isclose(loss[-1][1], shape.last_loss)
     assert not [e for e in log.events if e["kind"] in ("restart", "failure")]
+
+
+def test_json_records_take_the_loss_by_meaning_and_their_epoch_as_step(tmp_path):
+    rl = tmp_path / "rl.jsonl"
+    rl.write_text(
+        '{"step": 1, "actor/pg_loss": 0.10, "critic/vf_loss": 0.5, "actor/entropy_loss": 1.2}\n'
+        '{"step": 2, "actor/pg_loss": 0.09, "critic/vf_loss": 0.4, "actor/entropy_loss": 1.1}\n'
+    )
+    log = parse_log(str(rl))
+    assert log.series("loss") == [(1, 0.1), (2, 0.09)]  # the objective, not the value or entropy terms
+    per_epoch = tmp_path / "epochs.jsonl"
+    per_epoch.write_text(
+        '{"epoch": 3, "train/box_loss": 0.10, "train/cls_loss": 0.5}\n'
+        '{"epoch": 4, "train/box_loss": 0.09, "train/cls_loss": 0.4}\n'
+    )
+    log = parse_log(str(per_epoch))
+    assert log.series("loss") == [] and log.series("train_box_loss") == [(3, 0.1), (4, 0.09)]
