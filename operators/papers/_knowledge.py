@@ -290,6 +290,7 @@ _SETUP = re.compile(
     r"\b(?:we|We)\s+(?:also\s+|then\s+|further\s+)?compare\s+(?P<a>[^.;:!?\n]{2,80}?)\s+"
     r"(?:against|with|to)\s+(?P<b>[^.;:!?\n]{2,80}?)(?=\s*[.;:!?\n]|\s+(?:using|on|under|across|for|in|at)\b)"
 )
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _PAREN_NOTE = re.compile(r"\s*[(\[][^)\]]*[)\]]")
 _OWN_WORDS = re.compile(r"\b(?:our|ours)\b", re.I)
 
@@ -314,11 +315,15 @@ def _names_own(side: str, own: set[str]) -> bool:
 
 
 def _from_setup(claim: Claim, setups: list[tuple[int, str]], structure: Structure) -> None:
-    """The baseline of the nearest setup before the claim in the same section, if any."""
+    """The baseline of the nearest setup before the claim, in the same section and its paragraph or the
+    next ("We compare A against ours. <blank line> Figure 5 shows the results: ours cuts ... by 40%")."""
     section = bisect.bisect_right(structure.starts, claim.start)
     for pos, baseline in reversed(setups):
         if pos < claim.start:
-            if bisect.bisect_right(structure.starts, pos) == section:
+            if (
+                bisect.bisect_right(structure.starts, pos) == section
+                and len(_PARAGRAPH_BREAK.findall(structure.text, pos, claim.start)) <= 1
+            ):
                 claim.versus, claim.versus_source = baseline, "setup"
             return
 
