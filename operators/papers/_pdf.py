@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import io
 import logging
+import math
 from typing import Any
 
 from pypdf import PdfReader
@@ -107,13 +108,19 @@ def _pdfium_text(data: bytes) -> str | None:
 #: tightest justified word spaces are 0.1-0.2 em).
 _WORD_GAP = 0.1
 _LINE_BREAKS = "\r\n"
+#: A character turned by more than this (radians) is not on a horizontal line.
+_UPRIGHT = 0.05
 
 
-def _segments(textpage: Any, pdfium_c: Any) -> list[layout.Segment]:
+def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[layout.Segment]:
     """The page's characters in PDFium's order, cut into runs on one line: at PDFium's line breaks, where
     the next character is on another line, or a gutter's width away. A space goes where PDFium put one or
-    where the gap between two characters is a word's."""
+    where the gap between two characters is a word's.
+
+    Turned characters (a figure's vertical axis title, an arXiv stamp in the margin) are left out, unless
+    most of the page is turned (a table set landscape)."""
     raw = textpage.raw
+    turned = upright = 0
     out: list[layout.Segment] = []
     chars: list[str] = []
     box: list[float] = []
@@ -142,6 +149,12 @@ def _segments(textpage: Any, pdfium_c: Any) -> list[layout.Segment]:
             if chars and chars[-1] != " ":
                 chars.append(" ")
             continue
+        if upright_only:
+            angle = pdfium_c.FPDFText_GetCharAngle(raw, i)
+            if min(abs(angle), abs(angle - 2 * math.pi)) > _UPRIGHT:
+                turned += 1
+                continue
+            upright += 1
         left, _, right, _ = textpage.get_charbox(i, loose=True)
         pdfium_c.FPDFText_GetCharOrigin(raw, i, x, y)
         size = float(pdfium_c.FPDFText_GetFontSize(raw, i)) or 10.0
@@ -164,4 +177,6 @@ def _segments(textpage: Any, pdfium_c: Any) -> list[layout.Segment]:
         last_right = right
     if chars:
         close()
+    if turned > upright:
+        return _segments(textpage, pdfium_c, upright_only=False)
     return out
