@@ -61,6 +61,8 @@ def variable_names(template: list[str]) -> dict[int, str]:
                 before = template[j - 1] if j > 0 else ""
                 if not _is_key(word, before, template[j - 2] if j > 1 else ""):
                     break
+                if word.lower().endswith("ing") and template[j + 1 : j + 2] == ["to"]:
+                    break  # a verb going to a value ("reducing to 1.0", "increasing to 8") tells a change
                 if before in ("(", "[") and template[i + 1 : i + 2] in ([")"], ["]"]) and template[j + 1 : i] == [":"]:
                     break  # a tag, "(trainer:672)" (a module and its line) or "[xla:3]" (a device), names no value
                 # "val loss 2.4" is the validation loss, "train loss 2.3" the training loss; so is LitGPT's

@@ -48,7 +48,9 @@ _WORLD_INFO = re.compile(r"WORLD INFO DICT: (?P<info>\{.*\})")
 _DONE = re.compile(r"Process \d+ exits successfully")
 #: DeepSpeed's own log lines (``[2024-03-04 10:00:01,001] [INFO] [file.py:12:fn] ...``), not a
 #: user's loss print.
-_DS_LOGGER = re.compile(r"^\[[\d\- :,]+\] \[[A-Z]+\] \[[\w.]+:\d+:\w+\]")
+#: DeepSpeed's own logger records (its overflow notices, its timers) are read by the rules above, never mined; a
+#: tqdm bar may be glued in front of one (``| 32/63645 [01:08<37:43:25, 2.13s/it][2021-06-08 12:03:34,071] ...``).
+_DS_LOGGER = re.compile(r"^(?:[^\n]*?\d+/\d+ \[[^\]]*\])?\[[\d\- :,]+\] \[[A-Z]+\] \[[\w.]+:\d+:\w+\]")
 
 
 @register_parser

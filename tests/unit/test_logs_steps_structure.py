@@ -76,6 +76,8 @@ def test_a_date_glued_after_a_bar_is_no_step(tmp_path):
     ]
     log = parse_log(write(tmp_path, "glued.log", lines))
     assert 2021 not in steps_of(log)
+    notices = [f"step {k} | loss 1.{k} | OVERFLOW! Skipping step. Attempted loss scale: 2, reducing to 1" for k in (1, 2)]
+    assert "reducing" not in names_of(parse_log(write(tmp_path, "notice.log", notices)))
     assert steps_of(log) == [32, 33, 34, 35]
 
 
