@@ -27,7 +27,8 @@ WHERE = ("after", "clause", "sentence", "parenthesis")
 # unless the cue is a definition (a definition's "reaches 90%" is its condition, not a result).
 RESULT_WORDS = re.compile(
     r"achiev|\breach|attain|obtain|deliver|sustain|improv|reduc|outperform|faster|slower|higher|lower|better|"
-    r"worse|speed|accelerat|\bgains?\b|\bsav(?:e|es|ing)\b|\bcuts?\b|shorter|cheaper|surpass|beats?\b|"
+    r"worse|speed|accelerat|\bgains?\b|\bsav(?:e|es|ing)\b|\bcuts?\b|shorter|cheaper|surpass|beats?\b|sooner|"
+    r"earlier|quicker|\bkeeps?\b|\bkept\b|maintain|retain|preserv|"
     r"提高|提升|降低|减少|达到|实现|加速|缩短",
     re.I,
 )
@@ -179,7 +180,7 @@ CUES: tuple[Cue, ...] = (
         "sentence",
         re.compile(
             r"\b(?:valid|considered|deemed|regarded|defined|classified|counted|counts|labell?ed|treated|"
-            r"qualif\w+|called|said)\b[^.;]*\b(?:if|when|once|whenever|as\s+long\s+as|provided)\b[^.;]*$"
+            r"qualif\w+|called|said)\b[^.;]*\b(?:if|when|once|whenever|as\s+long\s+as|provided)\b[^.;,]*$"
             r"|\b(?:we\s+define|is\s+defined\s+as|are\s+defined\s+as|by\s+definition|"
             r"we\s+call|we\s+say)\b[^.;]*$"
             r"|\b(?:a|an|the)\s+(?:perfect|ideal|optimal|theoretical(?:ly)?\s+optimal)\s+[^.;,]{0,60}?"
@@ -233,7 +234,7 @@ CUES: tuple[Cue, ...] = (
         "after",
         # "needs 4 × b bytes", "2 × Nexp + 1": a product in a formula, not a ratio between systems.
         re.compile(
-            r"\s*(?:(?!(?:on|in|at|of|to|by|as|or|an|vs|is|if|it|we|up|so|no)\b)[a-z]{1,2}\b"
+            r"\s*(?:(?!(?:on|in|at|of|to|by|as|or|an|vs|is|if|it|we|up|so|no)\b)[a-z]{1,2}\b(?![./])"
             r"|[A-Za-z]+\s*[=+*/^])"
         ),
         True,

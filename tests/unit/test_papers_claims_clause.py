@@ -46,7 +46,13 @@ def test_every_cue_drops_its_setting_and_keeps_the_result(cue):
         ("Foo wins on every model (BERT 2.1x) against Bar.", [(2.1, "x")]),
         ("Foo speeds up training markedly (e.g., 2.3x on BERT) over Bar.", [(2.3, "x")]),
         ("Foo hides the transfers, limiting the stall to 3% of the step.", [(3.0, "%")]),
-        ("In experiments where Foo replaces Bar, jobs finish 30% sooner and queues shrink by 2x.", [(30.0, "%"), (2.0, "x")]),
+        (
+            "In experiments where Foo replaces Bar, jobs finish 30% sooner and queues shrink by 2x.",
+            [(30.0, "%"), (2.0, "x")],
+        ),
+        ("Foo lets 80% of jobs finish 2x sooner than Bar.", [(80.0, "%"), (2.0, "x")]),
+        ("As we vary the load, Foo keeps 90% of its peak throughput.", [(90.0, "%")]),
+        ("Jobs are treated alike, and when the load peaks, Foo cuts the wait by 25%.", [(25.0, "%")]),
     ],
 )
 def test_results_beside_setting_words_stay(text, kept):
