@@ -48,6 +48,7 @@ _MAX_TOKENS = 80
 class _Cluster:
     template: list[str]  # constants, and "<*>" for variables
     rows: list[tuple[int, int | None, list[str], int | None]] = field(default_factory=list)
+    typed: tuple[dict[int, str], int | None, set[int]] | None = None  # _step_of's answer, once rows are all in
 
 
 def tokens_of(text: str) -> list[str]:
@@ -256,12 +257,20 @@ def _percent_positions(cluster: _Cluster, names: dict[int, str]) -> set[int]:
     return {pos for pos in names if any(row[2][pos].endswith("%") for row in cluster.rows)}
 
 
-def _step_of(cluster: _Cluster) -> tuple[dict[int, str], int | None]:
-    """The template's named values and where it prints its step."""
-    names = variable_names(cluster.template)
-    _drop_non_values(cluster, names)
-    found = step_position(cluster.template, names, not_counters=_percent_positions(cluster, names))
-    return names, (found if found is not None else _bracketed_counter(cluster))
+def _step_of(cluster: _Cluster) -> tuple[dict[int, str], int | None, set[int]]:
+    """The template's named values (a bar's own percentage, ``7%|``, left out), where it prints its step, and
+    which positions hold percentages; worked out once per template (its rows are read for it)."""
+    if cluster.typed is None:
+        names = variable_names(cluster.template)
+        _drop_non_values(cluster, names)
+        percent = _percent_positions(cluster, names)
+        found = step_position(cluster.template, names, not_counters=percent)
+        for pos in percent:
+            if cluster.template[pos + 1 : pos + 2] == ["|"]:
+                del names[pos]
+        cluster.typed = (names, found if found is not None else _bracketed_counter(cluster), percent)
+    names, step_pos, percent = cluster.typed
+    return dict(names), step_pos, percent
 
 
 def _bracketed_counter(cluster: _Cluster) -> int | None:
@@ -318,10 +327,7 @@ def emit_series(
     line's context (a Keras bar under its ``Epoch k/N``), over what the line prints; ``relative``: line number ->
     steps to add to a counter printed without its total that starts again each epoch (see :class:`EpochRelative`)."""
     shifts, relative = shifts or {}, relative or {}
-    names, step_pos = _step_of(cluster)
-    for pos in _percent_positions(cluster, names):  # a bar's own percentage (``7%|``) is no series
-        if cluster.template[pos + 1 : pos + 2] == ["|"]:
-            del names[pos]
+    names, step_pos, _ = _step_of(cluster)
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
     # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step
     by_epoch = step_pos is not None and names.get(step_pos, "").lower() == "epoch"
