@@ -113,7 +113,8 @@ _PHRASE = r"(?:[^,.;:()\n]|\n(?!\s*\n))"
 _VERSUS_EN = re.compile(
     r"\b(?:compared\s+(?:with|to|against)|relative\s+to|in\s+comparison\s+(?:with|to)|over|than|versus|vs\.?|"
     r"against|outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|exceed(?:s|ed|ing)?)\s+(?!\s*[\d$~])"
-    rf"(?:the\s+|a\s+|an\s+)?(?P<v>{_PHRASE}{{2,90}})",
+    # "than with FooSched", "than under the default": the baseline, not the preposition.
+    rf"(?:(?:with|using|under)\s+)?(?:the\s+|a\s+|an\s+)?(?P<v>{_PHRASE}{{2,90}})",
     re.I,
 )
 # Verbs that name their baseline before the numbers: "outperforms A and B by 1.2x and 1.5x".

@@ -149,9 +149,13 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
     return sorted(found.values(), key=lambda p: p.start)
 
 
+# A model size ("4B", "13B", "1.3T") or a count with a unit letter: never a system's name.
+_SIZE = re.compile(r"^\d+(?:\.\d+)?[KMBTkmbt]$")
+
+
 def acceptable(name: str) -> bool:
     """Whether a capitalised word could be a system's name (not "GPU", "We", "3D", "GPUs")."""
-    if len(name) < 2 or name.lower() in generic_names() or name.isdigit():
+    if len(name) < 2 or name.lower() in generic_names() or name.isdigit() or _SIZE.match(name):
         return False
     # Trailing plural of a generic acronym ("GPUs") or a word that is only a number with a letter ("3D").
     return not (name.endswith("s") and name[:-1].lower() in generic_names())

@@ -68,6 +68,13 @@ CASES = [
         "FooSched",
     ),
     (
+        "a server name and a model size are the setting, not the subject",
+        "On a DGX-2 node, the 4B model trains 1.6x faster than with FooSched.",
+        "1.6x",
+        "Quokka",
+        "FooSched",
+    ),
+    (
         "a baseline at the end of the sentence, after the number",
         "Quokka cuts the average queueing delay by 20-40% compared to FooSched.",
         "20-40%",
