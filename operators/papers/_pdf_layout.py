@@ -95,6 +95,8 @@ SAME_LINE_GAP = 1.0
 _GUTTER_CROSSINGS = 0.06
 #: A line wider than this share of the page crosses the gutter of a two-column page only if it is full-width.
 _WIDE = 0.45
+#: A line spans both columns when it reaches this share of the gutter's x into each.
+_SPANNING = 0.2
 #: Lines this much smaller than the body font are set apart (figure labels, table cells, footnotes).
 _SMALL = 0.95
 #: A small line at least this share of the body lines' width is prose (an abstract, a footnote).
@@ -191,21 +193,25 @@ def split_at(lines: list[Line], x: float | None) -> list[Line]:
 
 
 def reading_order(lines: Sequence[Line], x: float | None) -> list[Line]:
-    """Band by band from the top; within a band the left column, then the right one."""
+    """Band by band from the top; within a band the left column, then the right one.
+
+    Only a line reaching well into both columns (a title, a wide caption) closes a band; one that pokes
+    a little past the gutter (a long URL, a wide equation) belongs to the column holding most of it."""
     ordered = sorted(lines, key=lambda ln: -ln.top)
     if x is None:
         return ordered
+    reach = _SPANNING * x
     out: list[Line] = []
     band_left: list[Line] = []
     band_right: list[Line] = []
     for line in ordered:
-        if line.right <= x + 1:
-            band_left.append(line)
-        elif line.left >= x - 1:
-            band_right.append(line)
-        else:  # a full-width line closes the band above it
+        if line.left < x - reach and line.right > x + reach:  # a full-width line closes the band above it
             out += band_left + band_right + [line]
             band_left, band_right = [], []
+        elif (line.left + line.right) / 2 <= x:
+            band_left.append(line)
+        else:
+            band_right.append(line)
     return out + band_left + band_right
 
 

@@ -250,3 +250,14 @@ def test_turned_text_is_left_out_but_a_turned_page_is_not_lost():
     # its characters are kept (not "no extractable text"); reading turned lines in order is not done yet
     letters = sum(c.isalpha() for c in "".join(LEFT).replace("{fi}", "fi"))
     assert sum(c.isalpha() for c in text) >= 0.95 * letters
+
+
+def test_a_line_poking_past_the_gutter_stays_in_its_column():
+    page = [(54, 700 - 12 * n, 10, line) for n, line in enumerate(LEFT[:3])]
+    page.append((54, 664, 10, "see https://example.org/quill/checkpoint/benchmarks for"))
+    page += [(54, 652 - 12 * n, 10, line) for n, line in enumerate(LEFT[3:])]
+    page += [(318, 700 - 12 * n, 10, line) for n, line in enumerate(RIGHT)]
+    text, _ = pdf_to_text(make_paper([page]))
+    flat = _words(text)
+    assert "step short. see https://example.org/quill/checkpoint/benchmarks for On 512 GPUs" in flat
+    assert flat.index("tried.") < flat.index("Quill is built from three parts")
