@@ -93,6 +93,17 @@ FRAMEWORKS = {
     "Levanter": "levanter",
     "fastai": "fastai",
     "Stable-Baselines3": "stable_baselines3",
+    "GPT-NeoX": "gpt_neox",
+    "nnU-Net": "nnunet",
+    "DLLogger": "dllogger",
+    "veRL": "verl",
+    "OpenCLIP": "open_clip",
+    "MONAI": "monai",
+    "tensorpack": "tensorpack",
+    "MLX VLM": "mlx_vlm",
+    "OpenPCDet": "openpcdet",
+    "PaddlePaddle": "paddle",
+    # a package the framework table does not know names the run by itself (``verl``), as the gold's keys do
 }
 LAYOUT_FIELDS = ("world_size", "dp", "tp", "pp", "micro_batch_size", "global_batch_size")
 #: Metric names that are not training-step values (a record holding only these is not a training step).

@@ -36,6 +36,13 @@ EVENTS: tuple[EventRule, ...] = (
               "slurmstepd: error: *** STEP 77.0 ON gpu3 CANCELLED AT 2025-02-03T04:05:06 DUE TO PREEMPTION ***"),
     EventRule("preempted", r"CANCELLED AT .{0,60}DUE TO (?:TIME LIMIT|NODE FAILURE)",
               "slurmstepd: error: *** JOB 4411 ON gpu7 CANCELLED AT 2025-02-03T04:05:06 DUE TO TIME LIMIT ***"),
+    # The platform took the machines back (a spot or preemptible VM reclaimed, a TPU host restarted under it).
+    # TensorFlow's TPU session reports such workers as "lame" when their heartbeat stops: on a TPU pod that is
+    # the preemption's trace, so it is ``preempted`` too (a worker that merely stops answering is below).
+    EventRule("preempted", r"\blame workers? found\b|\bpreemption (?:signal|detected|event)\b"
+              r"|\b(?:spot|preemptible) (?:instance|vm|node)s? (?:was |were |is |are |has been )?(?:reclaimed|interrupted"
+              r"|terminated)\b|\bSpot (?:instance )?interruption\b|\bmaintenance[- ]event\b",
+              "INFO:tensorflow:ShutdownHook: lame workers found: HeartbeatManager(/job:tpu_worker/replica:0/task:3)"),
     EventRule("cancelled", r"CANCELLED AT|KeyboardInterrupt|Received SIGINT|Signals\.SIGINT",
               "slurmstepd: error: *** JOB 9 ON node2 CANCELLED AT 2025-01-01T10:00:00 ***"),
     EventRule("cancelled", r"Received Signals\.SIGTERM|received signal 15|\bscancel\b",
@@ -69,6 +76,12 @@ EVENTS: tuple[EventRule, ...] = (
               "[rank5]:[E1203 01:02:03.000 ProcessGroupNCCL.cpp:616] [Rank 5] Some NCCL operations have timed o"),
     EventRule("hardware_error", r"\bECC\b.{0,30}(?:err|fault)|double[- ]bit",
               "gpu-11 GPU 0: ECC fault counter rose to 3"),
+    # A node or worker that stopped answering its coordinator (missed heartbeats, marked dead): a machine lost,
+    # which the contract counts as a hardware fault; fatal when the run stops for it
+    EventRule("hardware_error", r"\bmissed too many heartbeats\b|\bno heartbeat (?:from|for)\b"
+              r"|\bheartbeat (?:timed out|timeout|failure|failed|lost)\b|\black of heartbeats?\b"
+              r"|\bworker (?:node )?\S* ?(?:lost|marked (?:as )?dead)\b",
+              "2024-03-04 05:06:07 WARNING coordinator: node 10.0.0.7 marked dead: missed too many heartbeats"),
     EventRule("restart", r"will restart worker group|Restarting worker group|restart_count=[1-9]",
               "INFO:torch.distributed.elastic.agent.server.api:[default] Worker group FAILED. 2/3 attempts left; "
               "will restart worker group"),
@@ -114,6 +127,15 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("checkpoint", r"\bsav(?:e|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b"
               r"|Saving current state to|^(?:\[[\d:.]+\] )?(?:model|optimizer|weights) saved\b",
               "[12:30:45.120000] optimizer saved"),
+    # the best model so far written out (after an evaluation), in the words training loops print it
+    EventRule("checkpoint", r"\bsaved? (?:a |the )?new best\b.{0,30}\bmodel\b|\bsav(?:ed|ing) (?:the )?best\b.{0,20}"
+              r"\b(?:model|weights|checkpoint)\b|\bbest (?:\w+ )?(?:model|checkpoint) (?:saved|written)\b"
+              r"|\bnew best (?:\w+ )?(?:model|checkpoint)\b.{0,20}\bsaved\b",
+              "epoch 7: val dice 0.912 > 0.905, saved new best metric model"),
+    EventRule("checkpoint", r"\bwriting (?:a |the )?checkpoint\b|\bcheckpoint (?:written|stored)\b"
+              r"|\bsaving (?:model )?weights (?:to|at|in)\b|\bwrote (?:a |the )?checkpoint\b"
+              r"|\bsaving (?:the )?(?:model|state|snapshot) (?:at|for) (?:step|epoch|iter)",
+              "[rank0] step 1200: writing checkpoint to /scratch/run7/ckpt_1200"),
     # An uncaught exception: the last line of a traceback (``ValueError: ...``) at the start of a line.
     EventRule("failure", r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)(?::|$)",
               "ValueError: expected a tensor of 4 dimensions, got 3", case=True),
@@ -165,7 +187,7 @@ _OUTCOME = {
 _FATAL_HARDWARE = re.compile(
     r"Xid|uncorrectable|fallen off|Watchdog caught|communicator was aborted|"
     r"ncclUnhandledCudaError|ncclSystemError|ncclInternalError|ncclRemoteError|"
-    r"CUDA error",
+    r"CUDA error|marked (?:as )?dead|lack of heartbeat",
     re.I,
 )
 #: A NaN report that ends the run (an exception, an abort), as opposed to a warning it continues after.

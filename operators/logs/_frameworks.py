@@ -17,7 +17,11 @@ Who wins (specificity):
 2. with no framework parser, the first row of the table found in the file names it. Rows are ordered from
    the most specific tool to the most general (an OpenMMLab codebase before MMEngine, Keras before
    TensorFlow, a launcher such as Horovod last);
-3. nothing found: no name. A user's own script prints none of these and stays unnamed.
+3. the name so far is none, or a runner other tools are built on (MMEngine, the HF Trainer, Megatron-LM,
+   TensorFlow, ...: ``_packages.RUNNERS``): the package the log's own loggers and source paths point at
+   names the more specific tool (``_packages``), so a codebase on MMEngine, a tuning tool on the HF
+   Trainer or a package nobody listed (``verl``) is named by its code rather than by one more row;
+4. nothing found: no name. A user's own script prints none of these and stays unnamed.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 import pyarrow.compute as pc
+
+from assay.operators.logs._packages import RUNNERS, package_of
 
 _HF = "Hugging Face Transformers"
 _DS = "DeepSpeed"
@@ -81,20 +87,28 @@ MARKERS: tuple[Marker, ...] = (
            over=(_HF, _DS, _ELASTIC)),
     Marker("XTuner", r"\bxtuner[./]", "  File \"/opt/xtuner/xtuner/tools/train.py\", line 342, in main",
            over=(_HF, _DS, _ELASTIC)),
+    # GPT-NeoX prints Megatron's iteration line with its own fields (``lm_loss``, the FLOPS estimate)
+    Marker("GPT-NeoX", r"\| lm_loss: [\d.Ee+-]+ \||\bapprox flops per GPU: |\bneox_args\b|\bNeoXArgs\b|\bgpt-neox/",
+           " samples/sec: 3.10 | iteration       20/  32000 | elapsed time per iteration (ms): 8120.4 | "
+           "lm_loss: 3.301E+00 | loss scale: 4096.0 |",
+           over=("Megatron-LM", _DS, _ELASTIC)),
     # --- OpenMMLab codebases (their logger is named after the package), then MMEngine itself ------------------
     Marker("MMDetection3D", r"(?:^|\s)- mmdet3d - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmdet3d\b|\bmmdet3d/",
            "2023-04-05 06:07:08,900 - mmdet3d - INFO - Epoch [2][100/3712]\tlr: 1.0e-03, loss: 1.42",
            over=(_ELASTIC,)),
-    Marker("MMDetection", r"(?:^|\s)- mmdet - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmdet\b|\bmmdet/(?:models|apis|core|datasets)/",
+    Marker("MMDetection", r"(?:^|\s)- mmdet - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmdet\b|\bmmdet/(?:models|apis|core|datasets)/"
+           r"|- mmengine - \w+ - .*\bloss_rpn_cls: ",
            "2021-06-07 08:09:10,111 - mmdet - INFO - Epoch [3][150/2000]\tlr: 2.0e-02, loss_cls: 0.31, loss: 0.77",
            over=(_ELASTIC,)),
-    Marker("MMSegmentation", r"(?:^|\s)- mmseg - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmseg\b|\bmmseg/(?:models|apis|datasets)/",
+    Marker("MMSegmentation", r"(?:^|\s)- mmseg - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmseg\b|\bmmseg/(?:models|apis|datasets)/"
+           r"|- mmengine - \w+ - .*\bdecode\.loss_ce: ",
            "2022-03-04 05:06:07,800 - mmseg - INFO - Iter [400/80000]\tlr: 9.9e-03, decode.loss_ce: 0.52, loss: 0.52",
            over=(_ELASTIC,)),
     Marker("MMEditing", r"(?:^|\s)- mmedit - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmedit\b|\bmmedit/(?:models|apis|core|datasets)/",
            "  File \"/work/mmediting/mmedit/models/restorers/basic_restorer.py\", line 88, in forward_train",
            over=(_ELASTIC,)),
-    Marker("MMPose", r"(?:^|\s)- mmpose - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmpose\b|\bmmpose/(?:models|apis|datasets)/",
+    Marker("MMPose", r"(?:^|\s)- mmpose - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmpose\b|\bmmpose/(?:models|apis|datasets)/"
+           r"|- mmengine - \w+ - .*\b(?:loss_kpt|acc_pose): ",
            "2022-01-02 03:04:05,600 - mmpose - INFO - Epoch [5][50/300]\tlr: 5.0e-04, heatmap_loss: 0.0012",
            over=(_ELASTIC,)),
     Marker("MMOCR", r"(?:^|\s)- mmocr - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmocr\b|\bmmocr/(?:models|apis|datasets)/",
@@ -163,6 +177,24 @@ MARKERS: tuple[Marker, ...] = (
            "step:120/3000 train_loss:4.1022 train_time:25120ms step_avg:209.33ms"),
     Marker("MLX LM", r"\bmlx_lm[./]|\bIter \d+: Train loss [\d.na]+, (?:Learning Rate|It/sec)",
            "Iter 30: Train loss 1.904, Learning Rate 2.000e-05, It/sec 0.512, Tokens/sec 410.2"),
+    # --- tools whose excerpts often print no package name: a phrase or a logger layout only they print -------
+    Marker("nnU-Net", r"Average global foreground Dice:|\(interpret this as an estimate for the Dice"
+           r"|^(?:[\d-]+ [\d:.]+: )?Pseudo dice \[|\bnnUNet_(?:preprocessed|raw|results)\b|\bnnUNetTrainer\w*\b",
+           "2024-05-06 07:08:09.101112: Average global foreground Dice: [0.7712, 0.6407]"),
+    Marker("DLLogger", r"(?:^|[\]\s])DLL \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ - ",
+           "DLL 2023-03-04 05:06:07.891011 - Training Epoch: 1 Training Iteration: 300  step_loss : 1.204"),
+    Marker("veRL", r"(?:^|\s- )(?:actor/pg_loss|critic/vf_loss|actor/ppo_kl|critic/score/mean):-?[\d.na]",
+           "step:12 - actor/pg_loss:-0.021 - actor/entropy_loss:0.51 - critic/score/mean:0.44 - timing_s/gen:8.1"),
+    Marker("OpenCLIP", r"\bTrain Epoch: \d+ \[ *\d+/\d+ \(\d+%\)\] (?:Data \(t\)|Loss: [\d.na]+ \([\d.na]+\) Data \(t\))"
+           r"|\bLogit Scale: [\d.]+|\bopen_clip(?:_train)?[./]",
+           "2024-02-03,04:05:06 | INFO | Train Epoch: 1 [ 2560/50000 (5%)] Loss: 1.802 (1.911) Data (t): 0.05 "
+           "Batch (t): 0.41, 620.1/s LR: 0.000500 Logit Scale: 42.117"),
+    # MONAI's tutorial training loop, which scripts built on MONAI keep printing
+    Marker("MONAI", r"\bsaved new best metric model\b|\bcurrent mean dice: [\d.]+ best mean dice\b|\bmonai[./]",
+           "current epoch: 9 current mean dice: 0.8711 best mean dice: 0.8802 at epoch: 7"),
+    # tensorpack's logger: '[MMDD HH:MM:SS @file.py:line]'
+    Marker("tensorpack", r"^\[\d{4} \d\d:\d\d:\d\d @\w+\.py:\d+\] |\btensorpack[./]",
+           "[0312 10:11:12 @base.py:250] Epoch 3 (global_step 1170) finished, time:31.40 sec."),
     Marker("PyTorch/XLA", r"\bDevice=xla:\d|\btorch_xla[./]", "| Training Device=xla:0/3 Epoch=2 Step=80 Loss=0.114"),
     Marker("MaxText", r"\bcompleted step: \d+, seconds: [\d.]+, TFLOP/s/device:|\bMaxText\b|\bmaxtext/",
            "I0203 04:05:06.700000 1401 metric_logger.py:190] completed step: 7, seconds: 1.204, "
@@ -220,9 +252,8 @@ MARKERS: tuple[Marker, ...] = (
 ANY_MARKER = "|".join(f"(?:{m.pattern})" for m in MARKERS)
 
 
-def name_framework(text: str, parsed: str | None) -> str | None:
-    """The framework of a file from its sampled ``text``: ``parsed`` (the detected parser's framework)
-    unless a row that runs on top of it is found; with no parser framework, the first row found."""
+def _by_markers(text: str, parsed: str | None) -> str | None:
+    """``parsed`` unless a row that runs on top of it is found; with no parser framework, the first row found."""
     rows = [m for m in MARKERS if parsed is None or parsed in m.over]
     if not rows or not text:
         return parsed
@@ -235,5 +266,18 @@ def name_framework(text: str, parsed: str | None) -> str | None:
     return parsed
 
 
+def name_framework(text: str, parsed: str | None) -> str | None:
+    """The framework of a file from its sampled ``text`` and ``parsed`` (the detected parser's framework).
+
+    The markers decide first (see the module); then the packages the log's own references point at
+    (:func:`package_of`) name a more specific tool: with nothing named, or over a runner or library other
+    tools are built on (``RUNNERS``: MMEngine, the HF Trainer, Megatron-LM, TensorFlow, ...)."""
+    marked = _by_markers(text, parsed)
+    if marked is not None and marked not in RUNNERS:
+        return marked
+    found = package_of(text, over=marked is not None)
+    return found or marked
+
 #: The ``framework`` entity names this table can give (for documentation and scoring).
 NAMES: tuple[str, ...] = tuple(dict.fromkeys(m.framework for m in MARKERS))
+

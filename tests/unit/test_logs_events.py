@@ -307,3 +307,58 @@ def test_a_report_glued_after_a_bare_progress_bar_takes_the_bars_count(tmp_path)
 @pytest.mark.parametrize("rule", [*NOT_SAVES, *WARNINGS], ids=lambda r: r.example[:40])
 def test_every_exclusion_example_gives_no_event(tmp_path, rule):
     assert _log(tmp_path, [*_AROUND, rule.example]).event_kinds() == []
+
+
+# -- checkpoints take the step of the training lines around them; workers lost are preempted or a fault ----------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "saved new best metric model",
+        "val acc improved to 0.771; saving best model to runs/exp3/best.pt",
+        "Best checkpoint saved (bleu 27.1)",
+        "new best model (val_loss 0.412) saved",
+        "[rank0] iteration 900: writing checkpoint to /scratch/ck/900",
+        "epoch 3 done; saving model weights to out/w.safetensors",
+    ],
+)
+def test_a_checkpoint_takes_the_step_of_the_training_line_before_it(tmp_path, line):
+    log = _log(tmp_path, ["step 10 loss 2.50", "step 20 loss 2.40", line, "step 30 loss 2.30"])
+    assert [e["step"] for e in log.events if e["kind"] == "checkpoint"] == [20]
+
+
+def test_lame_tpu_workers_are_a_preemption_and_cancel_the_run(tmp_path):
+    lines = [
+        *_AROUND,
+        "INFO:tensorflow:Outfeed finished for iteration (40, 12)",
+        "INFO:tensorflow:ShutdownHook: lame workers found: HeartbeatManager(/job:worker/replica:0/task:1/device:CPU:0)",
+    ]
+    log = _log(tmp_path, lines)
+    assert [(e["kind"], e["step"]) for e in log.events] == [("preempted", 2)]
+    assert log.run["status"] == "cancelled"
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "status"),
+    [
+        ("2024-01-02 10:11:12 WARNING ray: node 10.1.2.3 has been marked dead because the detector has missed too "
+         "many heartbeats from it", "hardware_error", "failed"),
+        ("[2024-01-02 10:11:12][4411] Stopping training due to lack of heartbeats from RolloutWorker_w3",
+         "hardware_error", "failed"),
+        ("gcp: spot instance was reclaimed by the provider; training will be resumed elsewhere", "preempted",
+         "cancelled"),
+        ("Received preemption signal from the scheduler, writing an emergency checkpoint", "preempted", "cancelled"),
+        ("heartbeat timeout for rank 3 (60 s); continuing with a retry", "hardware_error", "unknown"),
+    ],
+)
+def test_a_lost_worker_is_preempted_when_the_platform_took_it_else_a_hardware_fault(tmp_path, line, kind, status):
+    log = _log(tmp_path, [*_AROUND, line])
+    assert kind in log.event_kinds()
+    assert log.run["status"] == status
+
+
+@pytest.mark.parametrize("line", ["preemptible: true", "--preemptible --zone us-central2-b",
+                                  "heartbeat_interval=5s heartbeat_timeout_s=600"])
+def test_settings_that_mention_preemption_or_heartbeats_are_no_event(line):
+    assert classify(line) is None

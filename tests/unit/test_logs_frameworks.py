@@ -7,6 +7,7 @@ import pytest
 
 from assay.operators.logs import parse_log
 from assay.operators.logs._frameworks import MARKERS, NAMES, name_framework
+from assay.operators.logs._packages import GENERIC, PACKAGES, RUNNERS, package_of
 
 
 def _write(tmp_path, name, lines):
@@ -95,9 +96,91 @@ MORE_SHAPES = [
     (["[gpu3] 2023-02-03 04:05:06,789 (trainer:338) INFO: 4epoch results: [train] iter_time=0.12, loss=38.1"],
      "ESPnet"),
     (["epoch time: 51230.4 ms, per step time: 27.33 ms"], "MindSpore"),
+    # a codebase's own heads' fields on the MMEngine runner's lines name the codebase, not the runner
+    (["03/04 05:06:07 - mmengine - INFO - Epoch(train)  [2][ 300/4000]  lr: 5.0e-04  loss: 0.0021  "
+      "loss_kpt: 0.0021  acc_pose: 0.611"], "MMPose"),
+    (["03/04 05:06:07 - mmengine - INFO - Epoch(train)  [1][  50/7330]  lr: 2.0e-02  loss: 2.91  "
+      "loss_rpn_cls: 0.61  loss_rpn_bbox: 0.12  loss_cls: 1.4"], "MMDetection"),
+    (["03/04 05:06:07 - mmengine - INFO - Iter(train) [  400/160000]  lr: 6.0e-05  loss: 1.05  "
+      "decode.loss_ce: 1.05  decode.acc_seg: 61.2"], "MMSegmentation"),
 ]
 
 
 @pytest.mark.parametrize(("lines", "name"), MORE_SHAPES, ids=[n for _, n in MORE_SHAPES])
 def test_other_shapes_of_a_tool(tmp_path, lines, name):
     assert parse_log(_write(tmp_path, "x.log", lines)).run["framework"] == name
+
+
+# -- the package a log's own references point at (operators/logs/_packages.py) -----------------------------------
+
+_SPECIFIC = [p for p in PACKAGES if p.framework not in RUNNERS]
+_RUNNER_ROWS = [p for p in PACKAGES if p.framework in RUNNERS]
+
+
+@pytest.mark.parametrize("row", _SPECIFIC, ids=[p.package for p in _SPECIFIC])
+def test_every_package_row_names_its_tool_through_parse_log(tmp_path, row):
+    log = parse_log(_write(tmp_path, "run.log", ["starting", "step 1 loss 2.0", row.example, "step 2 loss 1.9"]))
+    assert log.run["framework"] == row.framework
+
+
+@pytest.mark.parametrize("row", _RUNNER_ROWS, ids=[p.package for p in _RUNNER_ROWS])
+def test_a_package_on_top_of_a_runner_wins_over_it(tmp_path, row):
+    """A runner's reference names nothing by itself here; a package nobody listed, called above it and logging
+    under its own name, names the run by that name."""
+    lines = [
+        "INFO:acmetrain.fit:step 1 loss 2.0",
+        "Traceback (most recent call last):",
+        '  File "/env/lib/python3.10/site-packages/acmetrain/loops/fit.py", line 41, in run',
+        row.example,
+        "RuntimeError: shapes do not match",
+    ]
+    assert parse_log(_write(tmp_path, "run.log", lines)).run["framework"] == "acmetrain"
+    assert package_of(row.example) is None
+
+
+#: A user's own code in a traceback, its own logger, the libraries every script imports: no tool.
+CUSTOM_WITH_CODE = [
+    ["INFO:__main__:epoch 1 step 10 loss 2.3", "INFO:root:epoch 1 step 20 loss 2.2"],
+    ["step 5 loss 1.2", "Traceback (most recent call last):", '  File "train.py", line 88, in <module>',
+     '  File "/home/me/proj/models/net.py", line 12, in forward',
+     '  File "/env/lib/python3.10/site-packages/torch/nn/modules/module.py", line 1501, in _call_impl',
+     "ValueError: bad shape"],
+    ["/env/lib/python3.9/site-packages/numpy/core/fromnumeric.py:3474: RuntimeWarning: Mean of empty slice.",
+     "epoch 2 loss 0.91", "I0102 03:04:05.600000 1400 checkpoint_manager.cc:120] step 100 loss 0.8"],
+    ["2024-01-02 03:04:05 | INFO | trainer | step 40 loss 1.1", "connected to master.cluster.local:29500 ok"],
+]
+
+
+@pytest.mark.parametrize("lines", CUSTOM_WITH_CODE)
+def test_a_users_own_code_and_generic_libraries_name_no_tool(tmp_path, lines):
+    assert parse_log(_write(tmp_path, "mine.log", lines)).run["framework"] is None
+
+
+def test_the_outermost_frame_in_a_package_is_the_tool():
+    """A traceback counts once, by its caller: the tool sits above the libraries it calls."""
+    text = "\n".join([
+        "Traceback (most recent call last):",
+        '  File "run.py", line 3, in <module>',
+        '  File "/env/lib/python3.11/site-packages/acmetune/cli.py", line 20, in main',
+        '  File "/env/lib/python3.11/site-packages/otherlib/ops.py", line 90, in apply',
+        "KeyError: 'x'",
+    ])
+    assert package_of(text) == "acmetune"
+
+
+def test_specificity_over_parsed_frameworks():
+    hf, megatron = "Hugging Face Transformers", "Megatron-LM"
+    peft_frame = '  File "/env/lib/python3.10/site-packages/peft/tuners/lora.py", line 9, in forward'
+    assert name_framework(peft_frame, hf) == hf  # a library the script calls is no tool
+    one_stray = '  File "/env/lib/python3.10/site-packages/somelib/x.py", line 1, in f'
+    assert name_framework(one_stray, hf) == hf  # one frame of an unlisted package does not rename a runner
+    neox = '  File "/home/me/gpt-neox/megatron/training.py", line 600, in train'
+    assert name_framework(neox, megatron) == "GPT-NeoX"  # the repository holds Megatron's code
+    assert name_framework("06/07 08:09:10 - mmengine - INFO - Epoch(train) [1][50/90]  loss: 1.0\n"
+                          "INFO:mmrotate.models:built\nINFO:mmrotate.models:loaded", None) == "mmrotate"
+
+
+def test_package_tables_are_consistent():
+    assert len({p.package for p in PACKAGES}) == len(PACKAGES)
+    assert not {p.package for p in PACKAGES} & GENERIC
+    assert all(p.example.strip() for p in PACKAGES)

@@ -1,0 +1,208 @@
+"""Which tool a log's own references point at: the package its loggers and source paths name.
+
+A log refers to the code that printed it: a logger's name (``INFO:ppdet.engine:``, ``- mmpose - INFO -``,
+``[d2.utils.events]``, ``yolox.core.trainer:261``), a traceback's frames (``File ".../site-packages/verl/...``,
+``File "/home/me/nnUNet/nnunet/training/..."``) and a warning's path. The top-level package most of them
+point at names the tool, skipping Python's own modules and the libraries every script imports (``GENERIC``:
+torch, numpy, logging, absl, tqdm, ...) and, when anything more specific is found, the runners tools are
+built on (``RUNNERS``: MMEngine, the HF Trainer, Megatron-LM, DeepSpeed, TensorFlow, ...). ``PACKAGES``
+maps a package to its tool where the two are spelled differently (``ppdet`` is PaddleDetection) or where a
+repository folder names the tool whose code sits under it (``gpt-neox/megatron/...`` is GPT-NeoX); any
+other package names itself (``verl``). A traceback counts once, by its outermost frame in a package: the
+caller is the more specific code (a tool's frame sits above the libraries it calls). A path the table does
+not know outside ``site-packages`` is a user's own code and names nothing, so a ``train.py`` stays unnamed.
+
+Every ``PACKAGES`` row carries a line that refers to it (``tests/unit/test_logs_frameworks.py`` runs each
+through ``parse_log``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_HF = "Hugging Face Transformers"
+_ELASTIC = "TorchElastic"
+
+
+@dataclass(frozen=True)
+class Package:
+    """A package (or the repository folder a tool is cloned into) and the tool it is, where the two are
+    spelled differently or the package is a runner; ``example`` is a line that refers to it."""
+
+    package: str
+    framework: str
+    example: str
+
+
+#: Packages whose tool goes by another name (``ppdet`` is PaddleDetection); a package not listed names
+#: itself (``verl``). Repository folders (``gpt-neox``) name the tool whose code sits under them.
+PACKAGES: tuple[Package, ...] = (
+    Package("ppdet", "PaddleDetection", "[03/04 05:06:07] ppdet.engine.callbacks INFO: Epoch: [2] [ 40/900] loss: 1.91"),
+    Package("ppocr", "PaddleOCR", '  File "/src/PaddleOCR/ppocr/modeling/heads/rec_ctc_head.py", line 40, in forward'),
+    Package("ppcls", "PaddleClas", '  File "/src/PaddleClas/ppcls/engine/train/train.py", line 55, in train_epoch'),
+    Package("paddleseg", "PaddleSeg", "2023-01-02 03:04:05 [WARNING]\tpaddleseg.cvlibs.config: no val dataset"),
+    Package("paddlenlp", "PaddleNLP", "[2024-01-02 03:04:05,600] [    INFO] paddlenlp.trainer.trainer - loss: 2.1"),
+    Package("pcdet", "OpenPCDet", '  File "/work/OpenPCDet/pcdet/models/detectors/pv_rcnn.py", line 12, in forward'),
+    Package("nnunet", "nnU-Net", '  File "/opt/nnUNet/nnunet/training/network_training/network_trainer.py", line 9'),
+    Package("nnunetv2", "nnU-Net", "/env/lib/python3.10/site-packages/nnunetv2/training/loss/dice.py:71: RuntimeWarning"),
+    Package("monai", "MONAI", "2022-05-06 07:08:09,100 - monai.engines.trainer - INFO - Epoch: 3/100, Iter: 5/40"),
+    Package("open_clip", "OpenCLIP", '  File "/env/lib/python3.11/site-packages/open_clip/loss.py", line 88, in forward'),
+    Package("open_clip_train", "OpenCLIP", "INFO:open_clip_train.main:Start epoch 2"),
+    Package("verl", "veRL", '  File "/env/lib/python3.10/site-packages/verl/trainer/ppo/ray_trainer.py", line 90'),
+    Package("dllogger", "DLLogger", '  File "/workspace/bert/dllogger/logger.py", line 51, in log'),
+    Package("mlx_vlm", "MLX VLM", '  File "/env/lib/python3.12/site-packages/mlx_vlm/trainer/trainer.py", line 77'),
+    Package("gpt-neox", "GPT-NeoX", '  File "/home/me/gpt-neox/megatron/training.py", line 480, in train_step'),
+    Package("mmdet", "MMDetection", "2024-01-02 03:04:05,600 - mmdet.models.losses - WARNING - empty targets"),
+    Package("mmdet3d", "MMDetection3D", '  File "/src/mmdet3d/models/detectors/base.py", line 60, in forward'),
+    Package("mmseg", "MMSegmentation", '  File "/src/mmseg/models/segmentors/base.py", line 101, in train_step'),
+    Package("mmedit", "MMEditing", '  File "/src/mmedit/models/restorers/basic_restorer.py", line 80, in forward'),
+    Package("mmpose", "MMPose", '  File "/env/lib/python3.8/site-packages/mmpose/models/heads/hm_head.py", line 2'),
+    Package("mmocr", "MMOCR", '  File "/src/mmocr/models/textrecog/recognizers/base.py", line 44, in forward'),
+    Package("mmaction", "MMAction2", '  File "/src/mmaction/models/recognizers/base.py", line 130, in forward'),
+    Package("mmcls", "MMClassification", '  File "/src/mmcls/models/classifiers/base.py", line 99, in train_step'),
+    Package("mmpretrain", "MMPretrain", '  File "/src/mmpretrain/models/heads/cls_head.py", line 10, in loss'),
+    Package("d2", "Detectron2", "[04/05 06:07:08 d2.engine.hooks]: Overall training speed: 100 iterations"),
+    Package("detectron2", "Detectron2", '  File "/src/detectron2/engine/train_loop.py", line 149, in train'),
+    Package("fairseq_cli", "fairseq", '  File "/src/fairseq/fairseq_cli/train.py", line 180, in main'),
+    Package("onmt", "OpenNMT", '  File "/src/OpenNMT-py/onmt/trainer.py", line 240, in train'),
+    Package("espnet2", "ESPnet", '  File "/src/espnet/espnet2/train/trainer.py", line 290, in run'),
+    Package("llamafactory", "LLaMA-Factory", "[INFO|2024-05-06 07:08:09] llamafactory.data.loader:52 >> Loading dataset"),
+    Package("llmtuner", "LLaMA-Factory", '  File "/src/LLaMA-Factory/src/llmtuner/tuner/tune.py", line 30, in run_exp'),
+    Package("axolotl", "Axolotl", '  File "/src/axolotl/src/axolotl/train.py", line 160, in train'),
+    Package("xtuner", "XTuner", '  File "/src/xtuner/xtuner/engine/runner/loops.py", line 30, in run'),
+    Package("trl", "TRL", '  File "/env/lib/python3.11/site-packages/trl/trainer/dpo_trainer.py", line 900'),
+    Package("yolox", "YOLOX", "2022-01-02 03:04:05 | INFO     | yolox.core.trainer:190 - Training start..."),
+    Package("ultralytics", "Ultralytics", '  File "/env/lib/python3.10/site-packages/ultralytics/engine/trainer.py", line 3'),
+    Package("torchtune", "torchtune", "INFO:torchtune.utils._logging:Model is initialized with precision torch.bfloat16."),
+    Package("litgpt", "LitGPT", '  File "/env/lib/python3.11/site-packages/litgpt/finetune/lora.py", line 200, in fit'),
+    Package("olmo", "OLMo", "2024-03-04T05:06:07.890 node0:0 olmo.train:1200 INFO Saving checkpoint"),
+    Package("allennlp", "AllenNLP", '  File "/env/lib/python3.7/site-packages/allennlp/training/trainer.py", line 4'),
+    Package("speechbrain", "SpeechBrain", "speechbrain.core - Info: ckpt_interval_minutes arg from hparam file: 15"),
+    Package("mlx_lm", "MLX LM", '  File "/env/lib/python3.12/site-packages/mlx_lm/tuner/trainer.py", line 260'),
+    # runners and libraries other tools are built on (``RUNNERS``): they name a run only when nothing sits on top
+    Package("mmengine", "MMEngine", '  File "/env/lib/python3.9/site-packages/mmengine/runner/runner.py", line 1'),
+    Package("megatron", "Megatron-LM", '  File "/src/Megatron-LM/megatron/training/training.py", line 700'),
+    Package("deepspeed", "DeepSpeed", '  File "/env/lib/python3.10/site-packages/deepspeed/runtime/engine.py", line 9'),
+    Package("transformers", _HF, "INFO:transformers.trainer:***** Running training *****"),
+    Package("pytorch_lightning", "PyTorch Lightning", "INFO:pytorch_lightning.utilities.rank_zero:GPU available: True"),
+    Package("lightning", "PyTorch Lightning", "INFO:lightning.pytorch.utilities.rank_zero:GPU available: True"),
+    Package("tensorflow", "TensorFlow", '  File "/env/lib/python3.8/site-packages/tensorflow/python/client/session.py"'),
+    Package("keras", "Keras", '  File "/env/lib/python3.10/site-packages/keras/src/trainers/trainer.py", line 3'),
+    Package("flax", "Flax", '  File "/env/lib/python3.10/site-packages/flax/training/checkpoints.py", line 500'),
+    Package("torch_xla", "PyTorch/XLA", '  File "/env/lib/python3.10/site-packages/torch_xla/core/xla_model.py", line 9'),
+    Package("colossalai", "Colossal-AI", '  File "/env/lib/python3.10/site-packages/colossalai/booster/booster.py"'),
+    Package("horovod", "Horovod", '  File "/env/lib/python3.8/site-packages/horovod/torch/__init__.py", line 30'),
+    Package("mindspore", "MindSpore", '  File "/env/lib/python3.9/site-packages/mindspore/train/model.py", line 1000'),
+    Package("paddle", "PaddlePaddle", '  File "/env/lib/python3.9/site-packages/paddle/fluid/dygraph/base.py", line 1'),
+)
+_PACKAGE = {p.package: p.framework for p in PACKAGES}
+#: Runners and libraries other tools are built on: a more specific package found beside them wins.
+RUNNERS: frozenset[str] = frozenset(
+    {_PACKAGE[k] for k in ("mmengine", "megatron", "deepspeed", "transformers", "pytorch_lightning", "tensorflow",
+                           "keras", "flax", "torch_xla", "colossalai", "horovod", "mindspore", "paddle")}
+    | {_ELASTIC}
+)
+#: Packages that name no tool: Python's own modules, the numeric and utility libraries every training script
+#: imports, the names of a script's own logger (``__main__``, ``root``) and the folders a project of one's own
+#: is laid out in (``models``, ``utils``, ``trainer``: ``logging.getLogger("trainer")`` is a user's logger).
+GENERIC: frozenset[str] = frozenset(
+    """__main__ main root py builtins abc argparse asyncio atexit codecs collections concurrent contextlib copy
+    ctypes dataclasses datetime distutils encodings enum faulthandler functools gc glob importlib inspect io
+    json logging math multiprocessing os pathlib pickle queue random re runpy selectors shutil signal site
+    socket socketserver ssl string subprocess sys tempfile threading time timeit traceback typing unittest
+    urllib warnings weakref http email xml sqlite3 pdb bdb cProfile profile
+    torch torchvision torchaudio torchtext torchdata torchmetrics numpy scipy pandas sklearn skimage PIL cv2
+    matplotlib seaborn h5py numba jax jaxlib optax orbax chex absl google six tqdm rich click typer fire hydra
+    omegaconf yaml ruamel tensorboard tensorboardX wandb mlflow comet_ml neptune datasets huggingface_hub
+    tokenizers safetensors accelerate peft bitsandbytes apex triton xformers flash_attn einops timm vllm sglang
+    ray dask fsspec s3fs boto3 botocore filelock packaging setuptools pkg_resources pip IPython ipykernel
+    tornado zmq grpc mpi4py cupy pytest _pytest requests urllib3 aiohttp sentencepiece tiktoken nltk spacy
+    regex lxml yapf addict terminaltables prettytable tabulate coloredlogs loguru termcolor colorama fvcore
+    iopath pycocotools lvis albumentations imgaug nibabel SimpleITK soundfile librosa psutil pynvml GPUtil
+    setproctitle torch_npu habana_frameworks tensorrt onnx onnxruntime mmcv numexpr pyarrow
+    model models util utils data dataset datasets dataloader engine engines tool tools lib libs src core module
+    modules common config configs trainer trainers training train scripts script net nets network networks
+    layers ops losses loss eval evaluation evaluator tasks task runner runners callbacks hooks helpers misc
+    logger log logs app experiment experiments pipeline solver solvers optim optimizer""".split()
+)
+
+#: Where a log refers to a module: a logger's name (``INFO:name:``, ``- name - INFO -``, ``- INFO - name -``,
+#: ``| INFO | name |``, ``name INFO:``, ``[name.sub]``, ``name.sub:123``) and a source path (a traceback's
+#: ``File "..."`` line, a warning's ``/path/file.py:12:``).
+_LOGGER = re.compile(
+    r"^(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL):(?P<a>[A-Za-z_][\w.]*):"
+    r"| - (?P<b>[A-Za-z_][\w.]*) - (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - "
+    r"| - (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - (?P<c>[A-Za-z_][\w.]*) - "
+    r"|\| (?:INFO|WARNING|ERROR|DEBUG) +\| (?P<d>[A-Za-z_][\w.]*) [|:-]"
+    r"|(?:^|[\s\]])(?P<e>[a-z_][\w.]*) (?:INFO|WARNING|ERROR|DEBUG):"
+    r"|\[(?P<f>[a-z_]\w*(?:\.\w+)+)\]"
+    r"|(?:^|[\s\[(|])(?P<g>[a-z_]\w*(?:\.[a-z_]\w*)+):\d+\b(?![.:]\d)",
+    re.M,
+)
+_PATH = re.compile(r"""(?:^\s*File "(?P<tb>[^"]+)"|(?P<warn>/[^\s:"']+\.py):\d+: )""", re.M)
+_TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
+_SITE = re.compile(r"(?:site|dist)-packages/([A-Za-z_]\w*)/")
+#: Dotted names that are files or hosts, not modules.
+_NOT_MODULE = re.compile(r"\.(?:py|pyc|pt|pth|ckpt|json|yaml|yml|txt|log|sh|cc|cpp|cu|c|h|hpp|go|rs|java|js|ts|com|org|net|io|local|internal|edu)$")
+
+
+def _module_package(name: str) -> str | None:
+    if _NOT_MODULE.search(name):
+        return None
+    top = name.split(".", 1)[0]
+    return None if top in GENERIC or not top.isidentifier() else top
+
+
+def _path_package(path: str) -> str | None:
+    """The package a source path belongs to: the folder under ``site-packages``; outside it, the first folder
+    the table knows (a repository such as ``gpt-neox`` or a package such as ``nnunet``). A path the table knows
+    nothing of is a user's own code: no package."""
+    found = _SITE.search(path)
+    if found:
+        top = found[1]
+        return None if top in GENERIC else top
+    for part in path.replace("\\", "/").split("/")[:-1]:
+        if part in _PACKAGE:
+            return part
+    return None
+
+
+def references(text: str) -> dict[str, int]:
+    """How often each package is referred to: every logger name and warning path counts; a traceback counts
+    once, by its outermost frame that is in a package (the caller is the more specific code: a tool's frame
+    sits above the libraries it calls)."""
+    counts: dict[str, int] = {}
+    for m in _LOGGER.finditer(text):
+        top = _module_package(next(g for g in m.groups() if g))
+        if top:
+            counts[top] = counts.get(top, 0) + 1
+    pending = True  # the current traceback has not counted yet
+    for line in text.splitlines():
+        if "Traceback" in line and _TRACEBACK.search(line):
+            pending = True
+            continue
+        if ".py" not in line:
+            continue
+        m = _PATH.search(line)
+        if not m:
+            continue
+        top = _path_package(m["tb"] or m["warn"])
+        if top and (m["warn"] or pending):
+            counts[top] = counts.get(top, 0) + 1
+            pending = pending and bool(m["warn"])
+    return counts
+
+
+def package_of(text: str, *, over: bool = False) -> str | None:
+    """The tool the log's own references point at: the most referred-to package that is not a runner or a
+    generic library, through ``PACKAGES`` to its tool's name, else the package's own name (``verl``).
+    ``over``: the run is named after a runner already; a package the table does not know must then be
+    referred to twice to rename it (one stray frame of an unknown library does not)."""
+    counts = {k: v for k, v in references(text).items() if _PACKAGE.get(k, k) not in RUNNERS}
+    if over:
+        counts = {k: v for k, v in counts.items() if k in _PACKAGE or v >= 2}
+    if not counts:
+        return None
+    top = max(counts, key=lambda k: (counts[k], k))
+    return _PACKAGE.get(top, top)
