@@ -103,7 +103,7 @@ _STOP_EN = re.compile(
     r"\s+(?:on|in|for|with|when|while|across|at|under|using|by|and\s+(?:achiev|deliver|reduc|improv)\w*|"
     r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|[a-z]{3,}(?:es|ed))\b|"
     # "... than X and speeds training up by 26%": a verb in -s with its object starts another clause.
-    r"and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b|"
+    r"(?-i:and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b)|"
     r"respectively|which|that|thanks|because|without|through|is|are|was|were)\b|\s*[,.;:()\[\]]|"
     r"\s+(?:(?:and|or)\s+)?[\d$~]",
     re.I,
@@ -120,7 +120,8 @@ _VERSUS_EN = re.compile(
 # Verbs that name their baseline before the numbers: "outperforms A and B by 1.2x and 1.5x".
 _VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed)\w*\s+(?:the\s+)?$", re.I)
 # "compared to the runner-up, BarPipe": a descriptive phrase, then the system's name after a comma.
-_ONE_NAME = r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?"
+# A name, perhaps with its citation ("Tiresias [22]"), which the caller drops.
+_ONE_NAME = r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?(?:\s*\[[\w\s,.-]{1,20}\])?"
 # ... or several: "compared with recent schedulers, FooSched and BarPipe, ...".
 _APPOSITIVE_NAME = re.compile(
     rf",?\s*(?:namely\s+|i\.e\.,?\s+)?(?P<n>{_ONE_NAME}(?:,\s*{_ONE_NAME})*(?:,?\s+(?:and|or)\s+{_ONE_NAME})?)"
@@ -309,7 +310,7 @@ def versus(
         if _DESCRIPTIVE.search(phrase):
             named = _APPOSITIVE_NAME.match(text, end, s_end)
             if named:  # "compared to the second-best method, vPipe": the name, not the description
-                phrase, start, end = named.group("n"), named.start("n"), named.end("n")
+                phrase, start, end = _CITATION.sub("", named.group("n")), named.start("n"), named.end("n")
         if end <= claim.start:
             if _INTRODUCES.match(text, end, claim.start):
                 introducing = (phrase, start, end)
@@ -362,6 +363,7 @@ def versus(
     return " ".join(phrase.split()), start, end
 
 
+_CITATION = re.compile(r"\s*\[[^\]]*\]")
 # A phrase ending in a common noun describes its systems ("the runner-up", "recent DL schedulers").
 _DESCRIPTIVE = re.compile(r"(?:^|\s)[a-z][a-z-]*$")
 # Something in a phrase that names a system: a capital or a digit ("the second-best method" names none).
@@ -417,7 +419,7 @@ def distribute(text: str, claims: list[Claim]) -> None:
         offset = start
         for claim, part in zip(group, parts, strict=True):
             at = text.find(part, offset, end)
-            claim.versus, claim.versus_span = part, (at, at + len(part))
+            claim.versus, claim.versus_span = _CITATION.sub("", part).strip(), (at, at + len(part))
             claim.versus_source = "respectively"
             offset = at + len(part)
 

@@ -110,6 +110,13 @@ CASES = [
         "BarPipe",
     ),
     (
+        "citations after the appositive's names are dropped, and a capitalised name after 'and' stays",
+        "Compared with recent\nDL schedulers, FooSched [22] and BarPipe [31], Quokka cuts the JCT by up to 73%.",
+        "73%",
+        "Quokka",
+        "FooSched and BarPipe",
+    ),
+    (
         "as many named baselines as numbers pair in order without respectively",
         "The fairness gains (1.5x and 5.4x) over FooSched and BarPipe are large.",
         "5.4x",
