@@ -99,7 +99,8 @@ CUES: tuple[Cue, ...] = (
         # brackets, "(BERT 2.1x)", is not 1x).
         re.compile(r"\s*(?:\d+(?:\.\d+)?\s*[x×]\s*)?[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}\s+1(?:\.0+)?\s*[x×]\s*"),
         True,
-        "We compare tuned sharing, the plain runtime (Local 1x) and two copies (2x Local 1x); sharing is 1.7x faster.",
+        "We compare tuned sharing, the plain runtime (Local 1x) and two copies (2x Local 1x); sharing is 1.7x faster. "
+        "Local 1x: one tenant alone.",
         ((1.7, "x"),),
     ),
     Cue(
@@ -263,7 +264,7 @@ def not_a_result(text: str, start: int, end: int, shape: str) -> str | None:
         if cue.where == "after":
             hit = bool(cue.pattern.match(text, end))
         elif cue.where == "parenthesis":
-            inside = _parenthesis(text, start, end)
+            inside = _parenthesis(text, start, end) or _legend_entry(text, start, end)
             hit = inside is not None and bool(cue.pattern.fullmatch(inside))
         else:
             if clause is None:
@@ -292,6 +293,15 @@ def _parenthesis(text: str, start: int, end: int) -> str | None:
     return text[opened + 1 : closed]
 
 
+def _legend_entry(text: str, start: int, end: int) -> str | None:
+    """A legend's entry the number ends ("...; Local 1x: one tenant alone"), up to the number, or None."""
+    if not re.match(r"\s*:", text[end : end + 3]):
+        return None
+    lo = max(0, start - 40)
+    breaks = list(re.finditer(r"[;\n:(]|[.,](?=\s)", text[lo:start]))
+    return text[lo + breaks[-1].end() if breaks else lo : end]
+
+
 def _clause(text: str, start: int) -> str:
     lo = max(0, start - 160)
     breaks = list(_CLAUSE_BREAK.finditer(text, lo, start))
@@ -302,3 +312,66 @@ def _sentence(text: str, start: int) -> str:
     lo = max(0, start - 300)
     breaks = list(_SENTENCE_BREAK.finditer(text, lo, start))
     return text[breaks[-1].end() if breaks else lo : start]
+
+
+# -- table rows -------------------------------------------------------------------------------------------
+# A table's rows come from the readers as lines of cells joined by " | " (Markdown, LaTeX tabular); they are
+# residue, not prose, but a row that names a system and holds a ratio states a result ("Foo | 3.2x").
+_CELL_SEP = " | "
+_RATIO_CELL = re.compile(
+    r"[~≈<>]?\s*[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*(?:[x×]|\\?%|％|times)"
+    r"(?:\s*(?:[-–~]|to)\s*(?:\d+(?:\.\d+)?)\s*(?:[x×]|\\?%|％))?\s*(?:\([^)]*\))?\s*",
+    re.I,
+)
+# What a results table's header or caption says it measures, against what a hyperparameter table lists.
+_RESULT_HEADER = re.compile(
+    r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|saving|\bvs\.?|versus|compar|relative|"
+    r"normali[sz]ed|ratio|efficien|utili[sz]|throughput|latency|\bJCT\b|makespan|加速|提升|降低|开销",
+    re.I,
+)
+_SETTING_HEADER = re.compile(
+    r"hyper-?param|learning\s+rate|\blr\b|dropout|warm-?up|weight\s+decay|momentum|\bseed\b|sparsity|"
+    r"configuration|setting|超参",
+    re.I,
+)
+_TABLE_REACH = 2000
+
+
+def table_result(text: str, start: int, end: int, unit: str) -> bool:
+    """Whether a number in a table row states a result: the row names something in its first cell, the number
+    is a ratio filling a cell of its own, and the table is a results table -- its header or the caption
+    above it says what it compares (speedup, overhead, reduction, vs, ...) and nothing there names
+    hyperparameters; a multiple (``x``) in a row of names is a result by itself."""
+    lo = text.rfind("\n", 0, start) + 1
+    hi = text.find("\n", end)
+    row = text[lo : len(text) if hi < 0 else hi]
+    if _CELL_SEP not in row:
+        return False
+    cells, offset = [], lo
+    for cell in row.split(_CELL_SEP):
+        cells.append((offset, cell))
+        offset += len(cell) + len(_CELL_SEP)
+    first = cells[0][1].strip()
+    if not re.match(r"[A-Za-z\u4e00-\u9fff]", first) or _SETTING_HEADER.search(first):
+        return False
+    own = next((c for o, c in cells if o <= start < o + len(c)), "")
+    if not _RATIO_CELL.fullmatch(own):
+        return False
+    header = _table_head(text, lo)
+    if _SETTING_HEADER.search(header):
+        return False
+    return unit == "x" or bool(_RESULT_HEADER.search(header))
+
+
+def _table_head(text: str, row_start: int) -> str:
+    """The header row of the table a row belongs to and the paragraph just above the table (its caption)."""
+    floor = max(0, row_start - _TABLE_REACH)
+    lines = text[floor:row_start].split("\n")
+    head: list[str] = []
+    i = len(lines) - 1
+    while i >= 0 and (_CELL_SEP in lines[i] or not lines[i].strip()):
+        if lines[i].strip():
+            head = [lines[i]]  # the topmost row seen so far: the header
+        i -= 1
+    caption = lines[i] if i >= 0 else ""
+    return " ".join([caption, *head])

@@ -20,6 +20,7 @@ import numpy as np
 from assay.ids import stable_id
 from assay.operators.papers import _confidence, _context
 from assay.operators.papers._claims import Claim, find_claims
+from assay.operators.papers._clause import table_result
 from assay.operators.papers._configs import hardware_counts, sized_models
 from assay.operators.papers._gazetteer import entity_id, generic_names, normalise
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex, resolve
@@ -201,7 +202,10 @@ def _in_prose(claims: list[Claim], structure: Structure) -> list[Claim]:
     kept = []
     for claim in claims:
         claim.section = structure.section(claim.start)
-        if claim.section != REFERENCES and not structure.residue(claim.start):
+        if claim.section != REFERENCES and (
+            not structure.residue(claim.start)
+            or table_result(structure.text, claim.start, claim.end, claim.unit)  # "Foo | 3.2x"
+        ):
             kept.append(claim)
     return kept
 

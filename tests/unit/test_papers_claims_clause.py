@@ -163,3 +163,57 @@ def test_a_per_gpu_throughput_is_checked_against_a_per_gpu_prediction():
     assert scoped.verdict == "consistent", scoped.reason
     unscoped = check(f"Foo trains GPT-3 13B on 64 A100 GPUs at {per_gpu:,} tokens/s.")
     assert unscoped.verdict != "consistent"
+
+
+def claims_of_file(path) -> list[dict]:
+    records, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
+    assert not failures
+    segmented, _ = get_operator("segment_text").run(records)
+    extracted, _ = get_operator("extract_knowledge").run(segmented, model="blank", parse="none")
+    return extracted[0]["claims"]
+
+
+_MD_TABLES = """# Foo: fast sharing
+
+Foo shares accelerators between tenants.
+
+## Results
+
+Table 2: speedup of Foo over Bar per model.
+
+| model | speedup |
+|-------|---------|
+| BERT-large | 2.4x |
+| GPT-2 | 1.9× |
+
+Table 3: training hyperparameters.
+
+| hyperparameter | value |
+|----------------|-------|
+| dropout | 10% |
+| warmup | 5% |
+"""
+
+
+def test_a_results_table_row_states_a_claim_and_a_hyperparameter_table_does_not(tmp_path):
+    path = tmp_path / "foo.md"
+    path.write_text(_MD_TABLES, encoding="utf-8")
+    found = sorted((c["value"], c["unit"]) for c in claims_of_file(path))
+    assert found == [(1.9, "x"), (2.4, "x")]
+
+
+def test_a_latex_overhead_table_keeps_its_percentages(tmp_path):
+    source = (
+        "\\documentclass{article}\\begin{document}\\title{Foo}\\maketitle\\section{Evaluation}"
+        "Foo's probes cost little.\\begin{table}\\caption{Probe overhead of Foo compared with Bar.}"
+        "\\begin{tabular}{lrr}Probe & Foo & Bar \\\\ \\hline blockstat & 4\\% & 61\\% \\\\ "
+        "memtrace & 7\\% & 70\\% \\\\ \\end{tabular}\\end{table}\\end{document}"
+    )
+    path = tmp_path / "foo.tex"
+    path.write_text(source, encoding="utf-8")
+    found = sorted(c["value"] for c in claims_of_file(path) if c["unit"] == "%")
+    assert found == [4.0, 7.0, 61.0, 70.0]
+
+
+def test_figure_axes_are_not_claims():
+    assert values("Foo is fast.\n\n100% 80% 60% 40% 20% 0%\n\nIt helps.") == []
