@@ -41,7 +41,7 @@ EVENTS: tuple[EventRule, ...] = (
     # the preemption's trace, so it is ``preempted`` too (a worker that merely stops answering is below).
     EventRule("preempted", r"\blame workers? found\b|\bpreemption (?:signal|detected|event)\b"
               r"|\b(?:spot|preemptible) (?:instance|vm|node)s? (?:was |were |is |are |has been )?(?:reclaimed|interrupted"
-              r"|terminated)\b|\bSpot (?:instance )?interruption\b|\bmaintenance[- ]event\b",
+              r"|terminated)\b|\bSpot (?:instance )?interruption\b|\bmaintenance[- ]event\b|\bpreempt event\b|\bimminent node shutdown\b",
               "INFO:tensorflow:ShutdownHook: lame workers found: HeartbeatManager(/job:tpu_worker/replica:0/task:3)"),
     EventRule("cancelled", r"CANCELLED AT|KeyboardInterrupt|Received SIGINT|Signals\.SIGINT",
               "slurmstepd: error: *** JOB 9 ON node2 CANCELLED AT 2025-01-01T10:00:00 ***"),
@@ -130,10 +130,11 @@ EVENTS: tuple[EventRule, ...] = (
     # the best model so far written out (after an evaluation), in the words training loops print it
     EventRule("checkpoint", r"\bsaved? (?:a |the )?new best\b.{0,30}\bmodel\b|\bsav(?:ed|ing) (?:the )?best\b.{0,20}"
               r"\b(?:model|weights|checkpoint)\b|\bbest (?:\w+ )?(?:model|checkpoint) (?:saved|written)\b"
-              r"|\bnew best (?:\w+ )?(?:model|checkpoint)\b.{0,20}\bsaved\b",
+              r"|\bnew best (?:\w+ )?(?:model|checkpoint)\b.{0,20}\bsaved\b|\bBetter model found at\b"
+              r"|\bbest model has been updated\b",
               "epoch 7: val dice 0.912 > 0.905, saved new best metric model"),
     EventRule("checkpoint", r"\bwriting (?:a |the )?checkpoint\b|\bcheckpoint (?:written|stored)\b"
-              r"|\bsaving (?:model )?weights (?:to|at|in)\b|\bwrote (?:a |the )?checkpoint\b"
+              r"|\bsaving (?:\w+ )?weights (?:to|at|in)\b|\b(?:wrote|saved) (?:a |the )?checkpoint\b"
               r"|\bsaving (?:the )?(?:model|state|snapshot) (?:at|for) (?:step|epoch|iter)",
               "[rank0] step 1200: writing checkpoint to /scratch/run7/ckpt_1200"),
     # An uncaught exception: the last line of a traceback (``ValueError: ...``) at the start of a line.

@@ -362,3 +362,22 @@ def test_a_lost_worker_is_preempted_when_the_platform_took_it_else_a_hardware_fa
                                   "heartbeat_interval=5s heartbeat_timeout_s=600"])
 def test_settings_that_mention_preemption_or_heartbeats_are_no_event(line):
     assert classify(line) is None
+
+
+#: More wordings of saves and of machines taken back, in the shapes tools print them (own-worded).
+MORE_SAVES_AND_PREEMPTIONS = [
+    ("Saved a checkpoint at step 100.", "checkpoint"),
+    ("Saving LoRA weights to 'out/lora/iter-000200-ckpt.pth'", "checkpoint"),
+    ("Better model found at epoch 3 with valid_loss value: 0.4102.", "checkpoint"),
+    ("[gpu0] 2024-01-02 03:04:05,678 (trainer:350) INFO: The best model has been updated: valid.acc", "checkpoint"),
+    ("Model checkpoint of size 4.20 GB saved to /tmp/run/ckpt/model-00001.safetensors", "checkpoint"),
+    ("pod trainer-0: terminated in response to imminent node shutdown", "preempted"),
+    ("ScheduledEvents: Preempt event received for vm-gpu-3, shutting down in 30 s", "preempted"),
+]
+
+
+@pytest.mark.parametrize(("line", "kind"), MORE_SAVES_AND_PREEMPTIONS, ids=[w[:40] for w, _ in
+                                                                           MORE_SAVES_AND_PREEMPTIONS])
+def test_more_saves_and_preemptions_through_parse_log(tmp_path, line, kind):
+    log = _log(tmp_path, [*_AROUND, line, "step 3 loss 2.30"])
+    assert [(e["kind"], e["step"]) for e in log.events] == [(kind, 2)]
