@@ -158,7 +158,22 @@ _alias(
     "tflops_per_device",
 )
 _alias("mfu", "mfu", "mfu_pct", "model_flops_utilization")
-_alias("memory_mb", "memory_mb", "mem_mb", "max_memory_mb", "memory_mib")
+_alias(
+    "memory_mb",
+    "memory_mb",
+    "mem_mb",
+    "max_memory_mb",
+    "memory_mib",
+    # printed with a unit or none (MiB): detectron2's max_mem: 2845M, YOLOX's mem: 34235Mb, mmengine's memory: 20000
+    "mem",
+    "max_mem",
+    "memory",
+    "gpu_mem",
+    "peak_mem",
+    "peak_memory",
+    "max_memory",
+    "max_memory_allocated",
+)
 
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 _STEP_KEYS = frozenset(

@@ -79,3 +79,19 @@ def memory_mb(value: float, unit: str, default_unit: str = "MiB") -> float | Non
     """Memory in MiB from ``value`` in ``unit`` (GiB, GB, MB, MiB, B...); ``None`` if the unit is not one."""
     factor = _MEMORY_MB.get((unit or default_unit).lower().rstrip("s"))
     return None if factor is None else value * factor
+
+
+_MEMORY = re.compile(r"^\s*(?P<num>\d[\d,]*(?:\.\d*)?)\s*(?P<unit>[KMGTkmgt]i?[Bb]?|[Bb])?\s*$")
+
+
+def memory_of(token: str, after: str = "") -> float | None:
+    """MiB from a memory figure as logs print it: ``2845M``, ``34235Mb``, ``4.1G``, ``12.3`` followed by
+    ``GB``, or a bare number (MiB, as mmengine and most trainers print it). A suffix letter is a unit here,
+    not a decimal scale (``2845M`` is 2845 MiB, not 2.8e9)."""
+    m = _MEMORY.match(token)
+    if not m:
+        return None
+    unit = m.group("unit") or (after if _MEMORY_MB.get(after.lower().rstrip("s")) else "")
+    if unit and unit.lower() in ("k", "m", "g", "t"):
+        unit += "iB"  # a bare letter: binary units, as PyTorch's allocator reports
+    return memory_mb(float(m.group("num").replace(",", "")), unit)

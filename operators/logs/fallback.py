@@ -21,7 +21,7 @@ from assay.operators.logs._fields import (
 )
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, metric_name
-from assay.operators.logs._numbers import memory_mb, parse_quantity
+from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._steps import (
     EPOCH_NUMBER,
     EVALUATION_WORD,
@@ -202,7 +202,9 @@ class GenericParser(LogParser):
         metrics = {i: name for i, column in enumerate(header) if i != at and (name := series_name(column))}
         pick_loss(metrics, dict(enumerate(header)))
         for i, name in metrics.items():
-            self.out.metric(name, step, values[i][0], line_no, rank)
+            value = memory_of(cells[i]) if name == "memory_mb" else values[i][0]
+            if value is not None:
+                self.out.metric(name, step, value, line_no, rank)
         return True
 
     def finish(self) -> None:
@@ -367,5 +369,7 @@ def emit_series(
                 elif unit != "ms":
                     continue
             if name == "memory_mb":
-                value = memory_mb(value, unit)
+                value = memory_of(tokens[pos], tokens[pos + 1] if pos + 1 < len(tokens) else "")
+                if value is None:
+                    continue
             out.metric(name, step, value, line_no, rank)

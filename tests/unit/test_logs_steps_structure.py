@@ -356,3 +356,15 @@ def test_the_reader_records_how_it_chose_the_step_and_the_loss(tmp_path):
     result = parse_span(path, 0, size, 1, parser_named("generic"), "run")
     decisions = result.summary["decisions"]
     assert any("'iter'" in d and "total_loss" in d for d in decisions), decisions
+
+
+def test_memory_as_tools_print_it_is_in_mib(tmp_path):
+    lines = [
+        f"[06/25 10:00:0{k} det.utils.events]:  eta: 1:00:00  iter: {k}  total_loss: 2.{k}  lr: 0.0004  max_mem: 2845M"
+        for k in (1, 2)
+    ]
+    assert parse_log(write(tmp_path, "d.log", lines)).series("memory_mb") == [(1, 2845.0), (2, 2845.0)]
+    lines = [f"Iter {k}: Train loss 2.{k}, Learning Rate 1.0e-05, Peak mem 12.5 GB" for k in (10, 20)]
+    assert parse_log(write(tmp_path, "m.log", lines)).series("memory_mb") == [(10, 12800.0), (20, 12800.0)]
+    lines = [f"epoch: 1/3, iter: {k}/90, mem: 3000Mb, total_loss: 9.{k}" for k in (10, 20)]
+    assert [v for _, v in parse_log(write(tmp_path, "y.log", lines)).series("memory_mb")] == [3000.0, 3000.0]
