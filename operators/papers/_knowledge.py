@@ -232,6 +232,7 @@ def _attribute(
     likely first (``own_systems``)."""
     extra: list[Mention] = []
     proposed_names = {name.lower() for name in own}
+    canonical = {name.lower(): name for name in own}
     primary = own[0] if own else None
     previous: Claim | None = None
     previous_sentence: tuple[int, int] | None = None
@@ -265,6 +266,8 @@ def _attribute(
         claim.subject, claim.subject_source, claim.rival_before = _subject(
             claim, sentence, mentions, proposed_names, primary, text
         )
+        if claim.subject and claim.subject.lower() in canonical:
+            claim.subject = canonical[claim.subject.lower()]  # the paper's own name as its body writes it
         if claim.subject is None:
             named = name_before(
                 text, sentence[0], claim.start, lang, mentions.inside(sentence[0], claim.start)

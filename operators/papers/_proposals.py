@@ -252,11 +252,13 @@ def own_systems(
         if p.name.lower() in not_systems:
             continue
         body = compared = 0
+        forms: Counter[str] = Counter()
         # Case-blind: translations and headings vary the case ("FLUX", "Flux").
-        for start, _ in occurrences(text, p.name, False, 2000):
+        for start, end in occurrences(text, p.name, False, 2000):
             if section(start) in ("front", "references"):
                 continue
             body += 1
+            forms[text[start:end]] += 1
             if _COMPARED_BEFORE.search(text, max(0, start - 30), start):
                 compared += 1
         if body == 0 and p.how != "title":
@@ -264,13 +266,14 @@ def own_systems(
         if p.how not in ("title", "propose") and compared * 2 > body:
             continue
         score = _EVIDENCE.get(p.how, 0.0) + math.log2(1 + body)
-        scored.append((score, p.start, p.name))
+        # Named as the body writes it most often ("Flux" for a title's "FLUX").
+        written = forms.most_common(1)[0][0] if forms and p.how == "title" else p.name
+        scored.append((score, p.start, written, p.how in _STRONG))
     scored.sort(key=lambda s: (-s[0], s[1]))
-    strong = {p.name for p in proposed if p.how in _STRONG}
-    if any(name in strong for _, _, name in scored):
+    if any(strong for *_, strong in scored):
         # The paper states its own system: names merely repeated are not its own.
-        return [name for _, _, name in scored if name in strong]
-    return [name for _, _, name in scored[:1]]
+        return [name for _, _, name, strong in scored if strong]
+    return [name for _, _, name, _ in scored[:1]]
 
 
 # -- the systems a paper compares against -------------------------------------------------------------------
