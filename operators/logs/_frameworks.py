@@ -210,7 +210,8 @@ MARKERS: tuple[Marker, ...] = (
     Marker("PaddleSeg", r"\bpaddleseg[./]|\[TRAIN\] epoch: \d+, iter: \d+/\d+, loss: [\d.na]+, lr: [\d.e-]+, "
            r"batch_cost:",
            "2022-04-05 06:07:08 [INFO]\t[TRAIN] epoch: 2, iter: 60/1000, loss: 1.4102, lr: 0.009400, batch_cost: 0.41"),
-    Marker("PaddleNLP", r"\bpaddlenlp[./]", "[2023-06-07 08:09:10,111] [    INFO] - paddlenlp.trainer loaded"),
+    Marker("PaddleNLP", r"\bpaddlenlp[./]", "[2023-06-07 08:09:10,111] [    INFO] - paddlenlp.trainer loaded",
+           over=(_HF, _ELASTIC)),  # its Trainer is a port of the HF Trainer's and logs as it does
     Marker("OneFlow", r"\boneflow[./]|^Rank\[\d+\], Step \d+, Loss [\d.na]+, Latency [\d.]+ ms, Throughput",
            "Rank[1], Step 30, Loss 0.4712, Latency 21.5 ms, Throughput 2980.1, 2023-01-02 03:04:05"),
     Marker("MindSpore", r"\bmindspore[./]|\bmindformers\b|^epoch: \d+ step: \d+, loss is "

@@ -140,7 +140,7 @@ _LOGGER = re.compile(
     r"|(?:^|[\s\[(|])(?P<g>[a-z_]\w*(?:\.[a-z_]\w*)+):\d+\b(?![.:]\d)",
     re.M,
 )
-_PATH = re.compile(r"""(?:^\s*File "(?P<tb>[^"]+)"|(?P<warn>/[^\s:"']+\.py):\d+: )""", re.M)
+_PATH = re.compile(r"""(?:(?:^|[\s:\]])File "(?P<tb>[^"]+)", line \d|(?P<warn>/[^\s:"']+\.py):\d+: )""", re.M)
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 _SITE = re.compile(r"(?:site|dist)-packages/([A-Za-z_]\w*)/")
 #: Dotted names that are files or hosts, not modules.

@@ -168,6 +168,11 @@ def test_the_outermost_frame_in_a_package_is_the_tool():
     assert package_of(text) == "acmetune"
 
 
+def test_a_frame_behind_a_rank_tag_counts():
+    text = "[rank1]:   File \"/env/lib/python3.11/site-packages/acmetune/cli.py\", line 20, in main"
+    assert package_of(text) == "acmetune"
+
+
 def test_specificity_over_parsed_frameworks():
     hf, megatron = "Hugging Face Transformers", "Megatron-LM"
     peft_frame = '  File "/env/lib/python3.10/site-packages/peft/tuners/lora.py", line 9, in forward'
