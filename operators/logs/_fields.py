@@ -275,12 +275,16 @@ def keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
 
 def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
     """On a line about evaluation (``Test: [ 10/196] ... Loss 5.5``, ``| valid on 'valid' subset | loss 4.1``:
-    an evaluation word before the loss), the loss is the validation loss, unless the line names one itself."""
-    at = next((p for p in sorted(metrics) if metrics[p] == "loss"), None)
-    if at is None or "val_loss" in metrics.values():
+    an evaluation word before the loss), the loss is the validation loss, unless the line names one itself. A
+    line of sections (ESPnet's ``[train] ... loss=110.0, [valid] ... loss=100.0``) gives each loss the split of
+    the nearest section word before it."""
+    if "val_loss" in metrics.values():
         return
-    if any(w.lower() in _EVALUATION_TAGS for w in template[:at]):
-        metrics[at] = "val_loss"
+    for at in [p for p in sorted(metrics) if metrics[p] == "loss"]:
+        section = next((w.lower() for w in reversed(template[:at]) if w.lower() in _SECTION_WORDS), None)
+        if section in _EVALUATION_TAGS:
+            metrics[at] = "val_loss"
 
 
 _EVALUATION_TAGS = {"test", "val", "valid", "validation", "eval", "evaluation", "evaluating", "validating"}
+_SECTION_WORDS = _EVALUATION_TAGS | {"train", "training"}

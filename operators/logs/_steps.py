@@ -47,7 +47,9 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
 _COUNTER_KEYS = r"global_step|step|steps|iter|iteration|batch|it|update"
 #: A step counter anywhere in a line: a counter word's number, a bar's ``10/100 [``.
 _COUNTER = re.compile(
-    rf"\b(?P<key>{_COUNTER_KEYS})\b\s*[:=#]?\s*(?P<n>\d+)(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \[", re.I
+    rf"\b(?P<key>{_COUNTER_KEYS})\b\s*[:=#]?\s*(?P<n>\d+)(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
+    r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
+    re.I,
 )
 
 
@@ -55,7 +57,9 @@ def counter_step(text: str) -> int | None:
     """The step a line's counter says (the innermost one: ``Epoch 2/50, Batch 16/5000`` is 16)."""
     found = None
     for m in _COUNTER.finditer(text):
-        if m.group("bar"):
+        if m.group("range"):
+            found = int(m.group("range"))
+        elif m.group("bar"):
             found = int(m.group("bar"))
         elif m.group("key").lower() != "batch" or m.group("of"):
             found = int(m.group("n"))
@@ -97,7 +101,7 @@ class EpochCounters:
         last, stride, offset, last_epoch = self._state.get((rank, total), (None, 0, 0, None))
         epoch = _EPOCH_OF.search(text[: found.start()])
         bare = EPOCH_NUMBER.search(text[: found.start()])
-        now = int(bare.group(1)) if bare else None
+        now = int(bare.group(1) or bare.group(2)) if bare else None
         if epoch and 1 <= int(epoch.group("k")) <= int(epoch.group("of")):
             # the epoch printed k/N before it (1-based): the counter's steps go on from the epochs before
             offset = (int(epoch.group("k")) - 1) * total
@@ -178,4 +182,5 @@ class EpochRelative:
 
 
 #: The epoch a line names, printed without its total (``epoch: 2 step: 100``).
-EPOCH_NUMBER = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*(\d+)(?!\s*/)")
+#: ``Epoch: [4]  [ 0/5005]`` (torchvision's references) and ESPnet's ``2epoch:train:`` too.
+EPOCH_NUMBER = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*\[?\s*(\d+)(?!\d|\s*/)|\b(\d+)epoch\b")

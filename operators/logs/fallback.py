@@ -177,7 +177,7 @@ class GenericParser(LogParser):
         if counted is None and found is not None:
             epoch = EPOCH_NUMBER.search(text)
             if epoch:
-                shifted = self.relative.step(rank, float(epoch.group(1)), found)
+                shifted = self.relative.step(rank, float(epoch.group(1) or epoch.group(2)), found)
                 if shifted != found:
                     self.relative.offsets[line_no] = shifted - found
                 found = shifted

@@ -68,6 +68,28 @@ SHAPES = (
         0.8,
     ),
     Shape(
+        "a bracketed counter under an epoch printed in brackets without its total",
+        (
+            "Epoch: [7]  [   0/900]  eta: 1:00:00  lr: 0.1  img/s: 45.2  loss: 3.0000 (3.0000)  max mem: 9000",
+            "Epoch: [7]  [ 450/900]  eta: 0:30:00  lr: 0.1  img/s: 450.2  loss: 2.9000 (2.9500)  max mem: 9000",
+            "Test:   [  0/50]  eta: 0:01:00  loss: 1.5000 (1.5000)  acc1: 60.0000 (60.0000)",
+            "Epoch: [8]  [   0/900]  eta: 1:00:00  lr: 0.1  img/s: 45.2  loss: 2.8000 (2.8000)  max mem: 9000",
+        ),
+        (0, 450, 900),
+        2.8,
+    ),
+    Shape(
+        "a range of batches glued to its word, within a numbered epoch",
+        (
+            "[gpu0] 2022-01-01 10:00:00,000 (trainer:600) INFO: 3epoch:train:1-50batch: loss_ctc=90.0, loss=60.0",
+            "[gpu0] 2022-01-01 10:01:00,000 (trainer:600) INFO: 3epoch:train:51-100batch: loss_ctc=80.0, loss=55.0",
+            "[gpu0] 2022-01-01 10:02:00,000 (trainer:300) INFO: 3epoch results: [train] loss=57.0, [valid] loss=50.0",
+            "[gpu0] 2022-01-01 10:03:00,000 (trainer:600) INFO: 4epoch:train:1-50batch: loss_ctc=70.0, loss=45.0",
+        ),
+        (50, 100, 100, 150),
+        45.0,
+    ),
+    Shape(
         "a step without its total that starts again each epoch",
         ("epoch: 1 step: 40, loss is 1.30", "epoch: 1 step: 80, loss is 1.20", "epoch: 2 step: 40, loss is 1.10"),
         (40, 80, 120),
