@@ -34,6 +34,7 @@ def variable_names(template: list[str]) -> dict[int, str]:
     """Each variable position named by the nearest word before it (punctuation and filler words skipped),
     or by a rate unit right after it. A clock time (``7:57:00``) is no value."""
     names: dict[int, str] = {}
+    split_of = None
     for i, token in enumerate(template):
         if token != "<*>":
             continue
@@ -71,6 +72,9 @@ def variable_names(template: list[str]) -> dict[int, str]:
                     names[i] = f"{before.lower()}_{word}"
                 elif word.lower() in _QUALIFIERS and before.isalpha() and metric_name(before):
                     names[i] = f"{word.lower()}_{before}"
+                    split_of = before  # "loss train: 2.3, val: 2.5": the next split alone is the same metric's
+                elif word.lower() in _QUALIFIERS and split_of:
+                    names[i] = f"{word.lower()}_{split_of}"
                 else:
                     phrased = phrase_name(template, j)
                     if phrased:

@@ -85,7 +85,7 @@ _alias(
     "dev_loss",
     "validation_lm_loss",
 )
-_alias("lr", "lr", "learning_rate", "train_learning_rate", "learning_rate_training", "lr_0", "current_lr")
+_alias("lr", "lr", "learning_rate", "train_learning_rate", "learning_rate_training", "lr_0", "current_lr", "cur_lr")
 _alias(
     "grad_norm",
     "grad_norm",

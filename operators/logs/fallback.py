@@ -364,6 +364,8 @@ def emit_series(
                 continue
             value, unit = parsed
             if name == "step_time_ms":
+                if not unit and pos + 1 < len(tokens) and tokens[pos + 1] in ("s", "sec", "ms"):
+                    unit = tokens[pos + 1]  # the unit printed apart: "step time: 409.9 ms"
                 if unit in ("s", "sec"):
                     value *= 1000.0
                 elif unit != "ms":

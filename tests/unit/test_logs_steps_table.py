@@ -156,6 +156,16 @@ SHAPES = (
         1.1,
     ),
     Shape(
+        "an epoch and a step both printed with their totals, one record per epoch",
+        (
+            "[INFO] Epoch 12/100, Step 5/5, imgsize (640, 640), loss: 0.3000, lbox: 0.1, lobj: 0.1, cur_lr: 0.0099",
+            "[INFO] Epoch 12/100, Step 5/5, step time: 400.00 ms",
+            "[INFO] Epoch 13/100, Step 5/5, imgsize (640, 640), loss: 0.2900, lbox: 0.1, lobj: 0.1, cur_lr: 0.0098",
+        ),
+        (60, 65),
+        0.29,
+    ),
+    Shape(
         "cross-entropy under its own name",
         ("Step 120/5000; acc: 40.0; xent: 2.40; 1000 tok/s", "Step 140/5000; acc: 41.0; xent: 2.30; 1000 tok/s"),
         (120, 140),
@@ -191,3 +201,15 @@ def test_json_records_take_the_loss_by_meaning_and_their_epoch_as_step(tmp_path)
     )
     log = parse_log(str(per_epoch))
     assert log.series("loss") == [] and log.series("train_box_loss") == [(3, 0.1), (4, 0.09)]
+
+
+def test_the_split_after_a_metric_carries_to_the_next_split_alone(tmp_path):
+    lines = [
+        "Epoch 1 | iter 100 step 25 | loss train: 2.345, val: n/a | iter time: 300.00 ms (step)",
+        "Epoch 1 | iter 200 step 50 | loss train: 2.245, val: 2.300 | iter time: 300.00 ms (step)",
+    ]
+    path = tmp_path / "splits.log"
+    path.write_text("\n".join(lines) + "\n")
+    log = parse_log(str(path))
+    assert log.series("val_loss") == [(200, 2.3)]
+    assert log.series("step_time_ms") == [(100, 300.0), (200, 300.0)]  # the unit printed apart from its value
