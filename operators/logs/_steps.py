@@ -30,6 +30,8 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
     for pos in range(len(template) - 3):
         if template[pos : pos + 4] == ["<*>", "/", "<*>", "["]:
             return pos
+        if template[pos : pos + 3] == ["<*>", "/", "<*>"] and template[pos + 3].lower() in _COUNTED_AFTER.split("|"):
+            return pos  # "200/ 2983 batches"
     evaluating = any(EVALUATION_WORD.search(word) for word in template if word != "<*>")
     for pos in range(1, len(template) - 2):  # a bracketed counter: mmengine's [1][  50/1000], timm's [ 100/1251 (
         if evaluating:
@@ -68,9 +70,12 @@ def counter_step(text: str) -> int | None:
 
 #: A counter printed with its total: ``Step [100/600]``, ``Batch 16/5000``, a bar's ``100/1875 [``, a bracketed
 #: ``[  50/1000]``.
+#: Words a counter is printed before: ``|   200/ 2983 batches |`` (PyTorch's word language model).
+_COUNTED_AFTER = "batches|steps|iters|iterations|updates"
 _COUNTER_OF = re.compile(
     rf"\b(?:{_COUNTER_KEYS})\b\s*[:=#]?\s*\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
-    r"|(?P<bar>\d+)/(?P<bar_total>\d+) \[|\[\s*(?P<bracket>\d+)/(?P<bracket_total>\d+)\b",
+    r"|(?P<bar>\d+)/(?P<bar_total>\d+) \[|\[\s*(?P<bracket>\d+)/(?P<bracket_total>\d+)\b"
+    rf"|(?P<after>\d+)\s*/\s*(?P<after_total>\d+)\s+(?:{_COUNTED_AFTER})\b",  # "200/ 2983 batches"
     re.I,
 )
 
@@ -96,7 +101,7 @@ class EpochCounters:
         if not counters:
             return None
         found = counters[-1]  # the innermost: "Epoch [2/10], Step [100/600]" counts steps
-        kind = next((k for k in ("bar", "bracket") if found.group(k)), "n")
+        kind = next((k for k in ("bar", "bracket", "after") if found.group(k)), "n")
         n, total = int(found.group(kind)), int(found.group("total" if kind == "n" else f"{kind}_total"))
         last, stride, offset, last_epoch = self._state.get((rank, total), (None, 0, 0, None))
         epoch = _EPOCH_OF.search(text[: found.start()])

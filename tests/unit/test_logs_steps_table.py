@@ -166,6 +166,17 @@ SHAPES = (
         0.29,
     ),
     Shape(
+        "a counter printed before its word, under a bare epoch",
+        (
+            "| epoch   1 |   100/ 1500 batches | lr 20.00 | ms/batch 45.00 | loss  7.60 | ppl  2000.00",
+            "| epoch   1 |   200/ 1500 batches | lr 20.00 | ms/batch 44.00 | loss  6.80 | ppl   900.00",
+            "| end of epoch   1 | time: 140.00s | valid loss  5.80 | valid ppl   330.00",
+            "| epoch   2 |   100/ 1500 batches | lr 20.00 | ms/batch 45.00 | loss  5.60 | ppl   270.00",
+        ),
+        (100, 200, 1600),
+        5.6,
+    ),
+    Shape(
         "cross-entropy under its own name",
         ("Step 120/5000; acc: 40.0; xent: 2.40; 1000 tok/s", "Step 140/5000; acc: 41.0; xent: 2.30; 1000 tok/s"),
         (120, 140),
