@@ -1,0 +1,218 @@
+"""Attributing a document's claims: each claim's sentence, qualifier, metric, baseline, subject and setting.
+
+One pass over the claims in order of position, since a claim listed with the one before it ("4.5x and
+3.1x higher than X") shares its qualifier and baseline; the rules of each field are in their own modules
+(``_context``: qualifier and metric, ``_baselines``, ``_subjects``, ``_settings``: the setting's fields).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from assay.operators.papers import _context
+from assay.operators.papers._baselines import (
+    comparison_setups,
+    distribute,
+    from_setup,
+    inside,
+    resolve_pronoun,
+    restated,
+    versus,
+)
+from assay.operators.papers._claims import Claim
+from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
+from assay.operators.papers._proposals import name_before
+from assay.operators.papers._sections import Structure
+from assay.operators.papers._sentences import sentence_at
+from assay.operators.papers._settings import baseline_region, candidates, claim_settings, clause_of
+from assay.operators.papers._subjects import not_its_own_baseline, subject_by_rules
+
+_LIST_GAP = re.compile(r"^[\s,，、;；]*(?:and|和|与|及|以及|or)?[\s,，、]*$", re.I)
+# Between two claims, what makes them separate statements rather than coordinated ones ("an 8x increase in
+# size and a 10x increase in speed over X" shares X; "66.5% accuracy, 3.3% higher than X" does not).
+_CLAUSE_GAP = re.compile(r"[,;:，；]|\b(?:while|whereas|but)\b", re.I)
+#: Claims of one sentence looked at around a claim (a table dump on one line has thousands).
+_NEIGHBOURS = 16
+#: Characters of context used around a claim when no sentence contains it (a text without punctuation).
+_FALLBACK_CONTEXT = 200
+
+
+def _sentence(text: str, sentences: np.ndarray, claim: Claim, structure: Structure) -> tuple[int, int]:
+    found = sentence_at(sentences, claim.start)
+    if found and found[1] - found[0] <= 20 * _FALLBACK_CONTEXT:
+        return structure.clip(found, claim.start)
+    lo, hi = found if found else (0, len(text))
+    return max(lo, claim.start - _FALLBACK_CONTEXT), min(hi, claim.end + _FALLBACK_CONTEXT)
+
+
+def attribute(
+    text: str,
+    lang: str,
+    sentences: np.ndarray,
+    claims: list[Claim],
+    mentions: MentionIndex,
+    own: list[str],
+    structure: Structure,
+) -> list[Mention]:
+    """Fill each claim's qualifier, metric, baseline, subject and setting; returns the mentions of subjects
+    that were found only as the name a claim's sentence is about. ``own``: the paper's own systems, most
+    likely first (``own_systems``)."""
+    extra: list[Mention] = []
+    proposed_names = {name.lower() for name in own}
+    canonical = {name.lower(): name for name in own}
+    primary = own[0] if own else None
+    previous: Claim | None = None
+    previous_sentence: tuple[int, int] | None = None
+    if not claims:
+        return extra
+    for claim in claims:
+        claim.sentence = _sentence(text, sentences, claim, structure)
+    words = _context.MetricWords(text, [c.sentence for c in claims if c.sentence])
+    for index, claim in enumerate(claims):
+        sentence = claim.sentence or (claim.start, claim.end)
+        in_list = (
+            previous is not None
+            and previous_sentence == sentence
+            and _LIST_GAP.match(text[previous.end : claim.start]) is not None
+        )
+        claim.qualifier = _context.qualifier(text, claim, sentence)
+        claim.metric = _context.metric(
+            text, claim, sentence, previous.end if previous and in_list else 0, words
+        )
+        earlier = _earlier(claims, index, sentence)
+        vs = versus(text, claim, sentence, _blockers(text, claims, index, sentence), earlier)
+        claim.versus = vs[0] if vs else None
+        claim.versus_span = (vs[1], vs[2]) if vs else None
+        claim.versus_source = "phrase" if vs else None
+        claim.in_list = in_list
+        if in_list and previous is not None:
+            claim.qualifier = claim.qualifier or previous.qualifier
+            if claim.versus is None and previous.versus is not None:
+                claim.versus, claim.versus_span = previous.versus, previous.versus_span
+                claim.versus_source = "list"
+        claim.subject, claim.subject_source, claim.rival_before = subject_by_rules(
+            claim, sentence, mentions, proposed_names, primary, text
+        )
+        if claim.subject and claim.subject.lower() in canonical:
+            claim.subject = canonical[claim.subject.lower()]  # the paper's own name as its body writes it
+        if claim.subject is None:
+            named = name_before(
+                text, sentence[0], claim.start, lang, mentions.inside(sentence[0], claim.start)
+            )
+            if named and not (claim.versus_span and claim.versus_span[0] <= named[1] < claim.versus_span[1]):
+                claim.subject, claim.subject_source = named[0], "nearest"
+                extra.append(
+                    Mention(named[1], named[1] + len(named[0]), named[0], "system", named[0], 0.5, "rule")
+                )
+        claim.setting = _setting(claim, sentence, mentions)
+        previous, previous_sentence = claim, sentence
+    distribute(text, claims)
+    setups = comparison_setups(text, structure, proposed_names)
+    for claim in claims:
+        resolve_pronoun(text, claim, mentions)
+        not_its_own_baseline(claim, mentions, primary)
+        if claim.versus is None and claim.subject_source in ("proposed", "primary") and setups:
+            from_setup(claim, setups, structure)
+    restated(claims)
+    _fields(text, sentences, claims, mentions, structure)
+    return extra
+
+
+def _earlier(claims: list[Claim], index: int, sentence: tuple[int, int]) -> list[int]:
+    """Ends of the claims of the sentence before ``claims[index]`` (claims are in order of position)."""
+    out = []
+    j = index - 1
+    while j >= 0 and claims[j].start >= sentence[0] and len(out) < _NEIGHBOURS:
+        out.append(claims[j].end)
+        j -= 1
+    return out
+
+
+def _blockers(text: str, claims: list[Claim], index: int, sentence: tuple[int, int]) -> list[int]:
+    """Starts of the later claims of the sentence that are not listed with ``claims[index]`` ("66.5%, 3.3%
+    higher than X": X is the second claim's baseline, not the first's); a list ("4.5x and 3.1x higher than
+    X") shares its phrase."""
+    out = []
+    last = claims[index]
+    for other in claims[index + 1 : index + 1 + _NEIGHBOURS]:
+        if other.start < last.end:
+            continue
+        if other.start >= sentence[1]:
+            break
+        gap = text[last.end : other.start]
+        if _LIST_GAP.match(gap) is None and _CLAUSE_GAP.search(gap):
+            out.append(other.start)
+            break
+        last = other
+    return out
+
+
+def _setting(claim: Claim, sentence: tuple[int, int], mentions: MentionIndex) -> str | None:
+    """Hardware, models and datasets named in the claim's sentence (not its baseline's), widest first kept."""
+    texts: list[str] = []
+    for m in mentions.inside(*sentence):
+        if inside(m, claim.versus_span):
+            continue
+        if (m.source == COUNT_SOURCE or m.type in ("model", "dataset")) and m.text not in texts:
+            texts.append(m.text)
+    parts = [t for t in texts if not any(t != other and t in other for other in texts)]
+    return "; ".join(parts[:4] + claim.notes) or None
+
+
+#: Sentences before a claim's looked at for the paragraph's accelerator.
+_PARAGRAPH_LOOKBACK = 6
+
+
+def _fields(
+    text: str, sentences: np.ndarray, claims: list[Claim], mentions: MentionIndex, structure: Structure
+) -> None:
+    """Each claim's setting as fields, once every claim's baseline is known (after ``distribute``): a
+    figure in any baseline phrase of the sentence belongs to that baseline."""
+    baselines: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    found: dict[tuple[int, int], dict[str, Any]] = {}  # the candidates of each sentence, read once
+    for claim in claims:
+        region = baseline_region(text, claim.versus_span, mentions)
+        if region and claim.sentence:
+            baselines.setdefault(claim.sentence, []).append(region)
+    for index, claim in enumerate(claims):
+        sentence = claim.sentence or (claim.start, claim.end)
+        earlier = partial(_paragraph_before, text, sentences, sentence, structure)
+        own = [r for r in [baseline_region(text, claim.versus_span, mentions)] if r]
+        before = claims[index - 1] if index else None
+        after = claims[index + 1] if index + 1 < len(claims) else None
+        clause = clause_of(
+            text,
+            claim,
+            before.end if before and before.sentence == claim.sentence else sentence[0],
+            after.start if after and after.sentence == claim.sentence else sentence[1],
+        )
+        if sentence not in found:
+            found[sentence] = candidates(text, sentence, mentions)
+        claim.fields = claim_settings(
+            text, claim, found[sentence], baselines.get(sentence, []) + own, earlier, clause, mentions
+        )
+
+
+def _paragraph_before(
+    text: str, sentences: np.ndarray, sentence: tuple[int, int], structure: Structure
+) -> list[tuple[int, int]]:
+    """The sentences of ``sentence``'s paragraph before it, nearest first (a blank line or a heading ends a
+    paragraph)."""
+    floor = text.rfind("\n\n", max(0, sentence[0] - 4000), sentence[0])
+    floor = floor + 2 if floor >= 0 else max(0, sentence[0] - 4000)
+    i = bisect.bisect_right(structure.starts, sentence[0]) - 1
+    if i >= 0:
+        floor = max(floor, structure.heading_ends[i])
+    j = int(np.searchsorted(sentences[:, 1], sentence[0], side="right")) if len(sentences) else 0
+    out = []
+    for k in range(j - 1, max(-1, j - 1 - _PARAGRAPH_LOOKBACK), -1):
+        lo, hi = int(sentences[k, 0]), int(sentences[k, 1])
+        if hi <= floor:
+            break
+        out.append((max(lo, floor), min(hi, sentence[0])))
+    return out

@@ -1,0 +1,202 @@
+"""A claim's subject: the system its number is about.
+
+The rules (``subject_by_rules``) take, in order, the paper's own system named nearest before the number,
+another system that is the topic or the grammatical subject of the claim's clause, the paper's main system,
+the nearest name; a system is never its own baseline (``not_its_own_baseline``) and a pronoun opening a
+later clause continues the subject before it (``continue_subjects``). Where the sentence leaves the subject
+in doubt, the dependency parse decides (``doubts`` collects those sentences, ``decide_by_parse`` applies
+the parse). A module of its own because these rules decide one field, apart from the baseline's.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from assay.operators.papers._baselines import inside, name_key
+from assay.operators.papers._claims import Claim
+from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
+from assay.operators.papers._parse import Parser, doubtful, subject_from_parse
+
+#: Sentences parsed per document at most: a text of thousands of doubtful claims is a dump, not prose.
+MAX_PARSES = 200
+
+
+def subject_by_rules(
+    claim: Claim,
+    sentence: tuple[int, int],
+    mentions: MentionIndex,
+    proposed: set[str],
+    primary: str | None,
+    text: str = "",
+) -> tuple[str | None, str | None, bool]:
+    """The subject by the rules, how it was found, and whether another system is named before the number
+    (a rival the rules may have passed over).
+
+    In order: the paper's own system named nearest before the number (``proposed``); another system that
+    is the topic or the grammatical subject of the claim's clause ("In FooPipe, the waste exceeds 40%",
+    "FooPipe reaches 1.4x", ``topic``) when no own system or self-reference ("we", "our system") stands
+    between it and the number; else the paper's main system (``primary``: a result of the paper is about
+    its own system unless the clause names another); else the nearest name (``nearest``)."""
+    before = [
+        m
+        for m in mentions.inside(sentence[0], claim.start)
+        # A name the built-in list calls a method (ZeRO, FlashAttention) is a subject as much as a system.
+        if m.type in ("system", "method") and not inside(m, claim.versus_span)
+    ]
+    rival = any(m.name.lower() not in proposed for m in before)
+    for m in reversed(before):
+        if m.name.lower() in proposed:
+            return m.name, "proposed", rival
+        if text and _topic(text, m, sentence[0], claim.start):
+            return m.name, "topic", rival
+    if primary:
+        return primary, "primary", rival
+    return (before[-1].name, "nearest", rival) if before else (None, None, rival)
+
+
+# Before a name: a word that makes it a setting, a baseline or a part of the paper's system, not what the
+# clause is about ("on Megatron-LM", "than X", "与X", "its AllReduce").
+_NOT_TOPIC_BEFORE = re.compile(
+    r"(?:\b(?:on|atop|upon|using|with|via|into|from|of|over|than|to|against|versus|vs\.?|by|like|as|and|or|"
+    r"outperforms?|outperformed|beats?|surpass(?:es|ed)?|exceeds?|unlike|including|such\s+as|"
+    r"its|our|their)|"
+    r"[与比和及、]|相比于?|相较于?|对比|基于|在)\s*(?:the\s+)?$",
+    re.I,
+)
+# Between a rival's name and the number: a self-reference hands the clause back to the paper's system.
+_SELF_WORDS = re.compile(r"\b(?:we|our|ours|us|this\s+(?:paper|work))\b|本文|我们", re.I)
+# A clause boundary between the name and the number ("In X, ... ; ours ...").
+_TOPIC_BREAK = re.compile(r"[;；。]|\b(?:while|whereas|but)\b|[，,]\s*(?:而|但)", re.I)
+
+
+# What may stand just before a clause's subject: the sentence start, a comma, a clause word.
+_CLAUSE_OPENS = re.compile(
+    r"(?:^|[,，:：;；]|\b(?:that|which|when|whereas|while|and|but|yet|so)|而|但|但是|同时|并且)$", re.I
+)
+# What follows a subject: its verb (perhaps after a possessive, a parenthesis or an adverb), or in
+# Chinese a place or adverb before the verb ("X 在 A100 上为", "X 分别仅实现").
+_VERB_AFTER = re.compile(
+    r"[’'`]?s?\s*(?:\([^)]{0,40}\)\s*)?(?:\w+ly\s+)?(?:is|are|was|were|has|have|had|can|could|does|did|only|"
+    r"still|also|achieves?|achieved|reaches|reached|attains?|delivers?|provides?|offers?|gets?|shows?|runs?|"
+    r"takes?|spends?|uses?|incurs?|increases?|reduces?|improves?|drops?|falls?|needs?|requires?|sees?|"
+    r"suffers?|yields?|in\b|on\b|的|在|仅|分别|只|可|能|实现|达到|为|[a-z]{3,}(?:s|ed)\b)"
+)
+
+
+def _topic(text: str, m: Mention, lo: int, claim_start: int) -> bool:
+    """Whether ``m`` is what the clause holding the number is about: its subject or topic, not a setting or a
+    baseline named on the way."""
+    if _NOT_TOPIC_BEFORE.search(text, max(lo, m.start - 20), m.start):
+        return False
+    between = text[m.end : claim_start]
+    if _SELF_WORDS.search(between) or _TOPIC_BREAK.search(between):
+        return False
+    lead = text[max(lo, m.start - 30) : m.start]
+    # "In X, ...": a topic set off by a comma; otherwise the name must open its clause (sentence start,
+    # after a comma or a clause word) and be followed by its verb.
+    if re.search(
+        r"(?:^|[,，;；]\s*|\b(?:and|but|yet|so|thus|hence|while|whereas)\s+)(?:in|for)\s*$", lead, re.I
+    ):
+        return re.match(r"\s*[,，]", text[m.end : m.end + 3]) is not None
+    if lead.strip() and not _CLAUSE_OPENS.search(lead.rstrip()):
+        return False
+    return _VERB_AFTER.match(text, m.end, m.end + 40) is not None
+
+
+def not_its_own_baseline(claim: Claim, mentions: MentionIndex, primary: str | None) -> None:
+    """A system is never its own baseline: when the subject names the baseline ("the batches GPipe reaches
+    are 68% of those ZeRO reaches" with ZeRO taken for both), the subject is the paper's system, else the
+    other system named before the number, else unknown."""
+    if not (claim.subject and claim.versus) or name_key(claim.subject) != name_key(claim.versus):
+        return
+    if primary and name_key(primary) != name_key(claim.versus):
+        claim.subject, claim.subject_source = primary, "primary"
+        return
+    lo = claim.sentence[0] if claim.sentence else claim.start
+    for m in reversed(mentions.inside(lo, claim.start)):
+        if m.type in ("system", "method") and name_key(m.name) != name_key(claim.versus):
+            claim.subject, claim.subject_source = m.name, "nearest"
+            return
+    claim.subject, claim.subject_source = None, None
+
+
+def continue_subjects(text: str, claims: list[Claim], own: set[str]) -> None:
+    """A pronoun opening a later clause of the sentence continues the subject of the claim before it when
+    that subject is another system ("FooSched is 1.4x faster on small jobs, but its speed drops to 20% on
+    large ones": its = FooSched), which the paper-level prior (and the parse, which reads "its" as the
+    paper's system) would give to the paper's system."""
+    for previous, claim in zip(claims, claims[1:], strict=False):
+        if (
+            previous.sentence == claim.sentence
+            and previous.subject
+            and previous.subject_source in ("topic", "parse")
+            and previous.subject.lower() not in own
+            and claim.subject_source in ("primary", "parse")
+            and claim.subject is not None
+            and claim.subject.lower() in own
+            and _PRONOUN_SUBJECT.search(text, previous.end, claim.start)
+            and not _SELF_WORDS.search(text, previous.end, claim.start)
+        ):
+            claim.subject, claim.subject_source = previous.subject, previous.subject_source
+
+
+# A pronoun opening a clause, after a comma or a conjunction: it continues the subject before it.
+_PRONOUN_SUBJECT = re.compile(r"(?:[,;]\s*|\b(?:and|but|yet|while|so)\s+)(?:it|its|they|their)\b", re.I)
+
+
+@dataclass
+class Doubt:
+    """A sentence to parse and the claims of it whose subject the parse decides."""
+
+    sentence: str
+    primary: str | None
+    # (claim, its offset in the sentence, the names' (start, end, name, is_system) spans in the sentence)
+    claims: list[tuple[Claim, int, list[tuple[int, int, str, bool]]]]
+
+
+def doubts(text: str, claims: list[Claim], mentions: MentionIndex, names: list[str]) -> list[Doubt]:
+    """The sentences of a document whose claims' subjects the rules leave in doubt (``MAX_PARSES`` at most).
+    ``names``: the paper's own systems, most likely first."""
+    primary = names[0] if names else None
+    baselines = sorted(c.versus_span for c in claims if c.versus_span)
+    baseline_starts = [b[0] for b in baselines]
+    parsed: dict[tuple[int, int], Doubt] = {}
+    for claim in claims:
+        lo, hi = claim.sentence or (claim.start, claim.end)
+        near = baselines[bisect.bisect_left(baseline_starts, lo) : bisect.bisect_left(baseline_starts, hi)]
+        # Another system named before the number, not as a baseline ("than GPipe and 1.4x over X").
+        others = [
+            m.name
+            for m in mentions.inside(lo, claim.start)
+            if m.type in ("system", "method")
+            and m.name not in names
+            and not any(inside(m, span) for span in near)
+        ]
+        if not doubtful(text[lo : claim.start], others):
+            continue
+        if (lo, hi) not in parsed:
+            if len(parsed) >= MAX_PARSES:
+                break
+            parsed[(lo, hi)] = Doubt(text[lo:hi], primary, [])
+        spans = [
+            (m.start - lo, m.end - lo, m.name, m.type in ("system", "method"))
+            for m in mentions.inside(lo, hi)
+            # A model or dataset is the workload of a result, not what achieved it ("ResNet-50 trains 1.9x
+            # faster" with the paper's system).
+            if m.source != COUNT_SOURCE and m.type not in ("model", "dataset")
+        ]
+        parsed[(lo, hi)].claims.append((claim, claim.start - lo, spans))
+    return list(parsed.values())
+
+
+def decide_by_parse(doubts: list[Doubt], parse: Parser) -> None:
+    texts = [d.sentence for d in doubts]
+    pipe = getattr(parse, "pipe", None)
+    docs = pipe(texts, batch_size=256) if pipe is not None else map(parse, texts)
+    for doubt, doc in zip(doubts, docs, strict=True):
+        for claim, offset, spans in doubt.claims:
+            subject = subject_from_parse(doc, offset, spans, doubt.primary)
+            if subject:
+                claim.subject, claim.subject_source = subject, "parse"
