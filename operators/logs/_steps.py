@@ -37,6 +37,8 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
         if evaluating:
             break  # it counts evaluation batches
         if template[pos - 1 : pos + 3] == ["[", "<*>", "/", "<*>"] and template[pos + 3 : pos + 4] != ["/"]:
+            if template[pos + 3 : pos + 8] == ["]", "[", "<*>", "/", "<*>"]:
+                continue  # ``[1/25][300/3183]``: the first pair is the epoch, the second counts its batches
             return pos  # (a bracketed date, [2024/05/01, has a second slash)
     for pos in sorted(names):  # a counter word without a total (icefall's ``Epoch 1, batch 50``)
         if names[pos].lower() in _COUNTER_WORDS:
@@ -80,8 +82,11 @@ _COUNTER_OF = re.compile(
 )
 
 
-#: An epoch printed with its total before a counter: ``epoch: 8/40, iter: 1340/1816``, ``Epoch [2/10]``.
-_EPOCH_OF = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*\[?\s*(?P<k>\d+)\s*/\s*(?P<of>\d+)")
+#: An epoch printed with its total before a counter: ``epoch: 8/40, iter: 1340/1816``, ``Epoch [2/10]``, or
+#: a bracketed pair right before the bracketed counter (``[3/25][300/3183]``: epoch 3 of 25, batch 300).
+_EPOCH_OF = re.compile(
+    r"(?i)\bepoch\b\s*[:=#]?\s*\[?\s*(?P<k>\d+)\s*/\s*(?P<of>\d+)|\[\s*(?P<bk>\d+)\s*/\s*(?P<bof>\d+)\s*\]\s*$"
+)
 
 
 class EpochCounters:
@@ -94,6 +99,7 @@ class EpochCounters:
         # (rank, total) -> last counter, stride, offset, last bare epoch number
         self._state: dict[tuple[int | None, int], tuple[int, int, int, int | None]] = {}
         self.offsets: dict[int, int] = {}  # line number -> what its counter's steps are shifted by (where > 0)
+        self.zero_based: set[int | None] = set()  # ranks that printed an epoch 0
 
     def see(self, text: str, line_no: int, rank: int | None) -> int | None:
         """The global step of ``text``'s innermost counter with a total, if it has one."""
@@ -104,12 +110,21 @@ class EpochCounters:
         kind = next((k for k in ("bar", "bracket", "after") if found.group(k)), "n")
         n, total = int(found.group(kind)), int(found.group("total" if kind == "n" else f"{kind}_total"))
         last, stride, offset, last_epoch = self._state.get((rank, total), (None, 0, 0, None))
-        epoch = _EPOCH_OF.search(text[: found.start()])
-        bare = EPOCH_NUMBER.search(text[: found.start()])
+        before = text[: found.start()]
+        epoch = _EPOCH_OF.search(before)
+        bare = EPOCH_NUMBER.search(before)
         now = int(bare.group(1) or bare.group(2)) if bare else None
-        if epoch and 1 <= int(epoch.group("k")) <= int(epoch.group("of")):
-            # the epoch printed k/N before it (1-based): the counter's steps go on from the epochs before
-            offset = (int(epoch.group("k")) - 1) * total
+        k = int(epoch.group("k") or epoch.group("bk")) if epoch else None
+        if k == 0 or now == 0:
+            self.zero_based.add(rank)
+        first = 0 if rank in self.zero_based else 1  # the run's first epoch: 0 once an epoch 0 is seen, else 1
+        if epoch and first <= k <= int(epoch.group("of") or epoch.group("bof")):
+            # the epoch printed k/N before it: the counter's steps go on from the epochs before
+            offset = (k - first) * total
+        elif now is not None and now >= first and n <= total and (last is None or last_epoch is not None):
+            # an epoch number beside the counter (``Epoch [2][100/267]``, ``| epoch  73 |   400/ 1106 batches``):
+            # the epochs before it each counted ``total`` steps
+            offset = (now - first) * total
         elif last is not None:
             if n < last and now is not None and last_epoch is not None and now > last_epoch:
                 offset += total * (now - last_epoch)  # a new epoch printed beside it (``Train Epoch: 2 [0/60000``)

@@ -70,13 +70,39 @@ SHAPES = (
     Shape(
         "a bracketed counter under an epoch printed in brackets without its total",
         (
-            "Epoch: [7]  [   0/900]  eta: 1:00:00  lr: 0.1  img/s: 45.2  loss: 3.0000 (3.0000)  max mem: 9000",
-            "Epoch: [7]  [ 450/900]  eta: 0:30:00  lr: 0.1  img/s: 450.2  loss: 2.9000 (2.9500)  max mem: 9000",
+            "Epoch: [0]  [   0/900]  eta: 1:00:00  lr: 0.1  img/s: 45.2  loss: 3.0000 (3.0000)  max mem: 9000",
+            "Epoch: [0]  [ 450/900]  eta: 0:30:00  lr: 0.1  img/s: 450.2  loss: 2.9000 (2.9500)  max mem: 9000",
             "Test:   [  0/50]  eta: 0:01:00  loss: 1.5000 (1.5000)  acc1: 60.0000 (60.0000)",
-            "Epoch: [8]  [   0/900]  eta: 1:00:00  lr: 0.1  img/s: 45.2  loss: 2.8000 (2.8000)  max mem: 9000",
+            "Epoch: [1]  [   0/900]  eta: 1:00:00  lr: 0.1  img/s: 45.2  loss: 2.8000 (2.8000)  max mem: 9000",
         ),
         (0, 450, 900),
         2.8,
+    ),
+    Shape(
+        "an in-epoch counter beside a later epoch (no epoch 0 printed: the first epoch is 1), made global",
+        (
+            "2023-05-01 09:00:00,000 - det - INFO - Epoch [3][50/400]\tlr: 1.0e-03, time: 0.5, loss: 1.2000",
+            "2023-05-01 09:01:00,000 - det - INFO - Epoch [3][100/400]\tlr: 1.0e-03, time: 0.5, loss: 1.1000",
+            "2023-05-01 09:09:00,000 - det - INFO - Epoch [4][50/400]\tlr: 1.0e-03, time: 0.5, loss: 1.0000",
+        ),
+        (850, 900, 1250),
+        1.0,
+    ),
+    Shape(
+        "two bracketed counters: the first is the epoch of N, the second its batch of M",
+        ("[2/30][100/500] Loss: 9.50", "[2/30][200/500] Loss: 9.25", "[3/30][100/500] Loss: 9.00"),
+        (600, 700, 1100),
+        9.0,
+    ),
+    Shape(
+        "a batch counter beside a late epoch number, 1-based",
+        (
+            "| epoch  40 |   100/  300 batches | lr 5.00 | ms/batch 80.00 | loss  4.10 | ppl    60.34",
+            "| epoch  40 |   200/  300 batches | lr 5.00 | ms/batch 80.00 | loss  4.00 | ppl    54.60",
+            "| epoch  41 |   100/  300 batches | lr 5.00 | ms/batch 80.00 | loss  3.90 | ppl    49.40",
+        ),
+        (11800, 11900, 12100),
+        3.9,
     ),
     Shape(
         "a range of batches glued to its word, within a numbered epoch",
