@@ -36,10 +36,12 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
     for pos in range(1, len(template) - 2):  # a bracketed counter: mmengine's [1][  50/1000], timm's [ 100/1251 (
         if evaluating:
             break  # it counts evaluation batches
-        if template[pos - 1 : pos + 3] == ["[", "<*>", "/", "<*>"] and template[pos + 3 : pos + 4] != ["/"]:
+        # the total closes the bracket or opens its percentage (timm's ``[ 100/1251 (  8%)]``); a bracketed date
+        # (``[2024/05/01``, ``[02/04 22:46:24]``) goes on with another slash or a time
+        if template[pos - 1 : pos + 3] == ["[", "<*>", "/", "<*>"] and template[pos + 3 : pos + 4] in (["]"], ["("]):
             if template[pos + 3 : pos + 8] == ["]", "[", "<*>", "/", "<*>"]:
                 continue  # ``[1/25][300/3183]``: the first pair is the epoch, the second counts its batches
-            return pos  # (a bracketed date, [2024/05/01, has a second slash)
+            return pos
     for pos in sorted(names):  # a counter word without a total (icefall's ``Epoch 1, batch 50``)
         if names[pos].lower() in _COUNTER_WORDS:
             return pos

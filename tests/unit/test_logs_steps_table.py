@@ -89,6 +89,15 @@ SHAPES = (
         1.0,
     ),
     Shape(
+        "a bracketed date without its year is no counter; the bracketed counter after the epoch is",
+        (
+            "[11/23 08:15:02] det.engine INFO: Epoch: [0] [1500/6000] lr: 0.0001 loss: 3.2000 loss_cls: 1.1",
+            "[11/23 08:15:09] det.engine INFO: Epoch: [0] [1520/6000] lr: 0.0001 loss: 3.1000 loss_cls: 1.0",
+        ),
+        (1500, 1520),
+        3.1,
+    ),
+    Shape(
         "two bracketed counters: the first is the epoch of N, the second its batch of M",
         ("[2/30][100/500] Loss: 9.50", "[2/30][200/500] Loss: 9.25", "[3/30][100/500] Loss: 9.00"),
         (600, 700, 1100),
