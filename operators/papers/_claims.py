@@ -4,7 +4,8 @@
 One compiled regex finds candidates in a single pass; a few cheap checks on their surroundings drop
 what only looks like a claim (``3x3`` kernels, ``8x A100`` machines, "repeated 5 times", "5-fold
 cross-validation", "关键发现是三倍"). Plain counts, years, citations and model sizes never match because
-they carry no ratio or rate unit. Attribution is elsewhere: qualifier and metric in ``_context``, baseline in ``_baselines``, subject in ``_subjects``, the per-claim loop in ``_attribution``.
+they carry no ratio or rate unit. Attribution is elsewhere: qualifier and metric in ``_context``,
+baseline in ``_baselines``, subject in ``_subjects``, the per-claim loop in ``_attribution``.
 
 Why one module: the number patterns, units and the filters that reject non-results interlock (one regex
 alternation and the checks on its groups).
