@@ -144,7 +144,8 @@ class EpochCounters:
 _EPOCH_HEADER = re.compile(r"^\s*Epoch\s+(?P<k>\d+)\s*/\s*(?P<of>\d+)\s*$", re.I)
 #: A line that opens with its batch counter: Keras' ``244/244 ━━━━ 270s 911ms/step - loss: 0.41`` or
 #: ``244/244 [======] - 270s - loss: 0.41``.
-_LEADING_COUNTER = re.compile(r"^\s*(?P<n>\d+)/(?P<of>\d+)\s+(?:\[|[^\w\s])")
+#: MONAI's tutorials print ``3/16, train_loss: 0.41``.
+_LEADING_COUNTER = re.compile(r"^\s*(?P<n>\d+)/(?P<of>\d+)(?:\s+(?:\[|[^\w\s])|,\s)")
 
 
 class EpochBars:

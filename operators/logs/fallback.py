@@ -5,6 +5,7 @@ series a template carries, named by the word printed before each value: ``step 1
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -210,8 +211,13 @@ class GenericParser(LogParser):
     def finish(self) -> None:
         fixed = self.keras.steps()
         if fixed:
+            # a line between bars (an epoch's summary, a validation line) is at the step of the bar before it
+            bar_lines = sorted(fixed)
             for cluster in self.miner.clusters():
-                cluster.rows = [(n, r, t, fixed.get(n, step)) for n, r, t, step in cluster.rows]
+                cluster.rows = [
+                    (n, r, t, fixed.get(n, step if step is not None else _step_before(bar_lines, fixed, n)))
+                    for n, r, t, step in cluster.rows
+                ]
         emit_all(
             self.miner,
             self.out,
@@ -220,6 +226,16 @@ class GenericParser(LogParser):
             fixed=fixed,
             relative=self.relative.offsets,
         )
+
+
+def _step_before(lines: list[int], steps: dict[int, int], line_no: int) -> int | None:
+    """The step of the last of ``lines`` (sorted) before ``line_no``, if one is."""
+    at = bisect.bisect_left(lines, line_no)
+    return steps[lines[at - 1]] if at else None
+
+
+#: Words that make a line numbered by its epoch a summary of the epoch's steps (``epoch 3 average loss: 0.2``).
+_AGGREGATE_WORDS = {"average", "avg", "mean"}
 
 
 def _why(
@@ -333,6 +349,9 @@ def emit_series(
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
     # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step
     by_epoch = step_pos is not None and names.get(step_pos, "").lower() == "epoch"
+    # among lines that count finer steps, such a line that averages (``epoch 3 average loss: 0.2``) sums up
+    # the epoch: no step record of its own, and its values are the epoch's averages, not the step's
+    summary = by_epoch and not ordinal and bool(_AGGREGATE_WORDS & {t.lower() for t in cluster.template})
     metrics: dict[int, str] = {}
     for pos, word in names.items():
         if pos == step_pos:
@@ -343,6 +362,8 @@ def emit_series(
     pick_loss(metrics, names)
     evaluation_loss(cluster.template, metrics)
     keep_series_apart(metrics, names)
+    if summary:
+        metrics = {pos: f"epoch_avg_{name}" for pos, name in metrics.items()}
     stepped = step_pos is not None or all(row[3] is not None for row in cluster.rows)
     if not any(name in _RECOGNISED for name in metrics.values()) and not (
         keep_unknown and stepped and metrics
@@ -352,6 +373,8 @@ def emit_series(
         out.decide(_why(cluster.template, names, step_pos, metrics, bool(fixed), ordinal))
     for number, (line_no, rank, tokens, current) in enumerate(cluster.rows):
         step = current if current is not None or not ordinal else number
+        if summary and current is None:
+            continue  # an epoch's summary before any step was counted: at no step
         if step_pos is not None and not (by_epoch and current is not None) and not (fixed and line_no in fixed):
             parsed = parse_quantity(tokens[step_pos])
             if parsed is None or parsed[0] != parsed[0]:

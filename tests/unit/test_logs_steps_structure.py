@@ -369,3 +369,12 @@ def test_memory_as_tools_print_it_is_in_mib(tmp_path):
     assert parse_log(write(tmp_path, "m.log", lines)).series("memory_mb") == [(10, 12800.0), (20, 12800.0)]
     lines = [f"epoch: 1/3, iter: {k}/90, mem: 3000Mb, total_loss: 9.{k}" for k in (10, 20)]
     assert [v for _, v in parse_log(write(tmp_path, "y.log", lines)).series("memory_mb")] == [3000.0, 3000.0]
+
+
+def test_an_epoch_average_among_step_lines_is_kept_apart_at_the_epoch_end(tmp_path):
+    lines = ["epoch 2/9", "1/3, train_loss: 0.60", "2/3, train_loss: 0.50", "3/3, train_loss: 0.40"]
+    lines += ["epoch 2 average loss: 0.5000", "epoch 3/9", "1/3, train_loss: 0.30"]
+    log = parse_log(write(tmp_path, "avg.log", lines))
+    assert [s for s, _ in log.series("loss")] == [4, 5, 6, 7]
+    assert log.series("epoch_avg_loss") == [(6, 0.5)]  # at the last step of its epoch, under its own name
+    assert not [e for e in log.events if e["kind"] == "restart"]

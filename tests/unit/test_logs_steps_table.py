@@ -98,6 +98,22 @@ SHAPES = (
         3.1,
     ),
     Shape(
+        "a counter opening its line with a comma under a lower-case 'epoch k/N' header; the epoch's average is no step",
+        (
+            "epoch 6 average loss: 0.5000",
+            "epoch 7/50",
+            "1/4, train_loss: 0.4100 step time: 0.80",
+            "2/4, train_loss: 0.4200 step time: 0.80",
+            "3/4, train_loss: 0.4300 step time: 0.80",
+            "4/4, train_loss: 0.4400 step time: 0.80",
+            "epoch 7 average loss: 0.4250",
+            "epoch 8/50",
+            "1/4, train_loss: 0.3900 step time: 0.80",
+        ),
+        (25, 26, 27, 28, 29),
+        0.39,
+    ),
+    Shape(
         "two bracketed counters: the first is the epoch of N, the second its batch of M",
         ("[2/30][100/500] Loss: 9.50", "[2/30][200/500] Loss: 9.25", "[3/30][100/500] Loss: 9.00"),
         (600, 700, 1100),
