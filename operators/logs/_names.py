@@ -191,6 +191,11 @@ _STEP_KEYS = frozenset(
         "num_updates",  # fairseq
         "train_step",
         "global_iteration",
+        # reinforcement learning counts environment steps: Stable-Baselines3 logs at ``total_timesteps``, RLlib
+        # reports ``timesteps_total``
+        "total_timesteps",
+        "timesteps_total",
+        "timesteps",
     }
 )
 _UNIT_HINT = re.compile(r"(?:\(\s*(ms|s|sec|seconds)\s*\)|[_ ](ms|s|sec)$)")
@@ -202,7 +207,12 @@ def key_slug(key: str) -> str:
 
 
 def is_step_key(key: str) -> bool:
-    return key_slug(key) in _STEP_KEYS
+    """A step's key, also behind a word that says training (DLLogger's ``Training Iteration: 651``)."""
+    slug = key_slug(key)
+    for prefix in ("training_", "train_"):
+        if slug.startswith(prefix) and slug[len(prefix) :] in _STEP_KEYS:
+            return True
+    return slug in _STEP_KEYS
 
 
 def metric_name(key: str) -> str | None:

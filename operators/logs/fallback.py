@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
 
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._collect import Collector
@@ -21,6 +20,7 @@ from assay.operators.logs._fields import (
     variable_names,
 )
 from assay.operators.logs._lines import PrefixStyle
+from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
 from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, metric_name
 from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._steps import (
@@ -33,72 +33,7 @@ from assay.operators.logs._steps import (
     step_position,
 )
 
-_TOKEN = re.compile(
-    r"[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
-    r"|[A-Za-z_][A-Za-z0-9_./()\-]*(?:@\d+)?"  # words and keys (train/loss, lr-AdamW, Acc@1)
-    r"|\S"
-)
-_NUMERIC_WORDS = {"nan", "NaN", "inf", "Inf", "-inf", "-nan"}
-_SIMILARITY = 0.5
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
-_MAX_CLUSTERS_PER_LENGTH = 64
-_MAX_TOKENS = 80
-
-
-@dataclass
-class _Cluster:
-    template: list[str]  # constants, and "<*>" for variables
-    rows: list[tuple[int, int | None, list[str], int | None]] = field(default_factory=list)
-    typed: tuple[dict[int, str], int | None, set[int]] | None = None  # _step_of's answer, once rows are all in
-
-
-def tokens_of(text: str) -> list[str]:
-    return _TOKEN.findall(text)[:_MAX_TOKENS]
-
-
-def _is_variable(token: str) -> bool:
-    return (
-        token[0].isdigit()
-        or (token[0] in "+-." and len(token) > 1 and token[1:2].isdigit())
-        or token in _NUMERIC_WORDS
-    )
-
-
-class TemplateMiner:
-    """Drain-style clustering of token sequences; each cluster keeps its lines' variable tokens."""
-
-    def __init__(self) -> None:
-        self.by_length: dict[int, list[_Cluster]] = {}
-
-    def add(self, tokens: list[str], line_no: int, rank: int | None, step: int | None = None) -> None:
-        """Add a line's tokens; ``step`` is the step the log was at, for series that print none."""
-        shape = ["<*>" if _is_variable(t) else t for t in tokens]
-        clusters = self.by_length.setdefault(len(shape), [])
-        best, best_score = None, -1.0
-        keys = {i for i in range(len(shape) - 1) if shape[i + 1] in (":", "=") and shape[i] != "<*>"}
-        for cluster in clusters:
-            constants = [i for i, t in enumerate(cluster.template) if t != "<*>"]
-            if not constants:
-                score = 1.0
-            elif any(cluster.template[i] != shape[i] and i in keys for i in constants):
-                continue  # a different key before its value (``loss: 2.1`` vs ``time: 9``): another series
-            else:
-                score = sum(cluster.template[i] == shape[i] for i in constants) / len(constants)
-            if score > best_score:
-                best, best_score = cluster, score
-        if best is None or best_score < _SIMILARITY:
-            if len(clusters) >= _MAX_CLUSTERS_PER_LENGTH:
-                return
-            best = _Cluster(shape)
-            clusters.append(best)
-        else:
-            for i, token in enumerate(shape):
-                if best.template[i] != token:
-                    best.template[i] = "<*>"
-        best.rows.append((line_no, rank, tokens, step))
-
-    def clusters(self) -> list[_Cluster]:
-        return [c for cs in self.by_length.values() for c in cs]
 
 
 #: A table's header row (``step  loss  lr``) and its rows of numbers.
@@ -258,7 +193,7 @@ def _why(
     return f"'{shape}': step from {step}{said}"
 
 
-def _drop_non_values(cluster: _Cluster, names: dict[int, str]) -> None:
+def _drop_non_values(cluster: Cluster, names: dict[int, str]) -> None:
     """Positions named by a dotted module path whose values are whole numbers are source locations
     (``yolox.core.trainer:246``), not series."""
     for pos, word in list(names.items()):
@@ -270,12 +205,12 @@ def _whole(token: str) -> bool:
     return token.isdigit()
 
 
-def _percent_positions(cluster: _Cluster, names: dict[int, str]) -> set[int]:
+def _percent_positions(cluster: Cluster, names: dict[int, str]) -> set[int]:
     """Positions whose values are printed as percentages (a bar's ``7%``): never a step counter."""
     return {pos for pos in names if any(row[2][pos].endswith("%") for row in cluster.rows)}
 
 
-def _step_of(cluster: _Cluster) -> tuple[dict[int, str], int | None, set[int]]:
+def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
     """The template's named values (a bar's own percentage, ``7%|``, left out), where it prints its step, and
     which positions hold percentages; worked out once per template (its rows are read for it)."""
     if cluster.typed is None:
@@ -291,7 +226,7 @@ def _step_of(cluster: _Cluster) -> tuple[dict[int, str], int | None, set[int]]:
     return dict(names), step_pos, percent
 
 
-def _bracketed_counter(cluster: _Cluster) -> int | None:
+def _bracketed_counter(cluster: Cluster) -> int | None:
     """A whole number alone in brackets that never goes down across the records (clu's ``logging_writer.py:35]
     [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth."""
     t = cluster.template
@@ -330,7 +265,7 @@ def emit_all(
 
 
 def emit_series(
-    cluster: _Cluster,
+    cluster: Cluster,
     out,
     *,
     keep_unknown: bool = False,

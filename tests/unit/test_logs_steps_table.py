@@ -114,6 +114,17 @@ SHAPES = (
         0.39,
     ),
     Shape(
+        "a long drawn bar glued to a logger record: the record's 'Training Iteration' is the step, ' : ' pairs",
+        (
+            "Steps:  30%|████████████████████████████████████████| 300/1000 [00:40<01:30,  7.5it/s]REC 2023-02-02 11:00:00.000001 - "
+            "Training Epoch: 0 Training Iteration: 301  step_loss : 1.2500  learning_rate : 3.0e-05   ",
+            "Steps:  35%|██████████████████████████████████████████████| 350/1000 [00:47<01:23,  7.5it/s]REC 2023-02-02 11:00:07.000001 - "
+            "Training Epoch: 0 Training Iteration: 351  step_loss : 1.1250  learning_rate : 2.9e-05   ",
+        ),
+        (301, 351),
+        1.125,
+    ),
+    Shape(
         "two bracketed counters: the first is the epoch of N, the second its batch of M",
         ("[2/30][100/500] Loss: 9.50", "[2/30][200/500] Loss: 9.25", "[3/30][100/500] Loss: 9.00"),
         (600, 700, 1100),

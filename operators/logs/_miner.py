@@ -1,0 +1,79 @@
+"""Drain-style line templates for the generic reader: a line's tokens (numbers with their units, keys, single
+marks), and clusters of lines of equal length whose constant tokens mostly agree (their differing tokens are
+the template's variables). Kept apart from the reader so the step and field inference can share it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_TOKEN = re.compile(
+    r"[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
+    r"|[A-Za-z_][A-Za-z0-9_./()\-]*(?:@\d+)?"  # words and keys (train/loss, lr-AdamW, Acc@1)
+    r"|\S"
+)
+_NUMERIC_WORDS = {"nan", "NaN", "inf", "Inf", "-inf", "-nan"}
+_SIMILARITY = 0.5
+_MAX_CLUSTERS_PER_LENGTH = 64
+_MAX_TOKENS = 80
+
+
+@dataclass
+class Cluster:
+    template: list[str]  # constants, and "<*>" for variables
+    rows: list[tuple[int, int | None, list[str], int | None]] = field(default_factory=list)
+    typed: tuple[dict[int, str], int | None, set[int]] | None = None  # _step_of's answer, once rows are all in
+
+
+#: A progress bar's drawn part (``██████▌``, ``━━━━``): one token, whatever its length, so that a long bar
+#: neither uses up the tokens a line is read for nor makes lines of one template differ in length.
+_BAR_GLYPHS = re.compile(r"[\u2500-\u259f]+")
+
+
+def tokens_of(text: str) -> list[str]:
+    return _TOKEN.findall(_BAR_GLYPHS.sub("\u2588", text))[:_MAX_TOKENS]
+
+
+def _is_variable(token: str) -> bool:
+    return (
+        token[0].isdigit()
+        or (token[0] in "+-." and len(token) > 1 and token[1:2].isdigit())
+        or token in _NUMERIC_WORDS
+    )
+
+
+class TemplateMiner:
+    """Drain-style clustering of token sequences; each cluster keeps its lines' variable tokens."""
+
+    def __init__(self) -> None:
+        self.by_length: dict[int, list[Cluster]] = {}
+
+    def add(self, tokens: list[str], line_no: int, rank: int | None, step: int | None = None) -> None:
+        """Add a line's tokens; ``step`` is the step the log was at, for series that print none."""
+        shape = ["<*>" if _is_variable(t) else t for t in tokens]
+        clusters = self.by_length.setdefault(len(shape), [])
+        best, best_score = None, -1.0
+        keys = {i for i in range(len(shape) - 1) if shape[i + 1] in (":", "=") and shape[i] != "<*>"}
+        for cluster in clusters:
+            constants = [i for i, t in enumerate(cluster.template) if t != "<*>"]
+            if not constants:
+                score = 1.0
+            elif any(cluster.template[i] != shape[i] and i in keys for i in constants):
+                continue  # a different key before its value (``loss: 2.1`` vs ``time: 9``): another series
+            else:
+                score = sum(cluster.template[i] == shape[i] for i in constants) / len(constants)
+            if score > best_score:
+                best, best_score = cluster, score
+        if best is None or best_score < _SIMILARITY:
+            if len(clusters) >= _MAX_CLUSTERS_PER_LENGTH:
+                return
+            best = Cluster(shape)
+            clusters.append(best)
+        else:
+            for i, token in enumerate(shape):
+                if best.template[i] != token:
+                    best.template[i] = "<*>"
+        best.rows.append((line_no, rank, tokens, step))
+
+    def clusters(self) -> list[Cluster]:
+        return [c for cs in self.by_length.values() for c in cs]
