@@ -36,6 +36,55 @@ from assay.operators.logs._steps import (
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 
 
+#: A row of a boxed table of one key and one value (Stable-Baselines3's ``|    loss    | 0.0227 |``), or a
+#: section row with no value (``| train/   |        |``).
+_BOX_ROW = re.compile(r"^\s*\|\s+(?P<key>[A-Za-z_][\w/.\-]*)\s+\|\s*(?P<value>[^|\s]*)\s*\|\s*$")
+
+
+class BoxTables:
+    """Tables printed as a box of ``| key | value |`` rows, one box per report: the box's step is its step-key
+    row (``total_timesteps``, ``step``); section rows (``train/``, ``eval/``) qualify the keys under them. A box
+    ends where a key it already holds comes again, or at the end of the file."""
+
+    def __init__(self, out: Collector) -> None:
+        self.out = out
+        self.section: str = ""
+        self.rows: list[tuple[str, str, int, int | None]] = []  # (section/key, value, line, rank)
+
+    def see(self, text: str, line_no: int, rank: int | None) -> bool:
+        m = _BOX_ROW.match(text)
+        if not m:
+            return False
+        key, value = m.group("key"), m.group("value")
+        if not value:
+            self.section = key if key.endswith("/") else f"{key}/"
+            return True
+        full = self.section + key
+        if any(k == full for k, _, _, _ in self.rows):
+            self.flush()
+        self.rows.append((full, value, line_no, rank))
+        return True
+
+    def flush(self) -> None:
+        rows, self.rows, self.section = self.rows, [], ""
+        step = next(
+            (int(v) for k, v, _, _ in rows if is_step_key(k.rsplit("/", 1)[-1]) and v.isdigit()), None
+        )
+        if step is None:
+            return  # a box that names no step is a settings table, not a report
+        keys = {i: k.rsplit("/", 1)[-1] for i, (k, _, _, _) in enumerate(rows) if not is_step_key(k.rsplit("/", 1)[-1])}
+        metrics = {i: name for i, k in keys.items() if (name := series_name(k))}
+        pick_loss(metrics, keys)
+        for i, name in metrics.items():
+            key, value, line_no, rank = rows[i]
+            parsed = parse_quantity(value)
+            if parsed is None:
+                continue
+            if key.startswith(("eval/", "val/", "valid/", "validation/", "test/")) and not name.startswith("val_"):
+                name = f"val_{name}"
+            self.out.metric(name, step, parsed[0], line_no, rank)
+
+
 #: A table's header row (``step  loss  lr``) and its rows of numbers.
 _HEADER = re.compile(r"^\s*[A-Za-z_][\w/.\-():%]*(?:(?:\s{2,}|\t|\s*[|,]\s*)[A-Za-z_][\w/.\-():%]*)+\s*$")
 _BAR_TAIL = re.compile(r"\s\d{1,3}%\|")
@@ -78,6 +127,7 @@ class GenericParser(LogParser):
         r"(?i:loss|lr|learning|step|iter|epoch|batch|acc|perplex|ppl|throughput|tokens|samples|norm|mfu|flops|mem"
         r"|metric|entropy|reward|score|grad|bleu|f1|wer|tok|update)"
         r"[^\n]*\d|" + _NUMBER_ROW + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
+        r"|" + _BOX_ROW.pattern
     )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
@@ -88,8 +138,11 @@ class GenericParser(LogParser):
         self.epochs = EpochCounters()
         self.keras = EpochBars()
         self.relative = EpochRelative()
+        self.boxes = BoxTables(out)
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
+        if self.boxes.see(text, line_no, rank):
+            return
         header = self.header.get(rank)
         if header is not None and self._table_row(header, text, line_no, rank):
             return
@@ -144,6 +197,7 @@ class GenericParser(LogParser):
         return True
 
     def finish(self) -> None:
+        self.boxes.flush()
         fixed = self.keras.steps()
         if fixed:
             # a line between bars (an epoch's summary, a validation line) is at the step of the bar before it

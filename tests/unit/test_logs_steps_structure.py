@@ -378,3 +378,35 @@ def test_an_epoch_average_among_step_lines_is_kept_apart_at_the_epoch_end(tmp_pa
     assert [s for s, _ in log.series("loss")] == [4, 5, 6, 7]
     assert log.series("epoch_avg_loss") == [(6, 0.5)]  # at the last step of its epoch, under its own name
     assert not [e for e in log.events if e["kind"] == "restart"]
+
+
+def test_a_boxed_key_value_report_takes_its_step_row_and_its_sections(tmp_path):
+    def box(timesteps: int, loss: float, reward: float) -> list[str]:
+        return [
+            "-" * 38,
+            "| rollout/               |          |",
+            f"|    ep_rew_mean         | {reward:<8} |",
+            "| time/                  |          |",
+            "|    iterations          | 3        |",
+            f"|    total_timesteps     | {timesteps:<8} |",
+            "| train/                 |          |",
+            "|    entropy_loss        | -2.1     |",
+            f"|    loss                | {loss:<8} |",
+            "|    policy_loss         | -0.01    |",
+            "| eval/                  |          |",
+            "|    mean_reward         | 12.5     |",
+            "-" * 38,
+        ]
+
+    lines = box(2048, 0.75, -10.0) + box(4096, 0.5, -5.0)
+    log = parse_log(write(tmp_path, "ppo.log", lines))
+    assert log.series("loss") == [(2048, 0.75), (4096, 0.5)]  # the total, not a component
+    assert log.series("entropy_loss") == [(2048, -2.1), (4096, -2.1)]
+    assert log.series("val_mean_reward") == [(2048, 12.5), (4096, 12.5)]  # the eval/ section's
+    assert "total_timesteps" not in names_of(log)
+
+
+def test_a_boxed_settings_table_without_a_step_gives_no_series(tmp_path):
+    lines = ["| batch_size     | 32     |", "| learning_rate  | 0.001  |", "| loss_weight    | 0.5    |"]
+    log = parse_log(write(tmp_path, "settings.log", lines))
+    assert not names_of(log) & {"lr", "batch_size", "loss", "loss_weight"}
