@@ -42,6 +42,22 @@ def _is_variable(token: str) -> bool:
     )
 
 
+def _key_positions(shape: list[str]) -> set[int]:
+    """Where a line prints a value's name: a word before ``:``/``=`` or right before a value (nnU-Net's
+    ``train_loss 0.27`` and ``val_loss 0.05`` are two series), and the word that qualifies such a name
+    (``train loss : -0.66`` and ``validation loss: -0.72``)."""
+    keys = set()
+    for i in range(len(shape) - 1):
+        word = shape[i]
+        if word == "<*>" or not (word[0].isalpha() or word[0] == "_"):
+            continue
+        if shape[i + 1] in (":", "=", "<*>"):
+            keys.add(i)
+            if i and (shape[i - 1][0].isalpha() or shape[i - 1][0] == "_"):
+                keys.add(i - 1)
+    return keys
+
+
 class TemplateMiner:
     """Drain-style clustering of token sequences; each cluster keeps its lines' variable tokens."""
 
@@ -53,7 +69,7 @@ class TemplateMiner:
         shape = ["<*>" if _is_variable(t) else t for t in tokens]
         clusters = self.by_length.setdefault(len(shape), [])
         best, best_score = None, -1.0
-        keys = {i for i in range(len(shape) - 1) if shape[i + 1] in (":", "=") and shape[i] != "<*>"}
+        keys = _key_positions(shape)
         for cluster in clusters:
             constants = [i for i, t in enumerate(cluster.template) if t != "<*>"]
             if not constants:

@@ -9,6 +9,7 @@ import bisect
 import re
 
 from assay.operators.logs._base import LogParser, register_parser
+from assay.operators.logs._boxes import BOX_ROW, BoxTables
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._fields import (
     MODULE_PATH,
@@ -36,53 +37,8 @@ from assay.operators.logs._steps import (
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 
 
-#: A row of a boxed table of one key and one value (Stable-Baselines3's ``|    loss    | 0.0227 |``), or a
-#: section row with no value (``| train/   |        |``).
-_BOX_ROW = re.compile(r"^\s*\|\s+(?P<key>[A-Za-z_][\w/.\-]*)\s+\|\s*(?P<value>[^|\s]*)\s*\|\s*$")
-
-
-class BoxTables:
-    """Tables printed as a box of ``| key | value |`` rows, one box per report: the box's step is its step-key
-    row (``total_timesteps``, ``step``); section rows (``train/``, ``eval/``) qualify the keys under them. A box
-    ends where a key it already holds comes again, or at the end of the file."""
-
-    def __init__(self, out: Collector) -> None:
-        self.out = out
-        self.section: str = ""
-        self.rows: list[tuple[str, str, int, int | None]] = []  # (section/key, value, line, rank)
-
-    def see(self, text: str, line_no: int, rank: int | None) -> bool:
-        m = _BOX_ROW.match(text)
-        if not m:
-            return False
-        key, value = m.group("key"), m.group("value")
-        if not value:
-            self.section = key if key.endswith("/") else f"{key}/"
-            return True
-        full = self.section + key
-        if any(k == full for k, _, _, _ in self.rows):
-            self.flush()
-        self.rows.append((full, value, line_no, rank))
-        return True
-
-    def flush(self) -> None:
-        rows, self.rows, self.section = self.rows, [], ""
-        step = next(
-            (int(v) for k, v, _, _ in rows if is_step_key(k.rsplit("/", 1)[-1]) and v.isdigit()), None
-        )
-        if step is None:
-            return  # a box that names no step is a settings table, not a report
-        keys = {i: k.rsplit("/", 1)[-1] for i, (k, _, _, _) in enumerate(rows) if not is_step_key(k.rsplit("/", 1)[-1])}
-        metrics = {i: name for i, k in keys.items() if (name := series_name(k))}
-        pick_loss(metrics, keys)
-        for i, name in metrics.items():
-            key, value, line_no, rank = rows[i]
-            parsed = parse_quantity(value)
-            if parsed is None:
-                continue
-            if key.startswith(("eval/", "val/", "valid/", "validation/", "test/")) and not name.startswith("val_"):
-                name = f"val_{name}"
-            self.out.metric(name, step, parsed[0], line_no, rank)
+#: A line that says only which epoch begins.
+_EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
 
 
 #: A table's header row (``step  loss  lr``) and its rows of numbers.
@@ -127,7 +83,7 @@ class GenericParser(LogParser):
         r"(?i:loss|lr|learning|step|iter|epoch|batch|acc|perplex|ppl|throughput|tokens|samples|norm|mfu|flops|mem"
         r"|metric|entropy|reward|score|grad|bleu|f1|wer|tok|update)"
         r"[^\n]*\d|" + _NUMBER_ROW + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
-        r"|" + _BOX_ROW.pattern
+        r"|" + BOX_ROW.pattern
     )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
@@ -139,6 +95,7 @@ class GenericParser(LogParser):
         self.keras = EpochBars()
         self.relative = EpochRelative()
         self.boxes = BoxTables(out)
+        self.finer = False  # a counter finer than the epoch was seen
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         if self.boxes.see(text, line_no, rank):
@@ -161,8 +118,16 @@ class GenericParser(LogParser):
 
     def _count(self, text: str, line_no: int, rank: int | None) -> None:
         """The step a line's counter says, for the value lines that follow it (a per-rank context)."""
+        alone = _EPOCH_ALONE.match(text)
+        if alone:
+            # a line that is only an epoch (nnU-Net's ``epoch:  6``, ``Epoch 0``) numbers the lines after it,
+            # until the file counts anything finer
+            if not self.finer:
+                self.steps[rank] = self.steps[None] = int(alone.group(1))
+            return
         counted = self.epochs.see(text, line_no, rank)
         found = counted if counted is not None else counter_step(text)
+        self.finer = self.finer or found is not None
         if counted is None and found is not None:
             epoch = EPOCH_NUMBER.search(text)
             if epoch:

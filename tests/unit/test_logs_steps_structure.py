@@ -410,3 +410,28 @@ def test_a_boxed_settings_table_without_a_step_gives_no_series(tmp_path):
     lines = ["| batch_size     | 32     |", "| learning_rate  | 0.001  |", "| loss_weight    | 0.5    |"]
     log = parse_log(write(tmp_path, "settings.log", lines))
     assert not names_of(log) & {"lr", "batch_size", "loss", "loss_weight"}
+
+
+def test_a_bare_epoch_line_numbers_the_one_value_lines_after_it(tmp_path):
+    lines = []
+    for epoch in (3, 4):
+        lines += ["2024-03-01 10:00:00.000001: ", f"epoch:  {epoch}"]
+        lines += [
+            f"2024-03-01 10:02:00.000001: train loss : -0.{50 + epoch}",
+            f"2024-03-01 10:02:10.000001: validation loss: -0.{60 + epoch}",
+            "2024-03-01 10:02:11.000001: lr: 0.0099",
+        ]
+    log = parse_log(write(tmp_path, "perepoch.log", lines))
+    assert log.series("loss") == [(3, -0.53), (4, -0.54)]
+    assert log.series("val_loss") == [(3, -0.63), (4, -0.64)]  # a qualifier before the name keeps it apart
+
+
+def test_name_space_value_lines_under_a_date_with_a_colon_stay_apart(tmp_path):
+    lines = ["setting up", "2024-05-05 08:00:00.000001: Epoch 0", "2024-05-05 08:00:01.000001: Current learning rate: 0.01"]
+    lines += ["some unprefixed line", "2024-05-05 08:02:00.000001: train_loss 0.4100"]
+    lines += ["2024-05-05 08:02:01.000001: val_loss 0.3900", "2024-05-05 08:02:02.000001: Epoch time: 120.5 s"]
+    lines += ["2024-05-05 08:02:03.000001: Epoch 1", "2024-05-05 08:04:00.000001: train_loss 0.3800"]
+    lines += ["2024-05-05 08:04:01.000001: val_loss 0.3700"]
+    log = parse_log(write(tmp_path, "perepoch2.log", lines))
+    assert log.series("loss") == [(0, 0.41), (1, 0.38)]
+    assert log.series("val_loss") == [(0, 0.39), (1, 0.37)]
