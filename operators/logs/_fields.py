@@ -207,6 +207,12 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
             metrics[min(wholes, key=lambda p: (ranks[p], -p))] = split
 
 
+def names_whole_loss(word: str) -> bool:
+    """A key that names the whole loss (``loss``, ``train_loss``, ``total_loss``), not one term of it."""
+    slug = key_slug(word)
+    return metric_name(word) == "loss" or (loss_by_ending(slug) == "loss" and _whole_rank(slug) is not None)
+
+
 def _whole_rank(slug: str) -> int | None:
     """The rank of a loss name whose qualifiers all say it is the whole loss, else ``None``."""
     averaged = _AVERAGED.search(slug)

@@ -16,6 +16,7 @@ from assay.operators.logs._fields import (
     evaluation_loss,
     keep_series_apart,
     loss_by_ending,
+    names_whole_loss,
     pick_loss,
     series_name,
     variable_names,
@@ -277,9 +278,21 @@ def emit_all(
     counted = any(
         _step_of(c)[1] is not None or any(row[3] is not None for row in c.rows) for c in clusters
     )
+    # a key that names the whole loss somewhere in the file (``train_loss: 0.48  step:2``) leaves a lone term
+    # on a line of its own (``train_ma_ce_loss: 0.10  step:2``) under its own name
+    whole = any(
+        names_whole_loss(word) and pos != _step_of(c)[1] for c in clusters for pos, word in _step_of(c)[0].items()
+    )
     for cluster in clusters:
         emit_series(
-            cluster, out, keep_unknown=keep_unknown, shifts=shifts, ordinal=not counted, fixed=fixed, relative=relative
+            cluster,
+            out,
+            keep_unknown=keep_unknown,
+            shifts=shifts,
+            ordinal=not counted,
+            fixed=fixed,
+            relative=relative,
+            whole_loss_named=whole,
         )
 
 
@@ -292,6 +305,7 @@ def emit_series(
     ordinal: bool = True,
     fixed: dict[int, int] | None = None,
     relative: dict[int, int] | None = None,
+    whole_loss_named: bool = False,
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
     per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``ordinal``: rows without a step
@@ -314,6 +328,10 @@ def emit_series(
         if name:
             metrics[pos] = name
     pick_loss(metrics, names)
+    if whole_loss_named:  # a term taken for the loss only for want of another: its own name again
+        for pos, name in metrics.items():  # (an identifier, ``train_ma_ce_loss``; not prose, ``with loss``)
+            if name == "loss" and " " not in names[pos] and not names_whole_loss(names[pos]):
+                metrics[pos] = key_slug(names[pos])
     evaluation_loss(cluster.template, metrics)
     keep_series_apart(metrics, names)
     if summary:

@@ -435,3 +435,23 @@ def test_name_space_value_lines_under_a_date_with_a_colon_stay_apart(tmp_path):
     log = parse_log(write(tmp_path, "perepoch2.log", lines))
     assert log.series("loss") == [(0, 0.41), (1, 0.38)]
     assert log.series("val_loss") == [(0, 0.39), (1, 0.37)]
+
+
+def test_a_lone_loss_term_on_its_own_line_yields_to_the_whole_loss_named_elsewhere(tmp_path):
+    lines = []
+    for epoch in (1, 2):
+        lines += [
+            f"2023-01-0{epoch}_10:00:00.00 train_step: {5000 * epoch}  step:{epoch}",
+            f"2023-01-0{epoch}_10:00:00.00 train_loss: 0.{50 - epoch}  step:{epoch}",
+            f"2023-01-0{epoch}_10:00:00.00 train_sm_kl_loss: 0.0{epoch}  step:{epoch}",
+            f"2023-01-0{epoch}_10:00:00.00 train_sm_nll_loss: 0.1{epoch}  step:{epoch}",
+        ]
+    log = parse_log(write(tmp_path, "onepl.log", lines))
+    assert log.series("loss") == [(1, 0.49), (2, 0.48)]
+    assert log.series("train_sm_nll_loss") == [(1, 0.11), (2, 0.12)]
+
+
+def test_a_lone_loss_term_is_the_loss_when_nothing_names_the_whole(tmp_path):
+    lines = [f"Epoch: [0]  [{k:4d}/900]  lr: 0.0001  closs: 1.{k // 100} (1.5)  time: 0.4" for k in (100, 200)]
+    log = parse_log(write(tmp_path, "closs.log", lines))
+    assert [s for s, _ in log.series("loss")] == [100, 200]
