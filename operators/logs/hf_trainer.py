@@ -14,7 +14,7 @@ import re
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
-from assay.operators.logs._names import canonical_model, extra_metric_name, key_slug, metric_name
+from assay.operators.logs._names import canonical_model, extra_metric_name, is_step_key, key_slug, metric_name
 from assay.operators.logs._numbers import parse_number
 
 _DICT = re.compile(r"\{'(?:loss|eval_|train_runtime|learning_rate|grad_norm|epoch)[^{}]*\}")
@@ -148,6 +148,12 @@ class HFTrainerParser(LogParser):
         # belongs to the step of the training log before it.
         if self.ordinal == 0 or not any(k.startswith(("eval_", "test_", "train_runtime")) for k in entry):
             self.ordinal += 1
+        # a step the dict names itself (``'global_step': 150``) is its step, whatever the bars drawn around it
+        named = next((int(v) for k, v in entry.items() if is_step_key(k) and float(v).is_integer()), None)
+        if named is not None:
+            entry = {k: v for k, v in entry.items() if not is_step_key(k)}
+            emit_log_entry(entry, named, line_no, rank, self.out)
+            return
         if self.bar_step is None and not self._epoch_step(entry) and not self.out.settings.get("train_iters"):
             self.waiting.append((entry, line_no, rank, self.ordinal))
             return

@@ -455,3 +455,15 @@ def test_a_lone_loss_term_is_the_loss_when_nothing_names_the_whole(tmp_path):
     lines = [f"Epoch: [0]  [{k:4d}/900]  lr: 0.0001  closs: 1.{k // 100} (1.5)  time: 0.4" for k in (100, 200)]
     log = parse_log(write(tmp_path, "closs.log", lines))
     assert [s for s, _ in log.series("loss")] == [100, 200]
+
+
+def test_a_printed_dict_s_own_step_key_beats_the_bar_drawn_after_it(tmp_path):
+    lines = [
+        "{'loss': 0.61, 'learning_rate': 2e-05, 'global_step': 40}",
+        " 30%|###       | 41/135 [00:30<01:10,  1.3it/s]",
+        "{'loss': 0.58, 'learning_rate': 2e-05, 'global_step': 50}",
+        " 38%|####      | 51/135 [00:38<01:03,  1.3it/s]",
+    ]
+    log = parse_log(write(tmp_path, "dicts.log", lines))
+    assert log.series("loss") == [(40, 0.61), (50, 0.58)]
+    assert "global_step" not in names_of(log)
