@@ -207,9 +207,10 @@ def key_slug(key: str) -> str:
 
 
 def is_step_key(key: str) -> bool:
-    """A step's key, also behind a word that says training (DLLogger's ``Training Iteration: 651``)."""
+    """A step's key, also behind a word that says training (DLLogger's ``Training Iteration: 651``) or that
+    it counts across epochs (OpenPCDet's ``Acc_iter 1100``, accumulated)."""
     slug = key_slug(key)
-    for prefix in ("training_", "train_"):
+    for prefix in ("training_", "train_", "acc_", "accumulated_", "global_"):
         if slug.startswith(prefix) and slug[len(prefix) :] in _STEP_KEYS:
             return True
     return slug in _STEP_KEYS

@@ -322,8 +322,8 @@ def emit_series(
     summary = by_epoch and not ordinal and bool(_AGGREGATE_WORDS & {t.lower() for t in cluster.template})
     metrics: dict[int, str] = {}
     for pos, word in names.items():
-        if pos == step_pos:
-            continue
+        if pos == step_pos or cluster.template[pos + 1 : pos + 3] == ["/", "<*>"]:
+            continue  # the step, or a counter printed with its total (``Train:  3/80``, an epoch of 80): no series
         name = series_name(word, keep_unknown)
         if name:
             metrics[pos] = name

@@ -467,3 +467,14 @@ def test_a_printed_dict_s_own_step_key_beats_the_bar_drawn_after_it(tmp_path):
     log = parse_log(write(tmp_path, "dicts.log", lines))
     assert log.series("loss") == [(40, 0.61), (50, 0.58)]
     assert "global_step" not in names_of(log)
+
+
+def test_a_counter_across_epochs_on_the_line_beats_the_in_epoch_index(tmp_path):
+    lines = [
+        f"2023-01-01 10:0{k}:00,000   INFO  Train:    3/80 ( 4%) [ {k}00/500 ( {k}0%)]  Loss: 1.{9 - k}0 (1.30)  "
+        f"LR: 1.0e-03  Acc_iter {1000 + k * 100}  Data time: 0.01"
+        for k in (1, 2)
+    ]
+    log = parse_log(write(tmp_path, "accit.log", lines))
+    assert [s for s, _ in log.series("loss")] == [1100, 1200]
+    assert not names_of(log) & {"train", "acc_iter"}  # an epoch counter k/N is no series, nor the step
