@@ -74,15 +74,17 @@ class JSONLinesParser(LogParser):
             return
         flat = _flatten(obj)
         step = next((int(flat[k]) for k in _STEP_KEYS if isinstance(flat.get(k), int | float)), None)
+        by_epoch = False
         if step is None:  # a record per epoch (a whole epoch number) is stepped by it, else by its position
             epoch = flat.get("epoch")
-            step = epoch if isinstance(epoch, int) and not isinstance(epoch, bool) else line_no - 1
+            by_epoch = isinstance(epoch, int) and not isinstance(epoch, bool)
+            step = epoch if by_epoch else line_no - 1
         ts = _time(next((flat[k] for k in _TIME_KEYS if k in flat), None))
         self.out.saw_time(ts)
         keys, values = [], []
         for key, value in flat.items():
-            if key in _SKIP or key in _STEP_KEYS or isinstance(value, bool):
-                continue
+            if key in _SKIP or key in _STEP_KEYS or isinstance(value, bool) or (by_epoch and key == "epoch"):
+                continue  # (the epoch that steps the record is no series of its own)
             if isinstance(value, str):
                 value = (
                     parse_number(value)

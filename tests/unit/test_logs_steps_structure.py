@@ -478,3 +478,10 @@ def test_a_counter_across_epochs_on_the_line_beats_the_in_epoch_index(tmp_path):
     log = parse_log(write(tmp_path, "accit.log", lines))
     assert [s for s, _ in log.series("loss")] == [1100, 1200]
     assert not names_of(log) & {"train", "acc_iter"}  # an epoch counter k/N is no series, nor the step
+
+
+def test_json_records_stepped_by_their_epoch_keep_no_epoch_series(tmp_path):
+    lines = [f'{{"train_loss": 0.{80 - e}, "lr": 0.002, "epoch": {e}, "val_loss": 0.{90 - e}}}' for e in (30, 31)]
+    log = parse_log(write(tmp_path, "epochs.jsonl", lines))
+    assert log.series("loss") == [(30, 0.5), (31, 0.49)]
+    assert "epoch" not in names_of(log)
