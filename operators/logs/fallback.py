@@ -32,6 +32,7 @@ from assay.operators.logs._steps import (
     EpochCounters,
     EpochRelative,
     counter_step,
+    samples_per_step,
     step_position,
 )
 
@@ -283,6 +284,11 @@ def emit_all(
     whole = any(
         names_whole_loss(word) and pos != _step_of(c)[1] for c in clusters for pos, word in _step_of(c)[0].items()
     )
+    samples = {}  # a counter's total -> its batch, where the counter counts samples (see samples_per_step)
+    for c in clusters:
+        pos = _step_of(c)[1]
+        if pos is not None and c.template[pos + 1 : pos + 2] == ["/"] and (found := samples_per_step([row[2] for row in c.rows], pos)):
+            samples[int(c.rows[0][2][pos + 2])] = found
     for cluster in clusters:
         emit_series(
             cluster,
@@ -293,6 +299,7 @@ def emit_all(
             fixed=fixed,
             relative=relative,
             whole_loss_named=whole,
+            samples_by_total=samples,
         )
 
 
@@ -306,6 +313,7 @@ def emit_series(
     fixed: dict[int, int] | None = None,
     relative: dict[int, int] | None = None,
     whole_loss_named: bool = False,
+    samples_by_total: dict[int, tuple[int, int]] | None = None,
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
     per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``ordinal``: rows without a step
@@ -351,7 +359,13 @@ def emit_series(
             parsed = parse_quantity(tokens[step_pos])
             if parsed is None or parsed[0] != parsed[0]:
                 continue
-            if float(parsed[0]).is_integer():  # a fractional epoch (0.25) counts no steps
+            total = int(tokens[step_pos + 2]) if counted and tokens[step_pos + 2].isdigit() else None
+            samples = (samples_by_total or {}).get(total)
+            if samples and float(parsed[0]).is_integer() and int(parsed[0]) % samples[0] == 0:
+                # a count of samples: the batch's index, after the batches of the epochs before
+                epochs_before = shifts.get(line_no, 0) // total
+                step = int(parsed[0]) // samples[0] - samples[1] + epochs_before * -(-total // samples[0])
+            elif float(parsed[0]).is_integer():  # a fractional epoch (0.25) counts no steps
                 step = int(parsed[0]) + ((shifts if counted else relative).get(line_no, 0))
         for pos, name in metrics.items():
             parsed = parse_quantity(tokens[pos])

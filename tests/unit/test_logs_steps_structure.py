@@ -485,3 +485,21 @@ def test_json_records_stepped_by_their_epoch_keep_no_epoch_series(tmp_path):
     log = parse_log(write(tmp_path, "epochs.jsonl", lines))
     assert log.series("loss") == [(30, 0.5), (31, 0.49)]
     assert "epoch" not in names_of(log)
+
+
+def test_a_bracketed_count_of_samples_gives_the_batch_index(tmp_path):
+    lines = [
+        f"2023-07-01,10:0{i}:00 | INFO | Train Epoch: 0 [{32 + i * 3200:6d}/50000 ({i * 6}%)] Loss: 0.{90 - i} (0.9)"
+        f" LR: 0.0001"
+        for i in range(4)
+    ]
+    lines.append("2023-07-01,10:09:00 | INFO | Train Epoch: 0 [ 12832/50000 (25%)] Loss: 0.85 (0.9) LR:")
+    log = parse_log(write(tmp_path, "samples.log", lines))
+    # 32 samples a batch, counted after each batch: 32 is batch 0, 3232 batch 100
+    assert [s for s, _ in log.series("loss")] == [0, 100, 200, 300, 400]
+
+
+def test_a_counter_of_steps_logged_every_batch_multiple_stays_as_printed(tmp_path):
+    lines = [f"Train Epoch: 1 [{k * 64}/1000 ({k}%)] Loss: 0.{90 - k}" for k in (1, 2, 3, 4)]
+    log = parse_log(write(tmp_path, "steps.log", lines))
+    assert [s for s, _ in log.series("loss")] == [64, 128, 192, 256]  # one batch apart: no sample count
