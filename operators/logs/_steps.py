@@ -140,6 +140,23 @@ class EpochCounters:
             self.offsets[line_no] = offset
         return n + offset
 
+    def place(self, text: str, line_no: int, rank: int | None) -> None:
+        """An evaluation line that repeats a training counter with its epoch (``Epoch 3 Batch 50/225 - Test
+        Loss: 2.1`` after the training line of the same batch) is at that training step; it changes nothing."""
+        counters = list(_COUNTER_OF.finditer(text))
+        if not counters:
+            return
+        found = counters[-1]
+        kind = next((k for k in ("bar", "bracket", "after") if found.group(k)), "n")
+        total = int(found.group("total" if kind == "n" else f"{kind}_total"))
+        bare = EPOCH_NUMBER.search(text[: found.start()])
+        if (rank, total) not in self._state or not bare:
+            return  # an evaluation's own counter (another total), or no epoch beside it
+        first = 0 if rank in self.zero_based else 1
+        offset = (int(bare.group(1) or bare.group(2)) - first) * total
+        if offset > 0:
+            self.offsets[line_no] = offset
+
 
 #: A line that is only an epoch header: Keras' ``Epoch 41/190``.
 _EPOCH_HEADER = re.compile(r"^\s*Epoch\s+(?P<k>\d+)\s*/\s*(?P<of>\d+)\s*$", re.I)

@@ -114,6 +114,8 @@ class GenericParser(LogParser):
             return
         if not EVALUATION_WORD.search(text):  # evaluation lines take the training step, whatever they count
             self._count(text, line_no, rank)
+        else:
+            self.epochs.place(text, line_no, rank)
         tokens = tokens_of(text)
         if len(tokens) >= 2:
             self.miner.add(tokens, line_no, rank, self.steps.get(rank, self.steps.get(None)))

@@ -503,3 +503,13 @@ def test_a_counter_of_steps_logged_every_batch_multiple_stays_as_printed(tmp_pat
     lines = [f"Train Epoch: 1 [{k * 64}/1000 ({k}%)] Loss: 0.{90 - k}" for k in (1, 2, 3, 4)]
     log = parse_log(write(tmp_path, "steps.log", lines))
     assert [s for s, _ in log.series("loss")] == [64, 128, 192, 256]  # one batch apart: no sample count
+
+
+def test_a_test_line_repeating_the_training_counter_and_epoch_is_at_that_step(tmp_path):
+    lines = []
+    for epoch in (0, 1):
+        for batch in (30, 60):
+            lines.append(f"Epoch   {epoch} Batch   {batch}/90 - Loss: 2.{9 - epoch} - perplexity: 18.1")
+            lines.append(f"Epoch   {epoch} Batch   {batch}/90 - Test Loss: 2.{8 - epoch} - Test perplexity: 16.4")
+    log = parse_log(write(tmp_path, "traintest.log", lines))
+    assert [s for s, _ in log.series("val_loss")] == [30, 60, 120, 150]

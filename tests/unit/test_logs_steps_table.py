@@ -125,6 +125,18 @@ SHAPES = (
         1.125,
     ),
     Shape(
+        "a batch counter beside a 0-based epoch, each training line followed by its test line",
+        (
+            "Epoch   0 Batch   40/120 - Loss: 3.0000 - accuracy: 0.20",
+            "Epoch   0 Batch   40/120 - Test Loss: 3.1000 - Test accuracy: 0.19",
+            "Epoch   0 Batch   80/120 - Loss: 2.8000 - accuracy: 0.22",
+            "Epoch   1 Batch   40/120 - Loss: 2.6000 - accuracy: 0.25",
+            "Epoch   1 Batch   40/120 - Test Loss: 2.7000 - Test accuracy: 0.24",
+        ),
+        (40, 80, 160),
+        2.6,
+    ),
+    Shape(
         "two bracketed counters: the first is the epoch of N, the second its batch of M",
         ("[2/30][100/500] Loss: 9.50", "[2/30][200/500] Loss: 9.25", "[3/30][100/500] Loss: 9.00"),
         (600, 700, 1100),
