@@ -137,6 +137,16 @@ SHAPES = (
         2.6,
     ),
     Shape(
+        "an epoch printed k/N from 0 before an in-epoch counter: the first epoch is 0",
+        (
+            "epoch: 0/40, iter: 200/500, mem: 9000Mb, total_loss: 5.0, lr: 1.0e-02",
+            "epoch: 0/40, iter: 400/500, mem: 9000Mb, total_loss: 4.0, lr: 1.0e-02",
+            "epoch: 1/40, iter: 200/500, mem: 9000Mb, total_loss: 3.0, lr: 1.0e-02",
+        ),
+        (200, 400, 700),
+        3.0,
+    ),
+    Shape(
         "two bracketed counters: the first is the epoch of N, the second its batch of M",
         ("[2/30][100/500] Loss: 9.50", "[2/30][200/500] Loss: 9.25", "[3/30][100/500] Loss: 9.00"),
         (600, 700, 1100),
