@@ -92,6 +92,9 @@ _EPOCH_OF = re.compile(
 )
 
 
+_END_OF_EPOCH = re.compile(r"(?i)\bend of epoch\s*[:#]?\s*(\d+)")
+
+
 class EpochCounters:
     """Steps of a counter that starts again at each epoch (``Step [600/600]``, then ``Step [100/600]``), made
     global. When a counter goes back after its last stride reached its total, that total is added to the
@@ -103,6 +106,7 @@ class EpochCounters:
         self._state: dict[tuple[int | None, int], tuple[int, int, int, int | None]] = {}
         self.offsets: dict[int, int] = {}  # line number -> what its counter's steps are shifted by (where > 0)
         self.zero_based: set[int | None] = set()  # ranks that printed an epoch 0
+        self.last_total: dict[int | None, int] = {}  # rank -> the total of the counter it printed last
 
     def see(self, text: str, line_no: int, rank: int | None) -> int | None:
         """The global step of ``text``'s innermost counter with a total, if it has one."""
@@ -136,9 +140,20 @@ class EpochCounters:
             elif n > last:
                 stride = n - last
         self._state[(rank, total)] = (n, stride, offset, now)
+        self.last_total[rank] = total
         if offset:
             self.offsets[line_no] = offset
         return n + offset
+
+    def end_of_epoch(self, text: str, rank: int | None) -> int | None:
+        """The last step of the epoch a line says has ended (``| end of epoch  7 | valid loss 4.2``), from the
+        per-epoch total of the counter seen before it."""
+        m = _END_OF_EPOCH.search(text)
+        total = self.last_total.get(rank)
+        if not m or total is None:
+            return None
+        first = 0 if rank in self.zero_based else 1
+        return (int(m.group(1)) - first + 1) * total
 
     def place(self, text: str, line_no: int, rank: int | None) -> None:
         """An evaluation line that repeats a training counter with its epoch (``Epoch 3 Batch 50/225 - Test

@@ -116,6 +116,9 @@ class GenericParser(LogParser):
             self._count(text, line_no, rank)
         else:
             self.epochs.place(text, line_no, rank)
+            end = self.epochs.end_of_epoch(text, rank)
+            if end is not None:
+                self.steps[rank] = self.steps[None] = end
         tokens = tokens_of(text)
         if len(tokens) >= 2:
             self.miner.add(tokens, line_no, rank, self.steps.get(rank, self.steps.get(None)))
@@ -194,6 +197,12 @@ def _step_before(lines: list[int], steps: dict[int, int], line_no: int) -> int |
 
 #: Words that make a line numbered by its epoch a summary of the epoch's steps (``epoch 3 average loss: 0.2``).
 _AGGREGATE_WORDS = {"average", "avg", "mean"}
+
+
+def _says_epoch_ended(template: list[str]) -> bool:
+    """A line that reports an epoch's end (``end of epoch 7``): its values are the epoch's, not a step's."""
+    words = [t.lower() for t in template]
+    return any(words[i : i + 3] == ["end", "of", "epoch"] for i in range(len(words) - 2))
 
 
 def _why(
@@ -346,6 +355,8 @@ def emit_series(
     keep_series_apart(metrics, names)
     if summary:
         metrics = {pos: f"epoch_avg_{name}" for pos, name in metrics.items()}
+    elif _says_epoch_ended(cluster.template):  # ``| end of epoch 7 | time: 131s | valid loss 4.2``: the epoch's
+        metrics = {pos: n if n.startswith("val_") else f"epoch_{n}" for pos, n in metrics.items()}
     stepped = step_pos is not None or all(row[3] is not None for row in cluster.rows)
     if not any(name in _RECOGNISED for name in metrics.values()) and not (
         keep_unknown and stepped and metrics

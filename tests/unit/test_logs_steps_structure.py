@@ -513,3 +513,16 @@ def test_a_test_line_repeating_the_training_counter_and_epoch_is_at_that_step(tm
             lines.append(f"Epoch   {epoch} Batch   {batch}/90 - Test Loss: 2.{8 - epoch} - Test perplexity: 16.4")
     log = parse_log(write(tmp_path, "traintest.log", lines))
     assert [s for s, _ in log.series("val_loss")] == [30, 60, 120, 150]
+
+
+def test_an_end_of_epoch_line_is_at_the_epoch_s_last_step_and_its_values_are_the_epoch_s(tmp_path):
+    lines = []
+    for epoch in (20, 21):
+        lines += [f"| epoch {epoch:3d} |  {b:4d}/  500 batches | lr 10.00 | ms/batch 90.00 | loss  4.{b // 100}0 |"
+                  for b in (200, 400)]
+        lines.append(f"| end of epoch {epoch:3d} | time: 50.00s | valid loss  4.{epoch - 10} | valid ppl    70.00")
+    log = parse_log(write(tmp_path, "lm.log", lines))
+    assert [s for s, _ in log.series("loss")] == [9700, 9900, 10200, 10400]
+    assert [s for s, _ in log.series("val_loss")] == [10000, 10500]  # 20 and 21 epochs of 500 batches done
+    assert "time" not in names_of(log)  # the epoch's time, not a step's
+    assert not [e for e in log.events if e["kind"] == "restart"]
