@@ -52,8 +52,7 @@ def _pipelines(db: str, echo: Echo) -> None:
     for name in ("papers", "logs"):
         t0 = time.perf_counter()
         s = run_pipeline(load_pipeline(name), [samples_dir(name)], db=db, progress=False)
-        echo(f"[demo] {name}: {s.n_in} inputs, {s.n_ok} ok, {s.n_quarantined} quarantined "
-             f"({time.perf_counter() - t0:.1f}s)")
+        echo(f"[demo] {name}: {s.headline} ({time.perf_counter() - t0:.1f}s)")
 
 
 #: The demo's jobs: one per kind of parallelism on two workers; the sample paper Sprocket compares them.

@@ -52,3 +52,28 @@ def test_rows_that_fit_have_no_type_problem():
     assert type_problem("claims", [{"claim_id": "c", "value": 1, "start": 3}]) is None
     assert type_problem("runs", [{"run_id": "r", "world_size": "8x"}]) == \
         "runs.world_size: expected INTEGER, received str ('8x')"
+
+
+def test_a_malformed_line_of_a_read_input_is_counted_apart_so_the_headline_matches_the_table(tmp_path):
+    db = tmp_path / "kg.duckdb"
+    sink = Sink(db, "run1")
+    line_issue = {"operator": "log_parse", "line_no": 7, "error": "not a JSON object", "level": "line"}
+    sink.add(doc(1, issues=[line_issue]))
+    sink.add(doc(2))
+    sink.flush()
+    rows = sql(db, "SELECT level, error FROM quarantine WHERE pipeline_run_id = 'run1'")
+    assert list(rows["error"]) == ["line 7: not a JSON object"]
+    assert (sink.n_in, sink.n_ok, sink.n_quarantined, sink.n_line_issues) == (2, 2, 0, 1)
+    sink.add(doc(1, issues=[line_issue]))  # the same input again (a retried task): nothing written twice
+    sink.flush()
+    assert sink.n_line_issues == 1 == len(sql(db, "SELECT * FROM quarantine"))
+
+
+def test_the_headline_names_the_lines_in_quarantine_only_when_there_are_some():
+    from assay.runtime import RunSummary
+
+    base = dict(pipeline_run_id="r", pipeline="logs", status="completed", n_in=18, n_ok=18, n_quarantined=0,
+                n_records=18, seconds=1.0, startup_s=0.5, db="kg.duckdb")
+    assert RunSummary(**base).headline == "18 in, 18 ok, 0 quarantined"
+    assert RunSummary(**base, n_line_issues=1).headline == (
+        "18 in, 18 ok, 0 quarantined, 1 line(s) of read inputs in quarantine")

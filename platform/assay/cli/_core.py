@@ -86,11 +86,11 @@ def run(
     summary = run_pipeline(loaded, list(input), db=resolve_db(db), address=address, progress=progress,
                            stall_s=stall_timeout, stall_fail=fail_on_stall)
     typer.echo(
-        f"{summary.pipeline}: {summary.n_in} in, {summary.n_ok} ok, {summary.n_quarantined} quarantined "
+        f"{summary.pipeline}: {summary.headline} "
         f"in {summary.seconds:.1f}s ({summary.docs_per_s:,.1f} docs/s; Ray start-up {summary.startup_s:.1f}s) "
         f"-> {summary.db} [pipeline run {summary.pipeline_run_id}]"
     )
-    if summary.n_quarantined:
+    if summary.n_quarantined or summary.n_line_issues:
         typer.echo(f"see why: assay query \"select source_uri, operator, error from quarantine "
                    f"where pipeline_run_id = '{summary.pipeline_run_id}'\"")
     if loaded.report is not None:  # e.g. the logs pipeline's table of what each file gave

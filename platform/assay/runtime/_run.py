@@ -49,6 +49,14 @@ class RunSummary:
     seconds: float
     startup_s: float
     db: str
+    #: quarantine rows about single lines of inputs counted as ok (their file was read; one line was not)
+    n_line_issues: int = 0
+
+    @property
+    def headline(self) -> str:
+        """``N in, N ok, N quarantined`` and, where any, the lines in `quarantine` of inputs that were read."""
+        lines = f", {self.n_line_issues} line(s) of read inputs in quarantine" if self.n_line_issues else ""
+        return f"{self.n_in} in, {self.n_ok} ok, {self.n_quarantined} quarantined{lines}"
 
     @property
     def docs_per_s(self) -> float:
@@ -161,7 +169,7 @@ def run_pipeline(
         if started_ray and os.environ.get("ASSAY_KEEP_RAY") != "1":
             shutdown_ray()
     return RunSummary(run_id, pipeline.name, status, sink.n_in, sink.n_ok, sink.n_quarantined, sink.n_records,
-                      seconds, startup_s, db_path)
+                      seconds, startup_s, db_path, sink.n_line_issues)
 
 
 def _early_planner(pipeline: Pipeline, files: list[str]) -> EarlyPlanner | None:

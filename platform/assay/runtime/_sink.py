@@ -69,6 +69,9 @@ class Sink:
         self.ok_units: set[str] = set()
         self.failed_units: set[str] = set()
         self.n_records = 0
+        #: quarantine rows about single lines or rows of an input that was otherwise read (a malformed JSON
+        #: line): the input counts as ok, the row is in `quarantine`, and the headline says both
+        self.n_line_issues = 0
         self._seen_keys: set[str] = set()
         self._pending: list[dict[str, Any]] = []
         self._quarantine: list[dict[str, Any]] = []
@@ -209,6 +212,7 @@ class Sink:
             out["documents"] = to_arrow("documents", documents)
         if issues:
             out["quarantine"] = to_arrow("quarantine", issues)
+            self.n_line_issues += sum(issue["level"] != "file" for issue in issues)
         return out
 
     # -- accounting -------------------------------------------------------------------------------------
