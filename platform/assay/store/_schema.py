@@ -46,11 +46,11 @@ TABLES: dict[str, tuple[str, ...]] = {
     "quarantine": ("pipeline_run_id", "source_uri", "operator", "error", "at", "level"),
     "sim_runs": (
         "sim_id", "workload", "policy", "gpus", "n_jobs", "avg_jct", "p50_jct", "p99_jct", "makespan",
-        "utilization", "fairness", "params", "created_at", "wall_s",
+        "utilization", "fairness", "params", "created_at", "wall_s", "cluster",
     ),
     "sim_jobs": ("sim_id", "job_id", "model", "submit_time", "start_time", "finish_time", "jct", "queueing",
-                 "num_gpus", "restarts"),
-    "sim_allocations": ("sim_id", "job_id", "t", "workers", "batch_size", "reason"),
+                 "num_gpus", "restarts", "gpu_type"),
+    "sim_allocations": ("sim_id", "job_id", "t", "workers", "batch_size", "reason", "gpu_type"),
     "cost_model_fits": ("fit_id", "fitted_at", "params", "n_runs", "mape", "holdout_mape"),
     "claim_checks": (
         "check_id", "claim_id", "kind", "verdict", "claimed", "observed", "low", "high", "unit", "reason",
@@ -143,6 +143,14 @@ CREATE TABLE IF NOT EXISTS claim_checks (
     checked_at TIMESTAMP);
 """
 
+# 5: clusters that mix GPU types: a simulation's cluster (node pools by type) and the GPU type each job ran on
+# in each allocation (NULL on a one-type cluster).
+_V5 = """
+ALTER TABLE sim_runs ADD COLUMN IF NOT EXISTS cluster VARCHAR;
+ALTER TABLE sim_jobs ADD COLUMN IF NOT EXISTS gpu_type VARCHAR;
+ALTER TABLE sim_allocations ADD COLUMN IF NOT EXISTS gpu_type VARCHAR;
+"""
+
 #: (version, SQL). Append only.
 # 2: the section of the paper a claim was found in (abstract, introduction, evaluation, ...).
 # 4: document versions: a changed file supersedes its older content, kept but left out of the current_*
@@ -153,5 +161,6 @@ MIGRATIONS: list[tuple[int, str]] = [
     (2, "ALTER TABLE claims ADD COLUMN IF NOT EXISTS section VARCHAR;"),
     (3, _V3),
     (4, SCHEMA_4 + restate_sql("SELECT DISTINCT uri FROM document_versions") + ";\n"),
+    (5, _V5),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
