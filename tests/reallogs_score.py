@@ -3,7 +3,8 @@
 ``python tests/reallogs_score.py [REALLOGS_DIR] [--pipeline] [--quiet]`` reads every file of ``REALLOGS_DIR/logs``
 (default: ``<repo>/../shared/reallogs``) as ``assay run logs`` does: with ``parse_log`` (split, parse, combine in
 this process) or, with ``--pipeline``, through ``run_pipeline`` on Ray into a temporary DuckDB file, which is then
-queried. It compares the fields of ``gold.jsonl`` and prints each file's mismatches and the share of fields right.
+queried. It compares the fields of ``gold.jsonl`` and prints each file's mismatches and the share of fields right;
+mismatches are printed for the development part only (the test part is only measured).
 
 Scoring rules (the set's README): each listed field counts once; a loss matches within 1e-3 relative or 0.011
 absolute, NaN matches NaN; an event matches an event of the same kind at the exact step, or within +-50 steps
@@ -284,7 +285,11 @@ def main(argv: list[str]) -> int:
             scores = score_set(root, pipeline_db=Path(tmp) / "assay.duckdb")
     else:
         scores = score_set(root)
+    split = _split()
     for s in scores:
+        # the test part is only measured: its files' mismatches are never shown (tests/shared_split.py)
+        if split.part(s.file) != split.DEV:
+            continue
         if s.mismatches or not quiet:
             print(f"{s.right:>2}/{s.total:<2} {s.file}")
             for mismatch in s.mismatches:
