@@ -55,7 +55,7 @@ def run_cmd(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
 ) -> None:
     """Run a job in the foreground until it ends, showing progress and loss."""
-    from assay.jobs import outcome_line, progress_printer, run
+    from assay.jobs import SpecError, outcome_line, progress_printer, run
     from assay.store.job_state import JobState
 
     job_spec = _spec(spec, set_)
@@ -64,6 +64,8 @@ def run_cmd(
         sup = run(job_spec, db, address=address, workers=workers, worker_cpus=worker_cpus,
                   on_progress=None if quiet else progress_printer(typer.echo),
                   on_event=None if quiet else _show_event)
+    except SpecError as exc:  # refused before it starts: the same check as `jobs submit`
+        raise usage_error(exc, "--workers" if exc.field == "workers" else _hint(exc, set_)) from None
     except KeyboardInterrupt:
         typer.echo("interrupted: the job is checkpointed; resume with `assay jobs resume ID`", err=True)
         raise typer.Exit(130) from None

@@ -71,14 +71,12 @@ def capacity(slots: int | None = None, address: str | None = None,
 
 def ray_capacity(slots: int | None = None, worker_cpus: float | None = None) -> Capacity:
     """The slots of the connected Ray cluster's live nodes (capped at ``slots``)."""
-    import ray
+    from assay.jobs import _ray
 
-    from assay.jobs._ray import cluster_totals
-
-    totals = cluster_totals()
+    totals = _ray.cluster_totals()
     shape = worker_shape(totals, slots, worker_cpus)
-    nodes = [n for n in ray.nodes() if n.get("Alive")]
-    n = sum(shape.fit({k: float(v) for k, v in node.get("Resources", {}).items()}) for node in nodes)
+    nodes = _ray.live_node_resources()
+    n = sum(shape.fit(node) for node in nodes)
     if slots:
         n = min(n, slots)
     what = f"{totals.get('GPU', 0):g} GPUs" if shape.gpus else f"{totals.get('CPU', 0):g} CPUs"
@@ -105,3 +103,24 @@ def admit(spec: JobSpec, cap: Capacity) -> str:
     if asks > largest:
         note += f" (asks for {asks}, at most {largest} fit)"
     return f"{note} of {cap}"
+
+
+def run_capacity(spec: JobSpec, workers: int | None = None, worker_cpus: float | None = None) -> Capacity:
+    """The worker slots a foreground run (``assay jobs run``) has on the connected Ray cluster, for the
+    worker shape that run will use: ``worker_cpus`` CPUs each when given (or ``ASSAY_WORKER_CPUS``), else
+    the supervisor's default share for the workers it starts on."""
+    from assay.jobs import _ray
+
+    if worker_cpus is None:
+        worker_cpus = _ray.default_shape(workers or spec.requested_workers, spec.device).cpus
+    return ray_capacity(worker_cpus=worker_cpus)
+
+
+def admit_run(spec: JobSpec, cap: Capacity, workers: int | None = None) -> str:
+    """:func:`admit` for a foreground run, which also refuses a ``--workers`` start size the cluster cannot
+    hold: such a run would wait for a placement that never comes."""
+    if workers and workers > cap.slots:
+        raise SpecError("workers", f"{workers} workers can never start: the cluster has {cap}.",
+                        f"use --workers <= {cap.slots}, fewer CPUs per worker (--worker-cpus), or a larger "
+                        "cluster (--address ADDR).")
+    return admit(spec, cap)

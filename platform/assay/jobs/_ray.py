@@ -20,6 +20,13 @@ def cluster_totals() -> dict[str, float]:
     return {k: float(v) for k, v in ray.cluster_resources().items() if k in ("CPU", "GPU")}
 
 
+def live_node_resources() -> list[dict[str, float]]:
+    """The total resources of each live node of the connected cluster."""
+    import ray
+
+    return [{k: float(v) for k, v in n.get("Resources", {}).items()} for n in ray.nodes() if n.get("Alive")]
+
+
 @dataclass(frozen=True)
 class WorkerShape:
     """What one worker takes from the cluster: CPUs (may be fractional) and 0 or 1 GPU."""

@@ -201,13 +201,17 @@ def run(spec: JobSpec, db: PathLike = None, *, address: str | None = None, worke
         worker_cpus: float | None = None, on_progress: Callable[..., None] | None = None,
         on_event: Callable[..., None] | None = None, job: dict[str, Any] | None = None, poll_s: float = 1.0, hang_timeout_s: float = 120.0) -> Any:
     """Run a job in this process until it ends (``job`` resumes an existing row); returns its supervisor.
+    A job that can never run on the connected cluster (as ``submit`` checks it, plus a ``workers`` start size
+    it cannot hold) is refused with :class:`SpecError` before any row is written.
 
     Ctrl-C preempts the job (checkpointed, resumable with :func:`resume`)."""
+    from assay.jobs._admission import admit_run, run_capacity
     from assay.jobs._ray import WorkerShape
     from assay.jobs._supervisor import JobSupervisor
     from assay.ray_session import ensure_ray
 
     ensure_ray(address, log_to_driver=False)
+    admit_run(spec, run_capacity(spec, workers, worker_cpus), workers)  # refuse now, not hang in placement
     if job is None:
         job = new_job(spec, state=JobState.STARTING)
     job["owner"] = owner_id()
