@@ -45,6 +45,12 @@ def _main(
     """Knowledge pipelines, an elastic scheduler and dashboards for parallel deep-learning training."""
 
 
+class Runner(StrEnum):
+    auto = "auto"
+    local = "local"
+    ray = "ray"
+
+
 @app.command()
 def run(
     pipeline: Annotated[str, typer.Argument(help="A built-in pipeline (papers, logs) or a path to a .py file.")],
@@ -56,6 +62,11 @@ def run(
         str | None, typer.Option("--address", envvar="RAY_ADDRESS",
                                  help="Ray cluster address (e.g. auto, or $RAY_ADDRESS); default: embedded Ray.")
     ] = None,
+    runner: Annotated[
+        Runner, typer.Option("--runner", help="Where the operators run: local (this process, no Ray), ray "
+                             "(embedded Ray or --address), or auto: local for inputs up to 200 files and 8 MiB "
+                             "when no --address/RAY_ADDRESS is given, Ray otherwise.")
+    ] = "auto",
     progress: Annotated[bool, typer.Option(help="Show progress: one line per phase with counts and rates.")] = True,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show Ray's own log lines.")] = False,
     stall_timeout: Annotated[
@@ -84,10 +95,10 @@ def run(
     quiet_ray(not verbose)
     loaded = load_pipeline(pipeline)
     summary = run_pipeline(loaded, list(input), db=resolve_db(db), address=address, progress=progress,
-                           stall_s=stall_timeout, stall_fail=fail_on_stall)
+                           stall_s=stall_timeout, stall_fail=fail_on_stall, runner=str(runner))
     typer.echo(
         f"{summary.pipeline}: {summary.headline} "
-        f"in {summary.seconds:.1f}s ({summary.docs_per_s:,.1f} docs/s; Ray start-up {summary.startup_s:.1f}s) "
+        f"in {summary.seconds:.1f}s ({summary.docs_per_s:,.1f} docs/s; {summary.where}) "
         f"-> {summary.db} [pipeline run {summary.pipeline_run_id}]"
     )
     if summary.n_quarantined or summary.n_line_issues:

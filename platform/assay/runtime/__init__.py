@@ -1,4 +1,5 @@
-"""Runs pipelines on Ray (embedded by default, a cluster with ``address``) into the DuckDB store.
+"""Runs pipelines into the DuckDB store, on Ray (embedded, or a cluster with ``address``) or in this process
+(the local runner, for small inputs): ``run_pipeline(..., runner="auto"|"local"|"ray")``.
 
 The errors load without Ray; everything else loads on first use, so a command that only needs to name an
 error (every CLI command does) does not pay for importing Ray, DuckDB and pandas.

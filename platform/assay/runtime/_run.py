@@ -1,4 +1,5 @@
-"""Running a pipeline: Ray Data plan in, rows in DuckDB out, one ``pipeline_runs`` row to account for it."""
+"""Running a pipeline: on Ray (a Ray Data plan) or locally, rows in DuckDB out, one ``pipeline_runs`` row to
+account for it."""
 
 from __future__ import annotations
 
@@ -6,16 +7,19 @@ import os
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from assay.clock import utc_now
 from assay.dsl import TASK_CPUS, Pipeline
-from assay.ray_session import ensure_ray, shutdown_ray
+from assay.ray_session import cluster_address, ensure_ray, shutdown_ray
 from assay.runtime._cluster import node_cpus, ship_by_value
 from assay.runtime._early import EarlyPlanner, Planned, planning_stage, plans_every_file
 from assay.runtime._inputs import InputError, expand_inputs, skip_unread
+from assay.runtime._local import LocalRunner
 from assay.runtime._progress import Progress
+from assay.runtime._runners import choose_runner, ray_connected
 from assay.runtime._sink import Sink
 from assay.runtime._stages import (
     OUTPUT_BLOCK_RECORDS,
@@ -51,12 +55,28 @@ class RunSummary:
     db: str
     #: quarantine rows about single lines of inputs counted as ok (their file was read; one line was not)
     n_line_issues: int = 0
+    #: the runner that ran it: "local" (this process) or "ray"
+    runner: str = "ray"
+    #: where it ran, as `pipeline_runs.address` says: "local", "embedded" (Ray started here) or the address
+    address: str = "embedded"
+    #: whether the Ray runner joined a Ray instance that was running already (an address, or this process's)
+    joined: bool = False
 
     @property
     def headline(self) -> str:
         """``N in, N ok, N quarantined`` and, where any, the lines in `quarantine` of inputs that were read."""
         lines = f", {self.n_line_issues} line(s) of read inputs in quarantine" if self.n_line_issues else ""
         return f"{self.n_in} in, {self.n_ok} ok, {self.n_quarantined} quarantined{lines}"
+
+    @property
+    def where(self) -> str:
+        """Which runner ran it, in words: ``local runner``, ``embedded Ray, start-up 5.1s``, ``joined Ray at
+        auto``."""
+        if self.runner == "local":
+            return "local runner"
+        if self.joined:
+            return "joined Ray " + ("already connected" if self.address == "embedded" else f"at {self.address}")
+        return f"embedded Ray, start-up {self.startup_s:.1f}s"
 
     @property
     def docs_per_s(self) -> float:
@@ -73,9 +93,13 @@ def run_pipeline(
     num_cpus: int | None = None,
     stall_s: float | None = None,
     stall_fail: bool = False,
+    runner: str = "auto",
 ) -> RunSummary:
-    """Run ``pipeline`` over the files under ``inputs`` on Ray and write the results to ``db``.
+    """Run ``pipeline`` over the files under ``inputs`` and write the results to ``db``.
 
+    ``runner`` says where the operator batches run: ``ray`` (embedded Ray, or the cluster at ``address`` /
+    ``RAY_ADDRESS``), ``local`` (this process, no Ray), or ``auto`` (local for small inputs with no address
+    and no Ray connected here, see ``assay.runtime._runners``). Both write the same rows.
     Record-level errors go to the quarantine and never stop the run; a retried task or a second run over
     the same input writes no row twice. When no record moves for ``stall_s`` seconds (default
     ``ASSAY_STALL_S`` or 120; 0 turns the watchdog off) the stages' state is printed, and with
@@ -91,11 +115,18 @@ def run_pipeline(
             + (f" ({len(skipped)} file(s) of kinds {pipeline.name} does not read skipped)" if skipped else ""),
             "give a folder or file that holds the pipeline's inputs.",
         )
+    address = cluster_address(address)
+    choice = choose_runner(runner, address, files)
+    if choice.local:
+        # Accepted or refused as embedded Ray on this machine would: the runner must not change that.
+        pipeline.check(nodes=[float(num_cpus or os.cpu_count() or 1)])
+    joined = not choice.local and (bool(address) or ray_connected())
+    where = "local" if choice.local else address or "embedded"
     run_id = uuid.uuid4().hex[:16]
     started_at = utc_now()
     write_rows(db_path, {"pipeline_runs": [{
         "pipeline_run_id": run_id, "pipeline": pipeline.name, "status": "running", "started_at": started_at,
-        "address": address or "embedded", "n_in": 0, "n_ok": 0, "n_quarantined": 0,
+        "address": where, "n_in": 0, "n_ok": 0, "n_quarantined": 0,
     }]})
     combiner = pipeline.combiner
     sink = Sink(
@@ -108,33 +139,27 @@ def run_pipeline(
     started_ray, startup_s = False, 0.0
     t0 = time.perf_counter()
     bar = Progress(pipeline.name, len(files), enabled=progress)
+    bar.phase(f"runner {choice.name} ({choice.reason})")
     if skipped:
         kinds = ", ".join(sorted({Path(f).suffix or Path(f).name for f in skipped}))
         bar.phase(f"skipped {len(skipped)} file(s) this pipeline does not read ({kinds})")
-    planner = _early_planner(pipeline, files)
+    planner = None if choice.local else _early_planner(pipeline, files)
+    stall = float(os.environ.get("ASSAY_STALL_S", 120)) if stall_s is None else stall_s
     try:
-        started_ray, startup_s = ensure_ray(address, num_cpus=num_cpus)
-        ship_by_value(pipeline.source_module)
-        nodes = node_cpus()
-        pipeline.check(nodes=nodes)
-        pools = pipeline.plan_resources(nodes)
-        where = address or "embedded Ray"
-        bar.phase(f"{where}: {len(nodes)} node(s), {sum(nodes):g} CPUs"
-                  + (f", started in {startup_s:.1f}s" if started_ray else ""))
-        plan = [f"{p.step}: {p.min_size}-{p.max_size} actors of {p.cpus_per_actor:.3g} CPU" for p in pools]
-        if plan:
-            bar.phase("plan: " + "; ".join(plan))
+        if choice.local:
+            local = LocalRunner(pipeline, files)
+            batches = local.batches()
+            watchdog = Watchdog(pipeline.name, stall, fail=stall_fail, local=local.where)
+        else:
+            started_ray, startup_s = ensure_ray(address, num_cpus=num_cpus)
+            batches, watchdog = _on_ray(pipeline, files, bar, planner, address, started_ray, startup_s,
+                                        stall, stall_fail)
         t0 = time.perf_counter()
-        stall = float(os.environ.get("ASSAY_STALL_S", 120)) if stall_s is None else stall_s
-        watchdog = Watchdog(pipeline.name, stall, fail=stall_fail, plan=plan)
-        early = planner.finish() if planner is not None else None
-        if early is not None and len(early.left) < len(files):
-            bar.phase(f"planned {len(files) - len(early.left)} of {len(files)} file(s) while Ray started")
         with bar, watchdog:
             try:
-                for batch in watchdog.watch(_batches(pipeline, files, nodes, early)):
+                for records in watchdog.watch(batches):
                     watchdog.moved()
-                    for record in decode_arrow(batch):
+                    for record in records:
                         sink.add(record)
                     bar.update(sink.n_in, sink.n_quarantined)
                     sink.maybe_flush()
@@ -147,9 +172,9 @@ def run_pipeline(
                       f"({sink.n_in / max(elapsed, 1e-9):,.1f} docs/s), {sink.n_quarantined} quarantined")
             if combiner is not None:
                 t_combine = time.perf_counter()
-                runner = StageRunner((combiner,))
+                combine = StageRunner((combiner,))
                 for group in sink.groups.values():
-                    for record in runner.process(group):
+                    for record in combine.process(group):
                         sink.add(record)
                 bar.phase(f"combined {len(sink.groups)} group(s) in {time.perf_counter() - t_combine:.1f}s")
                 sink.groups.clear()
@@ -163,13 +188,39 @@ def run_pipeline(
         write_rows(db_path, {"pipeline_runs": [{
             "pipeline_run_id": run_id, "pipeline": pipeline.name, "status": status, "n_in": sink.n_in,
             "n_ok": sink.n_ok, "n_quarantined": sink.n_quarantined, "started_at": started_at,
-            "finished_at": utc_now(), "address": address or "embedded", "n_records": sink.n_records,
+            "finished_at": utc_now(), "address": where, "n_records": sink.n_records,
             "seconds": seconds,
         }]}, upsert=["pipeline_runs"])
         if started_ray and os.environ.get("ASSAY_KEEP_RAY") != "1":
             shutdown_ray()
     return RunSummary(run_id, pipeline.name, status, sink.n_in, sink.n_ok, sink.n_quarantined, sink.n_records,
-                      seconds, startup_s, db_path, sink.n_line_issues)
+                      seconds, startup_s, db_path, sink.n_line_issues, choice.name, where,
+                      joined=joined)
+
+
+def _on_ray(pipeline: Pipeline, files: list[str], bar: Progress, planner: EarlyPlanner | None,
+            address: str | None, started_ray: bool, startup_s: float, stall: float,
+            stall_fail: bool) -> tuple[Iterator[list[dict]], Watchdog]:
+    """The Ray runner's part of a run, once connected: the plan, and its batches as lists of records."""
+    ship_by_value(pipeline.source_module)
+    nodes = node_cpus()
+    pipeline.check(nodes=nodes)
+    pools = pipeline.plan_resources(nodes)
+    cpus = f"{len(nodes)} node(s), {sum(nodes):g} CPUs"
+    if started_ray and not address:
+        bar.phase(f"embedded Ray: {cpus}, started in {startup_s:.1f}s")
+    elif started_ray:
+        bar.phase(f"joined the running Ray at {address}: {cpus}, connected in {startup_s:.1f}s")
+    else:
+        bar.phase(f"joined the Ray this process is connected to: {cpus}")
+    plan = [f"{p.step}: {p.min_size}-{p.max_size} actors of {p.cpus_per_actor:.3g} CPU" for p in pools]
+    if plan:
+        bar.phase("plan: " + "; ".join(plan))
+    watchdog = Watchdog(pipeline.name, stall, fail=stall_fail, plan=plan)
+    early = planner.finish() if planner is not None else None
+    if early is not None and len(early.left) < len(files):
+        bar.phase(f"planned {len(files) - len(early.left)} of {len(files)} file(s) while Ray started")
+    return (decode_arrow(b) for b in _batches(pipeline, files, nodes, early)), watchdog
 
 
 def _early_planner(pipeline: Pipeline, files: list[str]) -> EarlyPlanner | None:

@@ -94,8 +94,11 @@ class Watchdog:
     """Call :meth:`moved` whenever a record arrives and read the run's batches through :meth:`watch`."""
 
     def __init__(self, pipeline: str, stall_s: float, *, fail: bool = False,
-                 report: Callable[[str], None] | None = None, plan: list[str] | None = None):
+                 report: Callable[[str], None] | None = None, plan: list[str] | None = None,
+                 local: Callable[[], list[str]] | None = None):
         self.pipeline = pipeline
+        #: for a run of the local runner: what it does now (lines); no Ray is asked or imported then
+        self.local = local
         self.stall_s = stall_s
         self.fail = fail
         self.report = report or (lambda msg: print(msg, file=sys.stderr, flush=True))
@@ -108,7 +111,7 @@ class Watchdog:
 
     def __enter__(self) -> Watchdog:
         if self.stall_s > 0:
-            if self.fail:
+            if self.fail and self.local is None:
                 import ray
 
                 # Datasets take the process's context when created: the run's is made inside this block.
@@ -131,7 +134,7 @@ class Watchdog:
 
     def watch(self, batches: Iterable[Any]) -> Iterator[Any]:
         """``batches``, with Ray Data's no-progress error raised as :class:`StalledError`."""
-        timeout_error = ray_datas_timeout_error()
+        timeout_error = _NeverRaised if self.local is not None else ray_datas_timeout_error()
         try:
             yield from batches
         except timeout_error as exc:
@@ -139,6 +142,12 @@ class Watchdog:
             raise self.tripped from None
 
     def message(self, waited_s: float, ray_data: BaseException | None = None) -> str:
+        if self.local is not None:
+            lines = [f"{self.pipeline}: no record has moved for {waited_s:.0f} s (local runner)."]
+            lines += [f"  stage {s}" for s in self.local()]
+            if not self.fail:
+                lines.append("  Still waiting; pass --fail-on-stall (or stall_fail=True) to stop the run instead.")
+            return "\n".join(lines)
         lines = [f"{self.pipeline}: no record has moved for {waited_s:.0f} s ({free_cpus()})."]
         stages = (stages_in_ray_datas_error(ray_data) if ray_data is not None else []) + running_stages()
         lines += [f"  stage {s}" for s in stages] or [
@@ -154,8 +163,10 @@ class Watchdog:
         while not self._stop.wait(min(1.0, self.stall_s / 4)):
             waited = time.monotonic() - self._last
             if self.fail:
-                # Ray Data's guard stops the run at stall_s; interrupt the driver only where it did not.
-                if waited >= 2 * self.stall_s + 10 and self.tripped is None:
+                # Ray Data's guard stops the run at stall_s; interrupt the driver only where it did not
+                # (the local runner has no such guard: it is interrupted at stall_s).
+                limit = self.stall_s if self.local is not None else 2 * self.stall_s + 10
+                if waited >= limit and self.tripped is None:
                     self.tripped = StalledError(self.message(waited))
                     import _thread
 
