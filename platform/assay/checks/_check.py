@@ -13,7 +13,7 @@ from assay.ids import stable_id
 from assay.store.queries_checks import CHECK_KINDS, VERDICTS
 
 Kind = Literal["runs", "cost_model", "reproduction"]
-Verdict = Literal["consistent", "contradicted", "implausible", "untestable"]
+Verdict = Literal["consistent", "contradicted", "implausible", "inconclusive", "untestable"]
 
 
 @dataclass

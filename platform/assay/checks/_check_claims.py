@@ -15,7 +15,14 @@ from assay.checks._from_runs import RunsIndex, check_with_runs
 from assay.checks._setting import CHECKABLE, ClaimSetting
 from assay.errors import AssayError
 from assay.store import connect, write_rows
-from assay.store.queries_checks import CHECK_KINDS, VERDICTS, claims_to_check, measured_runs, name_spellings
+from assay.store.queries_checks import (
+    CHECK_KINDS,
+    VERDICTS,
+    claims_to_check,
+    measured_runs,
+    metric_series,
+    name_spellings,
+)
 from assay.store.queries_costmodel import latest_fit
 
 Echo = Callable[[str], None]
@@ -85,7 +92,7 @@ def check_claims(
     if claim_ids is None:
         settings = [s for s in settings if s.measure in CHECKABLE]
     report.n_checked = len(settings)
-    index = RunsIndex(measured_runs(db), name_spellings(db))
+    index = runs_index(db)
     predictor = Predictor.from_fit_row(latest_fit(db))
     for setting in settings:
         report.checks.append(check_with_runs(setting, index))
@@ -103,8 +110,14 @@ def runs_check_now(db: str | os.PathLike[str], claim_id: str) -> Check | None:
     rows = claims_to_check(str(db), [claim_id])
     if rows.empty:
         return None
-    index = RunsIndex(measured_runs(str(db)), name_spellings(str(db)))
+    index = runs_index(str(db))
     return check_with_runs(ClaimSetting.from_row(rows.to_dict("records")[0]), index)
+
+
+def runs_index(db: str) -> RunsIndex:
+    """The runs of ``db`` for many claims: settings and medians read now, each metric's step series on first
+    use (the intervals are over them)."""
+    return RunsIndex(measured_runs(db), name_spellings(db), series=lambda name: metric_series(db, name))
 
 
 def _reproductions(db: str, settings: list[ClaimSetting], reproducer: Reproducer | None,

@@ -15,10 +15,11 @@ from assay.store.queries_runs import SPEED_METRICS, run_summaries
 #: The kinds of evidence, in the order they are shown.
 CHECK_KINDS: tuple[str, ...] = ("runs", "cost_model", "reproduction")
 #: Every verdict a check can give.
-VERDICTS: tuple[str, ...] = ("consistent", "contradicted", "implausible", "untestable")
+VERDICTS: tuple[str, ...] = ("consistent", "contradicted", "implausible", "inconclusive", "untestable")
 #: Verdicts from the worst news for a claim to the least informative: a claim's overall verdict is the first
-#: of these that any kind of evidence gave it (contradicted by one kind outweighs consistent with another).
-SEVERITY: tuple[str, ...] = ("contradicted", "implausible", "consistent", "untestable")
+#: of these that any kind of evidence gave it (contradicted by one kind outweighs consistent with another;
+#: inconclusive, evidence too noisy to decide, says more than untestable, no evidence at all).
+SEVERITY: tuple[str, ...] = ("contradicted", "implausible", "consistent", "inconclusive", "untestable")
 #: The filter value for claims without a verdict (of the kinds asked about).
 UNCHECKED = "unchecked"
 
@@ -51,7 +52,7 @@ def checks_relation(present: bool) -> str:
 #: The checks' claims that are current: a superseded document version's verdicts are kept, not counted.
 _OF_CURRENT = "claim_id IN (SELECT claim_id FROM current_claims)"
 
-#: SQL of a verdict's rank in ``SEVERITY``: 4 for contradicted ... 1 for untestable, NULL for one unknown.
+#: SQL of a verdict's rank in ``SEVERITY``: 5 for contradicted ... 1 for untestable, NULL for one unknown.
 SEVERITY_SQL = (
     "CASE verdict " + " ".join(f"WHEN '{v}' THEN {len(SEVERITY) - i}" for i, v in enumerate(SEVERITY)) + " END"
 )
@@ -182,3 +183,17 @@ def name_spellings(db: PathLike) -> dict[str, frozenset[str]]:
 def name_key(name: Any) -> str:
     """A name as compared across papers and logs (case, spaces and punctuation ignored)."""
     return normalise(name)
+
+
+def metric_series(db: PathLike, name: str, run_ids: list[str] | None = None) -> dict[str, list[float]]:
+    """Each run's finite values of one metric in step order (rank 0 or an unranked line, where global speed
+    is logged), for the intervals of the checks: run_id -> values. ``run_ids`` None: every run."""
+    chosen, ids = (f"AND run_id IN {_in(run_ids)}", list(run_ids)) if run_ids else ("", [])
+    if run_ids is not None and not run_ids:
+        return {}
+    df = read(db, f"SELECT run_id, value FROM current_metrics WHERE name = ? AND isfinite(value) "
+                  f"AND coalesce(rank, 0) = 0 {chosen} ORDER BY run_id, step", [name, *ids])
+    out: dict[str, list[float]] = {}
+    for run_id, value in df.itertuples(index=False):
+        out.setdefault(str(run_id), []).append(float(value))
+    return out
