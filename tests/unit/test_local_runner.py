@@ -140,3 +140,12 @@ def test_a_stuck_local_stage_trips_the_watchdog_which_names_it(tmp_path):
                      progress=False, runner="local", stall_s=0.5, stall_fail=True)
     assert time.monotonic() - started < 10
     assert sql(tmp_path / "kg.duckdb", "SELECT status FROM pipeline_runs")["status"].tolist() == ["failed"]
+
+
+def test_assay_runner_in_the_environment_is_the_default_runner(tmp_path, monkeypatch):
+    corpus(tmp_path / "in", good=2, bad=0)
+    monkeypatch.setattr(runners, "LOCAL_MAX_FILES", 0)  # auto would choose Ray for this input
+    monkeypatch.setenv("ASSAY_RUNNER", "local")
+    summary = run_pipeline(Pipeline("t_env").then(read_words), [tmp_path / "in"], db=tmp_path / "kg.duckdb",
+                           progress=False)
+    assert summary.runner == "local" and summary.n_ok == 2

@@ -63,7 +63,7 @@ def run(
                                  help="Ray cluster address (e.g. auto, or $RAY_ADDRESS); default: embedded Ray.")
     ] = None,
     runner: Annotated[
-        Runner, typer.Option("--runner", help="Where the operators run: local (this process, no Ray), ray "
+        Runner, typer.Option("--runner", envvar="ASSAY_RUNNER", help="Where the operators run: local (this process, no Ray), ray "
                              "(embedded Ray or --address), or auto: local for inputs up to 200 files and 8 MiB "
                              "when no --address/RAY_ADDRESS is given, Ray otherwise.")
     ] = "auto",
@@ -178,6 +178,9 @@ def query(
         frame.to_csv(sys.stdout, index=False)
     else:
         shown = frame if limit <= 0 else frame.head(limit)
+        # SQL NULL in a text column reads NULL (pandas would print NaN or None); numbers keep NaN, as stored.
+        text = [c for c in shown.columns if shown[c].dtype == object]
+        shown = shown.assign(**{c: shown[c].where(shown[c].notna(), "NULL") for c in text})
         typer.echo(shown.to_string(index=False, max_colwidth=60) if len(shown) else "(no rows)")
         if limit > 0 and len(frame) > limit:
             typer.echo(f"... {len(frame) - limit} more rows (--limit 0 for all, or --format csv)")

@@ -93,13 +93,14 @@ def run_pipeline(
     num_cpus: int | None = None,
     stall_s: float | None = None,
     stall_fail: bool = False,
-    runner: str = "auto",
+    runner: str | None = None,
 ) -> RunSummary:
     """Run ``pipeline`` over the files under ``inputs`` and write the results to ``db``.
 
     ``runner`` says where the operator batches run: ``ray`` (embedded Ray, or the cluster at ``address`` /
     ``RAY_ADDRESS``), ``local`` (this process, no Ray), or ``auto`` (local for small inputs with no address
-    and no Ray connected here, see ``assay.runtime._runners``). Both write the same rows.
+    and no Ray connected here, see ``assay.runtime._runners``); default ``ASSAY_RUNNER``, else ``auto``.
+    Both write the same rows.
     Record-level errors go to the quarantine and never stop the run; a retried task or a second run over
     the same input writes no row twice. When no record moves for ``stall_s`` seconds (default
     ``ASSAY_STALL_S`` or 120; 0 turns the watchdog off) the stages' state is printed, and with
@@ -116,7 +117,7 @@ def run_pipeline(
             "give a folder or file that holds the pipeline's inputs.",
         )
     address = cluster_address(address)
-    choice = choose_runner(runner, address, files)
+    choice = choose_runner(runner or os.environ.get("ASSAY_RUNNER") or "auto", address, files)
     if choice.local:
         # Accepted or refused as embedded Ray on this machine would: the runner must not change that.
         pipeline.check(nodes=[float(num_cpus or os.cpu_count() or 1)])
