@@ -30,7 +30,10 @@ def merge(summaries: list[dict[str, Any]]) -> dict[str, Any]:
     hardware: list[Any] = []
     systems: list[str] = []
     loss: dict[str, Any] = {}
+    decisions: list[str] = []
     for part in parts:
+        # how each chunk chose its steps and loss: the same template decides alike in every chunk
+        decisions.extend(d for d in part.get("decisions", []) if d not in decisions)
         for key, value in part.get("settings", {}).items():
             settings.setdefault(key, value)
         settings_last.update(part.get("settings_last", {}))
@@ -83,6 +86,7 @@ def merge(summaries: list[dict[str, Any]]) -> dict[str, Any]:
         "coverage": merge_reports([p["coverage"] for p in parts if p.get("coverage")]),
         "chunks": len(parts),
         "chunk_count": first.get("chunk_count") or 1,
+        "decisions": decisions[:20],
     }
 
 
@@ -261,6 +265,7 @@ def _config(summary: dict[str, Any], status: str) -> dict[str, Any]:
             "lines": (summary.get("coverage") or {}).get("lines"),
             "unrecognised_lines": (summary.get("coverage") or {}).get("unrecognised"),
             "chunks": summary.get("chunks"),
+            "decisions": summary.get("decisions") or None,
             "settings_at_end": {
                 k: v
                 for k, v in summary.get("settings_last", {}).items()

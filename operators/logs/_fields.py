@@ -41,8 +41,11 @@ def variable_names(template: list[str]) -> dict[int, str]:
         after = template[i + 1 : i + 3]
         # a rate unit after the value names it (``812 img/s``), unless it is the next field's key (``img/s: 812``)
         if after and after[0].lower() in _RATE_UNITS and after[1:2] not in ([":"], ["="]):
-            names[i] = after[0].lower()
-            continue
+            # ... or the next value's, when this value has its own key and one follows the unit
+            # (``loss 0.9 tok/s 1234``: the template pairs key then value)
+            if not (after[1:2] == ["<*>"] and _keyed(template, i)):
+                names[i] = after[0].lower()
+                continue
         running = _running_average(template, i, names)
         if running:
             names[i] = running
@@ -138,6 +141,13 @@ _SOURCE_FILE = re.compile(r"(?i)^[\w/.\-]*\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|cuh|
 #: A dotted module path (``yolox.core.trainer:246``): a source location where its values are whole numbers (a
 #: dotted metric name, mmseg's ``decode.loss_seg: 0.1234``, holds fractions).
 MODULE_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+
+
+def _keyed(template: list[str], i: int) -> bool:
+    """The value at ``i`` comes right after its own key word (``loss 0.9``, ``loss: 0.9``, ``loss=0.9``)."""
+    j = i - 2 if template[i - 1 : i] in ([":"], ["="]) else i - 1
+    word = template[j] if j >= 0 else ""
+    return word[:1].isalpha() and word != "<*>" and word.lower() not in _FILLER and word.lower() not in _RATE_UNITS
 
 
 def _is_key(word: str, before: str, key: str) -> bool:

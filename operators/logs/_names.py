@@ -201,6 +201,14 @@ _STEP_KEYS = frozenset(
 _UNIT_HINT = re.compile(r"(?:\(\s*(ms|s|sec|seconds)\s*\)|[_ ](ms|s|sec)$)")
 
 
+def known_words() -> list[str]:
+    """Every key of the synonym table and every step key, longest first: what makes a line of an unknown
+    format worth mining (the general reader's prefilter is built from it, so a synonym added to the table is
+    also found)."""
+    words = {w for key in (*_ALIASES, *_STEP_KEYS) if (w := key.strip("_")) and len(w) >= 3}
+    return sorted(words, key=lambda w: (-len(w), w))
+
+
 def key_slug(key: str) -> str:
     """``'elapsed time per iteration (ms)'`` -> ``'elapsed_time_per_iteration_ms'``."""
     return _NON_WORD.sub("_", key.strip().lower()).strip("_")
@@ -214,6 +222,17 @@ def is_step_key(key: str) -> bool:
         if slug.startswith(prefix) and slug[len(prefix) :] in _STEP_KEYS:
             return True
     return slug in _STEP_KEYS
+
+
+#: Qualifiers that make a step key count across epochs (``global_step``, OpenPCDet's ``Acc_iter``).
+_ACROSS_EPOCHS = ("global_", "acc_", "accumulated_", "total_")
+
+
+def counts_across_epochs(key: str) -> bool:
+    """A step key that says it counts the whole run, not one epoch: it beats an in-epoch ``it 3/50`` on the
+    same line (``ep 2 it 3/50 global_step 103``)."""
+    slug = key_slug(key)
+    return is_step_key(key) and (slug.startswith(_ACROSS_EPOCHS) or slug in {"num_updates", "timesteps_total"})
 
 
 def metric_name(key: str) -> str | None:

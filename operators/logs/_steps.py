@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 
-from assay.operators.logs._names import is_step_key
+from assay.operators.logs._names import counts_across_epochs, is_step_key
 
 #: A line about evaluation (``Epoch(val) [2][100/100]``, ``Test: [ 10/50]``): its counter counts evaluation
 #: batches, not training steps. The word alone: ``val_loss:`` on a training line's end is a metric's name.
@@ -22,9 +22,9 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
     after a counter word (``Batch 16/29316``), before a bar's ``[`` (``10/100 [00:01<...``) or in brackets on a
     training line (``[  50/1000]``)."""
     names = {pos: word for pos, word in names.items() if pos not in not_counters}  # a percentage is no step
-    for pos, word in sorted(names.items()):
-        if is_step_key(word):
-            return pos
+    keys = [pos for pos, word in sorted(names.items()) if is_step_key(word)]
+    if keys:  # the first step key, unless another on the line counts across epochs
+        return next((pos for pos in keys if counts_across_epochs(names[pos])), keys[0])
     for pos in sorted(names):
         if template[pos + 1 : pos + 3] == ["/", "<*>"] and names[pos].lower() in _COUNTER_WORDS:
             return pos

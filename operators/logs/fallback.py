@@ -23,7 +23,7 @@ from assay.operators.logs._fields import (
 )
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
-from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, metric_name
+from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, known_words, metric_name
 from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._steps import (
     EPOCH_NUMBER,
@@ -72,6 +72,30 @@ def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, o
         miner.add(tokens, line_no, rank, out.current_step)
 
 
+def _shortest(words: list[str]) -> list[str]:
+    """The words none of the others is part of: a prefilter that finds ``loss`` needs no ``train_loss``."""
+    words = sorted(set(words), key=len)
+    kept: list[str] = []
+    for word in words:
+        if not any(k in word for k in kept):
+            kept.append(word)
+    return kept
+
+
+#: Words that make a line worth mining, with a number after them: these, and every key of the synonym table
+#: and step key (``xent``, ``wps``, ``num_updates``), so that a synonym added to the table is also mined.
+_METRIC_WORDS = "|".join(
+    re.escape(w)
+    for w in _shortest(
+        [
+            *"loss lr learning step iter epoch batch acc perplex ppl throughput tokens samples norm mfu flops mem"
+            " metric entropy reward score grad bleu f1 wer tok update".split(),
+            *known_words(),
+        ]
+    )
+)
+
+
 @register_parser
 class GenericParser(LogParser):
     """The fallback for formats no parser recognises: a general reader of line templates (``k: v``,
@@ -82,9 +106,10 @@ class GenericParser(LogParser):
     framework = None
     priority = -100
     interesting = (
-        r"(?i:loss|lr|learning|step|iter|epoch|batch|acc|perplex|ppl|throughput|tokens|samples|norm|mfu|flops|mem"
-        r"|metric|entropy|reward|score|grad|bleu|f1|wer|tok|update)"
-        r"[^\n]*\d|" + _NUMBER_ROW + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
+        rf"(?i:{_METRIC_WORDS})[^\n]*\d"
+        # a short counter word before its number and total (``ep 2 it 30/50 | xent 1.9``)
+        r"|\b(?i:it|ep|iter|step|batch)\b\s*[:=#]?\s*\d+\s*/\s*\d|" + _NUMBER_ROW
+        + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
         r"|" + BOX_ROW.pattern
     )
 

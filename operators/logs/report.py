@@ -1,5 +1,6 @@
 """The per-file table ``assay run logs`` ends with: what each log gave (its tool, the run's status, how many
-steps and their range, series, the kinds of events, the share of its lines that gave nothing) and which files
+steps and their range, series, the kinds of events, the share of its lines that gave nothing, where the general
+reader took its steps from) and which files
 gave no metric series at all, with the reason. Plain formatting of rows read from the graph
 (``assay.pipelines.logs.file_report`` reads them)."""
 
@@ -9,7 +10,9 @@ import json
 import os
 from typing import Any
 
-_COLUMNS = ("file", "framework", "status", "steps", "range", "series", "events", "unrecognised")
+_COLUMNS = ("file", "framework", "status", "steps", "range", "series", "events", "unrecognised", "step from")
+#: The widest the ``step from`` cell gets (the full reasons are in ``runs.config``'s ``summary.decisions``).
+_WHY_WIDTH = 60
 
 
 def file_row(source_uri: str, framework: str | None, config: str | dict | None) -> dict[str, Any]:
@@ -28,7 +31,21 @@ def file_row(source_uri: str, framework: str | None, config: str | dict | None) 
         "series": len(summary.get("metrics") or []),
         "events": _kinds(summary.get("events") or {}),
         "unrecognised": f"{100 * missed / lines:.0f}%" if lines and missed is not None else "-",
+        "step from": _step_from(summary.get("decisions") or []),
     }
+
+
+def _step_from(decisions: list[str]) -> str:
+    """Where the general reader took each template's step from (``the counter 'iter'``), the distinct ones in
+    file order; ``-`` where a format's own parser read the file (its step key is the format's)."""
+    sources: list[str] = []
+    for reason in decisions:
+        _shape, sep, why = reason.rpartition(": step from ")
+        source = why.split("; loss:")[0] if sep else reason
+        if source not in sources:
+            sources.append(source)
+    text = "; ".join(sources) or "-"
+    return text if len(text) <= _WHY_WIDTH else text[: _WHY_WIDTH - 3] + "..."
 
 
 def _kinds(counts: dict[str, int]) -> str:

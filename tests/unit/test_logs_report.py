@@ -73,8 +73,10 @@ def test_file_table_lists_every_file_and_the_silent_ones():
     ]
     text = file_table(rows, [("/runs/b/notes.txt", "no metric series read (...)")])
     header, first, second = text.splitlines()[:3]
-    assert header.split() == ["file", "framework", "status", "steps", "range", "series", "events", "unrecognised"]
-    assert first.split() == ["a/train.log", "Megatron-LM", "diverged", "12", "1-12", "2", "nan:2", "25%"]
+    assert header.split() == [
+        "file", "framework", "status", "steps", "range", "series", "events", "unrecognised", "step", "from"
+    ]
+    assert first.split() == ["a/train.log", "Megatron-LM", "diverged", "12", "1-12", "2", "nan:2", "25%", "-"]
     assert second.split()[:5] == ["b/notes.txt", "(generic)", "unknown", "0", "-"]
     assert "1 file(s) gave no metric series" in text and "/runs/b/notes.txt: no metric series" in text
     assert "no new files" in file_table([], [])
@@ -88,3 +90,22 @@ def test_a_row_names_the_tool_status_range_and_event_kinds(tmp_path):
     row = file_row(log.run["source_uri"], log.run["framework"], log.run["config"])
     assert (row["framework"], row["status"], row["range"]) == ("MMSegmentation", "failed", "10-50")
     assert row["events"] == "failure,oom"
+
+
+def test_a_row_says_which_counter_the_general_reader_took_as_the_step(tmp_path):
+    # an in-epoch counter and a global one on the same line: the table says which one numbered the steps
+    lines = [f"ep 2 it {i}/50 global_step {100 + i} | xent 1.{60 - i}" for i in range(1, 7)]
+    log = parse_log(write(tmp_path, "loop.log", lines))
+    summary = json.loads(log.run["config"])["summary"]
+    assert any("global_step" in reason for reason in summary["decisions"])
+    row = file_row(log.run["source_uri"], log.run["framework"], log.run["config"])
+    assert row["step from"] == "the counter 'global_step'" and row["range"] == "101-106"
+
+
+def test_the_reasons_of_every_chunk_reach_the_run(tmp_path):
+    # a file cut into chunks: each chunk's reader decides, the run's summary keeps each reason once
+    lines = [f"step {i} loss 0.{90 - i % 50:02d} tok/s 1234" for i in range(1, 4001)]
+    log = parse_log(write(tmp_path, "long.log", lines), chunk_mb=0.02)
+    summary = json.loads(log.run["config"])["summary"]
+    assert summary["chunks"] > 1
+    assert summary["decisions"] == ["'step <*> loss <*> tok/s <*>': step from the counter 'step'; loss: 'loss'"]
