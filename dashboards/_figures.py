@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import math
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from assay.dashboards._frames import marker_kind, percent
+from assay.dashboards._frames import marker_kind, name_or, percent
 
-#: A palette of distinguishable colours (Plotly's qualitative sets without their near-duplicates).
-PALETTE = (
+#: The colours a few compared series get: Tableau's ten, without its grey (grey means "reference" here).
+PRIMARY = (
     "#1f77b4",
     "#ff7f0e",
     "#2ca02c",
@@ -26,6 +27,10 @@ PALETTE = (
     "#e377c2",
     "#17becf",
     "#bcbd22",
+)
+#: More series than PRIMARY holds draw from the longer palette (Plotly's sets without near-duplicates).
+PALETTE = (
+    *PRIMARY,
     "#636efa",
     "#ef553b",
     "#00cc96",
@@ -62,6 +67,8 @@ TYPE_COLOURS = {
     "method": "#8c564b",
     "organization": "#e377c2",
 }
+#: A horizontal legend between the title and the plot, for charts whose x labels need the space below.
+LEGEND_ABOVE = dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1)
 _LAYOUT = dict(
     margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h", y=-0.2), template="plotly_white"
 )
@@ -77,6 +84,26 @@ def colour_for(key: str) -> str:
     return PALETTE[_stable_index(key, len(PALETTE))]
 
 
+def series_colours(keys: Any) -> dict[str, str]:
+    """A colour per compared series, never the same for two of them while the palette lasts.
+
+    Each key starts from the colour its hash picks (so a run keeps its colour from one chart to the next) and
+    moves to the next free one when an earlier key took it; keys are visited in sorted order, so the result
+    does not depend on the order rows arrive in. Up to len(PRIMARY) series use only the most distinct colours.
+    """
+    unique = sorted({str(k) for k in keys})
+    pool = PRIMARY if len(unique) <= len(PRIMARY) else PALETTE
+    used: set[str] = set()
+    out: dict[str, str] = {}
+    for key in unique:
+        start = _stable_index(key, len(pool))
+        free = [pool[(start + i) % len(pool)] for i in range(len(pool))]
+        colour = next((c for c in free if c not in used), pool[start])
+        used.add(colour)
+        out[key] = colour
+    return out
+
+
 def _rgba(hex_colour: str, alpha: float) -> str:
     r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgba({r},{g},{b},{alpha})"
@@ -87,8 +114,9 @@ def curves_figure(
 ) -> go.Figure:
     """Mean across ranks per run with a min/max band, and event markers on the curve."""
     fig = go.Figure()
+    colours = series_colours(curves["run_id"]) if not curves.empty else {}
     for run_id, c in curves.groupby("run_id", sort=False):
-        colour, name = colour_for(run_id), labels.get(run_id, run_id)
+        colour, name = colours[str(run_id)], labels.get(run_id, run_id)
         fig.add_trace(
             go.Scatter(
                 x=c["x"],
@@ -121,6 +149,7 @@ def curves_figure(
                 name=name,
                 line=dict(color=colour, width=2),
                 legendgroup=run_id,
+                meta="series",
                 customdata=c[["step", "n_nan"]],
                 hovertemplate="step %{customdata[0]:.0f}<br>%{y:.4g}"
                 "<br>NaN values: %{customdata[1]}<extra>" + name + "</extra>",
@@ -141,7 +170,7 @@ def curves_figure(
                         line=dict(width=1, color="white"),
                     ),
                     text=[
-                        f"{kind} at step {s}: {d or ''}<br>{labels.get(r, r)}"
+                        f"{kind} at step {s}: {name_or(d, 'no detail')}<br>{labels.get(r, r)}"
                         for s, d, r in zip(e["step"], e["detail"], e["run_id"], strict=True)
                     ],
                     hovertemplate="%{text}<extra></extra>",
@@ -152,49 +181,86 @@ def curves_figure(
 
 
 def layout_scatter(summary: pd.DataFrame, y: str, title: str) -> go.Figure:
-    """One point per run: ``y`` against world size, coloured by run, labelled by layout."""
+    """One point per run: ``y`` against world size, coloured by run, labelled by layout.
+
+    Runs at the same world size are spread a little sideways (in the log axis) and labelled outward, left of
+    the left half and right of the right half, so their labels do not pile up; the axes leave room around the
+    outermost points so no label is cut at the plot's edge. Hover gives the true world size.
+    """
     fig = go.Figure()
-    df = summary.dropna(subset=[y])
-    for row in df.itertuples(index=False):
-        value = getattr(row, y)
-        if y == "mfu":
-            value = percent(value)
-        fig.add_trace(
-            go.Scatter(
-                x=[row.world_size],
-                y=[value],
-                mode="markers+text",
-                text=[row.layout],
-                textposition="top center",
-                marker=dict(
-                    size=13,
-                    color=colour_for(row.run_id),
-                    symbol=SYMBOLS[_stable_index(str(row.framework), len(SYMBOLS))],
-                ),
-                name=f"{row.framework} · {row.model} · {row.layout}",
-                hovertemplate=(
-                    f"{row.framework} · {row.model}<br>{row.layout}, world size %{{x}}<br>{title}: %{{y:.4g}}"
-                    f"<extra>{str(row.run_id)[:8]}</extra>"
-                ),
-                showlegend=False,
+    df = summary.dropna(subset=[y, "world_size"])
+    df = df[df["world_size"] > 0]
+    if y == "mfu":
+        df = df.assign(**{y: df[y].map(percent)})
+    colours = series_colours(df["run_id"]) if not df.empty else {}
+    for ws, group in df.sort_values([y, "run_id"]).groupby("world_size", sort=True):
+        m = len(group)
+        for k, row in enumerate(group.itertuples(index=False)):
+            offset = (k - (m - 1) / 2) * min(0.5 / m, 0.12)  # in octaves
+            position = "top center" if m == 1 else ("middle left" if k < (m - 1) / 2 else "middle right")
+            layout = layout_text(row)
+            framework, model = name_or(row.framework, "unknown framework"), name_or(row.model, "unknown model")
+            fig.add_trace(
+                go.Scatter(
+                    x=[float(ws) * 2**offset],
+                    y=[getattr(row, y)],
+                    mode="markers+text",
+                    text=[layout],
+                    textposition=position,
+                    cliponaxis=False,
+                    customdata=[[int(ws)]],
+                    marker=dict(
+                        size=13,
+                        color=colours[str(row.run_id)],
+                        symbol=SYMBOLS[_stable_index(str(row.framework), len(SYMBOLS))],
+                    ),
+                    name=f"{framework} · {model} · {layout or 'layout unknown'}",
+                    meta="series",
+                    hovertemplate=(
+                        f"{framework} · {model}<br>{layout or 'layout unknown'}, world size %{{customdata[0]}}"
+                        f"<br>{title}: %{{y:.4g}}<extra>{str(row.run_id)[:8]}</extra>"
+                    ),
+                    showlegend=False,
+                )
             )
-        )
     fig.update_layout(title=title, xaxis_title="world size (GPUs)", yaxis_title=title, height=380, **_LAYOUT)
     fig.update_xaxes(type="log", dtick=math.log10(2))
+    if not df.empty:
+        lo, hi = math.log10(df["world_size"].min()), math.log10(df["world_size"].max())
+        fig.update_xaxes(range=[lo - 0.3, hi + 0.3])  # about an octave each side: room for outward labels
+        top = float(df[y].max())
+        fig.update_yaxes(range=[0, top * 1.2 if top > 0 else 1], rangemode="tozero")
     return fig
+
+
+def layout_text(row: Any) -> str:
+    """``dp2·tp1·pp1`` from a run's degrees, with ``?`` for an unknown one; empty when none is known."""
+    degrees = {k: name_or(getattr(row, k, None), "?") for k in ("dp", "tp", "pp")}
+    degrees = {k: v[:-2] if v.endswith(".0") else v for k, v in degrees.items()}
+    return "" if set(degrees.values()) == {"?"} else "·".join(f"{k}{v}" for k, v in degrees.items())
+
+
+def setup_label(framework: Any, model: Any, tp: Any, pp: Any) -> str:
+    """A setup of the scaling chart: framework, model and the degrees that stay fixed while dp grows."""
+    row = pd.Series({"dp": None, "tp": tp, "pp": pp})
+    fixed = layout_text(row).replace("dp?·", "") or "tp?·pp?"
+    return f"{name_or(framework, 'unknown framework')} · {name_or(model, 'unknown model')} · {fixed}"
 
 
 def efficiency_figure(eff: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
-    for key, g in eff.groupby(["framework", "model", "tp", "pp"], dropna=False, sort=True):
-        name = f"{key[0]} · {key[1]} · tp{key[2]}·pp{key[3]}"
+    groups = list(eff.groupby(["framework", "model", "tp", "pp"], dropna=False, sort=True))
+    names = [setup_label(*key) for key, _ in groups]
+    colours = series_colours(names)
+    for name, (_, g) in zip(names, groups, strict=True):
         fig.add_trace(
             go.Scatter(
                 x=g["world_size"],
                 y=g["efficiency"] * 100,
                 mode="lines+markers",
                 name=name,
-                line=dict(color=colour_for(name)),
+                line=dict(color=colours[name]),
+                meta="series",
                 hovertemplate="world size %{x}: %{y:.1f}%<extra>" + name + "</extra>",
             )
         )
@@ -214,6 +280,7 @@ def timeline_figure(segments: pd.DataFrame) -> go.Figure:
     """Allocations per job as horizontal bars (width = workers) with resize/failure/preemption markers."""
     fig = go.Figure()
     bars = segments[segments["workers"].fillna(0) > 0]
+    colours = series_colours(bars["job_id"]) if not bars.empty else {}
     for job_id, g in bars.groupby("job_id", sort=False):
         ms = (g["finish"] - g["start"]).dt.total_seconds() * 1000
         fig.add_trace(
@@ -223,7 +290,8 @@ def timeline_figure(segments: pd.DataFrame) -> go.Figure:
                 y=g["name"],
                 orientation="h",
                 name=str(g["name"].iloc[0]),
-                marker=dict(color=colour_for(job_id), opacity=0.85),
+                marker=dict(color=colours[str(job_id)], opacity=0.85),
+                meta="series",
                 text=g["workers"].astype(str) + " w",
                 textposition="inside",
                 customdata=g[["workers", "reason"]],
@@ -282,9 +350,36 @@ def usage_figure(usage: pd.DataFrame, capacity: float | None = None) -> go.Figur
     return fig
 
 
+def gpu_type_usage_figure(usage: pd.DataFrame, title: str) -> go.Figure:
+    """Workers allocated per GPU type over a simulation's time, stacked: which type the policy filled when."""
+    fig = go.Figure()
+    colours = series_colours(usage["gpu_type"]) if not usage.empty else {}
+    # One time grid for every type (a type holds its count until its next change), so the stack adds up.
+    wide = usage.pivot_table(index="t", columns="gpu_type", values="workers", aggfunc="last").sort_index()
+    wide = wide.ffill().fillna(0)
+    for gpu_type in sorted(wide.columns, key=str):
+        fig.add_trace(
+            go.Scatter(
+                x=wide.index / 3600,
+                y=wide[gpu_type],
+                mode="lines",
+                line_shape="hv",
+                stackgroup="types",
+                name=str(gpu_type),
+                meta="series",
+                line=dict(color=colours[str(gpu_type)]),
+                hovertemplate="%{x:.2f} h: %{y:.0f} workers<extra>" + str(gpu_type) + "</extra>",
+            )
+        )
+    fig.update_layout(title=title, xaxis_title="hours since the first arrival", yaxis_title="workers",
+                      height=320, **_LAYOUT)
+    return fig
+
+
 def jct_figure(jobs: pd.DataFrame, labels: dict[str, str]) -> go.Figure:
     """Job completion time distribution per simulated policy (box with every job as a point)."""
     fig = go.Figure()
+    colours = series_colours(labels.get(s, s) for s in jobs["sim_id"].unique())
     for sim_id, g in jobs.groupby("sim_id", sort=False):
         name = labels.get(sim_id, sim_id)
         fig.add_trace(
@@ -294,7 +389,8 @@ def jct_figure(jobs: pd.DataFrame, labels: dict[str, str]) -> go.Figure:
                 boxpoints="all",
                 jitter=0.4,
                 pointpos=0,
-                marker=dict(color=colour_for(name), size=4),
+                marker=dict(color=colours[str(name)], size=4),
+                meta="series",
                 boxmean=True,
             )
         )
@@ -310,9 +406,9 @@ def jct_figure(jobs: pd.DataFrame, labels: dict[str, str]) -> go.Figure:
 
 def avg_jct_figure(sims: pd.DataFrame) -> go.Figure:
     sims = sims.dropna(subset=["avg_jct"])
+    own = series_colours(sims.loc[~sims["published"].astype(bool), "policy"].astype(str))
     colours = [
-        "#bbbbbb" if p else colour_for(str(pol))
-        for p, pol in zip(sims["published"], sims["policy"], strict=True)
+        "#bbbbbb" if p else own[str(pol)] for p, pol in zip(sims["published"], sims["policy"], strict=True)
     ]
     fig = go.Figure(
         go.Bar(
@@ -339,7 +435,7 @@ def neighbour_figure(centre: dict, neighbours: pd.DataFrame) -> go.Figure:
         row.entity_id: (math.cos(2 * math.pi * i / n), math.sin(2 * math.pi * i / n))
         for i, row in enumerate(nodes.itertuples(index=False))
     }
-    for row in neighbours.itertuples(index=False):
+    for i, row in enumerate(neighbours.itertuples(index=False)):
         x, y = pos[row.entity_id]
         relation = row.kind == "relation"
         fig.add_trace(
@@ -357,10 +453,11 @@ def neighbour_figure(centre: dict, neighbours: pd.DataFrame) -> go.Figure:
             )
         )
         if relation:
+            along = 0.42 if i % 2 else 0.62  # neighbouring edges' predicates at staggered distances
             fig.add_annotation(
-                x=x / 2,
-                y=y / 2,
-                text=str(row.predicate),
+                x=x * along,
+                y=y * along,
+                text=name_or(row.predicate, "related"),
                 showarrow=False,
                 font=dict(size=11, color="#333"),
                 bgcolor="rgba(255,255,255,0.8)",
@@ -370,8 +467,9 @@ def neighbour_figure(centre: dict, neighbours: pd.DataFrame) -> go.Figure:
             x=[pos[e][0] for e in nodes["entity_id"]],
             y=[pos[e][1] for e in nodes["entity_id"]],
             mode="markers+text",
-            text=nodes["name"],
-            textposition="top center",
+            text=[name_or(v, "unnamed") for v in nodes["name"]],
+            textposition=[outward(*pos[e]) for e in nodes["entity_id"]],
+            cliponaxis=False,
             showlegend=False,
             marker=dict(size=18, color=[TYPE_COLOURS.get(t, "#7f7f7f") for t in nodes["type"]]),
             customdata=nodes[["type"]],
@@ -394,12 +492,21 @@ def neighbour_figure(centre: dict, neighbours: pd.DataFrame) -> go.Figure:
             hovertemplate=f"{centre['name']}<extra></extra>",
         )
     )
-    fig.update_xaxes(visible=False, range=[-1.4, 1.4])
-    fig.update_yaxes(visible=False, range=[-1.3, 1.3], scaleanchor="x")
+    fig.update_xaxes(visible=False, range=[-1.9, 1.9])
+    fig.update_yaxes(visible=False, range=[-1.35, 1.35], scaleanchor="x")
     fig.update_layout(
         title="neighbours (solid: relation, dotted: mentioned in the same documents)", height=480, **_LAYOUT
     )
     return fig
+
+
+def outward(x: float, y: float) -> str:
+    """Where a node's label goes on the neighbour circle: away from the centre, so labels of nodes next to
+    each other (and the edges' predicates) do not overlap; left and right of the side nodes, above and
+    below the top and bottom ones."""
+    if abs(x) >= 0.45:
+        return "middle right" if x > 0 else "middle left"
+    return "top center" if y > 0 else "bottom center"
 
 
 def docs_per_s_figure(pruns: pd.DataFrame) -> go.Figure:
@@ -411,27 +518,33 @@ def docs_per_s_figure(pruns: pd.DataFrame) -> go.Figure:
         ]
     )
     fig = go.Figure()
+    colours = series_colours(df["pipeline"]) if not df.empty else {}
     for name, g in df.groupby("pipeline", sort=True):
         fig.add_trace(
             go.Bar(
                 x=g["run"],
                 y=g["docs_per_s"],
                 name=str(name),
-                marker_color=colour_for(name),
+                marker_color=colours[str(name)],
+                meta="series",
                 customdata=g[["pipeline_run_id", "n_ok", "n_quarantined"]],
                 hovertemplate="%{customdata[0]}<br>%{y:.2f} docs/s, %{customdata[1]} ok, "
                 "%{customdata[2]} quarantined<extra>" + str(name) + "</extra>",
             )
         )
-    fig.update_layout(
-        title="documents per second per pipeline run", yaxis_title="docs/s", height=340, **_LAYOUT
+    # The run names under the axis are long and tilt; a legend below them would sit on top of them.
+    layout = {**_LAYOUT, "legend": LEGEND_ABOVE, "margin": dict(l=10, r=10, t=70, b=10)}
+    fig.update_layout(title="documents per second per pipeline run", yaxis_title="docs/s", height=380, **layout)
+    fig.update_xaxes(
+        type="category", categoryorder="array", categoryarray=df["run"].tolist(), automargin=True, tickangle=-30
     )
-    fig.update_xaxes(type="category", categoryorder="array", categoryarray=df["run"].tolist())
     return fig
 
 
 def bar_figure(df: pd.DataFrame, x: str, y: str, title: str) -> go.Figure:
-    fig = go.Figure(go.Bar(x=df[x], y=df[y], marker_color=[colour_for(str(v)) for v in df[x]]))
+    colours = series_colours(df[x]) if not df.empty else {}
+    fig = go.Figure(go.Bar(x=df[x].map(lambda v: name_or(v, "unknown")), y=df[y],
+                           marker_color=[colours[str(v)] for v in df[x]]))
     fig.update_layout(title=title, height=300, **_LAYOUT)
     return fig
 

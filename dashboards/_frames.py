@@ -28,11 +28,82 @@ RUN_FIELDS = (
 )
 
 
+#: Cell texts that are a missing value printed by pandas or Python, never a name.
+_MISSING_WORDS = frozenset({"", "nan", "NaN", "None", "<NA>", "NaT", "null"})
+
+
+def name_or(value: Any, missing: str) -> str:
+    """``value`` as a label, or ``missing`` (words saying what is missing: ``no metric``) when it is SQL NULL,
+    NaN, blank, or the text a missing value prints as (``nan``, ``None``): a reader never sees those words as
+    a name."""
+    try:
+        if value is None or (np.ndim(value) == 0 and pd.isna(value)):
+            return missing
+    except (TypeError, ValueError):
+        pass
+    text = str(value).strip()
+    return missing if text in _MISSING_WORDS else text
+
+
 def run_label(row: pd.Series | dict[str, Any]) -> str:
-    """A short, readable name for a run: framework, model, layout and the start of its id."""
+    """A short, readable name for a run: framework and model, its layout where known, the start of its id.
+
+    A run imported from a log often has no framework or model: it is then ``unnamed run`` with its file's
+    name, and a layout with no known degree (``dp?·tp?·pp?``) is left out rather than shown as question marks.
+    """
     get = row.get
-    parts = [get("framework") or "?", get("model") or "?", get("layout") or "", str(get("run_id"))[:6]]
-    return " · ".join(str(p) for p in parts if p)
+    name = " · ".join(p for p in (name_or(get("framework"), ""), name_or(get("model"), "")) if p)
+    if not name:
+        source = name_or(get("source_uri"), "").rstrip("/").rsplit("/", 1)[-1]
+        name = f"unnamed run ({source})" if source else "unnamed run"
+    degrees = {k: name_or(get(k), "?") for k in ("dp", "tp", "pp")}
+    degrees = {k: v[:-2] if v.endswith(".0") else v for k, v in degrees.items()}
+    layout = "·".join(f"{k}{v}" for k, v in degrees.items()) if set(degrees.values()) != {"?"} else ""
+    if not layout and name_or(get("layout"), "") and "?" not in str(get("layout")):
+        layout = str(get("layout"))
+    parts = [name, layout, name_or(get("run_id"), "")[:6]]
+    return " · ".join(p for p in parts if p)
+
+
+def readable(df: pd.DataFrame) -> pd.DataFrame:
+    """The frame as a table shows it: a missing text cell reads "—", not "None" or "nan"; numbers stay
+    numbers (so they still sort and format), and an empty text stays empty."""
+    out = df.copy()
+    for column in out.columns:
+        if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
+            out[column] = out[column].map(_cell_text)
+    return out
+
+
+def _cell_text(value: Any) -> Any:
+    """A table cell: "—" for a missing value; an empty text stays empty (a view may mean "not checked")."""
+    if isinstance(value, list | tuple | dict | set | np.ndarray) or (isinstance(value, str) and not value):
+        return value
+    return "—" if name_or(value, "") == "" else value
+
+
+def origin(row: pd.Series | dict[str, Any]) -> str:
+    """Where a run came from: ``job`` (the scheduler ran it) or ``log`` (imported from a training log)."""
+    return "job" if name_or(row.get("job_id"), "") else "log"
+
+
+def default_runs(runs: pd.DataFrame, n: int = 3) -> list[str]:
+    """The runs a comparison opens with: the newest of each origin in turn (an imported log, a scheduler
+    job, ...), so a database holding both never opens on scheduler jobs only. ``runs`` is newest first."""
+    if runs.empty:
+        return []
+    queues = [
+        g["run_id"].tolist()
+        for _, g in runs.assign(_origin=[origin(r) for r in runs.to_dict("records")]).groupby(
+            "_origin", sort=True
+        )
+    ]
+    picked: list[str] = []
+    while len(picked) < n and any(queues):
+        for q in queues:
+            if q and len(picked) < n:
+                picked.append(q.pop(0))
+    return picked
 
 
 def ema(values: pd.Series, weight: float) -> pd.Series:
@@ -165,6 +236,41 @@ def usage_over_time(segments: pd.DataFrame) -> pd.DataFrame:
     steps = deltas.groupby("t", as_index=False)["d"].sum().sort_values("t")
     steps["workers"] = steps["d"].cumsum()
     return steps[["t", "workers"]].reset_index(drop=True)
+
+
+def usage_by_gpu_type(allocations: pd.DataFrame) -> pd.DataFrame:
+    """Workers in use per GPU type over a simulation's time (a step function per type) from its allocation
+    decisions: each decision replaces its job's previous allocation, which may have been on another type.
+    Decisions with no GPU type (a one-type cluster) are left out; an empty frame means nothing to draw."""
+    empty = pd.DataFrame(columns=["t", "gpu_type", "workers"])
+    if allocations.empty or allocations["gpu_type"].isna().all():
+        return empty
+    deltas = []
+    for _, g in allocations.sort_values("t", kind="stable").groupby("job_id", sort=False):
+        previous: tuple[Any, float] | None = None
+        for row in g.itertuples(index=False):
+            workers = float(row.workers) if pd.notna(row.workers) else 0.0
+            if previous is not None and pd.notna(previous[0]):
+                deltas.append((row.t, previous[0], -previous[1]))
+            if pd.notna(row.gpu_type):
+                deltas.append((row.t, row.gpu_type, workers))
+            previous = (row.gpu_type, workers)
+    if not deltas:
+        return empty
+    d = pd.DataFrame(deltas, columns=["t", "gpu_type", "d"]).groupby(["gpu_type", "t"], as_index=False)["d"].sum()
+    d["workers"] = d.groupby("gpu_type")["d"].cumsum()
+    return d[["t", "gpu_type", "workers"]].sort_values(["gpu_type", "t"]).reset_index(drop=True)
+
+
+def workloads_own_first(sims: pd.DataFrame, workloads: list[str]) -> list[str]:
+    """Workloads with the database's own simulations first (newest first), then those that hold only the
+    published reference rows: a page that opens on a reference-only workload hides what was simulated."""
+    if sims.empty:
+        return list(workloads)
+    own = sims[~sims["published"].astype(bool)]
+    newest = own.groupby("workload")["created_at"].max().sort_values(ascending=False, na_position="last")
+    first = [w for w in newest.index if w in workloads]
+    return first + [w for w in workloads if w not in first]
 
 
 def utilisation(usage: pd.DataFrame, capacity: float) -> float | None:

@@ -15,10 +15,16 @@ pruns = _ui.query(queries_pipelines.pipeline_runs, tuple(pipelines) or None, lim
 if pruns.empty:
     st.info("No run of these pipelines.")
     st.stop()
+every = _ui.query(queries_pipelines.quarantined_inputs, tuple(pruns["pipeline_run_id"]), None, limit=500)
 a, b, c, d = st.columns(4)
 a.metric("Runs", len(pruns))
 b.metric("Inputs", f"{int(pruns['n_in'].fillna(0).sum()):,}")
-c.metric("Quarantined", f"{int(pruns['n_quarantined'].fillna(0).sum()):,}")
+# The rows of the quarantine table below, whole inputs and single lines alike, so the figure heads them.
+c.metric(
+    "Quarantined",
+    f"{len(every):,}" + ("+" if len(every) == 500 else ""),
+    help="Rows in quarantine for these runs: whole inputs and single bad lines of inputs that were read.",
+)
 d.metric("Median docs/s", f"{pruns['docs_per_s'].median():.2f}" if pruns["docs_per_s"].notna().any() else "—")
 _ui.plot(_figures.docs_per_s_figure(pruns), key="docs_per_s")
 _ui.table(pruns, column_config={"docs_per_s": st.column_config.NumberColumn("docs/s", format="%.2f")})
@@ -36,12 +42,13 @@ chosen = left.multiselect(
     key="pipes_runs",
     placeholder="all runs shown above",
 )
+levels = sorted(every["level"].dropna().astype(str).unique().tolist())  # what the rows hold: file, line, ...
 level = right.radio(
     "Level",
-    ["all", "input", "line"],
+    ["all", *levels],
     horizontal=True,
     key="pipes_level",
-    help="input: a whole input was quarantined; line: a bad line inside an input that went on",
+    help="input or file: a whole input was quarantined; line: a bad line inside an input that went on",
 )
 ids = tuple(chosen) or tuple(labels)
 reasons = _ui.query(queries_pipelines.quarantine_reasons, ids, None if level == "all" else level)

@@ -34,7 +34,7 @@ with st.expander(f"{len(runs):,} matching run(s)", expanded=False):
 picked = st.multiselect(
     "Runs to compare",
     list(labels),
-    default=list(labels)[:3],
+    default=_frames.default_runs(runs, 3),  # imported logs and scheduler jobs in turn, newest first
     format_func=labels.get,
     key="runs_pick",
     max_selections=12,

@@ -58,7 +58,10 @@ workloads = _ui.query(queries_scheduler.sim_workloads)
 if not workloads:
     _ui.empty_state("No simulation yet: replay a workload under each policy.", "simulate")
     st.stop()
-workload = st.selectbox("Workload", workloads, key="sched_workload")
+workloads = _frames.workloads_own_first(_ui.query(queries_scheduler.sim_runs), workloads)
+workload = st.selectbox(
+    "Workload", workloads, key="sched_workload", help="Workloads with this database's own simulations come first."
+)
 sims = _ui.query(queries_scheduler.sim_runs, (workload,))
 hours = sims.assign(**{f"{c} (h)": sims[c] / 3600 for c in ("avg_jct", "p50_jct", "p99_jct", "makespan")})
 _ui.table(
@@ -102,3 +105,21 @@ with right:
             for r, d in zip(simulated.itertuples(), dupes, strict=True)
         }
         _ui.plot(_figures.jct_figure(jobs, names), key="jct")
+
+# A cluster of several GPU types (the heterogeneous simulator fills sim_allocations.gpu_type): which type
+# each policy filled over time. One-type clusters leave it null, and nothing more is drawn.
+if not simulated.empty:
+    allocations = _ui.query(queries_scheduler.sim_allocations, tuple(simulated["sim_id"]))
+    typed = allocations.dropna(subset=["gpu_type"])
+    if not typed.empty:
+        st.subheader("Allocation per GPU type")
+        policy_of = dict(zip(simulated["sim_id"], simulated["policy"], strict=True))
+        typed_sims = [s for s in simulated["sim_id"] if s in set(typed["sim_id"])]
+        sim_id = st.selectbox(
+            "Policy", typed_sims, format_func=lambda s: f"{policy_of[s]} ({s[:6]})", key="sched_type_sim"
+        )
+        usage = _frames.usage_by_gpu_type(allocations[allocations["sim_id"] == sim_id])
+        _ui.plot(
+            _figures.gpu_type_usage_figure(usage, f"workers per GPU type under {policy_of[sim_id]}"),
+            key="gpu_types",
+        )

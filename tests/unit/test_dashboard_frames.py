@@ -156,7 +156,7 @@ def test_curves_figure_draws_band_mean_and_events():
     assert "run a" in names and "oom" in names
     assert sum(t.fill == "tonexty" for t in fig.data) == 1
     mean = next(t for t in fig.data if t.name == "run a")
-    assert mean.line.color == _figures.colour_for("a")
+    assert mean.line.color == _figures.series_colours(["a"])["a"]
 
 
 def test_verdict_badges_and_check_figures():

@@ -109,6 +109,30 @@ def entity(db: PathLike, entity_id: str) -> dict[str, Any] | None:
 
 
 
+def most_claimed_entity(db: PathLike, type_: str | None = "system") -> str | None:
+    """The entity (of ``type_``, or of any type for None) that the most claims name as their subject,
+    matched by name or alias as ``entity_claims`` matches them; None when no claim names one.
+
+    The Knowledge page opens on it: the most mentioned entity is often a GPU that no claim is about.
+    """
+    subjects = read(
+        db, "SELECT subject, count(*) AS n FROM current_claims WHERE subject IS NOT NULL GROUP BY 1"
+    )
+    per_spelling: dict[str, int] = {}
+    for subject, n in zip(subjects["subject"], subjects["n"], strict=True):
+        key = normalise(subject)
+        per_spelling[key] = per_spelling.get(key, 0) + int(n)
+    where, params = ("WHERE type = ?", [type_]) if type_ else ("", [])
+    entities = read(db, f"SELECT entity_id, name, aliases FROM entities {where} ORDER BY name, entity_id", params)
+    best, best_n = None, 0
+    for row in entities.to_dict("records"):
+        row["aliases"] = _aliases(row.get("aliases"))
+        n = sum(per_spelling.get(s, 0) for s in _spellings(row))
+        if n > best_n:
+            best, best_n = row["entity_id"], n
+    return best
+
+
 def _spellings(row: dict[str, Any]) -> set[str]:
     return {normalise(n) for n in [row["name"], *row.get("aliases", [])]} - {""}
 

@@ -87,3 +87,18 @@ def sim_jct(db: PathLike, sim_ids: list[str]) -> pd.DataFrame:
                         WHERE sim_id IN {_in(sim_ids)} AND jct IS NOT NULL""",
         list(sim_ids),
     )
+
+
+def sim_allocations(db: PathLike, sim_ids: list[str]) -> pd.DataFrame:
+    """Every allocation decision of the simulations ``sim_ids`` (job, time in seconds, workers, GPU type).
+
+    ``gpu_type`` is null on a one-type cluster and absent from a file older than schema 5 (then an empty
+    column is returned): the Scheduler page draws allocation per GPU type only where it is set.
+    """
+    columns = ["sim_id", "job_id", "t", "workers", "gpu_type"]
+    if not sim_ids:
+        return pd.DataFrame(columns=columns)
+    df = read(db, f"SELECT * FROM sim_allocations WHERE sim_id IN {_in(sim_ids)} ORDER BY sim_id, t", list(sim_ids))
+    if "gpu_type" not in df.columns:
+        df = df.assign(gpu_type=None)
+    return df[columns]
