@@ -20,12 +20,20 @@ def simulate(
                                                                "policy, or 'all' to compare the built-ins.")]
     = "goodput",
     gpus: Annotated[int, typer.Option("--gpus", help="GPUs in the simulated cluster.")] = 64,
+    cluster: Annotated[str | None, typer.Option("--cluster", help="Node pools by GPU type, TYPE:NODESxGPUS "
+                                                "comma-separated (aws:6x4,rtx:3x8,dgx-ext:2x8) or a preset "
+                                                "(sia-64, sia-64-homogeneous, phoebe-44); replaces --gpus "
+                                                "and --gpus-per-node.")] = None,
+    calibration: Annotated[str | None, typer.Option("--calibration", help="sia (per-application restart "
+                                                    "seconds and step-time slowdowns of Sia's simulator) or "
+                                                    "none; default: sia with --cluster, else none.")] = None,
     gpus_per_node: Annotated[int, typer.Option("--gpus-per-node", help="GPUs per node.")] = 4,
     round_s: Annotated[float, typer.Option("--round", help="Seconds between scheduling rounds.")] = 60.0,
     restart_s: Annotated[float, typer.Option("--restart", help="Seconds without progress after each change "
                                                                "of a job's workers.")] = 30.0,
     profiles: Annotated[Path | None, typer.Option("--profiles", help="Folder of per-application profiles "
-                                                  "(placements.csv, scalability.csv, validation-<B>.csv); "
+                                                  "(placements.csv, scalability.csv, validation-<B>.csv; "
+                                                  "placements-<type>.csv per GPU type for --cluster); "
                                                   "default: the packaged AdaptDL profiles.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of a generated (philly:N) workload.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
@@ -34,8 +42,10 @@ def simulate(
                                                                    "dashboards.")] = True,
 ) -> None:
     """Replay a workload under a scheduling policy and report JCT, makespan, utilization and fairness."""
+    from assay.scheduler.pools import ClusterSpec
     from assay.scheduler.simulator import compare_policies, policy_names
     from assay.scheduler.workloads import WorkloadError, named_workload
+    from assay.scheduler.workloads._typed import CALIBRATIONS
 
     if gpus < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--gpus")
@@ -47,6 +57,17 @@ def simulate(
         raise typer.BadParameter("must not be negative", param_hint="--restart")
     if profiles is not None and not profiles.is_dir():
         raise typer.BadParameter(f"{profiles} is not a folder", param_hint="--profiles")
+    spec = None
+    if cluster is not None:
+        try:
+            spec = ClusterSpec.parse(cluster)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--cluster") from None
+        gpus, gpus_per_node = spec.total, max(spec.capacity)
+    if calibration is not None and calibration not in CALIBRATIONS:
+        raise typer.BadParameter(f"choose {' or '.join(CALIBRATIONS)}", param_hint="--calibration")
+    if calibration is None:
+        calibration = "sia" if spec is not None else None
     try:
         policy_names(policy)
     except KeyError as exc:
@@ -59,21 +80,29 @@ def simulate(
         typer.echo(f"skipped: {issue}", err=True)
     if not loaded.jobs:
         raise typer.BadParameter("no readable job in the workload", param_hint="--workload")
+    if spec is not None and Path(workload).is_file():  # not one of Pollux's: named by its folder and file
+        loaded.name = f"{Path(workload).resolve().parent.name}/{Path(workload).stem}"
 
     comparison = compare_policies(loaded, policy, gpus=gpus, gpus_per_node=gpus_per_node, round_s=round_s,
-                                  restart_s=restart_s, db=db, store=store,
+                                  restart_s=restart_s, db=db, store=store, cluster=spec,
+                                  calibration=calibration,
                                   on_issue=lambda issue: typer.echo(f"warning: {issue}", err=True))
     results = comparison.results
+    where = {"cluster": str(spec), "calibration": calibration} if spec is not None else {}
     if as_json:
         if len(results) == 1:
             (name,) = results
-            typer.echo(json.dumps({"workload": loaded.name, "policy": name, **comparison.figures(name)}))
+            typer.echo(json.dumps({"workload": loaded.name, **where, "policy": name, **comparison.figures(name)}))
         else:
-            typer.echo(json.dumps({"workload": loaded.name,
+            typer.echo(json.dumps({"workload": loaded.name, **where,
                                    "policies": {n: comparison.figures(n) for n in results}}))
         return
-    typer.echo(f"{loaded.name}: {len(loaded.jobs)} jobs on {gpus} GPUs ({gpus_per_node} per node), "
-               f"{round_s:g} s rounds, {restart_s:g} s per restart")
+    if spec is not None:
+        typer.echo(f"{loaded.name}: {len(loaded.jobs)} jobs on {spec} ({gpus} GPUs), {round_s:g} s rounds, "
+                   f"calibration {calibration}")
+    else:
+        typer.echo(f"{loaded.name}: {len(loaded.jobs)} jobs on {gpus} GPUs ({gpus_per_node} per node), "
+                   f"{round_s:g} s rounds, {restart_s:g} s per restart")
     typer.echo(f"{'policy':<20} {'avg JCT':>9} {'p50 JCT':>9} {'p99 JCT':>9} {'makespan':>10} {'util':>6} "
                f"{'FTF':>6} {'wall':>7}")
     for name, r in results.items():

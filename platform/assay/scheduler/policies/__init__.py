@@ -4,12 +4,12 @@
     policy = get_policy("goodput", fairness=-1)
     decisions = policy.decide(jobs, ClusterView.uniform(16, 4), now)
 
-Built in: ``fifo``, ``tiresias`` (discretised least attained service) and ``goodput`` (Pollux-like
-elastic goodput optimisation). ``register_policy(name, factory)`` adds one of your own.
+Built in: ``fifo``, ``tiresias`` (discretised least attained service), ``gavel`` (a heterogeneity-aware
+baseline after Gavel) and ``goodput`` (Pollux-like elastic goodput optimisation, Sia-like across GPU types). ``register_policy(name, factory)`` adds one of your own.
 Pure Python: the live scheduler on Ray and the simulator run the same code.
 """
 
-from assay.scheduler.policies import _fifo, _goodput, _tiresias  # noqa: F401  (register the built-ins)
+from assay.scheduler.policies import _fifo, _gavel, _goodput, _tiresias  # noqa: F401  (register the built-ins)
 from assay.scheduler.policies._base import (
     ClusterView,
     Decision,

@@ -7,7 +7,7 @@ state between rounds; they never see the simulator's ground truth, only each job
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -38,6 +38,13 @@ class JobView:
     restarts: int = 0
     limits: BatchLimits | None = None
     model: GoodputModel | None = None
+    #: On a cluster of several GPU types: the type it runs on, one learned model per type it has run on,
+    #: its single-GPU throughput per type (samples/s, profiled when it arrives, as Sia does) and the
+    #: seconds a move (checkpoint-restore) costs it. None/empty on a one-type cluster.
+    gpu_type: str | None = None
+    models: Mapping[str, GoodputModel] | None = None
+    type_speed: Mapping[str, float] | None = None
+    restart_s: float | None = None
 
     @property
     def running(self) -> bool:
@@ -59,6 +66,8 @@ class ClusterView:
 
     capacity: tuple[int, ...]
     used: tuple[int, ...] = ()
+    #: The GPU type of each node (empty: one unnamed type); a job's workers all sit on one type.
+    node_types: tuple[str, ...] = ()
 
     @classmethod
     def uniform(cls, nodes: int, per_node: int) -> ClusterView:
@@ -82,6 +91,17 @@ class ClusterView:
     def gpus_per_node(self) -> int:
         return max(self.capacity, default=0)
 
+    @property
+    def types(self) -> tuple[str, ...]:
+        """The GPU types, each once, in node order (empty on a one-type cluster)."""
+        return tuple(dict.fromkeys(self.node_types))
+
+    def total_of(self, gpu_type: str) -> int:
+        return sum(c for c, t in zip(self.capacity, self.node_types, strict=True) if t == gpu_type)
+
+    def per_node_of(self, gpu_type: str) -> int:
+        return max((c for c, t in zip(self.capacity, self.node_types, strict=True) if t == gpu_type), default=0)
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -95,6 +115,7 @@ class Decision:
     batch_size: int | None = None
     placement: tuple[int, ...] | None = None
     adaptive_batch: bool = False
+    gpu_type: str | None = None
 
 
 @runtime_checkable

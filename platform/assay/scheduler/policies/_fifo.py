@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from assay.scheduler.policies._base import ClusterView, Decision, JobView, register_policy
-from assay.scheduler.policies._placement import PLACERS, free_after
+from assay.scheduler.policies._placement import PLACERS, free_after, place_typed
 
 
 def requested_size(job: JobView, total: int) -> int:
@@ -51,7 +51,7 @@ class Fifo:
                 out[job.job_id] = never_fits("fifo", job, cluster)
                 continue
             if blocked_by is None or self.backfill:
-                placement = self._place(need, free)
+                placement = place_typed(self._place, need, free, cluster.node_types)
                 if placement is not None:
                     out[job.job_id] = Decision(need, f"fifo: starts with the requested {need} workers",
                                                job.requested_batch, placement)

@@ -17,6 +17,9 @@ Every round each job's worker count and batch size are chosen so the cluster's u
   trusted far beyond what was measured;
 - workers are handed out greedily along each job's upper concave hull of value against workers (exact
   for concave values, one sort over all segments), then placed on as few nodes as possible.
+
+On a cluster of several GPU types each job gets a (type, workers) choice instead, with the cost of a move
+in the decision: see ``_goodput_typed``.
 """
 
 from __future__ import annotations
@@ -140,6 +143,10 @@ class Goodput:
 
     # -- the round ----------------------------------------------------------------------------------
     def decide(self, jobs: Sequence[JobView], cluster: ClusterView, now: float) -> dict[str, Decision]:
+        if len(cluster.types) > 1:  # several GPU types: a (type, workers) choice per job
+            from assay.scheduler.policies._goodput_typed import decide_typed
+
+            return decide_typed(self, jobs, cluster, now)
         total = cluster.total
         plans: list[_Plan] = []
         out: dict[str, Decision] = {}

@@ -63,6 +63,30 @@ def pack(count: int, free: MutableSequence[int]) -> tuple[int, ...] | None:
 PLACERS = {"spread": spread, "pack": pack}
 
 
+def place_typed(place, count: int, free: MutableSequence[int], node_types: Sequence[str],
+                gpu_type: str | None = None) -> tuple[int, ...] | None:
+    """``place`` (``pack`` or ``spread``) on the nodes of one GPU type: ``gpu_type``, or else the type
+    with the most free workers that holds the job. Without ``node_types`` it is ``place(count, free)``.
+    Takes the workers out of ``free``; None if no single type holds them."""
+    if not node_types:
+        return place(count, free)
+    if gpu_type is not None:
+        candidates = [gpu_type]
+    else:
+        room: dict[str, int] = {}
+        for f, t in zip(free, node_types, strict=True):
+            room[t] = room.get(t, 0) + f
+        candidates = sorted(room, key=lambda t: -room[t])
+    for t in candidates:
+        masked = [f if node_types[i] == t else 0 for i, f in enumerate(free)]
+        placement = place(count, masked)
+        if placement is not None:
+            for node in placement:
+                free[node] -= 1
+            return placement
+    return None
+
+
 def node_counts(placement: Sequence[int]) -> tuple[int, ...]:
     """Workers per node, nodes in order of first appearance: (3, 3, 5) -> (2, 1)."""
     counts: dict[int, int] = {}

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from assay.scheduler.policies._base import ClusterView, Decision, JobView, register_policy
 from assay.scheduler.policies._fifo import never_fits, requested_size
-from assay.scheduler.policies._placement import PLACERS, free_after
+from assay.scheduler.policies._placement import PLACERS, free_after, place_typed
 
 
 class Tiresias:
@@ -90,7 +90,7 @@ class Tiresias:
                 out[job.job_id] = Decision(job.workers, f"tiresias: keeps running, {queue} rank {pos + 1}",
                                            job.batch_size, job.placement)
             else:
-                placement = self._place(need, free)
+                placement = place_typed(self._place, need, free, cluster.node_types)
                 out[job.job_id] = Decision(need, f"tiresias: starts with the requested {need} workers, "
                                                  f"{queue} rank {pos + 1}", job.requested_batch, placement)
         return out

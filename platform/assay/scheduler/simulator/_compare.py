@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.scheduler.policies import available_policies
+from assay.scheduler.pools import ClusterSpec
 from assay.scheduler.simulator._clock import SimResult, simulate
 from assay.scheduler.simulator._store import published_rows, write_published, write_result
 from assay.scheduler.workloads import Workload
 
-#: The built-in policies that ``all`` compares.
+#: The built-in policies that ``all`` compares (``gavel`` is for clusters of several GPU types: ask for it).
 BUILTIN_POLICIES = ("fifo", "tiresias", "goodput")
 #: The cluster of Pollux's evaluation (64 GPUs, 4 a node, 60 s rounds, 30 s per restart): the published
 #: figures are stored beside a replay only when it ran on this cluster, where they can be compared.
@@ -50,21 +51,30 @@ class Comparison:
 
 def compare_policies(workload: Workload, policy: str = "all", *, gpus: int = 64, gpus_per_node: int = 4,
                      round_s: float = 60.0, restart_s: float = 30.0, db: str | os.PathLike[str] | None = None,
-                     store: bool = True, on_issue: Callable[[str], None] | None = None) -> Comparison:
+                     store: bool = True, on_issue: Callable[[str], None] | None = None,
+                     cluster: ClusterSpec | str | None = None, calibration: str | None = None) -> Comparison:
     """Replay ``workload`` under ``policy`` (a name, or ``all`` for the built-ins) and, with ``store``, record
     every run in ``db``; ``on_issue`` hears what each run could not simulate as given (e.g. an unknown
-    model run with the default profile)."""
-    setting = {"gpus": gpus, "gpus_per_node": gpus_per_node, "round_s": round_s, "restart_s": restart_s}
+    model run with the default profile). ``cluster`` (node pools by GPU type) replaces ``gpus`` and
+    ``gpus_per_node``; ``calibration`` as ``simulate`` takes it."""
+    setting: dict[str, Any] = {"gpus": gpus, "gpus_per_node": gpus_per_node, "round_s": round_s,
+                               "restart_s": restart_s}
+    extra: dict[str, Any] = {}
+    if cluster is not None:
+        extra["cluster"] = cluster
+    if calibration is not None:
+        extra["calibration"] = calibration
     results = {}
     for name in policy_names(policy):
-        result = simulate(workload, name, **setting)
+        result = simulate(workload, name, **setting, **extra)
         for issue in result.issues[len(workload.issues):]:  # the workload's own were reported on loading
             if on_issue is not None:
                 on_issue(issue)
         results[name] = result
         if store:
             write_result(result, db)
-    references = published_rows([workload.name]) if workload.name.startswith("adaptdl/") else []
+    published_here = workload.name.startswith("adaptdl/") and cluster is None
+    references = published_rows([workload.name]) if published_here else []
     if store and references and setting == PUBLISHED_SETTING:
         write_published(db, [workload.name])
     return Comparison(workload, results, references)

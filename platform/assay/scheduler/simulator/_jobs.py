@@ -42,6 +42,12 @@ class SimJob:
     waiting: float = 0.0
     allocated_s: float = 0.0
     adaptive: bool = False
+    #: On a cluster of several GPU types: the type it runs on, its model per type, its restart seconds,
+    #: and GPU-seconds per type.
+    gpu_type: str | None = None
+    models: dict[str, GoodputModel] = field(default_factory=dict)
+    restart_s: float | None = None
+    type_seconds: dict[str, float] = field(default_factory=dict)
     _rate: tuple[float, float, float] | None = field(default=None, repr=False)  # (step, sync, total)
 
     @property
@@ -50,10 +56,17 @@ class SimJob:
 
     # -- allocation ---------------------------------------------------------------------------------
     def allocate(self, workers: int, placement: tuple[int, ...], batch: int | None, restart_s: float,
-                 adaptive: bool = False) -> bool:
-        """Apply a decision; True if it restarted the job (a new set of workers)."""
+                 adaptive: bool = False, gpu_type: str | None = None) -> bool:
+        """Apply a decision; True if it restarted the job (a new set of workers). ``gpu_type``: the type
+        of the placement's nodes on a heterogeneous cluster (the job then learns into that type's model)."""
         self.adaptive = adaptive
         moved = tuple(placement) != self.placement
+        if self.restart_s is not None:
+            restart_s = self.restart_s
+        if workers > 0 and gpu_type is not None and self.models:
+            moved = moved or gpu_type != self.gpu_type
+            self.gpu_type = gpu_type
+            self.model = self.models[gpu_type]
         if workers <= 0:
             self.workers, self.placement, self.counts = 0, (), ()
             self.restart_left = 0.0
@@ -85,7 +98,10 @@ class SimJob:
     def rate_parts(self) -> tuple[float, float, float]:
         """(step, sync, seconds per optimizer step with accumulation) at the current allocation."""
         if self._rate is None:
-            step, sync = self.profile.step_time(self.counts, self.atomic)
+            if self.gpu_type is not None and getattr(self.profile, "typed", False):
+                step, sync = self.profile.step_time(self.counts, self.atomic, self.gpu_type)
+            else:
+                step, sync = self.profile.step_time(self.counts, self.atomic)
             self._rate = (step, sync, step + self.accum * (step - sync))
         return self._rate
 
@@ -125,6 +141,8 @@ class SimJob:
                     gains = self.profile.gains(self.batch)
         self.attained += used * self.workers
         self.allocated_s += used * self.workers
+        if self.gpu_type is not None:
+            self.type_seconds[self.gpu_type] = self.type_seconds.get(self.gpu_type, 0.0) + used * self.workers
 
     def _retune(self) -> bool:
         """Between epochs an adaptive job measures its gradient noise and picks its best batch with its
@@ -150,9 +168,11 @@ class SimJob:
         self.model.observe_noise(sqr, var)
 
 
-def make_job(spec: TraceJob, profile: Profile, per_node: int, restart_s: float) -> SimJob:
+def make_job(spec: TraceJob, profile: Profile, per_node: int, restart_s: float,
+             types: dict[str, int] | None = None) -> SimJob:
     """A job with its progress targets: the profile's epochs, or scaled so that the job runs
-    ``spec.duration`` seconds at its requested size."""
+    ``spec.duration`` seconds at its requested size. ``types`` (GPU type -> GPUs per node) gives the job
+    one model per type of a heterogeneous cluster and ``restart_s`` as its own."""
     lim = profile.limits
     if spec.fixed_batch:
         lim = BatchLimits(lim.init_batch, max(lim.max_batch, spec.fixed_batch), lim.min_local,
@@ -173,6 +193,10 @@ def make_job(spec: TraceJob, profile: Profile, per_node: int, restart_s: float) 
         alone = spec.duration
     job = SimJob(spec, profile, lim, targets, GoodputModel(lim, gpus_per_node=per_node), min_workers,
                  isolated_s=restart_s + alone)
+    if types:
+        job.models = {t: GoodputModel(lim, gpus_per_node=n) for t, n in types.items()}
+        job.model = next(iter(job.models.values()))
+        job.restart_s = restart_s
     return job
 
 

@@ -77,8 +77,12 @@ class MeasuredProfile:
     """Measured step times and gradient statistics of one application (AdaptDL's trace layout)."""
 
     def __init__(self, trace_dir: str | Path, *, name: str | None = None, epochs: int | None = None,
-                 max_local: int | None = None):
+                 max_local: int | None = None, gpu: str | None = None, slowdown: float = 1.0):
+        """``gpu`` reads ``placements-<gpu>.csv`` and ``scalability-<gpu>.csv`` (Sia's per-type layout)
+        instead of the unsuffixed files; ``slowdown`` multiplies every step and sync time."""
         trace_dir = Path(trace_dir)
+        suffix = f"-{gpu}" if gpu else ""
+        self.gpu = gpu
         self.name = name or trace_dir.name
         known = ADAPTDL_APPS.get(self.name, {})
         validation: dict[int, dict[str, np.ndarray]] = {}
@@ -103,17 +107,18 @@ class MeasuredProfile:
         by_placement: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
         grouped: dict[tuple[int, int], dict[float, list[tuple[float, float]]]] = defaultdict(lambda: defaultdict(list))
         local_sizes: list[float] = []
-        for r in _read_rows(trace_dir / "placements.csv"):
+        for r in _read_rows(trace_dir / f"placements{suffix}.csv"):
             pid = r["placement"].strip()
-            b, step, sync = float(r["local_bsz"]), float(r["step_time"]), float(r["sync_time"])
+            b, step, sync = float(r["local_bsz"]), slowdown * float(r["step_time"]), slowdown * float(r["sync_time"])
             by_placement[pid].append((b, step, sync))
             grouped[(len(pid), sum(int(c) for c in pid))][b].append((step, sync))
             local_sizes.append(b)
-        scal = trace_dir / "scalability.csv"
+        scal = trace_dir / f"scalability{suffix}.csv"
         if scal.exists():
             for r in _read_rows(scal):
                 key = (int(float(r["num_nodes"])), int(float(r["num_replicas"])))
-                grouped[key][float(r["local_bsz"])].append((float(r["step_time"]), float(r["sync_time"])))
+                grouped[key][float(r["local_bsz"])].append((slowdown * float(r["step_time"]),
+                                                            slowdown * float(r["sync_time"])))
         self._placements = {pid: _curve(rows) for pid, rows in by_placement.items()}
         self._grid: dict[int, dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]] = defaultdict(dict)
         for (nodes, replicas), per_b in grouped.items():

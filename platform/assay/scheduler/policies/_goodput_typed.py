@@ -1,0 +1,213 @@
+"""The goodput policy on a cluster of several GPU types: a (type, workers) choice per job each round,
+after Sia (Jayaram Subramanya et al., SOSP'23).
+
+- A job's goodput on a type comes from its model for that type once it has run there; before, it is
+  projected from the model of a type it has run on, scaled by the job's single-GPU throughput ratio of
+  the two types (measured when the job arrived). A job never seen running starts at its fewest workers.
+- Speedups are over the job's single-GPU goodput on its slowest type, so one scale ranks all types; the
+  value of a choice is the Box-Cox utility of that speedup times the job's weight, as on one type.
+- A move (another type, or another worker count) costs the job's own checkpoint-restore seconds: its
+  speedup is discounted by Pollux's age factor and by at most ``1 - restart / horizon`` with a horizon
+  of at least three restarts, so a move must pay for itself.
+- Workers are handed out greedily along each (job, type) upper concave hull, best value per worker
+  first, each type's GPUs counted apart; a job's first segment binds it to that type for the round.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from assay.scheduler.policies._base import ClusterView, Decision, JobView
+from assay.scheduler.policies._goodput_model import GoodputModel
+from assay.scheduler.policies._placement import FreePool, free_after, node_counts
+
+
+@dataclass
+class _TypedPlan:
+    job: JobView
+    gpu_type: str
+    ks: list[int]
+    values: list[float]
+    speedup: list[float]
+    batch: list[int]
+    model: GoodputModel | None
+    weight: float
+
+
+def _source(job: JobView, gpu_type: str) -> tuple[GoodputModel | None, float]:
+    """The model to read ``gpu_type``'s goodput from and the factor to scale it by."""
+    models = job.models or {}
+    speed = job.type_speed or {}
+    own = models.get(gpu_type)
+    if own is not None and own.observed:
+        return own, 1.0
+    seen = [(t, m) for t, m in models.items() if m.observed]
+    if not seen:
+        return None, 1.0
+    t, m = max(seen, key=lambda tm: tm[1].max_observed_workers)
+    ratio = speed.get(gpu_type, 1.0) / max(speed.get(t, 1.0), 1e-12)
+    return m, ratio
+
+
+def decide_typed(policy, jobs: Sequence[JobView], cluster: ClusterView, now: float) -> dict[str, Decision]:
+    types = cluster.types
+    totals = {t: cluster.total_of(t) for t in types}
+    out: dict[str, Decision] = {}
+    plans: list[list[_TypedPlan]] = []
+    requests = []
+    sources = []
+    for job in jobs:
+        per = {}
+        for t in types:
+            model, ratio = _source(job, t)
+            hi = _hi(policy, job, model, totals[t])
+            per[t] = (model, ratio, hi)
+            if model is not None and hi >= 1:
+                requests.append((model, hi))
+        sources.append(per)
+    GoodputModel.prepare(requests)
+    for job, per in zip(jobs, sources, strict=True):
+        job_plans = [p for t in types if (p := _plan(policy, job, t, *per[t], now)) is not None]
+        if not job_plans:
+            out[job.job_id] = Decision(0, f"goodput: cannot run, needs {job.min_workers} workers on one type")
+        else:
+            plans.append(job_plans)
+    chosen = _allocate(plans, totals)
+    _finish(policy, plans, chosen, cluster, out)
+    return out
+
+
+def _hi(policy, job: JobView, model: GoodputModel | None, total: int) -> int:
+    lo = max(job.min_workers, 1)
+    hi = min(job.upper_workers, total)
+    if model is None:
+        return min(hi, lo)
+    seen = max(model.max_observed_workers, job.workers, 1)
+    return min(hi, max(lo, math.ceil(policy.growth * seen)))
+
+
+def _base_speed(job: JobView) -> float:
+    speed = job.type_speed or {}
+    return min(speed.values()) if speed else 1.0
+
+
+def _plan(policy, job: JobView, gpu_type: str, model: GoodputModel | None, ratio: float, hi: int,
+          now: float) -> _TypedPlan | None:
+    lo = max(job.min_workers, 1)
+    if hi < lo:
+        return None
+    speed = job.type_speed or {}
+    base = _base_speed(job)
+    if model is not None:
+        good, batch = model.table(hi)
+        good = good * ratio
+        # one GPU on the slowest type, on the same scale: the model's type's 1-GPU goodput scaled down
+        src_type = next((t for t, m in (job.models or {}).items() if m is model), gpu_type)
+        one = model.table(1)[0][1] * base / max(speed.get(src_type, 1.0), 1e-12)
+    else:
+        good = np.zeros(hi + 1)
+        good[lo] = lo * speed.get(gpu_type, 1.0) / max(base, 1e-12)
+        batch = np.zeros(hi + 1, dtype=np.int64)
+        one = 1.0
+    ks = np.concatenate(([0], np.arange(lo, hi + 1)))
+    good, batch = good[ks], batch[ks]
+    feasible = good > 0
+    feasible[0] = True
+    same = job.running and job.gpu_type == gpu_type
+    if same and policy.min_resize > 0:
+        k0 = job.workers
+        grow, shrink = k0 * (1 + policy.min_resize), k0 / (1 + policy.min_resize)
+        feasible &= (ks == k0) | (ks == 0) | (ks >= grow) | (ks <= shrink)
+    ks, good, batch = ks[feasible], good[feasible], batch[feasible]
+    if len(ks) < 2 or one <= 0:
+        return None
+    speedup = good / one
+    effective = speedup
+    if job.running:
+        r = job.restart_s if job.restart_s is not None else policy.restart_s
+        horizon = max(policy.horizon_s, 3.0 * r)
+        age = max(now - job.submit_time, 0.0)
+        discount = min(max(age - job.restarts * r, 0.0) / (age + r), 1.0 - r / horizon) if r > 0 else 1.0
+        stay = same & (ks == job.workers) if same else np.zeros(len(ks), dtype=bool)
+        effective = np.where(stay, speedup, speedup * discount)
+    from assay.scheduler.policies._goodput import utility
+
+    weight = 2.0 ** job.priority * (1.0 + job.attained_service / policy.las_scale) ** (-policy.las)
+    values = weight * utility(effective, policy.fairness)
+    return _TypedPlan(job, gpu_type, ks.tolist(), values.tolist(), speedup.tolist(), batch.tolist(), model, weight)
+
+
+def _allocate(plans: list[list[_TypedPlan]], totals: dict[str, int]) -> list[tuple[int, int]]:
+    """(plan index, ks index) per job: hull segments of every (job, type) by value per worker, best first."""
+    from assay.scheduler.policies._goodput import _hull
+
+    segments = []
+    for j_idx, job_plans in enumerate(plans):
+        for p_idx, plan in enumerate(job_plans):
+            for start, end, slope in _hull(plan.ks, plan.values):
+                segments.append((-slope, plan.job.submit_time, j_idx, p_idx, start, end))
+    segments.sort()
+    bound = [-1] * len(plans)
+    at = [0] * len(plans)
+    blocked: set[tuple[int, int]] = set()
+    left = dict(totals)
+    for _, _, j_idx, p_idx, start, end in segments:
+        if (j_idx, p_idx) in blocked or (bound[j_idx] not in (-1, p_idx)) or at[j_idx] != start:
+            continue
+        plan = plans[j_idx][p_idx]
+        need = plan.ks[end] - plan.ks[start]
+        if need <= left[plan.gpu_type]:
+            bound[j_idx] = p_idx
+            at[j_idx] = end
+            left[plan.gpu_type] -= need
+        else:
+            blocked.add((j_idx, p_idx))
+    return [(b, a) if b >= 0 else (0, 0) for b, a in zip(bound, at, strict=True)]
+
+
+def _finish(policy, plans: list[list[_TypedPlan]], chosen: list[tuple[int, int]], cluster: ClusterView,
+            out: dict[str, Decision]) -> None:
+    picks = [(job_plans[p], i) for job_plans, (p, i) in zip(plans, chosen, strict=True)]
+    keep = [plan for plan, i in picks if plan.ks[i] > 0 and plan.ks[i] == plan.job.workers
+            and plan.job.gpu_type == plan.gpu_type and plan.job.placement]
+    free = free_after(cluster.capacity, (plan.job.placement for plan in keep))
+    pools = {t: FreePool([f if nt == t else 0 for f, nt in zip(free, cluster.node_types, strict=True)])
+             for t in cluster.types}
+    for plan, idx in sorted(picks, key=lambda pi: -pi[0].ks[pi[1]]):
+        job, k = plan.job, plan.ks[idx]
+        if k == 0:
+            verb = "preempted" if job.running else "waits"
+            out[job.job_id] = Decision(0, f"goodput: {verb}, weight {plan.weight:.2f}")
+            continue
+        stays = k == job.workers and job.gpu_type == plan.gpu_type and job.placement
+        if stays:
+            placement = job.placement
+        else:
+            pool = pools[plan.gpu_type]
+            placement = pool.spread(k) if policy.placement == "spread" else pool.pack(k)
+            if placement is None:
+                out[job.job_id] = Decision(0, "goodput: no room left on the nodes")
+                continue
+        batch = _batch(policy, job, plan, k, len(node_counts(placement)), plan.batch[idx])
+        change = "keeps" if stays else f"{job.workers} {job.gpu_type or ''} ->".replace("  ", " ")
+        out[job.job_id] = Decision(
+            k, f"goodput: {change} {k} {plan.gpu_type} workers, batch {batch}, speedup {plan.speedup[idx]:.2f}, "
+               f"weight {plan.weight:.2f}", batch, placement, adaptive_batch=policy.adapt_batch,
+            gpu_type=plan.gpu_type)
+
+
+def _batch(policy, job: JobView, plan: _TypedPlan, workers: int, nodes: int, planned: int) -> int | None:
+    if job.limits is None:
+        return job.requested_batch
+    if not policy.adapt_batch:
+        return job.limits.clip(job.requested_batch or job.limits.default_batch(workers), workers)
+    model = plan.model
+    if model is not None and model.params is not None:
+        good, batch = model.best(workers, nodes)
+        if good > 0:
+            return batch
+    return int(planned) if planned else job.limits.default_batch(workers)
