@@ -13,9 +13,11 @@ import contextlib
 import logging
 import math
 import os
+import re
 import signal
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 
 from assay.runtime import ClusterError, prefer_token_auth
@@ -25,11 +27,18 @@ _quiet = {"on": False}
 
 
 def quiet_ray(quiet: bool = True) -> None:
-    """Hide Ray's log lines (its warnings, its driver's C++ notes) unless asked for; call before connecting."""
+    """Hide Ray's log lines (its warnings, its driver's C++ notes, the Python warnings its modules raise)
+    unless asked for; call before connecting. Every ``assay`` command is quiet (``assay.cli.main`` calls
+    this); ``--verbose`` calls it with False. All by public means: Ray's documented log-level variables
+    (read when Ray starts), the ``ray`` loggers, a :mod:`warnings` filter on Ray's modules."""
     _quiet["on"] = quiet
     if quiet:
         os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
         os.environ.setdefault("RAY_DATA_LOG_LEVEL", "ERROR")
+        warnings.filterwarnings("ignore", module=r"ray(\.|$)")
+    else:
+        with contextlib.suppress(ValueError):
+            warnings.filters.remove(("ignore", None, Warning, re.compile(r"ray(\.|$)"), 0))
     for name in ("ray", "ray.data", "ray.train", "ray.tune"):
         logging.getLogger(name).setLevel(logging.ERROR if quiet else logging.INFO)
 

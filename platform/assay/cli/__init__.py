@@ -20,6 +20,9 @@ __all__ = ["app", "main"]
 
 
 def main(argv: list[str] | None = None) -> None:
+    from assay.ray_session import quiet_ray
+
+    quiet_ray()  # every command is quiet about Ray; `--verbose` (run, jobs) shows its lines
     try:
         result = app(args=argv, prog_name="assay", standalone_mode=False)
     except NoArgsIsHelpError:

@@ -21,6 +21,20 @@ SetOption = Annotated[
 AddressOption = Annotated[
     str | None, typer.Option("--address", help="Ray cluster address (e.g. auto); default: embedded Ray.")
 ]
+
+
+@app.callback()
+def _jobs(
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show Ray's own log lines and warnings "
+                                          "(e.g. `assay jobs --verbose run gpt-3d`).")] = False,
+) -> None:
+    """Run, queue and steer parallel-training jobs (GPT with dp/tp/pp on Ray)."""
+    from assay.ray_session import quiet_ray
+
+    quiet_ray(not verbose)
+
+
+VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Also show Ray's own log lines and warnings.")]
 JobId = Annotated[str, typer.Argument(help="Job id (or a unique prefix of it), as `assay jobs list` shows.")]
 
 
@@ -53,8 +67,11 @@ def run_cmd(
     worker_cpus: Annotated[float | None, typer.Option(help="CPUs per worker (default: an equal share).",
                                                       min=0.01)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+    verbose: VerboseOption = False,
 ) -> None:
-    """Run a job in the foreground until it ends, showing progress and loss."""
+    """Run a job in the foreground until it ends, showing progress and loss. A job that can never run on the
+    cluster (the check of `jobs submit`, and a --workers the cluster cannot hold) is refused at once."""
+    _verbose(verbose)
     from assay.jobs import SpecError, outcome_line, progress_printer, run
     from assay.store.job_state import JobState
 
@@ -74,6 +91,13 @@ def run_cmd(
         if sup.job.get("error"):
             typer.echo(f"error: {sup.job['error']}", err=True)
         raise typer.Exit(1)
+
+
+def _verbose(on: bool) -> None:
+    if on:
+        from assay.ray_session import quiet_ray
+
+        quiet_ray(False)
 
 
 def _show_event(sup: Any, kind: str, step: int, detail: str) -> None:
@@ -216,8 +240,10 @@ def resume(
     db: DbOption = None,
     address: AddressOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+    verbose: VerboseOption = False,
 ) -> None:
     """Run an interrupted job (preempted, or whose driver died) in the foreground from its checkpoint."""
+    _verbose(verbose)
     from assay.jobs import resume as resume_job
     from assay.store.job_state import JobState
 
