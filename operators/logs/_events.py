@@ -210,8 +210,9 @@ def classify(text: str) -> str | None:
 _BAR_THEN = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]\s*\S")
 #: The first line of a traceback (plain, or the box a rich console draws around it).
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
-#: The exception line that ends a traceback (``RuntimeError: ...``), case-sensitive.
-_EXCEPTION = EVENTS[-1].regex
+#: The exception line that ends a traceback (``RuntimeError: ...``), case-sensitive. Its numbers are the
+#: error's (``Tried to allocate 2.00 GiB``, ``total capacity of 79 GiB``), never a metric's.
+EXCEPTION_LINE = _EXCEPTION = EVENTS[-1].regex
 #: A traceback's exception line is this close to its first line (stack frames between).
 _TRACEBACK_LINES = 400
 #: The line of the traceback each collector is inside of (one per chunk; gone with the collector).

@@ -135,7 +135,9 @@ class EpochCounters:
         elif last is not None:
             if n < last and now is not None and last_epoch is not None and now > last_epoch:
                 offset += total * (now - last_epoch)  # a new epoch printed beside it (``Train Epoch: 2 [0/60000``)
-            elif n < last and last + max(stride, 1) >= total:
+            elif n < last and (last + max(stride, 1) >= total or (n <= max(stride, 1) and 2 * last >= total)):
+                # the counter reached its total, or went back to its start from its second half: an epoch
+                # whose last batches were not printed (every 50th of 156) ended, no run restarted
                 offset += total
             elif n > last:
                 stride = n - last

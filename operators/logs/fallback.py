@@ -11,6 +11,7 @@ import re
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._boxes import BOX_ROW, BoxTables
 from assay.operators.logs._collect import Collector
+from assay.operators.logs._events import EXCEPTION_LINE
 from assay.operators.logs._fields import (
     MODULE_PATH,
     evaluation_loss,
@@ -64,6 +65,8 @@ _NUMBER_ROW = rf"^\s*{_CELL}(?:(?:\s+|\s*[|,]\s*)(?:{_CELL}|nan|inf))+(?::?\s+\d
 def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, out: Collector) -> None:
     """A user script's own line for ``miner``; a counter on it moves the collector's current step, so
     that the framework's lines after it (an overflow, a timer) take that step."""
+    if EXCEPTION_LINE.search(text):
+        return  # an uncaught exception's message (``OutOfMemoryError: ... 2.00 GiB``): no values, no progress
     step = counter_step(text)
     if step is not None:
         out.current_step = step
@@ -144,6 +147,8 @@ class GenericParser(LogParser):
             end = self.epochs.end_of_epoch(text, rank)
             if end is not None:
                 self.steps[rank] = self.steps[None] = end
+        if EXCEPTION_LINE.search(text):
+            return  # an uncaught exception's message: its numbers are the error's, and it is no progress
         tokens = tokens_of(text)
         if len(tokens) >= 2:
             self.miner.add(tokens, line_no, rank, self.steps.get(rank, self.steps.get(None)))

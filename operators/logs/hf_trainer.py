@@ -54,6 +54,10 @@ _SKIP = {
 }
 
 
+#: A step printed with its total as one value (``'78/176'``).
+_STEP_OF = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+
+
 def emit_log_entry(entry: dict, step: int | None, line_no: int, rank: int | None, out) -> None:
     """One ``Trainer.log`` dict as metrics, in the contract's names where there is one."""
     for key, value in entry.items():
@@ -136,8 +140,13 @@ class HFTrainerParser(LogParser):
 
     def _log_dict(self, text: str, line_no: int, rank: int | None) -> None:
         entry = {}
+        counted = None
         for m in _PAIR.finditer(text):
             value = m.group("value").strip().strip("'")
+            of = _STEP_OF.match(value)
+            if of and is_step_key(m.group("key").split("/")[0]):
+                counted = int(of.group(1))  # ``'global_step/max_steps': '78/176'`` (ms-swift): step 78 of 176
+                continue
             number = parse_number(value)
             if number is not None:
                 entry[m.group("key")] = number
@@ -149,7 +158,7 @@ class HFTrainerParser(LogParser):
         if self.ordinal == 0 or not any(k.startswith(("eval_", "test_", "train_runtime")) for k in entry):
             self.ordinal += 1
         # a step the dict names itself (``'global_step': 150``) is its step, whatever the bars drawn around it
-        named = next((int(v) for k, v in entry.items() if is_step_key(k) and float(v).is_integer()), None)
+        named = next((int(v) for k, v in entry.items() if is_step_key(k) and float(v).is_integer()), counted)
         if named is not None:
             entry = {k: v for k, v in entry.items() if not is_step_key(k)}
             emit_log_entry(entry, named, line_no, rank, self.out)
