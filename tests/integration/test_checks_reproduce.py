@@ -64,14 +64,15 @@ def test_a_layout_claim_is_reproduced_through_the_live_scheduler_despite_a_kille
     lines: list[str] = []
 
     started = time.monotonic()
+    # One round: this test is about a worker lost under a running job (rounds: tests/unit/test_checks_sweep.py).
     check = reproduce(db, setting, steps=STEPS, models=["gpt-tiny"], timeout_s=240, echo=lines.append,
-                      on_round=kill)
+                      on_round=kill, min_rounds=1, max_rounds=1)
     took = time.monotonic() - started
     print("\n".join(lines), f"\nreproduction took {took:.1f}s")
     write_rows(db, {"claim_checks": [check.row()]}, upsert=["claim_checks"])
 
     assert check.kind == "reproduction"
-    assert check.verdict in ("consistent", "contradicted"), check.reason
+    assert check.verdict in ("consistent", "contradicted", "inconclusive"), check.reason
     assert check.claimed == pytest.approx(1.2) and check.unit == "x"
     assert check.low <= check.observed <= check.high
     assert "Scaled-down reproduction" in check.reason and "gpt-tiny" in check.reason

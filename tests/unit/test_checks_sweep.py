@@ -9,7 +9,9 @@ import pytest
 
 from assay.checks import ClaimSetting, plan_sweep, reproduce
 from assay.checks._extrapolate import best_estimate, claim_batch, extrapolate
-from assay.checks._reproduce import SideSpeed, judge, speed_ratio, steady_step_times
+from assay.checks._interval import Interval, ratio_interval
+from assay.checks._interval import judge as judge_interval
+from assay.checks._reproduce import SideSpeed, steady_step_times
 from assay.checks._sweep import Unreproducible, micro_batch, scale_layout
 from assay.scheduler.cluster import get_cluster
 from assay.scheduler.cost_model import CostModel
@@ -116,22 +118,22 @@ def test_warm_up_and_the_first_step_after_a_restart_are_left_out():
 def test_the_ratio_is_the_subjects_speed_over_the_baselines():
     fast = SideSpeed("a", "ra", (100.0, 100.0, 110.0, 90.0), 2048)
     slow = SideSpeed("b", "rb", (150.0, 150.0, 160.0, 140.0), 2048)
-    ratio, low, high = speed_ratio(fast, slow)
-    assert ratio == pytest.approx(1.5) == pytest.approx(fast.tokens_per_s / slow.tokens_per_s)
-    assert low < ratio < high
+    interval = ratio_interval([fast.step_ms], [slow.step_ms], invert=True)
+    assert interval.point == pytest.approx(1.5) == pytest.approx(fast.tokens_per_s / slow.tokens_per_s)
+    assert interval.low < interval.point < interval.high
 
 
 @pytest.mark.parametrize(("claimed", "observed", "low", "high", "verdict", "words"), [
-    (1.3, 1.2, 1.1, 1.3, "consistent", "within 25%"),
-    (2.0, 1.3, 1.2, 2.1, "consistent", "within the measured spread"),
-    (1.3, 0.8, 0.7, 0.9, "contradicted", "the baseline was the faster"),
-    (0.7, 1.4, 1.3, 1.5, "contradicted", "the subject was the faster"),
-    (3.0, 1.2, 1.1, 1.3, "contradicted", "2.50x away"),
-    (None, 1.2, 1.1, 1.3, "consistent", "the subject won"),
-    (None, 0.9, 0.8, 0.95, "contradicted", "the baseline won"),
+    (1.3, 1.2, 1.1, 1.3, "consistent", "lies inside it widened by the 25%"),
+    (2.0, 1.3, 0.9, 2.1, "inconclusive", "more rounds"),
+    (1.3, 0.8, 0.7, 0.9, "contradicted", "outside it"),
+    (0.7, 1.4, 1.3, 1.5, "contradicted", "outside it"),
+    (3.0, 1.2, 1.1, 1.3, "contradicted", "2.31x beyond its nearest end"),
+    (None, 1.2, 1.1, 1.3, "consistent", "the subject wins"),
+    (None, 0.9, 0.8, 0.95, "contradicted", "the baseline wins"),
 ])
 def test_verdicts(claimed, observed, low, high, verdict, words):
-    got, why = judge(claimed, observed, low, high)
+    got, why = judge_interval(claimed, Interval(observed, low, high, 3, 30), 0.25, unit_of_more="rounds")
     assert got == verdict and words in why
 
 

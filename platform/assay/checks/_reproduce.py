@@ -7,7 +7,10 @@ measured ratio of their speeds set against the claimed one.
 The jobs go into the database queue like any user's and a live scheduler (in this process, unless
 ``run_scheduler=False`` leaves them to a running ``assay scheduler``) runs them one after another on
 supervisors on Ray, so each side is measured alone on the same workers; a worker lost on the way costs a
-restart from the job's checkpoint, not the reproduction. The verdict is on the ratio measured at small scale;
+restart from the job's checkpoint, not the reproduction. The sides run interleaved, in rounds (A B, then
+B A, ...), so a drift of a shared machine's load hits both: rounds are added until the interval on the ratio
+(a bootstrap over the rounds, paired, and each job's steady steps; ``_interval``) is no wider than the
+tolerance band, or the budget (rounds, seconds) runs out. The verdict is on the ratio measured at small scale;
 the cost model, fitted on the sweep's runs where there are enough of them, extrapolates the ratio to the
 claim's own model, workers and hardware, and that figure is reported beside the verdict, not judged.
 """
@@ -18,10 +21,12 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from assay.checks._check import Check, untestable
+from assay.checks._interval import Interval, ratio_interval, steady
+from assay.checks._interval import judge as judge_interval
 from assay.checks._setting import ClaimSetting
 from assay.checks._sweep import (
     DEFAULT_MODELS,
@@ -40,6 +45,9 @@ from assay.store.job_state import FINAL_STATES, JobState
 #: model on CPU workers keeps the kind of trade-off a layout makes, not its exact size.
 TOLERANCE = 0.25
 KIND = "reproduction"
+#: Rounds of a reproduction: at least ``MIN_ROUNDS`` (one round says nothing of the spread between tries),
+#: at most ``MAX_ROUNDS``, fewer when the interval is narrow enough first.
+MIN_ROUNDS, MAX_ROUNDS = 2, 4
 
 
 @dataclass(frozen=True)
@@ -73,46 +81,20 @@ def steady_step_times(steps: Mapping[int, float], restarts: Iterable[int] = (),
     skip = {s + 1 for s in restarts}
     kept = [ms for step, ms in sorted(steps.items())
             if step > warmup and step not in skip and math.isfinite(ms) and ms > 0]
-    return kept or [ms for _, ms in sorted(steps.items()) if math.isfinite(ms) and ms > 0]
-
-
-def speed_ratio(subject: SideSpeed, baseline: SideSpeed) -> tuple[float, float, float]:
-    """The subject's advantage (baseline time over subject time: > 1 when the subject is faster) and its
-    spread, from the quartiles of the two sides' step times."""
-    s_lo, s_hi = subject.quartiles()
-    b_lo, b_hi = baseline.quartiles()
-    return baseline.median_ms / subject.median_ms, b_lo / s_hi, b_hi / s_lo
-
-
-def judge(claimed: float | None, observed: float, low: float, high: float,
-          tolerance: float = TOLERANCE) -> tuple[str, str]:
-    """The verdict on a claimed advantage (subject over baseline, > 1: the subject wins) given the measured
-    one and its spread, and the words that say why."""
-    if claimed is None:  # a claim of which side wins, with no number
-        if observed > 1 or low > 1:
-            return "consistent", f"the subject won here too ({observed:.2f}x)"
-        return "contradicted", f"the baseline won here ({observed:.2f}x for the subject)"
-    off = max(observed / claimed, claimed / observed)
-    if off <= 1 + tolerance:
-        return "consistent", f"within {tolerance:.0%} of the claimed {claimed:.2f}x"
-    same_winner = (observed > 1) == (claimed > 1)
-    if same_winner and low <= claimed <= high:
-        return "consistent", (f"the same side wins and the claimed {claimed:.2f}x lies within the measured "
-                              f"spread {low:.2f}-{high:.2f}x")
-    if not same_winner:
-        winner = "baseline" if claimed > 1 else "subject"
-        return "contradicted", f"the opposite of the claim: the {winner} was the faster here"
-    return "contradicted", f"{off:.2f}x away from the claimed {claimed:.2f}x (tolerance {tolerance:.0%})"
+    # Outliers (a checkpoint write, a neighbour's burst) go by ``_interval.steady``'s rule; warm-up is done.
+    return steady(kept, warmup=0, fraction=0) if kept else [ms for _, ms in sorted(steps.items()) if math.isfinite(ms) and ms > 0]
 
 
 def reproduce(db: Any, setting: ClaimSetting, *, workers: int | None = None, steps: int = DEFAULT_STEPS,
               address: str | None = None, timeout_s: float = 600.0, echo: Callable[[str], None] = print,
               models: Sequence[str] = DEFAULT_MODELS, tolerance: float = TOLERANCE,
-              run_scheduler: bool = True, on_round: Callable[[Any, dict[str, Any]], None] | None = None) -> Check:
+              run_scheduler: bool = True, on_round: Callable[[Any, dict[str, Any]], None] | None = None,
+              min_rounds: int = MIN_ROUNDS, max_rounds: int = MAX_ROUNDS) -> Check:
     """Reproduce a layout-comparison claim on this cluster; the ``reproduction`` :class:`Check` comes back
     (``untestable`` with the reason when the claim is not a layout comparison of throughput or step time, or
     the sweep could not run). ``workers`` caps the workers (default: the cluster's worker slots);
-    ``on_round`` sees each round of the in-process scheduler (the scheduler and what it decided)."""
+    ``on_round`` sees each round of the in-process scheduler (the scheduler and what it decided). The sides
+    run in ``min_rounds`` to ``max_rounds`` interleaved rounds within ``timeout_s`` in all."""
     from assay.jobs import capacity
 
     cid = setting.claim_id
@@ -126,22 +108,67 @@ def reproduce(db: Any, setting: ClaimSetting, *, workers: int | None = None, ste
     except Unreproducible as exc:
         return untestable(cid, KIND, str(exc))
     echo(f"reproducing {cid}: {sweep.describe()} (the claim: {_claimed(setting, sweep)}), "
-         f"{', '.join(sweep.models)}, {steps} steps each")
-    ids = _run(db, sweep, address=address, timeout_s=timeout_s, echo=echo, run_scheduler=run_scheduler,
-               on_round=on_round)
-    jobs = _job_evidence(db, sweep, ids)
-    unfinished = [j for j in jobs if j["state"] != JobState.COMPLETED]
-    if unfinished:
-        why = "; ".join(f"{j['job_id']} {j['state']}" + (f" ({j['error']})" if j.get("error") else "")
-                        for j in unfinished)
-        return untestable(cid, KIND, f"the scaled-down reproduction ({sweep.describe()}) did not finish: {why}",
-                          jobs=jobs, workers=sweep.workers, steps=steps)
-    speeds = {j["job_id"]: _speed(db, j) for j in jobs}
-    for j in jobs:
-        s = speeds[j["job_id"]]
-        j.update(step_time_ms=round(s.median_ms, 3), tokens_per_s=round(s.tokens_per_s, 1),
-                 steps_measured=len(s.step_ms))
-    return _verdict(db, setting, sweep, jobs, speeds, steps=steps, tolerance=tolerance, echo=echo)
+         f"{', '.join(sweep.models)}, {steps} steps each, {min_rounds}-{max_rounds} interleaved rounds")
+    started = time.monotonic()
+    jobs: list[dict[str, Any]] = []
+    speeds: dict[str, SideSpeed] = {}
+    stopped = f"the budget of {max_rounds} rounds ran out"
+    claimed = setting.claimed_ratio() if setting.relative else None
+    for r in range(max_rounds):
+        left = timeout_s - (time.monotonic() - started)
+        if left <= 0:
+            stopped = f"the budget of {timeout_s:.0f}s ran out after {r} round(s)"
+            break
+        ordered = _round_order(sweep, r)
+        ids = _run(db, ordered, address=address, timeout_s=left, echo=echo, run_scheduler=run_scheduler,
+                   on_round=on_round)
+        round_jobs = [{**j, "round": r} for j in _job_evidence(db, ordered, ids)]
+        unfinished = [j for j in round_jobs if j["state"] != JobState.COMPLETED]
+        if unfinished:
+            why = "; ".join(f"{j['job_id']} {j['state']}" + (f" ({j['error']})" if j.get("error") else "")
+                            for j in unfinished)
+            if not jobs:
+                return untestable(cid, KIND, f"the scaled-down reproduction ({sweep.describe()}) did not "
+                                             f"finish: {why}", jobs=round_jobs, workers=sweep.workers, steps=steps)
+            stopped = f"round {r + 1} did not finish ({why}); the verdict rests on the rounds before it"
+            break
+        for j in round_jobs:
+            speeds[j["job_id"]] = s = _speed(db, j)
+            j.update(step_time_ms=round(s.median_ms, 3), tokens_per_s=round(s.tokens_per_s, 1),
+                     steps_measured=len(s.step_ms), run_id=s.run_id)
+        jobs += round_jobs
+        interval = _interval_of(sweep.models[-1], jobs, speeds)
+        if r + 1 >= min_rounds and interval is not None and _settled(interval, tolerance):
+            stopped = f"the interval was inside the ±{tolerance:.0%} band after {r + 1} rounds"
+            break
+        echo(f"  round {r + 1}: {sweep.models[-1]} {interval.describe('{:.2f}x') if interval else 'not measured'}"
+             + (f" (claimed {claimed:.2f}x)" if claimed else ""))
+    return _verdict(db, setting, sweep, jobs, speeds, steps=steps, tolerance=tolerance, echo=echo,
+                    stopped=stopped)
+
+
+def _round_order(sweep: Sweep, r: int) -> Sweep:
+    """Round ``r``'s jobs: subject then baseline in even rounds, the other way in odd ones (A B, B A, ...),
+    so a load that grows or falls during a round does not always favour the same side."""
+    if r % 2 == 0:
+        return sweep
+    pairs: dict[str, list[Any]] = {}
+    for j in sweep.jobs:
+        pairs.setdefault(j.model, []).append(j)
+    return replace(sweep, jobs=tuple(j for m in pairs.values() for j in reversed(m)))
+
+
+def _interval_of(model: str, jobs: list[dict[str, Any]], speeds: dict[str, SideSpeed]) -> Interval | None:
+    """The subject's speed over the baseline's on ``model``, over the rounds run so far (paired by round)."""
+    rounds = sorted({j["round"] for j in jobs})
+    side = {(j["round"], j["side"]): speeds[j["job_id"]].step_ms for j in jobs if j["model"] == model}
+    done = [r for r in rounds if (r, "subject") in side and (r, "baseline") in side]
+    return ratio_interval([side[(r, "subject")] for r in done], [side[(r, "baseline")] for r in done],
+                          invert=True, paired=True)
+
+
+def _settled(interval: Interval, tolerance: float) -> bool:
+    return interval.width <= 2 * math.log(1 + tolerance)
 
 
 # -- running the sweep -------------------------------------------------------------------------------------
@@ -215,30 +242,39 @@ def _speed(db: Any, job: dict[str, Any]) -> SideSpeed:
 # -- the verdict ------------------------------------------------------------------------------------------
 
 def _verdict(db: Any, setting: ClaimSetting, sweep: Sweep, jobs: list[dict[str, Any]],
-             speeds: dict[str, SideSpeed], *, steps: int, tolerance: float, echo: Callable[[str], None]) -> Check:
+             speeds: dict[str, SideSpeed], *, steps: int, tolerance: float, echo: Callable[[str], None],
+             stopped: str = "") -> Check:
     from assay.checks._extrapolate import extrapolate
 
     for j in jobs:
         j["run_id"] = speeds[j["job_id"]].run_id
     measured: dict[str, dict[str, Any]] = {}
     for model in sweep.models:
-        side = {j["side"]: speeds[j["job_id"]] for j in jobs if j["model"] == model}
-        ratio, low, high = speed_ratio(side["subject"], side["baseline"])
-        measured[model] = {"ratio": ratio, "low": low, "high": high,
-                           **{f"{s}_tokens_per_s": side[s].tokens_per_s for s in SIDES},
-                           **{f"{s}_step_time_ms": side[s].median_ms for s in SIDES}}
+        interval = _interval_of(model, jobs, speeds)
+        if interval is None:
+            continue
+        per_side = {s: [speeds[j["job_id"]] for j in jobs if j["model"] == model and j["side"] == s] for s in SIDES}
+        measured[model] = {"ratio": interval.point, "low": interval.low, "high": interval.high,
+                           "rounds": interval.runs,
+                           **{f"{s}_tokens_per_s": statistics.median(x.tokens_per_s for x in per_side[s])
+                              for s in SIDES},
+                           **{f"{s}_step_time_ms": statistics.median(x.median_ms for x in per_side[s])
+                              for s in SIDES}}
     # The verdict is on the largest model swept: the one nearest the claim's scale.
     judged = sweep.models[-1]
     at = measured[judged]
+    interval = Interval(at["ratio"], at["low"], at["high"], at["rounds"],
+                        sum(len(speeds[j["job_id"]].step_ms) for j in jobs if j["model"] == judged))
     claimed = setting.claimed_ratio() if setting.relative else None
-    verdict, why = judge(claimed, at["ratio"], at["low"], at["high"], tolerance)
+    verdict, why = judge_interval(claimed, interval, tolerance, unit_of_more="rounds (one job per side each)")
     extra = extrapolate(db, setting, sweep, [j for j in jobs if j.get("run_id")], speeds)
     subject, baseline = (setting.subject, setting.versus)
     restarted = [j["job_id"] for j in jobs if j["attempts"]]
-    reason = (f"Scaled-down reproduction ({sweep.describe()}, {judged}, {steps} steps per side, "
-              f"{WARMUP_STEPS} warm-up steps left out; the claim: {_claimed(setting, sweep)}): "
-              f"{subject} ran at {at['ratio']:.2f}x the speed of {baseline} "
-              f"(spread {at['low']:.2f}-{at['high']:.2f}x); {why}.")
+    reason = (f"Scaled-down reproduction ({sweep.describe()}, {judged}, {interval.runs} interleaved round(s) of "
+              f"{steps} steps per side, {WARMUP_STEPS} warm-up steps and outlier steps left out; the claim: "
+              f"{_claimed(setting, sweep)}): {subject} over {baseline}: {why}.")
+    if stopped:
+        reason += f" Stopped: {stopped}."
     if len(measured) > 1:
         reason += " Other sizes: " + ", ".join(f"{m} {v['ratio']:.2f}x" for m, v in measured.items() if m != judged) + "."
     if restarted:
@@ -247,6 +283,9 @@ def _verdict(db: Any, setting: ClaimSetting, sweep: Sweep, jobs: list[dict[str, 
     evidence = {
         "scaled_down": True, "workers": sweep.workers, "claim_workers": setting.workers, "steps": steps,
         "warmup_steps": WARMUP_STEPS, "models": sweep.models, "judged_model": judged, "tolerance": tolerance,
+        "rounds": interval.runs, "stopped": stopped,
+        "interval": {"point": interval.point, "low": interval.low, "high": interval.high, "runs": interval.runs,
+                     "values": interval.values, "level": interval.level},
         "sides": {s: {"name": name, "claimed_layout": short(c), "layout": short(lay)}
                   for s, name, c, lay in zip(SIDES, (subject, baseline), sweep.claimed, sweep.scaled, strict=True)},
         "jobs": jobs, "measured": measured, "measured_ratio": at["ratio"],
