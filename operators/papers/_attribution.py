@@ -22,6 +22,7 @@ from assay.operators.papers._baselines import (
     inside,
     resolve_pronoun,
     restated,
+    share_backwards,
     versus,
 )
 from assay.operators.papers._claims import Claim
@@ -112,6 +113,7 @@ def attribute(
         claim.setting = _setting(claim, sentence, mentions)
         previous, previous_sentence = claim, sentence
     distribute(text, claims)
+    share_backwards(text, claims)
     setups = comparison_setups(text, structure, proposed_names)
     for claim in claims:
         resolve_pronoun(text, claim, mentions)

@@ -24,7 +24,7 @@ from assay.operators.papers._sections import Structure
 
 _STOP_EN = re.compile(
     r"\s+(?:on|in|for|with|when|while|across|at|under|using|by|and\s+(?:achiev|deliver|reduc|improv)\w*|"
-    r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|[a-z]{3,}(?:es|ed))\b|"
+    r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|(?-i:[a-z]{3,}(?:es|ed)))\b|"
     # "... than X and speeds training up by 26%": a verb in -s with its object starts another clause.
     r"(?-i:and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b)|"
     r"respectively|which|that|thanks|because|without|through|is|are|was|were)\b|\s*[,.;:()\[\]]|"
@@ -224,6 +224,55 @@ def distribute(text: str, claims: list[Claim]) -> None:
             claim.versus, claim.versus_span = _CITATION.sub("", part).strip(), (at, at + len(part))
             claim.versus_source = "respectively"
             offset = at + len(part)
+    _respectively_runs(text, claims)
+
+
+def _respectively_runs(text: str, claims: list[Claim]) -> None:
+    """ "50% and 37% shorter JCT, 27% and 27% shorter tail JCT, and 20% and 33% shorter makespan, compared
+    to A and B, respectively": each earlier list of as many numbers as the phrase has baselines pairs with
+    them in order too, not only the list next to the phrase."""
+    by_sentence: dict[tuple[int, int], list[Claim]] = {}
+    for claim in claims:
+        if claim.sentence:
+            by_sentence.setdefault(claim.sentence, []).append(claim)
+    for sentence, group in by_sentence.items():
+        paired = [c for c in group if c.versus_source == "respectively"]
+        if len(paired) < 2 or not _RESPECTIVELY.search(text, *sentence):
+            continue
+        names = [(c.versus, c.versus_span) for c in paired]
+        runs: list[list[Claim]] = []
+        for claim in group:
+            if runs and _LIST_PAIR.fullmatch(text, runs[-1][-1].end, claim.start):
+                runs[-1].append(claim)
+            else:
+                runs.append([claim])
+        for run in runs:
+            if len(run) == len(names) and all(c.versus is None and c.end <= paired[0].start for c in run):
+                for claim, (name, span) in zip(run, names, strict=True):
+                    claim.versus, claim.versus_span, claim.versus_source = name, span, "respectively"
+
+
+def share_backwards(text: str, claims: list[Claim]) -> None:
+    """ "68% and 46% of those achieved by X": a baseline stated right after the last number of a list holds
+    for the numbers listed before it, which found none of their own."""
+    for index in range(len(claims) - 1, 0, -1):
+        claim = claims[index]
+        if not claim.versus or not claim.versus_span or claim.versus_span[0] < claim.end:
+            continue
+        j = index - 1
+        while (
+            j >= 0
+            and claims[j].versus is None
+            and claims[j].sentence == claim.sentence
+            and _LIST_PAIR.fullmatch(text, claims[j].end, claims[j + 1].start)
+        ):
+            claims[j].versus, claims[j].versus_span = claim.versus, claim.versus_span
+            claims[j].versus_source = "list"
+            j -= 1
+
+
+# Between two numbers of one list: "50% and 37%", "4x, 6x and 8x" (not a clause between them).
+_LIST_PAIR = re.compile(r"[\s,，、]*(?:(?:and|和|与|及|以及|or)[\s,，、]*)?", re.I)
 
 
 def _distance(claim: Claim, start: int, end: int) -> int:

@@ -30,7 +30,13 @@ from assay.operators.papers._proposals import (
 from assay.operators.papers._rows import baseline_mentions, claim_row, entity_rows, mention_row, relations
 from assay.operators.papers._sections import REFERENCES, Structure
 from assay.operators.papers._sentences import chunk_spans
-from assay.operators.papers._subjects import Doubt, continue_subjects, decide_by_parse, doubts
+from assay.operators.papers._subjects import (
+    Doubt,
+    continue_subjects,
+    decide_by_parse,
+    distribute_subjects,
+    doubts,
+)
 
 #: Characters of text scanned for claims at a time: a long document is read piece by piece, so the
 #: claim limit stops the scan early.
@@ -133,7 +139,9 @@ def _draft(source: Source, operator: str, limits: Limits) -> _Draft:
 def _finish(draft: _Draft, operator: str, limits: Limits) -> dict[str, list[dict[str, Any]]]:
     doc_id, text, lang, claims, proposed = draft.doc_id, draft.text, draft.lang, draft.claims, draft.proposed
     cap = limits.max_mentions
-    continue_subjects(text, claims, {n.lower() for n in draft.own})
+    own = {n.lower() for n in draft.own}
+    continue_subjects(text, claims, own)
+    distribute_subjects(text, claims, MentionIndex(draft.mentions + draft.subjects), own)
     for claim in claims:
         claim.confidence = _confidence.confidence(claim, lang)
     baselines = baseline_mentions(text, claims, MentionIndex(draft.mentions + draft.subjects))

@@ -200,3 +200,55 @@ def decide_by_parse(doubts: list[Doubt], parse: Parser) -> None:
             subject = subject_from_parse(doc, offset, spans, doubt.primary)
             if subject:
                 claim.subject, claim.subject_source = subject, "parse"
+
+
+# Between two coordinated names: "A and B", "A, B, and C", "A or B".
+_NAME_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+|、|和|与|及)\s*", re.I)
+# Between two numbers of one list: "68% and 46%", "4x, 6x and 8x".
+_NUMBER_LIST_GAP = re.compile(r"[\s,，、]*(?:(?:and|和|与|及|以及|or)[\s,，、]*)?", re.I)
+
+
+def distribute_subjects(text: str, claims: list[Claim], mentions: MentionIndex, own: set[str]) -> None:
+    """ "the batches that GPipe and vPipe reach are 68% and 46% of ZeRO's": a list of as many numbers as a
+    list of other systems named before them in the sentence (not as baselines) gives the i-th number to
+    the i-th system, as "respectively" would."""
+    runs: list[list[Claim]] = []
+    for claim in claims:
+        if (
+            runs
+            and runs[-1][-1].sentence == claim.sentence
+            and _NUMBER_LIST_GAP.fullmatch(text, runs[-1][-1].end, claim.start)
+        ):
+            runs[-1].append(claim)
+        else:
+            runs.append([claim])
+    for run in runs:
+        if len(run) < 2 or run[0].sentence is None:
+            continue
+        names = [
+            m
+            for m in mentions.inside(run[0].sentence[0], run[0].start)
+            if m.type in ("system", "method") and not any(inside(m, c.versus_span) for c in run)
+        ]
+        listed = _last_name_list(text, names)
+        if len(listed) != len(run) or any(m.name.lower() in own for m in listed):
+            continue
+        if len({name_key(m.name) for m in listed}) != len(listed):
+            continue
+        for claim, m in zip(run, listed, strict=True):
+            if claim.versus and name_key(claim.versus) == name_key(m.name):
+                break
+        else:
+            for claim, m in zip(run, listed, strict=True):
+                claim.subject, claim.subject_source = m.name, "list"
+
+
+def _last_name_list(text: str, names: list[Mention]) -> list[Mention]:
+    """The coordinated list of two or more names that ends ``names`` (in order of position): none when
+    another name stands after the list, closer to the numbers."""
+    out: list[Mention] = []
+    for m in reversed(names):
+        if out and not _NAME_LIST_GAP.fullmatch(text, m.end, out[-1].start):
+            break
+        out.append(m)
+    return list(reversed(out)) if len(out) >= 2 else []
