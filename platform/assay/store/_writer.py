@@ -162,6 +162,15 @@ class Transaction:
                 )
                 self._con.execute(restate_sql("SELECT uri FROM _assay_changed"))
 
+    def delete_where(self, table: str, column: str, values: Sequence[Any]) -> None:
+        """Delete the rows of ``table`` whose ``column`` is one of ``values``: keyless child rows replaced
+        with their parent in the same transaction (a re-run simulation's jobs and allocations)."""
+        if table not in TABLES or column not in TABLES[table]:
+            raise ValueError(f"no column {column!r} in a table {table!r} of the store")
+        values = list(values)
+        if values:
+            self._con.execute(f'DELETE FROM {table} WHERE "{column}" IN ({", ".join("?" * len(values))})', values)
+
     def rewind_metrics(self, run_id: str, after_step: int) -> None:
         """Delete a run's metrics after ``after_step``: the steps a restart from the checkpoint at
         ``after_step`` trains again, so the series never holds a step twice."""

@@ -4,33 +4,57 @@ one module that writes, and only through ``assay.store``."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from datetime import datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import assay
 from assay.clock import utc_now
 from assay.ids import stable_id
 from assay.scheduler.simulator._clock import SimResult
 from assay.scheduler.workloads import DATA_DIR
-from assay.store import write_rows
+from assay.store import transaction, write_rows
 
 PUBLISHED_FILE = DATA_DIR / "adaptdl" / "published.json"
 PUBLISHED_PREFIX = "published:"
 
 
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """assay's version and a hash of the scheduler's source (policies, simulator, workloads, cost model):
+    the same simulation run by other code is another result, kept beside the first."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return f"{assay.__version__}+{digest.hexdigest()[:12]}"
+
+
+def sim_key(result: SimResult) -> str:
+    """The id of what was run: workload (its name carries a generated one's seed), policy, cluster, GPUs,
+    the simulator's settings and the code version. A re-run of the same simulation has the same id and
+    replaces the first (``write_result``), so nothing adds up twice."""
+    settings = json.dumps(result.params, sort_keys=True, default=str)
+    return stable_id("sim", result.workload, result.policy, result.params.get("cluster"), result.gpus, settings,
+                     code_version())
+
+
 def result_rows(result: SimResult, created_at: datetime | None = None) -> tuple[str, dict[str, list[dict]]]:
-    """(sim_id, rows per table) of one simulation run. Every run gets its own id, so re-runs are kept
-    side by side (the dashboards pick the latest per workload and policy)."""
+    """(sim_id, rows per table) of one simulation run, under the key of what was run (``sim_key``)."""
     created_at = created_at or utc_now()
+    sim_id = sim_key(result)
     params = dict(result.params)
     params["summary"] = {k: v for k, v in result.summary.items()
                          if k not in ("avg_jct", "p50_jct", "p99_jct", "makespan", "utilization", "fairness")}
+    params["code_version"] = code_version()
     if result.issues:
         params["issues"] = result.issues[:50]
     params_text = json.dumps(params, sort_keys=True, default=str)
-    sim_id = stable_id("sim", result.workload, result.policy, result.gpus, params_text, created_at.isoformat())
     s = result.summary
     run = {"sim_id": sim_id, "workload": result.workload, "policy": result.policy, "gpus": result.gpus,
            "n_jobs": s.get("n_jobs"), "avg_jct": s.get("avg_jct"), "p50_jct": s.get("p50_jct"),
@@ -47,9 +71,13 @@ def result_rows(result: SimResult, created_at: datetime | None = None) -> tuple[
 
 
 def write_result(result: SimResult, db: str | os.PathLike[str] | None = None) -> str:
-    """Write one run (one transaction); returns its ``sim_id``."""
+    """Write one run (one transaction), replacing an earlier run of the same simulation (its jobs and
+    allocations too); returns its ``sim_id``."""
     sim_id, tables = result_rows(result)
-    write_rows(db, tables)
+    with transaction(db) as tx:
+        for child in ("sim_jobs", "sim_allocations"):
+            tx.delete_where(child, "sim_id", [sim_id])
+        tx.write(tables, upsert=["sim_runs"])
     return sim_id
 
 
