@@ -11,6 +11,8 @@ after Sia (Jayaram Subramanya et al., SOSP'23).
   of at least three restarts, so a move must pay for itself.
 - Workers are handed out greedily along each (job, type) upper concave hull, best value per worker
   first, each type's GPUs counted apart; a job's first segment binds it to that type for the round.
+  GPUs left idle then go, worst-off job first, to whichever (type, workers) raises a job's value most
+  within what is free (a job bound to a full fast type may do better on many free slower GPUs).
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def decide_typed(policy, jobs: Sequence[JobView], cluster: ClusterView, now: flo
             out[job.job_id] = Decision(0, f"goodput: cannot run, needs {job.min_workers} workers on one type")
         else:
             plans.append(job_plans)
-    chosen = _allocate(plans, totals)
+    chosen = _improve(plans, _allocate(plans, totals), totals)
     _finish(policy, plans, chosen, cluster, out)
     return out
 
@@ -167,6 +169,39 @@ def _allocate(plans: list[list[_TypedPlan]], totals: dict[str, int]) -> list[tup
         else:
             blocked.add((j_idx, p_idx))
     return [(b, a) if b >= 0 else (0, 0) for b, a in zip(bound, at, strict=True)]
+
+
+def _improve(plans: list[list[_TypedPlan]], chosen: list[tuple[int, int]], totals: dict[str, int],
+             passes: int = 3) -> list[tuple[int, int]]:
+    """GPUs the greedy left idle: a job bound to a full type may do better on another type's free GPUs
+    (or grow on its own), worst-off jobs first. Each change uses free GPUs only, so no job loses."""
+    chosen = list(chosen)
+    left = dict(totals)
+    for job_plans, (p, i) in zip(plans, chosen, strict=True):
+        left[job_plans[p].gpu_type] -= job_plans[p].ks[i]
+    for _ in range(passes):
+        changed = False
+        order = sorted(range(len(plans)), key=lambda j: plans[j][chosen[j][0]].values[chosen[j][1]])
+        for j in order:
+            p0, i0 = chosen[j]
+            v0, k0 = plans[j][p0].values[i0], plans[j][p0].ks[i0]
+            best = None
+            for p, plan in enumerate(plans[j]):
+                room = left[plan.gpu_type] + (k0 if p == p0 else 0)
+                for i, (k, v) in enumerate(zip(plan.ks, plan.values, strict=True)):
+                    if k > room:
+                        break
+                    if v > v0 + 1e-9 and (best is None or v > best[0]):
+                        best = (v, p, i)
+            if best is not None:
+                _, p, i = best
+                left[plans[j][p0].gpu_type] += k0
+                left[plans[j][p].gpu_type] -= plans[j][p].ks[i]
+                chosen[j] = (p, i)
+                changed = True
+        if not changed:
+            break
+    return chosen
 
 
 def _finish(policy, plans: list[list[_TypedPlan]], chosen: list[tuple[int, int]], cluster: ClusterView,
