@@ -8,9 +8,11 @@ A claim without a runs verdict can still be checked against the runs on the spot
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from assay.checks import runs_check_now
@@ -26,6 +28,11 @@ KIND_TITLES = {
 #: Runs drawn for one piece of evidence (a chart with more is unreadable; the table lists them all).
 MAX_RUNS = 12
 RUN_COLUMNS = ["role", "run_id", "framework", "model", "hardware", "layout", "world_size", "status"]
+#: A colour per verdict for the interval chart (the text badge beside it says the same in words).
+VERDICT_COLOURS = {"consistent": "#2ca02c", "contradicted": "#d62728", "implausible": "#ff7f0e",
+                   "inconclusive": "#7f7f7f", "untestable": "#bbbbbb"}
+#: Characters of a reason shown on its one line (the whole reason is in the line's tooltip).
+REASON_CHARS = 160
 
 
 def show(claim: dict[str, Any], checks: pd.DataFrame) -> None:
@@ -74,15 +81,53 @@ def _side_by_side(claim: dict[str, Any], by_kind: dict[str, dict[str, Any]]) -> 
             continue
         col.metric(KIND_TITLES[kind], _frames.check_value(check["observed"], check["unit"]))
         col.markdown(f"**{_frames.verdict_badge(check['verdict'])}**")
-        spread = (
-            f" (range {_frames.check_value(check['low'], check['unit'])} to "
-            f"{_frames.check_value(check['high'], check['unit'])})"
-            if not pd.isna(check["low"]) and not pd.isna(check["high"])
-            else ""
-        )
-        col.caption(text_of(check["reason"]) + spread)
+        if _finite(check["low"]) and _finite(check["high"]):
+            col.caption(f"interval {_frames.check_value(check['low'], check['unit'])} to "
+                        f"{_frames.check_value(check['high'], check['unit'])}")
+        col.caption(one_line(check), help=text_of(check["reason"]))
+    if first is not None and any(_finite(c["observed"]) for c in by_kind.values()):
+        _ui.plot(interval_figure(first["claimed"], first["unit"], by_kind), key="claims_intervals")
     checked = max((c["checked_at"] for c in by_kind.values()), default=None)
     st.caption(f"Checked {_ui.when(checked)} by `assay check`; run it again to refresh the verdicts.")
+
+
+def one_line(check: dict[str, Any]) -> str:
+    """The verdict's reason in one line: the judgement itself where the check stored it (``why``), else the
+    reason, cut at ``REASON_CHARS``."""
+    evidence = check.get("evidence") if isinstance(check.get("evidence"), dict) else {}
+    text = text_of(evidence.get("why")) or text_of(check.get("reason"))
+    text = " ".join(text.split())
+    return text if len(text) <= REASON_CHARS else text[: REASON_CHARS - 1].rstrip() + "…"
+
+
+def interval_figure(claimed: Any, unit: Any, by_kind: dict[str, dict[str, Any]]) -> go.Figure:
+    """Each kind of evidence as a point with its interval bar (the runs' and the reproduction's bootstrap
+    interval, the cost model's hold-out band), coloured by its verdict, beside the claimed value (a dashed
+    line): whether the claim lies inside is read at a glance."""
+    fig = go.Figure()
+    rows = [(k, by_kind[k]) for k in CHECK_KINDS if k in by_kind and _finite(by_kind[k]["observed"])]
+    for kind, c in rows:
+        x = float(c["observed"])
+        low = float(c["low"]) if _finite(c["low"]) else x
+        high = float(c["high"]) if _finite(c["high"]) else x
+        fig.add_trace(go.Scatter(
+            x=[x], y=[KIND_TITLES[kind]], mode="markers", name=f"{KIND_TITLES[kind]}: {c['verdict']}",
+            marker=dict(size=12, color=VERDICT_COLOURS.get(str(c["verdict"]), "#444")),
+            error_x=dict(type="data", symmetric=False, array=[high - x], arrayminus=[x - low], thickness=3,
+                         width=8),
+            hovertemplate=f"{KIND_TITLES[kind]}: %{{x:.3g}} ({low:.3g} to {high:.3g})<extra>{c['verdict']}</extra>",
+        ))
+    if _finite(claimed):
+        fig.add_vline(x=float(claimed), line_dash="dash", line_color="#1f1f1f",
+                      annotation_text=f"claimed {_frames.check_value(claimed, unit)}", annotation_position="top")
+    fig.update_layout(height=120 + 45 * len(rows), margin=dict(l=10, r=10, t=40, b=30), showlegend=False,
+                      xaxis_title=f"ratio ({unit})" if unit == "x" else text_of(unit) or None)
+    fig.update_yaxes(automargin=True)
+    return fig
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, int | float) and math.isfinite(v)
 
 
 def _runs_evidence(check: dict[str, Any], key: str) -> None:
@@ -161,9 +206,13 @@ def show_runs(runs: pd.DataFrame, metric: str | None, key: str) -> None:
         _ui.plot(_figures.comparison_figure(summary, metric, labels), key=f"{key}_medians")
         curves = _ui.query(queries_runs.metric_curves, ids, metric, "step", buckets=200)
         if not curves.empty:
-            _ui.plot(
-                _figures.curves_figure(curves, pd.DataFrame(), labels, metric, "step"), key=f"{key}_curves"
-            )
+            roles = dict(zip(summary["run_id"], summary.get("role", pd.Series(dtype=str)), strict=False))
+            role_labels = {r: f"{roles.get(r) or 'run'} · {name}" for r, name in labels.items()}
+            fig = _figures.curves_figure(curves, pd.DataFrame(), role_labels, metric, "step")
+            # The baseline's runs dashed: subject and baseline tell apart even where colours run short.
+            fig.for_each_trace(lambda t: t.update(line_dash="dash")
+                               if roles.get(t.legendgroup) == "baseline" and t.meta == "series" else None)
+            _ui.plot(fig, key=f"{key}_curves")
     _ui.table(summary[RUN_COLUMNS + ([metric] if metric else [])])
 
 

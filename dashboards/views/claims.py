@@ -20,7 +20,7 @@ systems = c1.multiselect("System", facets["systems"], key="claims_systems")
 metrics = c2.multiselect("Metric", facets["metrics"], key="claims_metrics")
 baselines = c3.multiselect("Baseline", facets["baselines"], key="claims_baselines")
 settings = c4.multiselect("Setting", facets["settings"], key="claims_settings")
-c5, c6, c7, c8, c9, c10 = st.columns([3, 2, 2, 1, 1, 1])
+c5, c6, c7, c8 = st.columns([3, 2, 2, 2])
 text = c5.text_input(
     "Search claim text", key="claims_text", max_chars=200, placeholder="e.g. throughput, TP=2"
 )
@@ -40,7 +40,13 @@ kinds = c7.multiselect(
     help="Which verdicts the verdict filter looks at: runs, the cost model, reproductions (default: any).",
 )
 min_conf = c8.slider("Min. confidence", 0.0, 1.0, 0.0, 0.05, key="claims_conf")
-sort = c9.selectbox("Sort by", list(queries_claims.CLAIM_SORTS), key="claims_sort")
+# Sort and order on a row of their own, wide enough for their labels; by default the claims a verdict says
+# most about first (contradicted ... untestable, then unchecked), each verdict's by confidence.
+c9, c10, _ = st.columns([2, 2, 6])
+sorts = list(queries_claims.CLAIM_SORTS)
+sort = c9.selectbox("Sort by", sorts, index=sorts.index("verdict"), key="claims_sort",
+                    help="Verdict: contradicted, implausible, consistent, inconclusive, untestable, then "
+                         "unchecked; ties by confidence.")
 descending = c10.toggle("Descending", value=True, key="claims_desc")
 
 flt = queries_claims.ClaimFilter(
@@ -96,6 +102,9 @@ _ui.table(
         ]
     ],
     column_config={
+        # The names a reader scans are shown whole (a cut "tensor par" says nothing).
+        "system": st.column_config.TextColumn("system", width="medium"),
+        "baseline": st.column_config.TextColumn("baseline", width="medium"),
         "confidence": st.column_config.ProgressColumn("confidence", min_value=0, max_value=1, format="%.2f"),
         **{
             label: st.column_config.TextColumn(

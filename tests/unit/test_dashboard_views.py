@@ -124,8 +124,9 @@ def test_claim_verdicts_side_by_side_with_their_evidence(monkeypatch, sample):
         "Evidence: predicted (cost model)",
         "Evidence: reproduced",
     ]
-    # Runs: medians and curves of the matching runs; reproduction: its runs and the jobs' timeline.
-    assert plots(at) == 5
+    # The intervals beside the claim; runs: medians and curves of the matching runs; reproduction: its runs
+    # and the jobs' timeline.
+    assert plots(at) == 6
     frames = [d.value for d in at.dataframe]
     plan = next(f for f in frames if "side" in f.columns and "tp" in f.columns)
     assert plan.set_index("side").loc["baseline", "dp"] == "16"

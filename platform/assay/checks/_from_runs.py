@@ -273,7 +273,7 @@ def _judged(setting: ClaimSetting, measured: Check, claimed: float | None, what:
         interval = Interval(measured.observed, measured.low, measured.high, 1, 1)
     verdict, why = judge(claimed, interval, TOLERANCE, form=form)
     return replace(measured, claim_id=setting.claim_id, verdict=verdict, claimed=claimed,
-                   reason=f"{measured.reason}: {why}")
+                   reason=f"{measured.reason}: {why}", evidence={**measured.evidence, "why": why})
 
 
 def _same_setting(setting: ClaimSetting, runs: list[dict]) -> list[dict]:

@@ -283,7 +283,7 @@ def _verdict(db: Any, setting: ClaimSetting, sweep: Sweep, jobs: list[dict[str, 
     evidence = {
         "scaled_down": True, "workers": sweep.workers, "claim_workers": setting.workers, "steps": steps,
         "warmup_steps": WARMUP_STEPS, "models": sweep.models, "judged_model": judged, "tolerance": tolerance,
-        "rounds": interval.runs, "stopped": stopped,
+        "rounds": interval.runs, "stopped": stopped, "why": why,
         "interval": {"point": interval.point, "low": interval.low, "high": interval.high, "runs": interval.runs,
                      "values": interval.values, "level": interval.level},
         "sides": {s: {"name": name, "claimed_layout": short(c), "layout": short(lay)}

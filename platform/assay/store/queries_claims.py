@@ -106,7 +106,8 @@ CLAIM_SORTS: dict[str, str] = {
     "metric": "c.metric",
     "baseline": "c.versus",
     "document": "d.title",
-    "verdict": "s.severity",  # descending: contradicted, implausible, consistent, untestable, unchecked
+    # descending: contradicted, implausible, consistent, inconclusive, untestable, then unchecked
+    "verdict": "s.severity",
 }
 _CLAIM_COLUMNS = """c.claim_id, c.subject AS system, c.metric, c.value, c.value_low, c.value_high, c.unit,
     c.versus AS baseline, c.setting, c.qualifier, c.text, c.confidence, d.title AS document, d.uri, c.doc_id,
@@ -154,7 +155,7 @@ def claims(
     limit: int | None = 1000,
 ) -> pd.DataFrame:
     """Claims matching ``flt`` with their document and their verdicts (``verdict_<kind>`` per kind of
-    evidence, ``verdict`` the worst), sorted by one of ``CLAIM_SORTS``."""
+    evidence, ``verdict`` the worst), sorted by one of ``CLAIM_SORTS``, ties by confidence (highest first)."""
     if sort not in CLAIM_SORTS:
         raise ValueError(f"sort must be one of {', '.join(CLAIM_SORTS)}, not {sort!r}")
     where, params = flt.where()
@@ -173,11 +174,11 @@ def claims(
              page AS MATERIALIZED (
                  SELECT {_CLAIM_COLUMNS}, {CLAIM_SORTS[sort]} AS _key
                  FROM current_claims c LEFT JOIN current_documents d USING (doc_id) {severity} {where}
-                 ORDER BY _key {direction} NULLS LAST, c.claim_id {tail}),
+                 ORDER BY _key {direction} NULLS LAST, c.confidence DESC NULLS LAST, c.claim_id {tail}),
              v AS ({verdict_pivot("cc", "claim_id IN (SELECT claim_id FROM page)")})
         SELECT page.* EXCLUDE (_key), {_VERDICT_COLUMNS}
         FROM page LEFT JOIN v USING (claim_id)
-        ORDER BY page._key {direction} NULLS LAST, page.claim_id""",
+        ORDER BY page._key {direction} NULLS LAST, page.confidence DESC NULLS LAST, page.claim_id""",
         [*params, *([int(limit)] if limit is not None else [])],
     )
 
