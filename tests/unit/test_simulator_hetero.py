@@ -92,7 +92,7 @@ def test_every_policy_runs_jobs_on_one_type_and_records_the_types(tmp_path, trac
     w = load_workload(path, profiles_dir=traces)
     r = simulate(w, policy, cluster="slow:2x4,fast:1x4", calibration=SIA_CALIBRATION)
     assert r.summary["unfinished"] == 0
-    assert r.params["cluster"] == "slow:2x4,fast:1x4"
+    assert r.params["cluster"] == r.cluster == "slow:2x4,fast:1x4"  # for sim_runs.cluster
     assert {j["gpu_type"] for j in r.jobs} <= {"slow", "fast"}
     assert all(j["gpu_type"] is not None for j in r.jobs)
     running = [a for a in r.allocations if a["workers"] > 0]
@@ -122,7 +122,7 @@ def test_one_type_cluster_without_pools_is_unchanged(tmp_path, traces):
     path = _workload(tmp_path, [("a", 0, 2, 16), ("b", 30, 4, 32)])
     w = load_workload(path, profiles_dir=traces)
     r = simulate(w, "goodput", gpus=8, gpus_per_node=4)
-    assert "cluster" not in r.params and "gpu_type" not in r.jobs[0]
+    assert "cluster" not in r.params and r.cluster is None and "gpu_type" not in r.jobs[0]
     assert all("gpu_type" not in a for a in r.allocations)
 
 
@@ -147,3 +147,27 @@ def test_simulate_cli_prints_avg_p99_makespan_for_a_mixed_cluster(tmp_path, trac
         assert out["avg_jct"] > 0 and out["p99_jct"] >= out["avg_jct"] and out["makespan"] > 0
     bad = CliRunner().invoke(app, ["simulate", "--workload", str(path), "--cluster", "slow=2", "--no-store"])
     assert bad.exit_code != 0 and "TYPE:NODESxGPUS" in bad.output
+
+
+def _observed_model():
+    from assay.scheduler.policies import BatchLimits, GoodputModel
+
+    limits = BatchLimits(init_batch=8, max_batch=64, min_local=4, max_local=32)
+    model = GoodputModel(limits, gpus_per_node=4)
+    for workers, step in ((1, 0.10), (2, 0.11), (4, 0.12)):
+        model.observe_step(1, workers, 8, step, 0.01 * (workers - 1))
+    model.observe_noise(1.0, 1.0)
+    return limits, model
+
+
+@pytest.mark.parametrize(("restart_s", "moves"), [(10.0, True), (20000.0, False)])
+def test_goodput_moves_a_job_to_a_faster_type_only_when_the_move_pays(restart_s, moves):
+    limits, model = _observed_model()
+    job = JobView("a", 0.0, 4, workers=4, placement=(0, 0, 0, 0), batch_size=32, limits=limits, model=model,
+                  restarts=0, gpu_type="slow", models={"slow": model}, type_speed={"slow": 1.0, "fast": 3.0},
+                  restart_s=restart_s)
+    cluster = ClusterView((4, 4), (4, 0), ("slow", "fast"))
+    d = get_policy("goodput").decide([job], cluster, 3600.0)["a"]
+    assert d.workers > 0
+    assert (d.gpu_type == "fast") is moves, d.reason
+    assert {cluster.node_types[n] for n in d.placement} == {d.gpu_type}

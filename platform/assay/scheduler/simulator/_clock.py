@@ -38,6 +38,9 @@ class SimResult:
     summary: dict[str, Any]
     wall_s: float
     issues: list[str] = field(default_factory=list)
+    #: The node pools (``aws:6x4,rtx:3x8``) when the run had GPU types (``sim_runs.cluster``); then every
+    #: job row and allocation carries ``gpu_type`` (``sim_jobs.gpu_type``, ``sim_allocations.gpu_type``).
+    cluster: str | None = None
 
 
 def simulate(workload: Workload, policy: Policy | str, *, gpus: int = 64, gpus_per_node: int = 4,
@@ -154,7 +157,7 @@ def simulate(workload: Workload, policy: Policy | str, *, gpus: int = 64, gpus_p
         params["calibration"] = "sia" if calib is CALIBRATIONS["sia"] else ("none" if calib is NO_CALIBRATION
                                                                              else "custom")
     return SimResult(workload.name, getattr(pol, "name", str(policy)), gpus, params, rows, allocations, summary,
-                     time.perf_counter() - started, issues)
+                     time.perf_counter() - started, issues, str(spec_cluster) if spec_cluster is not None else None)
 
 
 def _speeds(j: SimJob, types: Mapping[str, int]) -> dict[str, float]:
