@@ -18,7 +18,7 @@ from assay.errors import AssayError
 from assay.scheduler.cluster import Cluster, get_cluster
 from assay.scheduler.cluster import preset_names as cluster_names
 from assay.scheduler.cost_model import CostModel
-from assay.scheduler.model_spec import get_model
+from assay.scheduler.model_spec import ModelSpec, get_model
 from assay.scheduler.model_spec import preset_names as model_names
 from assay.scheduler.planner._plan import NoFeasibleLayout, Plan
 from assay.scheduler.planner._search import plan_layout
@@ -47,13 +47,14 @@ class PlanReport:
         return render_plan(self.plan, self.cost_model)
 
 
-def plan_named(model: str, workers: int, *, gpu: str = "a100-80g", cluster_file: Path | None = None,
+def plan_named(model: str | ModelSpec, workers: int, *, gpu: str = "a100-80g", cluster_file: Path | None = None,
                global_batch: int | None = None, recompute: bool | None = None, max_tp: int | None = None,
                fitted: bool = False, db: Any = None) -> PlanReport:
-    """The best layout of the model preset ``model`` on ``workers`` devices of the ``gpu`` preset (or the
-    cluster in ``cluster_file``), by the analytic cost model or, with ``fitted``, the latest fit in ``db``."""
+    """The best layout of the model preset ``model`` (or a :class:`ModelSpec`) on ``workers`` devices of the
+    ``gpu`` preset (or the cluster in ``cluster_file``), by the analytic cost model or, with ``fitted``, the
+    latest fit in ``db``."""
     try:
-        spec = get_model(model)
+        spec = model if isinstance(model, ModelSpec) else get_model(model)
     except KeyError:
         raise PlanInputError("model", f"unknown model {model!r}; valid: {', '.join(model_names())}") from None
     if cluster_file is not None:
