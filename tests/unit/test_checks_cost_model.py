@@ -106,3 +106,16 @@ def test_what_the_model_cannot_judge_is_untestable_with_the_reason(change, reaso
     check = check_with_cost_model(ClaimSetting.from_row({**row, **change}), DEFAULTS)
     assert check.verdict == "untestable"
     assert reason in check.reason
+
+
+def test_a_fit_whose_hold_out_error_is_wider_than_the_band_leaves_a_near_claim_inconclusive():
+    # The same layout claims judged by a fit that missed its hold-out runs by 46 % on A100s: a claim 1.6x the
+    # prediction is beyond the widest band (50 %) but inside the fit's own error (±92 %): the model cannot tell.
+    rough = dataclasses.replace(DEFAULTS, holdout_mape={"a100-80g": 46.0}, _cache={})
+    base = dict(subject="pipeline parallelism", versus="tensor parallelism", metric="speedup", measure="throughput",
+                unit="x", hardware="A100", gpus=8, params_b=7.5, global_batch=512)
+    predicted = check_with_cost_model(ClaimSetting.from_row({**base, "claim_id": "p", "value": 1.0}), rough).observed
+    near = check_with_cost_model(ClaimSetting.from_row({**base, "claim_id": "n", "value": predicted * 1.6}), rough)
+    far = check_with_cost_model(ClaimSetting.from_row({**base, "claim_id": "f", "value": predicted * 2.5}), rough)
+    assert near.verdict == "inconclusive" and "hold-out error (46%" in near.reason, near.reason
+    assert far.verdict == "contradicted", far.reason

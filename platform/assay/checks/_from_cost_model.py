@@ -54,6 +54,11 @@ class Predictor:
             return DEFAULT_TOLERANCE
         return min(MAX_TOLERANCE, max(MIN_TOLERANCE, 2 * mape / 100))
 
+    def error(self, cluster: Cluster) -> float | None:
+        """Twice the fit's hold-out error on this hardware (0.93 for 46 %), unbounded; None without a fit."""
+        mape = self.holdout_mape.get(cluster.name)
+        return 2 * mape / 100 if mape is not None and math.isfinite(mape) else None
+
     def source(self, cluster: Cluster) -> str:
         if cluster.name in self.model.fitted_hardware:
             return f"fit {self.model.fit_id} for {cluster.name}"
@@ -130,6 +135,20 @@ class _Context:
     def tol(self) -> float:
         return self.predictor.tolerance(self.cluster)
 
+    def judge(self, claimed: float, predicted: float) -> tuple[str, str]:
+        """The verdict on ``claimed`` against the prediction's interval, the fit's hold-out error, as the runs'
+        interval is judged: outside the band is contradicted, unless the fit's own error (beyond the widest
+        band, ``MAX_TOLERANCE``) reaches the claim; then the model cannot tell, and says so (inconclusive)."""
+        low, high = predicted * (1 - self.tol), predicted * (1 + self.tol)
+        if low <= claimed <= high:
+            return "consistent", ""
+        error = self.predictor.error(self.cluster)
+        if error is not None and error > self.tol and predicted / (1 + error) <= claimed <= predicted * (1 + error):
+            return "inconclusive", (f"; the fit's hold-out error ({error / 2:.0%}, a band of ±{error:.0%}) is wider "
+                                    f"than the ±{self.tol:.0%} a verdict allows: more measured runs on "
+                                    f"{self.cluster.name} would narrow it")
+        return "contradicted", ""
+
     @property
     def global_batch(self) -> int:
         return self.setting.global_batch or self.spec.default_global_batch
@@ -197,10 +216,10 @@ class _Context:
             return Check(cid, "cost_model", "implausible",
                          f"{claimed:.3g} {unit} is beyond any layout the model knows (best {best:.3g}, "
                          f"tolerance {self.tol:.0%})", claimed, predicted, low, high, unit, evidence)
-        verdict = "consistent" if low <= claimed <= high else "contradicted"
+        verdict, note = self.judge(claimed, predicted)
         return Check(cid, "cost_model", verdict,
                      f"predicts {predicted:.3g} {unit} at {at}; claimed {claimed:.3g} "
-                     f"({claimed / predicted - 1:+.0%}, tolerance {self.tol:.0%})",
+                     f"({claimed / predicted - 1:+.0%}, tolerance {self.tol:.0%}){note}",
                      claimed, predicted, low, high, unit, evidence)
 
     def _figures(self, layout: Layout, est: StepEstimate, options: list) -> tuple:
@@ -299,10 +318,10 @@ class _Context:
             return Check(cid, "cost_model", "untestable", f"predicts {predicted:.2f}x; the claim states no ratio",
                          None, predicted, None, None, "x", evidence)
         low, high = predicted * (1 - self.tol), predicted * (1 + self.tol)
-        verdict = "consistent" if low <= ratio <= high else "contradicted"
+        verdict, note = self.judge(ratio, predicted)
         return Check(cid, "cost_model", verdict,
                      f"predicts {_describe(s_layout)} {predicted:.2f}x the speed of {_describe(sides[1][0])}; "
-                     f"claimed {ratio:.2f}x (tolerance {self.tol:.0%}, {self.predictor.source(self.cluster)})",
+                     f"claimed {ratio:.2f}x (tolerance {self.tol:.0%}, {self.predictor.source(self.cluster)}){note}",
                      ratio, predicted, low, high, "x", evidence)
 
 
