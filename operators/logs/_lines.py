@@ -39,7 +39,9 @@ _LAYERS = {
     "lineno": r"\[\d{1,9}\][ \t]",
     "host": r"[A-Za-z][\w-]*\d[\w.-]*: ",  # pdsh, clush, some launchers: the node's name
     "date": (
-        r"[ \t]*\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?:?(?:[ \t]+|$)"
+        # 2024-05-06 or, as PaddlePaddle's tools print it, [2024/05/06 07:08:09]
+        r"[ \t]*\[?\d{4}(?:-\d{2}-\d{2}|/\d{2}/\d{2})[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?:?"
+        r"(?:[ \t]+|$)"
     ),
 }
 _LAYER_RE = {name: re.compile(pattern) for name, pattern in _LAYERS.items()}

@@ -13,6 +13,24 @@ from assay.operators.logs._names import counts_across_epochs, is_step_key
 EVALUATION_WORD = re.compile(
     r"(?i)(?:^|[^a-z_/])(?:val|valid|validation|eval|evaluation|evaluating|test)(?:[^a-z_/]|$)"
 )
+#: The training split in front of a counter word (``train batch``, named ``train_batch``).
+_TRAINING_SPLIT = re.compile(r"^(?:train|training)_")
+#: Words before a step word that make it a setting of the run, not its counter (``Total steps = 60``,
+#: ``Gradient Accumulation steps = 4``, ``max steps: 1000``).
+_SETTING_WORDS = {"total", "max", "maximum", "num", "number", "accumulation", "warmup", "save", "eval", "logging"}
+
+
+_SETTING_BEFORE = re.compile(rf"(?i)\b(?:{'|'.join(sorted(_SETTING_WORDS))})[ _]$")
+
+
+def _a_setting(template: list[str], pos: int) -> bool:
+    """The value at ``pos`` is named by a step word that a setting's word qualifies."""
+    j = pos - 1
+    while j >= 0 and template[j] in (":", "=", "of"):
+        j -= 1
+    return j >= 1 and template[j][:1].isalpha() and template[j - 1].lower() in _SETTING_WORDS
+
+
 #: Counters printed as ``Batch 16/29316``: a step when no step key names one.
 _COUNTER_WORDS = {"batch", "batches", "step", "steps", "iter", "iteration", "it", "update", "updates"}
 
@@ -22,18 +40,22 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
     after a counter word (``Batch 16/29316``), before a bar's ``[`` (``10/100 [00:01<...``) or in brackets on a
     training line (``[  50/1000]``)."""
     names = {pos: word for pos, word in names.items() if pos not in not_counters}  # a percentage is no step
-    keys = [pos for pos, word in sorted(names.items()) if is_step_key(word)]
+    evaluating = any(EVALUATION_WORD.search(word) for word in template if word != "<*>")
+    # an evaluation line's counter with a total (``[Eval][Epoch 3][Iter: 5/10]``) counts its batches: the line
+    # takes the training step before it
+    if evaluating:
+        names = {pos: word for pos, word in names.items() if template[pos + 1 : pos + 2] != ["/"]}
+    keys = [pos for pos, word in sorted(names.items()) if is_step_key(word) and not _a_setting(template, pos)]
     if keys:  # the first step key, unless another on the line counts across epochs
         return next((pos for pos in keys if counts_across_epochs(names[pos])), keys[0])
     for pos in sorted(names):
         if template[pos + 1 : pos + 3] == ["/", "<*>"] and names[pos].lower() in _COUNTER_WORDS:
             return pos
-    for pos in range(len(template) - 3):
+    for pos in range(len(template) - 3 if not evaluating else 0):
         if template[pos : pos + 4] == ["<*>", "/", "<*>", "["]:
             return pos
         if template[pos : pos + 3] == ["<*>", "/", "<*>"] and template[pos + 3].lower() in _COUNTED_AFTER.split("|"):
             return pos  # "200/ 2983 batches"
-    evaluating = any(EVALUATION_WORD.search(word) for word in template if word != "<*>")
     for pos in range(1, len(template) - 2):  # a bracketed counter: mmengine's [1][  50/1000], timm's [ 100/1251 (
         if evaluating:
             break  # it counts evaluation batches
@@ -43,8 +65,9 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
             if template[pos + 3 : pos + 8] == ["]", "[", "<*>", "/", "<*>"]:
                 continue  # ``[1/25][300/3183]``: the first pair is the epoch, the second counts its batches
             return pos
-    for pos in sorted(names):  # a counter word without a total (icefall's ``Epoch 1, batch 50``)
-        if names[pos].lower() in _COUNTER_WORDS:
+    for pos in sorted(names):  # a counter word without a total (icefall's ``Epoch 1, batch 50``), also behind
+        # the split it counts (``[Pass 0, train batch 10]``)
+        if _TRAINING_SPLIT.sub("", names[pos].lower()) in _COUNTER_WORDS and not _a_setting(template, pos):
             return pos
     # a log of one line per epoch counts epochs
     return next((pos for pos, word in sorted(names.items()) if word.lower() == "epoch"), None)
@@ -64,6 +87,8 @@ def counter_step(text: str) -> int | None:
     """The step a line's counter says (the innermost one: ``Epoch 2/50, Batch 16/5000`` is 16)."""
     found = None
     for m in _COUNTER.finditer(text):
+        if m.group("key") and _SETTING_BEFORE.search(text, 0, m.start()):
+            continue  # ``Gradient Accumulation steps = 4``, ``Total steps = 60``: a setting, no progress
         if m.group("range"):
             found = int(m.group("range"))
         elif m.group("bar"):
@@ -107,6 +132,10 @@ class EpochCounters:
         self.offsets: dict[int, int] = {}  # line number -> what its counter's steps are shifted by (where > 0)
         self.zero_based: set[int | None] = set()  # ranks that printed an epoch 0
         self.last_total: dict[int | None, int] = {}  # rank -> the total of the counter it printed last
+        # counters seen going on (not back) when the epoch beside them went up: they count the whole run
+        # (PaddleSeg's ``epoch: 2, iter: 80/300``), and the lines given an epoch's offset lose it
+        self.run_wide: set[tuple[int | None, int]] = set()
+        self._shifted: dict[tuple[int | None, int], list[int]] = {}
 
     def see(self, text: str, line_no: int, rank: int | None) -> int | None:
         """The global step of ``text``'s innermost counter with a total, if it has one."""
@@ -124,6 +153,15 @@ class EpochCounters:
         k = int(epoch.group("k") or epoch.group("bk")) if epoch else None
         if k == 0 or now == 0:
             self.zero_based.add(rank)
+        key = (rank, total)
+        if now is not None and last is not None and last_epoch is not None and now > last_epoch and n > last:
+            self.run_wide.add(key)
+            for line in self._shifted.pop(key, []):
+                self.offsets.pop(line, None)
+        if key in self.run_wide:
+            self._state[key] = (n, stride, 0, now)
+            self.last_total[rank] = total
+            return n
         first = 0 if rank in self.zero_based else 1  # the run's first epoch: 0 once an epoch 0 is seen, else 1
         if epoch and first <= k <= int(epoch.group("of") or epoch.group("bof")):
             # the epoch printed k/N before it: the counter's steps go on from the epochs before
@@ -145,6 +183,7 @@ class EpochCounters:
         self.last_total[rank] = total
         if offset:
             self.offsets[line_no] = offset
+            self._shifted.setdefault(key, []).append(line_no)
         return n + offset
 
     def end_of_epoch(self, text: str, rank: int | None) -> int | None:

@@ -45,7 +45,8 @@ _EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
 
 
 #: A table's header row (``step  loss  lr``) and its rows of numbers.
-_HEADER = re.compile(r"^\s*[A-Za-z_][\w/.\-():%]*(?:(?:\s{2,}|\t|\s*[|,]\s*)[A-Za-z_][\w/.\-():%]*)+\s*$")
+_COLUMN = r"[A-Za-z_][\w/.\-():%]*"
+_HEADER = re.compile(rf"^\s*{_COLUMN}(?:(?:\s{{2,}}|\t|\s*[|,]\s*){_COLUMN}(?: {_COLUMN})*)+\s*$")
 _BAR_TAIL = re.compile(r"\s\d{1,3}%\|")
 
 
@@ -56,6 +57,15 @@ def _column_of_a_log(column: str) -> bool:
 
 
 _ROW_SPLIT = re.compile(r"\s*[|,\t]\s*|\s+")
+#: Between the columns of a header whose names are several words (``Step<TAB>Training Loss``).
+_WIDE_SPLIT = re.compile(r"\s*[|,\t]\s*|\s{2,}")
+
+
+def _columns(header: str) -> list[str]:
+    """A header's column names: split where the header puts its wide separators (a tab, ``|``, two spaces)
+    when it has them, so that ``Training Loss`` stays one column; else at every space."""
+    wide = [c for c in _WIDE_SPLIT.split(header.strip()) if c]
+    return wide if len(wide) > 1 else [c for c in _ROW_SPLIT.split(header.strip()) if c]
 #: A row of numbers under a header; a cell may be a counter with its total (``3/50``) or carry a unit (``4.1G``),
 #: and the row may end in a progress bar (``640: 100%|###| 32/32 [...]``).
 _CELL = r"[-+]?(?:\d|\.\d)[\d.eE+\-]*(?:/\d+|[KMGT]i?B?|%)?"
@@ -136,7 +146,7 @@ class GenericParser(LogParser):
         if self.keras.see(text, line_no, rank):
             return
         if _HEADER.match(text):
-            columns = [c for c in _ROW_SPLIT.split(text.strip()) if c]
+            columns = _columns(text)
             if any(_column_of_a_log(c) for c in columns):
                 self.header[rank] = columns
             return
@@ -217,6 +227,10 @@ class GenericParser(LogParser):
             fixed=fixed,
             relative=self.relative.offsets,
         )
+
+
+def _evaluating(template: list[str]) -> bool:
+    return any(EVALUATION_WORD.search(word) for word in template if word != "<*>")
 
 
 def _step_before(lines: list[int], steps: dict[int, int], line_no: int) -> int | None:
@@ -388,8 +402,11 @@ def emit_series(
     elif _says_epoch_ended(cluster.template):  # ``| end of epoch 7 | time: 131s | valid loss 4.2``: the epoch's
         metrics = {pos: n if n.startswith("val_") else f"epoch_{n}" for pos, n in metrics.items()}
     stepped = step_pos is not None or all(row[3] is not None for row in cluster.rows)
+    # names assay does not know, printed once outside an evaluation (``Batch size per device = 2``): a
+    # setting, not a series
+    once = len(cluster.rows) == 1 and step_pos is None and not _evaluating(cluster.template)
     if not any(name in _RECOGNISED for name in metrics.values()) and not (
-        keep_unknown and stepped and metrics
+        keep_unknown and stepped and metrics and not once
     ):
         return  # no known metric and no step: a line with numbers, not a series
     if hasattr(out, "decide"):

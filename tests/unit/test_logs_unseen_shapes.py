@@ -55,3 +55,49 @@ def test_an_epoch_whose_last_batches_were_not_printed_is_no_restart(tmp_path):
     assert not [e for e in log.events if e["kind"] == "restart"]
     assert [s for s, _ in series["loss"]] == [0, 50, 100, 156, 206, 256]
     assert json.loads(log.run["config"])["summary"]["status"] != "failed"
+
+
+def test_a_slashed_date_prefix_is_no_counter_and_an_evaluation_batch_counter_is_no_step(tmp_path):
+    # PaddlePaddle's tools stamp '[2025/01/02 10:11:12]'; the eval line counts its own batches (Iter: 0/10)
+    lines = []
+    for epoch in (3, 4):
+        lines += [
+            f"[2025/01/02 10:11:{it:02d}] clsx INFO: [Train][Epoch {epoch}/50][Iter: {it}/60]lr: 0.0005, "
+            f"CELoss: 0.{epoch}{it // 10 + 1}, loss: 0.{epoch}{it // 10 + 1}, batch_cost: 0.51s"
+            for it in (0, 20, 40)
+        ]
+        lines.append(f"[2025/01/02 10:12:05] clsx INFO: [Eval][Epoch {epoch}][Iter: 0/10]CELoss: 0.9{epoch}, loss: 0.9{epoch}")
+    log, series = _read(tmp_path, lines)
+    assert [s for s, _ in series["loss"]] == [120, 140, 160, 180, 200, 220]
+    assert series["val_loss"] == [(160, 0.93), (220, 0.94)]
+    assert not log.events
+
+
+def test_a_counter_that_goes_on_when_the_epoch_goes_up_counts_the_whole_run(tmp_path):
+    # 'iter: 80/300' beside 'epoch: 2' did not start again at the new epoch: it is no in-epoch counter
+    lines = [f"[TRAIN] epoch: {1 + it // 61}, iter: {it}/300, loss: {2.1 - it / 100:.4f}, lr: 0.009" for it in
+             range(20, 141, 20)]
+    _, series = _read(tmp_path, lines)
+    assert [s for s, _ in series["loss"]] == [20, 40, 60, 80, 100, 120, 140]
+
+
+def test_a_counter_behind_its_split_word_is_the_step(tmp_path):
+    lines = [f"INFO:util:[Pass 0, train batch {b}]  loss {21 - b / 5:.5f}, acc1 0.01, lr 0.1" for b in range(0, 40, 10)]
+    _, series = _read(tmp_path, lines)
+    assert [s for s, _ in series["loss"]] == [0, 10, 20, 30]
+
+
+def test_a_banner_of_settings_gives_no_step_and_a_header_of_words_names_its_columns(tmp_path):
+    # 'Gradient Accumulation steps = 4' and 'Total steps = 60' are settings; 'Training Loss' is one column
+    lines = [
+        "==  FastTune | Num GPUs = 1",
+        "   Num examples = 900 | Num Epochs = 1",
+        "   Batch size per device = 2 | Gradient Accumulation steps = 4",
+        "   Total batch size = 8 | Total steps = 60",
+        "Step\tTraining Loss",
+        *(f"{s}\t{1.9 - s / 20:.6f}" for s in range(1, 7)),
+    ]
+    log, series = _read(tmp_path, lines)
+    assert set(series) == {"loss"}
+    assert [s for s, _ in series["loss"]] == [1, 2, 3, 4, 5, 6]
+    assert not [e for e in log.events if e["kind"] == "restart"]
