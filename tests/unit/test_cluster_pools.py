@@ -46,3 +46,12 @@ def test_uniform_matches_the_old_gpus_and_gpus_per_node():
 def test_types_carry_memory_and_peak_for_the_planner():
     assert GPU_TYPES["dgx-ext"].memory_gb == 40.0
     assert GPU_TYPES["dgx-ext"].peak_flops > GPU_TYPES["rtx"].peak_flops > GPU_TYPES["aws"].peak_flops
+
+
+@pytest.mark.parametrize("short", ["aws", "rtx", "quad", "dgx-ext"])
+def test_each_type_has_a_planner_preset_with_the_same_memory_and_peak(short):
+    from assay.scheduler.cluster import get_cluster
+
+    preset, info = get_cluster(short), GPU_TYPES[short]
+    assert (preset.device_memory_gb, preset.peak_flops) == (info.memory_gb, info.peak_flops)
+    assert preset.devices_per_node == info.gpus_per_node

@@ -208,6 +208,17 @@ _BUILT_IN: tuple[Cluster, ...] = (
     Cluster("v100-32g", "gpu", 8, 32.0, 125e12, 900 * GB, 150 * GB, 10e-6, 6.25 * GB, 25e-6,
             source="NVIDIA V100 SXM2 datasheet: 125 TFLOP/s FP16 tensor, HBM2 900 GB/s, NVLink 2 6 links x "
                    "25 GB/s per direction; DGX-1: 8 GPUs, 4x EDR 100 Gb/s InfiniBand"),
+    # The GPU types of Sia's clusters (assay.scheduler.pools.GPU_TYPES), node shapes as there. PCIe 3.0 x16:
+    # about 12 GB/s per direction in practice; across nodes the NIC is shared by the node's GPUs.
+    Cluster("t4-16g", "gpu", 4, 16.0, 65e12, 320 * GB, 12 * GB, 10e-6, 50e9 / 8 / 4, 30e-6,
+            source="NVIDIA T4 datasheet: 65 TFLOP/s FP16 tensor, 320 GB/s GDDR6, PCIe 3.0; AWS g4dn.12xlarge: "
+                   "4 T4, 50 Gb/s network"),
+    Cluster("rtx2080ti-11g", "gpu", 8, 11.0, 107e12, 616 * GB, 12 * GB, 10e-6, 100e9 / 8 / 8, 30e-6,
+            source="Turing TU102 whitepaper: 107 TFLOP/s FP16 tensor, 616 GB/s GDDR6, PCIe 3.0; 100 Gb/s "
+                   "network assumed"),
+    Cluster("quadro-rtx6000-24g", "gpu", 4, 24.0, 130e12, 672 * GB, 12 * GB, 10e-6, 100e9 / 8 / 4, 30e-6,
+            source="Quadro RTX 6000 datasheet: 130 TFLOP/s FP16 tensor, 672 GB/s GDDR6, PCIe 3.0; 100 Gb/s "
+                   "network assumed"),
     cpu_cluster(),
 )
 for _preset in _BUILT_IN:
@@ -219,6 +230,10 @@ ALIASES: dict[str, str] = {
     "a100": "a100-80g", "a100-80gb": "a100-80g", "a100-sxm4-80gb": "a100-80g", "a100-40gb": "a100-40g",
     "a100-sxm4-40gb": "a100-40g", "h100": "h100-80g", "h100-80gb": "h100-80g", "h100-sxm": "h100-80g",
     "v100": "v100-32g", "v100-32gb": "v100-32g", "v100-sxm2-32gb": "v100-32g", "gloo": "cpu",
+    # the short GPU-type names of heterogeneous clusters (assay.scheduler.pools)
+    "t4": "t4-16g", "aws": "t4-16g", "rtx2080ti": "rtx2080ti-11g", "rtx-2080-ti": "rtx2080ti-11g",
+    "rtx": "rtx2080ti-11g", "quadro-rtx-6000": "quadro-rtx6000-24g", "quad": "quadro-rtx6000-24g",
+    "dgx-ext": "a100-40g",
 }
 
 
