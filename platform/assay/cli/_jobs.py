@@ -148,25 +148,53 @@ def _hint(exc: Any, overrides: list[str] | None) -> str:
     return "--set" if overrides and exc.field not in ("spec",) else "SPEC"
 
 
-@app.command("list")
+#: The columns of `assay jobs list`, each with what it says (the command's help is written from this).
+LIST_COLUMNS: dict[str, str] = {
+    "job_id": "the id other commands take (a unique prefix will do)",
+    "name": "the spec's name",
+    "state": "queued, waiting, starting, running, restarting, resizing, preempted, completed, failed or "
+             "cancelled",
+    "progress": "steps done of the steps the spec asks for, e.g. 60/200 (the last step with a metric)",
+    "priority": "higher runs first under the priority policies",
+    "workers": "workers it runs on now (0 when not running)",
+    "min_workers": "fewest workers it runs on",
+    "max_workers": "most workers it may get",
+    "attempts": "times it was started (restarts after a failure or a resize count)",
+    "submitted_at": "when it was queued (UTC)",
+    "error": "why it failed (failed jobs only)",
+}
+
+
+@app.command("list", help="Jobs with their state, workers and progress, oldest first. Columns: "
+                          + "; ".join(f"{k}: {v}" for k, v in LIST_COLUMNS.items()) + ".")
 def list_cmd(
     db: DbOption = None,
     state: Annotated[str | None, typer.Option(
         help="Only jobs in this state (queued, waiting, running, preempted, completed, ...).")] = None,
     format: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
 ) -> None:
-    """Jobs with their state, workers and progress."""
+    from assay.jobs.spec import SpecError, from_json
     from assay.store import queries_jobs as q
-    from assay.store.job_state import ALL_STATES
+    from assay.store.job_state import ALL_STATES, JobState
 
     if format not in ("table", "json"):
         raise typer.BadParameter(f"{format!r}; use table or json", param_hint="--format")
     if state and state not in ALL_STATES:
         raise typer.BadParameter(f"{state!r}; use one of: {', '.join(ALL_STATES)}", param_hint="--state")
     df = q.jobs(db, [state] if state else None)
-    cols = ["job_id", "name", "state", "priority", "workers", "min_workers", "max_workers", "attempts",
-            "submitted_at", "error"]
-    df = df[cols]
+    steps = q.job_last_steps(db) if not df.empty else {}
+
+    def progress(row: Any) -> str:
+        try:
+            total = from_json(row.spec).steps
+        except (SpecError, ValueError, TypeError):
+            return ""
+        done = total if row.state == JobState.COMPLETED else min(steps.get(row.job_id, 0), total)
+        return f"{done}/{total}"
+
+    df["progress"] = [progress(r) for r in df.itertuples()]
+    df["error"] = df["error"].where(df["state"] == JobState.FAILED, None)
+    df = df[list(LIST_COLUMNS)]
     if format == "json":
         typer.echo(df.to_json(orient="records", date_format="iso"))
     elif df.empty:

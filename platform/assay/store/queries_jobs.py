@@ -30,6 +30,14 @@ def jobs(db: PathLike, states: Iterable[str] | None = None) -> pd.DataFrame:
         return con.execute("SELECT * FROM jobs ORDER BY submitted_at, job_id").df()
 
 
+def job_last_steps(db: PathLike) -> dict[str, int]:
+    """Each job's last step with a metric (over all its runs: a restarted job's newest), by job id."""
+    with connect(db, read_only=True) as con:
+        rows = con.execute("SELECT r.job_id, max(m.step) FROM metrics m JOIN runs r USING (run_id) "
+                           "WHERE r.job_id IS NOT NULL GROUP BY r.job_id").fetchall()
+    return {job_id: int(step) for job_id, step in rows if step is not None}
+
+
 def job_rows(db: PathLike, states: Iterable[str]) -> list[dict[str, Any]]:
     """Jobs in ``states`` as plain dicts (Python datetimes, None for nulls), oldest first."""
     states = list(states)
