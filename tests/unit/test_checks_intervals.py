@@ -133,3 +133,15 @@ def test_a_claim_of_which_side_wins_with_no_number_is_inconclusive_when_the_inte
     assert judge(None, Interval(1.2, 1.1, 1.3, 3, 90), 0.15)[0] == "consistent"
     assert judge(None, Interval(0.8, 0.7, 0.9, 3, 90), 0.15)[0] == "contradicted"
     assert judge(None, Interval(1.0, 0.8, 1.3, 3, 90), 0.15)[0] == "inconclusive"
+
+
+def test_two_rounds_that_disagree_leave_the_claim_inconclusive_not_flipped():
+    # The demo's old flip: one round measured 1.26x, the next 0.89x. Two rounds are too few to pick either.
+    rng = random.Random(5)
+    subject = [[100.0 * rng.uniform(0.99, 1.01) for _ in range(10)] for _ in range(2)]
+    baseline = [[126.0 * rng.uniform(0.99, 1.01) for _ in range(10)], [89.0 * rng.uniform(0.99, 1.01) for _ in range(10)]]
+    interval = ratio_interval(subject, baseline, invert=True, paired=True)
+    verdict, why = judge(1.7, interval, 0.25, unit_of_more="rounds")
+    assert verdict == "inconclusive", why
+    assert interval.low < 0.89 and interval.high > 1.7
+    assert "more rounds" in why

@@ -196,7 +196,7 @@ def _across_settings(intervals: list[Interval]) -> Interval:
 
 def _interval_dict(i: Interval) -> dict:
     return {"point": i.point, "low": i.low, "high": i.high, "runs": i.runs, "values": i.values,
-            "level": i.level}
+            "level": i.level, "run_sd": i.run_sd}
 
 
 def _interval_of(check: Check) -> Interval | None:

@@ -12,7 +12,9 @@ interval, and a verdict is decided by where the claim lies against it:
   are drawn with replacement, and within each drawn run its steady values, so the interval holds both the
   step-to-step noise and the run-to-run spread. The random generator is seeded, so the same evidence always
   gives the same interval (and the same verdict). Runs ``paired`` (a reproduction's interleaved rounds A B
-  A B ...) are drawn by round, so drift that hit both sides of a round stays paired;
+  A B ...) are drawn by round, so drift that hit both sides of a round stays paired. A bootstrap over a
+  handful of runs is too narrow (two rounds give four distinct draws), so where each side has two runs or
+  more the interval is at least Student's t interval on the log ratio of the runs' medians (``T_975``);
 - the **verdict** (``judge``): ``contradicted`` when the claim lies outside the interval widened by the
   tolerance; ``inconclusive`` when the interval alone is wider than the tolerance band, with how many more
   runs would narrow it enough (the width shrinks as one over the square root of the runs); ``consistent``
@@ -37,6 +39,9 @@ OUTLIER_MADS = 5.0
 N_BOOT = 1000
 LEVEL = 0.95
 SEED = 20260
+#: Student's t, 97.5th percentile, by degrees of freedom (1-10; beyond: the normal's 1.96 plus a little).
+T_975: dict[int, float] = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+                           9: 2.262, 10: 2.228}
 #: Values per series the bootstrap draws from (a longer series is thinned evenly; the median barely moves).
 MAX_VALUES = 400
 
@@ -53,6 +58,9 @@ class Interval:
     runs: int
     values: int
     level: float = LEVEL
+    #: The spread of one run's (log) figure between runs, where two runs or more per side show it: what
+    #: says how many runs a narrower interval needs.
+    run_sd: float | None = None
 
     @property
     def width(self) -> float:
@@ -137,11 +145,34 @@ def ratio_interval(subject: Sequence[Sequence[float]], baseline: Sequence[Sequen
                                                                                    (n_boot, len(baseline)))
     s_draw, b_draw = _side_draws(s_runs, s_pick), _side_draws(b_runs, b_pick)
     ratios = b_draw / s_draw if invert else s_draw / b_draw
-    s_point = float(np.mean([np.median(r) for r in subject]))
-    b_point = float(np.mean([np.median(r) for r in baseline]))
+    s_medians = [float(np.median(r)) for r in subject]
+    b_medians = [float(np.median(r)) for r in baseline]
+    s_point, b_point = float(np.mean(s_medians)), float(np.mean(b_medians))
     point = b_point / s_point if invert else s_point / b_point
-    return _interval(point, ratios, min(len(subject), len(baseline)),
-                     sum(map(len, subject)) + sum(map(len, baseline)))
+    interval = _interval(point, ratios, min(len(subject), len(baseline)),
+                         sum(map(len, subject)) + sum(map(len, baseline)))
+    return _at_least_t(interval, s_medians, b_medians, paired=paired and len(subject) == len(baseline))
+
+
+def _at_least_t(interval: Interval, subject: list[float], baseline: list[float], *, paired: bool) -> Interval:
+    """``interval`` widened to Student's t interval on the log ratio of the runs' medians, where both sides
+    have two runs or more (paired: on the per-round log ratios)."""
+    if min(len(subject), len(baseline)) < 2:
+        return interval
+    ls, lb = np.log(subject), np.log(baseline)
+    if paired:
+        n = len(ls)
+        run_sd = float(np.std(ls - lb, ddof=1))
+        se = run_sd / math.sqrt(n)
+    else:
+        n = min(len(ls), len(lb))
+        se = math.sqrt(float(np.var(ls, ddof=1)) / len(ls) + float(np.var(lb, ddof=1)) / len(lb))
+        run_sd = se * math.sqrt(n)
+    half = T_975.get(n - 1, 1.96 + 2.4 / (n - 1)) * se
+    centre = math.log(interval.point)
+    low, high = math.exp(centre - half), math.exp(centre + half)
+    return Interval(interval.point, min(interval.low, low), max(interval.high, high), interval.runs,
+                    interval.values, interval.level, run_sd)
 
 
 def value_interval(runs: Sequence[Sequence[float]], *, seed: int = SEED, n_boot: int = N_BOOT) -> Interval | None:
@@ -191,7 +222,10 @@ def _more(measured: Interval, band: float, unit_of_more: str) -> str:
     """How many more runs would bring the interval's width inside ``band`` (width falls as 1/sqrt(n))."""
     if not math.isfinite(measured.width) or band <= 0:
         return f"more {unit_of_more} are needed"
-    need = math.ceil(max(1, measured.runs) * (measured.width / band) ** 2)
+    if measured.run_sd is not None:  # runs needed for a 95 % interval of the band's width
+        need = math.ceil((2 * 1.96 * measured.run_sd / band) ** 2)
+    else:
+        need = math.ceil(max(1, measured.runs) * (measured.width / band) ** 2)
     more = max(1, need - measured.runs)
     if measured.runs <= 1:
         return (f"with one run per side the interval is the steps' noise only; about {more} more "

@@ -263,8 +263,8 @@ def _verdict(db: Any, setting: ClaimSetting, sweep: Sweep, jobs: list[dict[str, 
     # The verdict is on the largest model swept: the one nearest the claim's scale.
     judged = sweep.models[-1]
     at = measured[judged]
-    interval = Interval(at["ratio"], at["low"], at["high"], at["rounds"],
-                        sum(len(speeds[j["job_id"]].step_ms) for j in jobs if j["model"] == judged))
+    interval = _interval_of(judged, jobs, speeds)
+    assert interval is not None  # measured above
     claimed = setting.claimed_ratio() if setting.relative else None
     verdict, why = judge_interval(claimed, interval, tolerance, unit_of_more="rounds (one job per side each)")
     extra = extrapolate(db, setting, sweep, [j for j in jobs if j.get("run_id")], speeds)
@@ -285,7 +285,7 @@ def _verdict(db: Any, setting: ClaimSetting, sweep: Sweep, jobs: list[dict[str, 
         "warmup_steps": WARMUP_STEPS, "models": sweep.models, "judged_model": judged, "tolerance": tolerance,
         "rounds": interval.runs, "stopped": stopped, "why": why,
         "interval": {"point": interval.point, "low": interval.low, "high": interval.high, "runs": interval.runs,
-                     "values": interval.values, "level": interval.level},
+                     "values": interval.values, "level": interval.level, "run_sd": interval.run_sd},
         "sides": {s: {"name": name, "claimed_layout": short(c), "layout": short(lay)}
                   for s, name, c, lay in zip(SIDES, (subject, baseline), sweep.claimed, sweep.scaled, strict=True)},
         "jobs": jobs, "measured": measured, "measured_ratio": at["ratio"],
