@@ -87,12 +87,16 @@ def colour_for(key: str) -> str:
 def series_colours(keys: Any) -> dict[str, str]:
     """A colour per compared series, never the same for two of them while the palette lasts.
 
-    Each key starts from the colour its hash picks (so a run keeps its colour from one chart to the next) and
-    moves to the next free one when an earlier key took it; keys are visited in sorted order, so the result
-    does not depend on the order rows arrive in. Up to len(PRIMARY) series use only the most distinct colours.
+    Up to len(PRIMARY) series take PRIMARY's colours in the sorted order of their keys: the same selection
+    always looks the same, and two or three series are blue, orange, green rather than two reds a hash may
+    pick. More series start from the colour their hash picks and move to the next free one when an earlier
+    key took it. Either way the result does not depend on the order rows arrive in.
     """
     unique = sorted({str(k) for k in keys})
-    pool = PRIMARY if len(unique) <= len(PRIMARY) else PALETTE
+    if len(unique) <= len(PRIMARY):
+        # Few series: the most distinct colours in order (blue, orange, green, ...), whatever the hashes say.
+        return dict(zip(unique, PRIMARY, strict=False))
+    pool = PALETTE
     used: set[str] = set()
     out: dict[str, str] = {}
     for key in unique:
@@ -152,7 +156,7 @@ def curves_figure(
                 meta="series",
                 customdata=c[["step", "n_nan"]],
                 hovertemplate="step %{customdata[0]:.0f}<br>%{y:.4g}"
-                "<br>NaN values: %{customdata[1]}<extra>" + name + "</extra>",
+                "<br>non-finite values left out: %{customdata[1]}<extra>" + name + "</extra>",
             )
         )
     if not events.empty:
@@ -183,9 +187,10 @@ def curves_figure(
 def layout_scatter(summary: pd.DataFrame, y: str, title: str) -> go.Figure:
     """One point per run: ``y`` against world size, coloured by run, labelled by layout.
 
-    Runs at the same world size are spread a little sideways (in the log axis) and labelled outward, left of
-    the left half and right of the right half, so their labels do not pile up; the axes leave room around the
-    outermost points so no label is cut at the plot's edge. Hover gives the true world size.
+    Runs at the same world size are spread a little sideways (in the log axis) and labelled above and below
+    in turn, each layout once, so their labels do not pile up; values spanning more than 30x go on a log
+    axis (one fast run would squash the rest onto zero); the axes leave room around the outermost points so
+    no label is cut at the plot's edge. Hover gives the true world size.
     """
     fig = go.Figure()
     df = summary.dropna(subset=[y, "world_size"])
@@ -194,18 +199,20 @@ def layout_scatter(summary: pd.DataFrame, y: str, title: str) -> go.Figure:
         df = df.assign(**{y: df[y].map(percent)})
     colours = series_colours(df["run_id"]) if not df.empty else {}
     for ws, group in df.sort_values([y, "run_id"]).groupby("world_size", sort=True):
-        m = len(group)
+        m, labelled = len(group), set()
         for k, row in enumerate(group.itertuples(index=False)):
             offset = (k - (m - 1) / 2) * min(0.5 / m, 0.12)  # in octaves
-            position = "top center" if m == 1 else ("middle left" if k < (m - 1) / 2 else "middle right")
+            position = "top center" if k % 2 == 0 else "bottom center"
             layout = layout_text(row)
+            label = layout if layout not in labelled else ""  # one label per layout and world size
+            labelled.add(layout)
             framework, model = name_or(row.framework, "unknown framework"), name_or(row.model, "unknown model")
             fig.add_trace(
                 go.Scatter(
                     x=[float(ws) * 2**offset],
                     y=[getattr(row, y)],
                     mode="markers+text",
-                    text=[layout],
+                    text=[label],
                     textposition=position,
                     cliponaxis=False,
                     customdata=[[int(ws)]],
@@ -228,8 +235,11 @@ def layout_scatter(summary: pd.DataFrame, y: str, title: str) -> go.Figure:
     if not df.empty:
         lo, hi = math.log10(df["world_size"].min()), math.log10(df["world_size"].max())
         fig.update_xaxes(range=[lo - 0.3, hi + 0.3])  # about an octave each side: room for outward labels
-        top = float(df[y].max())
-        fig.update_yaxes(range=[0, top * 1.2 if top > 0 else 1], rangemode="tozero")
+        low, top = float(df[y].min()), float(df[y].max())
+        if low > 0 and top / low > 30:  # a fast run would squash the others onto the axis: log scale
+            fig.update_yaxes(type="log", range=[math.log10(low) - 0.3, math.log10(top) + 0.3])
+        else:
+            fig.update_yaxes(range=[0, top * 1.25 if top > 0 else 1])
     return fig
 
 

@@ -67,11 +67,20 @@ def run_label(row: pd.Series | dict[str, Any]) -> str:
 
 def readable(df: pd.DataFrame) -> pd.DataFrame:
     """The frame as a table shows it: a missing text cell reads "—", not "None" or "nan"; numbers stay
-    numbers (so they still sort and format), and an empty text stays empty."""
+    numbers (so they still sort and format) unless one is missing: then the column is text, each number to 4
+    significant digits and the missing ones "—". An empty text stays empty (a view may mean "not checked")."""
     out = df.copy()
     for column in out.columns:
-        if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
-            out[column] = out[column].map(_cell_text)
+        values = out[column]
+        if values.dtype == object or pd.api.types.is_string_dtype(values):
+            out[column] = values.map(_cell_text)
+        elif (
+            pd.api.types.is_numeric_dtype(values)
+            and not pd.api.types.is_bool_dtype(values)
+            and values.isna().any()
+        ):
+            # A grid draws a missing number as "None": the column becomes text, its numbers written out.
+            out[column] = values.map(lambda v: "—" if pd.isna(v) else f"{v:.4g}")
     return out
 
 

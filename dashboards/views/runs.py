@@ -73,7 +73,7 @@ with curves_tab:
             st.caption(
                 f"{int(curves['n'].sum()):,} samples in {len(curves):,} step buckets; band = min/max over "
                 f"ranks and steps in a bucket"
-                + (f"; {n_nan:,} NaN/inf values left out of the curve" if n_nan else "")
+                + (f"; {n_nan:,} non-finite values (not a number, infinite) left out of the curve" if n_nan else "")
             )
             if not events.empty:
                 with st.expander(f"{len(events)} event(s)"):

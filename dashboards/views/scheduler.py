@@ -63,7 +63,7 @@ workload = st.selectbox(
     "Workload", workloads, key="sched_workload", help="Workloads with this database's own simulations come first."
 )
 sims = _ui.query(queries_scheduler.sim_runs, (workload,))
-hours = sims.assign(**{f"{c} (h)": sims[c] / 3600 for c in ("avg_jct", "p50_jct", "p99_jct", "makespan")})
+hours = sims.assign(**{f"{c} (h)": (sims[c] / 3600).round(2) for c in ("avg_jct", "p50_jct", "p99_jct", "makespan")})
 _ui.table(
     hours[
         [
@@ -81,10 +81,6 @@ _ui.table(
             "sim_id",
         ]
     ],
-    column_config={
-        c: st.column_config.NumberColumn(c, format="%.2f")
-        for c in ("avg_jct (h)", "p50_jct (h)", "p99_jct (h)", "makespan (h)")
-    },
 )
 st.caption(
     "Rows with policy `published:<name>` are the figures the Pollux paper reports for this workload; "

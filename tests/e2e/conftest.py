@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -52,12 +53,18 @@ def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 
 @pytest.fixture(scope="session")
 def dashboard_url(tmp_path_factory) -> Iterator[str]:
     """`assay dashboard --db <sample> --port <free>` as its own process group; stopped at the end.
+    ``ASSAY_DASHBOARD_DB=FILE`` serves a copy of that file instead of the sample (only the tests that assert
+    no particular content, test_dashboard_readable.py, are meant to run on it).
 
     Runs the CLI's entry point with this interpreter, so it works with or without the console script on PATH.
     """
     tmp = tmp_path_factory.mktemp("dashboard")
     db = tmp / "assay.duckdb"
-    dd.fill_sample(db)
+    if os.environ.get("ASSAY_DASHBOARD_DB"):
+        # Screenshots of another database (the demo's: `assay demo --db FILE`); a copy, never the file itself.
+        shutil.copyfile(os.environ["ASSAY_DASHBOARD_DB"], db)
+    else:
+        dd.fill_sample(db)
     port = _free_port()
     log = tmp / "dashboard.log"
     with log.open("w") as out:
@@ -94,6 +101,15 @@ def browser():
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context (no state from another test) at the size the screenshots use."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    yield pg
+    context.close()
 
 
 @pytest.fixture(scope="session")
