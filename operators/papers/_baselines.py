@@ -27,12 +27,13 @@ _STOP_EN = re.compile(
     r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|(?-i:[a-z]{3,}(?:es|ed)))\b|"
     # "... than X and speeds training up by 26%": a verb in -s with its object starts another clause.
     r"(?-i:and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b)|"
-    r"respectively|which|that|thanks|because|without|through|is|are|was|were)\b|\s*[,.;:()\[\]]|"
-    r"\s+(?:(?:and|or)\s+)?[\d$~]",
+    r"respectively|which|that|thanks|because|without|through|is|are|was|were)\b|\s*(?:[,;:()\[\]]|\.(?!\d))|"
+    # A number starts another statement, not a model's size after an article ("than the 2.5B model").
+    r"(?<!\bthe)\s+(?:(?:and|or)\s+)?[\d$~]|\s+[\d$~](?![\d.]*[BMK]\b)",
     re.I,
 )
 # A phrase runs over a line break inside a paragraph (a PDF's or a LaTeX source's lines), not a blank line.
-_PHRASE = r"(?:[^,.;:()\n]|\n(?!\s*\n))"
+_PHRASE = r"(?:[^,.;:()\n]|(?<=\d)\.(?=\d)|\n(?!\s*\n))"
 _VERSUS_EN = re.compile(
     r"\b(?:compared\s+(?:with|to|against)|relative\s+to|in\s+comparison\s+(?:with|to)|over|than|versus|vs\.?|"
     r"against|outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|exceed(?:s|ed|ing)?)\s+(?!\s*[\d$~])"
@@ -79,7 +80,7 @@ _ZH_LATIN_LEAD = re.compile(
     r"^(?P<n>[A-Za-z][A-Za-z0-9_.+-]*(?:[ ][A-Za-z][A-Za-z0-9_.+-]*)*)\s*(?=[\u4e00-\u9fff])"
     r"(?!和|与|及|、|的|基线|框架|系统|方法|实现|版本|库|模型|方案|算法|策略)"
 )
-_BARE_COMPARATIVE = re.compile(r"^(?:more|less|fewer|faster|higher|lower|better|an?|one|two)$", re.I)
+_BARE_COMPARATIVE = re.compile(r"^(?:more|less|fewer|faster|higher|lower|better|an?|the|one|two)$", re.I)
 
 
 def versus(
@@ -151,6 +152,13 @@ def versus(
     if share and claim.unit in ("%", "x") and not _PERCENT_WORDS.match(share.group("v")):
         # "68% of those achieved by ZeRO": the system whose result is the whole.
         candidates.append((0, 0, share.group("v"), share.start("v"), share.end("v")))
+    peak = _OF_PEAK.match(text, claim.end, s_end) if claim.unit == "%" else None
+    if peak:
+        # "11.7% of the peak flop/s", "(37% of peak)": a share of the hardware's peak, measured against it.
+        phrase = peak.group("v")
+        stop = _STOP_EN.search(phrase)
+        phrase = (phrase[: stop.start()] if stop else phrase).strip()
+        candidates.append((0, 0, phrase, peak.start("v"), peak.start("v") + len(phrase)))
     within = _WITHIN_OF.match(text, claim.end, s_end)
     if within and _WITHIN_BEFORE.search(text, max(s_start, claim.start - 12), claim.start):
         # "within 5% of Megatron-LM": the system it comes close to is the baseline.
@@ -174,6 +182,10 @@ _NAMED = re.compile(r"[A-Z0-9]")
 _PERCENT_WORDS = re.compile(r"^(?:the|peak|all|each|its|their|our|this|these|those|GPU|GPUs|CPU|CPUs)$", re.I)
 
 
+# "of the (theoretical) peak half-precision flop/s": the peak and what it is the peak of.
+_OF_PEAK = re.compile(
+    r"\s+of\s+(?:the\s+)?(?P<v>(?:(?:theoretical|hardware)\s+)?peak\b[^,.;:()\n]{0,60})", re.I
+)
 _WITHIN_OF = re.compile(rf"\s+of\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})")
 _WITHIN_BEFORE = re.compile(r"\bwithin\s*$", re.I)
 

@@ -1,0 +1,46 @@
+"""Baselines a claim's clause states without a system's name: a share of the hardware's peak is measured
+against the peak; an article left over from a comparison that names no baseline is none. Each through the
+whole extraction (``extract_knowledge``), own-worded sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.dsl import get_operator
+from assay.ids import content_id
+from assay.operators.papers import segment_text
+
+EXTRACT = get_operator("extract_knowledge")
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return EXTRACT.bind(parse="none")
+
+
+def claims(bound, text: str) -> list[dict]:
+    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
+    out, failures = bound.process([record])
+    assert not failures, failures
+    return sorted(out[0]["claims"], key=lambda c: c["start"])
+
+
+def test_a_share_of_the_peak_is_measured_against_the_peak(rules):
+    found = claims(
+        rules,
+        "We present FooMoE. On the largest model FooMoE sustains only 14.2% of the peak bf16 flop/s, far "
+        "below the 350M (41% of peak) and 1.3B (33% of peak) models.",
+    )
+    assert [c["versus"] for c in found] == ["peak bf16 flop/s", "peak", "peak"]
+
+
+def test_an_article_before_a_number_is_no_baseline(rules):
+    found = claims(rules, "We present FooMoE. FooMoE is slower than the 1.3B model (21% of its time).")
+    assert all(c["versus"] != "the" for c in found)
+
+
+def test_a_model_size_after_the_article_is_part_of_the_baseline(rules):
+    found = claims(
+        rules, "We present Foo. With 256 GPUs the 6.1B model runs 1.4x faster than the 1.7B model."
+    )
+    assert [c["versus"] for c in found if c["unit"] == "x"] == ["1.7B model"]
