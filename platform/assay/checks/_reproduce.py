@@ -144,7 +144,7 @@ def reproduce(db: Any, setting: ClaimSetting, *, workers: int | None = None, ste
         echo(f"  round {r + 1}: {sweep.models[-1]} {interval.describe('{:.2f}x') if interval else 'not measured'}"
              + (f" (claimed {claimed:.2f}x)" if claimed else ""))
     return _verdict(db, setting, sweep, jobs, speeds, steps=steps, tolerance=tolerance, echo=echo,
-                    stopped=stopped)
+                    stopped=stopped, min_rounds=min_rounds)
 
 
 def _round_order(sweep: Sweep, r: int) -> Sweep:
@@ -243,7 +243,7 @@ def _speed(db: Any, job: dict[str, Any]) -> SideSpeed:
 
 def _verdict(db: Any, setting: ClaimSetting, sweep: Sweep, jobs: list[dict[str, Any]],
              speeds: dict[str, SideSpeed], *, steps: int, tolerance: float, echo: Callable[[str], None],
-             stopped: str = "") -> Check:
+             stopped: str = "", min_rounds: int = 1) -> Check:
     from assay.checks._extrapolate import extrapolate
 
     for j in jobs:
@@ -267,6 +267,11 @@ def _verdict(db: Any, setting: ClaimSetting, sweep: Sweep, jobs: list[dict[str, 
     assert interval is not None  # measured above
     claimed = setting.claimed_ratio() if setting.relative else None
     verdict, why = judge_interval(claimed, interval, tolerance, unit_of_more="rounds (one job per side each)")
+    if interval.runs < min_rounds:
+        # One round says nothing of the spread between tries: on a busy machine the same pair measured 1.26x
+        # and 0.89x one after the other. Too few rounds within the budget decide nothing.
+        verdict, why = "inconclusive", (f"{why.split(';')[0]}; only {interval.runs} of the {min_rounds} rounds a "
+                                        f"verdict needs finished within the budget")
     extra = extrapolate(db, setting, sweep, [j for j in jobs if j.get("run_id")], speeds)
     subject, baseline = (setting.subject, setting.versus)
     restarted = [j["job_id"] for j in jobs if j["attempts"]]
