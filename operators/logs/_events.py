@@ -154,6 +154,10 @@ ENDINGS: tuple[EventRule, ...] = (
               "`Trainer.fit` stopped: `max_steps=500` reached."),
     EventRule("", r"\[after training is done\]|\*{5} train metrics \*{5}",
               "***** train metrics *****"),
+    # a planned stop: the stopping rule fired, or the configured number of steps was reached
+    EventRule("", r"\bearly stopping (?:triggered|at (?:epoch|step|iter))|\bstopp(?:ed|ing) early\b"
+              r"|\breached (?:the )?(?:max(?:imum)?[ _](?:number of )?(?:steps|iters|iterations|epochs)|max_steps)\b",
+              "Early stopping triggered at epoch 14: val_loss did not improve for 5 epochs"),
 )
 #: Candidate lines, GENERATED from the table (RE2, case-insensitive): a line no row's phrase is found in
 #: never reaches ``classify``, so the filter and the rules cannot drift apart.
@@ -208,6 +212,9 @@ def classify(text: str) -> str | None:
 
 #: A bare progress bar (no description before it, as the HF Trainer draws it) with text glued after it.
 _BAR_THEN = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]\s*\S")
+#: The step an event's line names itself (``at step 600``, ``iteration=88``), not one printed with its total
+#: (``step 50/100`` may count within an epoch) nor a job step's id (Slurm's ``STEP 5559.0``).
+_OWN_STEP = re.compile(r"(?i)\b(?:global[_ ])?(?:step|iteration|iter)\b\s*[:=#]?\s*(\d+)\b(?!\s*/|\.\d)")
 #: The first line of a traceback (plain, or the box a rich console draws around it).
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 #: The exception line that ends a traceback (``RuntimeError: ...``), case-sensitive. Its numbers are the
@@ -230,7 +237,10 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
     if kind is not None:
         ts = find_timestamp(text[:200])
         bar = _BAR_THEN.match(text)  # a report glued after a bare progress bar happened at the bar's count
-        step = int(bar[1]) if bar else None
+        # ``nan loss at step 600``: the step the report names (a checkpoint takes the training step before it,
+        # whatever its file is numbered)
+        own = _OWN_STEP.search(text) if kind != "checkpoint" else None
+        step = int(bar[1]) if bar else int(own[1]) if own else None
         opened = _open_traceback.get(out)
         inside = opened is not None and 0 <= line_no - opened <= _TRACEBACK_LINES
         if kind == "failure" and _TRACEBACK.search(text):

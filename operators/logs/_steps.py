@@ -77,7 +77,7 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
 _COUNTER_KEYS = r"global_step|step|steps|iter|iteration|batch|it|update"
 #: A step counter anywhere in a line: a counter word's number, a bar's ``10/100 [``.
 _COUNTER = re.compile(
-    rf"\b(?P<key>{_COUNTER_KEYS})\b\s*[:=#]?\s*(?P<n>\d+)(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
+    rf"\b(?P<key>{_COUNTER_KEYS})\b\s*[:=#]?\s*(?P<n>\d+)(?!\d|\.\d)(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
     r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
     re.I,
 )

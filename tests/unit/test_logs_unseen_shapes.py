@@ -101,3 +101,22 @@ def test_a_banner_of_settings_gives_no_step_and_a_header_of_words_names_its_colu
     assert set(series) == {"loss"}
     assert [s for s, _ in series["loss"]] == [1, 2, 3, 4, 5, 6]
     assert not [e for e in log.events if e["kind"] == "restart"]
+
+
+def test_an_event_line_that_names_its_step_is_at_that_step(tmp_path):
+    lines = [f"step {s} | loss {2.0 - s / 1000:.3f}" for s in range(100, 600, 100)]
+    lines.append("WARNING: loss is nan at step 540, skipping batch")
+    lines.append("slurmstepd: error: *** STEP 5559.0 ON node3 CANCELLED AT 2024-01-02T03:04:05 DUE TO TIME LIMIT ***")
+    log, _ = _read(tmp_path, lines)
+    steps = {e["kind"]: e["step"] for e in log.events}
+    assert steps["skipped_step"] == 540
+    assert steps["preempted"] == 500  # the job step's id is no training step: the last one counted
+    assert log.run["status"] == "cancelled"
+
+
+def test_a_planned_stop_completes_the_run(tmp_path):
+    for i, ending in enumerate(("Early stopping triggered at epoch 5: no improvement", "Reached max steps 500, stopping.")):
+        lines = [f"epoch {e} | train loss {2.0 - e / 10:.3f} | val loss {2.1 - e / 10:.3f}" for e in range(1, 6)]
+        (tmp_path / str(i)).mkdir()
+        log, _ = _read(tmp_path / str(i), [*lines, ending])
+        assert log.run["status"] == "completed", ending
