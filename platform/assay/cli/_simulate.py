@@ -41,7 +41,11 @@ def simulate(
     store: Annotated[bool, typer.Option("--store/--no-store", help="Record runs in the database for the "
                                                                    "dashboards.")] = True,
 ) -> None:
-    """Replay a workload under a scheduling policy and report JCT, makespan, utilization and fairness."""
+    """Replay a workload under a scheduling policy and report JCT, makespan, utilization and fairness.
+    Columns: avg/p50/p99 JCT (job completion time: submission to finish), makespan (first submission to
+    last finish), util (allocated GPU-seconds over GPUs x makespan), FTF (finish-time fairness: each job's
+    JCT over its run time alone on the GPUs it asked for, averaged; 1.0 is as if alone, lower is better),
+    wall (seconds this simulation took)."""
     from assay.scheduler.pools import ClusterSpec
     from assay.scheduler.simulator import compare_policies, policy_names
     from assay.scheduler.workloads import WorkloadError, named_workload
