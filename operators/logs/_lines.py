@@ -61,6 +61,8 @@ def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
         for name in seen:
             counts[name] += 1
     common = [n for n, c in counts.items() if c * 3 >= len(lines) and c >= 2]
+    if "lineno" in common and not _numbers_every_line(lines):
+        common.remove("lineno")  # ``[10]\ttraining's logloss``: a round counted in brackets, no viewer's numbering
     rank_styles = [n for n in common if n in styles]
     rank = max(rank_styles, key=lambda n: counts[n]) if rank_styles else None
     layers = [n for n in common if n in _LAYERS]
@@ -71,6 +73,17 @@ def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
         parts.append(styles[rank].pattern.lstrip("^"))
     name = "+".join([*layers, *([rank] if rank else [])])
     return PrefixStyle(name, re.compile(f"^(?:{'|'.join(parts)}){{0,{_MAX_LAYERS}}}"))
+
+
+_LINENO = re.compile(r"^(?:>[ \t]?)?\[(\d{1,9})\][ \t]")
+
+
+def _numbers_every_line(lines: list[str]) -> bool:
+    """A viewer's line numbers go up by one from a numbered line to the next (most of the time): a counter
+    printed in brackets by the log itself (a boosting round every 10) does not."""
+    numbers = [int(m[1]) for line in lines if (m := _LINENO.match(line))]
+    steps = [b - a for a, b in zip(numbers, numbers[1:], strict=False)]
+    return not steps or sum(d == 1 for d in steps) * 2 > len(steps)
 
 
 def _peel(line: str, layers: dict[str, re.Pattern[str]]) -> list[str]:

@@ -217,11 +217,15 @@ def key_slug(key: str) -> str:
 def is_step_key(key: str) -> bool:
     """A step's key, also behind a word that says training (DLLogger's ``Training Iteration: 651``) or that
     it counts across epochs (OpenPCDet's ``Acc_iter 1100``, accumulated)."""
-    slug = key_slug(key)
+    slug = _INDEX_SUFFIX.sub("", key_slug(key))  # Pax's ``step_i``, ``iter_num``, ``step_idx``
     for prefix in ("training_", "train_", "acc_", "accumulated_", "global_"):
         if slug.startswith(prefix) and slug[len(prefix) :] in _STEP_KEYS:
             return True
     return slug in _STEP_KEYS
+
+
+#: A suffix that says a step word's value is its index or number (``step_i``, ``iter_num``, ``step_idx``).
+_INDEX_SUFFIX = re.compile(r"(?<=step|iter)_(?:i|idx|index|num|no|n|id|count)$|(?<=iteration)_(?:i|idx|index|num|no|n|id|count)$")
 
 
 #: Qualifiers that make a step key count across epochs (``global_step``, OpenPCDet's ``Acc_iter``).

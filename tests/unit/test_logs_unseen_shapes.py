@@ -120,3 +120,19 @@ def test_a_planned_stop_completes_the_run(tmp_path):
         (tmp_path / str(i)).mkdir()
         log, _ = _read(tmp_path / str(i), [*lines, ending])
         assert log.run["status"] == "completed", ending
+
+
+def test_a_step_word_with_an_index_suffix_is_the_step(tmp_path):
+    # Pax prints 'step_i: 1000'; nanoGPT-like loops 'iter_num'
+    lines = [f"I0304 05:06:{s:02d}.123456 140000 programs.py:123] step_i: {s * 100}, training loss: {3.3 - s / 100:.4f}"
+             for s in range(10, 60, 10)]
+    _, series = _read(tmp_path, lines)
+    assert [s for s, _ in series["loss"]] == [1000, 2000, 3000, 4000, 5000]
+    assert "step_i" not in series
+
+
+def test_a_bracketed_round_every_ten_lines_is_no_viewer_line_number(tmp_path):
+    # '[10]<TAB>...' counts boosting rounds by tens: a log viewer would number every line by one
+    lines = [f"[{i * 10}]\ttrain logloss: {0.5 - i / 100:.6f}\tvalid loss: {0.55 - i / 100:.6f}" for i in range(1, 6)]
+    _, series = _read(tmp_path, lines)
+    assert [s for s, _ in series["loss"]] == [10, 20, 30, 40, 50]
