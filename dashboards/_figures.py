@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from assay.dashboards._frames import marker_kind, name_or, percent
+from assay.dashboards._frames import event_kind_label, marker_kind, name_or, percent
 
 #: The colours a few compared series get: Tableau's ten, without its grey (grey means "reference" here).
 PRIMARY = (
@@ -166,7 +166,8 @@ def curves_figure(
                     x=e["x"],
                     y=e["y"],
                     mode="markers",
-                    name=str(kind),
+                    name=event_kind_label(kind),
+                    meta="events",  # the hover quotes the log's own detail, which may say "loss is NaN"
                     marker=dict(
                         symbol=EVENT_SYMBOLS.get(str(kind), "circle"),
                         size=12,
@@ -174,7 +175,7 @@ def curves_figure(
                         line=dict(width=1, color="white"),
                     ),
                     text=[
-                        f"{kind} at step {s}: {name_or(d, 'no detail')}<br>{labels.get(r, r)}"
+                        f"{event_kind_label(kind)} at step {s}: {name_or(d, 'no detail')}<br>{labels.get(r, r)}"
                         for s, d, r in zip(e["step"], e["detail"], e["run_id"], strict=True)
                     ],
                     hovertemplate="%{text}<extra></extra>",
@@ -187,8 +188,8 @@ def curves_figure(
 def layout_scatter(summary: pd.DataFrame, y: str, title: str) -> go.Figure:
     """One point per run: ``y`` against world size, coloured by run, labelled by layout.
 
-    Runs at the same world size are spread a little sideways (in the log axis) and labelled above and below
-    in turn, each layout once, so their labels do not pile up; values spanning more than 30x go on a log
+    Runs at the same world size are spread a little sideways (in the log axis) and labelled outward (the
+    lowest below, the highest above, the rest beside), each layout once, so their labels do not pile up; values spanning more than 30x go on a log
     axis (one fast run would squash the rest onto zero); the axes leave room around the outermost points so
     no label is cut at the plot's edge. Hover gives the true world size.
     """
@@ -202,7 +203,12 @@ def layout_scatter(summary: pd.DataFrame, y: str, title: str) -> go.Figure:
         m, labelled = len(group), set()
         for k, row in enumerate(group.itertuples(index=False)):
             offset = (k - (m - 1) / 2) * min(0.5 / m, 0.12)  # in octaves
-            position = "top center" if k % 2 == 0 else "bottom center"
+            # Lowest below, highest above, those between beside: two neighbours' labels never face each other.
+            position = (
+                "top center" if k == m - 1
+                else "bottom center" if k == 0
+                else ("middle right" if k % 2 else "middle left")
+            )
             layout = layout_text(row)
             label = layout if layout not in labelled else ""  # one label per layout and world size
             labelled.add(layout)

@@ -91,6 +91,17 @@ def _cell_text(value: Any) -> Any:
     return "—" if name_or(value, "") == "" else value
 
 
+#: How an event kind reads where a kind's stored name would read as a missing value (kind `nan`: a loss or
+#: gradient that was not a number). Other kinds read as stored, underscores as spaces.
+EVENT_KIND_NAMES = {"nan": "non-finite value"}
+
+
+def event_kind_label(kind: Any) -> str:
+    """``non-finite value`` for the stored kind ``nan``, ``skipped step`` for ``skipped_step``."""
+    text = text_of(kind)
+    return EVENT_KIND_NAMES.get(text, text.replace("_", " ") or "unknown event")
+
+
 def origin(row: pd.Series | dict[str, Any]) -> str:
     """Where a run came from: ``job`` (the scheduler ran it) or ``log`` (imported from a training log)."""
     return "job" if name_or(row.get("job_id"), "") else "log"

@@ -65,7 +65,9 @@ with curves_tab:
                 x = "step"
             events = _ui.query(queries_runs.run_events, tuple(picked))
             kinds = sorted(events["kind"].dropna().unique().tolist())
-            shown = st.multiselect("Event markers", kinds, default=kinds, key="runs_events")
+            shown = st.multiselect(
+                "Event markers", kinds, default=kinds, key="runs_events", format_func=_frames.event_kind_label
+            )
             smoothed = _frames.smooth_curves(curves, weight)
             marks = _frames.event_positions(events[events["kind"].isin(shown)], smoothed)
             _ui.plot(_figures.curves_figure(smoothed, marks, labels, metric, X_TITLES[x]), key="runs_curve")
@@ -78,9 +80,9 @@ with curves_tab:
             if not events.empty:
                 with st.expander(f"{len(events)} event(s)"):
                     _ui.table(
-                        events.assign(run=events["run_id"].map(labels))[
-                            ["run", "step", "kind", "detail", "line_no", "ts"]
-                        ]
+                        events.assign(
+                            run=events["run_id"].map(labels), kind=events["kind"].map(_frames.event_kind_label)
+                        )[["run", "step", "kind", "detail", "line_no", "ts"]]
                     )
 
 with speed_tab:

@@ -22,7 +22,9 @@ PROBLEMS_JS = r"""
     const title = (gd.layout && gd.layout.title && (gd.layout.title.text || gd.layout.title)) || `chart ${i}`;
     const seen = {};
     for (const t of gd.data || []) {
-      for (const field of ["name", "text", "hovertext", "hovertemplate"]) {
+      // An event marker's hover quotes its log line ("loss is NaN"): data, not a label; its name is checked.
+      const fields = t.meta === "events" ? ["name"] : ["name", "text", "hovertext", "hovertemplate"];
+      for (const field of fields) {
         for (const s of strings(t[field])) {
           if (typeof s === "string" && word.test(s.replace(/%\{[^}]*\}/g, ""))) {
             out.charts.push(`${title}: ${field} ${s.slice(0, 120)}`);

@@ -113,7 +113,7 @@ def test_scaling_points_at_one_world_size_spread_and_label_outward():
     xs = [t.x[0] for t in at_two]
     assert len(set(xs)) == 3 and all(1.5 < x < 2.7 for x in xs)  # apart, still near 2
     positions = [t.textposition for t in sorted(at_two, key=lambda t: t.y[0])]
-    assert positions == ["top center", "bottom center", "top center"]  # neighbours labelled above/below
+    assert positions == ["bottom center", "middle right", "top center"]  # outward: no two labels face
     texts = [t.text[0] for t in fig.data]
     assert "" in texts and "dp2·tp1·pp1" in texts  # no 'dp?·tp?·pp?' for a run with no known degree
     assert not any(word in (t.name + t.hovertemplate) for t in fig.data for word in ("nan", "None"))
@@ -151,3 +151,15 @@ def test_a_table_shows_a_dash_for_missing_text_and_keeps_numbers_and_empty_cells
     assert whole["n"].dtype == float  # a column with every number stays numeric (sorts, formats)
     assert out["tags"].iloc[0] == ["x"] and out["tags"].iloc[2] == "—"
     assert out["flag"].tolist() == [True, "—", False, True, False]
+
+
+def test_the_nan_event_kind_reads_as_what_it_means():
+    assert _frames.event_kind_label("nan") == "non-finite value"
+    assert _frames.event_kind_label("skipped_step") == "skipped step"
+    assert _frames.event_kind_label(None) == "unknown event"
+    curves = pd.DataFrame({"run_id": ["a"], "step": [1], "x": [1], "mean": [1.0], "lo": [1.0], "hi": [1.0],
+                           "n_nan": [1], "n": [1]})
+    events = pd.DataFrame({"run_id": ["a"], "step": [1], "kind": ["nan"], "detail": [None], "x": [1], "y": [1.0]})
+    fig = _figures.curves_figure(curves, events, {"a": "run a"}, "loss", "step")
+    marker = next(t for t in fig.data if t.meta == "events")
+    assert marker.name == "non-finite value" and marker.text == ("non-finite value at step 1: no detail<br>run a",)
