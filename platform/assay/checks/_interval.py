@@ -42,6 +42,8 @@ SEED = 20260
 #: Student's t, 97.5th percentile, by degrees of freedom (1-10; beyond: the normal's 1.96 plus a little).
 T_975: dict[int, float] = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
                            9: 2.262, 10: 2.228}
+#: A run with this many steady values has its median's spread from the normal approximation, not resampled.
+LARGE_RUN = 30
 #: Values per series the bootstrap draws from (a longer series is thinned evenly; the median barely moves).
 MAX_VALUES = 400
 
@@ -98,12 +100,19 @@ def _thin(values: Sequence[float]) -> np.ndarray:
 
 
 def _run_draws(runs: Sequence[Sequence[float]], rng: np.random.Generator, n_boot: int) -> np.ndarray:
-    """(runs, n_boot): each run's median over ``n_boot`` resamples of its values (one value: itself)."""
+    """(runs, n_boot): each run's median over ``n_boot`` resamples of its values (one value: itself). A run
+    of ``LARGE_RUN`` values or more draws its median from its normal approximation instead (standard error
+    1.2533 sigma / sqrt(n), sigma from the MAD): the same interval at a fraction of the cost, which keeps
+    1,000 claims under 10 s."""
     out = np.empty((len(runs), n_boot))
     for i, values in enumerate(runs):
         arr = _thin(values)
         if len(arr) == 1:
             out[i] = arr[0]
+        elif len(arr) >= LARGE_RUN:
+            med = float(np.median(arr))
+            sigma = 1.4826 * float(np.median(np.abs(arr - med)))
+            out[i] = med + 1.2533 * sigma / math.sqrt(len(arr)) * rng.standard_normal(n_boot)
         else:
             out[i] = _row_medians(arr[rng.integers(0, len(arr), (n_boot, len(arr)))])
     return out
