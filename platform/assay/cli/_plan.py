@@ -17,7 +17,7 @@ from assay.cli._options import DbOption, usage_error
 from assay.scheduler.cluster import preset_names as cluster_names  # the presets' lists: no numpy, no torch
 from assay.scheduler.model_spec import preset_names as model_names
 
-_DIM = "Model dimension for a custom model (with --layers/--hidden/--heads), or to change --model's"
+_DIM = "A custom model's (or a change to --model's)"
 
 #: The families of the preset table, for the help text (MoE: how the cost model counts a mixture of experts).
 FAMILIES = ("GPT-3 (gpt-125m ... gpt-13b, gpt-175b), Megatron-LM's weak-scaling GPTs (gpt-1.7b ... gpt-1t), "
