@@ -13,8 +13,8 @@ interval, and a verdict is decided by where the claim lies against it:
   step-to-step noise and the run-to-run spread. The random generator is seeded, so the same evidence always
   gives the same interval (and the same verdict). Runs ``paired`` (a reproduction's interleaved rounds A B
   A B ...) are drawn by round, so drift that hit both sides of a round stays paired. A bootstrap over a
-  handful of runs is too narrow (two rounds give four distinct draws), so where each side has two runs or
-  more the interval is at least Student's t interval on the log ratio of the runs' medians (``T_975``);
+  handful of rounds is too narrow (two rounds give four distinct draws), so with two rounds or more the
+  interval of paired rounds is at least Student's t interval on the rounds' log ratios (``T_975``);
 - the **verdict** (``judge``): ``contradicted`` when the claim lies outside the interval widened by the
   tolerance; ``inconclusive`` when the interval alone is wider than the tolerance band, with how many more
   runs would narrow it enough (the width shrinks as one over the square root of the runs); ``consistent``
@@ -164,19 +164,20 @@ def ratio_interval(subject: Sequence[Sequence[float]], baseline: Sequence[Sequen
 
 
 def _at_least_t(interval: Interval, subject: list[float], baseline: list[float], *, paired: bool) -> Interval:
-    """``interval`` widened to Student's t interval on the log ratio of the runs' medians, where both sides
-    have two runs or more (paired: on the per-round log ratios)."""
+    """``interval`` with the spread between runs (``run_sd``, the log ratio's), where both sides have two
+    runs or more; paired rounds also widened to Student's t interval on the rounds' log ratios (the runs of
+    unpaired sides keep the bootstrap's, as measured logs are usually many runs or one)."""
     if min(len(subject), len(baseline)) < 2:
         return interval
     ls, lb = np.log(subject), np.log(baseline)
-    if paired:
-        n = len(ls)
-        run_sd = float(np.std(ls - lb, ddof=1))
-        se = run_sd / math.sqrt(n)
-    else:
+    if not paired:
         n = min(len(ls), len(lb))
         se = math.sqrt(float(np.var(ls, ddof=1)) / len(ls) + float(np.var(lb, ddof=1)) / len(lb))
-        run_sd = se * math.sqrt(n)
+        return Interval(interval.point, interval.low, interval.high, interval.runs, interval.values,
+                        interval.level, se * math.sqrt(n))
+    n = len(ls)
+    run_sd = float(np.std(ls - lb, ddof=1))
+    se = run_sd / math.sqrt(n)
     half = T_975.get(n - 1, 1.96 + 2.4 / (n - 1)) * se
     centre = math.log(interval.point)
     low, high = math.exp(centre - half), math.exp(centre + half)
