@@ -288,7 +288,9 @@ def workloads_own_first(sims: pd.DataFrame, workloads: list[str]) -> list[str]:
     if sims.empty:
         return list(workloads)
     own = sims[~sims["published"].astype(bool)]
-    newest = own.groupby("workload")["created_at"].max().sort_values(ascending=False, na_position="last")
+    newest = (  # ties (the same time) by name: groupby sorts the names, a stable sort keeps that order
+        own.groupby("workload")["created_at"].max().sort_values(ascending=False, na_position="last", kind="stable")
+    )
     first = [w for w in newest.index if w in workloads]
     return first + [w for w in workloads if w not in first]
 

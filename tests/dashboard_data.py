@@ -697,7 +697,27 @@ def _simulations(sample: Sample) -> dict[str, list[dict[str, Any]]]:
                     "wall_s": 1.5,
                 }
             )
-    return {"sim_runs": sim_runs, "sim_jobs": sim_jobs}
+    return {"sim_runs": sim_runs, "sim_jobs": sim_jobs, "sim_allocations": _typed_allocations(sample)}
+
+
+def _typed_allocations(sample: Sample) -> list[dict[str, Any]]:
+    """Allocations of workload-0's first policy on a cluster of two GPU types (sim_allocations.gpu_type, schema
+    5): three jobs, one moved from v100 to a100 when a100s freed up; the other simulations have none."""
+    sim_id = sample.sim_ids[f"workload-0/{POLICIES[0]}"]
+    decisions = [
+        ("workload-0-job0", 0.0, 8, "a100"),
+        ("workload-0-job1", 600.0, 4, "v100"),
+        ("workload-0-job2", 1200.0, 8, "v100"),
+        ("workload-0-job0", 3600.0, 0, None),  # finished
+        ("workload-0-job1", 3600.0, 8, "a100"),  # moved to the freed a100s
+        ("workload-0-job2", 7200.0, 0, None),
+        ("workload-0-job1", 9000.0, 0, None),
+    ]
+    return [
+        {"sim_id": sim_id, "job_id": job, "t": t, "workers": w, "batch_size": 32 * w, "reason": "schedule",
+         "gpu_type": gpu}
+        for job, t, w, gpu in decisions
+    ]
 
 
 def _checks(sample: Sample) -> list[dict[str, Any]]:

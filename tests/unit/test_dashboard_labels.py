@@ -163,3 +163,37 @@ def test_the_nan_event_kind_reads_as_what_it_means():
     fig = _figures.curves_figure(curves, events, {"a": "run a"}, "loss", "step")
     marker = next(t for t in fig.data if t.meta == "events")
     assert marker.name == "non-finite value" and marker.text == ("non-finite value at step 1: no detail<br>run a",)
+
+
+def test_usage_per_gpu_type_follows_a_job_that_moves_between_types():
+    allocations = pd.DataFrame(
+        [
+            ("j0", 0.0, 8, "a100"),
+            ("j1", 10.0, 4, "v100"),
+            ("j0", 20.0, 0, None),  # finished
+            ("j1", 20.0, 8, "a100"),  # moved onto the freed a100s
+            ("j1", 30.0, 0, None),
+        ],
+        columns=["job_id", "t", "workers", "gpu_type"],
+    ).assign(sim_id="s")
+    usage = _frames.usage_by_gpu_type(allocations)
+    a100 = usage[usage["gpu_type"] == "a100"].set_index("t")["workers"].to_dict()
+    v100 = usage[usage["gpu_type"] == "v100"].set_index("t")["workers"].to_dict()
+    assert a100 == {0.0: 8, 20.0: 8, 30.0: 0} and v100 == {10.0: 4, 20.0: 0}
+    one_type = allocations.assign(gpu_type=None)
+    assert _frames.usage_by_gpu_type(one_type).empty  # a one-type cluster: nothing per type to draw
+    fig = _figures.gpu_type_usage_figure(usage, "workers per GPU type")
+    assert [t.name for t in fig.data] == ["a100", "v100"] and len(set(_series(fig))) == 2
+    stacked = fig.data[0].y + fig.data[1].y  # one time grid: a type holds its count until it changes
+    assert list(stacked) == [8, 12, 8, 0]
+
+
+def test_workloads_with_own_simulations_come_first():
+    sims = pd.DataFrame(
+        {
+            "workload": ["pub-only", "mine", "mine", "older"],
+            "published": [True, False, True, False],
+            "created_at": pd.to_datetime(["2026-01-03", "2026-01-02", "2026-01-03", "2026-01-01"]),
+        }
+    )
+    assert _frames.workloads_own_first(sims, ["older", "mine", "pub-only"]) == ["mine", "older", "pub-only"]

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from assay.dashboards import _ui
+from assay.store import queries_knowledge
 
 APP = str(Path(_ui.__file__).resolve().parent / "app.py")
 VIEWS = ["overview", "knowledge", "claims", "runs", "scheduler", "pipelines"]
@@ -70,7 +71,9 @@ def test_overview(monkeypatch, sample):
 def test_knowledge(monkeypatch, sample):
     at = open_page(monkeypatch, sample.db, "knowledge")
     assert len(at.dataframe[0].value) == len(dd.ENTITIES)
-    assert at.header[0].value == "Megatron-LM"  # the most mentioned entity opens first
+    # It opens on the system the most claims are about (the most mentioned entity may be a GPU).
+    most = queries_knowledge.most_claimed_entity(sample.db)
+    assert most == sample.entity_ids["Megatron-LM"] and at.header[0].value == "Megatron-LM"
     marks = [h.proto.body for h in at.get("html")]
     assert any("<mark class='assay-claim'>1.5x higher throughput</mark>" in m for m in marks)
     assert plots(at) == 1  # the neighbour graph
@@ -203,13 +206,18 @@ def test_runs(monkeypatch, sample):
 def test_scheduler(monkeypatch, sample):
     at = open_page(monkeypatch, sample.db, "scheduler")
     assert {m.label for m in at.metric} == {"running", "queued", "failed", "succeeded", "preempted"}
-    assert plots(at) == 4  # timeline, usage, average JCT, JCT distribution
+    # timeline, usage, average JCT, JCT distribution, and workers per GPU type: workload-0 opens first (its
+    # own simulations are as new as workload-3's: by name) and one of its policies ran on two GPU types.
+    assert plots(at) == 5
+    assert at.selectbox(key="sched_workload").value == "workload-0"
+    assert "Allocation per GPU type" in [h.value for h in at.subheader]
     sims = at.dataframe[-1].value
     assert set(sims["policy"]) == set(dd.POLICIES) | set(dd.PUBLISHED)
     before = sims["avg_jct (h)"].tolist()
     at.selectbox(key="sched_workload").set_value("workload-3").run()
     assert_clean(at)
     assert at.dataframe[-1].value["avg_jct (h)"].tolist() != before
+    assert plots(at) == 4  # one GPU type there: no per-type chart
     assert "Utilisation over the timeline" in texts(at)
     at.multiselect(key="sched_states").select("queued").run()
     assert at.dataframe[0].value["job_id"].tolist() == ["job-sweep"]
@@ -233,6 +241,9 @@ def test_scheduler_narrowed_to_a_reproductions_jobs(monkeypatch, sample):
 def test_pipelines(monkeypatch, sample):
     at = open_page(monkeypatch, sample.db, "pipelines")
     assert {m.label: m.value for m in at.metric}["Runs"] == "3"
+    # "Quarantined" heads the rows listed under it; the level filter offers the levels those rows hold.
+    assert {m.label: m.value for m in at.metric}["Quarantined"] == str(len(at.dataframe[-1].value))
+    assert at.radio(key="pipes_level").options == ["all", *sorted(set(at.dataframe[-1].value["level"]))]
     assert plots(at) == 1
     at.multiselect(key="pipes_names").select("logs").run()
     assert_clean(at)
