@@ -9,15 +9,16 @@ PYTEST_ARGS ?=
 COMPAT_VENV := .venv-compat
 RAY_OLDEST  := $(shell sed -n 's/.*"ray\[data,train\]>=\([0-9.]*\),.*/\1/p' pyproject.toml)
 # The runtime's and the jobs' unit suites, and a few integration tests of what a Ray release can change
-# (a pipeline on embedded Ray, a killed worker, the stall watchdog, the embedded instance's stop, a job's
-# restart and resize, Ray's quiet start-up): about 6 minutes on 2 cores.
+# (a pipeline on embedded Ray, a killed worker, the embedded instance's stop, a job's restart and resize,
+# Ray's quiet start-up): about 8 minutes on 2 busy cores. Not here: the stall test that names the stuck
+# stage, which needs Ray Data's no-progress guard (2.55 has none: a stalled run still fails, at 2 x the
+# stall time + 10 s, without the stage's name).
 COMPAT_TESTS := tests/unit/test_ray_session.py tests/unit/test_cluster_auth.py tests/unit/test_local_runner.py \
 	tests/unit/test_run_plan.py tests/unit/test_watchdog.py tests/unit/test_sink_cadence.py \
 	tests/unit/test_sink_types.py tests/unit/test_stage_records.py tests/unit/test_early_planning.py \
 	tests/unit/test_jobs_*.py tests/unit/test_training.py \
 	"tests/integration/test_runtime.py::test_counts_reconcile_and_every_file_is_accounted_for" \
 	"tests/integration/test_runtime.py::test_a_killed_worker_leaves_the_same_database_as_a_clean_run" \
-	"tests/integration/test_runtime_clusters.py::test_a_stage_made_to_block_trips_the_watchdog_with_the_stage_named" \
 	"tests/integration/test_runtime_clusters.py::test_stopping_the_embedded_instance_stops_every_process_it_started" \
 	"tests/integration/test_jobs_faults.py::test_killed_worker_process_restarts_from_the_checkpoint" \
 	"tests/integration/test_jobs_faults.py::test_resize_replans_the_layout_and_keeps_the_global_batch" \
