@@ -153,6 +153,8 @@ def _completed_job(db: str, spec_json: str) -> str | None:
 
 def _stored_reproduction(db: str, claim_id: str) -> dict[str, Any] | None:
     """The claim's reproduction verdict already in ``db`` (not an untestable one), or None."""
+    if not Path(db).exists():
+        return None
     from assay.store.queries_checks import checks_of
 
     rows = checks_of(db, claim_id)
@@ -162,11 +164,16 @@ def _stored_reproduction(db: str, claim_id: str) -> dict[str, Any] | None:
 
 def _verdict_line(check: dict[str, Any]) -> str:
     """``inconclusive: measured 1.21x, 95% interval 0.94-1.60x, claimed 1.70x (the reason)``."""
+    def number(key: str) -> float | None:
+        v = check.get(key)
+        return float(v) if isinstance(v, int | float) and v == v else None
+
     figures = []
-    if check.get("observed") is not None and check.get("low") is not None:
-        figures.append(f"measured {check['observed']:.2f}x, 95% interval {check['low']:.2f}-{check['high']:.2f}x")
-    if check.get("claimed") is not None:
-        figures.append(f"claimed {check['claimed']:.2f}x")
+    observed, low, high, claimed = number("observed"), number("low"), number("high"), number("claimed")
+    if observed is not None and low is not None and high is not None:
+        figures.append(f"measured {observed:.2f}x, 95% interval {low:.2f}-{high:.2f}x")
+    if claimed is not None:
+        figures.append(f"claimed {claimed:.2f}x")
     return f"{check['verdict']}: {', '.join(figures)} ({check['reason']})"
 
 
