@@ -11,7 +11,7 @@ RAY_OLDEST  := $(shell sed -n 's/.*"ray\[data,train\]>=\([0-9.]*\),.*/\1/p' pypr
 # The runtime's and the jobs' unit suites, and a few integration tests of what a Ray release can change
 # (a pipeline on embedded Ray, a killed worker, the embedded instance's stop, a job's restart and resize,
 # Ray's quiet start-up): about 8 minutes on 2 busy cores. Not here: the stall test that names the stuck
-# stage, which needs Ray Data's no-progress guard (2.55 has none: a stalled run still fails, at 2 x the
+# stage, which needs Ray Data's no-progress guard (from Ray 2.58; before, a stalled run still fails, at 2 x the
 # stall time + 10 s, without the stage's name).
 COMPAT_TESTS := tests/unit/test_ray_session.py tests/unit/test_cluster_auth.py tests/unit/test_local_runner.py \
 	tests/unit/test_run_plan.py tests/unit/test_watchdog.py tests/unit/test_sink_cadence.py \

@@ -116,7 +116,7 @@ class Watchdog:
 
                 # Datasets take the process's context when created: the run's is made inside this block.
                 ctx = ray.data.DataContext.get_current()
-                # Ray Data releases before the guard (2.55 has none) leave ``fail`` to the thread's backstop.
+                # Ray Data before 2.58 has no such guard: ``fail`` is then left to the thread's backstop.
                 if hasattr(ctx, "execution_no_progress_timeout_s"):
                     self._kept_timeout = ctx.execution_no_progress_timeout_s
                     ctx.execution_no_progress_timeout_s = self.stall_s
