@@ -97,7 +97,9 @@ CUES: tuple[Cue, ...] = (
         "parenthesis",
         # "(Local 1x)", "(2x Local 1x)": a name with its unit multiple, the whole of a parenthesis (a result in
         # brackets, "(BERT 2.1x)", is not 1x).
-        re.compile(r"\s*(?:\d+(?:\.\d+)?\s*[x×]\s*)?[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}\s+1(?:\.0+)?\s*[x×]\s*"),
+        re.compile(
+            r"\s*(?:\d+(?:\.\d+)?\s*[x×]\s*)?[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}\s+1(?:\.0+)?\s*[x×]\s*"
+        ),
         True,
         "We compare tuned sharing, the plain runtime (Local 1x) and two copies (2x Local 1x); sharing is 1.7x faster. "
         "Local 1x: one tenant alone.",
@@ -324,12 +326,12 @@ _RATIO_CELL = re.compile(
     re.I,
 )
 # What a results table's header or caption says it measures, against what a hyperparameter table lists.
-_RESULT_HEADER = re.compile(
+RESULT_HEADER = re.compile(
     r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|saving|\bvs\.?|versus|compar|relative|"
     r"normali[sz]ed|ratio|efficien|utili[sz]|throughput|latency|\bJCT\b|makespan|加速|提升|降低|开销",
     re.I,
 )
-_SETTING_HEADER = re.compile(
+SETTING_HEADER = re.compile(
     r"hyper-?param|learning\s+rate|\blr\b|dropout|warm-?up|weight\s+decay|momentum|\bseed\b|sparsity|"
     r"configuration|setting|超参",
     re.I,
@@ -352,15 +354,15 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
         cells.append((offset, cell))
         offset += len(cell) + len(_CELL_SEP)
     first = cells[0][1].strip()
-    if not re.match(r"[A-Za-z\u4e00-\u9fff]", first) or _SETTING_HEADER.search(first):
+    if not re.match(r"[A-Za-z\u4e00-\u9fff]", first) or SETTING_HEADER.search(first):
         return False
     own = next((c for o, c in cells if o <= start < o + len(c)), "")
     if not _RATIO_CELL.fullmatch(own):
         return False
     header = _table_head(text, lo)
-    if _SETTING_HEADER.search(header):
+    if SETTING_HEADER.search(header):
         return False
-    return unit == "x" or bool(_RESULT_HEADER.search(header))
+    return unit == "x" or bool(RESULT_HEADER.search(header))
 
 
 def _table_head(text: str, row_start: int) -> str:

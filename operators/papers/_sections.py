@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
+
+from assay.operators.papers._clause import RESULT_HEADER as _RESULT_HEADER
+from assay.operators.papers._clause import SETTING_HEADER as _SETTING_HEADER
 
 ABSTRACT, BODY, REFERENCES = "abstract", "body", "references"
 _KINDS = [
@@ -110,7 +114,55 @@ class Structure:
         for m in _CAPTION.finditer(self.text, lo, pos + 1):
             if m.start() <= pos:
                 return True
-        return _table_like(self.text[lo:hi])
+        return _table_like(self.text[lo:hi]) or self._cell_per_line(lo, hi)
+
+    def _cell_per_line(self, lo: int, hi: int) -> bool:
+        """Whether the line ``lo:hi`` is one cell of a table a PDF reader flattened one cell a line: a short
+        line without function words among short lines ("XL", "75% top1 acc.", "2%", "SGD" under each
+        other, five or more in a run). Prose wraps at a column's width, so at most a paragraph's last line is
+        that short; a blank line is no cell, so a list written one item a paragraph is not a table."""
+        line = self.text[lo:hi]
+        # A row of a results table ("ResNet-18 0.94% 0.17%") holds its label and several numbers.
+        if not _is_cell(line) or len(_NUMBER_CELL.findall(line)) > 1:
+            return False
+        if self._run(lo - 1, -1, _is_cell) + self._run(hi, 1, _is_cell) < _CELL_NEIGHBOURS:
+            return False
+        # A results table keeps its cells as claims ("Overhead with lease renewals" over "0.17%"); one of
+        # settings ("LR Scaler", "Validation" over "75% top1 acc.") does not.
+        head = self._cells_above(lo)
+        return not (_RESULT_HEADER.search(head) and not _SETTING_HEADER.search(head))
+
+    def _run(self, at: int, step: int, test: Callable[[str], bool]) -> int:
+        """How many lines next to each other pass ``test`` from the line break at ``at`` on, upwards
+        (``step`` -1) or downwards (1), at most ``_CELL_NEIGHBOURS``."""
+        n = 0
+        while n < _CELL_NEIGHBOURS and 0 < at < len(self.text):
+            if step < 0:
+                start = self.text.rfind("\n", max(0, at - _LINE_WINDOW), at) + 1
+                line, at = self.text[start:at], start - 1
+            else:
+                end = self.text.find("\n", at + 1, at + 1 + _LINE_WINDOW)
+                end = len(self.text) if end < 0 else end
+                line, at = self.text[at + 1 : end], end
+            if not test(line):
+                break
+            n += 1
+        return n
+
+    def _cells_above(self, lo: int) -> str:
+        """The cell lines above the line starting at ``lo``, up to the first line that is no cell."""
+        out: list[str] = []
+        end = lo - 1
+        for _ in range(_CELL_RUN):
+            if end <= 0:
+                break
+            start = self.text.rfind("\n", max(0, end - _LINE_WINDOW), end) + 1
+            line = self.text[start:end]
+            if not _short(line):  # a header cell may hold a function word ("Overhead with")
+                break
+            out.append(line)
+            end = start - 1
+        return "\n".join(reversed(out))
 
     def clip(self, span: tuple[int, int], pos: int) -> tuple[int, int]:
         """A sentence span cut at the heading lines around ``pos`` (a heading has no full stop, so the
@@ -133,6 +185,23 @@ def _kind(title: str) -> str | None:
     if not m:
         return None
     return next(_KINDS[int(k[1:])][0] for k, v in m.groupdict().items() if v)
+
+
+#: Cell lines next to a line (above and below together) that make it one cell of a table flattened one
+#: cell a line.
+_CELL_NEIGHBOURS = 5
+_CELL_LINE = 30
+#: Lines above a cell read for its table's header.
+_CELL_RUN = 80
+_NUMBER_CELL = re.compile(r"(?<!\S)[<>~≈±]?\d[\d.,]*\s?(?:%|x|×)?(?!\S)")
+
+
+def _short(line: str) -> bool:
+    return 0 < len(_TOKEN.findall(line)) <= 4 and len(line) <= _CELL_LINE
+
+
+def _is_cell(line: str) -> bool:
+    return _short(line) and not any(_PROSE_WORD.match(t.strip("(),.;:")) for t in _TOKEN.findall(line))
 
 
 def _table_like(line: str) -> bool:
