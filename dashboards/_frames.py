@@ -344,7 +344,8 @@ def percent(value: float | None) -> float | None:
 
 
 #: How a verdict reads in a table cell: a mark a reader scans for, then the word.
-VERDICT_MARKS = {"consistent": "✅", "contradicted": "❌", "implausible": "⚠️", "untestable": "➖"}
+VERDICT_MARKS = {"consistent": "✅", "contradicted": "❌", "implausible": "⚠️", "inconclusive": "❔",
+                 "untestable": "➖"}
 
 
 def verdict_badge(verdict: Any) -> str:
