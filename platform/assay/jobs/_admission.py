@@ -107,13 +107,21 @@ def admit(spec: JobSpec, cap: Capacity) -> str:
 
 def run_capacity(spec: JobSpec, workers: int | None = None, worker_cpus: float | None = None) -> Capacity:
     """The worker slots a foreground run (``assay jobs run``) has on the connected Ray cluster, for the
-    worker shape that run will use: ``worker_cpus`` CPUs each when given (or ``ASSAY_WORKER_CPUS``), else
-    the supervisor's default share for the workers it starts on."""
+    worker shape that run will use: ``worker_cpus`` CPUs each when given (no GPU), else the supervisor's default
+    shape for the workers it starts on (``ASSAY_WORKER_CPUS``, an equal CPU share, one GPU each where the
+    cluster has GPUs and the spec's device allows)."""
     from assay.jobs import _ray
 
-    if worker_cpus is None:
-        worker_cpus = _ray.default_shape(workers or spec.requested_workers, spec.device).cpus
-    return ray_capacity(worker_cpus=worker_cpus)
+    if worker_cpus:  # as ``runner.run`` builds it
+        shape = _ray.WorkerShape(cpus=worker_cpus)
+    else:
+        shape = _ray.default_shape(workers or spec.requested_workers, spec.device)
+    nodes = _ray.live_node_resources()
+    totals = _ray.cluster_totals()
+    what = f"{totals.get('GPU', 0):g} GPUs" if shape.gpus else f"{totals.get('CPU', 0):g} CPUs"
+    return Capacity(sum(shape.fit(node) for node in nodes),
+                    f"the connected Ray cluster: {len(nodes)} node{'s' * (len(nodes) != 1)}, {what}, "
+                    f"{_per_worker(shape)}")
 
 
 def admit_run(spec: JobSpec, cap: Capacity, workers: int | None = None) -> str:
