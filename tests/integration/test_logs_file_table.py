@@ -1,5 +1,6 @@
-"""`assay run logs` on real Ray into a real DuckDB file ends with the per-file table and names the files that
-gave nothing; those are `quarantine` rows at the file level."""
+"""`assay run logs --runner local` (the table is the pipeline's report, the same on either runner) into a real
+DuckDB file ends with the per-file table and names the files that gave nothing; those are `quarantine` rows
+at the file level."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from assay.cli import app, main
 pytestmark = pytest.mark.integration
 
 
-def test_run_logs_prints_a_table_and_names_silent_files(ray_local, tmp_path):
+def test_run_logs_prints_a_table_and_names_silent_files(tmp_path):
     logs = tmp_path / "logs"
     logs.mkdir()
     (logs / "train.log").write_text(
@@ -20,7 +21,8 @@ def test_run_logs_prints_a_table_and_names_silent_files(ray_local, tmp_path):
     )
     (logs / "heartbeat.log").write_text("".join(f"host{i % 2} alive, {i} ticks\n" for i in range(10)))
     db = tmp_path / "assay.duckdb"
-    result = CliRunner().invoke(app, ["run", "logs", "--input", str(logs), "--db", str(db), "--no-progress"])
+    result = CliRunner().invoke(app, ["run", "logs", "--input", str(logs), "--db", str(db), "--no-progress",
+                                      "--runner", "local"])
     assert result.exit_code == 0, result.output
     table = result.output[result.output.index("file ") :].splitlines()
     assert table[0].split() == ["file", "framework", "status", "steps", "range", "series", "events", "unrecognised"]
@@ -36,14 +38,15 @@ def test_run_logs_prints_a_table_and_names_silent_files(ray_local, tmp_path):
     assert [(uri.rsplit("/", 1)[-1], level) for uri, level in quarantined] == [("heartbeat.log", "file")]
 
 
-def test_counts_reconcile_and_an_empty_file_is_quarantined_not_a_run(ray_local, tmp_path):
+def test_counts_reconcile_and_an_empty_file_is_quarantined_not_a_run(tmp_path):
     logs = tmp_path / "logs"
     logs.mkdir()
     (logs / "train.log").write_text("".join(f"step {s} | loss {4 - s / 10:.2f}\n" for s in range(1, 11)))
     (logs / "heartbeat.log").write_text("".join(f"host{i % 2} alive, {i} ticks\n" for i in range(10)))
     (logs / "empty.log").write_bytes(b"")
     db = tmp_path / "assay.duckdb"
-    result = CliRunner().invoke(app, ["run", "logs", "--input", str(logs), "--db", str(db), "--no-progress"])
+    result = CliRunner().invoke(app, ["run", "logs", "--input", str(logs), "--db", str(db), "--no-progress",
+                                      "--runner", "local"])
     assert result.exit_code == 0, result.output
     assert "3 in, 1 ok, 2 quarantined" in result.output
     assert "empty.log: ValueError: empty file" in result.output
@@ -67,13 +70,14 @@ def test_an_empty_folder_exits_non_zero_and_writes_no_pipeline_run(tmp_path, cap
     assert not db.exists()  # no Ray started, no pipeline run written
 
 
-def test_a_folder_where_every_file_gave_nothing_exits_non_zero(ray_local, tmp_path):
+def test_a_folder_where_every_file_gave_nothing_exits_non_zero(tmp_path):
     logs = tmp_path / "logs"
     logs.mkdir()
     (logs / "empty.log").write_bytes(b"")
     (logs / "notes.log").write_text("nothing here to read\nstill nothing\n")
     result = CliRunner().invoke(
-        app, ["run", "logs", "--input", str(logs), "--db", str(tmp_path / "a.duckdb"), "--no-progress"]
+        app, ["run", "logs", "--input", str(logs), "--db", str(tmp_path / "a.duckdb"), "--no-progress",
+             "--runner", "local"]
     )
     assert result.exit_code == 1
     assert "none of the 2 file(s) gave anything" in result.output

@@ -1,5 +1,7 @@
-"""The papers pipeline on Ray: the demo corpus into DuckDB, scored from the database, re-run exactly once,
-and a user's pipeline file with its own gazetteer shipped to the workers."""
+"""The papers pipeline: the demo corpus into DuckDB, scored from the database, re-run exactly once, and a
+user's pipeline file with its own gazetteer. On the local runner: these tests are about what the pipeline
+extracts; test_runners_conformance holds the Ray runner to the same rows (a user's file shipped to Ray's
+workers included)."""
 
 from __future__ import annotations
 
@@ -24,9 +26,9 @@ def corpus_files() -> list[Path]:
     return [p for p in sorted(SAMPLES.iterdir()) if p.name != GOLD.name]
 
 
-def test_demo_corpus_through_the_pipeline_scores_from_the_database(ray_local, db):
+def test_demo_corpus_through_the_pipeline_scores_from_the_database(db):
     n_docs = sum(1 for _ in GOLD.open())
-    summary = run_pipeline(load_pipeline("papers"), corpus_files(), db=db, progress=False)
+    summary = run_pipeline(load_pipeline("papers"), corpus_files(), db=db, progress=False, runner="local")
     assert summary.status == "completed"
     assert (summary.n_in, summary.n_ok, summary.n_quarantined) == (n_docs, n_docs, 0)
     docs = sql(db, "SELECT kind, lang, title, n_bytes FROM documents")
@@ -60,7 +62,7 @@ def test_demo_corpus_through_the_pipeline_scores_from_the_database(ray_local, db
     assert (mentions["text"] == mentions["span"]).all()  # offsets index the stored text
 
     before = counts(db)
-    again = run_pipeline(load_pipeline("papers"), corpus_files(), db=db, progress=False)
+    again = run_pipeline(load_pipeline("papers"), corpus_files(), db=db, progress=False, runner="local")
     assert again.n_ok == n_docs
     after = counts(db)
     assert {t: after[t] for t in ("documents", "entities", "mentions", "claims", "relations")} == {
@@ -68,7 +70,7 @@ def test_demo_corpus_through_the_pipeline_scores_from_the_database(ray_local, db
     }
 
 
-def test_a_user_pipeline_file_with_its_own_gazetteer(ray_local, db, tmp_path):
+def test_a_user_pipeline_file_with_its_own_gazetteer(db, tmp_path):
     terms = tmp_path / "terms.tsv"
     terms.write_text("Hyperion\tsystem\tHyp-1\n", "utf-8")
     user = tmp_path / "my_papers.py"
@@ -82,7 +84,7 @@ def test_a_user_pipeline_file_with_its_own_gazetteer(ray_local, db, tmp_path):
         json.dumps({"title": "T", "abstract": "Hyp-1 beats GPipe by 2.5x on 16 GPUs."}) + "\n" + "{broken\n",
         "utf-8",
     )
-    summary = run_pipeline(load_pipeline(str(user)), [tmp_path / "in"], db=db, progress=False)
+    summary = run_pipeline(load_pipeline(str(user)), [tmp_path / "in"], db=db, progress=False, runner="local")
     assert (summary.n_ok, summary.n_quarantined) == (1, 0)
     names = set(sql(db, "SELECT name FROM entities")["name"])
     assert {"Hyperion", "GPipe", "16 GPUs"} <= names

@@ -31,7 +31,8 @@ def _scorer():
 
 
 @pytest.mark.skipif(not (REALLOGS / "gold.jsonl").exists(), reason="no ../shared/reallogs here")
-def test_pipeline_reads_the_real_logs_no_worse_than_main_did(ray_local, tmp_path):
+def test_pipeline_reads_the_real_logs_no_worse_than_main_did(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASSAY_RUNNER", "local")  # what the pipeline reads, not where: the same rows on Ray
     scorer = _scorer()
     scores = scorer.score_set(REALLOGS, pipeline_db=tmp_path / "assay.duckdb")
     parts = {**scorer.by_part(scores), "all": scores}

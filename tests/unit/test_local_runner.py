@@ -149,3 +149,14 @@ def test_assay_runner_in_the_environment_is_the_default_runner(tmp_path, monkeyp
     summary = run_pipeline(Pipeline("t_env").then(read_words), [tmp_path / "in"], db=tmp_path / "kg.duckdb",
                            progress=False)
     assert summary.runner == "local" and summary.n_ok == 2
+
+
+def test_the_summary_line_says_which_runner_ran_and_whether_it_joined_a_running_ray():
+    from assay.runtime import RunSummary
+
+    base = dict(pipeline_run_id="r", pipeline="p", status="completed", n_in=1, n_ok=1, n_quarantined=0,
+                n_records=1, seconds=1.0, db="x.duckdb")
+    assert RunSummary(**base, startup_s=0.0, runner="local", address="local").where == "local runner"
+    assert RunSummary(**base, startup_s=5.14).where == "embedded Ray, start-up 5.1s"
+    joined = RunSummary(**base, startup_s=0.8, address="auto", joined=True)
+    assert joined.where == "joined Ray at auto"
