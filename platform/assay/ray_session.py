@@ -22,6 +22,10 @@ from collections.abc import Iterator
 
 from assay.runtime import ClusterError, prefer_token_auth
 
+#: The modules a Ray warning is attributed to: Ray's own, or (Ray Data warns with ``stacklevel=2``) the assay
+#: modules that call Ray's API; assay's own messages are printed, not raised as warnings, there.
+_RAY_CALLERS = r"(ray|assay\.runtime|assay\.jobs|assay\.ray_session)(\.|$)"
+
 #: Whether Ray's own log lines are hidden (assay prints its own progress); ``--verbose`` shows them.
 _quiet = {"on": False}
 
@@ -35,10 +39,10 @@ def quiet_ray(quiet: bool = True) -> None:
     if quiet:
         os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "fatal")
         os.environ.setdefault("RAY_DATA_LOG_LEVEL", "ERROR")
-        warnings.filterwarnings("ignore", module=r"ray(\.|$)")
+        warnings.filterwarnings("ignore", module=_RAY_CALLERS)
     else:
         with contextlib.suppress(ValueError):
-            warnings.filters.remove(("ignore", None, Warning, re.compile(r"ray(\.|$)"), 0))
+            warnings.filters.remove(("ignore", None, Warning, re.compile(_RAY_CALLERS), 0))
     for name in ("ray", "ray.data", "ray.train", "ray.tune"):
         logging.getLogger(name).setLevel(logging.ERROR if quiet else logging.INFO)
 
