@@ -104,6 +104,16 @@ def test_query_formats(tmp_path):
     assert bad.returncode == 2 and "nope" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
 
+def test_query_prints_sql_null_text_as_null(tmp_path):
+    """A NULL in a text column reads NULL in the table (pandas would print NaN or None); NaN numbers stay."""
+    db = tmp_path / "kg.duckdb"
+    write_rows(db, {"claims": [{"claim_id": "c1", "subject": "Merak", "value": 1.42, "versus": None},
+                               {"claim_id": "c2", "subject": None, "value": float("nan"), "versus": "GPipe"}]})
+    out = assay("query", "select subject, versus, value from claims order by claim_id", "--db", str(db)).stdout
+    rows = [line.split() for line in out.splitlines()]
+    assert rows == [["subject", "versus", "value"], ["Merak", "NULL", "1.42"], ["NULL", "GPipe", "NaN"]]
+
+
 def test_query_refuses_writes(tmp_path):
     db = tmp_path / "kg.duckdb"
     write_rows(db, {"documents": [{"doc_id": "d", "kind": "paper"}]})

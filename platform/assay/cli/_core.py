@@ -179,7 +179,7 @@ def query(
     else:
         shown = frame if limit <= 0 else frame.head(limit)
         # SQL NULL in a text column reads NULL (pandas would print NaN or None); numbers keep NaN, as stored.
-        text = [c for c in shown.columns if shown[c].dtype == object]
+        text = [c for c in shown.columns if shown[c].dtype.kind in "OSU"]  # object, and pandas 3's str
         shown = shown.assign(**{c: shown[c].where(shown[c].notna(), "NULL") for c in text})
         typer.echo(shown.to_string(index=False, max_colwidth=60) if len(shown) else "(no rows)")
         if limit > 0 and len(frame) > limit:
