@@ -125,8 +125,12 @@ def versus(
                 e <= m.start() and not CLAUSE_END.search(text, e, m.start()) for e in earlier
             ):
                 continue
-        elif start >= claim.end and any(claim.end <= b < start for b in blockers):
+        elif start >= claim.end and (
+            any(claim.end <= b < start for b in blockers) or _LATER_CLAUSE.search(text, claim.end, m.start())
+        ):
             continue
+        if _RATHER.search(text, max(s_start, m.start() - 8), m.start() + 5):
+            continue  # "page faults rather than compute time": a contrast, not what the number is against
         distance = _distance(claim, start, end)
         preferred = start >= claim.end and distance <= _REACH
         candidates.append((0 if preferred else 1, distance, phrase, start, end))
@@ -174,6 +178,10 @@ def versus(
 
 
 _CITATION = re.compile(r"\s*\[[^\]]*\]")
+# After the number, a clause of its own begins: a comparison there is not the number's ("(<1% gain),
+# because the bottleneck is X rather than Y").
+_LATER_CLAUSE = re.compile(r"[;；]|,\s*(?:because|since|whereas|while|which|where|although|but)\b", re.I)
+_RATHER = re.compile(r"\b(?:rather|other)\s+than\b", re.I)
 # A phrase ending in a common noun describes its systems ("the runner-up", "recent DL schedulers").
 _DESCRIPTIVE = re.compile(r"(?:^|\s)[a-z][a-z-]*$")
 # Something in a phrase that names a system: a capital or a digit ("the second-best method" names none).

@@ -127,10 +127,11 @@ class Structure:
             return False
         if self._run(lo - 1, -1, _is_cell) + self._run(hi, 1, _is_cell) < _CELL_NEIGHBOURS:
             return False
-        # A results table keeps its cells as claims ("Overhead with lease renewals" over "0.17%"); one of
-        # settings ("LR Scaler", "Validation" over "75% top1 acc.") does not.
+        # Only a table whose header names settings ("LR Scaler", "Validation" over "75% top1 acc.") loses its
+        # cells; a results table ("Overhead with lease renewals" over "0.17%") and one whose header says
+        # neither keep them as claims.
         head = self._cells_above(lo)
-        return not (_RESULT_HEADER.search(head) and not _SETTING_HEADER.search(head))
+        return bool(_SETTING_HEADER.search(head)) and not _RESULT_HEADER.search(head)
 
     def _run(self, at: int, step: int, test: Callable[[str], bool]) -> int:
         """How many lines next to each other pass ``test`` from the line break at ``at`` on, upwards

@@ -44,3 +44,19 @@ def test_a_model_size_after_the_article_is_part_of_the_baseline(rules):
         rules, "We present Foo. With 256 GPUs the 6.1B model runs 1.4x faster than the 1.7B model."
     )
     assert [c["versus"] for c in found if c["unit"] == "x"] == ["1.7B model"]
+
+
+def test_a_contrast_in_a_later_clause_is_no_baseline(rules):
+    found = claims(
+        rules,
+        "We present FooOS. Priority boosts help little here (<2% gain), because the bottleneck is page "
+        "migration rather than kernel time.",
+    )
+    assert [c["versus"] for c in found] == [None]
+
+
+def test_a_baseline_after_the_number_in_its_own_clause_still_counts(rules):
+    found = claims(
+        rules, "We present FooOS. FooOS serves 20% more requests than BarOS, while using less memory."
+    )
+    assert [c["versus"] for c in found] == ["BarOS"]
