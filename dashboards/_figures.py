@@ -14,7 +14,8 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from assay.dashboards._frames import event_kind_label, marker_kind, name_or, percent
+from assay.dashboards._frames import marker_kind, percent
+from assay.dashboards._labels import event_kind_label, name_or
 
 #: The colours a few compared series get: Tableau's ten, without its grey (grey means "reference" here).
 PRIMARY = (

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import pandas as pd
 import streamlit as st
 
-from assay.dashboards import _frames
+from assay.dashboards import _labels
 from assay.store import DatabaseBusy, NoDatabase, default_db_path
 from assay.store.queries_knowledge import database_state
 
@@ -105,8 +105,8 @@ def plot(fig: Any, key: str | None = None) -> None:
 
 
 def table(df: pd.DataFrame, **kwargs: Any) -> None:
-    """A data frame across the page; missing text cells read "—" (never "None"), see ``_frames.readable``."""
-    st.dataframe(_frames.readable(df), width="stretch", hide_index=True, **kwargs)
+    """A data frame across the page; missing text cells read "—" (never "None"), see ``_labels.readable``."""
+    st.dataframe(_labels.readable(df), width="stretch", hide_index=True, **kwargs)
 
 
 def when(value: Any, fmt: str = "%Y-%m-%d %H:%M") -> str:

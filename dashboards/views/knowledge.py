@@ -5,7 +5,7 @@ import html
 import pandas as pd
 import streamlit as st
 
-from assay.dashboards import _figures, _frames, _ui
+from assay.dashboards import _figures, _frames, _labels, _ui
 from assay.store import queries_knowledge
 
 st.title("Knowledge")
@@ -32,7 +32,7 @@ if found.empty:
 _ui.table(found[["name", "type", "aliases", "mentions", "documents"]], height=min(36 * len(found) + 38, 260))
 
 names = {
-    e: f"{_frames.name_or(n, 'unnamed entity')} ({_frames.name_or(t, 'no type')})"
+    e: f"{_labels.name_or(n, 'unnamed entity')} ({_labels.name_or(t, 'no type')})"
     for e, n, t in zip(found["entity_id"], found["name"], found["type"], strict=True)
 }
 linked = st.query_params.get("entity")
@@ -41,7 +41,7 @@ if linked not in names and not text:
     linked = _ui.query(queries_knowledge.most_claimed_entity, types[0] if len(types) == 1 else "system")
     top = _ui.query(queries_knowledge.entity, linked) if linked else None
     if top is not None and linked not in names:
-        names = {linked: f"{top['name']} ({_frames.name_or(top['type'], 'no type')})", **names}
+        names = {linked: f"{top['name']} ({_labels.name_or(top['type'], 'no type')})", **names}
 default = list(names).index(linked) if linked in names else 0
 entity_id = st.selectbox("Entity", list(names), index=default, format_func=names.get, key="entity_pick")
 st.query_params["entity"] = entity_id
@@ -50,8 +50,8 @@ if entity is None:
     st.warning("This entity is no longer in the database.")
     st.stop()
 
-st.header(_frames.name_or(entity["name"], "unnamed entity"))
-st.caption(f"{_frames.name_or(entity['type'], 'no type')} · also written as: {', '.join(entity['aliases']) or '—'} · id {entity_id}")
+st.header(_labels.name_or(entity["name"], "unnamed entity"))
+st.caption(f"{_labels.name_or(entity['type'], 'no type')} · also written as: {', '.join(entity['aliases']) or '—'} · id {entity_id}")
 claims_tab, graph_tab, runs_tab = st.tabs(["Claims", "Neighbours", "Runs"])
 
 with claims_tab:
@@ -76,12 +76,12 @@ with claims_tab:
         )
         for c in claims.head(shown).itertuples():
             value = _frames.claim_value(c.value, c.value_low, c.value_high, c.unit)
-            versus = _frames.name_or(c.versus, "")
+            versus = _labels.name_or(c.versus, "")
             confidence = "" if c.confidence is None or pd.isna(c.confidence) else f" · confidence {c.confidence:.2f}"
             st.markdown(
-                f"**{_frames.name_or(c.subject, 'no system')}** · {_frames.name_or(c.metric, 'no metric')}: "
+                f"**{_labels.name_or(c.subject, 'no system')}** · {_labels.name_or(c.metric, 'no metric')}: "
                 f"**{value}**{f' vs **{versus}**' if versus else ''} · "
-                f"_{_frames.name_or(c.setting, 'no setting')}_ · {c.role}{confidence}"
+                f"_{_labels.name_or(c.setting, 'no setting')}_ · {c.role}{confidence}"
             )
             context = _frames.highlight_html(
                 c.context, int(c.start - c.ctx_start), int(c.end - c.ctx_start), c.text
@@ -90,7 +90,7 @@ with claims_tab:
                 "<div class='assay-context' style='border-left:3px solid #ccc;padding:4px 10px;"
                 f"margin:0 0 6px 0;color:#333'>{context}"
                 f"<div style='color:#888;font-size:0.8em'>"
-                f"{html.escape(_frames.name_or(c.title, _frames.name_or(c.uri, 'unknown document')))}</div></div>"
+                f"{html.escape(_labels.name_or(c.title, _labels.name_or(c.uri, 'unknown document')))}</div></div>"
                 "<style>mark.assay-claim{background:#ffe08a;padding:0 2px;border-radius:3px}</style>"
             )
 

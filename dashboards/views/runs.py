@@ -3,7 +3,7 @@ layout, scaling efficiency, and what differs between the runs' configs."""
 
 import streamlit as st
 
-from assay.dashboards import _figures, _frames, _ui
+from assay.dashboards import _figures, _frames, _labels, _ui
 from assay.store import queries_knowledge, queries_runs
 
 X_TITLES = {"step": "step", "time": "seconds since the run's first sample", "tokens": "tokens consumed"}
@@ -27,14 +27,14 @@ runs = _ui.query(queries_runs.runs, flt)
 if runs.empty:
     st.info("No run matches these filters.", icon=":material/filter_alt_off:")
     st.stop()
-labels = {r["run_id"]: _frames.run_label(r) for r in runs.to_dict("records")}
+labels = {r["run_id"]: _labels.run_label(r) for r in runs.to_dict("records")}
 with st.expander(f"{len(runs):,} matching run(s)", expanded=False):
     _ui.table(runs)
 
 picked = st.multiselect(
     "Runs to compare",
     list(labels),
-    default=_frames.default_runs(runs, 3),  # imported logs and scheduler jobs in turn, newest first
+    default=_labels.default_runs(runs, 3),  # imported logs and scheduler jobs in turn, newest first
     format_func=labels.get,
     key="runs_pick",
     max_selections=12,
@@ -66,7 +66,7 @@ with curves_tab:
             events = _ui.query(queries_runs.run_events, tuple(picked))
             kinds = sorted(events["kind"].dropna().unique().tolist())
             shown = st.multiselect(
-                "Event markers", kinds, default=kinds, key="runs_events", format_func=_frames.event_kind_label
+                "Event markers", kinds, default=kinds, key="runs_events", format_func=_labels.event_kind_label
             )
             smoothed = _frames.smooth_curves(curves, weight)
             marks = _frames.event_positions(events[events["kind"].isin(shown)], smoothed)
@@ -81,7 +81,7 @@ with curves_tab:
                 with st.expander(f"{len(events)} event(s)"):
                     _ui.table(
                         events.assign(
-                            run=events["run_id"].map(labels), kind=events["kind"].map(_frames.event_kind_label)
+                            run=events["run_id"].map(labels), kind=events["kind"].map(_labels.event_kind_label)
                         )[["run", "step", "kind", "detail", "line_no", "ts"]]
                     )
 

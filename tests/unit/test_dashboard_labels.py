@@ -9,38 +9,38 @@ import math
 import pandas as pd
 import pytest
 
-from assay.dashboards import _figures, _frames
+from assay.dashboards import _figures, _frames, _labels
 
 MISSING_WORDS = {"nan", "NaN", "None", "<NA>", "NaT"}
 
 
 @pytest.mark.parametrize("missing", [None, float("nan"), pd.NA, pd.NaT, "", "  ", "nan", "None"])
 def test_a_missing_value_says_what_is_missing(missing):
-    assert _frames.name_or(missing, "no metric") == "no metric"
+    assert _labels.name_or(missing, "no metric") == "no metric"
 
 
 def test_a_present_value_is_its_own_text():
-    assert _frames.name_or("throughput", "no metric") == "throughput"
-    assert _frames.name_or(0, "none") == "0"  # zero is a value, not a missing one
-    assert _frames.name_or("Nano", "x") == "Nano"  # a name that starts like nan is still a name
+    assert _labels.name_or("throughput", "no metric") == "throughput"
+    assert _labels.name_or(0, "none") == "0"  # zero is a value, not a missing one
+    assert _labels.name_or("Nano", "x") == "Nano"  # a name that starts like nan is still a name
 
 
 def test_an_imported_log_run_is_named_by_what_is_known():
     # A log import with no framework, model or layout: the shape that read 'nan · nan · dp?·tp?·pp? · fa8dad'.
     row = {"run_id": "fa8dad0011", "framework": float("nan"), "model": None, "dp": float("nan"),
            "tp": None, "pp": float("nan"), "layout": "dp?·tp?·pp?", "source_uri": "/data/logs/train_0.log"}
-    label = _frames.run_label(row)
+    label = _labels.run_label(row)
     assert label == "unnamed run (train_0.log) · fa8dad"
     assert not set(label.replace("(", " ").replace(")", " ").split()) & MISSING_WORDS
-    bare = _frames.run_label({"run_id": "abc123456"})
+    bare = _labels.run_label({"run_id": "abc123456"})
     assert bare == "unnamed run · abc123"
 
 
 def test_a_named_run_keeps_framework_model_and_known_degrees():
     row = {"run_id": "0123456789", "framework": "megatron", "model": "gpt-1.3b", "dp": 4.0, "tp": 2,
            "pp": None}
-    assert _frames.run_label(row) == "megatron · gpt-1.3b · dp4·tp2·pp? · 012345"
-    assert _frames.run_label({**row, "model": float("nan")}) == "megatron · dp4·tp2·pp? · 012345"
+    assert _labels.run_label(row) == "megatron · gpt-1.3b · dp4·tp2·pp? · 012345"
+    assert _labels.run_label({**row, "model": float("nan")}) == "megatron · dp4·tp2·pp? · 012345"
 
 
 def test_the_default_comparison_takes_imported_logs_and_jobs_in_turn():
@@ -50,10 +50,10 @@ def test_the_default_comparison_takes_imported_logs_and_jobs_in_turn():
             "job_id": ["a", "b", "c", None, float("nan")],
         }
     )
-    picked = _frames.default_runs(runs, 3)
+    picked = _labels.default_runs(runs, 3)
     assert picked == ["j1", "l1", "j2"]
-    assert _frames.default_runs(runs[runs["job_id"].isna()], 3) == ["l1", "l2"]
-    assert _frames.default_runs(runs.iloc[:0], 3) == []
+    assert _labels.default_runs(runs[runs["job_id"].isna()], 3) == ["l1", "l2"]
+    assert _labels.default_runs(runs.iloc[:0], 3) == []
 
 
 def _rgb(colour: str) -> tuple[int, ...]:
@@ -144,19 +144,19 @@ def test_a_table_shows_a_dash_for_missing_text_and_keeps_numbers_and_empty_cells
     df = pd.DataFrame({"name": ["a", None, float("nan"), "nan", ""], "n": [1.0, None, 2.0, 3.0, 4.0],
                        "tags": [["x"], [], None, ["y"], ["z"]]})
     df["flag"] = pd.array([True, None, False, True, False], dtype="boolean").astype(object)
-    out = _frames.readable(df)
+    out = _labels.readable(df)
     assert out["name"].tolist() == ["a", "—", "—", "—", ""]
     assert out["n"].tolist() == ["1", "—", "2", "3", "4"]  # a grid would draw the missing number as None
-    whole = _frames.readable(pd.DataFrame({"n": [1.5, 2.0]}))
+    whole = _labels.readable(pd.DataFrame({"n": [1.5, 2.0]}))
     assert whole["n"].dtype == float  # a column with every number stays numeric (sorts, formats)
     assert out["tags"].iloc[0] == ["x"] and out["tags"].iloc[2] == "—"
     assert out["flag"].tolist() == [True, "—", False, True, False]
 
 
 def test_the_nan_event_kind_reads_as_what_it_means():
-    assert _frames.event_kind_label("nan") == "non-finite value"
-    assert _frames.event_kind_label("skipped_step") == "skipped step"
-    assert _frames.event_kind_label(None) == "unknown event"
+    assert _labels.event_kind_label("nan") == "non-finite value"
+    assert _labels.event_kind_label("skipped_step") == "skipped step"
+    assert _labels.event_kind_label(None) == "unknown event"
     curves = pd.DataFrame({"run_id": ["a"], "step": [1], "x": [1], "mean": [1.0], "lo": [1.0], "hi": [1.0],
                            "n_nan": [1], "n": [1]})
     events = pd.DataFrame({"run_id": ["a"], "step": [1], "kind": ["nan"], "detail": [None], "x": [1], "y": [1.0]})
