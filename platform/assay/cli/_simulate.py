@@ -48,8 +48,7 @@ def simulate(
     wall (seconds this simulation took)."""
     from assay.scheduler.pools import ClusterSpec
     from assay.scheduler.simulator import compare_policies, policy_names
-    from assay.scheduler.workloads import WorkloadError, named_workload
-    from assay.scheduler.workloads._typed import CALIBRATIONS
+    from assay.scheduler.workloads import CALIBRATIONS, WorkloadError, named_workload
 
     if gpus < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--gpus")

@@ -28,7 +28,7 @@ from assay.scheduler.policies._goodput_model import (
     fit_perf_params,
     split_batch,
 )
-from assay.scheduler.policies._placement import node_counts, pack
+from assay.scheduler.policies._placement import node_counts, pack, place_typed
 from assay.scheduler.policies._tiresias import Tiresias
 
 #: The interface name the design documents use for a job's speed estimate.
@@ -51,6 +51,7 @@ __all__ = [
     "get_policy",
     "node_counts",
     "pack",
+    "place_typed",
     "register_policy",
     "split_batch",
 ]

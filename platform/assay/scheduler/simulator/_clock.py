@@ -15,13 +15,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.scheduler.policies import ClusterView, Decision, JobView, Policy, get_policy, pack
-from assay.scheduler.policies._placement import place_typed
+from assay.scheduler.policies import ClusterView, Decision, JobView, Policy, get_policy, pack, place_typed
 from assay.scheduler.pools import ClusterSpec
 from assay.scheduler.simulator._jobs import SimJob, ceil_to, make_job
 from assay.scheduler.simulator._metrics import summarize
-from assay.scheduler.workloads import Profile, Workload, get_profile
-from assay.scheduler.workloads._typed import CALIBRATIONS, NO_CALIBRATION, Calibration, typed_profile
+from assay.scheduler.workloads import (
+    CALIBRATIONS,
+    NO_CALIBRATION,
+    Calibration,
+    Profile,
+    Workload,
+    get_profile,
+    typed_profile,
+)
 
 #: Stop a run that has not finished after this much simulated time (a policy that starves a job).
 MAX_SIMULATED_S = 60 * 24 * 3600.0

@@ -27,9 +27,23 @@ from assay.scheduler.workloads._profiles import (
     get_profile,
 )
 from assay.scheduler.workloads._trace import TraceJob, Workload
+from assay.scheduler.workloads._typed import (
+    CALIBRATIONS,
+    NO_CALIBRATION,
+    SIA_CALIBRATION,
+    Calibration,
+    TypedProfile,
+    typed_profile,
+)
 
 __all__ = [
     "ADAPTDL_APPS",
+    "CALIBRATIONS",
+    "NO_CALIBRATION",
+    "SIA_CALIBRATION",
+    "Calibration",
+    "TypedProfile",
+    "typed_profile",
     "ADAPTDL_COLUMNS",
     "ADAPTDL_TRACES",
     "ADAPTDL_WORKLOADS",
