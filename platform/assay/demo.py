@@ -39,8 +39,8 @@ def run_demo(db: str | os.PathLike[str], *, train_steps: int = 20, echo: Echo = 
     echo(f"[demo] embedded Ray up in {startup:.1f}s; database {db}")
     try:
         _pipelines(db, echo)
-        trained = _training(db, train_steps, echo)
-        _cost_model(db, echo)
+        trained, reused = _training(db, train_steps, echo)
+        _cost_model(db, echo, reuse=reused)
         _checks(db, trained, echo)
         _simulations(db, echo)
     finally:
@@ -70,23 +70,26 @@ REPRODUCTION_BUDGET_S = 360.0
 DEMO_JOBS = (("gpt-dp", "dp=2"), ("gpt-pp", "pp=2"), ("gpt-tp", "tp=2"))
 
 
-def _training(db: str, steps: int, echo: Echo) -> bool:
+def _training(db: str, steps: int, echo: Echo) -> tuple[bool, bool]:
+    """(whether the jobs trained or were there, whether every one of them was there already)."""
     if importlib.util.find_spec("torch") is None:
         echo("[demo] training jobs skipped: install the train extra (pip install 'assay[train]')")
-        return False
+        return False, False
     from assay.jobs import load_spec, run
 
+    reused = 0
     for name, layout in DEMO_JOBS:
         t0 = time.perf_counter()
         spec = load_spec(name, [f"steps={steps}", f"checkpoint_every={max(1, steps // 2)}"])
         done = _completed_job(db, spec.to_json())
         if done is not None:
             echo(f"[demo] training job {name} ({layout}, {steps} steps): reused {done}, which ran this very spec")
+            reused += 1
             continue
         sup = run(spec, db)
         echo(f"[demo] training job {name} ({layout}, {steps} steps): {getattr(sup, 'state', 'done')} "
              f"({time.perf_counter() - t0:.1f}s)")
-    return True
+    return True, reused == len(DEMO_JOBS)
 
 
 def _checks(db: str, reproduce: bool, echo: Echo) -> None:
@@ -129,14 +132,28 @@ def _ingested(db: str, folder: Path) -> bool:
     from assay.store.queries import sql
 
     files = [p for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")]
-    ids = {content_id(p.read_bytes()) for p in files}
-    if not ids:
+    if not files:
         return False
     try:
-        have = set(sql(db, "SELECT doc_id FROM current_documents")["doc_id"])
+        docs = sql(db, "SELECT doc_id, uri, ingested_at FROM current_documents")
     except Exception:  # a file from before the documents' views: run the pipeline
         return False
-    return ids <= have
+    have = set(docs["doc_id"])
+    # A file of several records (a JSON-lines collection, a CSV of abstracts) is one document per record,
+    # at ``<path>#<n>``: it is in when its records are, ingested after the file last changed.
+    records: dict[str, Any] = {}
+    for uri, at in zip(docs["uri"], docs["ingested_at"], strict=True):
+        if isinstance(uri, str) and "#" in uri and at is not None and at == at:
+            path = uri.rsplit("#", 1)[0]
+            records[path] = min(records.get(path, at), at)
+
+    def ingested(p: Path) -> bool:
+        if content_id(p.read_bytes()) in have:
+            return True
+        at = records.get(str(p))
+        return at is not None and at.timestamp() >= p.stat().st_mtime
+
+    return all(ingested(p) for p in files)
 
 
 def _completed_job(db: str, spec_json: str) -> str | None:
@@ -177,8 +194,15 @@ def _verdict_line(check: dict[str, Any]) -> str:
     return f"{check['verdict']}: {', '.join(figures)} ({check['reason']})"
 
 
-def _cost_model(db: str, echo: Echo) -> None:
+def _cost_model(db: str, echo: Echo, *, reuse: bool = False) -> None:
+    """Fit the cost model on the runs; with ``reuse`` (every training job was there already) the latest
+    fit is kept: the runs the demo added since (its reproduction's) would only make it another row."""
     from assay.scheduler.cost_model import fit_from_db
+    from assay.store.queries_costmodel import latest_fit
+
+    if reuse and (fit := latest_fit(db)) is not None:
+        echo(f"[demo] cost model: fit {fit['fit_id']} of this database's runs reused ({fit['n_runs']} runs)")
+        return
 
     _, report = fit_from_db(db, default_hardware="cpu")
     if not report.n_runs:

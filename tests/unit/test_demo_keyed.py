@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from assay import demo
 from assay.checks import Check
+from assay.clock import utc_now
 from assay.ids import content_id
 from assay.jobs import load_spec
 from assay.store import write_rows
@@ -24,6 +26,20 @@ def test_samples_already_ingested_with_the_same_content_are_not_run_again(tmp_pa
     write_rows(db, {"documents": [{"doc_id": content_id((folder / "b.log").read_bytes()), "uri": "b", "kind": "log"}]})
     assert demo._ingested(db, folder)
     (folder / "b.log").write_text("step 1 loss 1.5\n")  # changed since: run again
+    assert not demo._ingested(db, folder)
+
+
+def test_a_file_of_several_records_is_in_when_its_records_were_ingested_after_it_last_changed(tmp_path):
+    folder = tmp_path / "samples"
+    folder.mkdir()
+    rows = folder / "c.jsonl"
+    rows.write_text('{"text": "Tamarack is 2x faster."}\n{"text": "Ostrich is 3x faster."}\n')
+    db = str(tmp_path / "d.duckdb")
+    write_rows(db, {"documents": [{"doc_id": f"r{i}", "uri": f"{rows}#{i}", "kind": "paper", "ingested_at": utc_now()}
+                                  for i in range(2)]})
+    assert demo._ingested(db, folder)
+    rows.write_text('{"text": "Tamarack is 2.5x faster."}\n')
+    os.utime(rows, (rows.stat().st_atime, rows.stat().st_mtime + 3600))  # changed after the ingest
     assert not demo._ingested(db, folder)
 
 
