@@ -45,6 +45,9 @@ from pathlib import Path
 
 from peak_memory import PeakMemory, tree_memory_mb
 
+# These measure the Ray runner (issue 27: their ratios on Ray); bench_fixed_cost.py compares the runners.
+os.environ.setdefault("ASSAY_RUNNER", "ray")
+
 ARGS_BLOCK = """using world size: 64, data-parallel size: 4, context-parallel size: 1, tensor-model-parallel size: 4, \
 pipeline-model-parallel size: 4
 ------------------------ arguments ------------------------

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import sys
@@ -34,6 +35,9 @@ import time
 from pathlib import Path
 
 from peak_memory import PeakMemory
+
+# These measure the Ray runner (issue 27: their ratios on Ray); bench_fixed_cost.py compares the runners.
+os.environ.setdefault("ASSAY_RUNNER", "ray")
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "pipelines" / "samples" / "papers"
