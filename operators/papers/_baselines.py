@@ -80,7 +80,16 @@ _ZH_LATIN_LEAD = re.compile(
     r"^(?P<n>[A-Za-z][A-Za-z0-9_.+-]*(?:[ ][A-Za-z][A-Za-z0-9_.+-]*)*)\s*(?=[\u4e00-\u9fff])"
     r"(?!和|与|及|、|的|基线|框架|系统|方法|实现|版本|库|模型|方案|算法|策略)"
 )
-_BARE_COMPARATIVE = re.compile(r"^(?:more|less|fewer|faster|higher|lower|better|an?|the|one|two)$", re.I)
+_BARE_COMPARATIVE = re.compile(
+    r"^(?:more|less|fewer|faster|higher|lower|better|an?|the|one|two|twice|thrice|double|triple|half)$", re.I
+)
+# "more than twice as fast as X": the phrase after "than" is the multiple itself, not the baseline.
+_MULTIPLE_FIRST = re.compile(r"(?:twice|thrice|double|triple|half)\b", re.I)
+_AS_AS = re.compile(rf"\s+as\s+[a-z]+\s+as\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})")
+# "twice that of X", "3x those of X": what follows a multiple names the system whose figure it multiplies.
+_THAT_OF = re.compile(
+    rf"\s+(?:that|those)\s+(?:of|achieved\s+by|reached\s+by)\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})"
+)
 
 
 def versus(
@@ -107,7 +116,7 @@ def versus(
         phrase = text[start : m.end("v")]
         stop = _STOP_EN.search(phrase)
         phrase = (phrase[: stop.start()] if stop else phrase).strip()
-        if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase):
+        if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase) or _MULTIPLE_FIRST.match(phrase):
             continue
         end = start + len(phrase)
         if _DESCRIPTIVE.search(phrase):
@@ -163,6 +172,18 @@ def versus(
         stop = _STOP_EN.search(phrase)
         phrase = (phrase[: stop.start()] if stop else phrase).strip()
         candidates.append((0, 0, phrase, peak.start("v"), peak.start("v") + len(phrase)))
+    that_of = (
+        (_THAT_OF.match(text, claim.end, s_end) or _AS_AS.match(text, claim.end, s_end))
+        if claim.unit == "x"
+        else None
+    )
+    if that_of:
+        # "more than twice that of X", "3x those of X": the system whose figure is multiplied.
+        phrase = that_of.group("v")
+        stop = _STOP_EN.search(phrase)
+        phrase = (phrase[: stop.start()] if stop else phrase).strip()
+        if len(phrase) >= 2:
+            candidates.append((0, 0, phrase, that_of.start("v"), that_of.start("v") + len(phrase)))
     within = _WITHIN_OF.match(text, claim.end, s_end)
     if within and _WITHIN_BEFORE.search(text, max(s_start, claim.start - 12), claim.start):
         # "within 5% of Megatron-LM": the system it comes close to is the baseline.

@@ -60,3 +60,12 @@ def test_a_baseline_after_the_number_in_its_own_clause_still_counts(rules):
         rules, "We present FooOS. FooOS serves 20% more requests than BarOS, while using less memory."
     )
     assert [c["versus"] for c in found] == ["BarOS"]
+
+
+def test_a_multiple_of_another_systems_figure_is_measured_against_it(rules):
+    found = claims(
+        rules,
+        "We present FooPipe. With recomputation, the throughput of FooPipe is more than twice that of "
+        "stage-balanced partitioning, and it trains 3x as fast as GPipe.",
+    )
+    assert [c["versus"] for c in found] == ["stage-balanced partitioning", "GPipe"]
