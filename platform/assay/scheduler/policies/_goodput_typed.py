@@ -8,7 +8,9 @@ after Sia (Jayaram Subramanya et al., SOSP'23).
   value of a choice is the Box-Cox utility of that speedup times the job's weight, as on one type.
 - A move (another type, or another worker count) costs the job's own checkpoint-restore seconds: its
   speedup is discounted by Pollux's age factor and by at most ``1 - restart / horizon`` with a horizon
-  of at least three restarts, so a move must pay for itself.
+  of at least three restarts, so a move must pay for itself; and a running job only moves to another
+  type for more speedup than it has where it is (else the discount alone let it swing between two types
+  round after round, paying a restart each time).
 - Workers are handed out greedily along each (job, type) upper concave hull, best value per worker
   first, each type's GPUs counted apart; a job's first segment binds it to that type for the round.
   GPUs left idle then go, worst-off job first, to whichever (type, workers) raises a job's value most
@@ -73,7 +75,13 @@ def decide_typed(policy, jobs: Sequence[JobView], cluster: ClusterView, now: flo
         sources.append(per)
     GoodputModel.prepare(requests)
     for job, per in zip(jobs, sources, strict=True):
-        job_plans = [p for t in types if (p := _plan(policy, job, t, *per[t], now)) is not None]
+        own = _plan(policy, job, job.gpu_type, *per[job.gpu_type], now) if job.running and job.gpu_type in per \
+            else None
+        floor = 0.0
+        if own is not None and job.workers in own.ks:
+            floor = own.speedup[own.ks.index(job.workers)]
+        job_plans = [p for t in types if (p := own if own is not None and t == job.gpu_type
+                                          else _plan(policy, job, t, *per[t], now, floor)) is not None]
         if not job_plans:
             out[job.job_id] = Decision(0, f"goodput: cannot run, needs {job.min_workers} workers on one type")
         else:
@@ -98,7 +106,8 @@ def _base_speed(job: JobView) -> float:
 
 
 def _plan(policy, job: JobView, gpu_type: str, model: GoodputModel | None, ratio: float, hi: int,
-          now: float) -> _TypedPlan | None:
+          now: float, floor: float = 0.0) -> _TypedPlan | None:
+    """``floor``: the speedup the job has where it runs; a move to another type must beat it."""
     lo = max(job.min_workers, 1)
     if hi < lo:
         return None
@@ -124,6 +133,8 @@ def _plan(policy, job: JobView, gpu_type: str, model: GoodputModel | None, ratio
         k0 = job.workers
         grow, shrink = k0 * (1 + policy.min_resize), k0 / (1 + policy.min_resize)
         feasible &= (ks == k0) | (ks == 0) | (ks >= grow) | (ks <= shrink)
+    if floor > 0 and one > 0:
+        feasible &= (ks == 0) | (good / one > floor)
     ks, good, batch = ks[feasible], good[feasible], batch[feasible]
     if len(ks) < 2 or one <= 0:
         return None
