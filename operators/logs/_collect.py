@@ -92,6 +92,9 @@ class Collector:
         self.coverage = Coverage()
         self._step_lines: list[int] = []
         self.decisions: list[str] = []  # how the general reader chose steps and losses (see ``decide``)
+        # whether the line a parser is given now matched the event phrases (set by the block reader, which
+        # knows it from its one RE2 pass), so a reader need not run the phrase table in Python again
+        self.event_candidate = False
 
     # -- what parsers call ----------------------------------------------------------------------------------
     def metric(

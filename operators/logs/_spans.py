@@ -186,6 +186,7 @@ def feed_block(
         rank, text = split_prefix(line, prefix)
         n = block.line_no(i)
         if mine_re is None or mine_re.search(text) or mine_re.search(line):
+            out.event_candidate = i in common  # the reader may leave a report's numbers alone (its own call)
             try:
                 parser.parse_line(text, n, rank)
             except Exception as exc:  # noqa: BLE001 -- one bad line is an issue, never the end of the run

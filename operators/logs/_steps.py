@@ -20,7 +20,13 @@ _TRAINING_SPLIT = re.compile(r"^(?:train|training)_")
 _SETTING_WORDS = {"total", "max", "maximum", "num", "number", "accumulation", "warmup", "save", "eval", "logging"}
 
 
-_SETTING_BEFORE = re.compile(rf"(?i)\b(?:{'|'.join(sorted(_SETTING_WORDS))})[ _]$")
+def _after_a_setting_word(text: str, at: int) -> bool:
+    """The word right before ``at`` (``Total steps``, ``num_steps``) is one of ``_SETTING_WORDS``."""
+    before = text[max(0, at - 14) : at].lower()
+    if not before or before[-1] not in " _":
+        return False
+    word = re.split(r"[^a-z]", before[:-1])[-1]
+    return word in _SETTING_WORDS
 
 
 def _a_setting(template: list[str], pos: int) -> bool:
@@ -87,7 +93,7 @@ def counter_step(text: str) -> int | None:
     """The step a line's counter says (the innermost one: ``Epoch 2/50, Batch 16/5000`` is 16)."""
     found = None
     for m in _COUNTER.finditer(text):
-        if m.group("key") and _SETTING_BEFORE.search(text, 0, m.start()):
+        if m.group("key") and _after_a_setting_word(text, m.start()):
             continue  # ``Gradient Accumulation steps = 4``, ``Total steps = 60``: a setting, no progress
         if m.group("range"):
             found = int(m.group("range"))

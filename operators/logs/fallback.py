@@ -11,7 +11,7 @@ import re
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._boxes import BOX_ROW, BoxTables
 from assay.operators.logs._collect import Collector
-from assay.operators.logs._events import COMMON_RE, EXCEPTION_LINE, classify
+from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import (
     MODULE_PATH,
     evaluation_loss,
@@ -40,8 +40,6 @@ from assay.operators.logs._steps import (
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
 _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
-
-
 #: A line that says only which epoch begins.
 _EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
 
@@ -159,7 +157,7 @@ class GenericParser(LogParser):
             end = self.epochs.end_of_epoch(text, rank)
             if end is not None:
                 self.steps[rank] = self.steps[None] = end
-        if EXCEPTION_LINE.search(text) or (COMMON_RE.search(text) and classify(text) in _NO_VALUES):
+        if EXCEPTION_LINE.search(text) or (self.out.event_candidate and classify(text) in _NO_VALUES):
             # an uncaught exception's message, a launcher's report that the job ended (``*** STEP 5559.0 ON
             # node3 CANCELLED AT 2024-...``): their numbers are the error's or the job's, and they are no progress
             return
