@@ -1,6 +1,6 @@
 """The per-file table ``assay run logs`` ends with: what each log gave (its tool, the run's status, how many
-steps and their range, series, the kinds of events, the share of its lines that gave nothing, where the general
-reader took its steps from) and which files
+steps and their range, series, the kinds of events, the share of its lines that gave nothing; below it, where
+the general reader took each file's steps from) and which files
 gave no metric series at all, with the reason. Plain formatting of rows read from the graph
 (``assay.pipelines.logs.file_report`` reads them)."""
 
@@ -10,7 +10,7 @@ import json
 import os
 from typing import Any
 
-_COLUMNS = ("file", "framework", "status", "steps", "range", "series", "events", "unrecognised", "step from")
+_COLUMNS = ("file", "framework", "status", "steps", "range", "series", "events", "unrecognised")
 #: The widest the ``step from`` cell gets (the full reasons are in ``runs.config``'s ``summary.decisions``).
 _WHY_WIDTH = 60
 
@@ -76,6 +76,10 @@ def file_table(rows: list[dict[str, Any]], silent: list[tuple[str, str]], *, lim
         )
     if len(shown) > limit:
         lines.append(f"... {len(shown) - limit} more files (select source_uri, framework, config from runs)")
+    chosen = [(r["file"], r["step from"]) for r in shown[:limit] if r.get("step from", "-") != "-"]
+    if chosen:  # below the table, whose columns scripts read: where the general reader took each file's steps
+        lines.append("steps read by the general reader from:")
+        lines.extend(f"  {name}: {why}" for name, why in chosen)
     if silent:
         lines.append(f"{len(silent)} file(s) gave no metric series:")
         lines.extend(f"  {source}: {reason}" for source, reason in sorted(silent))

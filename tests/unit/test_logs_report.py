@@ -73,10 +73,9 @@ def test_file_table_lists_every_file_and_the_silent_ones():
     ]
     text = file_table(rows, [("/runs/b/notes.txt", "no metric series read (...)")])
     header, first, second = text.splitlines()[:3]
-    assert header.split() == [
-        "file", "framework", "status", "steps", "range", "series", "events", "unrecognised", "step", "from"
-    ]
-    assert first.split() == ["a/train.log", "Megatron-LM", "diverged", "12", "1-12", "2", "nan:2", "25%", "-"]
+    assert header.split() == ["file", "framework", "status", "steps", "range", "series", "events", "unrecognised"]
+    assert first.split() == ["a/train.log", "Megatron-LM", "diverged", "12", "1-12", "2", "nan:2", "25%"]
+    assert "general reader" not in text  # a format's own parser read the one file with steps
     assert second.split()[:5] == ["b/notes.txt", "(generic)", "unknown", "0", "-"]
     assert "1 file(s) gave no metric series" in text and "/runs/b/notes.txt: no metric series" in text
     assert "no new files" in file_table([], [])
@@ -100,6 +99,9 @@ def test_a_row_says_which_counter_the_general_reader_took_as_the_step(tmp_path):
     assert any("global_step" in reason for reason in summary["decisions"])
     row = file_row(log.run["source_uri"], log.run["framework"], log.run["config"])
     assert row["step from"] == "the counter 'global_step'" and row["range"] == "101-106"
+    text = file_table([row], [])
+    assert text.splitlines()[1].split()[0] == "loop.log"  # the table's columns are unchanged
+    assert "steps read by the general reader from:\n  loop.log: the counter 'global_step'" in text
 
 
 def test_the_reasons_of_every_chunk_reach_the_run(tmp_path):
