@@ -1,5 +1,8 @@
 """Names: metric keys as frameworks print them -> the contract's standard metric names, and the names of
-frameworks, hardware and models -> the entity names the papers extractor writes, with their entity ids."""
+frameworks, hardware and models -> the entity names the papers extractor writes, with their entity ids.
+
+Why one module: the synonym table and the entity-name table are read together by every name decision (a key
+is a metric or an entity name, never both); split, the two would drift apart."""
 
 from __future__ import annotations
 

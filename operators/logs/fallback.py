@@ -1,7 +1,10 @@
 """Unknown text formats: mine line templates (in the manner of Drain: lines of equal length whose constant
 tokens mostly agree share a template, the tokens that differ are its variables) and recover the numeric
 series a template carries, named by the word printed before each value: ``step 10 | loss 2.31`` gives
-``loss`` at step 10. Only lines that mention a metric-like word and a number are mined."""
+``loss`` at step 10. Only lines that mention a metric-like word and a number are mined.
+
+Why one module: mining, typing the fields of a template and pairing keys with values are one pass over a
+file's lines that shares its per-template state; the rules it consults live in their own modules."""
 
 from __future__ import annotations
 

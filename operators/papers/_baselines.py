@@ -7,6 +7,9 @@ stands for the system named before it (``resolve_pronoun``), "We compare A again
 baseline of the results after it (``comparison_setups``, ``from_setup``), and a result restated without its baseline
 keeps the one it was stated with (``restated``). A module of its own because these rules decide one field
 and share its names' spans and keys; the subject's rules (``_subjects``) read them.
+
+Why one module: each way a sentence names its baseline (than/over/compared to, lists, appositives,
+pronouns, restated results) is tried in one ranked order on one clause; the order is the logic.
 """
 
 from __future__ import annotations
