@@ -221,7 +221,14 @@ def _on_ray(pipeline: Pipeline, files: list[str], bar: Progress, planner: EarlyP
     early = planner.finish() if planner is not None else None
     if early is not None and len(early.left) < len(files):
         bar.phase(f"planned {len(files) - len(early.left)} of {len(files)} file(s) while Ray started")
-    return (decode_arrow(b) for b in _batches(pipeline, files, nodes, early)), watchdog
+
+    def batches() -> Iterator[list[dict]]:
+        # The dataset is made on first iteration, inside the watchdog's block: a dataset takes the process's
+        # DataContext when created, so one made here would miss the no-progress guard the watchdog sets.
+        for b in _batches(pipeline, files, nodes, early):
+            yield decode_arrow(b)
+
+    return batches(), watchdog
 
 
 def _early_planner(pipeline: Pipeline, files: list[str]) -> EarlyPlanner | None:
