@@ -53,7 +53,14 @@ def corpus(root: Path, good: int = 5, bad: int = 2) -> list[Path]:
     return paths
 
 
-def test_auto_runs_small_inputs_locally_and_names_why(tmp_path):
+@pytest.fixture
+def no_ray_connected(monkeypatch):
+    """As in a fresh process: the whole suite runs in one process, where an earlier test may have left this
+    process connected to Ray (and auto then rightly picks Ray)."""
+    monkeypatch.setattr(runners, "ray_connected", lambda: False)
+
+
+def test_auto_runs_small_inputs_locally_and_names_why(tmp_path, no_ray_connected):
     files = [str(p) for p in corpus(tmp_path / "in")]
     choice = choose_runner("auto", None, files)
     assert choice.name == "local" and "7 file(s)" in choice.reason
@@ -65,7 +72,7 @@ def test_auto_runs_small_inputs_locally_and_names_why(tmp_path):
         choose_runner("spark", None, files)
 
 
-def test_auto_sends_inputs_over_the_limits_to_ray(tmp_path, monkeypatch):
+def test_auto_sends_inputs_over_the_limits_to_ray(tmp_path, monkeypatch, no_ray_connected):
     files = [str(p) for p in corpus(tmp_path / "in")]
     monkeypatch.setattr(runners, "LOCAL_MAX_FILES", 3)
     assert choose_runner("auto", None, files).name == "ray"
