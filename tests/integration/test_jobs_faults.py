@@ -32,8 +32,8 @@ from assay.jobs._ray import WorkerShape  # noqa: E402
 from assay.jobs._record import db_call  # noqa: E402
 from assay.jobs._supervisor import JobSupervisor  # noqa: E402
 from assay.jobs.runner import new_job  # noqa: E402
+from assay.live.scheduler import LiveScheduler  # noqa: E402
 from assay.ray_session import shutdown_ray  # noqa: E402
-from assay.scheduler.live import LiveScheduler  # noqa: E402
 from assay.store import queries_jobs as _queries  # noqa: E402
 from assay.store.queries import sql as _sql  # noqa: E402
 

@@ -20,7 +20,7 @@ from waiting import wait_for  # noqa: E402
 
 from assay.jobs import SpecError, load_spec, submit  # noqa: E402
 from assay.jobs._record import db_call  # noqa: E402
-from assay.scheduler.live import LiveScheduler  # noqa: E402
+from assay.live.scheduler import LiveScheduler  # noqa: E402
 from assay.store import queries_jobs as _queries  # noqa: E402
 
 pytestmark = pytest.mark.integration

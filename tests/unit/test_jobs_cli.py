@@ -90,7 +90,7 @@ def test_scheduler_rejects_an_unknown_policy(db):
 
 
 def test_scheduler_prints_each_decision_and_what_is_left_waiting(db, monkeypatch):
-    from assay.scheduler.live import LiveScheduler
+    from assay.live.scheduler import LiveScheduler
 
     def two_rounds(self, **kwargs):  # what a round reports, without a cluster
         self.rounds = 1

@@ -9,7 +9,7 @@ import pytest
 
 from assay.jobs.runner import new_job
 from assay.jobs.spec import load_spec
-from assay.scheduler.live import LiveScheduler, _cap
+from assay.live.scheduler import LiveScheduler, _cap
 from assay.scheduler.policies import Decision
 
 

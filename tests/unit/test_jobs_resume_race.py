@@ -17,7 +17,7 @@ from assay.jobs._record import db_call
 from assay.jobs._supervisor import JobSupervisor
 from assay.jobs.runner import new_job
 from assay.jobs.spec import load_spec
-from assay.scheduler.live import LiveScheduler
+from assay.live.scheduler import LiveScheduler
 from assay.store import queries_jobs as q
 from assay.store import write_rows
 

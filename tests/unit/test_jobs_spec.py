@@ -109,7 +109,7 @@ def test_micro_batch_keeps_the_global_batch():
 
 
 def test_importing_jobs_and_their_cli_imports_neither_torch_nor_ray():
-    code = ("import sys, assay.jobs, assay.scheduler.live, assay.cli._jobs, assay.cli._scheduler; "
+    code = ("import sys, assay.jobs, assay.live.scheduler, assay.cli._jobs, assay.cli._scheduler; "
             "print('torch' in sys.modules, 'ray' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

@@ -10,7 +10,7 @@ import pytest
 from assay.jobs._record import db_call
 from assay.jobs.runner import new_job, request_cancel
 from assay.jobs.spec import load_spec
-from assay.scheduler.live import LiveScheduler, explain_wait
+from assay.live.scheduler import LiveScheduler, explain_wait
 from assay.scheduler.policies import ClusterView, JobView, get_policy
 from assay.store import queries_jobs as q
 from assay.store import write_rows

@@ -135,7 +135,7 @@ def test_the_training_workload_knows_the_job_spec_and_no_other_job_control():
 
 
 def test_job_control_never_imports_the_live_scheduler_that_drives_it():
-    assert [(m, i) for m, i in imports_of("assay.jobs") if under(i, "assay.scheduler.live")] == []
+    assert [(m, i) for m, i in imports_of("assay.jobs") if under(i, "assay.live.scheduler")] == []
 
 
 def test_only_the_training_workload_imports_torch():

@@ -176,7 +176,7 @@ def _settled(interval: Interval, tolerance: float) -> bool:
 def _run(db: Any, sweep: Sweep, *, address: str | None, timeout_s: float, echo: Callable[[str], None],
          run_scheduler: bool, on_round: Callable[[Any, dict[str, Any]], None] | None) -> list[str]:
     from assay.jobs import get_job, request_cancel, submit, wait
-    from assay.scheduler.live import LiveScheduler
+    from assay.live.scheduler import LiveScheduler
 
     ids = [submit(j.spec, db, capacity=sweep.workers) for j in sweep.jobs]
     for j, job_id in zip(sweep.jobs, ids, strict=True):

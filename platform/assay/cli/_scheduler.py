@@ -31,7 +31,7 @@ def scheduler(
     printed as it is taken. A job that cannot start waits with why (`wait: needs 4 workers, 2 free; 2 held
     by job-x`) and never blocks the jobs behind it that can run (fifo backfills unless
     --knob backfill=false)."""
-    from assay.scheduler.live import LiveScheduler
+    from assay.live.scheduler import LiveScheduler
     from assay.scheduler.policies import available_policies
     from assay.store.job_state import JobState
 

@@ -1,7 +1,7 @@
 """Admission control: whether a job can ever run on the cluster the scheduler will have, decided when it is
 submitted, so a job that can never fit is refused with its reason instead of waiting in the queue forever.
 
-The capacity is counted as the live scheduler counts it (``assay.scheduler.live``): worker slots, one worker
+The capacity is counted as the live scheduler counts it (``assay.live.scheduler``): worker slots, one worker
 shape (CPUs each, one GPU each where the cluster has GPUs) per slot, summed over the live nodes, capped
 by the slots the scheduler is told to hand out. Where the count comes from is said in every message:
 ``--workers`` (the configured slots), the connected Ray cluster, or this machine's CPUs (what

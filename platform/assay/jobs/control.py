@@ -1,7 +1,7 @@
 """What a scheduler drives jobs through: the queue's specs, the supervisor that runs one job, the requests
 users leave for it, worker shapes and feasible sizes, and the ownership and retry rules of the database.
 
-``assay.scheduler.live`` (the live scheduler) is its user; the names here are the jobs package's contract
+``assay.live.scheduler`` (the live scheduler) is its user; the names here are the jobs package's contract
 with it. ``JobSupervisor`` and ``cluster_totals`` load torch or Ray, so they are imported on first use:
 importing this module imports neither.
 """
