@@ -15,6 +15,18 @@ from assay.operators.logs._numbers import parse_quantity
 BOX_ROW = re.compile(r"^\s*\|\s+(?P<key>[A-Za-z_][\w/.\-]*)\s+\|\s*(?P<value>[^|\s]*)\s*\|\s*$")
 
 
+def _whole(value: str) -> int | None:
+    """A step printed whole (``400``) or in ``%g`` notation (``5e+04``, as a logger that formats every value
+    alike prints it); a fraction is no step."""
+    if value.isdigit():
+        return int(value)
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return int(number) if number.is_integer() and number >= 0 else None
+
+
 class BoxTables:
     """Tables printed as a box of ``| key | value |`` rows, one box per report: the box's step is its step-key
     row (``total_timesteps``, ``step``); section rows (``train/``, ``eval/``) qualify the keys under them. A box
@@ -41,9 +53,7 @@ class BoxTables:
 
     def flush(self) -> None:
         rows, self.rows, self.section = self.rows, [], ""
-        step = next(
-            (int(v) for k, v, _, _ in rows if is_step_key(k.rsplit("/", 1)[-1]) and v.isdigit()), None
-        )
+        step = next((w for k, v, _, _ in rows if is_step_key(k.rsplit("/", 1)[-1]) and (w := _whole(v)) is not None), None)
         if step is None:
             return  # a box that names no step is a settings table, not a report
         keys = {i: k.rsplit("/", 1)[-1] for i, (k, _, _, _) in enumerate(rows) if not is_step_key(k.rsplit("/", 1)[-1])}

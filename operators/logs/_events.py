@@ -137,6 +137,17 @@ EVENTS: tuple[EventRule, ...] = (
               r"|\bsaving (?:\w+ )?weights (?:to|at|in)\b|\b(?:wrote|saved) (?:a |the )?checkpoint\b"
               r"|\bsaving (?:the )?(?:model|state|snapshot) (?:at|for) (?:step|epoch|iter)",
               "[rank0] step 1200: writing checkpoint to /scratch/run7/ckpt_1200"),
+    # a save announced by the line's first words, whatever is saved under what name (``saving model 0...``,
+    # an EMA copy, a scene's state): the verb opens the line, its object is the model or its state
+    EventRule("checkpoint", r"^\W{0,3}(?:\[[^\]]{1,40}\]\s*)?sav(?:e|ed|ing) (?:the |a |an )?"
+              r"(?:[\w-]+ )?(?:model|weights|params|parameters|network|snapshot|state"
+              r"|gaussians)s?(?:\s*$|\s*\.\.|:|\s+(?:to|at|in|for|as|of|under|into|\d|\(|\[))",
+              "[ITER 9000] Saving ema weights (rate 0.999) ..."),
+    # a save or export named by the file it writes: a weights format's extension after the verb
+    EventRule("checkpoint", r"\b(?:sav(?:e|ed|ing)|wr(?:ote|iting)|export(?:ed|ing)|dump(?:ed|ing)|stor(?:ed|ing))"
+              r"\b[^\n]{0,80}\.(?:pt|pth|ckpt|safetensors|h5|hdf5|pdparams|caffemodel|solverstate|msgpack|keras)\b"
+              r"|\bSnapshotting (?:solver state )?to\b|\b(?:exported|exporting) (?:the )?(?:model|weights|checkpoint)\b",
+              "epoch 4 done, val acc 0.81; stored weights as runs/exp2/last.pth"),
     # An uncaught exception: the last line of a traceback (``ValueError: ...``) at the start of a line.
     EventRule("failure", r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)(?::|$)",
               "ValueError: expected a tensor of 4 dimensions, got 3", case=True),

@@ -1,0 +1,51 @@
+"""Shapes of issue 25's fourth round (own-worded lines in the shapes of tools outside the measuring sets):
+keys printed after their values, bordered key/value boxes with steps in ``%g`` notation, saves named by
+their first words or by the file they write; each read through the whole public path (``parse_log``)."""
+
+from __future__ import annotations
+
+from assay.operators.logs import parse_log
+
+
+def _read(tmp_path, lines: list[str], name: str = "run.log"):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return parse_log(str(path))
+
+
+def _box(step: str, loss: float) -> list[str]:
+    rows = [("grad_norm", "0.0121"), ("loss", f"{loss:g}"), ("loss_q0", "0.0031"), ("samples", "1.6e+05"),
+            ("step", step)]
+    return ["-" * 26, *(f"| {k:<10} | {v:<9} |" for k, v in rows), "-" * 26]
+
+
+def test_a_bordered_box_whose_step_is_printed_in_g_notation_is_one_record_at_that_step(tmp_path):
+    # a logger that formats every value with %g prints step 20000 as 2e+04
+    log = _read(tmp_path, [*_box("1e+04", 0.0031), *_box("2e+04", 0.0024), "saving model 0..."])
+    assert log.series("loss") == [(10000, 0.0031), (20000, 0.0024)]
+    assert [s for s, _ in log.series("loss_q0")] == [10000, 20000]
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 20000)]
+
+
+def test_a_box_whose_step_is_a_fraction_names_no_step(tmp_path):
+    lines = ["-" * 20, "| lr    | 0.0003 |", "| step  | 2.5    |", "-" * 20]
+    assert _read(tmp_path, lines).series("lr") == []
+
+
+def test_saves_named_by_their_first_words_or_by_the_weights_file_they_write(tmp_path):
+    lines = []
+    for step in (100, 200):
+        lines.append(f"it {step} | loss {1 / step:.4f}")
+        lines.append(f"[ITER {step}] Saving scene state [12/01 10:0{step // 100}:00]")
+    lines.append("it 300 | loss 0.0030")
+    lines.append("export done: wrote ./out/final_weights.safetensors (1.2 GB)")
+    log = _read(tmp_path, lines)
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 100), ("checkpoint", 200),
+                                                          ("checkpoint", 300)]
+
+
+def test_lines_about_saving_other_things_are_no_checkpoint(tmp_path):
+    lines = [f"it {s} | loss {1 / s:.4f}" for s in (100, 200)]
+    lines += ["Saving model config to out/config.json", "saving predictions to out/preds.csv",
+              "Loading weights from init.pth"]
+    assert _read(tmp_path, lines).event_kinds() == []
