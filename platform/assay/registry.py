@@ -27,7 +27,7 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "operators": ("operator", ("assay.operators.papers", "assay.operators.logs")),
     "log_parsers": ("log format", ("assay.operators.logs",)),
     "policies": ("policy", ("assay.scheduler.policies",)),
-    "model_presets": ("model", ("assay.scheduler.model_spec",)),
+    "model_presets": ("model", ("assay.domain.model_spec",)),
     "cluster_presets": ("gpu/cluster", ("assay.scheduler.cluster",)),
     "workloads": ("workload kind", ("assay.scheduler.workloads",)),
     "job_specs": ("job spec", ("assay.jobs.spec",)),

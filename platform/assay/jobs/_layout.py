@@ -13,8 +13,8 @@ import logging
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from assay.jobs.spec import JobSpec, SpecError, check_layout, micro_batch_for, valid_layouts
-from assay.scheduler.layout import Layout
+from assay.domain.job_spec import JobSpec, SpecError, check_layout, micro_batch_for, valid_layouts
+from assay.domain.layout import Layout
 
 log = logging.getLogger(__name__)
 

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from assay.clock import utc_now
+from assay.domain.job_spec import JobSpec
 from assay.jobs._layout import Placement, feasible_workers, plan
 from assay.jobs._ray import Gang, WorkerShape, cluster_totals, default_shape, reserve, start_actors
 from assay.jobs._record import Recorder
-from assay.jobs.spec import JobSpec
 from assay.store.job_state import JobState
 from assay.training import checkpoint as ckpt
 

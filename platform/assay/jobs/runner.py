@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from assay.clock import utc_now
+from assay.domain.job_spec import JobSpec, SpecError, from_json
 from assay.ids import stable_id
 from assay.jobs._record import DB_LOCK, db_call, owner_alive, owner_id
-from assay.jobs.spec import JobSpec, SpecError, from_json
 from assay.store import default_db_path, write_rows
 from assay.store import queries_jobs as q
 from assay.store.job_state import ACTIVE_STATES, FINAL_STATES, WAITING_STATES, JobState

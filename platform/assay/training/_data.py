@@ -11,8 +11,8 @@ from pathlib import Path
 
 import torch
 
+from assay.domain.job_spec import JobSpec
 from assay.ids import stable_id
-from assay.jobs.spec import JobSpec
 
 #: Sequences generated for the synthetic stream; samples beyond it wrap around.
 SYNTHETIC_SAMPLES = 2048

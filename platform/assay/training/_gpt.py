@@ -20,8 +20,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from assay.domain.model_spec import ModelSpec
 from assay.ids import stable_id
-from assay.scheduler.model_spec import ModelSpec
 from assay.training._parallel import Groups, copy_to_tp, reduce_from_tp
 
 #: The dimension along which a canonical parameter is split over tensor-parallel ranks (by name suffix).

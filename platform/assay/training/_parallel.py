@@ -13,7 +13,7 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
-from assay.scheduler.layout import Layout
+from assay.domain.layout import Layout
 
 
 def rank_of(layout: Layout, dp_rank: int, pp_rank: int, tp_rank: int) -> int:

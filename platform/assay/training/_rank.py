@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from assay.jobs.spec import JobSpec
-from assay.scheduler.layout import Layout
+from assay.domain.job_spec import JobSpec
+from assay.domain.layout import Layout
 from assay.training._data import TokenStream
 from assay.training._gpt import StageModel, split_dim, stage_bounds
 from assay.training._parallel import Groups, PipeComm, all_reduce, build_groups

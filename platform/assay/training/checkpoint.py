@@ -16,8 +16,8 @@ from typing import Any
 
 import torch
 
-from assay.jobs.spec import JobSpec
-from assay.scheduler.layout import Layout
+from assay.domain.job_spec import JobSpec
+from assay.domain.layout import Layout
 from assay.training._gpt import canonical_shapes, shard, split_dim, stage_bounds
 from assay.training._rank import ShardState
 

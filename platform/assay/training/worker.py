@@ -12,8 +12,8 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from assay.jobs.spec import from_json
-from assay.scheduler.layout import Layout
+from assay.domain.job_spec import from_json
+from assay.domain.layout import Layout
 
 
 class TrainWorker:

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assay.domain.model_spec import ModelSpec, get_model
+from assay.domain.model_spec import preset_names as model_names
 from assay.errors import AssayError
 from assay.scheduler.cluster import Cluster, get_cluster
 from assay.scheduler.cluster import preset_names as cluster_names
 from assay.scheduler.cost_model import CostModel
-from assay.scheduler.model_spec import ModelSpec, get_model
-from assay.scheduler.model_spec import preset_names as model_names
 from assay.scheduler.planner._plan import NoFeasibleLayout, Plan
 from assay.scheduler.planner._search import plan_layout
 

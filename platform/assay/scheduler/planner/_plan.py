@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from assay.domain.layout import Layout
 from assay.errors import AssayError
 from assay.scheduler.cost_model import StepEstimate
-from assay.scheduler.layout import Layout
 
 
 class NoFeasibleLayout(AssayError, ValueError):

@@ -14,6 +14,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from assay.domain.layout import Layout
+from assay.domain.model_spec import ModelSpec
 from assay.scheduler.cluster import Cluster
 from assay.scheduler.cost_model import (
     CostModel,
@@ -25,8 +27,6 @@ from assay.scheduler.cost_model import (
     precision_bytes,
     stage_extras,
 )
-from assay.scheduler.layout import Layout
-from assay.scheduler.model_spec import ModelSpec
 from assay.scheduler.planner._partition import PartitionProblem, balanced_partition, partition_dp
 from assay.scheduler.planner._plan import NoFeasibleLayout, Plan
 
