@@ -126,7 +126,7 @@ def test_one_type_cluster_without_pools_is_unchanged(tmp_path, traces):
     assert all("gpu_type" not in a for a in r.allocations)
 
 
-def test_gavel_ranks_by_normalised_service_and_gives_the_fast_type_to_who_gains_most():
+def test_gavel_gives_the_fast_type_to_the_job_that_does_most_there():
     cluster = ClusterView((1, 1), (), ("slow", "fast"))
     gains_much = JobView("much", 0.0, 1, type_speed={"slow": 1.0, "fast": 4.0})
     gains_little = JobView("little", 0.0, 1, type_speed={"slow": 1.0, "fast": 1.2})
