@@ -305,7 +305,7 @@ def test_records_planned_in_the_driver_reach_the_pool_as_those_planned_by_ray(ra
     """The driver plans what it can (``EarlyPlanner``; before a one-record-per-call stage such as this one,
     every file); Ray plans any files left. Either way every record, failures included, reaches the next
     stage, and the records the driver planned (cut one per block there) spread over the pool."""
-    from assay.runtime._cluster import node_cpus, ship_by_value
+    from assay.ray_session import node_cpus, ship_by_value
     from assay.runtime._early import Planned, planning_stage
     from assay.runtime._run import _batches
     from assay.runtime._stages import StageRunner, decode
@@ -334,7 +334,7 @@ def test_pipelines_are_planned_for_ray_datas_cpu_limit(ray_local):
     """A dataset kept to part of the cluster by Ray Data's own limit gets pools for that part only."""
     from ray.data import DataContext
 
-    from assay.runtime._cluster import node_cpus
+    from assay.ray_session import node_cpus
 
     options = DataContext.get_current().execution_options
     kept = options.resource_limits

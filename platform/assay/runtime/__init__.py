@@ -1,7 +1,8 @@
 """Runs pipelines into the DuckDB store, on Ray (embedded, or a cluster with ``address``) or in this process
 (the local runner, for small inputs): ``run_pipeline(..., runner="auto"|"local"|"ray")``.
 
-The errors load without Ray; everything else loads on first use, so a command that only needs to name an
+The errors load without Ray (``ClusterError`` and ``prefer_token_auth`` are the Ray boundary's,
+``assay.ray_session``, named here too); everything else loads on first use, so a command that only needs to name an
 error (every CLI command does) does not pay for importing Ray, DuckDB and pandas.
 """
 
@@ -10,8 +11,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from assay.runtime._auth import prefer_token_auth
-from assay.runtime._errors import ClusterError, StalledError
+from assay.ray_session import ClusterError, prefer_token_auth
+from assay.runtime._errors import StalledError
 from assay.runtime._inputs import InputError, expand_inputs
 
 _LAZY = {"RunSummary": "_run", "run_pipeline": "_run"}

@@ -1,14 +1,9 @@
-"""The runtime's errors, importable without Ray (the CLI names them on every command)."""
+"""The runtime's errors, importable without Ray (the CLI names them on every command); ``ClusterError`` is
+the Ray boundary's (``assay.ray_session``)."""
 
 from __future__ import annotations
 
 from assay.errors import AssayError
-
-
-class ClusterError(AssayError, ConnectionError):
-    """The Ray cluster at ``--address`` cannot be reached or refuses this driver; the message says why."""
-
-    code = "E041"
 
 
 class StalledError(AssayError, RuntimeError):

@@ -4,7 +4,6 @@ account for it."""
 from __future__ import annotations
 
 import os
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -13,8 +12,18 @@ from pathlib import Path
 
 from assay.clock import utc_now
 from assay.dsl import TASK_CPUS, Pipeline
-from assay.ray_session import cluster_address, ensure_ray, shutdown_ray
-from assay.runtime._cluster import node_cpus, ship_by_value
+from assay.ray_session import (
+    add_actor_stage,
+    add_task_stage,
+    arrow_batches,
+    cluster_address,
+    ensure_ray,
+    items_dataset,
+    node_cpus,
+    ship_by_value,
+    shutdown_ray,
+    union,
+)
 from assay.runtime._early import EarlyPlanner, Planned, planning_stage, plans_every_file
 from assay.runtime._inputs import InputError, expand_inputs, skip_unread
 from assay.runtime._local import LocalRunner
@@ -236,10 +245,9 @@ def _early_planner(pipeline: Pipeline, files: list[str]) -> EarlyPlanner | None:
     connected already or the pipeline does not start with planning steps. Before a stage that takes one
     record per call the driver plans every file, connected or not: only here can its records be cut one
     per block (``assay.runtime._early``)."""
-    ray = sys.modules.get("ray")
     stage = planning_stage(pipeline) if files else None
     every_file = stage is not None and plans_every_file(pipeline)
-    if stage is None or (ray is not None and ray.is_initialized() and not every_file):
+    if stage is None or (ray_connected() and not every_file):
         return None
     return EarlyPlanner(stage, files, every_file=every_file).start()
 
@@ -259,7 +267,7 @@ def _input_batches(files: list[str], batch_size: int) -> int:
 def _batches(pipeline: Pipeline, files: list[str], nodes: list[float], early: Planned | None = None):
     if not files or (early is not None and not early.records and not early.left):
         return iter(())
-    return _dataset(pipeline, files, nodes, early).iter_batches(batch_size=None, batch_format="pyarrow")
+    return arrow_batches(_dataset(pipeline, files, nodes, early))
 
 
 def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float], early: Planned | None = None):
@@ -267,8 +275,6 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float], early: Pl
     stage on some of the files), that stage runs on the files left only and its output joins the records
     planned early, cut into the next stage's blocks here (Ray Data would merge the records a task yields
     into one block, and a block goes to one worker)."""
-    import ray
-
     pools = iter(pipeline.plan_resources(nodes))
     stages = plan_stages(pipeline.steps)
     n_blocks = int(sum(nodes)) * 8
@@ -276,8 +282,7 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float], early: Pl
     ds = None
     if unread:
         sources = encode([{"source_uri": f} for f in unread])["payload"]
-        ds = ray.data.from_items([{"payload": s} for s in sources],
-                                 override_num_blocks=max(1, min(len(unread), n_blocks)))
+        ds = items_dataset(sources, min(len(unread), n_blocks))
     first = 0
     if early is not None:
         first = 1
@@ -287,9 +292,8 @@ def _dataset(pipeline: Pipeline, files: list[str], nodes: list[float], early: Pl
             # Records made here can be cut into the next stage's blocks here, with no repartition task.
             nxt = stages[1]
             per_block = 1 if nxt.per_record else nxt.batch_size if nxt.stateful else len(early.records)
-            planned = ray.data.from_items([{"payload": p} for p in encode(early.records)["payload"]],
-                                          override_num_blocks=-(-len(early.records) // per_block))
-            ds = planned if ds is None else planned.union(ds)
+            planned = items_dataset(list(encode(early.records)["payload"]), -(-len(early.records) // per_block))
+            ds = planned if ds is None else union(planned, ds)
     for i in range(first, len(stages)):
         ds = _add_stage(ds, stages, i, pools, files)
     return ds
@@ -302,8 +306,6 @@ def _add_stage(ds, stages: list, i: int, pools, files: list[str]):
     driver, each task's output by its own yields (Ray Data merges them up to its block size). A stage is
     never given a repartition of its own: Ray Data's asks for a whole CPU per task and has no public
     argument for less, and on a 1-CPU node beside an actor it would never run (design pitfall 10)."""
-    import ray
-
     stage = stages[i]
     # Blocks sized to the next stage's batches: each downstream task gets one batch's worth.
     block_records = stages[i + 1].batch_size if i + 1 < len(stages) else OUTPUT_BLOCK_RECORDS
@@ -315,25 +317,12 @@ def _add_stage(ds, stages: list, i: int, pools, files: list[str]):
         initial = pool.initial_size
         if not stage.per_record:
             initial = max(pool.min_size, min(initial, _input_batches(files, stage.batch_size)))
-        ds = ds.map_batches(
-            actor_stage_class(stage.steps),
-            fn_constructor_args=(stage.steps, block_records),
-            batch_size=stage.batch_size,
-            batch_format="numpy",
-            # Ray Data restarts lost actors and retries their tasks by default.
-            # Two tasks in flight per actor hide the hand-over; Ray's default (4) queues the whole
-            # input on the first actor before a second one is up, which then sits idle.
-            compute=ray.data.ActorPoolStrategy(
-                min_size=pool.min_size, max_size=pool.max_size, initial_size=initial,
-                max_tasks_in_flight_per_actor=None if stage.per_record else ACTOR_TASKS_IN_FLIGHT),
-            num_cpus=pool.cpus_per_actor,
-        )
-        return ds
+        # Two tasks in flight per actor hide the hand-over; Ray's default (4) queues the whole input on the
+        # first actor before a second one is up, which then sits idle.
+        return add_actor_stage(
+            ds, actor_stage_class(stage.steps), (stage.steps, block_records), batch_size=stage.batch_size,
+            min_size=pool.min_size, max_size=pool.max_size, initial_size=initial,
+            tasks_in_flight=None if stage.per_record else ACTOR_TASKS_IN_FLIGHT, num_cpus=pool.cpus_per_actor)
     cpus_each = min((s.num_cpus for s in stage.steps if s.num_cpus is not None), default=TASK_CPUS)
-    ds = ds.map_batches(
-        task_stage_fn(stage.steps, block_records),
-        batch_size=stage.batch_size,
-        batch_format="numpy",
-        num_cpus=cpus_each,
-    )
-    return ds
+    return add_task_stage(ds, task_stage_fn(stage.steps, block_records), batch_size=stage.batch_size,
+                          num_cpus=cpus_each)

@@ -16,7 +16,7 @@ The stages named are those Ray Data's error lists as still running, and the runn
 actors that Ray's public state API (``ray.util.state``) reports. The state API answers only where the
 cluster runs Ray's dashboard (an embedded instance starts without one, to start faster); without it and
 without Ray Data's error, the message says the state is not at hand. A diagnostic never fails the run it
-describes. Ray is imported inside the functions (see ``assay.runtime._cluster``).
+describes. Every call into Ray is the Ray boundary's (``assay.ray_session``); this module imports no Ray.
 """
 
 from __future__ import annotations
@@ -24,41 +24,17 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from assay.ray_session import (
+    free_cpus,
+    ray_datas_timeout_error,
+    restore_no_progress_timeout,
+    running_stages,
+    set_no_progress_timeout,
+)
 from assay.runtime._errors import StalledError
-
-#: Seconds the state API may take to answer (it is asked for a message only).
-STATE_TIMEOUT_S = 3
-
-
-def running_stages() -> list[str]:
-    """One line per stage with running tasks or live actors, from Ray's public state API (task names are
-    Ray Data's operator names: ``MapBatches(step)``, the pool actors' classes ``MapWorker(MapBatches(step))``);
-    empty when the state is not at hand (no dashboard on this cluster)."""
-    try:
-        import ray
-        from ray.util.state import list_actors, list_tasks
-
-        if not ray.is_initialized():
-            return []
-
-        tasks = list_tasks(filters=[("state", "=", "RUNNING")], timeout=STATE_TIMEOUT_S, raise_on_missing_output=False)
-        actors = list_actors(filters=[("state", "=", "ALIVE")], timeout=STATE_TIMEOUT_S, raise_on_missing_output=False)
-    except Exception:  # noqa: BLE001 -- no dashboard, another release: the message goes without it
-        return []
-    running = Counter(_name(t) for t in tasks if _name(t) and "(" in _name(t))
-    alive = Counter(_name(a, "class_name") for a in actors if "MapWorker" in _name(a, "class_name"))
-    lines = [f"{name}: {n} task(s) running" for name, n in sorted(running.items())]
-    lines += [f"{name}: {n} actor(s) alive" for name, n in sorted(alive.items())]
-    return lines
-
-
-def _name(entry: Any, field: str = "name") -> str:
-    value = entry.get(field) if isinstance(entry, dict) else getattr(entry, field, None)
-    return str(value or "")
 
 
 def stages_in_ray_datas_error(error: BaseException) -> list[str]:
@@ -66,28 +42,8 @@ def stages_in_ray_datas_error(error: BaseException) -> list[str]:
     return [line.strip()[2:] for line in str(error).splitlines() if line.strip().startswith("- ")]
 
 
-def ray_datas_timeout_error() -> type[BaseException]:
-    """Ray Data's no-progress error, from its public home; a release without one has no guard to catch."""
-    try:
-        from ray.data.exceptions import ExecutionTimeoutError
-    except ImportError:  # pragma: no cover -- an older Ray Data
-        return _NeverRaised
-    return ExecutionTimeoutError
-
-
-class _NeverRaised(Exception):
-    """Stands in for Ray Data's no-progress error where the release has none."""
-
-
-def free_cpus() -> str:
-    try:
-        import ray
-
-        free = ray.available_resources().get("CPU", 0.0)
-        total = ray.cluster_resources().get("CPU", 0.0)
-        return f"{free:g} of {total:g} CPUs free"
-    except Exception:  # noqa: BLE001
-        return "free CPUs unknown"
+class _NotRaised(Exception):
+    """What the local runner's watch catches: it has no Ray Data guard."""
 
 
 class Watchdog:
@@ -112,23 +68,16 @@ class Watchdog:
     def __enter__(self) -> Watchdog:
         if self.stall_s > 0:
             if self.fail and self.local is None:
-                import ray
-
                 # Datasets take the process's context when created: the run's is made inside this block.
-                ctx = ray.data.DataContext.get_current()
                 # Ray Data before 2.58 has no such guard: ``fail`` is then left to the thread's backstop.
-                if hasattr(ctx, "execution_no_progress_timeout_s"):
-                    self._kept_timeout = ctx.execution_no_progress_timeout_s
-                    ctx.execution_no_progress_timeout_s = self.stall_s
+                self._kept_timeout = set_no_progress_timeout(self.stall_s)
             self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         if self._kept_timeout is not None:
-            import ray
-
-            ray.data.DataContext.get_current().execution_no_progress_timeout_s = self._kept_timeout
+            restore_no_progress_timeout(self._kept_timeout)
             self._kept_timeout = None
 
     def moved(self) -> None:
@@ -136,7 +85,7 @@ class Watchdog:
 
     def watch(self, batches: Iterable[Any]) -> Iterator[Any]:
         """``batches``, with Ray Data's no-progress error raised as :class:`StalledError`."""
-        timeout_error = _NeverRaised if self.local is not None else ray_datas_timeout_error()
+        timeout_error = _NotRaised if self.local is not None else ray_datas_timeout_error()
         try:
             yield from batches
         except timeout_error as exc:

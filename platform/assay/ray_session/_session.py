@@ -1,5 +1,5 @@
-"""The one way assay connects to Ray, for pipelines and jobs alike: the cluster at ``address`` (else
-``RAY_ADDRESS``), else an embedded local instance; Ray's flags set here and nowhere else.
+"""Connecting to Ray, for pipelines and jobs alike: the cluster at ``address`` (else ``RAY_ADDRESS``), else
+an embedded local instance; Ray's flags set here and nowhere else.
 
 Ray is imported on first use, so importing this module costs nothing. Only Ray's public API is used here
 (design pitfall 14): token authentication through its documented environment (``RAY_AUTH_MODE``, and the
@@ -20,7 +20,9 @@ import time
 import warnings
 from collections.abc import Iterator
 
-from assay.runtime import ClusterError, prefer_token_auth
+from assay.ray_session._auth import prefer_token_auth
+from assay.ray_session._data import configure_quiet_data
+from assay.ray_session._errors import ClusterError
 
 #: The modules a Ray warning is attributed to: Ray's own, or (Ray Data warns with ``stacklevel=2``) the assay
 #: modules that call Ray's API; assay's own messages are printed, not raised as warnings, there.
@@ -83,13 +85,7 @@ def ensure_ray(address: str | None = None, *, num_cpus: float | None = None,
             # "local" starts an embedded instance even when a `ray start` cluster runs on this machine.
             cpus = math.ceil(num_cpus) if num_cpus else (os.cpu_count() or 1)
             ray.init(address="local", num_cpus=cpus, **kwargs)
-    # Ray Data logs every dataset's execution at INFO; assay prints its own progress and summary.
-    logging.getLogger("ray.data").setLevel(logging.ERROR if quiet else logging.WARNING)
-    ctx = ray.data.DataContext.get_current()
-    ctx.enable_progress_bars = False
-    ctx.print_on_execution_start = False
-    if hasattr(ctx, "enable_operator_progress_bars"):
-        ctx.enable_operator_progress_bars = False
+    configure_quiet_data(quiet)
     return True, time.perf_counter() - started
 
 
@@ -176,7 +172,7 @@ _late_token: dict[str, bool] = {}
 
 
 def use_cluster_token(address: str) -> bool:
-    """Use the token at hand for a cluster ``address`` (see ``assay.runtime.prefer_token_auth``). Ray reads
+    """Use the token at hand for a cluster ``address`` (see :func:`prefer_token_auth`). Ray reads
     ``RAY_AUTH_MODE`` once, when it is imported, and has no public way to read it again: the command line sets
     it before importing Ray. Returns False when the mode was set only now, after Ray was imported in this
     process (a library caller that imported Ray first): that driver presents no token, and a refused

@@ -1,7 +1,7 @@
-"""Ray helpers of the pipeline runtime (connecting to Ray is ``assay.ray_session``'s).
+"""What the connected cluster offers, and how a user's code reaches its workers.
 
-Ray is imported inside the functions: ``assay.ray_session`` sets Ray's token mode before Ray's first import
-(Ray reads it then), which a module-level import here would pre-empt."""
+Ray is imported inside the functions: :mod:`assay.ray_session._session` sets Ray's token mode before Ray's
+first import (Ray reads it then), which a module-level import here would pre-empt."""
 
 from __future__ import annotations
 
