@@ -83,7 +83,46 @@ def variable_names(template: list[str]) -> dict[int, str]:
                     if phrased:
                         names[i] = phrased
                 break
+    _value_first_names(template, names)
     return names
+
+
+#: Separators between the fields of a line (``a, b``, ``a | b``, ``a; b``).
+_FIELD_SEPARATORS = {",", ";", "|"}
+
+
+def _value_first_names(template: list[str], names: dict[int, str]) -> None:
+    """Names printed after their values (``11.87 loss, 1e-05 LR, 642 GB used``): where most of a template's
+    separated fields are a value followed only by words, and none is a word followed by a value, each such value
+    is named by the words after it (the longest run the synonym table knows, else the words themselves). A
+    field that holds two values before its words (``12 4.3 s run``) names the last; the first stays a candidate
+    counter."""
+    fields: list[list[int]] = [[]]
+    for i, token in enumerate(template):
+        if token in _FIELD_SEPARATORS:
+            fields.append([])
+        else:
+            fields[-1].append(i)
+    trailing: dict[int, list[str]] = {}
+    keyed = 0
+    for positions in fields:
+        tokens = [template[i] for i in positions]
+        values = [k for k, t in enumerate(tokens) if t == "<*>"]
+        if not values:
+            continue
+        last = values[-1]
+        words = tokens[last + 1 :]
+        if any(t != "<*>" for t in tokens[:last]):
+            keyed += 1  # a name or a mark before the value: this template names its values first
+        elif words and len(words) <= 3 and all(_is_word(w) for w in words):
+            trailing[positions[last]] = words
+    if len(trailing) < 2 or keyed:
+        return
+    for pos, words in trailing.items():
+        if pos in names:
+            continue
+        known = next((" ".join(words[k:]) for k in range(len(words)) if metric_name(" ".join(words[k:]))), None)
+        names[pos] = known or "_".join(words)
 
 
 #: Words that say a value in parentheses is the running average of the value before it: ``(Avg 0.61)``.

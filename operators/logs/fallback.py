@@ -311,6 +311,8 @@ def _bracketed_counter(cluster: Cluster) -> int | None:
     """A whole number alone in brackets that never goes down across the records (clu's ``logging_writer.py:35]
     [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth."""
     t = cluster.template
+    if _leading_counter(cluster):
+        return 0
     for pos in range(1, len(t) - 2):
         # followed by a key (``[400] train_loss=``), not by another bracket (mmengine's ``[1][25/25]``)
         if t[pos - 1] == "[" and t[pos] == "<*>" and t[pos + 1] == "]" and t[pos + 2][:1].isalpha():
@@ -321,6 +323,18 @@ def _bracketed_counter(cluster: Cluster) -> int | None:
                 return pos
             return None
     return None
+
+
+def _leading_counter(cluster: Cluster) -> bool:
+    """A whole number that opens every line of a template whose fields are all named, and that rises from
+    record to record (``   12 4.31 s run, 2.87 loss, ...``): the step, as a loop that prints its counter first
+    writes it. Needs three records: two lines rising by chance say nothing."""
+    names, _, _ = cluster.typed or ({}, None, set())
+    t = cluster.template
+    if len(cluster.rows) < 3 or t[:1] != ["<*>"] or t[1:2] != ["<*>"] or 0 in names:
+        return False
+    values = [row[2][0] for row in cluster.rows]
+    return all(v.isdigit() for v in values) and all(int(a) < int(b) for a, b in zip(values, values[1:], strict=False))
 
 
 def emit_all(

@@ -49,3 +49,27 @@ def test_lines_about_saving_other_things_are_no_checkpoint(tmp_path):
     lines += ["Saving model config to out/config.json", "saving predictions to out/preds.csv",
               "Loading weights from init.pth"]
     assert _read(tmp_path, lines).event_kinds() == []
+
+
+def test_values_printed_before_their_names_are_named_by_the_words_after_them(tmp_path):
+    # a loop that prints its counter first, then "value name" fields separated by commas
+    lines = ["python3 run_pretrain.py --preset tiny", ""]
+    lines += [f"  {k:>3} {3.1 + k / 10:.2f} s elapsed, {2.9 - k / 20:.4f} loss, {k * 1e-5:.1e} lr, 20.5 GiB peak"
+              for k in range(1, 6)]
+    log = _read(tmp_path, lines)
+    assert [s for s, _ in log.series("loss")] == [1, 2, 3, 4, 5]
+    assert log.series("loss")[-1] == (5, 2.65)
+    assert log.series("lr")[0] == (1, 1e-05)
+
+
+def test_a_template_that_names_its_values_first_is_not_read_value_first(tmp_path):
+    # "loss: 0.9 s" is a loss followed by a unit word, not a value of a series named "s"
+    lines = [f"step {k}, loss: {1 - k / 10:.2f} nats, lr: 0.001" for k in range(1, 5)]
+    log = _read(tmp_path, lines)
+    assert [s for s, _ in log.series("loss")] == [1, 2, 3, 4]
+    assert log.series("nats") == []
+
+
+def test_two_rising_lines_with_a_leading_number_are_no_counter(tmp_path):
+    lines = ["  7 1.20 s elapsed, 2.10 loss", "  9 1.30 s elapsed, 2.00 loss"]
+    assert [s for s, _ in _read(tmp_path, lines).series("loss")] != [7, 9]
