@@ -140,7 +140,15 @@ _LOGGER = re.compile(
     r"|(?:^|[\s\[(|])(?P<g>[a-z_]\w*(?:\.[a-z_]\w*)+):\d+\b(?![.:]\d)",
     re.M,
 )
-_PATH = re.compile(r"""(?:(?:^|[\s:\]])File "(?P<tb>[^"]+)", line \d|(?P<warn>/[^\s:"']+\.py):\d+: )""", re.M)
+_PATH = re.compile(
+    r"""(?:(?:^|[\s:\]])File "(?P<tb>[^"]+)", line \d|(?P<warn>/[^\s:"']+\.py):\d+: )"""
+    # a rich console's frame inside its box: ``│ /env/.../site-packages/pkg/mod.py:197 in train │``
+    r"""|[│|] +(?P<rich>/[^\s:"']+\.py):\d+ in \S"""
+    # a logger's record header naming the module by its path from the working folder:
+    # ``[12-01 10:00:00|INFO|pkg/sub/mod.py:86:fn]``, ``pkg/trainer.py:120]``
+    r"""|(?:^|[\s\[|(])(?P<rel>[A-Za-z_]\w*(?:/[\w.-]+)+\.py):\d+[:\]]""",
+    re.M,
+)
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 _SITE = re.compile(r"(?:site|dist)-packages/([A-Za-z_]\w*)/")
 #: Dotted names that are files or hosts, not modules.
@@ -168,6 +176,20 @@ def _path_package(path: str) -> str | None:
     return None
 
 
+#: Folders a repository lays its runnable code out in (``examples/``, ``recipes/``): a path from the working
+#: folder that starts with one names no package.
+_LAYOUT = frozenset("examples example demo demos benchmarks benchmark recipes egs projects playground research "
+                    "notebooks third_party external contrib tests test".split())
+
+
+def _relative_package(path: str) -> str | None:
+    """The package a path from the working folder starts with (``pkg/sub/mod.py``): a logger that prints its
+    module's path prints it from the folder the package is run from. A layout folder (``examples/``), a
+    generic one (``src/``, ``models/``) or a file at the top (``train.py``) names nothing."""
+    top = path.split("/", 1)[0]
+    return None if top in GENERIC or top in _LAYOUT or not top.isidentifier() else top
+
+
 def references(text: str) -> dict[str, int]:
     """How often each package is referred to: every logger name and warning path counts; a traceback counts
     once, by its outermost frame that is in a package (the caller is the more specific code: a tool's frame
@@ -187,10 +209,11 @@ def references(text: str) -> dict[str, int]:
         m = _PATH.search(line)
         if not m:
             continue
-        top = _path_package(m["tb"] or m["warn"])
-        if top and (m["warn"] or pending):
+        top = _relative_package(m["rel"]) if m["rel"] else _path_package(m["tb"] or m["warn"] or m["rich"])
+        every = bool(m["warn"] or m["rel"])  # a warning's path or a record's header counts each time
+        if top and (every or pending):
             counts[top] = counts.get(top, 0) + 1
-            pending = pending and bool(m["warn"])
+            pending = pending and every
     return counts
 
 

@@ -73,3 +73,27 @@ def test_a_template_that_names_its_values_first_is_not_read_value_first(tmp_path
 def test_two_rising_lines_with_a_leading_number_are_no_counter(tmp_path):
     lines = ["  7 1.20 s elapsed, 2.10 loss", "  9 1.30 s elapsed, 2.00 loss"]
     assert [s for s, _ in _read(tmp_path, lines).series("loss")] != [7, 9]
+
+
+def test_a_record_header_naming_its_module_by_a_relative_path_names_the_package(tmp_path):
+    lines = [f"[12-01 10:0{k}:00|INFO|vidgen/_impl/train/hooks/speed.py:71:on_step] {k * 100} : loss: {1 / k:.3f}"
+             for k in range(1, 4)]
+    assert _read(tmp_path, lines).run["framework"] == "vidgen"
+
+
+def test_a_relative_path_under_a_layout_or_generic_folder_names_nothing(tmp_path):
+    lines = [f"[INFO|examples/lm/run_lm.py:40] step {k} loss {1 / k:.3f}" for k in range(1, 4)]
+    lines += [f"[INFO|models/net.py:12] step {k} grad_norm 0.5" for k in range(1, 4)]
+    assert _read(tmp_path, lines).run["framework"] is None
+
+
+def test_a_rich_traceback_frame_names_the_package_it_sits_in(tmp_path):
+    lines = [f"step {k} loss {1 / k:.3f}" for k in range(1, 4)]
+    lines += [
+        "╭──────────────────── Traceback (most recent call last) ─────────────────────╮",
+        "│ /opt/env/lib/python3.10/site-packages/rlhfkit/trainer/ppo.py:310 in learn   │",
+        "│ /opt/env/lib/python3.10/site-packages/torch/nn/modules/module.py:1501 in c  │",
+        "╰──────────────────────────────────────────────────────────────────────────────╯",
+        "RuntimeError: NCCL communicator was aborted",
+    ]
+    assert _read(tmp_path, lines).run["framework"] == "rlhfkit"
