@@ -1,10 +1,22 @@
-"""The architecture as rules the build enforces (the layers of docs/architecture.md), read from the source:
-who may import whom, no reaching into another package's private modules, and no module past 400 lines
-unless its docstring says why it is longer (never past 600). ``make lint`` runs this file."""
+"""The architecture as rules the build enforces, read from the source (``make lint`` runs this file).
+
+The rule that says most is an order: :data:`LAYERS` lists assay's packages bottom to top, once, and a module
+may import its own package and the layers below its own, never a layer above it nor a sibling in its own
+layer (siblings are independent of each other). Imports inside functions count like those at the head: a
+dependency hidden in a function is still a dependency. No cycle is allowed between packages or between
+modules. ``docs/architecture.md`` draws its picture from this order.
+
+The targeted rules after it say what an order cannot: which third-party libraries a layer may touch (no Ray
+in the scheduler's core or the operators, DuckDB only in the store, torch only in the training workload), no
+reaching into another package's private modules, and no module past 400 lines unless its docstring says why
+it is longer (never past 600).
+"""
 
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -16,12 +28,52 @@ SOURCE_ROOTS = {"platform/assay": "assay", "operators": "assay.operators", "pipe
 SCHEDULER_CORE = ("assay.scheduler.cost_model", "assay.scheduler.planner", "assay.scheduler.policies",
                   "assay.scheduler.simulator", "assay.scheduler.workloads", "assay.scheduler.cluster",
                   "assay.scheduler.model_spec", "assay.scheduler.layout")
-#: The base of every layer: the error catalogue, the one registry, the clock and stable ids. They import
-#: nothing else of assay's (but one another), so the DSL, the operators and everything above may import them.
+#: The base of every layer (the two bottom rows of LAYERS): the error catalogue, the one registry, the clock
+#: and stable ids. The operators, which import little else of assay's, may import them.
 BASE = ("assay.errors", "assay.registry", "assay.clock", "assay.ids")
+#: assay's packages, bottom to top. Each row is one layer; the packages of a row are independent of each
+#: other. Drawn from the imports (function-local ones included); a new package must be given its row here.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # the error catalogue: every error has a code and a fix
+    ("assay.errors",),
+    # the base: the one registry of names, the clock, stable content ids
+    ("assay.registry", "assay.clock", "assay.ids"),
+    # the foundations, each knowing only the base: the job side's types (layout, model, job spec); the
+    # database (all DDL and SQL writes); the pipeline language; the one place that speaks to Ray
+    ("assay.domain", "assay.store", "assay.dsl", "assay.ray_session"),
+    # the public facade: ``from assay import Pipeline, operator``, ``assay.__version__``
+    ("assay",),
+    # what runs on the foundations: operators (records in, records out); scoring against gold files; the
+    # pipeline runtime on Ray Data; the scheduler's core (cost model, planner, policies, simulator); the
+    # training workload that runs inside a job's Ray workers
+    ("assay.operators", "assay.evaluation", "assay.runtime", "assay.scheduler", "assay.training"),
+    # the built-in pipelines; operators calibrated against gold; job control (specs, queue, supervisors)
+    ("assay.pipelines", "assay.calibration", "assay.jobs"),
+    # the live scheduler: the scheduler's policies driving job control
+    ("assay.live",),
+    # claim checks: papers' claims against runs, the cost model and the live scheduler's jobs
+    ("assay.checks",),
+    # the demo and the dashboards, both reading what the layers below wrote
+    ("assay.demo", "assay.dashboards"),
+    # the command line, over everything
+    ("assay.cli",),
+)
+#: Module cycles still being removed (owned by the scheduler's policy and cost-model work). The test below
+#: fails once one is gone, so its line here is deleted with the fix. The fixes: ``_goodput`` and
+#: ``_goodput_typed`` share ``utility``/``_hull`` through a small module both import; ``CostModel.from_db``
+#: (in ``_model``, importing the store adapter ``_stored`` from a function) moves to ``_stored`` itself.
+KNOWN_MODULE_CYCLES: tuple[tuple[str, ...], ...] = (
+    ("assay.scheduler.cost_model._fit", "assay.scheduler.cost_model._model", "assay.scheduler.cost_model._stored"),
+    ("assay.scheduler.policies._goodput", "assay.scheduler.policies._goodput_typed"),
+)
 MAX_LINES = 600
 #: Past this a module's docstring must say why it is one module ("Why one module: ...").
 READABLE_LINES = 400
+
+
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text())
 
 
 def modules(root: Path = ROOT) -> dict[str, tuple[Path, list[str]]]:
@@ -32,7 +84,7 @@ def modules(root: Path = ROOT) -> dict[str, tuple[Path, list[str]]]:
             parts = [p for p in path.relative_to(root / folder).with_suffix("").parts if p != "__init__"]
             name = ".".join([package, *parts])
             imports = []
-            for node in ast.walk(ast.parse(path.read_text())):
+            for node in ast.walk(_tree(path)):
                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                     imports += [node.module] + [f"{node.module}.{a.name}" for a in node.names]
                 elif isinstance(node, ast.Import):
@@ -53,12 +105,159 @@ def imports_of(*packages: str, mods: dict | None = None) -> list[tuple[str, str]
     return [(name, imp) for name, (_, imps) in mods.items() if under(name, *packages) for imp in imps]
 
 
-def test_the_base_modules_import_nothing_else_of_assay():
-    assert [(m, i) for m, i in imports_of(*BASE) if under(i, "assay") and not under(i, *BASE)] == []
+# -- the layer order -------------------------------------------------------------------------------------
+
+def package_of(name: str) -> str:
+    """The unit of the layer order a module belongs to: ``assay`` itself (the facade), else ``assay.<x>``."""
+    return ".".join(name.split(".")[:2])
 
 
-def test_the_dsl_imports_nothing_else_of_assay_but_the_base():
-    assert [(m, i) for m, i in imports_of("assay.dsl") if under(i, "assay") and not under(i, "assay.dsl", *BASE)] == []
+def _known(name: str, mods: Mapping) -> str | None:
+    """The module ``name`` denotes: itself, or the longest prefix of it that is a module (``a.b.func``)."""
+    parts = name.split(".")
+    return next((".".join(parts[:k]) for k in range(len(parts), 0, -1) if ".".join(parts[:k]) in mods), None)
+
+
+def import_graph(mods: Mapping | None = None) -> dict[str, set[str]]:
+    """Module -> the modules of assay it imports, function-local imports included. ``from package import
+    name`` imports the module ``package.name`` where there is one (a submodule), else ``package``."""
+    if mods is None:
+        return _the_import_graph()
+    graph: dict[str, set[str]] = {}
+    for name, (path, _) in mods.items():
+        targets: set[str] = set()
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                wanted = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in mods else node.module
+                          for a in node.names]
+            elif isinstance(node, ast.Import):
+                wanted = [a.name for a in node.names]
+            else:
+                continue
+            targets |= {t for t in map(lambda w: _known(w, mods), wanted) if t and t != name}
+        graph[name] = targets
+    return graph
+
+
+@functools.cache
+def _the_import_graph() -> dict[str, set[str]]:
+    """assay's own import graph, read once for the tests of this file."""
+    return import_graph(MODULES)
+
+
+def package_graph(mods: Mapping | None = None) -> dict[str, set[str]]:
+    """Package -> the other packages its modules import."""
+    graph: dict[str, set[str]] = {}
+    for name, targets in import_graph(mods).items():
+        graph.setdefault(package_of(name), set()).update(package_of(t) for t in targets)
+    return {p: targets - {p} for p, targets in graph.items()}
+
+
+def cycles(graph: Mapping[str, set[str]]) -> list[tuple[str, ...]]:
+    """Every set of nodes that reach one another (a strongly connected component of more than one node,
+    Tarjan's algorithm without recursion), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while not component or component[-1] != node:
+                    component.append(stack.pop())
+                    on_stack.discard(component[-1])
+                if len(component) > 1:
+                    found.append(tuple(sorted(component)))
+    return sorted(found)
+
+
+def order_violations(layers: Sequence[Sequence[str]] = LAYERS, mods: Mapping | None = None) -> list[str]:
+    """Every import of a package in a layer above the importer's, or of a sibling in its own layer."""
+    row = {package: i for i, packages in enumerate(layers) for package in packages}
+    bad = []
+    for name, targets in sorted(import_graph(mods).items()):
+        mine = package_of(name)
+        for target in sorted(targets):
+            theirs = package_of(target)
+            if theirs == mine or mine not in row or theirs not in row or row[theirs] < row[mine]:
+                continue
+            where = "its sibling" if row[theirs] == row[mine] else "a layer above it"
+            bad.append(f"{name} imports {target}: {mine} may not import {theirs}, {where} in LAYERS")
+    return bad
+
+
+def test_every_package_has_one_place_in_the_layer_order():
+    placed = [package for packages in LAYERS for package in packages]
+    packages = {package_of(name) for name in MODULES}
+    assert sorted({p for p in placed if placed.count(p) > 1}) == [], "a package is listed twice in LAYERS"
+    assert sorted(packages - set(placed)) == [], "give each new package its row in LAYERS"
+    assert sorted(set(placed) - packages) == [], "LAYERS lists a package that is gone"
+
+
+def test_no_module_imports_a_layer_above_its_own_or_a_sibling():
+    assert order_violations() == []
+
+
+def test_no_two_packages_import_each_other_directly_or_through_others():
+    assert cycles(package_graph()) == []
+
+
+def test_no_two_modules_import_each_other_but_the_known_cycles_being_removed():
+    found = cycles(import_graph())
+    assert [c for c in found if c not in KNOWN_MODULE_CYCLES] == []
+    assert [c for c in KNOWN_MODULE_CYCLES if c not in found] == [], "fixed: delete it from KNOWN_MODULE_CYCLES"
+
+
+def test_the_order_catches_upward_and_sideways_imports_and_cycles_in_scratch_packages(tmp_path):
+    root = tmp_path / "platform" / "assay"
+    files = {
+        "low/__init__.py": "",
+        # an upward import hidden in a function: still a dependency
+        "low/reader.py": "def read():\n    from assay.high import run\n    return run\n",
+        "high/__init__.py": "",
+        "high/run.py": "from assay.low.reader import read\n",
+        "loop/__init__.py": "",
+        "loop/one.py": "from assay.loop import two\n",
+        "loop/two.py": "def back():\n    import assay.loop.one\n",
+        "loop/side.py": "import assay.high\n",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    mods = modules(tmp_path)
+    layers = (("assay.low",), ("assay.high", "assay.loop"))
+    assert order_violations(layers, mods) == [
+        "assay.loop.side imports assay.high: assay.loop may not import assay.high, its sibling in LAYERS",
+        "assay.low.reader imports assay.high.run: assay.low may not import assay.high, a layer above it in LAYERS",
+    ]
+    assert cycles(package_graph(mods)) == [("assay.high", "assay.low")]
+    assert cycles(import_graph(mods)) == [("assay.high.run", "assay.low.reader"), ("assay.loop.one", "assay.loop.two")]
+    assert order_violations(tuple(reversed(layers)), mods) == [
+        "assay.high.run imports assay.low.reader: assay.high may not import assay.low, a layer above it in LAYERS",
+        "assay.loop.side imports assay.high: assay.loop may not import assay.high, its sibling in LAYERS",
+    ]
 
 
 def operator_violations(mods: dict | None = None) -> list[tuple[str, str]]:
@@ -86,10 +285,9 @@ def test_a_layering_violation_in_a_scratch_module_is_caught(tmp_path):
     ]
 
 
-def test_the_scheduler_core_runs_without_ray_and_without_the_layers_above_it():
-    bad = [(m, i) for m, i in imports_of(*SCHEDULER_CORE)
-           if under(i, "ray", "assay.jobs", "assay.runtime", "assay.cli", "assay.dashboards")]
-    assert bad == []
+def test_the_scheduler_core_runs_without_ray():
+    # What it may import of assay's is the layer order's; this says the simulator needs no cluster.
+    assert [(m, i) for m, i in imports_of(*SCHEDULER_CORE) if under(i, "ray")] == []
 
 
 #: The scheduler core's only modules that touch the database, each through ``assay.store`` alone.
@@ -116,34 +314,18 @@ def test_the_scheduler_core_reaches_the_database_only_through_its_store_adapters
     assert bad == [] and hidden == []
 
 
-def test_the_store_depends_on_no_layer_above_it():
-    bad = [(m, i) for m, i in imports_of("assay.store")
-           if under(i, "assay.runtime", "assay.scheduler", "assay.jobs", "assay.cli", "assay.dashboards",
-                    "assay.operators", "assay.pipelines", "ray")]
-    assert bad == []
-
-
 def test_only_the_store_speaks_to_duckdb():
     assert [(m, i) for m, i in imports_of("assay") if under(i, "duckdb") and not under(m, "assay.store")] == []
 
 
-def test_the_training_workload_knows_the_job_spec_and_no_other_job_control():
-    bad = [(m, i) for m, i in imports_of("assay.training")
-           if (under(i, "assay.jobs") and not under(i, "assay.jobs.spec"))
-           or under(i, "assay.store", "assay.runtime", "assay.checks", "assay.cli", "assay.dashboards")]
-    assert bad == []
-
-
-def test_job_control_never_imports_the_live_scheduler_that_drives_it():
-    assert [(m, i) for m, i in imports_of("assay.jobs") if under(i, "assay.live.scheduler")] == []
+def test_the_training_workers_never_reach_the_database():
+    # The order lets training import the store (it is lower); Ray workers must not open the one database
+    # file (design pitfall 1): the supervisor records what they report.
+    assert [(m, i) for m, i in imports_of("assay.training") if under(i, "assay.store", "duckdb")] == []
 
 
 def test_only_the_training_workload_imports_torch():
     assert [(m, i) for m, i in imports_of("assay") if under(i, "torch") and not under(m, "assay.training")] == []
-
-
-def test_only_the_command_line_imports_the_command_line():
-    assert [(m, i) for m, i in imports_of("assay") if under(i, "assay.cli") and not under(m, "assay.cli")] == []
 
 
 def _area(name: str) -> str:
@@ -196,7 +378,7 @@ def private_ray_uses(mods: dict | None = None) -> list[str]:
     mods = MODULES if mods is None else mods
     found = [f"{m} imports {i}" for m, (_, imps) in mods.items() for i in imps if is_private_ray(i)]
     for name, (path, _) in mods.items():
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "ray" \
                     and is_private_ray(f"ray.{node.attr}"):
                 found.append(f"{name} reaches ray.{node.attr} (line {node.lineno})")
