@@ -345,5 +345,6 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
             metrics[at] = "val_loss"
 
 
-_EVALUATION_TAGS = {"test", "val", "valid", "validation", "eval", "evaluation", "evaluating", "validating"}
+#: ``cv`` and ``dev`` are the held-out split as speech recipes (Kaldi's heirs) and many NLP loops name it.
+_EVALUATION_TAGS = {"test", "val", "valid", "validation", "eval", "evaluation", "evaluating", "validating", "cv", "dev"}
 _SECTION_WORDS = _EVALUATION_TAGS | {"train", "training"}

@@ -224,6 +224,7 @@ class GenericParser(LogParser):
                     (n, r, t, fixed.get(n, step if step is not None else _step_before(bar_lines, fixed, n)))
                     for n, r, t, step in cluster.rows
                 ]
+        _steps_from_second_counters(self.miner)
         emit_all(
             self.miner,
             self.out,
@@ -299,12 +300,46 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
         _drop_non_values(cluster, names)
         percent = _percent_positions(cluster, names)
         found = step_position(cluster.template, names, not_counters=percent)
+        if found is not None and _second_counts(cluster, found):
+            found += 2  # ``Batch 4/203700``: the epoch, then the counter
         for pos in percent:
             if cluster.template[pos + 1 : pos + 2] == ["|"]:
                 del names[pos]
         cluster.typed = (names, found if found is not None else _bracketed_counter(cluster), percent)
     names, step_pos, percent = cluster.typed
     return dict(names), step_pos, percent
+
+
+def _steps_from_second_counters(miner: TemplateMiner) -> None:
+    """Lines that print no step of their own (an evaluation after ``TRAIN Batch 4/203800``) take the step of
+    the training line before them; where that line's counter is the second of its pair (``_second_counts``),
+    the line-by-line reading took the first (the epoch), so their step is read again from the typed lines."""
+    steps: dict[int, int] = {}
+    for cluster in miner.clusters():
+        pos = _step_of(cluster)[1]
+        if pos is not None and pos >= 2 and cluster.template[pos - 1] == "/" and _second_counts(cluster, pos - 2):
+            steps.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows})
+    if not steps:
+        return
+    lines = sorted(steps)
+    for cluster in miner.clusters():
+        if _step_of(cluster)[1] is None:
+            cluster.rows = [
+                (n, r, t, _step_before(lines, steps, n) if s is not None else None) for n, r, t, s in cluster.rows
+            ]
+
+
+def _second_counts(cluster: Cluster, pos: int) -> bool:
+    """A pair ``a/b`` whose second number changes from record to record while the first stays (WeNet's
+    ``TRAIN Batch 4/203700`` then ``4/203800``) is no counter with its total: a total does not change within
+    an epoch. The first is the epoch, the second counts."""
+    if cluster.template[pos + 1 : pos + 3] != ["/", "<*>"] or len(cluster.rows) < 2:
+        return False
+    firsts = {row[2][pos] for row in cluster.rows}
+    seconds = [row[2][pos + 2] for row in cluster.rows]
+    if len(firsts) != 1 or len(set(seconds)) < 2 or not all(v.isdigit() for v in seconds):
+        return False
+    return all(int(a) <= int(b) for a, b in zip(seconds, seconds[1:], strict=False))
 
 
 def _bracketed_counter(cluster: Cluster) -> int | None:

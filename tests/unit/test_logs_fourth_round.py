@@ -97,3 +97,22 @@ def test_a_rich_traceback_frame_names_the_package_it_sits_in(tmp_path):
         "RuntimeError: NCCL communicator was aborted",
     ]
     assert _read(tmp_path, lines).run["framework"] == "rlhfkit"
+
+
+def test_a_pair_whose_second_number_moves_while_the_first_stays_counts_by_the_second(tmp_path):
+    # "<epoch>/<batch>" printed by each rank, then a held-out ("cv") pass at the last training batch
+    lines = []
+    for batch in (5100, 5200, 5300):
+        for rank in (0, 1):
+            lines.append(f"12:00:0{rank} DEBUG TRAIN Batch 7/{batch} loss {30 - batch / 1000 + rank:.4f} "
+                         f"loss_ctc 40.1 lr 0.0004 rank {rank}")
+    lines += [f"12:05:0{rank} DEBUG CV Batch 7/{k} loss {33.5 + rank:.4f} loss_ctc 44.0 rank {rank}"
+              for k in (0, 10) for rank in (0, 1)]
+    log = _read(tmp_path, lines)
+    assert sorted({s for s, _ in log.series("loss")}) == [5100, 5200, 5300]
+    assert {s for s, _ in log.series("val_loss")} == {5300}
+
+
+def test_a_counter_with_its_total_is_still_read_by_its_first_number(tmp_path):
+    lines = [f"Train Batch {k}/400 loss {2 - k / 1000:.4f}" for k in (100, 200, 300)]
+    assert [s for s, _ in _read(tmp_path, lines).series("loss")] == [100, 200, 300]
