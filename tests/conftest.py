@@ -88,9 +88,10 @@ class RayNodes:
         self.procs.append(proc)
         return proc
 
-    def start_head(self, num_cpus: int) -> None:
-        self._start(["--head", f"--port={self.port}", f"--num-cpus={num_cpus}", "--include-dashboard=false",
-                     f"--temp-dir={self.tmp / 'ray'}"], "head")
+    def start_head(self, num_cpus: int, resources: str | None = None) -> None:
+        args = ["--head", f"--port={self.port}", f"--num-cpus={num_cpus}", "--include-dashboard=false",
+                f"--temp-dir={self.tmp / 'ray'}"]
+        self._start([*args, f"--resources={resources}"] if resources else args, "head")
         self._wait_nodes(1)
 
     def add_worker(self, num_cpus: int, resources: str | None = None) -> subprocess.Popen:

@@ -6,6 +6,10 @@ shape (CPUs each, one GPU each where the cluster has GPUs) per slot, summed over
 by the slots the scheduler is told to hand out. Where the count comes from is said in every message:
 ``--workers`` (the configured slots), the connected Ray cluster, or this machine's CPUs (what
 ``assay scheduler`` starts an embedded Ray with).
+
+On a cluster of several GPU types (node pools, ``_pools``) a job runs in one pool at a time, so what it
+can ever get is the largest pool's slots, and that is the number admission judges by; the message lists
+every pool.
 """
 
 from __future__ import annotations
@@ -22,10 +26,12 @@ from assay.jobs.spec import JobSpec, SpecError
 
 @dataclass(frozen=True)
 class Capacity:
-    """Worker slots and where that number comes from (said in messages)."""
+    """Worker slots and where that number comes from (said in messages). On a cluster of several GPU types
+    ``slots`` is the largest pool's (a job runs in one pool) and ``pools`` has the slots of each type."""
 
     slots: int
     source: str
+    pools: tuple[tuple[str, int], ...] = ()
 
     def __str__(self) -> str:
         return f"{self.slots} worker slot{'s' * (self.slots != 1)} ({self.source})"
@@ -74,14 +80,26 @@ def ray_capacity(slots: int | None = None, worker_cpus: float | None = None) -> 
     from assay.jobs import _ray
 
     totals = _ray.cluster_totals()
-    shape = worker_shape(totals, slots, worker_cpus)
-    nodes = _ray.live_node_resources()
-    n = sum(shape.fit(node) for node in nodes)
+    return pooled_capacity(worker_shape(totals, slots, worker_cpus), _ray.live_node_resources(), totals, slots)
+
+
+def pooled_capacity(shape: Any, nodes: list[dict[str, float]], totals: dict[str, float],
+                    slots: int | None = None) -> Capacity:
+    """The slots of live ``nodes`` (each node's resources) for workers of ``shape``, capped at ``slots``:
+    on a cluster of several GPU types, the largest pool's, with every pool's listed."""
+    from assay.jobs._pools import describe, pool_slots, read_pools
+
+    pools = read_pools(nodes)
+    per_type = pool_slots(shape, pools, nodes)
     if slots:
-        n = min(n, slots)
+        per_type = {t: min(n, slots) for t, n in per_type.items()}
     what = f"{totals.get('GPU', 0):g} GPUs" if shape.gpus else f"{totals.get('CPU', 0):g} CPUs"
-    return Capacity(n, f"the connected Ray cluster: {len(nodes)} node{'s' * (len(nodes) != 1)}, {what}, "
-                       f"{_per_worker(shape)}")
+    source = f"the connected Ray cluster: {len(nodes)} node{'s' * (len(nodes) != 1)}, {what}, {_per_worker(shape)}"
+    if not pools.typed:
+        return Capacity(per_type[None], source)
+    largest = max(per_type.values())
+    return Capacity(largest, f"{source}; in the largest of {len(per_type)} GPU-type pools, as a job runs in one "
+                             f"({describe(per_type)})", tuple((str(t), n) for t, n in per_type.items()))
 
 
 def admit(spec: JobSpec, cap: Capacity) -> str:
@@ -116,12 +134,7 @@ def run_capacity(spec: JobSpec, workers: int | None = None, worker_cpus: float |
         shape = _ray.WorkerShape(cpus=worker_cpus)
     else:
         shape = _ray.default_shape(workers or spec.requested_workers, spec.device)
-    nodes = _ray.live_node_resources()
-    totals = _ray.cluster_totals()
-    what = f"{totals.get('GPU', 0):g} GPUs" if shape.gpus else f"{totals.get('CPU', 0):g} CPUs"
-    return Capacity(sum(shape.fit(node) for node in nodes),
-                    f"the connected Ray cluster: {len(nodes)} node{'s' * (len(nodes) != 1)}, {what}, "
-                    f"{_per_worker(shape)}")
+    return pooled_capacity(shape, _ray.live_node_resources(), _ray.cluster_totals())
 
 
 def admit_run(spec: JobSpec, cap: Capacity, workers: int | None = None) -> str:

@@ -15,9 +15,14 @@ log = logging.getLogger(__name__)
 
 
 def cluster_totals() -> dict[str, float]:
+    """The cluster's CPUs and GPUs, and its GPU-type resources (``gpu_type:...``, ``accelerator_type:...``),
+    which a worker bound to a pool asks for (see ``_pools``)."""
     import ray
 
-    return {k: float(v) for k, v in ray.cluster_resources().items() if k in ("CPU", "GPU")}
+    from assay.jobs._pools import ACCELERATOR_PREFIX, GPU_TYPE_PREFIX
+
+    return {k: float(v) for k, v in ray.cluster_resources().items()
+            if k in ("CPU", "GPU") or k.startswith((GPU_TYPE_PREFIX, ACCELERATOR_PREFIX))}
 
 
 def live_node_resources() -> list[dict[str, float]]:
@@ -29,15 +34,28 @@ def live_node_resources() -> list[dict[str, float]]:
 
 @dataclass(frozen=True)
 class WorkerShape:
-    """What one worker takes from the cluster: CPUs (may be fractional) and 0 or 1 GPU."""
+    """What one worker takes from the cluster: CPUs (may be fractional) and 0 or 1 GPU; on a cluster of
+    several GPU types also ``pool_units`` of the custom resource ``pool`` that marks one type's nodes
+    (``gpu_type:a100``), so the worker can only land in that pool (``_pools.shape_on``)."""
 
     cpus: float = 1.0
     gpus: float = 0.0
+    pool: str | None = None
+    pool_units: float = 1.0
+
+    @property
+    def gpu_type(self) -> str | None:
+        """The GPU type whose pool this shape is bound to (None: any node)."""
+        from assay.jobs._pools import type_of_resource
+
+        return type_of_resource(self.pool)
 
     def bundle(self) -> dict[str, float]:
         out = {"CPU": self.cpus}
         if self.gpus:
             out["GPU"] = self.gpus
+        if self.pool:
+            out[self.pool] = self.pool_units
         return out
 
     def fit(self, resources: dict[str, float]) -> int:
@@ -45,6 +63,8 @@ class WorkerShape:
         n = math.floor(resources.get("CPU", 0.0) / self.cpus + 1e-9) if self.cpus else 10**6
         if self.gpus:
             n = min(n, math.floor(resources.get("GPU", 0.0) / self.gpus + 1e-9))
+        if self.pool:
+            n = min(n, math.floor(resources.get(self.pool, 0.0) / self.pool_units + 1e-9))
         return max(0, n)
 
 

@@ -148,7 +148,9 @@ class Recorder:
     def allocation(self, workers: int, plan: Mapping[str, Any] | None, reason: str, source: str) -> None:
         self._queue("allocations", {"job_id": self.job["job_id"], "at": utc_now(), "workers": workers,
                                     "plan": json.dumps(plan, sort_keys=True, default=str) if plan else None,
-                                    "reason": reason, "source": source})
+                                    "reason": reason, "source": source,
+                                    # the node pool its workers are bound to (None on a one-type cluster)
+                                    "gpu_type": self.job.get("gpu_type")})
 
     def run_row(self, row: Mapping[str, Any]) -> None:
         self._queue("runs", dict(row))

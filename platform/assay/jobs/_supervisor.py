@@ -44,10 +44,11 @@ class _Stop(Exception):
 
 @dataclass
 class _Request:
-    kind: str  # "resize", "preempt", "cancel"
+    kind: str  # "resize", "move", "preempt", "cancel"
     workers: int = 0
     reason: str = ""
     source: str = "runner"
+    shape: WorkerShape | None = None  # a move's worker shape, bound to the new pool
 
 
 def run_id_of(job_id: str) -> str:
@@ -75,6 +76,8 @@ class JobSupervisor(GangDriver):
         self.recorder = Recorder(db, job, self.run_id, self.dir / "train.log")
         self.target = workers or self.spec.requested_workers
         self.shape = shape
+        #: The GPU type (node pool) its workers are bound to, recorded with each allocation.
+        job["gpu_type"] = shape.gpu_type if shape is not None else None
         self.source = source
         self.pg_timeout_s = pg_timeout_s
         self.hang_timeout_s = hang_timeout_s
@@ -120,6 +123,11 @@ class JobSupervisor(GangDriver):
         return len(self.gang.workers) if self.gang is not None else self.target
 
     @property
+    def gpu_type(self) -> str | None:
+        """The GPU type of the node pool its workers are bound to (None: any node)."""
+        return self.shape.gpu_type if self.shape is not None else None
+
+    @property
     def state(self) -> str:
         return str(self.job.get("state"))
 
@@ -128,6 +136,13 @@ class JobSupervisor(GangDriver):
         with self._lock:
             self._requests = [r for r in self._requests if r.kind != "resize"]
             self._requests.append(_Request("resize", workers, reason, source))
+
+    def move(self, shape: WorkerShape, workers: int, reason: str, source: str = "runner") -> None:
+        """Move the job to ``workers`` workers of ``shape`` (bound to another GPU type's pool) at its next
+        step boundary: checkpoint, stop the gang, start a new one in the new pool from the checkpoint."""
+        with self._lock:
+            self._requests = [r for r in self._requests if r.kind not in ("resize", "move")]
+            self._requests.append(_Request("move", workers, reason, source, shape))
 
     def stop(self, kind: str, reason: str, source: str = "runner") -> None:
         """``preempt`` (checkpoint, free the workers, back to the queue) or ``cancel`` the job."""
@@ -142,7 +157,7 @@ class JobSupervisor(GangDriver):
         allocation has cost this job."""
         out, cause = [], None
         for what, at, _ in self.timeline:
-            if what in ("start", "resize_requested", "failure", "preempt_requested"):
+            if what in ("start", "resize_requested", "move_requested", "failure", "preempt_requested"):
                 cause = at
             elif what == "first_step" and cause is not None:
                 out.append(at - cause)
@@ -250,7 +265,11 @@ class JobSupervisor(GangDriver):
         for req in requests:
             if req.kind in ("preempt", "cancel"):
                 self._stop(req)
-        resize = next((r for r in reversed(requests) if r.kind == "resize"), None)
+        change = next((r for r in reversed(requests) if r.kind in ("resize", "move")), None)
+        if change is not None and change.kind == "move":
+            self._move(change)
+            return
+        resize = change
         if resize is None:
             return
         current = self.workers
@@ -287,6 +306,31 @@ class JobSupervisor(GangDriver):
             self._start_gang(self.gang, n)
         except WorkerFailure as exc:
             self._failed(exc)
+
+    def _move(self, req: _Request) -> None:
+        """Checkpoint, stop the whole gang and leave the launch (the main loop's next turn) to place a new
+        one of the new shape, in the new pool, from the checkpoint: no worker process can change nodes."""
+        old, new = self.gpu_type, req.shape.gpu_type if req.shape is not None else None
+        self.target = max(self.spec.min_workers, min(req.workers, self.spec.max_workers or req.workers))
+        self.shape = req.shape
+        self.job["gpu_type"] = new
+        self.source = req.source
+        reason = f"GPU type {old} -> {new}: {req.reason}"
+        if self.gang is None:  # not placed yet: the launch places it in the new pool
+            self._pending_change = ("move", reason, self.placement)
+            return
+        self.timeline.append(("move_requested", time.time(), self.step))
+        self._checkpoint_now()
+        self.timeline.append(("checkpointed", time.time(), self.step))
+        self._teardown()
+        resume_at = ckpt.latest_step(self.ckpt_dir)
+        if resume_at < self.step:  # the checkpoint was skipped (a busy database): the steps after the last
+            self.ckpt_step = self.step = resume_at  # one run again, recorded once
+            self._rewind(resume_at, f"restarting from checkpoint at step {resume_at} for a move")
+        self._event("resize", self.step, f"moved from GPU type {old} to {new} at step {self.step}: {req.reason}")
+        self.recorder.log.note(f"job {self.job_id} moves from GPU type {old} to {new} at iteration {self.step}")
+        self._pending_change = ("move", reason, self.placement)
+        self.job["state"] = JobState.RESIZING
 
     def _stop(self, req: _Request) -> None:
         self._checkpoint_now()

@@ -1,5 +1,7 @@
 """What a scheduler drives jobs through: the queue's specs, the supervisor that runs one job, the requests
-users leave for it, worker shapes and feasible sizes, and the ownership and retry rules of the database.
+users leave for it, worker shapes and feasible sizes, the cluster's node pools by GPU type (``read_pools``:
+the type of each node, ``node_slots``/``pool_slots``: worker slots per node and per type, ``shape_on``: a
+worker shape bound to one type's pool), and the ownership and retry rules of the database.
 
 ``assay.live.scheduler`` (the live scheduler) is its user; the names here are the jobs package's contract
 with it. ``JobSupervisor`` and ``cluster_totals`` load torch or Ray, so they are imported on first use:
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.jobs._admission import worker_shape
 from assay.jobs._layout import feasible_workers
+from assay.jobs._pools import Pools, node_slots, pool_slots, read_pools, shape_on
 from assay.jobs._record import db_call, owner_alive, owner_id
 from assay.jobs.runner import RequestPoller, jobs_dir, request_cancel
 from assay.jobs.spec import JobSpec, from_json
@@ -24,8 +27,9 @@ if TYPE_CHECKING:
 #: Names whose modules import torch or Ray, loaded when first asked for.
 _ON_USE = {"JobSupervisor": "assay.jobs._supervisor", "cluster_totals": "assay.jobs._ray"}
 
-__all__ = ["JobSpec", "JobSupervisor", "RequestPoller", "cluster_totals", "db_call", "feasible_workers",
-           "from_json", "jobs_dir", "owner_alive", "owner_id", "request_cancel", "worker_shape"]
+__all__ = ["JobSpec", "JobSupervisor", "Pools", "RequestPoller", "cluster_totals", "db_call", "feasible_workers",
+           "from_json", "jobs_dir", "node_slots", "owner_alive", "owner_id", "pool_slots", "read_pools",
+           "request_cancel", "shape_on", "worker_shape"]
 
 
 def __getattr__(name: str) -> Any:

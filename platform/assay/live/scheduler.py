@@ -12,6 +12,11 @@ Each round (every ``interval_s``) it
 5. carries out preemptions and shrinks first, then starts and grows that fit in what is free; each
    change lands in ``allocations`` with the policy's reason, and so does every new decision to wait.
 
+On a Ray cluster whose nodes carry two or more GPU types (``gpu_type:<name>`` custom resources, see
+``assay.jobs._pools``) the policy sees each node's type and decides a (type, workers) per job; a job's
+workers all sit in one type's pool, and a decision to run a job on another type is carried out as a move
+(checkpoint, stop, restart in the new pool from the checkpoint). A cluster of one type schedules as before.
+
 Two brakes keep the cluster from thrashing, since every change costs a checkpoint and a restart: a running
 job changes size at most once per ``min_change_s``, and is preempted for a job of equal or lower priority
 only after ``min_run_s`` (a higher-priority job preempts it as soon as ``min_change_s`` allows).
@@ -63,6 +68,7 @@ class _Tracked:
 
     spec: JobSpec
     model: Any = None  # a GoodputModel
+    models: dict[str, Any] = field(default_factory=dict)  # on a cluster of several GPU types: one per type
     attained: float = 0.0  # worker-seconds
     decided: int | None = None  # the workers of the last decision written
     changed_at: float = 0.0
@@ -110,6 +116,9 @@ class LiveScheduler:
         self._last_round = time.monotonic()
         self._shape: Any = None
         self._nodes: list[str] = []
+        self._pools: Any = None  # the cluster's GPU-type pools (assay.jobs._pools.Pools), read each round
+        #: The GPU type of each node in the policy's view; empty on a cluster of one type.
+        self._node_types: tuple[str, ...] = ()
 
     # -- the loop ------------------------------------------------------------------------------------
     def run(self, *, until_idle: bool = False, max_rounds: int | None = None, timeout_s: float | None = None,
@@ -185,15 +194,17 @@ class LiveScheduler:
                 t.attained += dt * self.sups[row["job_id"]].workers
         self._learn_restart_cost()
         capacity = self._capacity(foreign)
-        cluster = ClusterView(capacity=capacity)
+        cluster = ClusterView(capacity=capacity, node_types=self._node_types)
         views = [self._view(row, cluster) for row in candidates]
         decisions = self.policy.decide(views, cluster, wall) if views else {}
-        applied = self._apply(candidates, decisions, sum(capacity), foreign)
-        # Idle: nothing runs and nothing left could ever start here (jobs bigger than the cluster wait on).
+        applied = self._apply(candidates, decisions, sum(capacity), foreign, capacity)
+        # Idle: nothing runs and nothing left could ever start here (jobs bigger than the cluster wait on;
+        # on a cluster of several GPU types, jobs bigger than its largest pool).
         whole = sum(capacity) + foreign
-        stuck = all(self._needed(self._track(r), whole) > whole for r in candidates)
+        largest = max(_per_type(capacity, self._node_types).values(), default=0) + foreign
+        stuck = all(self._needed(self._track(r), whole) > largest for r in candidates)
         info = {"idle": stuck and not self.sups, "decisions": decisions, "applied": applied,
-                "capacity": capacity, "foreign": foreign, "ended": ended,
+                "capacity": capacity, "node_types": self._node_types, "foreign": foreign, "ended": ended,
                 "waiting": {r["job_id"]: self.tracked[r["job_id"]].waiting for r in candidates
                             if r["job_id"] in self.tracked and self.tracked[r["job_id"]].waiting}}
         if self.on_round is not None:
@@ -281,10 +292,20 @@ class LiveScheduler:
         """Worker slots per live node, less the workers of jobs other drivers run."""
         import ray
 
+        from assay.jobs.control import node_slots, read_pools
+
         shape = self._worker_shape()
         nodes = [n for n in ray.nodes() if n.get("Alive")]
+        resources = [{k: float(v) for k, v in n.get("Resources", {}).items()} for n in nodes]
+        self._pools = pools = read_pools(resources)
+        if pools.typed:  # the nodes of a pool only: a node without a type holds no workers here
+            keep = [i for i, t in enumerate(pools.node_types) if t is not None]
+            nodes, resources = [nodes[i] for i in keep], [resources[i] for i in keep]
+            self._node_types = tuple(pools.node_types[i] for i in keep)
+        else:
+            self._node_types = ()
         self._nodes = [n["NodeID"] for n in nodes]
-        per_node = [shape.fit({k: float(v) for k, v in n.get("Resources", {}).items()}) for n in nodes]
+        per_node = node_slots(shape, pools, resources)
         if self.slots:
             per_node = _cap(per_node, self.slots)
         left = foreign
@@ -301,15 +322,22 @@ class LiveScheduler:
         t = self._track(row)
         spec = t.spec
         sup = self.sups.get(row["job_id"])
-        workers, placement = 0, ()
+        workers, placement, gpu_type = 0, (), None
         if sup is not None and not sup.done:
             workers = sup.allocated
-            placement = self._placement(sup, workers, cluster)
+            gpu_type = getattr(sup, "gpu_type", None) if cluster.node_types else None
+            placement = self._placement(sup, workers, cluster, gpu_type)
+            model = t.model if gpu_type is None else t.models.setdefault(gpu_type, self._goodput_model(spec))
             if sup.placement is not None and len(sup.recent_step_ms) >= 3:
                 ms = sorted(sup.recent_step_ms)[len(sup.recent_step_ms) // 2]
                 k = sup.placement.workers
                 nodes = len(set(sup.gang.nodes)) if sup.gang else 1
-                t.model.observe_step(nodes, k, math.ceil(spec.global_batch / k), ms / 1000.0, 0.0)
+                model.observe_step(nodes, k, math.ceil(spec.global_batch / k), ms / 1000.0, 0.0)
+        typed = {}
+        if cluster.node_types:
+            # One model per type it has run on; no profile of the types yet, so an unseen type is projected
+            # at the speed of one it has run on until it runs there (the typed policy's rule).
+            typed = {"gpu_type": gpu_type, "models": dict(t.models), "type_speed": dict.fromkeys(cluster.types, 1.0)}
         lo, hi = spec.min_workers, spec.max_workers or spec.requested_workers
         requested = spec.requested_workers
         if t.pinned:
@@ -321,18 +349,20 @@ class LiveScheduler:
             priority=int(row.get("priority") or 0), min_workers=lo, max_workers=hi,
             requested_batch=spec.global_batch, workers=workers, placement=placement,
             batch_size=spec.global_batch, attained_service=t.attained, restarts=int(row.get("attempts") or 0),
-            limits=t.model.limits, model=t.model,
+            limits=t.model.limits, model=t.models.get(gpu_type, t.model) if gpu_type else t.model, **typed,
         )
 
-    def _placement(self, sup: Any, workers: int, cluster: Any) -> tuple[int, ...]:
+    def _placement(self, sup: Any, workers: int, cluster: Any, gpu_type: str | None = None) -> tuple[int, ...]:
         """The node index of each of a job's workers, as the policy expects (a valid tuple even while
-        the job is between gangs)."""
+        the job is between gangs; on the nodes of its GPU type when it has one)."""
         index = {node: i for i, node in enumerate(self._nodes)}
         if sup.gang is not None and len(sup.gang.nodes) == workers:
             out = tuple(index.get(n, 0) for n in sup.gang.nodes)
             if all(out.count(i) <= c for i, c in enumerate(cluster.capacity)):
                 return out
         out, free = [], list(cluster.capacity)
+        if gpu_type is not None and cluster.node_types:
+            free = [f if t == gpu_type else 0 for f, t in zip(free, cluster.node_types, strict=True)]
         for _ in range(workers):
             i = max(range(len(free)), key=lambda i: free[i])
             free[i] -= 1
@@ -341,15 +371,21 @@ class LiveScheduler:
 
     # -- acting --------------------------------------------------------------------------------------
     def _apply(self, rows: list[dict[str, Any]], decisions: Mapping[str, Any], total: int,
-               foreign: int = 0) -> list[str]:
+               foreign: int = 0, capacity: tuple[int, ...] | None = None) -> list[str]:
         """Carry out the decisions that fit; returns one line per decision taken (start, resume, resize,
-        preempt, wait) for the console."""
+        move, preempt, wait) for the console. On a cluster of several GPU types (``capacity`` per node, the
+        types in ``self._node_types``) the free workers are counted per type, a job starts on the type
+        decided for it, and a running job decided onto another type moves there."""
         by_id = {row["job_id"]: row for row in rows}
-        committed = sum(s.allocated for s in self.sups.values() if not s.done)
-        free = total - committed
+        typed = bool(self._node_types) and capacity is not None
+        free = _per_type(capacity, self._node_types) if typed else {None: total}
+        for s in self.sups.values():
+            if not s.done:
+                key = self._pool_of(s) if typed else None
+                free[key] = free.get(key, 0) - s.allocated
         mono = time.monotonic()
         applied: list[str] = []
-        shrinks, grows, waits = [], [], []
+        shrinks, grows, moves, waits = [], [], [], []
         for job_id, decision in decisions.items():
             if job_id not in by_id:
                 continue
@@ -363,15 +399,21 @@ class LiveScheduler:
             if sup is not None and sup.outcome is not None:
                 continue  # it ended after the policy looked (see round): never start it again this round
             current = sup.allocated if sup is not None else 0
-            if want == current:
+            here = self._pool_of(sup) if typed and sup is not None else None
+            there = (self._decided_type(decision) or here) if typed else None
+            moving = typed and sup is not None and 0 < want and 0 < current and there != here
+            if want == current and not moving:
                 if sup is None:
                     waits.append((job_id, decision.reason))
                 continue
             if sup is not None and mono - t.changed_at < self.min_change_s:
                 continue  # hysteresis: a running job changes at most once per min_change_s
-            (shrinks if want < current else grows).append((job_id, want, current, decision.reason))
+            if moving:
+                moves.append((job_id, want, current, decision.reason, here, there))
+            else:
+                (shrinks if want < current else grows).append((job_id, want, current, decision.reason, there))
         starting = [self.tracked[g[0]].spec.priority for g in grows if g[2] == 0]
-        for job_id, want, current, reason in shrinks:
+        for job_id, want, current, reason, _ in shrinks:
             sup, t = self.sups[job_id], self.tracked[job_id]
             if want == 0 and mono - t.changed_at < self.min_run_s and not any(
                     p > t.spec.priority for p in starting):
@@ -382,22 +424,39 @@ class LiveScheduler:
             else:
                 sup.resize(want, reason, source="scheduler")
                 applied.append(f"resize {job_id} {current} -> {want} workers: {reason}")
-            free += current - want
+            key = self._pool_of(sup) if typed else None
+            free[key] = free.get(key, 0) + current - want
             t.decided, t.changed_at = want, mono
-        for job_id, want, current, reason in sorted(grows, key=lambda g: g[1] - g[2]):
+        for job_id, want, current, reason, here, there in moves:
             t = self.tracked[job_id]
-            if want - current > free:
+            if want > free.get(there, 0):
+                continue  # the new pool has no room yet: it stays where it is this round
+            self.sups[job_id].move(self._shape_on(there), want, reason, source="scheduler")
+            applied.append(f"move {job_id} from {here} ({current} workers) to {there} ({want} workers): {reason}")
+            free[here] = free.get(here, 0) + current
+            free[there] -= want
+            t.decided, t.changed_at = want, mono
+        for job_id, want, current, reason, there in sorted(grows, key=lambda g: g[1] - g[2]):
+            t = self.tracked[job_id]
+            sup = self.sups.get(job_id)
+            key = (self._pool_of(sup) if sup is not None else there) if typed else None
+            if typed and key is None:  # no type decided (a policy that does not place): the roomiest pool
+                key = max(free, key=lambda k: free[k])
+            if want - current > free.get(key, 0):
                 if current == 0:  # the workers it needs are not free yet; next round
                     waits.append((job_id, f"{reason}; not free yet"))
                 continue
-            free -= want - current
+            free[key] -= want - current
             # Only a job without a supervisor starts: one that has a supervisor, even one that ended a moment
             # ago (its ``allocated`` then reads 0), is resized, which a finished supervisor ignores.
-            sup = self.sups.get(job_id)
             if sup is None:
-                self._start(by_id[job_id], want, reason)
+                if typed:
+                    self._start(by_id[job_id], want, reason, gpu_type=key)
+                else:
+                    self._start(by_id[job_id], want, reason)
                 verb = "resume" if by_id[job_id].get("started_at") is not None else "start"
-                applied.append(f"{verb} {job_id} on {want} worker{'s' * (want != 1)}: {reason}")
+                where = f" of type {key}" if typed else ""
+                applied.append(f"{verb} {job_id} on {want} worker{'s' * (want != 1)}{where}: {reason}")
                 t.waiting = None
             else:
                 sup.resize(want, reason, source="scheduler")
@@ -406,7 +465,8 @@ class LiveScheduler:
         held = {job_id: s.allocated for job_id, s in self.sups.items() if not s.done and s.allocated}
         whole = total + foreign  # the cluster's slots, the workers of other drivers' jobs included
         for job_id, reason in waits:
-            why = explain_wait(self._needed(self.tracked[job_id], whole), whole, free, held, foreign)
+            why = explain_wait(self._needed(self.tracked[job_id], whole), whole, sum(free.values()), held,
+                               foreign)
             t = self.tracked[job_id]
             t.decided = 0
             if why != t.waiting:  # a new decision to wait, or new numbers: recorded and shown once
@@ -414,6 +474,25 @@ class LiveScheduler:
                 self._record_wait(by_id[job_id], f"{why} ({reason})")
                 applied.append(f"wait {job_id}: {why} ({reason})")
         return applied
+
+    def _pool_of(self, sup: Any) -> str | None:
+        """The GPU type a job's supervisor holds workers of."""
+        return getattr(sup, "gpu_type", None)
+
+    def _decided_type(self, decision: Any) -> str | None:
+        """The GPU type a decision puts a job on: the policy's, else that of the nodes it placed it on."""
+        if getattr(decision, "gpu_type", None):
+            return decision.gpu_type
+        placement = getattr(decision, "placement", None)
+        if placement and self._node_types and 0 <= placement[0] < len(self._node_types):
+            return self._node_types[placement[0]]
+        return None
+
+    def _shape_on(self, gpu_type: str | None) -> Any:
+        from assay.jobs.control import shape_on
+
+        return shape_on(self._worker_shape(), self._pools, gpu_type) if self._pools is not None \
+            else self._worker_shape()
 
     def _needed(self, t: _Tracked, total: int) -> int:
         """The workers a waiting job needs to start: fifo and tiresias start a job at its requested size
@@ -424,12 +503,12 @@ class LiveScheduler:
             return max(lo, feasible_workers(t.spec, min(asked, t.spec.max_workers or asked, total)))
         return lo
 
-    def _start(self, row: dict[str, Any], workers: int, reason: str) -> None:
+    def _start(self, row: dict[str, Any], workers: int, reason: str, gpu_type: str | None = None) -> None:
         from assay.jobs.control import JobSupervisor
 
         job = dict(row)
         job["owner"] = self.owner
-        sup = JobSupervisor(self.db, job, self.jobs_root, workers=workers, shape=self._worker_shape(),
+        sup = JobSupervisor(self.db, job, self.jobs_root, workers=workers, shape=self._shape_on(gpu_type),
                             source="scheduler", start_reason=reason)
         self.sups[job["job_id"]] = sup.start()
 
@@ -465,6 +544,16 @@ def _queued_waiting(row: Mapping[str, Any]) -> bool:
     """A job this scheduler (or a previous one) decided to keep waiting: no driver owns it yet. (A job whose
     own supervisor waits for Ray to place its workers is ``waiting`` too, with an owner.)"""
     return row["state"] == JobState.WAITING and not row.get("owner")
+
+
+def _per_type(capacity: tuple[int, ...], node_types: tuple[str, ...]) -> dict[str | None, int]:
+    """Slots per GPU type (one entry, None, when the nodes have no types)."""
+    if not node_types:
+        return {None: sum(capacity)}
+    out: dict[str | None, int] = {}
+    for c, t in zip(capacity, node_types, strict=True):
+        out[t] = out.get(t, 0) + c
+    return out
 
 
 def _cap(per_node: list[int], total: int) -> list[int]:

@@ -38,7 +38,7 @@ TABLES: dict[str, tuple[str, ...]] = {
         "job_id", "name", "spec", "state", "priority", "min_workers", "max_workers", "workers", "attempts",
         "submitted_at", "started_at", "finished_at", "plan", "error", "owner", "heartbeat_at",
     ),
-    "allocations": ("job_id", "at", "workers", "plan", "reason", "source"),
+    "allocations": ("job_id", "at", "workers", "plan", "reason", "source", "gpu_type"),
     "pipeline_runs": (
         "pipeline_run_id", "pipeline", "status", "n_in", "n_ok", "n_quarantined", "started_at", "finished_at",
         "address", "n_records", "seconds",
@@ -151,6 +151,10 @@ ALTER TABLE sim_jobs ADD COLUMN IF NOT EXISTS gpu_type VARCHAR;
 ALTER TABLE sim_allocations ADD COLUMN IF NOT EXISTS gpu_type VARCHAR;
 """
 
+# 6: the GPU type a live job's workers were placed on (the node pool of a cluster that mixes GPU types,
+# see assay.jobs._pools); NULL on a one-type cluster, as in the simulator's tables.
+_V6 = "ALTER TABLE allocations ADD COLUMN IF NOT EXISTS gpu_type VARCHAR;"
+
 #: (version, SQL). Append only.
 # 2: the section of the paper a claim was found in (abstract, introduction, evaluation, ...).
 # 4: document versions: a changed file supersedes its older content, kept but left out of the current_*
@@ -162,5 +166,6 @@ MIGRATIONS: list[tuple[int, str]] = [
     (3, _V3),
     (4, SCHEMA_4 + restate_sql("SELECT DISTINCT uri FROM document_versions") + ";\n"),
     (5, _V5),
+    (6, _V6),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
