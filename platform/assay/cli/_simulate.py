@@ -86,9 +86,17 @@ def simulate(
     if spec is not None and Path(workload).is_file():  # not one of Pollux's: named by its folder and file
         loaded.name = f"{Path(workload).resolve().parent.name}/{Path(workload).stem}"
 
+    stored = None
+    if spec is not None and profiles is None:  # no measured per-type profiles: fit them from the store's runs
+        from assay.scheduler.simulator import profiles_from_store
+
+        stored = profiles_from_store(db, spec.types) or None
+        if stored:
+            typer.echo(f"per-type step times fitted from the store's runs for {', '.join(sorted(stored))}",
+                       err=True)
     comparison = compare_policies(loaded, policy, gpus=gpus, gpus_per_node=gpus_per_node, round_s=round_s,
                                   restart_s=restart_s, db=db, store=store, cluster=spec,
-                                  calibration=calibration,
+                                  calibration=calibration, profiles=stored,
                                   on_issue=lambda issue: typer.echo(f"warning: {issue}", err=True))
     results = comparison.results
     where = {"cluster": str(spec), "calibration": calibration} if spec is not None else {}

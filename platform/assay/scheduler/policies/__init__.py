@@ -26,6 +26,7 @@ from assay.scheduler.policies._goodput_model import (
     GoodputModel,
     PerfParams,
     fit_perf_params,
+    predict_step_time,
     split_batch,
 )
 from assay.scheduler.policies._placement import node_counts, pack, place_typed
@@ -52,6 +53,7 @@ __all__ = [
     "node_counts",
     "pack",
     "place_typed",
+    "predict_step_time",
     "register_policy",
     "split_batch",
 ]

@@ -10,7 +10,12 @@
 from assay.scheduler.simulator._clock import SimResult, simulate
 from assay.scheduler.simulator._compare import PUBLISHED_SETTING, Comparison, compare_policies, policy_names
 from assay.scheduler.simulator._metrics import summarize
-from assay.scheduler.simulator._store import published_rows, write_published, write_result
+from assay.scheduler.simulator._store import (
+    profiles_from_store,
+    published_rows,
+    write_published,
+    write_result,
+)
 
 __all__ = [
     "PUBLISHED_SETTING",
@@ -18,6 +23,7 @@ __all__ = [
     "SimResult",
     "compare_policies",
     "policy_names",
+    "profiles_from_store",
     "published_rows",
     "simulate",
     "summarize",

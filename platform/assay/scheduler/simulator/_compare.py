@@ -8,7 +8,7 @@ beside it: what ``assay simulate`` runs.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,11 +52,12 @@ class Comparison:
 def compare_policies(workload: Workload, policy: str = "all", *, gpus: int = 64, gpus_per_node: int = 4,
                      round_s: float = 60.0, restart_s: float = 30.0, db: str | os.PathLike[str] | None = None,
                      store: bool = True, on_issue: Callable[[str], None] | None = None,
-                     cluster: ClusterSpec | str | None = None, calibration: str | None = None) -> Comparison:
+                     cluster: ClusterSpec | str | None = None, calibration: str | None = None,
+                     profiles: Mapping[str, Any] | None = None) -> Comparison:
     """Replay ``workload`` under ``policy`` (a name, or ``all`` for the built-ins) and, with ``store``, record
     every run in ``db``; ``on_issue`` hears what each run could not simulate as given (e.g. an unknown
     model run with the default profile). ``cluster`` (node pools by GPU type) replaces ``gpus`` and
-    ``gpus_per_node``; ``calibration`` as ``simulate`` takes it."""
+    ``gpus_per_node``; ``calibration`` and ``profiles`` (application -> profile) as ``simulate`` takes them."""
     setting: dict[str, Any] = {"gpus": gpus, "gpus_per_node": gpus_per_node, "round_s": round_s,
                                "restart_s": restart_s}
     extra: dict[str, Any] = {}
@@ -64,6 +65,8 @@ def compare_policies(workload: Workload, policy: str = "all", *, gpus: int = 64,
         extra["cluster"] = cluster
     if calibration is not None:
         extra["calibration"] = calibration
+    if profiles:
+        extra["profiles"] = profiles
     results = {}
     for name in policy_names(policy):
         result = simulate(workload, name, **setting, **extra)

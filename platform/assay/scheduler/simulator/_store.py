@@ -16,8 +16,9 @@ import assay
 from assay.clock import utc_now
 from assay.ids import stable_id
 from assay.scheduler.simulator._clock import SimResult
-from assay.scheduler.workloads import DATA_DIR
-from assay.store import transaction, write_rows
+from assay.scheduler.workloads import DATA_DIR, StoredTypedProfile, fit_typed_profiles
+from assay.store import default_db_path, transaction, write_rows
+from assay.store.queries_costmodel import runs_for_fit
 
 PUBLISHED_FILE = DATA_DIR / "adaptdl" / "published.json"
 PUBLISHED_PREFIX = "published:"
@@ -113,3 +114,14 @@ def write_published(db: str | os.PathLike[str] | None = None, workloads: list[st
     if rows:
         write_rows(db, {"sim_runs": rows})
     return len(rows)
+
+
+def profiles_from_store(db: str | os.PathLike[str] | None, types: tuple[str, ...] | list[str],
+                        profiles_dir: Path | None = None) -> dict[str, StoredTypedProfile]:
+    """Per-type profiles fitted from the runs in ``db`` (``assay.scheduler.workloads._from_runs``) for a
+    heterogeneous replay without measured profiles: every application with a run on one of ``types``.
+    None without a database file."""
+    path = Path(db) if db is not None else default_db_path()
+    if not path.exists():
+        return {}
+    return fit_typed_profiles(runs_for_fit(path).to_dict("records"), tuple(types), profiles_dir)

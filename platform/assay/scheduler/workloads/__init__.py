@@ -13,6 +13,7 @@ from assay.scheduler.workloads._csv import (
     adaptdl_workload,
     load_workload,
 )
+from assay.scheduler.workloads._from_runs import StoredTypedProfile, fit_typed_profiles
 from assay.scheduler.workloads._named import named_workload
 from assay.scheduler.workloads._philly import GPU_MIX, philly_workload
 from assay.scheduler.workloads._profiles import (
@@ -44,6 +45,8 @@ __all__ = [
     "Calibration",
     "TypedProfile",
     "typed_profile",
+    "StoredTypedProfile",
+    "fit_typed_profiles",
     "ADAPTDL_COLUMNS",
     "ADAPTDL_TRACES",
     "ADAPTDL_WORKLOADS",
