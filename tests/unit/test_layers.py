@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -229,6 +230,22 @@ def test_no_two_modules_import_each_other_but_the_known_cycles_being_removed():
     assert [c for c in found if c not in KNOWN_MODULE_CYCLES] == []
     assert [c for c in KNOWN_MODULE_CYCLES if c not in found] == [], "fixed: delete it from KNOWN_MODULE_CYCLES"
 
+
+def drawn_layers(doc: str) -> list[tuple[str, ...]]:
+    """The rows of the order as ``docs/architecture.md`` draws them (top row first in the picture), bottom to
+    top: each picture line is ``N  a | b | c   what they are``."""
+    block = doc.split("## Layers: the order, bottom to top", 1)[1].split("```", 2)[1]
+    rows = []
+    for line in block.splitlines():
+        number, _, rest = line.strip().partition(" ")
+        if number.isdigit():
+            names = re.split(r"\s{2,}|\s\(", rest.strip(), maxsplit=1)[0]
+            rows.append(tuple("assay" if n.strip() == "assay" else f"assay.{n.strip()}" for n in names.split("|")))
+    return rows[::-1]
+
+
+def test_the_architecture_page_draws_this_order():
+    assert drawn_layers((ROOT / "docs" / "architecture.md").read_text()) == list(LAYERS)
 
 def test_the_order_catches_upward_and_sideways_imports_and_cycles_in_scratch_packages(tmp_path):
     root = tmp_path / "platform" / "assay"
