@@ -158,3 +158,21 @@ def test_free_workers_are_counted_per_type(sched):
                               b["job_id"]: Decision(2, "keep", gpu_type="b"),
                               c["job_id"]: Decision(1, "start on a", gpu_type="a")})
     assert sched.started == [(c["job_id"], 1, "a")]
+
+
+def test_the_goodput_policy_chooses_a_type_for_each_job_from_the_live_views(sched):
+    """The scheduler's own views on a two-type cluster go to the typed goodput policy, whose (type,
+    workers) the acting step carries out, each job in the pool chosen for it."""
+    from assay.scheduler.policies import ClusterView
+
+    rows = [_row("x"), _row("y")]
+    cluster = ClusterView(capacity=(2, 2), node_types=sched._node_types)
+    views = [sched._view(row, cluster) for row in rows]
+    assert all(v.type_speed == {"a": 1.0, "b": 1.0} and v.gpu_type is None for v in views)
+    decisions = sched.policy.decide(views, cluster, time.time())
+    assert {d.gpu_type for d in decisions.values()} <= {"a", "b"}
+    _apply(sched, rows, decisions)
+    started = {job_id: (workers, gpu_type) for job_id, workers, gpu_type in sched.started}
+    assert set(started) == {r["job_id"] for r in rows}
+    for job_id, (workers, gpu_type) in started.items():
+        assert gpu_type == decisions[job_id].gpu_type and workers == decisions[job_id].workers
