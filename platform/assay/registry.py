@@ -85,7 +85,7 @@ class Registry:
         """The entry ``name`` of ``namespace``, loading the namespace's built-ins if it is not there yet."""
         entries = self._namespace(namespace)
         if name not in entries:
-            self.load_builtins(namespace)
+            self.load_builtins(namespace, until=name)
         try:
             return entries[name]
         except KeyError:
@@ -114,14 +114,18 @@ class Registry:
         """What one entry of ``namespace`` is, in words (``policy``, ``log format``)."""
         return self._builtins.get(namespace, (namespace.rstrip("s"), ()))[0]
 
-    def load_builtins(self, namespace: str) -> None:
-        """Import the modules that register ``namespace``'s built-ins (cheap once they are imported)."""
+    def load_builtins(self, namespace: str, until: str | None = None) -> None:
+        """Import the modules that register ``namespace``'s built-ins (cheap once they are imported); with
+        ``until``, stop after the module that registered that name (a papers run does not import the logs
+        family: a third of a second of every small run)."""
         for module in self._builtins.get(namespace, ("", ()))[1]:
             try:
                 importlib.import_module(module)
             except ModuleNotFoundError as exc:
                 if exc.name != module:  # a missing optional package stays missing; a broken import raises
                     raise
+            if until is not None and until in self._entries.get(namespace, {}):
+                return
 
     def _namespace(self, namespace: str) -> dict[str, Any]:
         return self._entries[self._check(namespace)]
