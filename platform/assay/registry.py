@@ -12,12 +12,26 @@ thin wrappers over this one store of names. A namespace's built-ins are register
 :data:`BUILTINS`, imported on the first lookup that misses (or the first listing): importing ``assay`` imports
 none of them. The names are strings, so this module imports nothing else of assay's but the error catalogue,
 and every layer may use it.
+
+Another installed package registers into a namespace without any table here, by a package entry point (the
+way spaCy's ``spacy_factories`` and pytest's ``pytest11`` work) in the group ``assay_<namespace>``::
+
+    [project.entry-points.assay_policies]
+    mine = "my_package.policies:MyPolicy"      # the object registered as "mine"
+    [project.entry-points.assay_operators]
+    my_ops = "my_package.operators"            # a module: importing it registers its own entries
+
+They are read after the built-ins, when a lookup misses or a namespace is listed (not on ``import assay``),
+and never replace a name already registered (a built-in, or a ``register`` call of the user's).
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
+import sys
 from collections.abc import Iterator, Mapping
+from importlib import metadata
 from typing import Any
 
 from assay.errors import AssayError
@@ -32,6 +46,14 @@ BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
     "workloads": ("workload kind", ("assay.scheduler.workloads",)),
     "job_specs": ("job spec", ("assay.jobs.spec",)),
 }
+
+
+log = logging.getLogger(__name__)
+
+
+def entry_point_group(namespace: str) -> str:
+    """The entry-point group through which an installed package registers into ``namespace``."""
+    return f"assay_{namespace}"
 
 
 class UnknownName(AssayError, KeyError):
@@ -70,6 +92,8 @@ class Registry:
     def __init__(self, builtins: Mapping[str, tuple[str, tuple[str, ...]]] | None = None):
         self._builtins = dict(BUILTINS if builtins is None else builtins)
         self._entries: dict[str, dict[str, Any]] = {ns: {} for ns in self._builtins}
+        #: namespace -> the ``sys.path`` its entry points were read for (read again when it changes).
+        self._plugins_read: dict[str, tuple[str, ...]] = {}
 
     def register(self, namespace: str, name: str, obj: Any) -> Any:
         """Put ``obj`` under ``name`` in ``namespace`` (created if new); returns ``obj`` (decorator-friendly)."""
@@ -86,6 +110,8 @@ class Registry:
         entries = self._namespace(namespace)
         if name not in entries:
             self.load_builtins(namespace, until=name)
+        if name not in entries:
+            self.load_plugins(namespace)
         try:
             return entries[name]
         except KeyError:
@@ -101,6 +127,7 @@ class Registry:
     def entries(self, namespace: str) -> dict[str, Any]:
         """A copy of ``namespace``'s entries (name -> object), built-ins included."""
         self.load_builtins(self._check(namespace))
+        self.load_plugins(namespace)
         return dict(self._entries[namespace])
 
     def view(self, namespace: str) -> Mapping[str, Any]:
@@ -126,6 +153,38 @@ class Registry:
                     raise
             if until is not None and until in self._entries.get(namespace, {}):
                 return
+
+    def load_plugins(self, namespace: str) -> None:
+        """Register the entry points of the group ``assay_<namespace>`` of every installed distribution: an
+        object under the entry point's name, or a module imported (it registers its entries itself). Read
+        once per namespace, again if ``sys.path`` has changed. A name already registered is kept (logged);
+        a plugin that fails to import raises its own error, with a note naming the entry point."""
+        path = tuple(sys.path)
+        if self._plugins_read.get(namespace) == path:
+            return
+        self._plugins_read[namespace] = path
+        entries = self._entries.setdefault(namespace, {})
+        for point in metadata.entry_points(group=entry_point_group(namespace)):
+            if point.attr and point.name in entries:
+                log.warning("entry point %s = %s (group %s) not registered: %r is already a %s", point.name,
+                            point.value, point.group, point.name, self.describe(namespace))
+                continue
+            before = dict(entries)
+            try:
+                obj = point.load()
+            except Exception as exc:
+                self._plugins_read.pop(namespace, None)  # read again (and fail again) on the next lookup
+                dist = getattr(point.dist, "name", None) or "an unknown distribution"
+                exc.add_note(f"while loading the entry point {point.name} = {point.value} of {dist} "
+                             f"(group {point.group}): fix or uninstall that package.")
+                raise
+            if point.attr:
+                entries[point.name] = obj
+            for name, kept in before.items():  # a plugin module's own register() calls replace nothing
+                if entries.get(name) is not kept:
+                    log.warning("entry point %s = %s (group %s) tried to replace the %s %r; kept the first",
+                                point.name, point.value, point.group, self.describe(namespace), name)
+                    entries[name] = kept
 
     def _namespace(self, namespace: str) -> dict[str, Any]:
         return self._entries[self._check(namespace)]
