@@ -335,6 +335,13 @@ def test_only_the_store_speaks_to_duckdb():
     assert [(m, i) for m, i in imports_of("assay") if under(i, "duckdb") and not under(m, "assay.store")] == []
 
 
+def test_the_domain_is_plain_python():
+    # Every layer above passes the domain's values around, the simulator and Ray workers included: it
+    # needs no cluster, no GPU library, no database, no array library to import.
+    heavy = ("ray", "torch", "duckdb", "numpy", "pyarrow", "pandas")
+    assert [(m, i) for m, i in imports_of("assay.domain") if under(i, *heavy)] == []
+
+
 def test_the_training_workers_never_reach_the_database():
     # The order lets training import the store (it is lower); Ray workers must not open the one database
     # file (design pitfall 1): the supervisor records what they report.
