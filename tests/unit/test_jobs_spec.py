@@ -125,3 +125,21 @@ def test_a_jobs_model_is_the_schedulers_model_spec_and_is_stored_as_its_dims():
     # ffn_hidden left out means 4 * hidden, also after hidden is overridden
     assert spec.with_overrides(["model.hidden=64"]).model.ffn_hidden == 256
     assert from_json(spec.to_json()) == spec
+
+
+def test_the_spec_types_are_the_domains_under_every_name_users_import():
+    # The types moved to assay.domain; assay.jobs, assay.jobs.spec and the scheduler's old modules name the
+    # same classes, so users' imports and pickles that name the old paths keep working.
+    import pickle
+
+    import assay.domain as domain
+    import assay.jobs as jobs
+    from assay.scheduler import layout as old_layout
+    from assay.scheduler import model_spec as old_model_spec
+
+    assert jobs.JobSpec is JobSpec is domain.JobSpec and jobs.SpecError is SpecError is domain.SpecError
+    assert old_layout.Layout is Layout is domain.Layout and old_model_spec.ModelSpec is domain.ModelSpec
+    spec = load_spec("gpt-dp", ["steps=7"])
+    assert isinstance(spec.parallel, domain.Layout) and isinstance(spec.model, domain.ModelSpec)
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    assert from_json(spec.to_json()) == domain.from_json(spec.to_json()) == spec
