@@ -185,6 +185,24 @@ def usage_by_gpu_type(allocations: pd.DataFrame) -> pd.DataFrame:
     return d[["t", "gpu_type", "workers"]].sort_values(["gpu_type", "t"]).reset_index(drop=True)
 
 
+def segments_by_gpu_type(segments: pd.DataFrame) -> pd.DataFrame:
+    """Workers in use per GPU type over time (``t``, ``gpu_type``, ``workers``, the frame of
+    :func:`usage_by_gpu_type`, ``t`` in seconds since the first allocation as a simulation's) from the live
+    scheduler's allocation segments: one step function per type of the pools the jobs ran in, a job that
+    moved counted in each pool for its time there. Segments without a type (a one-type cluster) are left
+    out; an empty frame means nothing to draw."""
+    empty = pd.DataFrame(columns=["t", "gpu_type", "workers"])
+    if segments.empty or "gpu_type" not in segments or segments["gpu_type"].isna().all():
+        return empty
+    parts = [
+        usage_over_time(group).assign(gpu_type=gpu_type)
+        for gpu_type, group in segments.dropna(subset=["gpu_type"]).groupby("gpu_type", sort=True)
+    ]
+    out = pd.concat(parts, ignore_index=True)[["t", "gpu_type", "workers"]]
+    out["t"] = (pd.to_datetime(out["t"]) - pd.to_datetime(segments["start"]).min()).dt.total_seconds()
+    return out
+
+
 def workloads_own_first(sims: pd.DataFrame, workloads: list[str]) -> list[str]:
     """Workloads with the database's own simulations first (newest first), then those that hold only the
     published reference rows: a page that opens on a reference-only workload hides what was simulated."""

@@ -50,6 +50,12 @@ if counts["jobs"]:
         if share is not None:
             st.caption(f"Utilisation over the timeline: {share:.0%} of {capacity} workers (peak {peak}).")
         _ui.plot(_figures.usage_figure(usage, capacity), key="usage")
+        # A cluster of several GPU types (allocations.gpu_type, the node pool of each allocation): which
+        # pool the jobs filled over time. One-type clusters leave it null, and nothing more is drawn.
+        by_type = _frames.segments_by_gpu_type(segments)
+        if not by_type.empty:
+            st.subheader("Allocation per GPU type")
+            _ui.plot(_figures.gpu_type_usage_figure(by_type, "workers per GPU type (live)"), key="live_gpu_types")
 else:
     _ui.empty_state("No jobs yet.", "jobs")
 

@@ -186,3 +186,27 @@ def test_evidence_as_tables():
     predicted = _frames.evidence_table({"ratio": 1.44, "sides": {"subject": {"ms": 310.0}}})
     assert predicted.values.tolist() == [["ratio", "1.44"], ["sides.subject.ms", "310"]]
     assert _frames.evidence_table(None).empty
+
+
+def test_live_usage_per_gpu_type_counts_a_moved_job_in_each_pool_for_its_time_there():
+    """The live scheduler's segments (allocations.gpu_type): a job on pool a for 10 min, then moved to b;
+    another job on a from minute 5. A one-type cluster (no types) draws nothing."""
+    t = datetime(2025, 1, 1)
+    minutes = [t + timedelta(minutes=m) for m in (0, 5, 10, 15, 20)]
+    segments = pd.DataFrame(
+        {
+            "job_id": ["j0", "j0", "j1"],
+            "start": [minutes[0], minutes[2], minutes[1]],
+            "finish": [minutes[2], minutes[4], minutes[3]],
+            "workers": [2, 2, 1],
+            "gpu_type": ["a", "b", "a"],
+        }
+    )
+    usage = _frames.segments_by_gpu_type(segments)
+    a = usage[usage["gpu_type"] == "a"].set_index("t")["workers"].to_dict()
+    b = usage[usage["gpu_type"] == "b"].set_index("t")["workers"].to_dict()
+    # seconds since the first allocation, as a simulation's time
+    assert a == {0.0: 2, 300.0: 3, 600.0: 1, 900.0: 0}
+    assert b == {600.0: 2, 1200.0: 0}
+    assert _frames.segments_by_gpu_type(segments.assign(gpu_type=None)).empty
+    assert _frames.segments_by_gpu_type(segments.drop(columns="gpu_type")).empty

@@ -44,8 +44,12 @@ def job_states(db: PathLike) -> pd.DataFrame:
 
 def allocation_segments(db: PathLike, job_ids: list[str] | None = None) -> pd.DataFrame:
     """Each allocation as an interval: from its time to the job's next decision (or the job's end, or the
-    latest time the scheduler recorded, for a job still running)."""
+    latest time the scheduler recorded, for a job still running), with the GPU type its workers sat on
+    (``gpu_type``: NULL on a one-type cluster, and in a file from before schema 6, read as it is)."""
     where, params = ("", []) if not job_ids else (f"WHERE a.job_id IN {_in(job_ids)}", list(job_ids))
+    typed = not read(db, "SELECT 1 FROM information_schema.columns WHERE table_name = 'allocations' "
+                         "AND column_name = 'gpu_type'").empty
+    gpu_type = "a.gpu_type" if typed else "CAST(NULL AS VARCHAR) AS gpu_type"
     return read(
         db,
         f"""
@@ -54,7 +58,7 @@ def allocation_segments(db: PathLike, job_ids: list[str] | None = None) -> pd.Da
         SELECT a.job_id, coalesce(j.name, a.job_id) AS name, j.state, a."at" AS start,
                coalesce(lead(a."at") OVER (PARTITION BY a.job_id ORDER BY a."at"), j.finished_at,
                         (SELECT t FROM latest)) AS finish,
-               a.workers, a.reason, a.plan
+               a.workers, a.reason, a.plan, {gpu_type}
         FROM allocations a LEFT JOIN jobs j USING (job_id) {where}
         ORDER BY a.job_id, a."at\"""",
         params,
