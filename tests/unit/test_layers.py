@@ -59,6 +59,20 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the command line, over everything
     ("assay.cli",),
 )
+#: Orders inside a package, read like LAYERS: its areas (sub-packages and modules), bottom to top. The
+#: scheduler's core: the cluster and the pools it is cut into; the cost model and the policies on them; the
+#: planner (on the cost model) and the workloads (traces whose jobs name policies' types); the simulator
+#: replaying workloads under a policy; the package itself on top.
+INNER_LAYERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "assay.scheduler": (
+        ("assay.scheduler.cluster", "assay.scheduler.pools", "assay.scheduler.layout", "assay.scheduler.model_spec",
+         "assay.scheduler._megatron_table"),
+        ("assay.scheduler.cost_model", "assay.scheduler.policies"),
+        ("assay.scheduler.planner", "assay.scheduler.workloads"),
+        ("assay.scheduler.simulator",),
+        ("assay.scheduler",),
+    ),
+}
 #: Module cycles still being removed (owned by the scheduler's policy and cost-model work). The test below
 #: fails once one is gone, so its line here is deleted with the fix. The fixes: ``_goodput`` and
 #: ``_goodput_typed`` share ``utility``/``_hull`` through a small module both import; ``CostModel.from_db``
@@ -194,18 +208,29 @@ def cycles(graph: Mapping[str, set[str]]) -> list[tuple[str, ...]]:
     return sorted(found)
 
 
-def order_violations(layers: Sequence[Sequence[str]] = LAYERS, mods: Mapping | None = None) -> list[str]:
-    """Every import of a package in a layer above the importer's, or of a sibling in its own layer."""
+def area_of(name: str, package: str) -> str:
+    """The area of ``package`` (a sub-package or module of it, or the package itself) ``name`` is in."""
+    return ".".join(name.split(".")[:package.count(".") + 2])
+
+
+def order_violations(layers: Sequence[Sequence[str]] = LAYERS, mods: Mapping | None = None,
+                     within: str | None = None) -> list[str]:
+    """Every import of a package in a layer above the importer's, or of a sibling in its own layer; with
+    ``within``, of an area of that package by another (``layers`` is then that package's inner order)."""
     row = {package: i for i, packages in enumerate(layers) for package in packages}
+    unit = package_of if within is None else (lambda name: area_of(name, within))
     bad = []
     for name, targets in sorted(import_graph(mods).items()):
-        mine = package_of(name)
+        if within is not None and not under(name, within):
+            continue
+        mine = unit(name)
         for target in sorted(targets):
-            theirs = package_of(target)
+            theirs = unit(target)
             if theirs == mine or mine not in row or theirs not in row or row[theirs] < row[mine]:
                 continue
             where = "its sibling" if row[theirs] == row[mine] else "a layer above it"
-            bad.append(f"{name} imports {target}: {mine} may not import {theirs}, {where} in LAYERS")
+            table = "LAYERS" if within is None else f"INNER_LAYERS[{within!r}]"
+            bad.append(f"{name} imports {target}: {mine} may not import {theirs}, {where} in {table}")
     return bad
 
 
@@ -219,6 +244,15 @@ def test_every_package_has_one_place_in_the_layer_order():
 
 def test_no_module_imports_a_layer_above_its_own_or_a_sibling():
     assert order_violations() == []
+
+
+@pytest.mark.parametrize("package", sorted(INNER_LAYERS))
+def test_a_package_with_an_inner_order_keeps_it(package):
+    placed = [area for areas in INNER_LAYERS[package] for area in areas]
+    areas = {area_of(name, package) for name in MODULES if under(name, package)}
+    assert sorted(areas - set(placed)) == [], f"give each new area of {package} its row in INNER_LAYERS"
+    assert sorted(set(placed) - areas) == [], f"INNER_LAYERS lists an area of {package} that is gone"
+    assert order_violations(INNER_LAYERS[package], within=package) == []
 
 
 def test_no_two_packages_import_each_other_directly_or_through_others():
@@ -271,6 +305,10 @@ def test_the_order_catches_upward_and_sideways_imports_and_cycles_in_scratch_pac
     ]
     assert cycles(package_graph(mods)) == [("assay.high", "assay.low")]
     assert cycles(import_graph(mods)) == [("assay.high.run", "assay.low.reader"), ("assay.loop.one", "assay.loop.two")]
+    inner = (("assay.loop.two",), ("assay.loop.one", "assay.loop.side"), ("assay.loop",))
+    assert order_violations(inner, mods, within="assay.loop") == [
+        "assay.loop.two imports assay.loop.one: assay.loop.two may not import assay.loop.one, a layer above it in "
+        "INNER_LAYERS['assay.loop']"]
     assert order_violations(tuple(reversed(layers)), mods) == [
         "assay.high.run imports assay.low.reader: assay.high may not import assay.low, a layer above it in LAYERS",
         "assay.loop.side imports assay.high: assay.loop may not import assay.high, its sibling in LAYERS",
