@@ -10,41 +10,14 @@ micro-batches absorb the new data-parallel degree.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from assay.domain.job_spec import JobSpec, SpecError, check_layout, micro_batch_for, valid_layouts
 from assay.domain.layout import Layout
+from assay.domain.placement import Placement
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Placement:
-    """A runnable plan: the layout, micro-batch, stage boundaries (``pp + 1`` cut points or None for an
-    even split), and where it came from (``spec``, ``planner`` or ``fallback``)."""
-
-    layout: Layout
-    micro_batch: int
-    num_micro: int
-    bounds: tuple[int, ...] | None = None
-    predicted_step_ms: float | None = None
-    source: str = "spec"
-
-    @property
-    def workers(self) -> int:
-        return self.layout.world_size
-
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out.update(self.layout.degrees())
-        out.pop("layout")
-        out["bounds"] = list(self.bounds) if self.bounds else None
-        out["workers"] = self.workers
-        return out
-
-    def describe(self) -> str:
-        return f"{self.layout} micro_batch={self.micro_batch} x{self.num_micro}"
 
 
 def feasible_workers(spec: JobSpec, at_most: int) -> int:
