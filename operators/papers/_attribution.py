@@ -26,6 +26,7 @@ from assay.operators.papers._baselines import (
     versus,
 )
 from assay.operators.papers._claims import Claim
+from assay.operators.papers._default_baseline import default_baselines
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._proposals import name_before
 from assay.operators.papers._sections import Structure
@@ -121,6 +122,7 @@ def attribute(
         if claim.versus is None and claim.subject_source in ("proposed", "primary") and setups:
             from_setup(claim, setups, structure)
     restated(claims)
+    default_baselines(claims, structure)
     _fields(text, sentences, claims, mentions, structure)
     return extra
 

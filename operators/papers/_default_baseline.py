@@ -1,0 +1,133 @@
+"""The paper's default baseline: what a comparison of the paper's own system that names no baseline is
+measured against.
+
+A paper measures most of its results against one or two systems and names them in some statements only:
+"FooSched cuts JCT by 2.1x over BarSched" in the abstract, then "it also cuts the tail JCT by 1.6x" in
+the evaluation. A reader takes the second against BarSched too. So after every clause-level rule has run
+(``_baselines``), a claim that
+
+* is a result of the paper's own system (its subject came from the proposal or the paper's main name),
+* is a comparison (a speedup, a multiple, a reduction or an improvement: not a level such as "91%
+  scaling efficiency" or a share of peak), and
+* found no baseline in its clause,
+
+takes the baseline the paper names most often for its own system's results, in the claim's section when
+one dominates there, else in the whole paper. "Most often" asks for two statements at least and a clear
+first (a tie says the paper has no single default), so a text that names a baseline once (an abstract)
+gives none to its other sentences. A module of its own because it reads the document as a whole, after
+the clause-level rules, and shares nothing with them but the claim's fields.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+
+from assay.operators.papers._claims import Claim
+from assay.operators.papers._sections import Structure
+
+#: Where a baseline counts as named by the paper: the clause's own phrase, a respectively list, a list
+#: sharing its phrase, a "we compare A against B" setup.
+_NAMED_SOURCES = ("phrase", "respectively", "list", "setup")
+_OWN_SUBJECT = ("proposed", "primary")
+#: Baselines that are not systems: the hardware's peak, an ideal, a bare "baseline" (which one is unsaid).
+_NOT_A_SYSTEM = re.compile(
+    r"^(?:the\s+)?(?:(?:theoretical|hardware)\s+)?(?:peak|ideal|optimal|baselines?|it|them|this|that)\b", re.I
+)
+#: A self-comparison: the clause moves along a scale ("going from 64 to 400 GPUs, throughput per GPU rises
+#: by 2.3x") or compares the system with and without a feature ("the search is 3x faster with pruning").
+_SCALE_BEFORE = re.compile(
+    r"\bfrom\s+\S+\s+(?:\S+\s+)?to\s+\S+|\bas\s+(?:the\s+)?[\w-]+\s+(?:grows|increases|rises)", re.I
+)
+_FEATURE_AFTER = re.compile(
+    r"\s*(?:\w+\s+){0,2}?(?:faster|slower|higher|lower|better|worse|smaller|larger|shorter|longer)"
+    r"\s+(?:with|when\s+using|by\s+using|thanks\s+to)\b",
+    re.I,
+)
+#: Sections whose results are left as written: an abstract names its own baselines, and a text made of an
+#: abstract alone has too few statements to tell a default from a one-off comparison.
+_OWN_STATEMENTS = ("abstract",)
+#: The number is the amount of a change ("falls by 44%", "by up to 30%") ...
+_CHANGE_BEFORE = re.compile(
+    r"\bby\s+(?:(?:up\s+to|about|around|nearly|almost|over|roughly|a\s+factor\s+of)\s+)?$", re.I
+)
+#: ... or of a comparative right after it ("15% less energy", "2x sooner", "30% fewer GPUs").
+_COMPARATIVE_AFTER = re.compile(
+    r"\s*(?:less|more|fewer|lower|higher|faster|slower|sooner|later|smaller|larger|shorter|longer|better|"
+    r"cheaper)\b",
+    re.I,
+)
+#: Results a baseline must be named with, at least, to be a default.
+MIN_STATEMENTS = 2
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\s_\-’'`]+", " ", name).strip().lower()
+
+
+def is_comparison(text: str, claim: Claim) -> bool:
+    """A claim whose number says how much better or worse than something else, not a level: its metric has
+    a direction, or the number is the amount of a change ("drops by 44%") or of a comparative ("15% less
+    energy", "2x sooner")."""
+    metric = claim.metric or ""
+    if metric == "speedup" or metric.endswith(("reduction", "improvement")):
+        return True
+    lo = claim.sentence[0] if claim.sentence else max(0, claim.start - 40)
+    hi = claim.sentence[1] if claim.sentence else claim.end + 40
+    return bool(
+        _CHANGE_BEFORE.search(text, max(lo, claim.start - 40), claim.start)
+        or _COMPARATIVE_AFTER.match(text, claim.end, hi)
+    )
+
+
+def _default(counts: Counter[str]) -> str | None:
+    ranked = counts.most_common(2)
+    if not ranked or ranked[0][1] < MIN_STATEMENTS:
+        return None
+    if len(ranked) == 2 and ranked[1][1] == ranked[0][1]:
+        return None
+    return ranked[0][0]
+
+
+def default_baselines(claims: list[Claim], structure: Structure) -> None:
+    """Give each own-system comparison without a baseline the section's, else the paper's, default one."""
+    named: dict[str, str] = {}  # key -> the name as first written
+    by_section: dict[int, Counter[str]] = {}
+    paper: Counter[str] = Counter()
+    for claim in claims:
+        if (
+            claim.versus
+            and claim.versus_source in _NAMED_SOURCES
+            and claim.subject_source in _OWN_SUBJECT
+            and not _NOT_A_SYSTEM.match(claim.versus)
+        ):
+            key = _key(claim.versus)
+            named.setdefault(key, claim.versus)
+            paper[key] += 1
+            by_section.setdefault(_section(structure, claim.start), Counter())[key] += 1
+    if not paper:
+        return
+    overall = _default(paper)
+    for claim in claims:
+        if (
+            claim.versus is not None
+            or claim.subject_source not in _OWN_SUBJECT
+            or not is_comparison(structure.text, claim)
+        ):
+            continue
+        if claim.section in _OWN_STATEMENTS or _self_comparison(structure.text, claim):
+            continue
+        key = _default(by_section.get(_section(structure, claim.start), Counter())) or overall
+        if key:
+            claim.versus, claim.versus_source = named[key], "default"
+
+
+def _self_comparison(text: str, claim: Claim) -> bool:
+    lo = claim.sentence[0] if claim.sentence else max(0, claim.start - 200)
+    hi = claim.sentence[1] if claim.sentence else claim.end + 80
+    return bool(_SCALE_BEFORE.search(text, lo, claim.start) or _FEATURE_AFTER.match(text, claim.end, hi))
+
+
+def _section(structure: Structure, pos: int) -> int:
+    return bisect.bisect_right(structure.starts, pos)
