@@ -19,7 +19,7 @@ from assay.domain.model_spec import preset_names as model_names
 from assay.errors import AssayError
 from assay.scheduler.cluster import Cluster, get_cluster
 from assay.scheduler.cluster import preset_names as cluster_names
-from assay.scheduler.cost_model import CostModel
+from assay.scheduler.cost_model import CostModel, latest_model
 from assay.scheduler.planner._plan import NoFeasibleLayout, Plan
 from assay.scheduler.planner._search import plan_layout
 
@@ -72,7 +72,7 @@ def plan_named(model: str | ModelSpec, workers: int, *, gpu: str = "a100-80g", c
     batch = global_batch or spec.default_global_batch
     if batch < 1:
         raise PlanInputError("global_batch", f"must be at least 1, got {batch}")
-    cost_model = CostModel.from_db(db) if fitted else CostModel.default()
+    cost_model = latest_model(db) if fitted else CostModel.default()
     try:
         plan = plan_layout(spec, workers, cluster, batch, recompute=recompute, max_tp=max_tp, cost_model=cost_model)
     except NoFeasibleLayout as exc:
