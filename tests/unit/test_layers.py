@@ -281,6 +281,76 @@ def drawn_layers(doc: str) -> list[tuple[str, ...]]:
 def test_the_architecture_page_draws_this_order():
     assert drawn_layers((ROOT / "docs" / "architecture.md").read_text()) == list(LAYERS)
 
+def _bound_names(path: Path) -> set[str]:
+    """The names a module binds at its top level (definitions, assignments, imports, also under a top-level
+    ``if`` such as ``TYPE_CHECKING``) or exports in ``__all__`` (a name loaded on first use)."""
+    names = set()
+    body = list(_tree(path).body)
+    body += [inner for node in body if isinstance(node, ast.If) for inner in node.body + node.orelse]
+    for node in body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            names |= {e.value for e in getattr(node.value, "elts", []) if isinstance(e, ast.Constant)}
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {t.id for t in targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+DOTTED = re.compile(r"[\w.]+")
+
+
+def job_path_hops(doc: str) -> list[tuple[str, str]]:
+    """(caller, callee) of every arrow of the job path in ``docs/architecture.md``, each as ``assay.<dotted>``;
+    a line's caller is the nearest line above it that is indented less (the command lines are the CLI's)."""
+    block = doc.split("## The job path", 1)[1].split("```", 2)[1]
+    hops, stack = [], []  # stack: (indent, the last name on that line)
+    for line in block.splitlines():
+        if not line.strip() or "->" not in line and not line.startswith("assay "):
+            continue
+        indent = len(line) - len(line.lstrip())
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if "->" not in line:  # a command: `assay jobs submit ...`
+            stack.append((indent, "assay.cli"))
+            continue
+        names = ["assay." + DOTTED.match(part.strip()).group(0) for part in line.split("->")[1:]]
+        caller = stack[-1][1]
+        for name in names:
+            hops.append((caller, name))
+            caller = name
+        stack.append((indent, names[-1]))
+    return hops
+
+
+def job_path_problems(doc: str) -> list[str]:
+    """A name of the drawn job path that is not in the code, and a hop that points up the layer order."""
+    row = {package: i for i, packages in enumerate(LAYERS) for package in packages}
+    problems = []
+    for caller, callee in job_path_hops(doc):
+        module = _known(callee, MODULES)
+        rest = callee[len(module) + 1:].split(".")[0] if module and callee != module else None
+        if module is None or (rest and rest not in _bound_names(MODULES[module][0])):
+            problems.append(f"{callee} is not in the code")
+        elif row[package_of(callee)] > row[package_of(caller)]:
+            problems.append(f"{caller} -> {callee} points up")
+    return problems
+
+
+def test_the_job_path_names_real_code_and_every_hop_points_down():
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    assert len(job_path_hops(doc)) >= 10 and job_path_problems(doc) == []
+    drawn = doc.split("## The job path", 1)[1].split("```", 2)[1]
+    wrong = drawn.replace("-> domain.job_spec.from_json ", "-> jobs.spec.from_json ").replace(
+        "-> jobs._layout.plan ", "-> jobs._layout.plan_it ")
+    assert job_path_problems(doc.replace(drawn, wrong)) == [
+        "assay.jobs._layout.plan_it is not in the code",
+        "assay.training.worker.TrainWorker -> assay.jobs.spec.from_json points up",
+    ]
+
 def test_the_order_catches_upward_and_sideways_imports_and_cycles_in_scratch_packages(tmp_path):
     root = tmp_path / "platform" / "assay"
     files = {
