@@ -9,6 +9,7 @@ from assay.operators.logs._collect import Collector
 from assay.operators.logs._fields import pick_loss, series_name
 from assay.operators.logs._names import is_step_key
 from assay.operators.logs._numbers import parse_quantity
+from assay.operators.logs._steps import counts_across_epochs
 
 #: A row of a boxed table of one key and one value (Stable-Baselines3's ``|    loss    | 0.0227 |``), or a
 #: section row with no value (``| train/   |        |``).
@@ -53,17 +54,90 @@ class BoxTables:
 
     def flush(self) -> None:
         rows, self.rows, self.section = self.rows, [], ""
-        step = next((w for k, v, _, _ in rows if is_step_key(k.rsplit("/", 1)[-1]) and (w := _whole(v)) is not None), None)
+        emit_record(self.out, rows)
+
+
+def _step_of_record(rows: list[tuple[str, str, int, int | None]]) -> int | None:
+    """A record's step: its key that counts across the run (``timesteps_total``, ``global_step``), else its
+    first step key (``step``, ``training_iteration``); printed whole or in ``%g`` notation."""
+    steps = [(k.rsplit("/", 1)[-1], w) for k, v, _, _ in rows if is_step_key(k.rsplit("/", 1)[-1])
+             and (w := _whole(v)) is not None]
+    across = [w for k, w in steps if counts_across_epochs(k)]
+    return across[0] if across else (steps[0][1] if steps else None)
+
+
+def emit_record(out: Collector, rows: list[tuple[str, str, int, int | None]]) -> int | None:
+    """One record of ``(key, value, line, rank)`` rows at its step (see ``_step_of_record``); its step, or
+    ``None`` when it names none (a settings table, not a report: nothing is written)."""
+    step = _step_of_record(rows)
+    if step is None:
+        return None
+    keys = {i: k.rsplit("/", 1)[-1] for i, (k, _, _, _) in enumerate(rows) if not is_step_key(k.rsplit("/", 1)[-1])}
+    metrics = {i: name for i, k in keys.items() if (name := series_name(k))}
+    pick_loss(metrics, keys)
+    for i, name in metrics.items():
+        key, value, line_no, rank = rows[i]
+        parsed = parse_quantity(value)
+        if parsed is None:
+            continue
+        if key.startswith(("eval/", "val/", "valid/", "validation/", "test/")) and not name.startswith("val_"):
+            name = f"val_{name}"
+        out.metric(name, step, parsed[0], line_no, rank)
+    return step
+
+
+#: A line that is only a key and its number (a YAML or ``key: value`` dump, one field per line).
+KEY_LINE = re.compile(r"^\s*(?P<key>[A-Za-z_][\w/.@\-]*):\s+(?P<value>[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+"
+                      r"|nan|inf))\s*$")
+
+#: A line of such a dump whose value is no number (``hostname: node-3``) or that opens a section (``info:``).
+_OTHER_KEY_LINE = re.compile(r"^\s*[A-Za-z_][\w/.@\-]*:(?:\s+\S+)?\s*$")
+
+
+class KeyBlocks:
+    """Records printed one ``key: value`` per line (Ray Tune's result dumps, a loop's multi-line report),
+    separated by blank lines or by a key coming again. A block with a step key and another number is one
+    record at that step, wherever the step key sits in it: a dump in alphabetical order prints the step after
+    the values it belongs to. Any other block goes back to the line reader as it came (``replay``)."""
+
+    def __init__(self, out: Collector, replay) -> None:
+        self.out = out
+        self.replay = replay
+        self.rows: list[tuple[str, str, int, int | None]] = []
+        self.texts: list[tuple[str, int, int | None]] = []
+        self.last_step: int | None = None  # the step of the last record, for the lines after it
+
+    def see(self, text: str, line_no: int, rank: int | None) -> bool:
+        """Whether the line was taken into a block (a blank line ends the block and is taken)."""
+        if not text.strip():
+            self.flush()
+            return True
+        m = KEY_LINE.match(text) if ":" in text else None
+        if not m:
+            if not self.rows:
+                return False
+            if _OTHER_KEY_LINE.match(text):
+                self.texts.append((text, line_no, rank))  # ``date: 2019-01-31_22-00-09``, ``info:``: in the block
+                return True
+            self.flush()
+            return False
+        key = m.group("key")
+        if any(k == key for k, _, _, _ in self.rows):
+            self.flush()
+        self.rows.append((key, m.group("value"), line_no, rank))
+        self.texts.append((text, line_no, rank))
+        return True
+
+    def flush(self) -> int | None:
+        if not self.rows:
+            self.texts = []
+            return None
+        rows, texts, self.rows, self.texts = self.rows, self.texts, [], []
+        numbers = [k for k, _, _, _ in rows if not is_step_key(k)]
+        step = emit_record(self.out, rows) if len(rows) >= 2 and numbers else None
         if step is None:
-            return  # a box that names no step is a settings table, not a report
-        keys = {i: k.rsplit("/", 1)[-1] for i, (k, _, _, _) in enumerate(rows) if not is_step_key(k.rsplit("/", 1)[-1])}
-        metrics = {i: name for i, k in keys.items() if (name := series_name(k))}
-        pick_loss(metrics, keys)
-        for i, name in metrics.items():
-            key, value, line_no, rank = rows[i]
-            parsed = parse_quantity(value)
-            if parsed is None:
-                continue
-            if key.startswith(("eval/", "val/", "valid/", "validation/", "test/")) and not name.startswith("val_"):
-                name = f"val_{name}"
-            self.out.metric(name, step, parsed[0], line_no, rank)
+            for text, line_no, rank in texts:
+                self.replay(text, line_no, rank)
+        else:
+            self.last_step = step
+        return step

@@ -12,7 +12,7 @@ import bisect
 import re
 
 from assay.operators.logs._base import LogParser, register_parser
-from assay.operators.logs._boxes import BOX_ROW, BoxTables
+from assay.operators.logs._boxes import BOX_ROW, BoxTables, KeyBlocks
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import (
@@ -127,6 +127,7 @@ class GenericParser(LogParser):
         r"|\b(?i:it|ep|iter|step|batch)\b\s*[:=#]?\s*\d+\s*/\s*\d|" + _NUMBER_ROW
         + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
         r"|" + BOX_ROW.pattern
+        + r"|^\s*$"  # a blank line ends a block of ``key: value`` lines (``KeyBlocks``)
     )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
@@ -138,10 +139,22 @@ class GenericParser(LogParser):
         self.keras = EpochBars()
         self.relative = EpochRelative()
         self.boxes = BoxTables(out)
+        self.blocks = KeyBlocks(out, self._line)
         self.finer = False  # a counter finer than the epoch was seen
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         if self.boxes.see(text, line_no, rank):
+            return
+        before = self.blocks.rows[-1][2] if self.blocks.rows else None
+        if self.blocks.see(text, line_no, rank):
+            return
+        if before is not None and self.blocks.last_step is not None:
+            self.steps[rank] = self.steps[None] = self.blocks.last_step
+        self._line(text, line_no, rank)
+
+    def _line(self, text: str, line_no: int, rank: int | None) -> None:
+        """A line outside a block of ``key: value`` lines (or one of a block that was no record)."""
+        if not text.strip():
             return
         header = self.header.get(rank)
         if header is not None and self._table_row(header, text, line_no, rank):
@@ -215,6 +228,7 @@ class GenericParser(LogParser):
 
     def finish(self) -> None:
         self.boxes.flush()
+        self.blocks.flush()
         fixed = self.keras.steps()
         if fixed:
             # a line between bars (an epoch's summary, a validation line) is at the step of the bar before it

@@ -116,3 +116,37 @@ def test_a_pair_whose_second_number_moves_while_the_first_stays_counts_by_the_se
 def test_a_counter_with_its_total_is_still_read_by_its_first_number(tmp_path):
     lines = [f"Train Batch {k}/400 loss {2 - k / 1000:.4f}" for k in (100, 200, 300)]
     assert [s for s, _ in _read(tmp_path, lines).series("loss")] == [100, 200, 300]
+
+
+def _dump(iteration: int, loss: float) -> list[str]:
+    # a result dump in alphabetical key order: the step keys come after the values they belong to
+    return [
+        "done: false",
+        f"episode_reward_mean: {-500 + iteration:.2f}",
+        "learner:",
+        f"  policy_loss: {-0.01 * iteration:.4f}",
+        f"  total_loss: {loss:.3f}",
+        f"  value_loss: {loss + 0.02:.3f}",
+        "node: worker-3",
+        f"steps_total: {iteration * 2000}",  # no step key: only a number
+        f"timesteps_total: {iteration * 4000}",
+        f"training_iteration: {iteration}",
+        "",
+    ]
+
+
+def test_a_block_of_key_value_lines_is_one_record_at_its_step_even_when_the_step_comes_last(tmp_path):
+    lines = ["timesteps_total: 36000", "training_iteration: 9", "", *_dump(10, 12.5), *_dump(11, 11.25)]
+    log = _read(tmp_path, lines)
+    assert log.series("loss") == [(40000, 12.5), (44000, 11.25)]
+    assert log.series("policy_loss")[-1] == (44000, -0.11)
+    assert {s for s, _ in log.series("episode_reward_mean")} == {40000, 44000}
+
+
+def test_key_value_lines_without_a_step_key_are_read_as_before(tmp_path):
+    # the step comes from the counter line before them, as lines of the general reader take it
+    lines = []
+    for step in (10, 20, 30):
+        lines += [f"=== step {step} ===", f"loss: {1 / step:.4f}", f"grad_norm: {step / 100:.2f}"]
+    log = _read(tmp_path, lines)
+    assert [s for s, _ in log.series("loss")] == [10, 20, 30]
