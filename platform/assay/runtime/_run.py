@@ -144,6 +144,7 @@ def run_pipeline(
         keep_fields=tuple(combiner.op.requires) if combiner else (),
         group_by=pipeline.combine_by if combiner else None,
         scope=pipeline.fingerprint,
+        background=True,
     )
     status = "failed"
     started_ray, startup_s = False, 0.0
@@ -194,7 +195,10 @@ def run_pipeline(
         if planner is not None:
             planner.finish()
         seconds = time.perf_counter() - t0
-        sink.flush()
+        try:
+            sink.flush()
+        finally:
+            sink.close()
         write_rows(db_path, {"pipeline_runs": [{
             "pipeline_run_id": run_id, "pipeline": pipeline.name, "status": status, "n_in": sink.n_in,
             "n_ok": sink.n_ok, "n_quarantined": sink.n_quarantined, "started_at": started_at,

@@ -5,6 +5,13 @@ open it. Each flush is one store transaction: it claims the records' units of wo
 (``Transaction.claim_units``: exactly once across retried tasks and re-runs), inserts the rows of the units
 not written before, records the document versions read (``Transaction.see_documents``), and commits, so
 readers (the dashboard, ``assay query``) get their turn between flushes.
+
+With ``background=True`` (what ``run_pipeline`` uses) the timed flushes of :meth:`maybe_flush` commit in one
+writer thread while the caller goes on: a flush is mostly DuckDB's (opening the file, inserting, the
+checkpoint and its fsync at close, all without the GIL), time in which the local runner's operators, or the
+Ray driver's reading of the next blocks, can run. One flush at most is in flight, in order; the next waits
+for it (so memory stays bounded), and :meth:`flush` returns only when everything added is committed. A
+background flush's error is raised in the caller at the next flush.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import os
 import time
 from collections import defaultdict
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pyarrow as pa
@@ -54,8 +62,12 @@ class Sink:
         keep_fields: tuple[str, ...] = (),
         group_by: str | None = None,
         scope: str = "",
+        background: bool = False,
     ):
         self.db = db
+        self.background = background
+        self._writer: ThreadPoolExecutor | None = None
+        self._inflight: Future[None] | None = None
         self.scope = scope
         self.run_id = pipeline_run_id
         self.flush_every_s = flush_every_s
@@ -128,18 +140,46 @@ class Sink:
             or self._pending_bytes >= self.flush_bytes
             or time.monotonic() - self._last_flush >= self._flush_interval
         ):
-            self.flush()
+            self._start_flush(wait=not self.background)
 
     # -- writing --------------------------------------------------------------------------------------
     def flush(self) -> None:
+        """Commit everything added so far; returns when it is in the database."""
+        self._start_flush(wait=True)
+
+    def _start_flush(self, wait: bool) -> None:
+        self._join()  # one flush in flight at most, committed in order; its error is raised here
         self._last_flush = time.monotonic()
         if not self._pending and not self._quarantine:
             return
         records, self._pending, self._pending_rows, self._pending_bytes = self._pending, [], 0, 0
         quarantine, self._quarantine = self._quarantine, []
+        if wait:
+            self._write(records, quarantine)
+            return
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="assay-sink")
+        self._inflight = self._writer.submit(self._write, records, quarantine)
+
+    def _join(self) -> None:
+        inflight, self._inflight = self._inflight, None
+        if inflight is not None:
+            inflight.result()
+
+    def close(self) -> None:
+        """Wait for a flush in flight (raising its error) and stop the writer thread."""
+        try:
+            self._join()
+        finally:
+            if self._writer is not None:
+                self._writer.shutdown(wait=True)
+                self._writer = None
+
+    def _write(self, records: list[dict[str, Any]], quarantine: list[dict[str, Any]]) -> None:
+        started = time.monotonic()
         try:
             self._commit(records, quarantine)
-            self._flush_interval = max(self.flush_every_s, (time.monotonic() - self._last_flush) / FLUSH_SHARE)
+            self._flush_interval = max(self.flush_every_s, (time.monotonic() - started) / FLUSH_SHARE)
         except Exception:
             # One record whose fields do not fit the contract's types must not lose the batch: find it,
             # quarantine it with the column and the types, and write the rest.
