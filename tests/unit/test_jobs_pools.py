@@ -176,3 +176,14 @@ def test_the_goodput_policy_chooses_a_type_for_each_job_from_the_live_views(sche
     assert set(started) == {r["job_id"] for r in rows}
     for job_id, (workers, gpu_type) in started.items():
         assert gpu_type == decisions[job_id].gpu_type and workers == decisions[job_id].workers
+
+
+def test_a_job_larger_than_every_pool_waits_for_the_pools_to_grow(sched):
+    """Four slots in all, two per type: a job of at least three workers can never start here, and says so
+    in the words of the pools, not of the whole cluster."""
+    big = new_job(load_spec("gpt-3d", ["name=big", "parallel=auto", "min_workers=4", "max_workers=8"]))
+    recorded = []
+    sched._record_wait = lambda row, reason: recorded.append(reason)
+    lines = _apply(sched, [big], {big["job_id"]: Decision(0, "p: too big")})
+    assert recorded and recorded[0].startswith("needs 4 workers, its largest GPU-type pool has 2: cannot start")
+    assert lines == [f"wait {big['job_id']}: {recorded[0]}"]

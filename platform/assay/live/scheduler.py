@@ -464,9 +464,12 @@ class LiveScheduler:
             t.decided, t.changed_at = want, mono
         held = {job_id: s.allocated for job_id, s in self.sups.items() if not s.done and s.allocated}
         whole = total + foreign  # the cluster's slots, the workers of other drivers' jobs included
+        where = "the cluster"
+        if typed:  # a job runs in one pool: the largest is what it can ever get
+            whole, where = max(_per_type(capacity, self._node_types).values()) + foreign, "its largest GPU-type pool"
         for job_id, reason in waits:
             why = explain_wait(self._needed(self.tracked[job_id], whole), whole, sum(free.values()), held,
-                               foreign)
+                               foreign, where)
             t = self.tracked[job_id]
             t.decided = 0
             if why != t.waiting:  # a new decision to wait, or new numbers: recorded and shown once
@@ -525,12 +528,14 @@ class LiveScheduler:
             log.warning("scheduler: recording a decision for %s failed: %s", job_id, exc)
 
 
-def explain_wait(need: int, whole: int, free: int, held: Mapping[str, int], foreign: int) -> str:
+def explain_wait(need: int, whole: int, free: int, held: Mapping[str, int], foreign: int,
+                 where: str = "the cluster") -> str:
     """Why a job waits, in the words of ``needs 4 workers, 2 free; 2 held by job-a`` (the policy's reason
-    follows in brackets where it is recorded); ``whole`` is the cluster's slots, ``free`` those nobody holds."""
+    follows in brackets where it is recorded); ``whole`` is the slots of ``where`` (the cluster, or on a
+    cluster of several GPU types its largest pool), ``free`` those nobody holds."""
     plural = "s" * (need != 1)
     if need > whole:
-        return f"needs {need} worker{plural}, the cluster has {whole}: cannot start until it grows"
+        return f"needs {need} worker{plural}, {where} has {whole}: cannot start until it grows"
     holders = [f"{n} held by {job_id}" for job_id, n in sorted(held.items(), key=lambda kv: -kv[1])]
     if foreign:
         holders.append(f"{foreign} by jobs of other drivers")
