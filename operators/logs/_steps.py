@@ -53,6 +53,11 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
         names = {pos: word for pos, word in names.items() if template[pos + 1 : pos + 2] != ["/"]}
     keys = [pos for pos, word in sorted(names.items()) if is_step_key(word) and not _a_setting(template, pos)]
     if keys:  # the first step key, unless another on the line counts across epochs
+        # a key printed with its total (``iter[ 14/ 15]``) counts within an epoch: a step key without one on
+        # the same line (``[step]  1574``) counts across the run
+        running = [pos for pos in keys if template[pos + 1 : pos + 2] != ["/"]]
+        if running and len(running) < len(keys):
+            keys = running
         return next((pos for pos in keys if counts_across_epochs(names[pos])), keys[0])
     for pos in sorted(names):
         if template[pos + 1 : pos + 3] == ["/", "<*>"] and names[pos].lower() in _COUNTER_WORDS:

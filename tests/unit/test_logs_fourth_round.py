@@ -150,3 +150,18 @@ def test_key_value_lines_without_a_step_key_are_read_as_before(tmp_path):
         lines += [f"=== step {step} ===", f"loss: {1 / step:.4f}", f"grad_norm: {step / 100:.2f}"]
     log = _read(tmp_path, lines)
     assert [s for s, _ in log.series("loss")] == [10, 20, 30]
+
+
+def test_keys_in_brackets_name_the_values_after_them_and_a_running_step_beats_an_in_epoch_counter(tmp_path):
+    lines = [
+        f"10:0{k}:00 | INFO | loop:run:88 - [R0] | E{30 + k} it[ 9/ 10] | [Loss] {0.5 - k / 100:.3f} "
+        f"| [step]  {300 + 10 * k} | [eta] 2.5m"
+        for k in range(1, 5)
+    ]
+    log = _read(tmp_path, lines)
+    assert log.series("loss") == [(310, 0.49), (320, 0.48), (330, 0.47), (340, 0.46)]
+
+
+def test_one_bracketed_tag_before_a_number_names_nothing(tmp_path):
+    lines = [f"[train] {k} loss={1 / k:.3f}" for k in range(1, 4)]
+    assert "train" not in {row["name"] for row in _read(tmp_path, lines).metrics.to_pylist()}
