@@ -10,6 +10,7 @@ import pytest
 
 from assay.jobs import SpecError, load_spec, submit
 from assay.jobs._admission import pooled_capacity
+from assay.jobs._pools import on_largest_pool
 from assay.jobs._ray import WorkerShape
 from assay.jobs.control import node_slots, pool_slots, read_pools, shape_on
 from assay.jobs.runner import new_job
@@ -187,3 +188,11 @@ def test_a_job_larger_than_every_pool_waits_for_the_pools_to_grow(sched):
     lines = _apply(sched, [big], {big["job_id"]: Decision(0, "p: too big")})
     assert recorded and recorded[0].startswith("needs 4 workers, its largest GPU-type pool has 2: cannot start")
     assert lines == [f"wait {big['job_id']}: {recorded[0]}"]
+
+
+def test_a_job_nobody_placed_runs_in_the_pool_that_holds_most_of_its_workers():
+    """``assay jobs run`` on a mixed cluster: bound to one pool (the A100s hold 4 one-GPU workers, the T4s
+    2), never straddling both; on a one-type cluster the shape is left as it was."""
+    bound = on_largest_pool(GPU_SHAPE, [T4, A100, HEAD])
+    assert bound.gpu_type == "a100" and bound.bundle()["gpu_type:a100"] == 1.0
+    assert on_largest_pool(GPU_SHAPE, [A100, HEAD]) == GPU_SHAPE

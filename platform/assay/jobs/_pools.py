@@ -100,6 +100,17 @@ def pool_slots(shape: Any, pools: Pools, nodes: Sequence[Mapping[str, float]]) -
     return out
 
 
+def on_largest_pool(shape: Any, nodes: Sequence[Mapping[str, float]]) -> Any:
+    """``shape`` bound to the pool that holds the most workers of it (the first such, on a tie), for a job
+    no scheduler placed (``assay jobs run``): it must not straddle two types either. Unchanged on a
+    cluster that is not typed."""
+    pools = read_pools(nodes)
+    if not pools.typed:
+        return shape
+    slots = pool_slots(shape, pools, nodes)
+    return shape_on(shape, pools, max(slots, key=lambda t: slots[t]))
+
+
 def describe(slots: Mapping[str | None, int]) -> str:
     """``a: 4, b: 2`` for the message of a typed cluster."""
     return ", ".join(f"{t}: {n}" for t, n in slots.items())

@@ -98,6 +98,18 @@ class JobSupervisor(GangDriver):
         self._pending_change: tuple[str, str, Placement | None] | None = ("start", start_reason, None)
         self.thread = threading.Thread(target=self._main, name=f"assay-job-{self.job_id}", daemon=True)
 
+    def _shape(self) -> WorkerShape:
+        """The worker shape: the one given (the scheduler's, bound to the pool it chose), else the default
+        shape, which on a cluster of several GPU types is bound to the pool holding the most such workers,
+        so a job nobody placed (``assay jobs run``) runs on one type too."""
+        if self.shape is None:
+            from assay.jobs._pools import on_largest_pool
+            from assay.jobs._ray import live_node_resources
+
+            self.shape = on_largest_pool(super()._shape(), live_node_resources())
+            self.job["gpu_type"] = self.shape.gpu_type
+        return self.shape
+
     # -- control (any thread) ------------------------------------------------------------------------
     def start(self) -> JobSupervisor:
         self.thread.start()
