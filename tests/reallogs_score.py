@@ -60,6 +60,7 @@ FRAMEWORKS = {
     "Detectron2": "detectron2",
     "YOLOX": "yolox",
     "YOLOv5": "yolov5",
+    "YOLOv7": "yolov7",
     "Ultralytics": "ultralytics",
     "fairseq": "fairseq",
     "torchtune": "torchtune",

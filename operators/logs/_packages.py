@@ -73,6 +73,8 @@ PACKAGES: tuple[Package, ...] = (
     Package("xtuner", "XTuner", '  File "/src/xtuner/xtuner/engine/runner/loops.py", line 30, in run'),
     Package("trl", "TRL", '  File "/env/lib/python3.11/site-packages/trl/trainer/dpo_trainer.py", line 900'),
     Package("yolox", "YOLOX", "2022-01-02 03:04:05 | INFO     | yolox.core.trainer:190 - Training start..."),
+    Package("yolov7", "YOLOv7", '  File "/data/me/yolov7/utils/loss.py", line 585, in __call__'),
+    Package("yolov5", "YOLOv5", '  File "/home/me/yolov5/utils/general.py", line 720, in non_max_suppression'),
     Package("ultralytics", "Ultralytics", '  File "/env/lib/python3.10/site-packages/ultralytics/engine/trainer.py", line 3'),
     Package("torchtune", "torchtune", "INFO:torchtune.utils._logging:Model is initialized with precision torch.bfloat16."),
     Package("litgpt", "LitGPT", '  File "/env/lib/python3.11/site-packages/litgpt/finetune/lora.py", line 200, in fit'),

@@ -220,6 +220,7 @@ class GenericParser(LogParser):
             step = self.steps.get(rank, self.steps.get(None))
         metrics = {i: name for i, column in enumerate(header) if i != at and (name := series_name(column))}
         pick_loss(metrics, dict(enumerate(header)))
+        _total_as_loss(header, [v[0] for v in values], metrics)
         for i, name in metrics.items():
             value = memory_of(cells[i]) if name == "memory_mb" else values[i][0]
             if value is not None:
@@ -247,6 +248,21 @@ class GenericParser(LogParser):
             fixed=fixed,
             relative=self.relative.offsets,
         )
+
+
+def _total_as_loss(header: list[str], values: list[float], metrics: dict[int, str]) -> None:
+    """A table's ``total`` column that is the sum of the two or more columns right before it (YOLO's ``box obj
+    cls total``) is the objective those terms add up to: the loss, when no column is named the loss."""
+    if "loss" in metrics.values():
+        return
+    for i, column in enumerate(header):
+        if key_slug(column) not in ("total", "sum", "total_loss") or i < 2:
+            continue
+        for start in range(i - 2, -1, -1):
+            parts = values[start:i]
+            if all(v >= 0 for v in parts) and abs(sum(parts) - values[i]) <= 1e-3 * max(abs(values[i]), 1e-9) + 5e-5:
+                metrics[i] = "loss"
+                return
 
 
 def _evaluating(template: list[str]) -> bool:

@@ -165,3 +165,17 @@ def test_keys_in_brackets_name_the_values_after_them_and_a_running_step_beats_an
 def test_one_bracketed_tag_before_a_number_names_nothing(tmp_path):
     lines = [f"[train] {k} loss={1 / k:.3f}" for k in range(1, 4)]
     assert "train" not in {row["name"] for row in _read(tmp_path, lines).metrics.to_pylist()}
+
+
+def test_a_total_column_that_sums_the_columns_before_it_is_the_loss(tmp_path):
+    lines = ["     Epoch   gpu_mem       box       obj       cls     total    labels  img_size"]
+    lines += [f"     {k}/99     10.2G    0.0400    0.0500    0.0{k}00    {0.09 + k / 100:.4f}       812       640"
+              for k in (1, 2, 3)]
+    log = _read(tmp_path, lines)
+    assert log.series("loss") == [(1, 0.1), (2, 0.11), (3, 0.12)]
+    assert [v for _, v in log.series("box")] == [0.04, 0.04, 0.04]
+
+
+def test_a_total_column_that_is_no_sum_is_not_the_loss(tmp_path):
+    lines = ["  epoch   acc   prec   total"] + [f"  {k}   0.8{k}   0.7   {100 * k}" for k in (1, 2, 3)]
+    assert _read(tmp_path, lines).series("loss") == []
