@@ -81,6 +81,9 @@ def test_admission_judges_a_job_by_the_largest_pool_it_can_run_in(tmp_path):
 
 # -- the live scheduler's acting step on two pools -------------------------------------------------------
 class FakeSupervisor:
+    placement = gang = None  # not measured yet: what the scheduler's views read of a supervisor
+    recent_step_ms: tuple = ()
+
     def __init__(self, workers: int, gpu_type: str):
         self.allocated = workers
         self.gpu_type = gpu_type
@@ -196,3 +199,19 @@ def test_a_job_nobody_placed_runs_in_the_pool_that_holds_most_of_its_workers():
     bound = on_largest_pool(GPU_SHAPE, [T4, A100, HEAD])
     assert bound.gpu_type == "a100" and bound.bundle()["gpu_type:a100"] == 1.0
     assert on_largest_pool(GPU_SHAPE, [A100, HEAD]) == GPU_SHAPE
+
+
+def test_the_goodput_policy_keeps_a_running_job_where_it_is_on_types_it_cannot_tell_apart(sched):
+    """A job running on pool a, with nothing known that makes b faster: no move (each costs a restart)."""
+    from assay.scheduler.policies import ClusterView
+
+    a = _row("a")
+    sup = _running(sched, a, 1, "a")
+    cluster = ClusterView(capacity=(2, 2), node_types=sched._node_types)
+    for _ in range(3):
+        view = sched._view(a, cluster)
+        assert view.gpu_type == "a" and view.workers == 1
+        decisions = sched.policy.decide([view], cluster, time.time())
+        assert decisions[a["job_id"]].gpu_type == "a"
+        _apply(sched, [a], decisions)
+    assert not [c for c in sup.calls if c[0] == "move"]

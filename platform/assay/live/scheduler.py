@@ -337,7 +337,10 @@ class LiveScheduler:
         if cluster.node_types:
             # One model per type it has run on; no profile of the types yet, so an unseen type is projected
             # at the speed of one it has run on until it runs there (the typed policy's rule).
-            typed = {"gpu_type": gpu_type, "models": dict(t.models), "type_speed": dict.fromkeys(cluster.types, 1.0)}
+            # A move's price is what this job's own restarts cost (else the policy's learned restart_s).
+            costs = sorted(sup.restart_costs()) if sup is not None and hasattr(sup, "restart_costs") else []
+            typed = {"gpu_type": gpu_type, "models": dict(t.models), "type_speed": dict.fromkeys(cluster.types, 1.0),
+                     "restart_s": costs[len(costs) // 2] if costs else None}
         lo, hi = spec.min_workers, spec.max_workers or spec.requested_workers
         requested = spec.requested_workers
         if t.pinned:
