@@ -78,6 +78,8 @@ def variable_names(template: list[str]) -> dict[int, str]:
                     split_of = before  # "loss train: 2.3, val: 2.5": the next split alone is the same metric's
                 elif word.lower() in _QUALIFIERS and split_of:
                     names[i] = f"{word.lower()}_{split_of}"
+                elif word.lower() in _COUNT_WORDS and template[i + 1 : i + 2] and template[i + 1].lower() in _COUNTS:
+                    pass  # ``of the total 306968 batches``: a count of the run, no series
                 else:
                     phrased = phrase_name(template, j)
                     if phrased:
@@ -369,5 +371,6 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
 
 
 #: ``cv`` and ``dev`` are the held-out split as speech recipes (Kaldi's heirs) and many NLP loops name it.
-_EVALUATION_TAGS = {"test", "val", "valid", "validation", "eval", "evaluation", "evaluating", "validating", "cv", "dev"}
+_EVALUATION_TAGS = {"test", "testing", "val", "valid", "validation", "eval", "evaluation", "evaluating", "validating",
+                    "cv", "dev"}
 _SECTION_WORDS = _EVALUATION_TAGS | {"train", "training"}

@@ -11,7 +11,7 @@ from assay.operators.logs._names import counts_across_epochs, is_step_key
 #: A line about evaluation (``Epoch(val) [2][100/100]``, ``Test: [ 10/50]``): its counter counts evaluation
 #: batches, not training steps. The word alone: ``val_loss:`` on a training line's end is a metric's name.
 EVALUATION_WORD = re.compile(
-    r"(?i)(?:^|[^a-z_/])(?:val|valid|validation|eval|evaluation|evaluating|test|cv|dev)(?:[^a-z_/]|$)"
+    r"(?i)(?:^|[^a-z_/])(?:val|valid|validation|validating|eval|evaluation|evaluating|test|testing|cv|dev)(?:[^a-z_/]|$)"
 )
 #: The training split in front of a counter word (``train batch``, named ``train_batch``).
 _TRAINING_SPLIT = re.compile(r"^(?:train|training)_")

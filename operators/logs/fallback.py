@@ -47,6 +47,8 @@ _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
 _EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
 
 
+#: A counter of the whole run printed beside an epoch's (``GLOBAL_STEP: 370050``, ``global step 1200``).
+_GLOBAL_COUNTER = re.compile(r"(?i)\bglobal[_ ]?step\b\s*[:=#]?\s*(\d+)(?![\d.])")
 #: A table's header row (``step  loss  lr``) and its rows of numbers.
 _COLUMN = r"[A-Za-z_][\w/.\-():%]*"
 _HEADER = re.compile(rf"^\s*{_COLUMN}(?:(?:\s{{2,}}|\t|\s*[|,]\s*){_COLUMN}(?: {_COLUMN})*)+\s*$")
@@ -189,6 +191,11 @@ class GenericParser(LogParser):
             # until the file counts anything finer
             if not self.finer:
                 self.steps[rank] = self.steps[None] = int(alone.group(1))
+            return
+        run_wide = _GLOBAL_COUNTER.search(text)
+        if run_wide:  # ``STEP: 49/377 -- GLOBAL_STEP: 370050``: the counter of the whole run over the epoch's
+            self.finer = True
+            self.steps[rank] = self.steps[None] = int(run_wide.group(1))
             return
         counted = self.epochs.see(text, line_no, rank)
         found = counted if counted is not None else counter_step(text)
@@ -485,7 +492,8 @@ def emit_series(
         metrics = {pos: f"epoch_avg_{name}" for pos, name in metrics.items()}
     elif _says_epoch_ended(cluster.template):  # ``| end of epoch 7 | time: 131s | valid loss 4.2``: the epoch's
         metrics = {pos: n if n.startswith("val_") else f"epoch_{n}" for pos, n in metrics.items()}
-    stepped = step_pos is not None or all(row[3] is not None for row in cluster.rows)
+    # a template whose records mostly follow a counter line (an excerpt may open inside the record before)
+    stepped = step_pos is not None or sum(row[3] is not None for row in cluster.rows) * 2 >= len(cluster.rows)
     # names assay does not know, printed once outside an evaluation (``Batch size per device = 2``): a
     # setting, not a series
     once = len(cluster.rows) == 1 and step_pos is None and not _evaluating(cluster.template)

@@ -179,3 +179,29 @@ def test_a_total_column_that_sums_the_columns_before_it_is_the_loss(tmp_path):
 def test_a_total_column_that_is_no_sum_is_not_the_loss(tmp_path):
     lines = ["  epoch   acc   prec   total"] + [f"  {k}   0.8{k}   0.7   {100 * k}" for k in (1, 2, 3)]
     assert _read(tmp_path, lines).series("loss") == []
+
+
+def test_values_under_a_header_with_a_global_step_take_that_step_even_when_the_excerpt_opens_mid_record(tmp_path):
+    # one value per line under a header that prints the epoch's counter and the run's; the excerpt opens on
+    # the tail of the record before, whose header is not shown
+    lines = ["   | > loss_kl: 1.51000  (1.61000)", "   | > loss_mel: 16.80000  (17.30000)", " "]
+    lines += ["  --> it: 50/400 -- GLOBAL_STEP: 90050", "   | > loss_kl: 1.46000  (1.52000)",
+              "   | > loss_mel: 17.60000  (17.25000)"]
+    log = _read(tmp_path, lines)
+    assert (90050, 1.46) in log.series("loss_kl")
+    assert {s for s, _ in log.series("loss_mel")} - {None} == {90050}
+
+
+def test_a_count_after_total_and_before_a_plural_counter_word_is_no_series(tmp_path):
+    lines = ["Using 2000 batches of the total 306968 batches"]
+    lines += [f"step {k} loss {1 / k:.3f}" for k in (1, 2, 3)]
+    log = _read(tmp_path, lines)
+    assert log.series("total") == [] and [s for s, _ in log.series("loss")] == [1, 2, 3]
+
+
+def test_a_testing_line_gives_the_validation_loss(tmp_path):
+    lines = [f"Finished step {k}, loss {1 / k:.4f}" for k in (100, 200)]
+    lines.append("Testing at step 200: loss 0.0061, acc 0.91")
+    log = _read(tmp_path, lines)
+    assert log.series("val_loss") == [(200, 0.0061)]
+    assert log.series("loss")[-1] == (200, 0.005)
