@@ -39,7 +39,7 @@ def _job(name, t, asks=1, speed=None, **kw):
 
 
 def test_a_round_stands_until_it_ends_and_a_new_job_waits_for_the_next():
-    policy = get_policy("gavel", round_s=360.0)
+    policy = get_policy("gavel", lease_s=360.0)
     cluster = ClusterView((2, 2), (), ("slow", "fast"))
     first = policy.decide([_job("a", 0.0, 2)], cluster, 0.0)
     assert first["a"].workers == 2 and first["a"].gpu_type == "fast"
@@ -53,7 +53,7 @@ def test_a_round_stands_until_it_ends_and_a_new_job_waits_for_the_next():
 
 
 def test_jobs_that_want_the_same_gpus_take_turns_by_the_share_they_have_had():
-    policy = get_policy("gavel", round_s=60.0)
+    policy = get_policy("gavel", lease_s=60.0)
     cluster = ClusterView((1,), (), ("only",))
     speed = {"only": 1.0}
     holders = []

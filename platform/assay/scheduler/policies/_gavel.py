@@ -11,7 +11,7 @@ paper:
    maximise ``sum X[j][t] * throughput[j][t]`` subject to ``sum_t X[j][t] <= 1`` per job and
    ``sum_j X[j][t] * workers_j <= GPUs of t`` per type (solved exactly, ``_lp``). The paper's other
    objectives (max-min fairness, finish-time fairness) would be further entries of ``PROGRAMS``.
-2. Each round (``round_s``, Gavel's 6-minute rounds; between two, placements stand and new jobs wait) the
+2. Each round (``lease_s``, Gavel's 6-minute rounds; between two, placements stand and new jobs wait) the
    priority of (job, type) is ``X[j][t]`` over the fraction of that type's rounds the job has had (a job
    starts with half a round on every type, as Gavel's simulator seeds it), so a job that got less of its
    share comes first; a job with no share at all comes last, in submission order.
@@ -88,17 +88,16 @@ PROGRAMS = {"max_sum_throughput": max_sum_throughput}
 class Gavel:
     name = "gavel"
 
-    def __init__(self, round_s: float = 360.0, objective: str = "max_sum_throughput", placement: str = "pack",
-                 lease_s: float | None = None):
+    def __init__(self, lease_s: float = 360.0, objective: str = "max_sum_throughput", placement: str = "pack"):
+        """``lease_s``: the length of Gavel's rounds (a job's lease lasts one round; named apart from the
+        simulator's own ``round_s``, which is how often it asks)."""
         if placement not in PLACERS:
             raise ValueError(f"placement must be one of {sorted(PLACERS)}, got {placement!r}")
         if objective not in PROGRAMS:
             raise ValueError(f"objective must be one of {list(PROGRAMS)}, got {objective!r}")
-        if lease_s is not None:  # the earlier name of the round length
-            round_s = lease_s
-        if round_s < 0:
-            raise ValueError("round_s must be non-negative")
-        self.round_s = float(round_s)
+        if lease_s < 0:
+            raise ValueError("lease_s must be non-negative")
+        self.lease_s = float(lease_s)
         self.objective = objective
         self.placement = placement
         self._place = PLACERS[placement]
@@ -118,11 +117,11 @@ class Gavel:
                 out[j.job_id] = never_fits("gavel", j, cluster)
         if self._next is not None and now < self._next - 1e-9:
             return self._hold(jobs, out)
-        self._next = (math.floor(now / self.round_s) + 1) * self.round_s if self.round_s > 0 else now
+        self._next = (math.floor(now / self.lease_s) + 1) * self.lease_s if self.lease_s > 0 else now
         types: tuple[str | None, ...] = cluster.types or (None,)
         keys = [t or "" for t in types]
         totals = [cluster.total_of(t) if t is not None else total for t in types]
-        half = self.round_s / 2
+        half = self.lease_s / 2
         live = {j.job_id for j in jobs}
         for job_id in [k for k in self._job_time if k not in live]:
             del self._job_time[job_id]
@@ -167,8 +166,8 @@ class Gavel:
                 out[j.job_id] = Decision(need_list[i], f"gavel: a round on {need_list[i]} {t or ''} workers, "
                                                        f"share {share[i, k]:.2f}".replace("  ", " "),
                                          j.requested_batch, placement, gpu_type=t)
-            self._job_time[j.job_id][keys[k]] += self.round_s
-            self._type_time[keys[k]] = self._type_time.get(keys[k], 0.0) + self.round_s
+            self._job_time[j.job_id][keys[k]] += self.lease_s
+            self._type_time[keys[k]] = self._type_time.get(keys[k], 0.0) + self.lease_s
         self._share = {cand[i].job_id: {keys[k]: float(share[i, k]) for k in range(len(keys))}
                        for i in range(len(cand))}
         for j in jobs:
