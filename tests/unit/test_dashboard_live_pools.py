@@ -40,3 +40,21 @@ def test_the_scheduler_page_shows_live_allocation_per_gpu_type(monkeypatch, tmp_
     figures = [c.proto.spec for c in page.get("plotly_chart")]
     live = [f for f in figures if "workers per GPU type (live)" in f]
     assert len(live) == 1 and '"name":"a"' in live[0] and '"name":"b"' in live[0]
+
+
+def test_a_file_from_before_the_gpu_type_column_reads_as_one_type(tmp_path):
+    """A database written before schema 6 (no ``allocations.gpu_type``), read as it is: no type, no chart."""
+    import duckdb
+
+    from assay.dashboards import _frames
+    from assay.store import queries_scheduler
+
+    db = tmp_path / "old.duckdb"
+    at = datetime(2026, 1, 5, 9, 0)
+    write_rows(db, {"jobs": [{"job_id": "j", "name": "j", "state": "running", "submitted_at": at}],
+                    "allocations": [{"job_id": "j", "at": at, "workers": 2, "reason": "start: p"}]})
+    with duckdb.connect(str(db)) as con:
+        con.execute("ALTER TABLE allocations DROP COLUMN gpu_type")
+    segments = queries_scheduler.allocation_segments(db, ["j"])
+    assert segments["workers"].tolist() == [2] and segments["gpu_type"].isna().all()
+    assert _frames.segments_by_gpu_type(segments).empty
