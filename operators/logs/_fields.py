@@ -217,8 +217,8 @@ def _keyed(template: list[str], i: int) -> bool:
 def _is_key(word: str, before: str, key: str) -> bool:
     """Whether ``word`` names the value after it: not when it is itself the value of a ``key`` before it
     (``Device=xla:0``), a verb of a sentence (``we found``, ``to allocate``), or a file name (``x.py:12``)."""
-    if before in (":", "=") and key[:1].isalpha():
-        return False
+    if before in (":", "=") and key[:1].isalpha() and key.lower() not in _SECTION_WORDS:
+        return False  # (a split's tag before a colon, ``DEV : loss 0.04``, heads the fields after it)
     if before.lower() in _PROSE_BEFORE:
         return False
     return not _SOURCE_FILE.match(word)

@@ -246,7 +246,7 @@ class GenericParser(LogParser):
                     (n, r, t, fixed.get(n, step if step is not None else _step_before(bar_lines, fixed, n)))
                     for n, r, t, step in cluster.rows
                 ]
-        _steps_from_second_counters(self.miner)
+        _steps_from_typed_lines(self.miner)
         emit_all(
             self.miner,
             self.out,
@@ -347,23 +347,37 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
     return dict(names), step_pos, percent
 
 
-def _steps_from_second_counters(miner: TemplateMiner) -> None:
-    """Lines that print no step of their own (an evaluation after ``TRAIN Batch 4/203800``) take the step of
-    the training line before them; where that line's counter is the second of its pair (``_second_counts``),
-    the line-by-line reading took the first (the epoch), so their step is read again from the typed lines."""
-    steps: dict[int, int] = {}
+def _steps_from_typed_lines(miner: TemplateMiner) -> None:
+    """Lines that print no step of their own (an evaluation after its training line) take the step of the
+    typed line before them: where that line's step is a whole number its template names (``(Epoch 21) TRAIN
+    LOSS:0.18`` then ``VALID SET 0 LOSS:0.17``), a line that had no step from the line-by-line reading takes it;
+    where that line's counter is the second of its pair (``_second_counts``), the line-by-line reading took
+    the first (the epoch), so every such line takes the typed step."""
+    second: dict[int, int] = {}
+    plain: dict[int, int] = {}
     for cluster in miner.clusters():
         pos = _step_of(cluster)[1]
-        if pos is not None and pos >= 2 and cluster.template[pos - 1] == "/" and _second_counts(cluster, pos - 2):
-            steps.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows})
-    if not steps:
+        if pos is None:
+            continue
+        if pos >= 2 and cluster.template[pos - 1] == "/" and _second_counts(cluster, pos - 2):
+            second.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows})
+        elif cluster.template[pos + 1 : pos + 2] != ["/"]:
+            plain.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows if tokens[pos].isdigit()})
+    if not second and not plain:
         return
+    steps = {**plain, **second}
     lines = sorted(steps)
     for cluster in miner.clusters():
-        if _step_of(cluster)[1] is None:
-            cluster.rows = [
-                (n, r, t, _step_before(lines, steps, n) if s is not None else None) for n, r, t, s in cluster.rows
-            ]
+        if _step_of(cluster)[1] is not None:
+            continue
+        rows = []
+        for n, r, t, s in cluster.rows:
+            if second:
+                s = _step_before(lines, steps, n) if s is not None else None
+            elif s is None:
+                s = _step_before(lines, steps, n)
+            rows.append((n, r, t, s))
+        cluster.rows = rows
 
 
 def _second_counts(cluster: Cluster, pos: int) -> bool:

@@ -205,3 +205,19 @@ def test_a_testing_line_gives_the_validation_loss(tmp_path):
     log = _read(tmp_path, lines)
     assert log.series("val_loss") == [(200, 0.0061)]
     assert log.series("loss")[-1] == (200, 0.005)
+
+
+def test_a_split_tag_before_a_colon_heads_the_fields_after_it(tmp_path):
+    lines = [f"epoch 1 - iter {k}/100 - loss {0.5 - k / 1000:.4f}" for k in (30, 60, 90)]
+    lines += ["EPOCH 1 done: loss 0.4500 - lr 0.1000", "DEV  : loss 0.0612 - f-score 0.71 - acc 0.71"]
+    log = _read(tmp_path, lines)
+    assert log.series("val_loss") == [(90, 0.0612)]
+
+
+def test_an_evaluation_line_after_a_line_stepped_by_its_epoch_takes_that_epoch(tmp_path):
+    lines = []
+    for epoch in (7, 8):
+        lines += [f"12:00:00 - (Epoch {epoch}) TRAIN LOSS:{1 / epoch:.4f} WER:12.5% LR:0.0001",
+                  "12:00:01 - VALID", f"12:01:00 - VALID SET 0 LOSS:{1.2 / epoch:.4f} WER:11.0%"]
+    log = _read(tmp_path, lines)
+    assert log.series("val_loss") == [(7, 0.1714), (8, 0.15)]
