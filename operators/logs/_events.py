@@ -51,6 +51,9 @@ EVENTS: tuple[EventRule, ...] = (
               "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 1; 79.1 GiB total)"),
     EventRule("oom", r"oom[-_]kill|\bOOMKilled\b|Out of memory: Killed process|HIP out of memory",
               "slurmstepd: error: Detected 2 oom-kill event(s) in StepId=88.0"),
+    # TensorFlow's status words printed as prose (``(0) Resource exhausted: failed to allocate memory``)
+    EventRule("oom", r"\bResource exhausted: (?:OOM|failed to allocate|out of memory)",
+              "  (1) Resource exhausted: failed to allocate memory for the conv2d_7 kernel"),
     EventRule("oom", r"RESOURCE_EXHAUSTED",
               "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 3.2G on TPU"),
     EventRule("oom", r"OOM when allocating|ResourceExhaustedError|DefaultCPUAllocator: (?:can't allocate|not enough)"
@@ -124,7 +127,7 @@ EVENTS: tuple[EventRule, ...] = (
               "Saving model checkpoint to out/checkpoint-1500"),
     EventRule("checkpoint", r"saving model to|Saving model weights to|Saved adapter weights to|\bsaved? model in\b",
               "Iter 200: Saved adapter weights to run/adapters.safetensors and run/0000200_adapters.safetensors."),
-    EventRule("checkpoint", r"\bsav(?:e|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b"
+    EventRule("checkpoint", r"\bsav(?:e|ed|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b"
               r"|Saving current state to|^(?:\[[\d:.]+\] )?(?:model|optimizer|weights) saved\b",
               "[12:30:45.120000] optimizer saved"),
     # the best model so far written out (after an evaluation), in the words training loops print it
