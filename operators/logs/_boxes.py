@@ -43,6 +43,8 @@ class BoxTables:
         if not m:
             return False
         key, value = m.group("key"), m.group("value")
+        if value[:1].isalpha() and value.lower() not in ("nan", "inf"):
+            return False  # ``| epoch | loss |``: a table's header of two columns, not a key and its value
         if not value:
             self.section = key if key.endswith("/") else f"{key}/"
             return True

@@ -55,6 +55,20 @@ _HEADER = re.compile(rf"^\s*{_COLUMN}(?:(?:\s{{2,}}|\t|\s*[|,]\s*){_COLUMN}(?: {
 _BAR_TAIL = re.compile(r"\s\d{1,3}%\|")
 
 
+_BORDERS = "|┃│║"
+_INNER_BORDER = re.compile(r"\s*[┃│║]\s*")
+
+
+def _unborder(text: str) -> str:
+    """A bordered table's row without its outer borders, its inner ones as ``|`` (``| step | loss |``,
+    ``┃ step ┃ loss ┃``, ``│ 10 │ 0.91 │``): the header-and-rows reader then reads it as a ``|``-separated
+    table. Any other line as it is."""
+    stripped = text.strip()
+    if len(stripped) < 3 or stripped[0] not in _BORDERS or stripped[-1] not in _BORDERS:
+        return text
+    return _INNER_BORDER.sub(" | ", stripped[1:-1]).strip()
+
+
 def _column_of_a_log(column: str) -> bool:
     """A header's column that says the table is a training log's: a step, an epoch, a metric, a loss term."""
     slug = key_slug(column)
@@ -130,6 +144,7 @@ class GenericParser(LogParser):
         + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
         r"|" + BOX_ROW.pattern
         + r"|^\s*$"  # a blank line ends a block of ``key: value`` lines (``KeyBlocks``)
+        + r"|^\s*[|┃│║][^\n]*[|┃│║]\s*$"  # a row of a bordered table (``| step | loss |``, ``┃ step ┃``)
     )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
@@ -147,6 +162,7 @@ class GenericParser(LogParser):
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         if self.boxes.see(text, line_no, rank):
             return
+        text = _unborder(text)
         before = self.blocks.rows[-1][2] if self.blocks.rows else None
         if self.blocks.see(text, line_no, rank):
             return

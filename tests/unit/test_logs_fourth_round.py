@@ -221,3 +221,21 @@ def test_an_evaluation_line_after_a_line_stepped_by_its_epoch_takes_that_epoch(t
                   "12:00:01 - VALID", f"12:01:00 - VALID SET 0 LOSS:{1.2 / epoch:.4f} WER:11.0%"]
     log = _read(tmp_path, lines)
     assert log.series("val_loss") == [(7, 0.1714), (8, 0.15)]
+
+
+def test_bordered_tables_with_a_header_row_are_read_row_by_row(tmp_path):
+    markdown = ["| iter | loss | lr |", "|------|------|----|", "| 50 | 3.10 | 0.0002 |", "| 100 | 2.85 | 0.0002 |"]
+    grid = ["+-------+---------+", "| epoch | loss    |", "+-------+---------+", "| 1     | 0.812   |",
+            "| 2     | 0.644   |", "+-------+---------+"]
+    drawn = ["┏━━━━━━┳━━━━━━━┳━━━━━━━━━━┓", "┃ step ┃ loss  ┃ val_loss ┃", "┡━━━━━━╇━━━━━━━╇━━━━━━━━━━┩",
+             "│ 40   │ 1.20  │ 1.31     │", "│ 80   │ 1.02  │ 1.18     │", "└──────┴───────┴──────────┘"]
+    assert _read(tmp_path, markdown, "md.log").series("loss") == [(50, 3.1), (100, 2.85)]
+    assert _read(tmp_path, grid, "grid.log").series("loss") == [(1, 0.812), (2, 0.644)]
+    log = _read(tmp_path, drawn, "drawn.log")
+    assert log.series("loss") == [(40, 1.2), (80, 1.02)] and log.series("val_loss")[-1] == (80, 1.18)
+
+
+def test_a_key_value_box_with_word_values_is_no_report(tmp_path):
+    lines = ["| optimizer | adamw |", "| scheduler | cosine |", *(f"step {k} loss {1 / k:.3f}" for k in (1, 2))]
+    log = _read(tmp_path, lines)
+    assert [s for s, _ in log.series("loss")] == [1, 2]
