@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from assay.operators.logs._lines import LineBlock
+from assay.operators.logs._names import is_step_key, metric_name
 
 #: Lines sampled per chunk for the shapes of what was not understood.
 SAMPLE_LINES = 400
@@ -79,13 +80,35 @@ def silence(summary: dict[str, Any], operator: str) -> list[dict[str, Any]]:
     coverage = summary.get("coverage") or {}
     shapes = "; ".join(f"{shape!r} x{n}" for shape, n in coverage.get("shapes", [])) or "none"
     what = f"format {summary.get('format')}, framework {summary.get('framework') or 'unknown'}"
+    why = why_nothing([shape for shape, _ in coverage.get("shapes", [])])
     return [
         {
             "operator": operator,
             "level": "file",
             "error": (
-                f"no metric series read ({what}); {coverage.get('unrecognised', 0)} of "
+                f"no metric series read ({what}): {why}; {coverage.get('unrecognised', 0)} of "
                 f"{coverage.get('lines', 0)} lines unrecognised; most frequent: {shapes}"
             ),
         }
     ]
+
+
+#: A word printed right before or after a (masked) number: the name the number could have.
+_BESIDE = re.compile(r"([A-Za-z_][\w/.\-]*)[\s:=]{0,3}<n>|<n>[\s:]{0,2}([A-Za-z_][\w/.\-]*)")
+
+
+def why_nothing(shapes: list[str]) -> str:
+    """Why the general reader read no series from lines of these shapes, in the terms of its rules: no
+    numbers; numbers with no word beside them; words beside numbers but none the synonym table knows and no
+    step counter; else known names on lines of a shape no rule pairs."""
+    if not shapes:
+        return "no line to read"
+    if not any("<n>" in shape for shape in shapes):
+        return "no line prints a number"
+    beside = [w for shape in shapes for pair in _BESIDE.findall(shape) for w in pair if w]
+    if not beside:
+        return "numbers printed with no name beside them"
+    known = sorted({w for w in beside if metric_name(w) or is_step_key(w)})
+    if not known:
+        return f"numbers named only by words the synonym table does not know ({', '.join(sorted(set(beside))[:4])})"
+    return f"known names ({', '.join(known[:4])}) on lines whose key/value pairing no rule reads"

@@ -239,3 +239,13 @@ def test_a_key_value_box_with_word_values_is_no_report(tmp_path):
     lines = ["| optimizer | adamw |", "| scheduler | cosine |", *(f"step {k} loss {1 / k:.3f}" for k in (1, 2))]
     log = _read(tmp_path, lines)
     assert [s for s, _ in log.series("loss")] == [1, 2]
+
+
+def test_a_file_read_to_nothing_says_why_in_the_reader_s_terms(tmp_path):
+    prose = _read(tmp_path, ["waiting for the scheduler", "still waiting"], "prose.log")
+    bare = _read(tmp_path, [f"{k} {k * 3} {k * 7}" for k in range(1, 5)], "bare.log")
+    unnamed = _read(tmp_path, [f"zorp is {k}.5 and blix {k}" for k in range(1, 5)], "unnamed.log")
+    reasons = [next(i["error"] for i in log.issues if i["level"] == "file") for log in (prose, bare, unnamed)]
+    assert "no line prints a number" in reasons[0]
+    assert "with no name beside them" in reasons[1]
+    assert "words the synonym table does not know" in reasons[2] and "zorp" in reasons[2]
