@@ -19,11 +19,12 @@ REALPAPERS = REPO.parent / "shared" / "realpapers"
 #: Floors per part: precision, recall, and of the matched ratio claims the share with subject and baseline
 #: both right, as main measured at d13dcb1 (a clean checkout; dev 0.935/0.966/0.611, test 0.932/0.911/0.496,
 #: all 0.934/0.949/0.577) less 0.02, rounded down; "both" raised after 6463293 (dev 0.980/0.987/0.656,
-#: test 0.932/0.911/0.504, all 0.965/0.963/0.612), the only figure that rose in both parts.
+#: test 0.932/0.911/0.504, all 0.965/0.963/0.612), the only figure that rose in both parts; raised again
+#: after the paper's default baseline (fb7983d: both dev 0.697, test 0.602, all 0.669; P and R unchanged).
 FLOORS = {
-    "dev": {"precision": 0.91, "recall": 0.94, "both": 0.63},
-    "test": {"precision": 0.91, "recall": 0.89, "both": 0.48},
-    "all": {"precision": 0.91, "recall": 0.92, "both": 0.59},
+    "dev": {"precision": 0.91, "recall": 0.94, "both": 0.67},
+    "test": {"precision": 0.91, "recall": 0.89, "both": 0.58},
+    "all": {"precision": 0.91, "recall": 0.92, "both": 0.64},
 }
 
 
