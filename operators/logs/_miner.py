@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 
 _TOKEN = re.compile(
     r"[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
-    r"|[A-Za-z_][A-Za-z0-9_./()\-]*(?:@\d+)?"  # words and keys (train/loss, lr-AdamW, Acc@1)
+    # words and keys (train/loss, lr-AdamW, Acc@1, memory(GiB)); a parenthesis opens a word's unit only with a
+    # letter (``Batch(100/1879)`` is a counter word and its counter)
+    r"|[A-Za-z_][A-Za-z0-9_./\-]*(?:\([A-Za-z][\w/%.\-]*\))?[A-Za-z0-9_./\-]*(?:@\d+)?"
     r"|\S"
 )
 _NUMERIC_WORDS = {"nan", "NaN", "inf", "Inf", "-inf", "-nan"}

@@ -23,6 +23,36 @@ class Shape:
 
 SHAPES = (
     Shape(
+        "a counter glued to its word in parentheses, under a dated bracket",
+        (
+            "[ Tue Mar  5 09:10:11 2024 ] Training epoch: 1",
+            "[ Tue Mar  5 09:11:11 2024 ] \tBatch(300/900) done. Loss: 2.3100  lr:0.050000",
+            "[ Tue Mar  5 09:12:11 2024 ] \tBatch(400/900) done. Loss: 2.2100  lr:0.050000",
+        ),
+        (300, 400),
+        2.21,
+    ),
+    Shape(
+        "a run-wide step key beside an in-epoch counter with its total",
+        (
+            "E12 it[ 7/ 20] | [Loss] 0.81 | [step]  227 | [eta] 3m",
+            "E12 it[ 8/ 20] | [Loss] 0.79 | [step]  228 | [eta] 3m",
+            "E12 it[ 9/ 20] | [Loss] 0.77 | [step]  229 | [eta] 3m",
+        ),
+        (227, 228, 229),
+        0.77,
+    ),
+    Shape(
+        "an epoch then the counter, as a/b whose second number moves",
+        (
+            "TRAIN Batch 3/48100 loss 20.5 lr 0.0004 rank 0",
+            "TRAIN Batch 3/48200 loss 19.5 lr 0.0004 rank 0",
+            "TRAIN Batch 3/48300 loss 18.5 lr 0.0004 rank 0",
+        ),
+        (48100, 48200, 48300),
+        18.5,
+    ),
+    Shape(
         "a named step key",
         ("step 10 | loss 2.50 | lr 1e-4", "step 20 | loss 2.40 | lr 1e-4"),
         (10, 20),
