@@ -51,7 +51,7 @@ def throughput(layouts, steps: int, root: Path) -> dict[str, dict[str, float]]:
         sup.join()
         wall = time.monotonic() - started
         if sup.outcome != "completed":
-            raise RuntimeError(f"{name}: {sup.outcome}: {sup.job.get('error')}")
+            raise RuntimeError(f"{name}: {sup.outcome}: {sup.job.error}")
         from assay.store import queries_jobs as q
 
         tps = q.job_metrics(db, sup.job_id, ["tokens_per_s"]).sort_values("step").value.tolist()[2:]
@@ -75,7 +75,7 @@ def resize_latency(steps: int, root: Path) -> tuple[float, float]:
     sup.resize(4, "benchmark")
     sup.join()
     if sup.outcome != "completed":
-        raise RuntimeError(f"resize run: {sup.outcome}: {sup.job.get('error')}")
+        raise RuntimeError(f"resize run: {sup.outcome}: {sup.job.error}")
     asked = next(t for what, t, _ in sup.timeline if what == "resize_requested")
     first = next(t for what, t, _ in sup.timeline if what == "first_step" and t > asked)
     return first - asked, _cold(sup)
@@ -99,7 +99,7 @@ def recovery_time(steps: int, root: Path) -> tuple[float, float, int]:
     os.kill(sup.gang.pids[1], signal.SIGKILL)
     sup.join()
     if sup.outcome != "completed":
-        raise RuntimeError(f"recovery run: {sup.outcome}: {sup.job.get('error')}")
+        raise RuntimeError(f"recovery run: {sup.outcome}: {sup.job.error}")
     first = next(t for what, t, _ in sup.timeline if what == "first_step" and t > killed)
     from assay.store import queries_jobs as q
 

@@ -163,7 +163,7 @@ def _kinds(db, job_id: str) -> list[str]:
 
 def _running(sup) -> bool:
     if sup.done:
-        raise AssertionError(f"job ended early: {sup.outcome}: {sup.job.get('error')}; events: "
+        raise AssertionError(f"job ended early: {sup.outcome}: {sup.job.error}; events: "
                              f"{q.job_events(sup.db, sup.job_id)[['kind', 'detail']].values.tolist()}")
     return True
 
@@ -179,7 +179,7 @@ def test_killed_worker_process_restarts_from_the_checkpoint(ray_local, jobs_db):
     os.kill(victim, signal.SIGKILL)
     killed_at = time.time()
     assert sup.join(180), "job did not finish"
-    assert sup.outcome == "completed", sup.job.get("error")
+    assert sup.outcome == "completed", sup.job.error
 
     kinds = _kinds(db, sup.job_id)
     assert "failure" in kinds and "restart" in kinds
@@ -212,7 +212,7 @@ def test_resize_replans_the_layout_and_keeps_the_global_batch(ray_local, jobs_db
     request_resize(db, job_id, 4, "grow for the test")  # through the database, as `assay jobs resize` does
     thread.join(180)
     sup = box["sup"]
-    assert sup.outcome == "completed", sup.job.get("error")
+    assert sup.outcome == "completed", sup.job.error
 
     events = q.job_events(db, job_id)
     resize = events[events.kind == "resize"]
@@ -284,7 +284,7 @@ def test_lost_node_shrinks_the_job_to_the_workers_left(two_nodes, jobs_db):
         except ProcessLookupError:
             pass
     assert sup.join(240), "job did not finish"
-    assert sup.outcome == "completed", sup.job.get("error")
+    assert sup.outcome == "completed", sup.job.error
 
     events = q.job_events(db, sup.job_id)
     resize = events[events.kind == "resize"]

@@ -56,7 +56,7 @@ def test_layout_follows_the_single_worker_curve(ray_local, reference, tmp_path, 
     db = tmp_path / "jobs.duckdb"
     spec = _spec(*layout)
     sup = run(spec, db)
-    assert sup.outcome == "completed", sup.job.get("error")
+    assert sup.outcome == "completed", sup.job.error
 
     loss = sql(db, "SELECT step, value FROM metrics WHERE name = 'loss' ORDER BY step")
     assert loss.step.tolist() == list(range(1, STEPS + 1))  # every step exactly once

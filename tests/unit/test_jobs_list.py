@@ -12,14 +12,14 @@ from assay.cli._jobs import app as jobs_app
 from assay.jobs import load_spec
 from assay.jobs.runner import new_job
 from assay.store import write_rows
+from assay.store.job_state import job_to_row
 
 runner = CliRunner()
 
 
 def _job(state: str, steps: int, error: str | None) -> dict:
-    job = new_job(load_spec("tiny", [f"steps={steps}"]))
-    job.update(state=state, error=error)
-    return job
+    """A ``jobs`` row in ``state`` as a listing meets it (written as is, not moved there by a driver)."""
+    return {**job_to_row(new_job(load_spec("tiny", [f"steps={steps}"]))), "state": state, "error": error}
 
 
 def test_progress_is_step_of_steps_and_only_failed_jobs_show_an_error(tmp_path):

@@ -11,6 +11,7 @@ from assay.jobs.runner import new_job
 from assay.jobs.spec import load_spec
 from assay.live.scheduler import LiveScheduler, _cap
 from assay.scheduler.policies import Decision
+from assay.store.job_state import job_to_row
 
 
 class FakeSupervisor:
@@ -37,7 +38,7 @@ def sched(tmp_path, monkeypatch):
 
 
 def _row(name: str, priority: int = 0, *overrides: str) -> dict:
-    return new_job(load_spec("tiny", [f"name={name}", f"priority={priority}", *overrides]))
+    return job_to_row(new_job(load_spec("tiny", [f"name={name}", f"priority={priority}", *overrides])))
 
 
 def _running(sched, row, workers: int, changed_ago: float) -> FakeSupervisor:

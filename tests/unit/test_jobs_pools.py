@@ -17,6 +17,7 @@ from assay.jobs.runner import new_job
 from assay.live.scheduler import LiveScheduler
 from assay.scheduler.policies import Decision
 from assay.store import queries_jobs as q
+from assay.store.job_state import job_to_row
 
 # Two labelled pools as `ray start --resources '{"gpu_type:a100": 4}'` makes them, and an unlabelled head.
 A100 = {"CPU": 8.0, "GPU": 4.0, "gpu_type:a100": 4.0, "memory": 1e9}
@@ -115,7 +116,7 @@ def sched(tmp_path, monkeypatch):
 
 
 def _row(name: str) -> dict:
-    return new_job(load_spec("tiny", [f"name={name}", "parallel=auto", "min_workers=1", "max_workers=2"]))
+    return job_to_row(new_job(load_spec("tiny", [f"name={name}", "parallel=auto", "min_workers=1", "max_workers=2"])))
 
 
 def _running(sched, row, workers: int, gpu_type: str) -> FakeSupervisor:
@@ -185,7 +186,7 @@ def test_the_goodput_policy_chooses_a_type_for_each_job_from_the_live_views(sche
 def test_a_job_larger_than_every_pool_waits_for_the_pools_to_grow(sched):
     """Four slots in all, two per type: a job of at least three workers can never start here, and says so
     in the words of the pools, not of the whole cluster."""
-    big = new_job(load_spec("gpt-3d", ["name=big", "parallel=auto", "min_workers=4", "max_workers=8"]))
+    big = job_to_row(new_job(load_spec("gpt-3d", ["name=big", "parallel=auto", "min_workers=4", "max_workers=8"])))
     recorded = []
     sched._record_wait = lambda row, reason: recorded.append(reason)
     lines = _apply(sched, [big], {big["job_id"]: Decision(0, "p: too big")})

@@ -11,7 +11,7 @@ import pytest
 
 from assay.clock import utc_now
 from assay.jobs._record import MegatronLog, Recorder, owner_alive, owner_id
-from assay.jobs.runner import get_job, new_job, request_cancel, request_resize, submit
+from assay.jobs.runner import get_job, load_job, new_job, request_cancel, request_resize, submit
 from assay.jobs.spec import load_spec
 from assay.store import queries_jobs as q
 from assay.store.queries import sql
@@ -35,7 +35,7 @@ def test_metrics_are_buffered_then_flushed_with_the_job_row(db, tmp_path):
     rows = sql(db, "SELECT step, name, value FROM metrics ORDER BY name, step")
     assert len(rows) == 6
     assert rows[rows.name == "loss"].step.tolist() == [1, 2, 3]
-    job = q.job(db, rec.job["job_id"])
+    job = q.job(db, rec.job.job_id)
     assert job["state"] == "running" and job["heartbeat_at"] is not None
 
 
@@ -61,7 +61,7 @@ def test_user_requests_are_pending_until_answered(db):
     assert request_resize(db, job_id, 2) == "queued"
     pending = q.user_requests(db, [job_id])
     assert [(r["request"], r["workers"]) for r in pending] == [("resize", 2)]
-    rec = Recorder(db, get_job(db, job_id), "run-x", db.parent / "x.log")
+    rec = Recorder(db, load_job(db, job_id), "run-x", db.parent / "x.log")
     rec.allocation(2, {"dp": 2}, "resize: requested by user", "runner")
     rec.flush(force=True)
     assert q.user_requests(db, [job_id]) == []
@@ -86,11 +86,11 @@ def test_cancelling_a_queued_job_is_immediate(db):
 
 def test_cancelling_a_running_job_goes_through_its_driver(db):
     job = new_job(load_spec("tiny"), state="running")
-    job.update(owner=owner_id(), heartbeat_at=utc_now())  # this process: alive
+    job.owner = owner_id()  # this process: alive
     Recorder(db, job, "r", db.parent / "r.log").flush(force=True)
-    assert request_cancel(db, job["job_id"]) == "cancelling"
-    assert [r["request"] for r in q.user_requests(db, [job["job_id"]])] == ["cancel"]
-    assert get_job(db, job["job_id"])["state"] == "running"
+    assert request_cancel(db, job.job_id) == "cancelling"
+    assert [r["request"] for r in q.user_requests(db, [job.job_id])] == ["cancel"]
+    assert get_job(db, job.job_id)["state"] == "running"
 
 
 def test_owner_liveness():
@@ -153,7 +153,7 @@ def test_a_jobs_final_rows_are_written_even_if_the_database_is_busy_for_a_while(
     from assay.store import DatabaseBusy
 
     rec = _recorder(db, tmp_path)
-    rec.job.update(state="completed")
+    rec.job.finish("completed", utc_now())
     real, calls = record.write_rows, []
 
     def busy_twice(*args, **kwargs):
@@ -164,7 +164,7 @@ def test_a_jobs_final_rows_are_written_even_if_the_database_is_busy_for_a_while(
 
     monkeypatch.setattr(record, "write_rows", busy_twice)
     assert rec.flush_final(timeout_s=10, wait_s=0.0)
-    assert len(calls) == 3 and q.job(db, rec.job["job_id"])["state"] == "completed"
+    assert len(calls) == 3 and q.job(db, rec.job.job_id)["state"] == "completed"
 
     def always_busy(*args, **kwargs):
         raise DatabaseBusy("held by another process")

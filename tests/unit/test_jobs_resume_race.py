@@ -20,6 +20,7 @@ from assay.jobs.spec import load_spec
 from assay.live.scheduler import LiveScheduler
 from assay.store import queries_jobs as q
 from assay.store import write_rows
+from assay.store.job_state import job_to_row
 
 
 class ScriptedSupervisor(JobSupervisor):
@@ -34,7 +35,7 @@ class ScriptedSupervisor(JobSupervisor):
     def _main(self) -> None:
         self.finish.wait(10)
         self.step = self.spec.steps
-        self.job.update(state="completed", finished_at=utc_now(), workers=0)
+        self.job.finish("completed", utc_now())
         self.recorder.flush(force=True)
         self.outcome = "completed"
         self.finished.set()
@@ -53,12 +54,12 @@ def setup(tmp_path):
     sched.started = []
     sched._start = lambda row, workers, reason: sched.started.append((row["job_id"], workers, reason))
     job = new_job(load_spec("tiny", ["name=last-step", "max_workers=1", "steps=200"]), state="running")
-    job.update(owner=sched.owner, started_at=utc_now(), workers=1)
-    db_call(write_rows, db, {"jobs": [job]}, upsert=["jobs"])
-    sup = ScriptedSupervisor(db, dict(job), sched.jobs_root, workers=1, source="scheduler").start()
-    sched.sups[job["job_id"]] = sup
-    sched._track(job).changed_at = time.monotonic() - 100
-    yield sched, sup, job["job_id"]
+    job.owner, job.started_at, job.workers = sched.owner, utc_now(), 1
+    db_call(write_rows, db, {"jobs": [job_to_row(job)]}, upsert=["jobs"])
+    sup = ScriptedSupervisor(db, job, sched.jobs_root, workers=1, source="scheduler").start()
+    sched.sups[job.job_id] = sup
+    sched._track(job_to_row(job)).changed_at = time.monotonic() - 100
+    yield sched, sup, job.job_id
     sup.finish.set()
     sup.release.set()
     sup.join(10)

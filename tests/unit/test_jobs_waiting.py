@@ -14,6 +14,7 @@ from assay.live.scheduler import LiveScheduler, explain_wait
 from assay.scheduler.policies import ClusterView, JobView, get_policy
 from assay.store import queries_jobs as q
 from assay.store import write_rows
+from assay.store.job_state import job_to_row
 
 
 class HoldingSupervisor:
@@ -51,8 +52,8 @@ def _queue(sched, name: str, *overrides: str) -> str:
     """A queued job row as a scheduler finds it (written directly: admission is tested elsewhere, and a job
     admitted for a bigger cluster may meet a smaller one)."""
     job = new_job(load_spec("tiny", [f"name={name}", *overrides]))
-    db_call(write_rows, sched.db, {"jobs": [job]}, upsert=["jobs"])
-    return job["job_id"]
+    db_call(write_rows, sched.db, {"jobs": [job_to_row(job)]}, upsert=["jobs"])
+    return job.job_id
 
 
 def _end(sched, job_id: str) -> None:

@@ -39,9 +39,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("assay.errors",),
     # the base: the one registry of names, the clock, stable content ids
     ("assay.registry", "assay.clock", "assay.ids"),
-    # the foundations, each knowing only the base: the job side's types (layout, model, job spec); the
-    # database (all DDL and SQL writes); the pipeline language; the one place that speaks to Ray
-    ("assay.domain", "assay.store", "assay.dsl", "assay.ray_session"),
+    # the job side's types (layout, model, job spec, a job and its states), knowing only the base
+    ("assay.domain",),
+    # the foundations: the database (all DDL and SQL writes; a job's row converted to and from the domain's
+    # Job); the pipeline language; the one place that speaks to Ray
+    ("assay.store", "assay.dsl", "assay.ray_session"),
     # the public facade: ``from assay import Pipeline, operator``, ``assay.__version__``
     ("assay",),
     # what runs on the foundations: operators (records in, records out); scoring against gold files; the

@@ -88,8 +88,8 @@ def run_cmd(
         raise typer.Exit(130) from None
     typer.echo(outcome_line(sup, time.monotonic() - started))
     if sup.outcome != JobState.COMPLETED:
-        if sup.job.get("error"):
-            typer.echo(f"error: {sup.job['error']}", err=True)
+        if sup.job.error:
+            typer.echo(f"error: {sup.job.error}", err=True)
         raise typer.Exit(1)
 
 

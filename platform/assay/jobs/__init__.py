@@ -10,12 +10,14 @@ fault tolerant.
 Importing this package imports neither torch nor Ray; the workers and the supervisor do, when a job runs.
 """
 
+from assay.domain.job import Job
 from assay.jobs._admission import Capacity, admit, capacity
 from assay.jobs._report import JobDescription, describe_job, outcome_line, progress_printer
 from assay.jobs.runner import (
     Submission,
     get_job,
     jobs_dir,
+    load_job,
     request_cancel,
     request_resize,
     resume,
@@ -28,6 +30,7 @@ from assay.jobs.spec import JobSpec, SpecError, builtin_names, load_spec, load_s
 
 __all__ = [
     "Capacity",
+    "Job",
     "JobDescription",
     "JobSpec",
     "SpecError",
@@ -38,6 +41,7 @@ __all__ = [
     "describe_job",
     "get_job",
     "jobs_dir",
+    "load_job",
     "load_spec",
     "load_specs",
     "outcome_line",

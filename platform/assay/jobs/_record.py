@@ -22,7 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from assay.clock import utc_now
+from assay.domain.job import Job
+from assay.domain.job_spec import JobSpec
+from assay.domain.placement import Placement
 from assay.store import DatabaseBusy, rewind_run, write_rows
+from assay.store.job_state import job_to_row
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +64,24 @@ def owner_alive(owner: str | None, heartbeat_at: datetime | None, stale_s: float
 def db_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     with DB_LOCK:
         return fn(*args, **kwargs)
+
+
+def run_row(run_id: str, job: Job, spec: JobSpec, placement: Placement | None, status: str, log_path: Path,
+            hardware: str) -> dict[str, Any]:
+    """The ``runs`` row of a job's run as it stands (``status``: running, or how it ended), so the job's
+    training shows beside every parsed log."""
+    p, m = placement, spec.model
+    return {
+        "run_id": run_id, "source_uri": str(log_path), "framework": "assay",
+        "status": status, "model": f"gpt-{m.layers}l-{m.hidden}h", "job_id": job.job_id,
+        "world_size": p.workers if p else None, "dp": p.layout.dp if p else None,
+        "tp": p.layout.tp if p else None, "pp": p.layout.pp if p else None,
+        "micro_batch_size": p.micro_batch if p else None, "global_batch_size": spec.global_batch,
+        "started_at": job.started_at, "ended_at": utc_now() if status != "running" else None,
+        "hardware": hardware,
+        "config": json.dumps({"spec": spec.to_dict(), "plan": p.to_dict() if p else None},
+                             sort_keys=True, default=str),
+    }
 
 
 class MegatronLog:
@@ -121,9 +143,10 @@ class MegatronLog:
 
 
 class Recorder:
-    """A job's writes. ``job`` is the job's row (a dict the supervisor edits); metrics are buffered."""
+    """A job's writes. ``job`` is the :class:`Job` its supervisor carries through its transitions; each flush
+    writes a snapshot of it as its row (its heartbeat). Metrics are buffered."""
 
-    def __init__(self, db: str | os.PathLike[str] | None, job: dict[str, Any], run_id: str, log_path: Path):
+    def __init__(self, db: str | os.PathLike[str] | None, job: Job, run_id: str, log_path: Path):
         self.db = db
         self.job = job
         self.run_id = run_id
@@ -146,11 +169,11 @@ class Recorder:
         self.flush(force=True)
 
     def allocation(self, workers: int, plan: Mapping[str, Any] | None, reason: str, source: str) -> None:
-        self._queue("allocations", {"job_id": self.job["job_id"], "at": utc_now(), "workers": workers,
+        self._queue("allocations", {"job_id": self.job.job_id, "at": utc_now(), "workers": workers,
                                     "plan": json.dumps(plan, sort_keys=True, default=str) if plan else None,
                                     "reason": reason, "source": source,
                                     # the node pool its workers are bound to (None on a one-type cluster)
-                                    "gpu_type": self.job.get("gpu_type")})
+                                    "gpu_type": self.job.gpu_type})
 
     def run_row(self, row: Mapping[str, Any]) -> None:
         self._queue("runs", dict(row))
@@ -177,7 +200,7 @@ class Recorder:
         deadline = time.monotonic() + timeout_s
         while not self.flush(force=True):
             if time.monotonic() > deadline:
-                log.error("job %s: its final state could not be written in %.0fs", self.job["job_id"], timeout_s)
+                log.error("job %s: its final state could not be written in %.0fs", self.job.job_id, timeout_s)
                 return False
             time.sleep(wait_s)
         return True
@@ -186,15 +209,15 @@ class Recorder:
         with self._lock:
             metrics, pending = self._buffer, self._pending
             self._buffer, self._pending = [], {}
-        self.job["heartbeat_at"] = utc_now()
-        tables: dict[str, Any] = {**pending, "jobs": [dict(self.job)]}
+        self.job.beat(utc_now())
+        tables: dict[str, Any] = {**pending, "jobs": [job_to_row(self.job)]}
         if metrics:
             tables["metrics"] = metrics
         try:
             write_rows(self.db, tables, upsert=["jobs", "runs"])
         except DatabaseBusy as exc:
             log.warning("job %s: database busy, keeping %d rows for the next flush: %s",
-                        self.job["job_id"], len(metrics), exc)
+                        self.job.job_id, len(metrics), exc)
             with self._lock:
                 self._buffer = metrics + self._buffer
                 for table, rows in pending.items():
@@ -213,8 +236,8 @@ class Recorder:
                 self._buffer, self._pending = [], {}
             pending.setdefault("events", []).append(
                 {"run_id": self.run_id, "step": step, "kind": kind, "detail": detail, "ts": utc_now()})
-            self.job["heartbeat_at"] = utc_now()
-            tables: dict[str, Any] = {**pending, "jobs": [dict(self.job)]}
+            self.job.beat(utc_now())
+            tables: dict[str, Any] = {**pending, "jobs": [job_to_row(self.job)]}
             if metrics:
                 tables["metrics"] = metrics
             while True:
@@ -222,6 +245,6 @@ class Recorder:
                     rewind_run(self.db, self.run_id, step, tables, upsert=["jobs", "runs"])
                     break
                 except DatabaseBusy as exc:  # the rewind must land before new steps are written
-                    log.warning("job %s: database busy during rewind, retrying: %s", self.job["job_id"], exc)
+                    log.warning("job %s: database busy during rewind, retrying: %s", self.job.job_id, exc)
                     time.sleep(1.0)
         self._last_flush = time.monotonic()

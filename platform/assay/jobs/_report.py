@@ -72,4 +72,4 @@ def outcome_line(sup: Any, seconds: float) -> str:
     """How a foreground run ended: state, step, time, last loss, failures, and where its log is."""
     return (f"{sup.job_id}: {sup.outcome} at step {sup.step}/{sup.spec.steps} in {seconds:.1f}s "
             f"(loss {sup.last_metrics.get('loss', float('nan')):.4f}, "
-            f"failures {sup.job.get('attempts') or 0}); log {sup.recorder.log.path}")
+            f"failures {sup.job.attempts}); log {sup.recorder.log.path}")

@@ -1,16 +1,22 @@
-"""The supervisor of one job: carries it through its life (start, resizes, failures, preemption, its end)
-and answers the driver's requests; its workers are driven by :class:`~assay.jobs._training.GangDriver`,
-the half of the supervisor that talks to them (placing, starting, training in chunks, checkpointing).
+"""The supervisor of one job: carries it (a :class:`~assay.domain.job.Job`, moved only by its transitions)
+through its life (start, resizes, failures, preemption, its end) and answers the driver's requests. It owns
+a :class:`~assay.jobs._training.GangDriver`, which talks to the workers (placing, starting, training in
+chunks, exporting shards) and answers with return values or a ``WorkerFailure``; the supervisor records what
+happened (metrics, checkpoints, events, allocations) and decides what comes next.
 
 It runs in a thread of the driver process (``assay jobs run`` or ``assay scheduler``), which is the only
 process that writes the job's rows. The job's progress lives in two durable places: its checkpoints
 (files) and its rows (database). After any interruption (a killed worker, a lost node, a killed driver)
 the job resumes from its newest checkpoint, deleting the metrics of the steps after it, which run again:
 the metric series holds every step exactly once.
+
+Why one module: the job's life is one state machine (a request, a failure or a checkpoint changes the step,
+the gang and the state together), and splitting its transitions across modules would split that machine.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -21,13 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from assay.clock import utc_now
+from assay.domain.job import Job
 from assay.ids import stable_id
 from assay.jobs._layout import Placement, feasible_workers
-from assay.jobs._ray import Gang, WorkerShape
-from assay.jobs._record import Recorder, owner_id
-from assay.jobs._training import GangDriver, WorkerFailure
-from assay.jobs.spec import JobSpec, from_json
-from assay.store.job_state import JobState
+from assay.jobs._ray import Gang, WorkerShape, default_shape
+from assay.jobs._record import Recorder, owner_id, run_row
+from assay.jobs._training import GangDriver, WorkerFailure, merge_metrics
+from assay.jobs.spec import JobSpec
+from assay.store.job_state import FINAL_STATES, JobState
 from assay.training import checkpoint as ckpt
 
 log = logging.getLogger(__name__)
@@ -55,20 +62,20 @@ def run_id_of(job_id: str) -> str:
     return stable_id("job-run", job_id)
 
 
-class JobSupervisor(GangDriver):
+class JobSupervisor:
     """Runs one job. Start it with :meth:`start`; steer it with :meth:`resize` and :meth:`stop`.
 
     ``workers`` is how many workers the job should have (its spec's layout size when None); on a
     shortage it runs on what the cluster can place, never fewer than ``min_workers``."""
 
-    def __init__(self, db: Any, job: dict[str, Any], jobs_dir: Path, *, workers: int | None = None,
+    def __init__(self, db: Any, job: Job, jobs_dir: Path, *, workers: int | None = None,
                  shape: WorkerShape | None = None, source: str = "runner", start_reason: str = "started",
                  pg_timeout_s: float = 15.0,
                  hang_timeout_s: float = 120.0, on_progress: Callable[[JobSupervisor, int, dict], None] | None = None,
                  on_event: Callable[[JobSupervisor, str, int, str], None] | None = None):
-        self.spec: JobSpec = from_json(job["spec"])
+        self.spec: JobSpec = job.spec_of()
         self.job = job
-        self.job_id = job["job_id"]
+        self.job_id = job.job_id
         self.db = db
         self.dir = Path(jobs_dir) / self.job_id
         self.ckpt_dir = self.dir / "checkpoints"
@@ -77,16 +84,17 @@ class JobSupervisor(GangDriver):
         self.target = workers or self.spec.requested_workers
         self.shape = shape
         #: The GPU type (node pool) its workers are bound to, recorded with each allocation.
-        job["gpu_type"] = shape.gpu_type if shape is not None else None
+        job.gpu_type = shape.gpu_type if shape is not None else None
         self.source = source
-        self.pg_timeout_s = pg_timeout_s
         self.hang_timeout_s = hang_timeout_s
+        #: The gang of workers and the calls that drive it.
+        self.driver = GangDriver(self.spec, self.job_id, self.ckpt_dir, pg_timeout_s=pg_timeout_s,
+                                 hang_timeout_s=hang_timeout_s)
         self.on_progress = on_progress
         self.on_event = on_event
         self.step = 0
         self.ckpt_step = 0
         self.placement: Placement | None = None
-        self.gang: Gang | None = None
         self.last_metrics: dict[str, float] = {}
         #: Step times at the current placement, the first step after a launch (warm-up) left out.
         self.recent_step_ms: deque[float] = deque(maxlen=32)
@@ -94,7 +102,6 @@ class JobSupervisor(GangDriver):
         self.outcome: JobState | None = None
         self._requests: list[_Request] = []
         self._lock = threading.Lock()
-        self._step_ms = 0.0
         self._pending_change: tuple[str, str, Placement | None] | None = ("start", start_reason, None)
         self.thread = threading.Thread(target=self._main, name=f"assay-job-{self.job_id}", daemon=True)
 
@@ -106,9 +113,14 @@ class JobSupervisor(GangDriver):
             from assay.jobs._pools import on_largest_pool
             from assay.jobs._ray import live_node_resources
 
-            self.shape = on_largest_pool(super()._shape(), live_node_resources())
-            self.job["gpu_type"] = self.shape.gpu_type
+            self.shape = on_largest_pool(default_shape(self.target, self.spec.device), live_node_resources())
+            self.job.gpu_type = self.shape.gpu_type
         return self.shape
+
+    @property
+    def gang(self) -> Gang | None:
+        """The job's running gang of workers (None between gangs)."""
+        return self.driver.gang
 
     # -- control (any thread) ------------------------------------------------------------------------
     def start(self) -> JobSupervisor:
@@ -141,7 +153,7 @@ class JobSupervisor(GangDriver):
 
     @property
     def state(self) -> str:
-        return str(self.job.get("state"))
+        return str(self.job.state)
 
     def resize(self, workers: int, reason: str, source: str = "runner") -> None:
         """Move the job to ``workers`` workers at its next step boundary (checkpoint, re-plan, restart)."""
@@ -211,6 +223,9 @@ class JobSupervisor(GangDriver):
             pass
         except Exception as exc:  # a bug or an unreadable checkpoint: the job fails, the driver lives on
             log.exception("job %s failed", self.job_id)
+            if self.job.state in FINAL_STATES:  # it had ended (a later write failed): the end stands
+                self.outcome = self.job.state
+                return
             try:
                 self._finish(JobState.FAILED, f"{type(exc).__name__}: {exc}")
             except _Stop:
@@ -218,14 +233,12 @@ class JobSupervisor(GangDriver):
         finally:
             self._teardown()
             if self.outcome is None:
-                self.outcome = JobState(self.job.get("state"))
+                self.outcome = self.job.state
 
     def _prepare(self) -> None:
-        resumed = self.job.get("started_at") is not None
+        resumed = self.job.resumed
         self.ckpt_step = self.step = ckpt.latest_step(self.ckpt_dir)
-        self.job.update(state=JobState.STARTING, owner=owner_id(), error=None)
-        if self.job.get("started_at") is None:
-            self.job["started_at"] = utc_now()
+        self.job.start(owner_id(), utc_now())
         if resumed:
             self._rewind(self.step, f"resumed by {owner_id()} from checkpoint at step {self.step}")
             self.recorder.log.note(f"resuming job {self.job_id} at iteration {self.step}")
@@ -241,11 +254,11 @@ class JobSupervisor(GangDriver):
             if self.gang is not None:
                 return
             want = min(self.target, self.spec.max_workers or self.target)
-            slots, n = self._reserve(want, have=0)
+            slots, n = self.driver.reserve(want, 0, self._shape())
             if slots is None:
                 if not waited:
                     log.info("job %s: waiting for %d workers", self.job_id, self.spec.min_workers)
-                    self._set_state(JobState.WAITING)
+                    self._wait_for_workers()
                     waited = True
                 time.sleep(1.0)
                 continue
@@ -258,15 +271,14 @@ class JobSupervisor(GangDriver):
     # -- failures, requests, endings ------------------------------------------------------------------
     def _failed(self, exc: WorkerFailure) -> None:
         self.timeline.append(("failure", time.time(), self.step))
-        attempts = int(self.job.get("attempts") or 0) + 1
-        self.job["attempts"] = attempts
+        attempts = self.job.count_failure()
         self._event("failure", self.step, str(exc))
         self._teardown()
         if attempts > self.spec.max_failures:
             self._finish(JobState.FAILED, f"{attempts} failures, more than max_failures={self.spec.max_failures}: {exc}")
         resume_at = ckpt.latest_step(self.ckpt_dir)
         self.ckpt_step = self.step = resume_at
-        self.job["state"] = JobState.RESTARTING
+        self.job.restart()
         self._rewind(resume_at, f"restarting from checkpoint at step {resume_at} after "
                              f"failure {attempts} of at most {self.spec.max_failures}")
         self.recorder.log.restarting(resume_at, f"failure {attempts} of at most {self.spec.max_failures}: {exc}")
@@ -303,7 +315,7 @@ class JobSupervisor(GangDriver):
         have = len(self.gang.workers)
         n = feasible_workers(self.spec, want)
         if n > have:
-            extra, n = self._reserve(want, have)
+            extra, n = self.driver.reserve(want, have, self._shape())
             if extra is None:
                 self._pending_change = None
                 self.recorder.allocation(current, self._plan_json(self.placement),
@@ -313,7 +325,7 @@ class JobSupervisor(GangDriver):
             self.gang.workers += extra
         else:
             self.gang.keep(n)
-        self.job["state"] = JobState.RESIZING
+        self.job.resize()
         try:
             self._start_gang(self.gang, n)
         except WorkerFailure as exc:
@@ -325,7 +337,7 @@ class JobSupervisor(GangDriver):
         old, new = self.gpu_type, req.shape.gpu_type if req.shape is not None else None
         self.target = max(self.spec.min_workers, min(req.workers, self.spec.max_workers or req.workers))
         self.shape = req.shape
-        self.job["gpu_type"] = new
+        self.job.gpu_type = new
         self.source = req.source
         reason = f"GPU type {old} -> {new}: {req.reason}"
         if self.gang is None:  # not placed yet: the launch places it in the new pool
@@ -342,7 +354,7 @@ class JobSupervisor(GangDriver):
         self._event("resize", self.step, f"moved from GPU type {old} to {new} at step {self.step}: {req.reason}")
         self.recorder.log.note(f"job {self.job_id} moves from GPU type {old} to {new} at iteration {self.step}")
         self._pending_change = ("move", reason, self.placement)
-        self.job["state"] = JobState.RESIZING
+        self.job.resize()
 
     def _stop(self, req: _Request) -> None:
         self._checkpoint_now()
@@ -353,7 +365,7 @@ class JobSupervisor(GangDriver):
         self._event("preempted", self.step, req.reason)
         self.recorder.log.note(f"job {self.job_id} preempted at iteration {self.step}: {req.reason}")
         self.recorder.allocation(0, None, f"preempt: {req.reason}", req.source)
-        self.job.update(state=JobState.PREEMPTED, workers=0, owner=None)
+        self.job.preempt()
         self.recorder.run_row(self._run_row("preempted"))
         self.recorder.flush_final()
         self.outcome = JobState.PREEMPTED
@@ -365,7 +377,7 @@ class JobSupervisor(GangDriver):
         self._teardown()
         if event:
             self._event(event, self.step, error)
-        self.job.update(state=state, finished_at=utc_now(), error=error or None, workers=0)
+        self.job.finish(state, utc_now(), error)
         self.recorder.run_row(self._run_row(state))
         if state == JobState.COMPLETED:
             self.recorder.log.done()
@@ -389,7 +401,111 @@ class JobSupervisor(GangDriver):
             except Exception as exc:  # a display callback never takes the job down
                 log.debug("on_event: %s", exc)
 
-    def _set_state(self, state: JobState) -> None:
-        self.job["state"] = state
+    def _wait_for_workers(self) -> None:
+        self.job.wait()
         self.recorder.flush(force=True)
 
+
+    # -- the gang: started, trained, checkpointed (through the driver), recorded here --------------------
+    def _start_gang(self, gang: Gang, n: int) -> None:
+        """Start (or, after a resize, restart) the job on ``gang``'s ``n`` workers from the newest checkpoint,
+        then record the new placement: the job's row, its run, the log's header, an allocation and, when the
+        size or layout changed, a resize event."""
+        previous = self.placement
+        started = self.driver.start(gang, n, self._shape(),
+                                    mark=lambda what: self.timeline.append((what, time.time(), self.step)))
+        self.step, self.placement = started.step, started.placement
+        placement, lay = started.placement, started.placement.layout
+        self.recent_step_ms.clear()
+        self.timeline.append(("launched", time.time(), self.step))
+        detail = self._plan_json(placement)
+        self.job.run(n, json.dumps(detail, sort_keys=True))
+        self.recorder.run_row(self._run_row("running"))
+        log_ = self.recorder.log
+        log_.header(n, lay.dp, lay.tp, lay.pp, self.spec, placement.micro_batch)
+        if started.checkpoint is not None:
+            log_.loaded(started.checkpoint, self.step, lay.tp, lay.pp)
+        change = self._pending_change
+        self._pending_change = None
+        # Relaunched at the same size after a failure: the restart event says it all.
+        if change is not None or previous is None or previous.workers != n:
+            kind, reason = change[:2] if change else ("shrink" if previous and n < previous.workers else "grow",
+                                                      "after a failure")
+            if kind == "start" and self.step > 0:
+                kind, reason = "resume", f"{reason}; resumed from the checkpoint at step {self.step}"
+            if n < self.target:
+                reason += f" ({self.target} wanted, {n} could be placed)"
+            self.recorder.allocation(n, detail, f"{kind}: {reason}", self.source)
+            if previous is not None and (previous.workers != n or previous.layout != lay):
+                self._event("resize", self.step, f"{previous.workers} -> {n} workers "
+                                    f"({previous.describe()} -> {placement.describe()}): {reason}")
+        self.recorder.flush(force=True)
+
+    def _plan_json(self, placement: Placement) -> dict[str, Any]:
+        return self.driver.plan_json(placement, self._shape())
+
+    def _run_row(self, status: str) -> dict[str, Any]:
+        return run_row(self.run_id, self.job, self.spec, self.placement, status, self.recorder.log.path,
+                       "gpu" if self._shape().gpus else "cpu")
+
+    def _train_chunk(self) -> None:
+        n, export = self.driver.chunk(self.step)
+        try:
+            results = self.driver.train(n, export)
+        except WorkerFailure as exc:
+            self._failed(exc)
+            return
+        first_after_launch = self.timeline and self.timeline[-1][0] == "launched"
+        for i in range(n):
+            per_rank = [r["metrics"][i] for r in results]
+            step = per_rank[0]["step"]
+            merged = merge_metrics(self.spec, per_rank)
+            self.recorder.metrics(step, merged, ts=max(r["ts"] for r in per_rank))
+            self.recorder.log.iteration(step, self.spec.steps, merged, self.spec.global_batch)
+            self.last_metrics = merged
+            if not (first_after_launch and i == 0):
+                self.recent_step_ms.append(merged["step_time_ms"])
+        self.step = results[0]["metrics"][-1]["step"]
+        if first_after_launch:
+            self.timeline.append(("first_step", time.time(), self.step))
+        if export:
+            self._save([r["state"] for r in results if r["state"] is not None])
+        self.job.run()
+        self.recorder.flush()
+        if self.on_progress is not None:
+            self.on_progress(self, self.step, self.last_metrics)
+
+    def _save(self, shards: list[Any]) -> None:
+        if not shards or self.step <= self.ckpt_step and ckpt.latest(self.ckpt_dir) is not None:
+            return
+        # The steps up to a checkpoint must be in the database before the checkpoint exists: a driver that
+        # dies after saving but before flushing would otherwise leave a resume point past metrics that were
+        # never written, and the resumed job would skip them. If the database stays busy, skip this
+        # checkpoint (the previous one stays the resume point) rather than save ahead of the metrics.
+        if not self.recorder.flush(force=True):
+            log.warning("job %s: metrics not flushed, checkpoint at step %d skipped", self.job_id, self.step)
+            return
+        state = ckpt.merge(shards, self.placement.layout)
+        path = ckpt.save(self.ckpt_dir, state, {"job_id": self.job_id, "layout": self.placement.to_dict()})
+        self.ckpt_step = state["step"]
+        self.recorder.log.saved(path, self.ckpt_step)
+        self._event("checkpoint", self.ckpt_step, str(path))
+
+    def _checkpoint_now(self) -> None:
+        """Save the current step (before a resize or a preemption) unless it is saved already."""
+        if self.gang is None or self.step == self.ckpt_step:
+            return
+        try:
+            shards = self.driver.export()
+        except WorkerFailure as exc:
+            log.warning("job %s: checkpoint at step %d failed (%s); resuming from step %d",
+                        self.job_id, self.step, exc, self.ckpt_step)
+            self._event("failure", self.step, f"checkpoint before a change failed: {exc}")
+            self._teardown()
+            self.step = self.ckpt_step
+            self._rewind(self.step, f"restarting from checkpoint at step {self.step}")
+            return
+        self._save(shards)
+
+    def _teardown(self) -> None:
+        self.driver.teardown()

@@ -1,27 +1,25 @@
 """Driving a job's gang of workers on Ray: placing a gang of the largest feasible size, starting it (or
-restarting it after a resize) from the newest checkpoint, training it in chunks of steps, merging the ranks'
-metrics, checkpointing, and naming the worker that failed.
+restarting it after a resize) from the newest checkpoint, training it in chunks of steps, exporting its
+shards, merging the ranks' metrics, and naming the worker that failed.
 
-:class:`GangDriver` is the half of :class:`~assay.jobs._supervisor.JobSupervisor` that talks to the workers;
-the supervisor sets the state declared below and supplies the hooks through which a failure, an event or a
-rewind reaches the job's life (``_failed``, ``_event``, ``_rewind``).
+:class:`GangDriver` is an object the supervisor (:class:`~assay.jobs._supervisor.JobSupervisor`) owns, one
+per job. It knows nothing of the job's life: each call gets what it needs as arguments (the worker shape,
+the step to start from) and answers with a return value, or raises :class:`WorkerFailure`; the supervisor
+decides what a failure means, records the rows and moves the job's state.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
-from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assay.clock import utc_now
 from assay.domain.job_spec import JobSpec
 from assay.jobs._layout import Placement, feasible_workers, plan
-from assay.jobs._ray import Gang, WorkerShape, cluster_totals, default_shape, reserve, start_actors
-from assay.jobs._record import Recorder
-from assay.store.job_state import JobState
+from assay.jobs._ray import Gang, WorkerShape, cluster_totals, reserve, start_actors
 from assay.training import checkpoint as ckpt
 
 log = logging.getLogger(__name__)
@@ -37,53 +35,36 @@ class WorkerFailure(RuntimeError):
     """A worker died, raised, or stopped making progress."""
 
 
-class GangDriver:
-    """Places, starts, trains and checkpoints one job's gang of workers (see the module's docstring)."""
+@dataclass(frozen=True)
+class Started:
+    """A gang started: the step its workers resume at, where they run, and the checkpoint they loaded (None
+    for a fresh start)."""
 
-    # Set by JobSupervisor.__init__.
-    spec: JobSpec
-    job: dict[str, Any]
-    job_id: str
-    run_id: str
-    ckpt_dir: Path
-    recorder: Recorder
-    target: int
-    shape: WorkerShape | None
-    source: str
-    pg_timeout_s: float
-    hang_timeout_s: float
-    on_progress: Any
     step: int
-    ckpt_step: int
-    placement: Placement | None
-    gang: Gang | None
-    last_metrics: dict[str, float]
-    recent_step_ms: deque[float]
-    timeline: list[tuple[str, float, int]]
-    _step_ms: float
-    _pending_change: tuple[str, str, Placement | None] | None
+    placement: Placement
+    checkpoint: Path | None
 
-    # Hooks into the job's life, supplied by JobSupervisor.
-    def _failed(self, exc: WorkerFailure) -> None:
-        raise NotImplementedError
 
-    def _event(self, kind: str, step: int, detail: str) -> None:
-        raise NotImplementedError
+class GangDriver:
+    """Places, starts, trains and exports one job's gang of workers (see the module's docstring). ``gang``
+    is the running gang (None between gangs)."""
 
-    def _rewind(self, step: int, detail: str) -> None:
-        raise NotImplementedError
+    def __init__(self, spec: JobSpec, job_id: str, ckpt_dir: Path, *, pg_timeout_s: float = 15.0,
+                 hang_timeout_s: float = 120.0):
+        self.spec = spec
+        self.job_id = job_id
+        self.ckpt_dir = ckpt_dir
+        self.pg_timeout_s = pg_timeout_s
+        self.hang_timeout_s = hang_timeout_s
+        self.gang: Gang | None = None
+        #: Milliseconds per step of the last chunk (0 after a start: the next chunk is one step).
+        self.step_ms = 0.0
 
     # -- placing and starting the gang ------------------------------------------------------------------
-    def _shape(self) -> WorkerShape:
-        if self.shape is None:
-            self.shape = default_shape(self.target, self.spec.device)
-        return self.shape
-
-    def _reserve(self, want: int, have: int) -> tuple[list[Any] | None, int]:
+    def reserve(self, want: int, have: int, shape: WorkerShape) -> tuple[list[Any] | None, int]:
         """Slots for a gang of the largest feasible size up to ``want`` (``have`` slots held already): the
         full size if the cluster places it, else the largest that the live cluster can hold and places
         within a few seconds. (None, 0) if not even ``min_workers``, or nothing beyond ``have``, fit."""
-        shape = self._shape()
         name = f"assay-{self.job_id}"
         n = feasible_workers(self.spec, want)
         if n > have:
@@ -102,18 +83,20 @@ class GangDriver:
             k = feasible_workers(self.spec, k - 1)
         return None, 0
 
-    def _start_gang(self, gang: Gang, n: int) -> None:
+    def start(self, gang: Gang, n: int, shape: WorkerShape, mark: Callable[[str], None] = lambda what: None
+              ) -> Started:
         """Start (or, after a resize, restart) training on ``gang``'s ``n`` workers from the newest
-        checkpoint: workers it lacks are started, every worker joins a fresh process group."""
+        checkpoint: workers it lacks are started, every worker joins a fresh process group. ``mark`` is told
+        each stage (``reserved``, ``actors_up``). The gang is this driver's from the first moment, so a
+        failure half-way leaves it to :meth:`teardown`."""
         import ray
 
         placement = plan(self.spec, n)
-        previous = self.placement
         self.gang = gang
-        self.timeline.append(("reserved", time.time(), self.step))
+        mark("reserved")
         try:
-            start_actors(gang, self._shape(), timeout_s=max(60.0, self.pg_timeout_s))
-            self.timeline.append(("actors_up", time.time(), self.step))
+            start_actors(gang, shape, timeout_s=max(60.0, self.pg_timeout_s))
+            mark("actors_up")
             state_path = ckpt.latest(self.ckpt_dir)
             full = ckpt.load(state_path) if state_path else None
             if full is not None:
@@ -140,110 +123,48 @@ class GangDriver:
             if _is_ray_failure(exc):
                 raise WorkerFailure(f"starting workers: {_first_line(exc)}") from exc
             raise
-        self.step = int(steps[0])
-        self.placement = placement
-        self._step_ms = 0.0
-        self.recent_step_ms.clear()
-        self.timeline.append(("launched", time.time(), self.step))
-        detail = self._plan_json(placement)
-        self.job.update(state=JobState.RUNNING, workers=n, plan=json.dumps(detail, sort_keys=True))
-        self.recorder.run_row(self._run_row("running"))
-        log_ = self.recorder.log
-        log_.header(n, lay.dp, lay.tp, lay.pp, self.spec, placement.micro_batch)
-        if state_path is not None:
-            log_.loaded(state_path, self.step, lay.tp, lay.pp)
-        change = self._pending_change
-        self._pending_change = None
-        # Relaunched at the same size after a failure: the restart event says it all.
-        if change is not None or previous is None or previous.workers != n:
-            kind, reason = change[:2] if change else ("shrink" if previous and n < previous.workers else "grow",
-                                                      "after a failure")
-            if kind == "start" and self.step > 0:
-                kind, reason = "resume", f"{reason}; resumed from the checkpoint at step {self.step}"
-            if n < self.target:
-                reason += f" ({self.target} wanted, {n} could be placed)"
-            self.recorder.allocation(n, detail, f"{kind}: {reason}", self.source)
-            if previous is not None and (previous.workers != n or previous.layout != lay):
-                self._event("resize", self.step, f"{previous.workers} -> {n} workers "
-                                    f"({previous.describe()} -> {placement.describe()}): {reason}")
-        self.recorder.flush(force=True)
+        self.step_ms = 0.0
+        return Started(int(steps[0]), placement, state_path)
 
-    def _plan_json(self, placement: Placement) -> dict[str, Any]:
+    def plan_json(self, placement: Placement, shape: WorkerShape) -> dict[str, Any]:
+        """The placement as an allocation records it, with the gang's pids, nodes and CPUs per worker."""
         out = placement.to_dict()
         if self.gang is not None:
             out["pids"] = self.gang.pids
             out["nodes"] = sorted(set(self.gang.nodes))
-            out["worker_cpus"] = self._shape().cpus
+            out["worker_cpus"] = shape.cpus
         return out
 
-    def _run_row(self, status: str) -> dict[str, Any]:
-        p = self.placement
-        m = self.spec.model
-        return {
-            "run_id": self.run_id, "source_uri": str(self.recorder.log.path), "framework": "assay",
-            "status": status, "model": f"gpt-{m.layers}l-{m.hidden}h", "job_id": self.job_id,
-            "world_size": p.workers if p else None, "dp": p.layout.dp if p else None,
-            "tp": p.layout.tp if p else None, "pp": p.layout.pp if p else None,
-            "micro_batch_size": p.micro_batch if p else None, "global_batch_size": self.spec.global_batch,
-            "started_at": self.job.get("started_at"), "ended_at": utc_now() if status != "running" else None,
-            "hardware": "gpu" if self._shape().gpus else "cpu",
-            "config": json.dumps({"spec": self.spec.to_dict(), "plan": p.to_dict() if p else None},
-                                 sort_keys=True, default=str),
-        }
-
     # -- training -------------------------------------------------------------------------------------
-    def _chunk(self) -> tuple[int, bool]:
-        left = self.spec.steps - self.step
-        to_ckpt = self.spec.checkpoint_every - self.step % self.spec.checkpoint_every
-        n = 1 if self._step_ms <= 0 else max(1, int(CHUNK_S * 1000 / self._step_ms))
+    def chunk(self, step: int) -> tuple[int, bool]:
+        """How many steps to train from ``step`` in the next call (about :data:`CHUNK_S` seconds, never past a
+        checkpoint or the end), and whether the workers export their shards after it."""
+        left = self.spec.steps - step
+        to_ckpt = self.spec.checkpoint_every - step % self.spec.checkpoint_every
+        n = 1 if self.step_ms <= 0 else max(1, int(CHUNK_S * 1000 / self.step_ms))
         n = min(n, left, to_ckpt)
         return n, (n == to_ckpt or n == left)
 
-    def _train_chunk(self) -> None:
-        n, export = self._chunk()
+    def train(self, n: int, export: bool) -> list[dict[str, Any]]:
+        """Train ``n`` steps on every rank; each rank's result (``metrics`` per step, ``ts``, ``state``: its
+        shard when ``export``). :class:`WorkerFailure` if a worker fails or hangs."""
         started = time.perf_counter()
-        try:
-            results = self._wait([a.run.remote(n, export) for a in self.gang.actors], self._chunk_timeout(n))
-        except WorkerFailure as exc:
-            self._failed(exc)
-            return
-        self._step_ms = (time.perf_counter() - started) * 1000.0 / n
-        first_after_launch = self.timeline and self.timeline[-1][0] == "launched"
-        for i in range(n):
-            per_rank = [r["metrics"][i] for r in results]
-            step = per_rank[0]["step"]
-            merged = self._merge(per_rank)
-            self.recorder.metrics(step, merged, ts=max(r["ts"] for r in per_rank))
-            self.recorder.log.iteration(step, self.spec.steps, merged, self.spec.global_batch)
-            self.last_metrics = merged
-            if not (first_after_launch and i == 0):
-                self.recent_step_ms.append(merged["step_time_ms"])
-        self.step = results[0]["metrics"][-1]["step"]
-        if first_after_launch:
-            self.timeline.append(("first_step", time.time(), self.step))
-        if export:
-            self._save([r["state"] for r in results if r["state"] is not None])
-        self.job["state"] = JobState.RUNNING
-        self.recorder.flush()
-        if self.on_progress is not None:
-            self.on_progress(self, self.step, self.last_metrics)
+        results = self._wait([a.run.remote(n, export) for a in self.gang.actors],
+                             max(self.hang_timeout_s, 20 * n * self.step_ms / 1000.0))
+        self.step_ms = (time.perf_counter() - started) * 1000.0 / n
+        return results
 
-    def _chunk_timeout(self, n: int) -> float:
-        return max(self.hang_timeout_s, 20 * n * self._step_ms / 1000.0)
+    def export(self) -> list[Any]:
+        """Every rank's shard of the current step (for a checkpoint before a change); :class:`WorkerFailure`
+        if a worker fails or hangs."""
+        shards = self._wait([a.export.remote() for a in self.gang.actors], self.hang_timeout_s)
+        return [s for s in shards if s is not None]
 
-    def _merge(self, per_rank: list[dict[str, float]]) -> dict[str, float]:
-        losses = [m["loss"] for m in per_rank if m["loss"] == m["loss"]]
-        step_ms = max(m["step_time_ms"] for m in per_rank)
-        tokens = self.spec.tokens_per_step
-        return {
-            "loss": losses[0] if losses else float("nan"),
-            "grad_norm": per_rank[0]["grad_norm"],
-            "lr": per_rank[0]["lr"],
-            "step_time_ms": step_ms,
-            "tokens_per_s": tokens / (step_ms / 1000.0) if step_ms > 0 else float("nan"),
-            "samples_per_s": self.spec.global_batch / (step_ms / 1000.0) if step_ms > 0 else float("nan"),
-            "memory_mb": max(m["memory_mb"] for m in per_rank),
-        }
+    def teardown(self) -> None:
+        """Kill the gang's workers and free its slots (nothing if there is no gang)."""
+        if self.gang is not None:
+            self.gang.kill()
+            self.gang = None
 
     def _wait(self, refs: list[Any], timeout_s: float) -> list[Any]:
         """Results of ``refs`` in order; :class:`WorkerFailure` as soon as one fails, or on no progress."""
@@ -315,6 +236,22 @@ class GangDriver:
         if self.gang is not None:
             self.gang.kill()
             self.gang = None
+
+
+def merge_metrics(spec: JobSpec, per_rank: list[dict[str, float]]) -> dict[str, float]:
+    """One step's metrics from its ranks': the loss of the rank that has it (the last pipeline stage), the
+    slowest rank's time, throughput from it, the largest memory."""
+    losses = [m["loss"] for m in per_rank if m["loss"] == m["loss"]]
+    step_ms = max(m["step_time_ms"] for m in per_rank)
+    return {
+        "loss": losses[0] if losses else float("nan"),
+        "grad_norm": per_rank[0]["grad_norm"],
+        "lr": per_rank[0]["lr"],
+        "step_time_ms": step_ms,
+        "tokens_per_s": spec.tokens_per_step / (step_ms / 1000.0) if step_ms > 0 else float("nan"),
+        "samples_per_s": spec.global_batch / (step_ms / 1000.0) if step_ms > 0 else float("nan"),
+        "memory_mb": max(m["memory_mb"] for m in per_rank),
+    }
 
 
 def _is_ray_failure(exc: Exception) -> bool:

@@ -18,12 +18,20 @@ from pathlib import Path
 from typing import Any
 
 from assay.clock import utc_now
-from assay.domain.job_spec import JobSpec, SpecError, from_json
+from assay.domain.job import Job
+from assay.domain.job_spec import JobSpec, SpecError
 from assay.ids import stable_id
 from assay.jobs._record import DB_LOCK, db_call, owner_alive, owner_id
 from assay.store import default_db_path, write_rows
 from assay.store import queries_jobs as q
-from assay.store.job_state import ACTIVE_STATES, FINAL_STATES, WAITING_STATES, JobState
+from assay.store.job_state import (
+    ACTIVE_STATES,
+    FINAL_STATES,
+    WAITING_STATES,
+    JobState,
+    job_from_row,
+    job_to_row,
+)
 
 log = logging.getLogger(__name__)
 
@@ -39,17 +47,11 @@ def jobs_dir(db: PathLike = None) -> Path:
     return path.resolve().parent / "assay-jobs"
 
 
-def new_job(spec: JobSpec, state: JobState = JobState.QUEUED) -> dict[str, Any]:
-    """A fresh ``jobs`` row for ``spec``; its id is ``<name>-<8 hex>``."""
+def new_job(spec: JobSpec, state: JobState | str = JobState.QUEUED) -> Job:
+    """A fresh job of ``spec``; its id is ``<name>-<8 hex>``."""
     at = utc_now()
     job_id = f"{spec.name}-{stable_id(spec.to_json(), at.isoformat(), os.getpid(), time.perf_counter_ns())[:8]}"
-    workers = spec.requested_workers
-    return {
-        "job_id": job_id, "name": spec.name, "spec": spec.to_json(), "state": state, "priority": spec.priority,
-        "min_workers": spec.min_workers, "max_workers": spec.max_workers or workers, "workers": 0,
-        "attempts": 0, "submitted_at": at, "started_at": None, "finished_at": None, "plan": None,
-        "error": None, "owner": None, "heartbeat_at": None,
-    }
+    return Job.submitted(spec, job_id, at, JobState(state))
 
 
 def submit(spec: JobSpec, db: PathLike = None, *, capacity: Any = None) -> str:
@@ -74,8 +76,8 @@ def _admit_and_queue(spec: JobSpec, db: PathLike, capacity: Any) -> tuple[str, s
 
     note = admit(spec, capacity)
     job = new_job(spec)
-    db_call(write_rows, db, {"jobs": [job]}, upsert=["jobs"])
-    return job["job_id"], note
+    db_call(write_rows, db, {"jobs": [job_to_row(job)]}, upsert=["jobs"])
+    return job.job_id, note
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,8 @@ def submit_all(items: Sequence[JobSpec | SpecError], db: PathLike = None, *, cap
 
 
 def get_job(db: PathLike, job_id: str) -> dict[str, Any]:
-    """The job called ``job_id`` (or a unique prefix of it); ``KeyError`` with a hint otherwise."""
+    """The row of the job called ``job_id`` (or a unique prefix of it), for reading (``load_job`` gives the
+    :class:`Job` to change); ``KeyError`` with a hint otherwise."""
     matches = db_call(q.find_jobs, db, job_id)
     if len(matches) != 1:
         hint = "no such job" if not matches else f"ambiguous: {', '.join(matches[:5])}"
@@ -117,42 +120,46 @@ def get_job(db: PathLike, job_id: str) -> dict[str, Any]:
     return db_call(q.job, db, matches[0])
 
 
-def is_orphan(job: dict[str, Any], stale_s: float = 60.0) -> bool:
+def load_job(db: PathLike, job_id: str) -> Job:
+    """The :class:`Job` called ``job_id`` (or a unique prefix of it); ``KeyError`` with a hint otherwise."""
+    return job_from_row(get_job(db, job_id))
+
+
+def is_orphan(job: Job, stale_s: float = 60.0) -> bool:
     """A job in an active state whose driver is gone."""
-    return job["state"] in (*ACTIVE_STATES, JobState.WAITING) and not owner_alive(
-        job.get("owner"), job.get("heartbeat_at"), stale_s)
+    return job.state in (*ACTIVE_STATES, JobState.WAITING) and not owner_alive(job.owner, job.heartbeat_at, stale_s)
 
 
 def request_cancel(db: PathLike, job_id: str, reason: str = "cancelled by user") -> str:
     """Cancel a job: at once if nobody runs it, else through its driver. Returns the resulting state."""
-    job = get_job(db, job_id)
-    if job["state"] in FINAL_STATES:
-        return job["state"]
+    job = load_job(db, job_id)
+    if job.state in FINAL_STATES:
+        return job.state
     with DB_LOCK:
-        if job["state"] in WAITING_STATES or is_orphan(job):
-            job.update(state=JobState.CANCELLED, finished_at=utc_now(), workers=0, error=reason)
-            write_rows(db, {"jobs": [job], "allocations": [_request_row(job["job_id"], 0, "cancel", reason)]},
+        if job.state in WAITING_STATES or is_orphan(job):
+            job.finish(JobState.CANCELLED, utc_now(), reason)
+            write_rows(db, {"jobs": [job_to_row(job)], "allocations": [_request_row(job.job_id, 0, "cancel", reason)]},
                        upsert=["jobs"])
             return JobState.CANCELLED
-        write_rows(db, {"allocations": [_request_row(job["job_id"], 0, "cancel", reason)]})
+        write_rows(db, {"allocations": [_request_row(job.job_id, 0, "cancel", reason)]})
     return "cancelling"
 
 
 def request_resize(db: PathLike, job_id: str, workers: int, reason: str = "requested by user") -> str:
     """Ask for ``workers`` workers for a job. A waiting job takes it as its new size; a running one is resized
     by its driver at the next step boundary. Returns the job's state."""
-    job = get_job(db, job_id)
-    spec = from_json(job["spec"])
+    job = load_job(db, job_id)
+    spec = job.spec_of()
     if workers < 1:
         raise ValueError("workers must be at least 1")
-    if job["state"] in FINAL_STATES:
-        raise ValueError(f"job {job['job_id']} is {job['state']}")
+    if job.state in FINAL_STATES:
+        raise ValueError(f"job {job.job_id} is {job.state}")
     if spec.max_workers and workers > spec.max_workers:
-        raise ValueError(f"job {job['job_id']} allows at most max_workers={spec.max_workers} workers")
+        raise ValueError(f"job {job.job_id} allows at most max_workers={spec.max_workers} workers")
     if workers < spec.min_workers:
-        raise ValueError(f"job {job['job_id']} needs at least min_workers={spec.min_workers} workers")
-    db_call(write_rows, db, {"allocations": [_request_row(job["job_id"], workers, "resize", reason)]})
-    return job["state"]
+        raise ValueError(f"job {job.job_id} needs at least min_workers={spec.min_workers} workers")
+    db_call(write_rows, db, {"allocations": [_request_row(job.job_id, workers, "resize", reason)]})
+    return job.state
 
 
 def _request_row(job_id: str, workers: int, request: str, reason: str) -> dict[str, Any]:
@@ -199,7 +206,8 @@ class RequestPoller:
 
 def run(spec: JobSpec, db: PathLike = None, *, address: str | None = None, workers: int | None = None,
         worker_cpus: float | None = None, on_progress: Callable[..., None] | None = None,
-        on_event: Callable[..., None] | None = None, job: dict[str, Any] | None = None, poll_s: float = 1.0, hang_timeout_s: float = 120.0) -> Any:
+        on_event: Callable[..., None] | None = None, job: Job | None = None, poll_s: float = 1.0,
+        hang_timeout_s: float = 120.0) -> Any:
     """Run a job in this process until it ends (``job`` resumes an existing row); returns its supervisor.
     A job that can never run on the connected cluster (as ``submit`` checks it, plus a ``workers`` start size
     it cannot hold) is refused with :class:`SpecError` before any row is written.
@@ -214,7 +222,7 @@ def run(spec: JobSpec, db: PathLike = None, *, address: str | None = None, worke
     admit_run(spec, run_capacity(spec, workers, worker_cpus), workers)  # refuse now, not hang in placement
     if job is None:
         job = new_job(spec, state=JobState.STARTING)
-    job["owner"] = owner_id()
+    job.owner = owner_id()
     shape = WorkerShape(cpus=worker_cpus) if worker_cpus else None
     sup = JobSupervisor(db, job, jobs_dir(db), workers=workers, shape=shape, source="runner",
                         on_progress=on_progress, on_event=on_event, hang_timeout_s=hang_timeout_s)
@@ -240,9 +248,9 @@ def apply_request(sup: Any, req: dict[str, Any]) -> None:
 
 def resume(job_id: str, db: PathLike = None, **kwargs: Any) -> Any:
     """Run an interrupted job (preempted, or orphaned by a dead driver) from its newest checkpoint."""
-    job = get_job(db, job_id)
-    if job["state"] in FINAL_STATES:
-        raise ValueError(f"job {job['job_id']} is already {job['state']}")
-    if job["state"] in ACTIVE_STATES and not is_orphan(job):
-        raise ValueError(f"job {job['job_id']} is being run by {job['owner']}")
-    return run(from_json(job["spec"]), db, job=job, **kwargs)
+    job = load_job(db, job_id)
+    if job.state in FINAL_STATES:
+        raise ValueError(f"job {job.job_id} is already {job.state}")
+    if job.state in ACTIVE_STATES and not is_orphan(job):
+        raise ValueError(f"job {job.job_id} is being run by {job.owner}")
+    return run(job.spec_of(), db, job=job, **kwargs)

@@ -55,7 +55,7 @@ from assay.jobs.control import (
 )
 from assay.store import queries_jobs as q
 from assay.store import set_state_if, write_rows
-from assay.store.job_state import ACTIVE_STATES, FINAL_STATES, WAITING_STATES, JobState
+from assay.store.job_state import ACTIVE_STATES, FINAL_STATES, WAITING_STATES, JobState, job_from_row
 
 log = logging.getLogger(__name__)
 
@@ -512,11 +512,11 @@ class LiveScheduler:
     def _start(self, row: dict[str, Any], workers: int, reason: str, gpu_type: str | None = None) -> None:
         from assay.jobs.control import JobSupervisor
 
-        job = dict(row)
-        job["owner"] = self.owner
+        job = job_from_row(row)
+        job.owner = self.owner
         sup = JobSupervisor(self.db, job, self.jobs_root, workers=workers, shape=self._shape_on(gpu_type),
                             source="scheduler", start_reason=reason)
-        self.sups[job["job_id"]] = sup.start()
+        self.sups[job.job_id] = sup.start()
 
     def _record_wait(self, row: Mapping[str, Any], reason: str) -> None:
         """An ``allocations`` row (0 workers, why) and, for a job not yet started, the state ``waiting``."""
