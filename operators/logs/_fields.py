@@ -193,7 +193,10 @@ def phrase_name(template: list[str], j: int) -> str | None:
 
 
 def _is_word(token: str) -> bool:
-    return token.isalpha() and token.lower() not in _FILLER
+    """A word of a field's name: letters, or letters then digits (``F0 Loss``, ``L1 loss`` name terms)."""
+    return (token.isalpha() or (token[:1].isalpha() and token.isalnum() and len(token) <= 3)) and (
+        token.lower() not in _FILLER
+    )
 
 
 #: Tokens a name is never read across: ``] [2021-06-08`` is no value of the bar's ``it``, ``(0/7) Epoch``...
@@ -347,6 +350,12 @@ def keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
     last: dict[str, int] = {}
     for pos in sorted(metrics):
         keeper = last.get(metrics[pos])
+        if keeper is not None and metrics[pos] == "loss" and _loss_rank(names[pos]) != _loss_rank(names[keeper]):
+            # the whole loss over a term or a running average (``Loss`` over ``LM Loss``, ``loss`` over
+            # ``avg_loss``), whichever is printed first
+            if _loss_rank(names[pos]) < _loss_rank(names[keeper]):
+                last["loss"] = pos
+            continue
         # a later key takes the name, unless only the earlier one is in the synonym table
         if keeper is None or metric_name(names[pos]) or not metric_name(names[keeper]):
             last[metrics[pos]] = pos
@@ -355,6 +364,13 @@ def keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
         if last[name] != pos:
             own = key_slug(names[pos])
             metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
+
+
+def _loss_rank(word: str) -> int:
+    """How surely a key names the whole loss: its qualifiers' rank (``loss`` 0, ``total_loss`` 1, a running
+    average 2), a term's (``lm_loss``, ``nll_loss``) after them all."""
+    rank = _whole_rank(key_slug(word))
+    return 9 if rank is None else rank
 
 
 def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:

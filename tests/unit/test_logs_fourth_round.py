@@ -249,3 +249,13 @@ def test_a_file_read_to_nothing_says_why_in_the_reader_s_terms(tmp_path):
     assert "no line prints a number" in reasons[0]
     assert "with no name beside them" in reasons[1]
     assert "words the synonym table does not know" in reasons[2] and "zorp" in reasons[2]
+
+
+def test_the_whole_loss_keeps_its_name_over_terms_and_running_averages_printed_after_it(tmp_path):
+    lines = [f"Epoch [1/9], Step [{k}/300], Loss: {0.3 + k / 1000:.4f}, Dur Loss: 0.41, F0 Loss: 1.5{k % 10}, "
+             f"LM Loss: 1.2{k % 10}, Gen Loss: 6.4" for k in (10, 20, 30)]
+    lines += [f"Step {k}      [15.0 sec/step, loss={1 - k / 100:.4f}, avg_loss={1.1 - k / 100:.4f}]" for k in (40, 41)]
+    log = _read(tmp_path, lines)
+    assert log.series("loss")[:3] == [(10, 0.31), (20, 0.32), (30, 0.33)]
+    assert log.series("loss")[-1] == (41, 0.59)
+    assert [v for _, v in log.series("f0_loss")] == [1.5, 1.5, 1.5]
