@@ -71,6 +71,10 @@ EVENTS: tuple[EventRule, ...] = (
               "[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(Seq=5)"),
     EventRule("hardware_error", r"NCCL WARN .*(?:error|fail|timeout|abort)",
               "node4:21:77 [3] NCCL WARN NET/IB : Got completion with error 12, opcode 0, len 0"),
+    # the network fabric under the collectives (InfiniBand/RoCE verbs) reporting a failed work completion
+    EventRule("hardware_error", r"\bmlx\d_?\w*: [\w.-]+: got completion with error|transport retry counter exceeded"
+              r"|\bIBV_WC_(?:RETRY_EXC|REM_\w+|LOC_\w+|WR_FLUSH)_ERR\b|\bibv_poll_cq\b.{0,30}fail",
+              "(Worker pid=77, ip=10.0.3.4) mlx5: gpu-node-2: got completion with error:"),
     EventRule("hardware_error", r"CUDA error: (?:an illegal memory|unspecified launch|uncorrectable)",
               "RuntimeError: CUDA error: an illegal memory access was encountered"),
     # cut short by a killed process, mid-word: still an NCCL watchdog or timeout, still an ECC fault
