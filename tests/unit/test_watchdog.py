@@ -60,3 +60,27 @@ def test_a_report_without_stage_state_says_so_and_that_the_run_waits_on():
     text = Watchdog("p", 5, plan=[]).message(12)
     assert text.startswith("p: no record has moved for 12 s")
     assert "no stage state at hand" in text and "Still waiting" in text
+
+
+def test_a_stall_noticed_as_the_run_ends_interrupts_nothing_after_it():
+    # The thread notices the stall, then takes its time over the message (the state API can take seconds);
+    # the run ends meanwhile. An interrupt sent now would land in whatever the process runs next.
+    import threading
+    import time
+
+    composing, release = threading.Event(), threading.Event()
+
+    def slow_where():
+        composing.set()
+        release.wait(5)
+        return ["stage: a batch"]
+
+    watchdog = Watchdog("p", 0.2, fail=True, local=slow_where)
+    with watchdog:
+        assert composing.wait(5), "the thread never noticed the stall"
+    release.set()
+    try:
+        time.sleep(0.5)
+    except KeyboardInterrupt:
+        pytest.fail("the watchdog interrupted the process after the run had ended")
+    assert watchdog.tripped is None

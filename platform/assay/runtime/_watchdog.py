@@ -62,6 +62,9 @@ class Watchdog:
         self.tripped: StalledError | None = None
         self._last = time.monotonic()
         self._stop = threading.Event()
+        #: who trips first (the driver on Ray Data's error, or this thread) and the end of the run are decided
+        #: under it: the thread interrupts the driver only while the run is on and nobody has tripped yet
+        self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._watch, name="assay-watchdog", daemon=True)
         self._kept_timeout: float | None = None
 
@@ -75,7 +78,8 @@ class Watchdog:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
+        with self._lock:
+            self._stop.set()
         if self._kept_timeout is not None:
             restore_no_progress_timeout(self._kept_timeout)
             self._kept_timeout = None
@@ -89,7 +93,10 @@ class Watchdog:
         try:
             yield from batches
         except timeout_error as exc:
-            self.tripped = StalledError(self.message(time.monotonic() - self._last, ray_data=exc))
+            error = StalledError(self.message(time.monotonic() - self._last, ray_data=exc))
+            with self._lock:
+                if self.tripped is None:
+                    self.tripped = error
             raise self.tripped from None
 
     def message(self, waited_s: float, ray_data: BaseException | None = None) -> str:
@@ -118,10 +125,15 @@ class Watchdog:
                 # (the local runner has no such guard: it is interrupted at stall_s).
                 limit = self.stall_s if self.local is not None else 2 * self.stall_s + 10
                 if waited >= limit and self.tripped is None:
-                    self.tripped = StalledError(self.message(waited))
-                    import _thread
+                    # The message takes seconds (the state API): the run may have ended, or tripped on Ray
+                    # Data's own error, meanwhile; an interrupt then would land in whatever runs next.
+                    error = StalledError(self.message(waited))
+                    with self._lock:
+                        if self.tripped is None and not self._stop.is_set():
+                            self.tripped = error
+                            import _thread
 
-                    _thread.interrupt_main()
+                            _thread.interrupt_main()
                     return
                 continue
             if waited < self.stall_s or self._last <= reported_at:
