@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from assay.domain import Job
 from assay.jobs import SpecError, load_spec, submit
 from assay.jobs._admission import pooled_capacity
 from assay.jobs._pools import on_largest_pool
@@ -17,7 +18,6 @@ from assay.jobs.runner import new_job
 from assay.live.scheduler import LiveScheduler
 from assay.scheduler.policies import Decision
 from assay.store import queries_jobs as q
-from assay.store.job_state import job_to_row
 
 # Two labelled pools as `ray start --resources '{"gpu_type:a100": 4}'` makes them, and an unlabelled head.
 A100 = {"CPU": 8.0, "GPU": 4.0, "gpu_type:a100": 4.0, "memory": 1e9}
@@ -110,17 +110,17 @@ def sched(tmp_path, monkeypatch):
     s._pools, s._node_types, s._shape = read_pools(nodes), ("a", "b"), WorkerShape(cpus=1.0)
     s.started = []
     monkeypatch.setattr(s, "_start", lambda row, workers, reason, gpu_type=None:
-                        s.started.append((row["job_id"], workers, gpu_type)))
+                        s.started.append((row.job_id, workers, gpu_type)))
     monkeypatch.setattr(s, "_record_wait", lambda row, reason: None)
     return s
 
 
-def _row(name: str) -> dict:
-    return job_to_row(new_job(load_spec("tiny", [f"name={name}", "parallel=auto", "min_workers=1", "max_workers=2"])))
+def _row(name: str) -> Job:
+    return new_job(load_spec("tiny", [f"name={name}", "parallel=auto", "min_workers=1", "max_workers=2"]))
 
 
 def _running(sched, row, workers: int, gpu_type: str) -> FakeSupervisor:
-    sup = sched.sups[row["job_id"]] = FakeSupervisor(workers, gpu_type)
+    sup = sched.sups[row.job_id] = FakeSupervisor(workers, gpu_type)
     sched._track(row).changed_at = time.monotonic() - 100
     return sup
 
@@ -131,23 +131,23 @@ def _apply(sched, rows, decisions):
 
 def test_a_job_starts_in_the_pool_the_policy_chose(sched):
     a = _row("a")
-    lines = _apply(sched, [a], {a["job_id"]: Decision(2, "p", gpu_type="b")})
-    assert sched.started == [(a["job_id"], 2, "b")]
+    lines = _apply(sched, [a], {a.job_id: Decision(2, "p", gpu_type="b")})
+    assert sched.started == [(a.job_id, 2, "b")]
     assert "of type b" in lines[0]
 
 
 def test_a_policy_that_only_places_puts_the_job_on_the_type_of_its_nodes(sched):
     a = _row("a")
-    _apply(sched, [a], {a["job_id"]: Decision(1, "fifo", placement=(1,))})
-    assert sched.started == [(a["job_id"], 1, "b")]
+    _apply(sched, [a], {a.job_id: Decision(1, "fifo", placement=(1,))})
+    assert sched.started == [(a.job_id, 1, "b")]
 
 
 def test_a_running_job_decided_onto_another_type_moves_there(sched):
     a = _row("a")
     sup = _running(sched, a, 2, "a")
-    lines = _apply(sched, [a], {a["job_id"]: Decision(2, "faster on b", gpu_type="b")})
+    lines = _apply(sched, [a], {a.job_id: Decision(2, "faster on b", gpu_type="b")})
     assert sup.calls == [("move", "b", 2, {"CPU": 1.0, "gpu_type:b": 1.0})]
-    assert lines[0].startswith(f"move {a['job_id']} from a (2 workers) to b (2 workers)")
+    assert lines[0].startswith(f"move {a.job_id} from a (2 workers) to b (2 workers)")
 
 
 def test_free_workers_are_counted_per_type(sched):
@@ -155,14 +155,14 @@ def test_free_workers_are_counted_per_type(sched):
     a, b, c = _row("a"), _row("b"), _row("c")
     sup_a = _running(sched, a, 1, "a")
     _running(sched, b, 2, "b")
-    _apply(sched, [a, b, c], {a["job_id"]: Decision(1, "to b", gpu_type="b"),
-                              b["job_id"]: Decision(2, "keep", gpu_type="b"),
-                              c["job_id"]: Decision(1, "start on b", gpu_type="b")})
+    _apply(sched, [a, b, c], {a.job_id: Decision(1, "to b", gpu_type="b"),
+                              b.job_id: Decision(2, "keep", gpu_type="b"),
+                              c.job_id: Decision(1, "start on b", gpu_type="b")})
     assert sup_a.calls == [] and sched.started == []
-    _apply(sched, [a, b, c], {a["job_id"]: Decision(1, "stay", gpu_type="a"),
-                              b["job_id"]: Decision(2, "keep", gpu_type="b"),
-                              c["job_id"]: Decision(1, "start on a", gpu_type="a")})
-    assert sched.started == [(c["job_id"], 1, "a")]
+    _apply(sched, [a, b, c], {a.job_id: Decision(1, "stay", gpu_type="a"),
+                              b.job_id: Decision(2, "keep", gpu_type="b"),
+                              c.job_id: Decision(1, "start on a", gpu_type="a")})
+    assert sched.started == [(c.job_id, 1, "a")]
 
 
 def test_the_goodput_policy_chooses_a_type_for_each_job_from_the_live_views(sched):
@@ -178,7 +178,7 @@ def test_the_goodput_policy_chooses_a_type_for_each_job_from_the_live_views(sche
     assert {d.gpu_type for d in decisions.values()} <= {"a", "b"}
     _apply(sched, rows, decisions)
     started = {job_id: (workers, gpu_type) for job_id, workers, gpu_type in sched.started}
-    assert set(started) == {r["job_id"] for r in rows}
+    assert set(started) == {r.job_id for r in rows}
     for job_id, (workers, gpu_type) in started.items():
         assert gpu_type == decisions[job_id].gpu_type and workers == decisions[job_id].workers
 
@@ -186,12 +186,12 @@ def test_the_goodput_policy_chooses_a_type_for_each_job_from_the_live_views(sche
 def test_a_job_larger_than_every_pool_waits_for_the_pools_to_grow(sched):
     """Four slots in all, two per type: a job of at least three workers can never start here, and says so
     in the words of the pools, not of the whole cluster."""
-    big = job_to_row(new_job(load_spec("gpt-3d", ["name=big", "parallel=auto", "min_workers=4", "max_workers=8"])))
+    big = new_job(load_spec("gpt-3d", ["name=big", "parallel=auto", "min_workers=4", "max_workers=8"]))
     recorded = []
     sched._record_wait = lambda row, reason: recorded.append(reason)
-    lines = _apply(sched, [big], {big["job_id"]: Decision(0, "p: too big")})
+    lines = _apply(sched, [big], {big.job_id: Decision(0, "p: too big")})
     assert recorded and recorded[0].startswith("needs 4 workers, its largest GPU-type pool has 2: cannot start")
-    assert lines == [f"wait {big['job_id']}: {recorded[0]}"]
+    assert lines == [f"wait {big.job_id}: {recorded[0]}"]
 
 
 def test_a_job_nobody_placed_runs_in_the_pool_that_holds_most_of_its_workers():
@@ -213,6 +213,6 @@ def test_the_goodput_policy_keeps_a_running_job_where_it_is_on_types_it_cannot_t
         view = sched._view(a, cluster)
         assert view.gpu_type == "a" and view.workers == 1
         decisions = sched.policy.decide([view], cluster, time.time())
-        assert decisions[a["job_id"]].gpu_type == "a"
+        assert decisions[a.job_id].gpu_type == "a"
         _apply(sched, [a], decisions)
     assert not [c for c in sup.calls if c[0] == "move"]

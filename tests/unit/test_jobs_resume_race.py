@@ -52,13 +52,13 @@ def setup(tmp_path):
     sched = LiveScheduler(db, "fifo", slots=2, min_change_s=0.0, min_run_s=0.0, jobs_root=tmp_path / "jobs")
     sched._capacity = lambda foreign: (2,)  # no Ray: a cluster of two worker slots
     sched.started = []
-    sched._start = lambda row, workers, reason: sched.started.append((row["job_id"], workers, reason))
+    sched._start = lambda row, workers, reason: sched.started.append((row.job_id, workers, reason))
     job = new_job(load_spec("tiny", ["name=last-step", "max_workers=1", "steps=200"]), state="running")
     job.owner, job.started_at, job.workers = sched.owner, utc_now(), 1
     db_call(write_rows, db, {"jobs": [job_to_row(job)]}, upsert=["jobs"])
     sup = ScriptedSupervisor(db, job, sched.jobs_root, workers=1, source="scheduler").start()
     sched.sups[job.job_id] = sup
-    sched._track(job_to_row(job)).changed_at = time.monotonic() - 100
+    sched._track(job).changed_at = time.monotonic() - 100
     yield sched, sup, job.job_id
     sup.finish.set()
     sup.release.set()

@@ -5,8 +5,11 @@ supervisors that only hold their workers."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from assay.clock import utc_now
 from assay.jobs._record import db_call
 from assay.jobs.runner import new_job, request_cancel
 from assay.jobs.spec import load_spec
@@ -39,10 +42,12 @@ def _scheduler(tmp_path, policy: str, slots: int, **kwargs) -> LiveScheduler:
                           jobs_root=tmp_path / "jobs", **kwargs)
     sched._capacity = lambda foreign: (slots - foreign,)
 
-    def start(row, workers, reason):  # a supervisor that holds its workers; the row says so, as a real one's
-        sched.sups[row["job_id"]] = HoldingSupervisor(workers)
-        db_call(write_rows, sched.db, {"jobs": [{**row, "state": "running", "owner": sched.owner,
-                                                  "workers": workers}]}, upsert=["jobs"])
+    def start(job, workers, reason):  # a supervisor that holds its workers; the row says so, as a real one's
+        sched.sups[job.job_id] = HoldingSupervisor(workers)
+        job = replace(job)  # its own copy, as a real supervisor's
+        job.start(sched.owner, utc_now())
+        job.run(workers, None)
+        db_call(write_rows, sched.db, {"jobs": [job_to_row(job)]}, upsert=["jobs"])
 
     sched._start = start
     return sched

@@ -35,18 +35,18 @@ import logging
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 from assay.clock import utc_now
+from assay.domain.job import Job
 from assay.jobs.control import (
     JobSpec,
     RequestPoller,
     db_call,
     feasible_workers,
-    from_json,
     jobs_dir,
     owner_alive,
     owner_id,
@@ -168,34 +168,34 @@ class LiveScheduler:
         dt, self._last_round = mono - self._last_round, mono
         ended = self._reap()
         try:
-            rows = db_call(q.job_rows, self.db, WAITING_STATES + ACTIVE)
+            jobs = [job_from_row(row) for row in db_call(q.job_rows, self.db, WAITING_STATES + ACTIVE)]
         except Exception as exc:  # a busy database skips a round, it does not stop the jobs
             log.warning("scheduler: reading the queue failed: %s", exc)
             return {"idle": False, "decisions": {}, "ended": ended}
         candidates, foreign = [], 0
-        for row in rows:
-            job_id = row["job_id"]
+        for job in jobs:
+            job_id = job.job_id
             if job_id in self.sups:
-                candidates.append(row)
-            elif row["state"] in WAITING_STATES or _queued_waiting(row):
-                candidates.append(row)
-            elif not owner_alive(row.get("owner"), row.get("heartbeat_at"), self.stale_s):
-                log.info("scheduler: adopting orphaned job %s (owner %s gone)", job_id, row.get("owner"))
-                candidates.append(row)
+                candidates.append(job)
+            elif job.state in WAITING_STATES or _queued_waiting(job):
+                candidates.append(job)
+            elif not owner_alive(job.owner, job.heartbeat_at, self.stale_s):
+                log.info("scheduler: adopting orphaned job %s (owner %s gone)", job_id, job.owner)
+                candidates.append(job)
             else:
-                foreign += int(row.get("workers") or 0)
+                foreign += job.workers
         candidates = self._apply_requests(candidates)
         # A job whose supervisor ended after the queue was read is not decided on this round: its row is
         # stale (still "running"), and the next round reaps the supervisor and reads the row as it ended.
-        candidates = [row for row in candidates if not self._ending(row["job_id"])]
-        for row in candidates:
-            t = self._track(row)
-            if row["job_id"] in self.sups:
-                t.attained += dt * self.sups[row["job_id"]].workers
+        candidates = [job for job in candidates if not self._ending(job.job_id)]
+        for job in candidates:
+            t = self._track(job)
+            if job.job_id in self.sups:
+                t.attained += dt * self.sups[job.job_id].workers
         self._learn_restart_cost()
         capacity = self._capacity(foreign)
         cluster = ClusterView(capacity=capacity, node_types=self._node_types)
-        views = [self._view(row, cluster) for row in candidates]
+        views = [self._view(job, cluster) for job in candidates]
         decisions = self.policy.decide(views, cluster, wall) if views else {}
         applied = self._apply(candidates, decisions, sum(capacity), foreign, capacity)
         # Idle: nothing runs and nothing left could ever start here (jobs bigger than the cluster wait on;
@@ -205,8 +205,8 @@ class LiveScheduler:
         stuck = all(self._needed(self._track(r), whole) > largest for r in candidates)
         info = {"idle": stuck and not self.sups, "decisions": decisions, "applied": applied,
                 "capacity": capacity, "node_types": self._node_types, "foreign": foreign, "ended": ended,
-                "waiting": {r["job_id"]: self.tracked[r["job_id"]].waiting for r in candidates
-                            if r["job_id"] in self.tracked and self.tracked[r["job_id"]].waiting}}
+                "waiting": {r.job_id: self.tracked[r.job_id].waiting for r in candidates
+                            if r.job_id in self.tracked and self.tracked[r.job_id].waiting}}
         if self.on_round is not None:
             self.on_round(self, info)
         return info
@@ -242,11 +242,11 @@ class LiveScheduler:
         if costs:
             self.policy.restart_s = sorted(costs)[len(costs) // 2]
 
-    def _track(self, row: Mapping[str, Any]) -> _Tracked:
-        t = self.tracked.get(row["job_id"])
+    def _track(self, job: Job) -> _Tracked:
+        t = self.tracked.get(job.job_id)
         if t is None:
-            spec = from_json(row["spec"])
-            t = self.tracked[row["job_id"]] = _Tracked(spec=spec, model=self._goodput_model(spec))
+            spec = job.spec_of()
+            t = self.tracked[job.job_id] = _Tracked(spec=spec, model=self._goodput_model(spec))
         return t
 
     def _goodput_model(self, spec: JobSpec) -> Any:
@@ -257,28 +257,28 @@ class LiveScheduler:
         limits = BatchLimits(init_batch=gb, max_batch=gb, min_local=1, max_local=gb, fixed_batch=gb)
         return GoodputModel(limits, gpus_per_node=max(1, self.slots or 1))
 
-    def _apply_requests(self, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _apply_requests(self, candidates: list[Job]) -> list[Job]:
         keep = []
-        requests = {r["job_id"]: r for r in self.poller.poll({row["job_id"]: None for row in candidates})}
-        for row in candidates:
-            req = requests.get(row["job_id"])
+        requests = {r["job_id"]: r for r in self.poller.poll({job.job_id: None for job in candidates})}
+        for job in candidates:
+            req = requests.get(job.job_id)
             if req is None:
-                keep.append(row)
+                keep.append(job)
                 continue
-            job_id = row["job_id"]
+            job_id = job.job_id
             if req["request"] == "cancel":
                 if job_id in self.sups:
                     self.sups[job_id].stop("cancel", req["reason"] or "cancelled by user", source="scheduler")
-                    keep.append(row)
+                    keep.append(job)
                 else:
                     try:
                         request_cancel(self.db, job_id, req["reason"] or "cancelled by user")
                     except Exception as exc:
                         log.warning("scheduler: cancelling %s: %s", job_id, exc)
                 continue
-            self._track(row).pinned = int(req["workers"])
+            self._track(job).pinned = int(req["workers"])
             log.info("scheduler: %s pinned to %d workers by a user request", job_id, req["workers"])
-            keep.append(row)
+            keep.append(job)
         return keep
 
     def _worker_shape(self) -> Any:
@@ -316,12 +316,12 @@ class LiveScheduler:
             left -= take
         return tuple(out) if out else (0,)
 
-    def _view(self, row: Mapping[str, Any], cluster: Any) -> Any:
+    def _view(self, job: Job, cluster: Any) -> Any:
         from assay.scheduler.policies import JobView
 
-        t = self._track(row)
+        t = self._track(job)
         spec = t.spec
-        sup = self.sups.get(row["job_id"])
+        sup = self.sups.get(job.job_id)
         workers, placement, gpu_type = 0, (), None
         if sup is not None and not sup.done:
             workers = sup.allocated
@@ -345,13 +345,13 @@ class LiveScheduler:
         requested = spec.requested_workers
         if t.pinned:
             lo = hi = requested = t.pinned
-        submitted = row.get("submitted_at")
+        submitted = job.submitted_at
         submit_time = submitted.replace(tzinfo=UTC).timestamp() if submitted is not None else time.time()
         return JobView(
-            job_id=row["job_id"], submit_time=submit_time, requested_workers=min(requested, hi),
-            priority=int(row.get("priority") or 0), min_workers=lo, max_workers=hi,
+            job_id=job.job_id, submit_time=submit_time, requested_workers=min(requested, hi),
+            priority=job.priority, min_workers=lo, max_workers=hi,
             requested_batch=spec.global_batch, workers=workers, placement=placement,
-            batch_size=spec.global_batch, attained_service=t.attained, restarts=int(row.get("attempts") or 0),
+            batch_size=spec.global_batch, attained_service=t.attained, restarts=job.attempts,
             limits=t.model.limits, model=t.models.get(gpu_type, t.model) if gpu_type else t.model, **typed,
         )
 
@@ -373,13 +373,13 @@ class LiveScheduler:
         return tuple(out)
 
     # -- acting --------------------------------------------------------------------------------------
-    def _apply(self, rows: list[dict[str, Any]], decisions: Mapping[str, Any], total: int,
+    def _apply(self, jobs: list[Job], decisions: Mapping[str, Any], total: int,
                foreign: int = 0, capacity: tuple[int, ...] | None = None) -> list[str]:
         """Carry out the decisions that fit; returns one line per decision taken (start, resume, resize,
         move, preempt, wait) for the console. On a cluster of several GPU types (``capacity`` per node, the
         types in ``self._node_types``) the free workers are counted per type, a job starts on the type
         decided for it, and a running job decided onto another type moves there."""
-        by_id = {row["job_id"]: row for row in rows}
+        by_id = {job.job_id: job for job in jobs}
         typed = bool(self._node_types) and capacity is not None
         free = _per_type(capacity, self._node_types) if typed else {None: total}
         for s in self.sups.values():
@@ -457,7 +457,7 @@ class LiveScheduler:
                     self._start(by_id[job_id], want, reason, gpu_type=key)
                 else:
                     self._start(by_id[job_id], want, reason)
-                verb = "resume" if by_id[job_id].get("started_at") is not None else "start"
+                verb = "resume" if by_id[job_id].resumed else "start"
                 where = f" of type {key}" if typed else ""
                 applied.append(f"{verb} {job_id} on {want} worker{'s' * (want != 1)}{where}: {reason}")
                 t.waiting = None
@@ -509,23 +509,23 @@ class LiveScheduler:
             return max(lo, feasible_workers(t.spec, min(asked, t.spec.max_workers or asked, total)))
         return lo
 
-    def _start(self, row: dict[str, Any], workers: int, reason: str, gpu_type: str | None = None) -> None:
+    def _start(self, job: Job, workers: int, reason: str, gpu_type: str | None = None) -> None:
         from assay.jobs.control import JobSupervisor
 
-        job = job_from_row(row)
-        job.owner = self.owner
+        # The supervisor's own copy, taken by this scheduler: the one read this round stays as it was read.
+        job = replace(job, owner=self.owner)
         sup = JobSupervisor(self.db, job, self.jobs_root, workers=workers, shape=self._shape_on(gpu_type),
                             source="scheduler", start_reason=reason)
         self.sups[job.job_id] = sup.start()
 
-    def _record_wait(self, row: Mapping[str, Any], reason: str) -> None:
+    def _record_wait(self, job: Job, reason: str) -> None:
         """An ``allocations`` row (0 workers, why) and, for a job not yet started, the state ``waiting``."""
-        job_id = row["job_id"]
+        job_id = job.job_id
         alloc = {"job_id": job_id, "at": utc_now(), "workers": 0, "plan": json.dumps({"decision": "wait"}),
                  "reason": f"wait: {reason}", "source": "scheduler"}
         try:
             db_call(write_rows, self.db, {"allocations": [alloc]})
-            if row.get("state") == JobState.QUEUED:
+            if job.state == JobState.QUEUED:
                 db_call(set_state_if, self.db, job_id, JobState.WAITING, JobState.QUEUED)
         except Exception as exc:
             log.warning("scheduler: recording a decision for %s failed: %s", job_id, exc)
@@ -548,10 +548,10 @@ def explain_wait(need: int, whole: int, free: int, held: Mapping[str, int], fore
     return why
 
 
-def _queued_waiting(row: Mapping[str, Any]) -> bool:
+def _queued_waiting(job: Job) -> bool:
     """A job this scheduler (or a previous one) decided to keep waiting: no driver owns it yet. (A job whose
     own supervisor waits for Ray to place its workers is ``waiting`` too, with an owner.)"""
-    return row["state"] == JobState.WAITING and not row.get("owner")
+    return job.state == JobState.WAITING and not job.owner
 
 
 def _per_type(capacity: tuple[int, ...], node_types: tuple[str, ...]) -> dict[str | None, int]:
