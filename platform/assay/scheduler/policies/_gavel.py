@@ -133,7 +133,10 @@ class Gavel:
         cand = [j for j in jobs if needs[j.job_id] > 0]
         need_list = [needs[j.job_id] for j in cand]
         thr = throughput_matrix(cand, need_list, types, totals)
-        share = self._program(thr, need_list, totals)
+        try:
+            share = self._program(thr, need_list, totals)
+        except RuntimeError:  # the simplex's pivot budget ran out (never seen): no shares, jobs in order
+            share = np.zeros_like(thr)
         entries = []
         for k, key in enumerate(keys):
             for i, j in enumerate(cand):
