@@ -137,8 +137,8 @@ def _value_first_names(template: list[str], names: dict[int, str]) -> None:
             continue
         last = values[-1]
         words = tokens[last + 1 :]
-        if any(t != "<*>" for t in tokens[:last]):
-            keyed += 1  # a name or a mark before the value: this template names its values first
+        if any(t[:1].isalpha() or t[:1] == "_" for t in tokens[:last]):
+            keyed += 1  # a name before the value: this template names its values first
         elif words and len(words) <= 3 and all(_is_word(w) for w in words):
             trailing[positions[last]] = words
     if len(trailing) < 2 or keyed:

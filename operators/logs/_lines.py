@@ -63,6 +63,8 @@ def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
     common = [n for n, c in counts.items() if c * 3 >= len(lines) and c >= 2]
     if "lineno" in common and not _numbers_every_line(lines):
         common.remove("lineno")  # ``[10]\ttraining's logloss``: a round counted in brackets, no viewer's numbering
+    if "srun" in common and _counts_up(lines, styles["srun"]):
+        common.remove("srun")  # `` 1000: 2.31, 2.40 avg loss``: an iteration counter opens each line, no rank
     rank_styles = [n for n in common if n in styles]
     rank = max(rank_styles, key=lambda n: counts[n]) if rank_styles else None
     layers = [n for n in common if n in _LAYERS]
@@ -73,6 +75,13 @@ def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
         parts.append(styles[rank].pattern.lstrip("^"))
     name = "+".join([*layers, *([rank] if rank else [])])
     return PrefixStyle(name, re.compile(f"^(?:{'|'.join(parts)}){{0,{_MAX_LAYERS}}}"))
+
+
+def _counts_up(lines: list[str], pattern: re.Pattern[str]) -> bool:
+    """Whether the numbers a rank-like prefix carries rise on every line over six or more lines: srun's ranks
+    repeat as the processes' lines interleave; a loop's iteration counter never does."""
+    values = [int(m.group("rank")) for line in lines if (m := pattern.match(line))]
+    return len(values) >= 6 and all(a < b for a, b in zip(values, values[1:], strict=False))
 
 
 _LINENO = re.compile(r"^(?:>[ \t]?)?\[(\d{1,9})\][ \t]")

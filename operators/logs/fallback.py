@@ -433,7 +433,7 @@ def _leading_counter(cluster: Cluster) -> bool:
     writes it. Needs three records: two lines rising by chance say nothing."""
     names, _, _ = cluster.typed or ({}, None, set())
     t = cluster.template
-    if len(cluster.rows) < 3 or t[:1] != ["<*>"] or t[1:2] != ["<*>"] or 0 in names:
+    if len(cluster.rows) < 3 or t[:1] != ["<*>"] or t[1:2] not in (["<*>"], [":"]) or 0 in names:
         return False
     values = [row[2][0] for row in cluster.rows]
     return all(v.isdigit() for v in values) and all(int(a) < int(b) for a, b in zip(values, values[1:], strict=False))

@@ -259,3 +259,18 @@ def test_the_whole_loss_keeps_its_name_over_terms_and_running_averages_printed_a
     assert log.series("loss")[:3] == [(10, 0.31), (20, 0.32), (30, 0.33)]
     assert log.series("loss")[-1] == (41, 0.59)
     assert [v for _, v in log.series("f0_loss")] == [1.5, 1.5, 1.5]
+
+
+def test_an_iteration_counter_opening_each_line_is_no_rank_prefix_and_is_the_step(tmp_path):
+    # "N: value, value avg loss, value rate, ...": a C loop's progress line, value-first after its counter
+    lines = [f" {k}: {3 - k / 1000:.5f}, {3.1 - k / 1000:.5f} avg loss, 0.001000 rate, 2.10 seconds, {k * 64} images"
+             for k in range(500, 507)]
+    log = _read(tmp_path, lines)
+    assert [s for s, _ in log.series("loss")] == list(range(500, 507))
+    assert {r["rank"] for r in log.metrics.to_pylist()} == {None}
+
+
+def test_srun_rank_prefixes_that_repeat_stay_ranks(tmp_path):
+    lines = [f"{r}: step {k} loss {1 / k:.3f}" for k in range(1, 5) for r in (0, 1)]
+    log = _read(tmp_path, lines)
+    assert {r["rank"] for r in log.metrics.to_pylist()} == {0, 1}
