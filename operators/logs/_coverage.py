@@ -80,7 +80,7 @@ def silence(summary: dict[str, Any], operator: str) -> list[dict[str, Any]]:
     coverage = summary.get("coverage") or {}
     shapes = "; ".join(f"{shape!r} x{n}" for shape, n in coverage.get("shapes", [])) or "none"
     what = f"format {summary.get('format')}, framework {summary.get('framework') or 'unknown'}"
-    why = why_nothing([shape for shape, _ in coverage.get("shapes", [])])
+    why = why_nothing([shape for shape, _ in coverage.get("shapes", [])], [n for _, n in coverage.get("shapes", [])])
     return [
         {
             "operator": operator,
@@ -97,14 +97,17 @@ def silence(summary: dict[str, Any], operator: str) -> list[dict[str, Any]]:
 _BESIDE = re.compile(r"([A-Za-z_][\w/.\-]*)[\s:=]{0,3}<n>|<n>[\s:]{0,2}([A-Za-z_][\w/.\-]*)")
 
 
-def why_nothing(shapes: list[str]) -> str:
-    """Why the general reader read no series from lines of these shapes, in the terms of its rules: no
-    numbers; numbers with no word beside them; words beside numbers but none the synonym table knows and no
-    step counter; else known names on lines of a shape no rule pairs."""
+def why_nothing(shapes: list[str], counts: list[int] | None = None) -> str:
+    """Why the general reader read no series from lines of these shapes (the most frequent first, ``counts``
+    times each), in the terms of its rules: no numbers; no shape repeated (settings and messages, no record
+    printed again); numbers with no word beside them; words beside numbers but none the synonym table knows;
+    else known names on lines of a shape no rule pairs."""
     if not shapes:
         return "no line to read"
     if not any("<n>" in shape for shape in shapes):
         return "no line prints a number"
+    if counts and len(counts) >= 3 and max(counts) == 1:
+        return "no line shape repeats (settings and messages printed once; no record printed again)"
     beside = [w for shape in shapes for pair in _BESIDE.findall(shape) for w in pair if w]
     if not beside:
         return "numbers printed with no name beside them"

@@ -274,3 +274,10 @@ def test_srun_rank_prefixes_that_repeat_stay_ranks(tmp_path):
     lines = [f"{r}: step {k} loss {1 / k:.3f}" for k in range(1, 5) for r in (0, 1)]
     log = _read(tmp_path, lines)
     assert {r["rank"] for r in log.metrics.to_pylist()} == {0, 1}
+
+
+def test_a_file_of_settings_printed_once_says_so(tmp_path):
+    lines = ["Num examples = 3", "Num Epochs = 100", "Total optimization steps = 300", "batch size per device = 1"]
+    log = _read(tmp_path, lines)
+    reason = next(i["error"] for i in log.issues if i["level"] == "file")
+    assert "no line shape repeats" in reason
