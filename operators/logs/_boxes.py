@@ -102,12 +102,12 @@ class KeyBlocks:
     record at that step, wherever the step key sits in it: a dump in alphabetical order prints the step after
     the values it belongs to. Any other block goes back to the line reader as it came (``replay``)."""
 
-    def __init__(self, out: Collector, replay) -> None:
+    def __init__(self, out: Collector, replay, on_record) -> None:
         self.out = out
-        self.replay = replay
+        self.replay = replay  # (text, line_no, rank): a line of a block that was no record, read as any line
+        self.on_record = on_record  # (step, rank): a block was a record at that step
         self.rows: list[tuple[str, str, int, int | None]] = []
         self.texts: list[tuple[str, int, int | None]] = []
-        self.last_step: int | None = None  # the step of the last record, for the lines after it
 
     def see(self, text: str, line_no: int, rank: int | None) -> bool:
         """Whether the line was taken into a block (a blank line ends the block and is taken)."""
@@ -141,5 +141,5 @@ class KeyBlocks:
             for text, line_no, rank in texts:
                 self.replay(text, line_no, rank)
         else:
-            self.last_step = step
+            self.on_record(step, rows[-1][3])
         return step

@@ -156,19 +156,20 @@ class GenericParser(LogParser):
         self.keras = EpochBars()
         self.relative = EpochRelative()
         self.boxes = BoxTables(out)
-        self.blocks = KeyBlocks(out, self._line)
+        self.blocks = KeyBlocks(out, self._line, self._record_at)
         self.finer = False  # a counter finer than the epoch was seen
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         if self.boxes.see(text, line_no, rank):
             return
         text = _unborder(text)
-        before = self.blocks.rows[-1][2] if self.blocks.rows else None
         if self.blocks.see(text, line_no, rank):
             return
-        if before is not None and self.blocks.last_step is not None:
-            self.steps[rank] = self.steps[None] = self.blocks.last_step
         self._line(text, line_no, rank)
+
+    def _record_at(self, step: int, rank: int | None) -> None:
+        """A block of ``key: value`` lines was a record at ``step``: the lines after it are at that step."""
+        self.steps[rank] = self.steps[None] = step
 
     def _line(self, text: str, line_no: int, rank: int | None) -> None:
         """A line outside a block of ``key: value`` lines (or one of a block that was no record)."""

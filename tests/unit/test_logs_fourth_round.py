@@ -281,3 +281,9 @@ def test_a_file_of_settings_printed_once_says_so(tmp_path):
     log = _read(tmp_path, lines)
     reason = next(i["error"] for i in log.issues if i["level"] == "file")
     assert "no line shape repeats" in reason
+
+
+def test_a_line_after_a_record_block_ended_by_a_blank_line_takes_its_step(tmp_path):
+    lines = [*_dump(10, 12.5), "WARNING: nan loss detected, skipping"]
+    log = _read(tmp_path, lines)
+    assert [(e["kind"], e["step"]) for e in log.events] == [("nan", 40000)]
