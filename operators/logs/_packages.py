@@ -154,6 +154,11 @@ _PATH = re.compile(
     r"""|(?:^|[\s\[|(])(?P<rel>[A-Za-z_]\w*(?:/[\w.-]+)+\.py):\d+[:\]]""",
     re.M,
 )
+#: The launch command a log opens with, running a package's module (``python -m pkg.train``, ``torchrun ... -m
+#: pkg.cli``): the package is the tool's code.
+_RUN_MODULE = re.compile(
+    r"(?:^|[\s$>])(?:python[\d.]*|torchrun|accelerate launch|deepspeed)\b[^\n]{0,200}?\s-m\s+([A-Za-z_][\w.]*)", re.M
+)
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 _SITE = re.compile(r"(?:site|dist)-packages/([A-Za-z_]\w*)/")
 #: Dotted names that are files or hosts, not modules.
@@ -202,6 +207,10 @@ def references(text: str) -> dict[str, int]:
     counts: dict[str, int] = {}
     for m in _LOGGER.finditer(text):
         top = _module_package(next(g for g in m.groups() if g))
+        if top:
+            counts[top] = counts.get(top, 0) + 1
+    for m in _RUN_MODULE.finditer(text):
+        top = _module_package(m.group(1))
         if top:
             counts[top] = counts.get(top, 0) + 1
     pending = True  # the current traceback has not counted yet

@@ -287,3 +287,11 @@ def test_a_line_after_a_record_block_ended_by_a_blank_line_takes_its_step(tmp_pa
     lines = [*_dump(10, 12.5), "WARNING: nan loss detected, skipping"]
     log = _read(tmp_path, lines)
     assert [(e["kind"], e["step"]) for e in log.events] == [("nan", 40000)]
+
+
+def test_a_launch_command_running_a_package_s_module_names_the_package(tmp_path):
+    lines = ["$ torchrun --nproc_per_node 8 -m speechkit.bin.train --config conf/base.yaml",
+             *(f"step {k} loss {1 / k:.3f}" for k in (1, 2, 3))]
+    assert _read(tmp_path, lines).run["framework"] == "speechkit"
+    lines = ["python -m torch.distributed.run --nproc_per_node 2 train.py", *(f"step {k} loss 0.5" for k in (1, 2))]
+    assert _read(tmp_path, lines, "own.log").run["framework"] is None
