@@ -76,12 +76,10 @@ INNER_LAYERS: dict[str, tuple[tuple[str, ...], ...]] = {
     ),
 }
 #: Module cycles still being removed (owned by the scheduler's policy and cost-model work). The test below
-#: fails once one is gone, so its line here is deleted with the fix. The fixes: ``_goodput`` and
-#: ``_goodput_typed`` share ``utility``/``_hull`` through a small module both import; ``CostModel.from_db``
-#: (in ``_model``, importing the store adapter ``_stored`` from a function) moves to ``_stored`` itself.
+#: fails once one is gone, so its line here is deleted with the fix. The fix: ``CostModel.from_db`` (in
+#: ``_model``, importing the store adapter ``_stored`` from a function) moves to ``_stored`` itself.
 KNOWN_MODULE_CYCLES: tuple[tuple[str, ...], ...] = (
     ("assay.scheduler.cost_model._fit", "assay.scheduler.cost_model._model", "assay.scheduler.cost_model._stored"),
-    ("assay.scheduler.policies._goodput", "assay.scheduler.policies._goodput_typed"),
 )
 MAX_LINES = 600
 #: Past this a module's docstring must say why it is one module ("Why one module: ...").

@@ -32,16 +32,10 @@ import numpy as np
 
 from assay.scheduler.policies._base import ClusterView, Decision, JobView, register_policy
 from assay.scheduler.policies._goodput_model import GoodputModel
+from assay.scheduler.policies._goodput_typed import decide_typed
 from assay.scheduler.policies._placement import PLACERS, FreePool, free_after, node_counts
-
-_SMOOTH = 1e-2  # keeps U_p finite at a speedup of 0 for p <= 0
-
-
-def utility(speedup: np.ndarray, p: float) -> np.ndarray:
-    s = np.asarray(speedup, dtype=float) + _SMOOTH
-    if abs(p) < 1e-9:
-        return np.log(s)
-    return (s ** p - 1.0) / p
+from assay.scheduler.policies._utility import hull as _hull
+from assay.scheduler.policies._utility import utility
 
 
 @dataclass
@@ -144,7 +138,6 @@ class Goodput:
     # -- the round ----------------------------------------------------------------------------------
     def decide(self, jobs: Sequence[JobView], cluster: ClusterView, now: float) -> dict[str, Decision]:
         if len(cluster.types) > 1:  # several GPU types: a (type, workers) choice per job
-            from assay.scheduler.policies._goodput_typed import decide_typed
 
             return decide_typed(self, jobs, cluster, now)
         total = cluster.total
@@ -236,29 +229,6 @@ class Goodput:
             if good > 0:
                 return batch
         return int(planned) if planned else job.limits.default_batch(workers)
-
-
-def _hull(ks: list[int], values: list[float]) -> list[tuple[int, int, float]]:
-    """Segments (from index, to index, value per worker) of the upper concave hull of (ks, values) from
-    the first point, keeping only rising segments."""
-    hull: list[int] = [0]
-    for i in range(1, len(ks)):
-        ki, vi = ks[i], values[i]
-        while len(hull) >= 2:
-            a, b = hull[-2], hull[-1]
-            # b lies on or under the line a -> i: drop it.
-            if (values[b] - values[a]) * (ki - ks[a]) <= (vi - values[a]) * (ks[b] - ks[a]):
-                hull.pop()
-            else:
-                break
-        hull.append(i)
-    segments = []
-    for a, b in zip(hull, hull[1:], strict=False):
-        slope = (values[b] - values[a]) / (ks[b] - ks[a])
-        if slope <= 0:
-            break
-        segments.append((a, b, slope))
-    return segments
 
 
 register_policy("goodput", Goodput)

@@ -28,6 +28,7 @@ import numpy as np
 from assay.scheduler.policies._base import ClusterView, Decision, JobView
 from assay.scheduler.policies._goodput_model import GoodputModel
 from assay.scheduler.policies._placement import FreePool, free_after, node_counts
+from assay.scheduler.policies._utility import hull, utility
 
 
 @dataclass
@@ -147,8 +148,6 @@ def _plan(policy, job: JobView, gpu_type: str, model: GoodputModel | None, ratio
         discount = min(max(age - job.restarts * r, 0.0) / (age + r), 1.0 - r / horizon) if r > 0 else 1.0
         stay = same & (ks == job.workers) if same else np.zeros(len(ks), dtype=bool)
         effective = np.where(stay, speedup, speedup * discount)
-    from assay.scheduler.policies._goodput import utility
-
     weight = 2.0 ** job.priority * (1.0 + job.attained_service / policy.las_scale) ** (-policy.las)
     values = weight * utility(effective, policy.fairness)
     return _TypedPlan(job, gpu_type, ks.tolist(), values.tolist(), speedup.tolist(), batch.tolist(), model, weight)
@@ -156,12 +155,10 @@ def _plan(policy, job: JobView, gpu_type: str, model: GoodputModel | None, ratio
 
 def _allocate(plans: list[list[_TypedPlan]], totals: dict[str, int]) -> list[tuple[int, int]]:
     """(plan index, ks index) per job: hull segments of every (job, type) by value per worker, best first."""
-    from assay.scheduler.policies._goodput import _hull
-
     segments = []
     for j_idx, job_plans in enumerate(plans):
         for p_idx, plan in enumerate(job_plans):
-            for start, end, slope in _hull(plan.ks, plan.values):
+            for start, end, slope in hull(plan.ks, plan.values):
                 segments.append((-slope, plan.job.submit_time, j_idx, p_idx, start, end))
     segments.sort()
     bound = [-1] * len(plans)
