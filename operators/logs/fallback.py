@@ -356,6 +356,8 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
         found = step_position(cluster.template, names, not_counters=percent)
         if found is not None and _second_counts(cluster, found):
             found += 2  # ``Batch 4/203700``: the epoch, then the counter
+        if found is not None:
+            found = _moving_counter(cluster, found, percent)
         for pos in percent:
             if cluster.template[pos + 1 : pos + 2] == ["|"]:
                 del names[pos]
@@ -395,6 +397,23 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
                 s = _step_before(lines, steps, n)
             rows.append((n, r, t, s))
         cluster.rows = rows
+
+
+def _moving_counter(cluster: Cluster, pos: int, percent: set[int]) -> int:
+    """A step that does not move over three or more records (a bar drawn to its end each time, ``833/833``) is
+    no step where another whole number of the template rises on every record: the one that reaches furthest
+    (``s 833``, ``1666``, ... over an epoch's ``miniE 1``, ``2``) counts the run."""
+    rows = cluster.rows
+    if len(rows) < 3 or len({row[2][pos] for row in rows}) != 1:
+        return pos
+    rising = []
+    for at, token in enumerate(cluster.template):
+        if token != "<*>" or at == pos or at in percent:
+            continue
+        values = [row[2][at] for row in rows]
+        if all(v.isdigit() for v in values) and all(int(a) < int(b) for a, b in zip(values, values[1:], strict=False)):
+            rising.append((int(values[-1]), at))
+    return max(rising)[1] if rising else pos
 
 
 def _second_counts(cluster: Cluster, pos: int) -> bool:

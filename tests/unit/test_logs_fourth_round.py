@@ -295,3 +295,11 @@ def test_a_launch_command_running_a_package_s_module_names_the_package(tmp_path)
     assert _read(tmp_path, lines).run["framework"] == "speechkit"
     lines = ["python -m torch.distributed.run --nproc_per_node 2 train.py", *(f"step {k} loss 0.5" for k in (1, 2))]
     assert _read(tmp_path, lines, "own.log").run["framework"] is None
+
+
+def test_a_step_that_does_not_move_gives_way_to_the_field_that_rises_furthest(tmp_path):
+    # every line ends in a bar drawn to its end (400/400): the run's counter is the field printed after "s"
+    lines = [f"mini {e} s {400 * e} prog {20 * e}.00% : ppl 4.1 loss {2 - e / 10:.4f}: 100%|##########| 400/400 "
+             f"[01:00<00:00,  6.6it/s]" for e in range(1, 5)]
+    log = _read(tmp_path, lines)
+    assert [s for s, _ in log.series("loss")] == [400, 800, 1200, 1600]
