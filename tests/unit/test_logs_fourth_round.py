@@ -299,7 +299,7 @@ def test_a_launch_command_running_a_package_s_module_names_the_package(tmp_path)
 
 def test_a_step_that_does_not_move_gives_way_to_the_field_that_rises_furthest(tmp_path):
     # every line ends in a bar drawn to its end (400/400): the run's counter is the field printed after "s"
-    lines = [f"mini {e} s {400 * e} prog {20 * e}.00% : ppl 4.1 loss {2 - e / 10:.4f}: 100%|##########| 400/400 "
+    lines = [f"mini {e} s {400 * e} prog {20 * e}.00% : ppl 4.1 loss {2 - e / 10:.4f} lr 3e-04: 100%|##########| 400/400 "
              f"[01:00<00:00,  6.6it/s]" for e in range(1, 5)]
     log = _read(tmp_path, lines)
     assert [s for s, _ in log.series("loss")] == [400, 800, 1200, 1600]
