@@ -34,19 +34,11 @@ PAPER_SUFFIXES = (".pdf", ".tex", ".bib", ".md", ".docx", ".png", ".jpg", ".jpeg
 
 def file_report(db: str | os.PathLike[str], pipeline_run_id: str) -> str:
     """The per-file table of one pipeline run: what each new log gave, and the files that gave nothing."""
-    from assay.store.queries import sql
+    # imported here: `assay run logs --check` loads this module and must not load DuckDB
+    from assay.store.queries_pipelines import files_given_nothing, runs_of_pipeline_run
 
-    runs = sql(
-        db,
-        "SELECT r.source_uri, r.framework, r.config FROM runs r JOIN documents d ON d.doc_id = r.doc_id "
-        "WHERE d.pipeline_run_id = ?",
-        [pipeline_run_id],
-    )
-    silent = sql(
-        db,
-        "SELECT source_uri, error FROM quarantine WHERE pipeline_run_id = ? AND level IN ('file', 'input')",
-        [pipeline_run_id],
-    )
+    runs = runs_of_pipeline_run(db, pipeline_run_id)
+    silent = files_given_nothing(db, pipeline_run_id)
     rows = [file_row(*r) for r in runs.itertuples(index=False)]
     return file_table(rows, [(str(u), str(e)) for u, e in silent.itertuples(index=False)])
 

@@ -68,3 +68,24 @@ def quarantined_inputs(
         ORDER BY q."at" DESC NULLS LAST LIMIT ?""",
         [*params, int(limit)],
     )
+
+
+def runs_of_pipeline_run(db: PathLike, pipeline_run_id: str) -> pd.DataFrame:
+    """The runs one pipeline run wrote (``source_uri``, ``framework``, ``config``), through the documents it
+    read: what each log it read gave, for the per-file table ``assay run`` prints after it."""
+    return read(
+        db,
+        "SELECT r.source_uri, r.framework, r.config FROM runs r JOIN documents d ON d.doc_id = r.doc_id "
+        "WHERE d.pipeline_run_id = ?",
+        [pipeline_run_id],
+    )
+
+
+def files_given_nothing(db: PathLike, pipeline_run_id: str) -> pd.DataFrame:
+    """The inputs of one pipeline run quarantined whole (``source_uri``, ``error``): a file that could not be
+    read, or was read to nothing (level ``file`` or ``input``; a record's own quarantine is left out)."""
+    return read(
+        db,
+        "SELECT source_uri, error FROM quarantine WHERE pipeline_run_id = ? AND level IN ('file', 'input')",
+        [pipeline_run_id],
+    )
