@@ -333,13 +333,29 @@ _SETUP = re.compile(
     r"\b(?:we|We)\s+(?:also\s+|then\s+|further\s+)?compare\s+(?P<a>[^.;:!?\n]{2,80}?)\s+"
     r"(?:against|with|to)\s+(?P<b>[^.;:!?\n]{2,80}?)(?=\s*[.;:!?\n]|\s+(?:using|on|under|across|for|in|at)\b)"
 )
+# "We also run the baseline version of our framework, i.e. with both optimizations disabled, and call it
+# FooSys (baseline)": an ablation names its variant of the paper's own system once, in its setup, and the
+# results after it are measured against that name. The sentence must say the variant is one of the paper's
+# own ("our", the system's name) and cut down ("baseline", "without", "disabled", "vanilla", ...), so
+# "we call it FooSys" naming the system itself is no baseline.
+_NAMED_VARIANT = re.compile(
+    r"\b(?:(?:(?:we|We|and)\s+)?(?:call|name|denote|label|refer\s+to)\s+"
+    r"(?:it|this\s+(?:version|variant|configuration))(?:\s+as)?|(?:referred\s+to|denoted|labell?ed)\s+as|hereafter)\s+(?P<b>[^\s.;:!?,][^.;:!?\n]{1,59}?)"
+    r"(?=\s*(?:[.;:!?,]|$))",
+    re.M,
+)
+_CUT_DOWN = re.compile(
+    r"\b(?:baseline|without|disabled|turned\s+off|switched\s+off|vanilla|unoptimi[sz]ed|no\s+\w+)\b", re.I
+)
+_SENTENCE_START = re.compile(r"[.!?]\s+(?=[A-Z0-9])|\n\s*\n")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _PAREN_NOTE = re.compile(r"\s*[(\[][^)\]]*[)\]]")
 _OWN_WORDS = re.compile(r"\b(?:our|ours)\b", re.I)
 
 
 def comparison_setups(text: str, structure: Structure, own: set[str]) -> list[tuple[int, str]]:
-    """(position, baseline) of each "we compare A against B" whose one side is the paper's system."""
+    """(position, baseline) of each "we compare A against B" whose one side is the paper's system, and of
+    each cut-down variant of the paper's own system that its setup names ("... and call it FooSys (base)")."""
     out = []
     for m in _SETUP.finditer(text):
         a, b = (_PAREN_NOTE.sub("", m.group(g)).strip() for g in ("a", "b"))
@@ -349,7 +365,15 @@ def comparison_setups(text: str, structure: Structure, own: set[str]) -> list[tu
             baseline = re.sub(r"^(?:the|a|an)\s+", "", baseline, flags=re.I)
             if 2 <= len(baseline) <= 60 and " and " not in baseline and "," not in baseline:
                 out.append((m.start(), baseline))
-    return out
+    for m in _NAMED_VARIANT.finditer(text):
+        opening = max(
+            (s.end() for s in _SENTENCE_START.finditer(text, max(0, m.start() - 300), m.start())),
+            default=max(0, m.start() - 300),
+        )
+        described = text[opening : m.start()]
+        if _CUT_DOWN.search(described) and _names_own(described, own):
+            out.append((m.start(), m.group("b").strip()))
+    return sorted(out)
 
 
 def _names_own(side: str, own: set[str]) -> bool:
