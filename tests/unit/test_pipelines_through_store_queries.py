@@ -77,7 +77,7 @@ def _two_pipeline_runs(db: Path) -> None:
             {"pipeline_run_id": "p1", "source_uri": "/x/quiet.log", "operator": "log_parse",
              "error": "no metric series read", "level": "file"},
             {"pipeline_run_id": "p1", "source_uri": "/x/good.log", "operator": "log_parse",
-             "error": "one bad record", "level": "record"},
+             "error": "one bad line", "level": "line"},
             {"pipeline_run_id": "p2", "source_uri": "/y/broken.log", "operator": "log_split",
              "error": "ValueError: empty file", "level": "input"},
         ],
@@ -101,4 +101,4 @@ def test_the_logs_report_reads_its_pipeline_run_through_the_store(tmp_path):
     assert lines[0].split()[:3] == ["file", "framework", "status"]
     assert "good.log" in table and "other.log" not in table and "broken.log" not in table
     assert "1 file(s) gave no metric series" in table and "/x/quiet.log: no metric series read" in table
-    assert "one bad record" not in table  # a record's quarantine is not a silent file
+    assert "one bad line" not in table  # a line's quarantine is not a silent file
