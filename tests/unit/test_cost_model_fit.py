@@ -14,6 +14,7 @@ from assay.scheduler.cost_model import (
     CostModel,
     fit,
     fit_from_db,
+    latest_model,
     refit_if_new_runs,
 )
 from assay.scheduler.cost_model._fit import LinearisedRuns, observations_from_rows
@@ -150,7 +151,7 @@ def test_fit_from_db_stores_one_row_per_distinct_set_of_runs(db):
     assert refit.fit_id != report.fit_id and refit.n_runs == 7
     with connect(db, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM cost_model_fits").fetchall()[0][0] == 2
-    loaded = CostModel.from_db(db)
+    loaded = latest_model(db)
     assert loaded.fit_id == refit.fit_id
     assert loaded.fitted_hardware == ["cpu"]
 
@@ -180,5 +181,5 @@ def test_an_empty_graph_gives_the_defaults_and_stores_nothing(tmp_path):
     model, report = fit_from_db(path)
     assert report.n_runs == 0 and model.fitted_hardware == []
     assert latest_fit(path) is None
-    assert CostModel.from_db(path).fit_id is None
+    assert latest_model(path).fit_id is None
     assert refit_if_new_runs(path)[1] is None

@@ -16,6 +16,7 @@ from assay.scheduler.cost_model import (
     Observation,
     StepEstimate,
     fit,
+    latest_model,
     observations_from_rows,
 )
 from assay.scheduler.layout import Layout
@@ -39,7 +40,7 @@ def extrapolate(db: Any, setting: ClaimSetting, sweep: Sweep, jobs: Sequence[Map
     """The ratio the cost model predicts at the claim's scale, with the fit it used and a ``summary``
     sentence; ``ratio`` is None (and the summary says why) when the claim's model is unknown."""
     observations, skipped = sweep_observations(db, jobs, speeds)
-    base = CostModel.from_db(db)
+    base = latest_model(db)
     model, report = fit(observations, base=base, skipped=skipped)
     out: dict[str, Any] = {"fit": fit_evidence(report)}
     target, how = setting.model_spec()

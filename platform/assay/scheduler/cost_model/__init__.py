@@ -7,8 +7,8 @@
     est.step_time_s, est.tflops_per_device, est.memory_bytes, est.fits
 
 ``fit_from_db(db)`` fits the constants to the runs in the knowledge graph and records the fit;
-``refit_if_new_runs(db)`` does so only when runs changed since the latest fit; ``CostModel.from_db(db)``
-(``latest_model(db)``) loads the latest one (analytic defaults when none exists).
+``refit_if_new_runs(db)`` does so only when runs changed since the latest fit; ``latest_model(db)`` loads
+the latest one (analytic defaults when none exists).
 """
 
 from assay.scheduler.cost_model._analytic import (

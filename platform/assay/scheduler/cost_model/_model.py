@@ -62,12 +62,5 @@ class CostModel:
             params[hardware] = CostParams.from_dict(values, base=base)
         return cls(params, fit_id=fit_id)
 
-    @classmethod
-    def from_db(cls, db: Any = None) -> CostModel:
-        """The latest fit stored in ``cost_model_fits``, or the analytic defaults when there is none."""
-        from assay.scheduler.cost_model._stored import latest_model  # the store adapter imports this module
-
-        return latest_model(db)
-
     def __repr__(self) -> str:
         return f"CostModel(fit_id={self.fit_id!r}, fitted={self.fitted_hardware})"
