@@ -11,8 +11,12 @@ the evaluation. A reader takes the second against BarSched too. So after every c
   scaling efficiency" or a share of peak), and
 * found no baseline in its clause,
 
-takes the baseline the paper names most often for its own system's results, in the claim's section when
-one dominates there, else in the whole paper. "Most often" asks for two statements at least and a clear
+takes the baseline the paper names most often for its own system's results, in the claim's block (a
+sub-section: a numbered heading, or a sub-heading a LaTeX or Markdown reader leaves on a line of its own)
+when one dominates there, else in its section, else in the whole paper. A section's or the paper's default
+that is named in one other sub-section of the claim's section only is that sub-section's baseline (its
+setup, "we compare the native scheduler against ours", in an evaluation that compares each workload with
+its own baseline), not the section's. "Most often" asks for two statements at least and a clear
 first (a tie says the paper has no single default), so a text that names a baseline once (an abstract)
 gives none to its other sentences. A module of its own because it reads the document as a whole, after
 the clause-level rules, and shares nothing with them but the claim's fields.
@@ -58,6 +62,10 @@ _COMPARATIVE_AFTER = re.compile(
     r"cheaper)\b",
     re.I,
 )
+#: A sub-heading: a short line of its own after a blank line, a capital first, no sentence inside it, at
+#: most a closing full stop (a paragraph's run-in title), no table cell.
+_SUBHEADING = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]*([A-Z][^\n.!?|&:;]{1,80}?\.?)[ \t]*\n")
+_HEAD_WORDS = 9
 #: Results a baseline must be named with, at least, to be a default.
 MIN_STATEMENTS = 2
 
@@ -91,10 +99,14 @@ def _default(counts: Counter[str]) -> str | None:
 
 
 def default_baselines(claims: list[Claim], structure: Structure) -> None:
-    """Give each own-system comparison without a baseline the section's, else the paper's, default one."""
+    """Give each own-system comparison without a baseline its block's, else its section's, else the paper's
+    default one; a section's or the paper's default named only inside one other block is that block's."""
     named: dict[str, str] = {}  # key -> the name as first written
     by_section: dict[int, Counter[str]] = {}
+    by_block: dict[int, Counter[str]] = {}
+    blocks_of: dict[str, set[int]] = {}  # key -> the blocks that name it
     paper: Counter[str] = Counter()
+    blocks = _blocks(structure)
     for claim in claims:
         if (
             claim.versus
@@ -106,6 +118,9 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
             named.setdefault(key, claim.versus)
             paper[key] += 1
             by_section.setdefault(_section(structure, claim.start), Counter())[key] += 1
+            block = bisect.bisect_right(blocks, claim.start)
+            by_block.setdefault(block, Counter())[key] += 1
+            blocks_of.setdefault(key, set()).add(block)
     if not paper:
         return
     overall = _default(paper)
@@ -118,9 +133,32 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
             continue
         if claim.section in _OWN_STATEMENTS or _self_comparison(structure.text, claim):
             continue
-        key = _default(by_section.get(_section(structure, claim.start), Counter())) or overall
+        block = bisect.bisect_right(blocks, claim.start)
+        key = _default(by_block.get(block, Counter()))
+        if key is None:
+            key = _default(by_section.get(_section(structure, claim.start), Counter())) or overall
+            if key and _sibling_only(blocks_of[key], block, blocks, structure, claim.start):
+                key = None  # named only in one other sub-section: that sub-section's baseline
         if key:
             claim.versus, claim.versus_source = named[key], "default"
+
+
+def _sibling_only(named_in: set[int], block: int, blocks: list[int], structure: Structure, pos: int) -> bool:
+    """Whether a baseline is named in one block only, another sub-section of the claim's own section: that
+    sub-section's setup ("We compare the native scheduler against ours"), not the section's default."""
+    if len(named_in) != 1 or block in named_in:
+        return False
+    (other,) = named_in
+    return other > 0 and _section(structure, blocks[other - 1]) == _section(structure, pos)
+
+
+def _blocks(structure: Structure) -> list[int]:
+    """Where each block starts: the sections, and the sub-headings a reader leaves as a line of their own
+    between paragraphs ("Case Studies", "Expert Offloading (FooModel)."), which PDFs number."""
+    heads = {
+        m.start(1) for m in _SUBHEADING.finditer(structure.text) if len(m.group(1).split()) <= _HEAD_WORDS
+    }
+    return sorted(heads.union(structure.starts))
 
 
 def _self_comparison(text: str, claim: Claim) -> bool:
