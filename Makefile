@@ -81,7 +81,7 @@ bench: install-dev
 
 lint: install-dev
 	$(BIN)/ruff check platform operators pipelines dashboards tests
-	$(BIN)/pytest -q -p no:cacheprovider tests/unit/test_layers.py
+	$(BIN)/pytest -q -p no:cacheprovider tests/unit/test_layers.py tests/unit/test_pipelines_through_store_queries.py
 
 # The command-line reference and the error codes, written from the commands and the error catalogue
 # (tests/unit/test_cli_reference.py fails while either is stale).
