@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from assay.operators.papers import _context
+from assay.operators.papers._ablation import ablations
 from assay.operators.papers._baselines import (
     comparison_setups,
     distribute,
@@ -26,7 +27,7 @@ from assay.operators.papers._baselines import (
     versus,
 )
 from assay.operators.papers._claims import Claim
-from assay.operators.papers._default_baseline import default_baselines
+from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._proposals import name_before
 from assay.operators.papers._sections import Structure
@@ -122,6 +123,7 @@ def attribute(
         if claim.versus is None and claim.subject_source in ("proposed", "primary") and setups:
             from_setup(claim, setups, structure)
     restated(claims)
+    ablations(text, claims, is_comparison)
     default_baselines(claims, structure)
     _fields(text, sentences, claims, mentions, structure)
     return extra

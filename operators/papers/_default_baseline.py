@@ -54,7 +54,9 @@ _FEATURE_AFTER = re.compile(
 _OWN_STATEMENTS = ("abstract",)
 #: The number is the amount of a change ("falls by 44%", "by up to 30%") ...
 _CHANGE_BEFORE = re.compile(
-    r"\bby\s+(?:(?:up\s+to|about|around|nearly|almost|over|roughly|a\s+factor\s+of)\s+)?$", re.I
+    r"\bby\s+(?:(?:up\s+to|about|around|nearly|almost|over|roughly|a\s+factor\s+of|a\s+further|an\s+additional"
+    r"|another)\s+)?$",
+    re.I,
 )
 #: ... or of a comparative right after it ("15% less energy", "2x sooner", "30% fewer GPUs").
 _COMPARATIVE_AFTER = re.compile(
