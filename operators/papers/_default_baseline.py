@@ -49,6 +49,12 @@ _FEATURE_AFTER = re.compile(
     r"\s+(?:with|when\s+using|by\s+using|thanks\s+to)\b",
     re.I,
 )
+#: ... or after the number ("the batch grows by 1.84x as the number of stages doubles").
+_SCALE_AFTER = re.compile(
+    r"[^.;]{0,60}?\bas\s+(?:the\s+)?(?:number\s+of\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+"
+    r"(?:grows|increases|rises|doubles|scales|shrinks)\b",
+    re.I,
+)
 #: Sections whose results are left as written: an abstract names its own baselines, and a text made of an
 #: abstract alone has too few statements to tell a default from a one-off comparison.
 _OWN_STATEMENTS = ("abstract",)
@@ -166,7 +172,11 @@ def _blocks(structure: Structure) -> list[int]:
 def _self_comparison(text: str, claim: Claim) -> bool:
     lo = claim.sentence[0] if claim.sentence else max(0, claim.start - 200)
     hi = claim.sentence[1] if claim.sentence else claim.end + 80
-    return bool(_SCALE_BEFORE.search(text, lo, claim.start) or _FEATURE_AFTER.match(text, claim.end, hi))
+    return bool(
+        _SCALE_BEFORE.search(text, lo, claim.start)
+        or _FEATURE_AFTER.match(text, claim.end, hi)
+        or _SCALE_AFTER.match(text, claim.end, hi)
+    )
 
 
 def _section(structure: Structure, pos: int) -> int:

@@ -153,3 +153,16 @@ def test_a_baseline_of_one_other_sub_section_is_no_default(rules):
     assert got["88%"]["versus"] == "stock PyTorch writer"
     assert got["41%"]["subject"] == "Wren"
     assert got["41%"]["versus"] is None
+
+
+def test_a_change_along_a_scale_stated_after_the_number_takes_no_default(rules):
+    # The queue grows as the cluster does: Marmot against itself at two sizes, not against Tiresias.
+    got = claims(
+        rules, FRONT + "The number of jobs Marmot packs per node rises by 1.7x as the cluster grows.\n"
+    )
+    assert got["1.7x"]["subject"] == "Marmot"
+    assert got["1.7x"]["versus"] is None
+    got = claims(
+        rules, FRONT + "The number of jobs Marmot packs per node rises by 1.7x on the busiest day.\n"
+    )
+    assert got["1.7x"]["versus"] == "Tiresias"
