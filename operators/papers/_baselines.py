@@ -340,8 +340,9 @@ _SETUP = re.compile(
 # "we call it FooSys" naming the system itself is no baseline.
 _NAMED_VARIANT = re.compile(
     r"\b(?:(?:(?:we|We|and)\s+)?(?:call|name|denote|label|refer\s+to)\s+"
-    r"(?:it|this\s+(?:version|variant|configuration))(?:\s+as)?|(?:referred\s+to|denoted|labell?ed)\s+as|hereafter)\s+(?P<b>[^\s.;:!?,][^.;:!?\n]{1,59}?)"
-    r"(?=\s*(?:[.;:!?,]|$))",
+    r"(?:it|this\s+(?:version|variant|configuration))(?:\s+as)?"
+    r"|(?:referred\s+to|denoted|labell?ed)\s+as|hereafter)\s+"
+    r"(?P<b>[^\s.;:!?,()][^.;:!?\n()]{0,59}?(?:\s*\([^()\n]{1,30}\))?)(?=\s*(?:[.;:!?,)]|$))",
     re.M,
 )
 _CUT_DOWN = re.compile(

@@ -61,6 +61,13 @@ CASES = [
         ["14%"],
         "NoSearch",
     ),
+    (
+        "a variant named in brackets with 'hereafter'",
+        "We run our scheduler with the traffic model disabled (hereafter Marmot-Lite) for this test. Marmot trims "
+        "the makespan by 11%.",
+        ["11%"],
+        "Marmot-Lite",
+    ),
 ]
 
 
