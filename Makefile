@@ -24,6 +24,12 @@ COMPAT_TESTS := tests/unit/test_ray_session.py tests/unit/test_cluster_auth.py t
 	"tests/integration/test_jobs_faults.py::test_resize_replans_the_layout_and_keeps_the_global_batch" \
 	tests/integration/test_quiet_ray.py
 
+# The four source folders map onto one import namespace (setup.py), so setuptools installs them editable
+# through its meta path finder and says so in a multi-line note on every install ("Editable installation.
+# Please be careful with folders ... same name as your package"); the layout is fixed and no folder here
+# shadows the package, so the note is filtered by its first words and nothing else is.
+EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
+
 .PHONY: demo test test-unit test-compat bench lint docs install install-dev browser clean
 
 $(BIN)/python:
@@ -32,11 +38,11 @@ $(BIN)/python:
 
 $(VENV)/.installed: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/pip install -q "$(TORCH)"
-	$(BIN)/pip install -q -e '.[train,nlp]'
+	$(EDITABLE) $(BIN)/pip install -q -e '.[train,nlp]'
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed
-	$(BIN)/pip install -q -e '.[train,nlp,dev]'
+	$(EDITABLE) $(BIN)/pip install -q -e '.[train,nlp,dev]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -59,7 +65,7 @@ $(COMPAT_VENV)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(COMPAT_VENV)
 	$(COMPAT_VENV)/bin/pip install -q --upgrade pip
 	$(COMPAT_VENV)/bin/pip install -q "$(TORCH)"
-	$(COMPAT_VENV)/bin/pip install -q -e '.[train,dev]' "ray[data,train]==$(RAY_OLDEST)"
+	$(EDITABLE) $(COMPAT_VENV)/bin/pip install -q -e '.[train,dev]' "ray[data,train]==$(RAY_OLDEST)"
 	touch $@
 
 demo: install
