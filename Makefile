@@ -15,7 +15,8 @@ RAY_OLDEST  := $(shell sed -n 's/.*"ray\[data,train\]>=\([0-9.]*\),.*/\1/p' pypr
 # stall time + 10 s, without the stage's name).
 COMPAT_TESTS := tests/unit/test_ray_session.py tests/unit/test_cluster_auth.py tests/unit/test_local_runner.py \
 	tests/unit/test_run_plan.py tests/unit/test_watchdog.py tests/unit/test_sink_cadence.py \
-	tests/unit/test_sink_types.py tests/unit/test_runtime_sink_background.py tests/unit/test_stage_records.py tests/unit/test_early_planning.py \
+	tests/unit/test_sink_types.py tests/unit/test_runtime_sink_background.py \
+	tests/unit/test_stage_records.py tests/unit/test_early_planning.py \
 	tests/unit/test_jobs_*.py tests/unit/test_training.py \
 	"tests/integration/test_runtime.py::test_counts_reconcile_and_every_file_is_accounted_for" \
 	"tests/integration/test_runtime.py::test_a_killed_worker_leaves_the_same_database_as_a_clean_run" \
