@@ -28,6 +28,7 @@ from assay.operators.papers._baselines import (
 )
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
+from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._proposals import name_before
 from assay.operators.papers._sections import Structure
@@ -98,6 +99,9 @@ def attribute(
             if claim.versus is None and previous.versus is not None:
                 claim.versus, claim.versus_span = previous.versus, previous.versus_span
                 claim.versus_source = "list"
+        if levels_of_an_ideal(text, claim, sentence):
+            # "82% of the theoretical peak", "within 6% of the optimum": a level; the ideal is no baseline.
+            claim.versus, claim.versus_span, claim.versus_source = None, None, None
         claim.subject, claim.subject_source, claim.rival_before = subject_by_rules(
             claim, sentence, mentions, proposed_names, primary, text
         )
@@ -120,6 +124,9 @@ def attribute(
     for claim in claims:
         resolve_pronoun(text, claim, mentions)
         not_its_own_baseline(claim, mentions, primary)
+    # "BarPipe takes 2.1x longer than ours": a competitor's deficit is its claim, before any default.
+    competitor_deficits(text, claims, mentions, proposed_names, primary)
+    for claim in claims:
         if claim.versus is None and claim.subject_source in ("proposed", "primary") and setups:
             from_setup(claim, setups, structure)
     restated(claims)
