@@ -96,6 +96,7 @@ def _clause_subject(text: str, claim: Claim, mentions: MentionIndex, own: set[st
             (n.start(), n.end(), n.group())
             for n in _NAME_LIKE.finditer(text, lo, claim.start)
             if not re.search(r"\d\s*$", text[max(lo, n.start() - 4) : n.start()])  # "64 GPUs": a count
+            and not mentions.overlapping(n.start(), n.end())  # a model, hardware or dataset ("ResNet-152")
         ]
     for start, end, name in sorted(names)[:1]:
         if name.lower() in own or _NOT_TOPIC_BEFORE.search(text[max(lo, start - 30) : start]):

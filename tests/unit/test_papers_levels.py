@@ -51,6 +51,11 @@ def test_a_share_of_the_ideal_in_parentheses_keeps_no_baseline(rules):
     assert [(c["unit"], c["versus"]) for c in found] == [("x", "BarPipe"), ("%", None)]
 
 
+def test_a_model_is_no_competitor(rules):
+    found = results(rules, "Training ResNet-152 takes 1.4x longer than training ResNet-50 on FooSched.")
+    assert all(c["subject"] != "ResNet-152" for c in found)
+
+
 def test_a_deficit_after_without_is_left_to_the_ablation_rule(rules):
     found = results(rules, "Without the BarPipe-Style cache, the JCT is 1.4x longer.")
     assert all(c["subject"] != "BarPipe-Style" for c in found)
