@@ -382,11 +382,6 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
         return
     for at in [p for p in sorted(metrics) if metrics[p] == "loss"]:
         section = next((w.lower() for w in reversed(template[:at]) if w.lower() in _SECTION_WORDS), None)
-        if section is None and not _SECTION_WORDS.isdisjoint(w.lower() for w in template):
-            # no section opens the fields, but the line names its split after them (``loss 2.4 acc 0.3 on the
-            # validation set``, ``... (dev)``): a split word that names no value of its own
-            section = next((w.lower() for i, w in enumerate(template) if i > at and w.lower() in _SECTION_WORDS
-                            and template[i + 1 : i + 2] not in (["<*>"], [":"], ["="])), None)
         if section in _EVALUATION_TAGS:
             metrics[at] = "val_loss"
 

@@ -44,15 +44,6 @@ def test_a_template_printed_at_round_training_steps_with_another_loss_is_the_val
     assert val == [(s, pytest.approx(4 - s / 800)) for s in range(50, 401, 50)]
 
 
-@pytest.mark.parametrize("tail", ["on the validation set", "(dev)", "- split: test"])
-def test_a_split_named_after_the_fields_makes_the_loss_the_validation_loss(tmp_path, tail):
-    lines = ["step 10 loss 2.31 lr 1e-4", "step 20 loss 2.20 lr 1e-4", f"step 20 loss 2.45 acc 0.3 {tail}",
-             "step 30 loss 2.10 lr 1e-4", "step 40 loss 2.02 lr 1e-4", f"step 40 loss 2.38 acc 0.4 {tail}"]
-    log = _parse(tmp_path, lines)
-    assert _series(log, "loss")[-1] == (40, pytest.approx(2.02))
-    assert _series(log, "val_loss") == [(20, pytest.approx(2.45)), (40, pytest.approx(2.38))]
-
-
 def test_a_second_logger_repeating_the_training_record_stays_training(tmp_path):
     """The same loss at the same step, at a lower rate (a summary writer echoing its record): not evaluation."""
     lines = []
