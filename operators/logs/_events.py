@@ -125,10 +125,6 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("nan", r"became infinite or nan|loss became nan|non-finite loss|loss is not finite|= (?:nan|inf) is not finite"
               r"|gradients are nan|\bnan encountered|Invalid loss, terminating training",
               "FloatingPointError: Loss became infinite or NaN at iteration=88!"),
-    # a non-finite value named in prose: an autograd check, a loss reported in words, a combined tag
-    EventRule("nan", r"\b(?:returned|produced) (?:nan|inf)\b|\bcontains? (?:nan|inf)\b|\bloss (?:is|was|of) [+-]?inf\b"
-              r"|\b(?:inf/nan|nan/inf) in\b|\bencountered (?:an? )?(?:nan|inf)\b",
-              "RuntimeError: Function 'MulBackward0' returned nan values in its 1st output."),
     EventRule("checkpoint", r"saving checkpoint|saving model checkpoint|Saving the checkpoint"
               r"|checkpoint .* is about to be saved|\bsaved checkpoint\b|Checkpoint saved|Scheduled async checkpoint"
               r"|\bmodel (?:weights )?saved (?:to|at|in)\b",

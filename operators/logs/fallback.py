@@ -14,7 +14,6 @@ import re
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._boxes import BOX_ROW, BoxTables, KeyBlocks
 from assay.operators.logs._collect import Collector
-from assay.operators.logs._evaluation import evaluation_templates
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import (
     MODULE_PATH,
@@ -139,8 +138,7 @@ class GenericParser(LogParser):
     framework = None
     priority = -100
     interesting = (
-        # a metric word before a number, or before a non-finite value (``it 30 | loss inf``: the run diverging)
-        rf"(?i:{_METRIC_WORDS})[^\n]*(?:\d|\b(?i:nan|inf)\b)"
+        rf"(?i:{_METRIC_WORDS})[^\n]*\d"
         # a short counter word before its number and total (``ep 2 it 30/50 | xent 1.9``)
         r"|\b(?i:it|ep|iter|step|batch)\b\s*[:=#]?\s*\d+\s*/\s*\d|" + _NUMBER_ROW
         + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
@@ -487,7 +485,6 @@ def emit_all(
         pos = _step_of(c)[1]
         if pos is not None and c.template[pos + 1 : pos + 2] == ["/"] and (found := samples_per_step([row[2] for row in c.rows], pos)):
             samples[int(c.rows[0][2][pos + 2])] = found
-    evaluations = evaluation_templates([found for c in clusters if (found := _loss_template(c, whole))])
     for cluster in clusters:
         emit_series(
             cluster,
@@ -499,38 +496,7 @@ def emit_all(
             relative=relative,
             whole_loss_named=whole,
             samples_by_total=samples,
-            evaluation=id(cluster) in evaluations,
         )
-
-
-def _loss_template(cluster: Cluster, whole_loss_named: bool) -> tuple[Cluster, int | None, int] | None:
-    """The cluster, its step's position and its training loss's position, where its fields give the training
-    loss (read as :func:`emit_series` names them), for :func:`evaluation_templates`."""
-    metrics = _series_names(cluster, False, whole_loss_named)
-    names, step_pos, _ = _step_of(cluster)
-    loss = [pos for pos, name in metrics.items() if name == "loss"]
-    if not loss or (step_pos is None and not any(row[3] is not None for row in cluster.rows)):
-        return None
-    return cluster, step_pos, loss[0]
-
-
-def _series_names(cluster: Cluster, keep_unknown: bool, whole_loss_named: bool) -> dict[int, str]:
-    """The series each of the template's values gives (position -> name), the loss chosen and split."""
-    names, step_pos, _ = _step_of(cluster)
-    metrics: dict[int, str] = {}
-    for pos, word in names.items():
-        if pos == step_pos or cluster.template[pos + 1 : pos + 3] == ["/", "<*>"]:
-            continue  # the step, or a counter printed with its total (``Train:  3/80``, an epoch of 80): no series
-        name = series_name(word, keep_unknown)
-        if name:
-            metrics[pos] = name
-    pick_loss(metrics, names)
-    if whole_loss_named:  # a term taken for the loss only for want of another: its own name again
-        for pos, name in metrics.items():  # (an identifier, ``train_ma_ce_loss``; not prose, ``with loss``)
-            if name == "loss" and " " not in names[pos] and not names_whole_loss(names[pos]):
-                metrics[pos] = key_slug(names[pos])
-    evaluation_loss(cluster.template, metrics)
-    return metrics
 
 
 def emit_series(
@@ -544,7 +510,6 @@ def emit_series(
     relative: dict[int, int] | None = None,
     whole_loss_named: bool = False,
     samples_by_total: dict[int, tuple[int, int]] | None = None,
-    evaluation: bool = False,
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
     per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``ordinal``: rows without a step
@@ -559,9 +524,19 @@ def emit_series(
     # among lines that count finer steps, such a line that averages (``epoch 3 average loss: 0.2``) sums up
     # the epoch: no step record of its own, and its values are the epoch's averages, not the step's
     summary = by_epoch and not ordinal and bool(_AGGREGATE_WORDS & {t.lower() for t in cluster.template})
-    metrics = _series_names(cluster, keep_unknown, whole_loss_named)
-    if evaluation and "val_loss" not in metrics.values():  # an evaluation record by its place in the log
-        metrics = {pos: "val_loss" if name == "loss" else name for pos, name in metrics.items()}
+    metrics: dict[int, str] = {}
+    for pos, word in names.items():
+        if pos == step_pos or cluster.template[pos + 1 : pos + 3] == ["/", "<*>"]:
+            continue  # the step, or a counter printed with its total (``Train:  3/80``, an epoch of 80): no series
+        name = series_name(word, keep_unknown)
+        if name:
+            metrics[pos] = name
+    pick_loss(metrics, names)
+    if whole_loss_named:  # a term taken for the loss only for want of another: its own name again
+        for pos, name in metrics.items():  # (an identifier, ``train_ma_ce_loss``; not prose, ``with loss``)
+            if name == "loss" and " " not in names[pos] and not names_whole_loss(names[pos]):
+                metrics[pos] = key_slug(names[pos])
+    evaluation_loss(cluster.template, metrics)
     keep_series_apart(metrics, names)
     if summary:
         metrics = {pos: f"epoch_avg_{name}" for pos, name in metrics.items()}
