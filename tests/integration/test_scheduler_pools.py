@@ -7,7 +7,7 @@ checkpoint.
 Why real services: placement binds to a pool only through Ray's placement groups asking for the node's
 custom resource, which no fake shows, and a move is a real checkpoint and restart of real workers.
 Cost on the shared 2-core machine: about 30 CPU-seconds, 50-90 s of wall time, most of it starting the two
-nodes (head ~18 s, second node ~9 s); the job itself (two gang starts and 60 steps) takes ~17 s. Joining
+nodes (head ~18 s, second node ~9 s); the job itself (two gang starts and 400 steps) takes ~20 s. Joining
 two labelled nodes to the shared session instead failed: two raylets of one session on one machine
 collide on a port.
 """
@@ -29,7 +29,7 @@ from assay.store import queries_jobs as _queries  # noqa: E402
 
 pytestmark = pytest.mark.integration
 
-STEPS = 60
+STEPS = 400  # long enough (a few seconds of 0.5 s chunks) that the move lands before the job ends, even under load
 MOVE_AFTER = 20
 
 
