@@ -10,7 +10,6 @@ decides what a failure means, records the rows and moves the job's state.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,8 +20,6 @@ from assay.domain.job_spec import JobSpec
 from assay.jobs._layout import Placement, feasible_workers, plan
 from assay.jobs._ray import Gang, WorkerShape, cluster_totals, reserve, start_actors
 from assay.training import checkpoint as ckpt
-
-log = logging.getLogger(__name__)
 
 #: Seconds of training per call to the workers: short enough for live metrics and a prompt resize,
 #: long enough that the call overhead stays small.
@@ -199,43 +196,6 @@ class GangDriver:
         info = self.gang.infos[rank] if self.gang and rank < len(self.gang.infos) else {}
         return (f"rank {rank} (pid {info.get('pid')}, node {str(info.get('node_id'))[:12]}): "
                 f"{type(exc).__name__}: {_first_line(exc)}")
-
-    def _save(self, shards: list[Any]) -> None:
-        if not shards or self.step <= self.ckpt_step and ckpt.latest(self.ckpt_dir) is not None:
-            return
-        # The steps up to a checkpoint must be in the database before the checkpoint exists: a driver that
-        # dies after saving but before flushing would otherwise leave a resume point past metrics that were
-        # never written, and the resumed job would skip them. If the database stays busy, skip this
-        # checkpoint (the previous one stays the resume point) rather than save ahead of the metrics.
-        if not self.recorder.flush(force=True):
-            log.warning("job %s: metrics not flushed, checkpoint at step %d skipped", self.job_id, self.step)
-            return
-        state = ckpt.merge(shards, self.placement.layout)
-        path = ckpt.save(self.ckpt_dir, state, {"job_id": self.job_id, "layout": self.placement.to_dict()})
-        self.ckpt_step = state["step"]
-        self.recorder.log.saved(path, self.ckpt_step)
-        self._event("checkpoint", self.ckpt_step, str(path))
-
-    def _checkpoint_now(self) -> None:
-        """Save the current step (before a resize or a preemption) unless it is saved already."""
-        if self.gang is None or self.step == self.ckpt_step:
-            return
-        try:
-            shards = self._wait([a.export.remote() for a in self.gang.actors], self.hang_timeout_s)
-        except WorkerFailure as exc:
-            log.warning("job %s: checkpoint at step %d failed (%s); resuming from step %d",
-                        self.job_id, self.step, exc, self.ckpt_step)
-            self._event("failure", self.step, f"checkpoint before a change failed: {exc}")
-            self._teardown()
-            self.step = self.ckpt_step
-            self._rewind(self.step, f"restarting from checkpoint at step {self.step}")
-            return
-        self._save([s for s in shards if s is not None])
-
-    def _teardown(self) -> None:
-        if self.gang is not None:
-            self.gang.kill()
-            self.gang = None
 
 
 def merge_metrics(spec: JobSpec, per_rank: list[dict[str, float]]) -> dict[str, float]:
