@@ -76,7 +76,13 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
         ("times", "fold", "magnitude"),
         re.compile(rf"\b(?P<wnum>{NUMBER_WORDS})(?P<wunit>{_TIMES}|{_FOLD}|{_OOM})", re.IGNORECASE),
     ),
-    (("twice",), re.compile(r"\b(?P<twice>twice)(?=[ \t]+(?:as|the|that|those|faster|more|higher|fewer|less|larger|smaller)\b)", re.I)),
+    (
+        ("twice",),
+        re.compile(
+            r"\b(?P<twice>twice)(?=[ \t]+(?:as|the|that|those|faster|more|higher|fewer|less|larger|smaller)\b)",
+            re.I,
+        ),
+    ),
     (("factor",), re.compile(rf"\bfactor[ \t]+of[ \t]+(?P<fnum>{NUMBER}|{NUMBER_WORDS}\b)", re.IGNORECASE)),
     # A speedup stated without a unit: "a speedup of 2.5", "加速比达到3.1".
     (
@@ -93,7 +99,8 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
     (
         ("half", "halv", "减半", "一半"),
         re.compile(
-            r"\b(?:by|in)[ \t]+(?P<half>half)\b|\b(?P<halves>halv(?:es|ed|ing))\b|(?P<zhalf>减半|减少了?一半)", re.I
+            r"\b(?:by|in)[ \t]+(?P<half>half)\b|\b(?P<halves>halv(?:es|ed|ing))\b|(?P<zhalf>减半|减少了?一半)",
+            re.I,
         ),
     ),
     (("倍", "数量级"), re.compile(rf"(?P<znum>{ZH_NUMBER})(?P<zunit>[ \t]*倍|{_OOM})")),
@@ -230,7 +237,8 @@ _TO_FROM_GAP = re.compile(r"^[ \t]+from[ \t]+$", re.IGNORECASE)
 # ends, one range.
 _RATIO_FROM = re.compile(r"(?:\bfrom[ \t]+(?:an?[ \t]+)?|从[ \t]*)$", re.I)
 _RATIO_TO_GAP = re.compile(
-    r"^[ \t]*(?:的)?[^\d,.;，。；]{0,30}?(?:\([^)\d]{0,30}\))?[ \t]*(?:\bto[ \t]+(?:an?[ \t]+)?|到|至)[ \t]*$", re.I
+    r"^[ \t]*(?:的)?[^\d,.;，。；]{0,30}?(?:\([^)\d]{0,30}\))?[ \t]*(?:\bto[ \t]+(?:an?[ \t]+)?|到|至)[ \t]*$",
+    re.I,
 )
 _ZH_FROM_TO_GAP = re.compile(r"^[ \t]*(?:提高|提升|增加|增长|上升|降低|减少|下降|缩短)了?(?:到|至)[ \t]*$")
 # A rate followed by these is the setting's link speed ("on 25 Gbps networks"), not a result.

@@ -47,8 +47,11 @@ DEFICITS: tuple[tuple[str, str], ...] = (
 _DEFICIT = re.compile(r"\s*(?:" + "|".join(p for p, _ in DEFICITS) + r")", re.I)
 # The comparison word before the paper's own system in the clause after the number.
 _AGAINST = re.compile(r"\b(?:than|behind|compared\s+(?:to|with)|relative\s+to|over|versus|vs\.?)\s+", re.I)
-_SELF_BASELINE = re.compile(r"(?:ours|us|our\s+(?:[\w-]+\s+){0,2}?(?:system|approach|method|design|"
-                            r"scheduler|framework|solution|technique|work|implementation)s?)\b", re.I)
+_SELF_BASELINE = re.compile(
+    r"(?:ours|us|our\s+(?:[\w-]+\s+){0,2}?(?:system|approach|method|design|"
+    r"scheduler|framework|solution|technique|work|implementation)s?)\b",
+    re.I,
+)
 _CLAUSE_AFTER = re.compile(r"[;；。:]|,\s*(?:while|whereas|but|and|which)\b|\.\s", re.I)
 
 

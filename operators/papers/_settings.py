@@ -302,7 +302,9 @@ def claim_settings(
     if claim.scope and not (claim.metric or "").endswith(claim.scope):
         # "4,300 tokens/s per GPU": the scope is part of what is measured ("throughput per GPU"), so a check
         # compares it with a per-device figure (the unit stays as the gold sets write it, "tokens/s").
-        named = {"tflops": "FLOP rate", None: "rate"}.get(out["measure"], str(out["measure"]).replace("_", " "))
+        named = {"tflops": "FLOP rate", None: "rate"}.get(
+            out["measure"], str(out["measure"]).replace("_", " ")
+        )
         claim.metric = f"{claim.metric or named} {claim.scope}"
     return out
 
