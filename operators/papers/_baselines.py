@@ -118,7 +118,7 @@ def versus(
         start = m.start("v")
         phrase = text[start : m.end("v")]
         stop = _STOP_EN.search(phrase)
-        phrase = (phrase[: stop.start()] if stop else phrase).strip()
+        phrase = _cell_cut(text, m.start(), (phrase[: stop.start()] if stop else phrase).strip())
         if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase) or _MULTIPLE_FIRST.match(phrase):
             continue
         end = start + len(phrase)
@@ -202,6 +202,25 @@ def versus(
 
 
 _CITATION = re.compile(r"\s*\[[^\]]*\]")
+#: Two lines in a row shorter than this are a table's cells, a header or a legend, not prose broken by the
+#: layout: a comparison phrase on the first ends at its line break ("Speedup over DP" / "Threshold" / "per").
+_CELL_LINE = 25
+
+
+def _cell_cut(text: str, at: int, phrase: str) -> str:
+    """The phrase up to its first line break when the line the comparison stands on and the next one are
+    short (a table's header flattened one cell a line); prose broken over lines runs on ("than the" /
+    "FooSched ...", also after a paragraph's short first line in a source file)."""
+    brk = phrase.find("\n")
+    if brk < 0:
+        return phrase
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    next_end = text.find("\n", line_end + 1)
+    next_end = len(text) if next_end < 0 else next_end
+    if line_end - line_start < _CELL_LINE and next_end - line_end - 1 < _CELL_LINE:
+        return phrase[:brk].strip()
+    return phrase
 # After the number, a clause of its own begins: a comparison there is not the number's ("(<1% gain),
 # because the bottleneck is X rather than Y").
 _LATER_CLAUSE = re.compile(r"[;；]|,\s*(?:because|since|whereas|while|which|where|although|but)\b", re.I)
