@@ -221,6 +221,8 @@ def _cell_cut(text: str, at: int, phrase: str) -> str:
     if line_end - line_start < _CELL_LINE and next_end - line_end - 1 < _CELL_LINE:
         return phrase[:brk].strip()
     return phrase
+
+
 # After the number, a clause of its own begins: a comparison there is not the number's ("(<1% gain),
 # because the bottleneck is X rather than Y").
 _LATER_CLAUSE = re.compile(r"[;；]|,\s*(?:because|since|whereas|while|which|where|although|but)\b", re.I)
