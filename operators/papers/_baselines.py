@@ -290,6 +290,48 @@ def distribute(text: str, claims: list[Claim]) -> None:
             claim.versus_source = "respectively"
             offset = at + len(part)
     _respectively_runs(text, claims)
+    _respectively_named_before(text, claims)
+
+
+# "outperforms A, B, C, and D even more, reducing the time by 95%, 84%, 88%, and 53%, respectively": the
+# comparison names its list of baselines in an earlier clause of the sentence than the list of numbers.
+_LIST_BEFORE = re.compile(
+    r"\b(?:outperform\w*|beat(?:s|ing)?|surpass\w*|over|than|compared\s+(?:with|to|against)|relative\s+to|"
+    r"versus|vs\.?|against)\s+(?:the\s+)?"
+    rf"(?P<n>{_ONE_NAME}(?:\s*,\s*{_ONE_NAME})*,?\s+(?:and|or)\s+{_ONE_NAME})",
+)
+_ONE_OF_LIST = re.compile(rf"{_ONE_NAME}")
+
+
+def _respectively_named_before(text: str, claims: list[Claim]) -> None:
+    """A list of numbers with "respectively" and no baseline of its own takes, in order, the names of a
+    comparison earlier in its sentence that lists as many systems ("A outperforms B, C and D, cutting the
+    JCT by 40%, 30% and 20%, respectively")."""
+    by_sentence: dict[tuple[int, int], list[Claim]] = {}
+    for claim in claims:
+        if claim.sentence:
+            by_sentence.setdefault(claim.sentence, []).append(claim)
+    for sentence, group in by_sentence.items():
+        if not _RESPECTIVELY.search(text, *sentence):
+            continue
+        runs: list[list[Claim]] = []
+        for claim in group:
+            if runs and _LIST_PAIR.fullmatch(text, runs[-1][-1].end, claim.start):
+                runs[-1].append(claim)
+            else:
+                runs.append([claim])
+        for run in runs:
+            if len(run) < 2 or any(c.versus is not None for c in run):
+                continue
+            found = list(_LIST_BEFORE.finditer(text, sentence[0], run[0].start))
+            if not found:
+                continue
+            names = list(_ONE_OF_LIST.finditer(text, found[-1].start("n"), found[-1].end("n")))
+            if len(names) != len(run):
+                continue
+            for claim, name in zip(run, names, strict=True):
+                claim.versus = _CITATION.sub("", name.group()).strip()
+                claim.versus_span, claim.versus_source = (name.start(), name.end()), "respectively"
 
 
 def _respectively_runs(text: str, claims: list[Claim]) -> None:
