@@ -310,7 +310,7 @@ def _says_epoch_ended(template: list[str]) -> bool:
 
 
 def _why(
-    template: list[str], names: dict[int, str], step_pos: int | None, metrics: dict[int, str], fixed: bool, ordinal: bool
+    template: list[str], names: dict[int, str], step_pos: int | None, metrics: dict[int, str], fixed: bool, counted: bool
 ) -> str:
     """How a template's step and loss were chosen, in words, for the per-file table."""
     shape = " ".join(template[:12]) + (" ..." if len(template) > 12 else "")
@@ -323,7 +323,7 @@ def _why(
     elif fixed:
         step = "the 'Epoch k/N' header above its bar"
     else:
-        step = "the counter of the line before" if not ordinal else "its order (nothing in the file counts steps)"
+        step = "the counter of the line before" if counted else "nowhere (no counter; a line's position is no step)"
     loss = next((names[p] for p, n in sorted(metrics.items()) if n == "loss"), None)
     said = f"; loss: '{loss}'" if loss else ""
     return f"'{shape}': step from {step}{said}"
@@ -468,9 +468,10 @@ def emit_all(
     fixed: dict[int, int] | None = None,
     relative: dict[int, int] | None = None,
 ) -> None:
-    """Every template's values as metric rows. The order of appearance numbers a template's records only where
-    nothing in the file counts steps: beside a real counter, a line that prints none (an overflow notice, a
-    summary) has no step of its own, and numbering it 0, 1, 2 ... invented steps and restarts."""
+    """Every template's values as metric rows. The order of appearance numbers no records: beside a real
+    counter, a line that prints none (an overflow notice, a summary) has no step of its own, and numbering it
+    0, 1, 2 ... invented steps and restarts; in a file with no counter at all, the position of a line is no
+    step either (a line repeated, a record per epoch without its number): the values keep an unknown step."""
     clusters = miner.clusters()
     counted = any(
         _step_of(c)[1] is not None or any(row[3] is not None for row in c.rows) for c in clusters
@@ -491,7 +492,7 @@ def emit_all(
             out,
             keep_unknown=keep_unknown,
             shifts=shifts,
-            ordinal=not counted,
+            stepped_elsewhere=counted,
             fixed=fixed,
             relative=relative,
             whole_loss_named=whole,
@@ -505,15 +506,17 @@ def emit_series(
     *,
     keep_unknown: bool = False,
     shifts: dict[int, int] | None = None,
-    ordinal: bool = True,
+    stepped_elsewhere: bool = False,
     fixed: dict[int, int] | None = None,
     relative: dict[int, int] | None = None,
     whole_loss_named: bool = False,
     samples_by_total: dict[int, tuple[int, int]] | None = None,
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
-    per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``ordinal``: rows without a step
-    are numbered in order (else their step is unknown); ``fixed``: line number -> a step already known from the
+    per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``stepped_elsewhere``: a template of the
+    file counts steps. A row without a step of its own or from its context keeps an unknown step: its position
+    among the records is no step (a record printed twice, or once per epoch with no counter, would invent
+    steps); ``fixed``: line number -> a step already known from the
     line's context (a Keras bar under its ``Epoch k/N``), over what the line prints; ``relative``: line number ->
     steps to add to a counter printed without its total that starts again each epoch (see :class:`EpochRelative`)."""
     shifts, relative = shifts or {}, relative or {}
@@ -523,7 +526,9 @@ def emit_series(
     by_epoch = step_pos is not None and names.get(step_pos, "").lower() == "epoch"
     # among lines that count finer steps, such a line that averages (``epoch 3 average loss: 0.2``) sums up
     # the epoch: no step record of its own, and its values are the epoch's averages, not the step's
-    summary = by_epoch and not ordinal and bool(_AGGREGATE_WORDS & {t.lower() for t in cluster.template})
+    summary = (
+        by_epoch and (stepped_elsewhere or any(row[3] is not None for row in cluster.rows))
+    ) and bool(_AGGREGATE_WORDS & {t.lower() for t in cluster.template})
     metrics: dict[int, str] = {}
     for pos, word in names.items():
         if pos == step_pos or cluster.template[pos + 1 : pos + 3] == ["/", "<*>"]:
@@ -552,9 +557,9 @@ def emit_series(
     ):
         return  # no known metric and no step: a line with numbers, not a series
     if hasattr(out, "decide"):
-        out.decide(_why(cluster.template, names, step_pos, metrics, bool(fixed), ordinal))
-    for number, (line_no, rank, tokens, current) in enumerate(cluster.rows):
-        step = current if current is not None or not ordinal else number
+        out.decide(_why(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
+    for line_no, rank, tokens, current in cluster.rows:
+        step = current
         if summary and current is None:
             continue  # an epoch's summary before any step was counted: at no step
         if step_pos is not None and not (by_epoch and current is not None) and not (fixed and line_no in fixed):

@@ -1,6 +1,7 @@
 """JSON lines: one object per line (W&B-style history, custom metric loggers, ``{"step": 10, "loss": 2.3}``).
 The step is the first of ``step``, ``_step``, ``global_step``, ``iteration``, ``iter`` the object has, else
-the line's position. Every numeric field becomes a metric (standard names where known). A line that is not
+its whole ``epoch``, else unknown (a line's position is no step: a progress record printed twice or every few
+seconds would invent steps). Every numeric field becomes a metric (standard names where known). A line that is not
 JSON is recorded as an issue and skipped."""
 
 from __future__ import annotations
@@ -75,10 +76,11 @@ class JSONLinesParser(LogParser):
         flat = _flatten(obj)
         step = next((int(flat[k]) for k in _STEP_KEYS if isinstance(flat.get(k), int | float)), None)
         by_epoch = False
-        if step is None:  # a record per epoch (a whole epoch number) is stepped by it, else by its position
+        if step is None:  # a record per epoch (a whole epoch number) is stepped by it; a line's position in the
+            # file is no step (a record printed twice, or every 5 s, would count twice): the step stays unknown
             epoch = flat.get("epoch")
             by_epoch = isinstance(epoch, int) and not isinstance(epoch, bool)
-            step = epoch if by_epoch else line_no - 1
+            step = epoch if by_epoch else None
         ts = _time(next((flat[k] for k in _TIME_KEYS if k in flat), None))
         self.out.saw_time(ts)
         keys, values = [], []
