@@ -27,6 +27,7 @@ from assay.operators.papers._baselines import (
     versus,
 )
 from assay.operators.papers._claims import Claim
+from assay.operators.papers._contrast import contrast_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
@@ -126,6 +127,7 @@ def attribute(
         not_its_own_baseline(claim, mentions, primary)
     # "BarPipe takes 2.1x longer than ours": a competitor's deficit is its claim, before any default.
     competitor_deficits(text, claims, mentions, proposed_names, primary)
+    contrast_baselines(text, sentences, claims, mentions, proposed_names)
     for claim in claims:
         if claim.versus is None and claim.subject_source in ("proposed", "primary") and setups:
             from_setup(claim, setups, structure)

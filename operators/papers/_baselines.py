@@ -491,7 +491,7 @@ def resolve_pronoun(text: str, claim: Claim, mentions: MentionIndex) -> None:
     hi = claim.versus_span[0]
     found = [(m.start, m.end, m.name) for m in mentions.inside(lo, hi) if m.type in ("system", "method")]
     # A name the paper did not otherwise mark ("FooSched is the strongest baseline. ... within 3% of it").
-    found += [(m.start(), m.end(), m.group()) for m in _DISTINCT_NAME.finditer(text, lo, hi)]
+    found += [(m.start(), m.end(), m.group()) for m in DISTINCT_NAME.finditer(text, lo, hi)]
     for start, end, name in sorted(found, reverse=True):
         if (
             name_key(name) != name_key(claim.subject or "")
@@ -504,7 +504,7 @@ def resolve_pronoun(text: str, claim: Claim, mentions: MentionIndex) -> None:
 
 
 # A name with a capital or digit after its first letter ("FooSched", "vPipe"): a system's, not a word's.
-_DISTINCT_NAME = re.compile(
+DISTINCT_NAME = re.compile(
     r"(?<![A-Za-z0-9-])(?:[A-Z][a-z]+[A-Z0-9][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*)\+{0,2}"
 )
 

@@ -1,0 +1,60 @@
+"""A result set in contrast to the sentence before it: "EnvPipe only trims the slack of one stage. In contrast,
+Foo cuts the energy by up to 30%" measures Foo against what that sentence was about.
+
+A contrast marker opening the claim's sentence ("In contrast,", "By contrast,", "Conversely,") says the
+number is read against the previous sentence of the paragraph; its baseline is that sentence's subject when
+it is another system named at its start, or the condition it opens with ("Without sharing, 42 GPUs are
+needed. In contrast, Foo needs one, a 42x gain": "without sharing"). A module of its own because it reads
+across sentences, which the clause rules of ``_baselines`` never do; it runs before the section- and
+paper-level defaults, which are weaker evidence than the discourse marker.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from assay.operators.papers._baselines import DISTINCT_NAME as _DISTINCT_NAME
+from assay.operators.papers._claims import Claim
+from assay.operators.papers._mentions import MentionIndex
+from assay.operators.papers._sentences import sentence_at
+
+_MARKER = re.compile(r"\s*(?:in\s+contrast|by\s+contrast|conversely|on\s+the\s+contrary)\s*,", re.I)
+# The previous sentence opening with a condition: "Without MPS or Foo, 42 GPUs are needed".
+_WITHOUT = re.compile(r"\s*(?P<b>without\s+[^,.;:]{2,50}?)\s*,", re.I)
+#: Characters from the previous sentence's start within which its subject must be named (its first words,
+#: after a connective: "However, EnvPipe ...", "The EnvPipe scheduler ...").
+_SUBJECT_REACH = 30
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_SYSTEMS = ("system", "method")
+
+
+def contrast_baselines(
+    text: str, sentences: np.ndarray, claims: list[Claim], mentions: MentionIndex, own: set[str]
+) -> None:
+    """Give a claim of the paper's own system that has no baseline, in a sentence opening with a contrast
+    marker, the subject (or opening condition) of the sentence before it in the same paragraph."""
+    for claim in claims:
+        if claim.versus is not None or not claim.sentence or (claim.subject or "").lower() not in own:
+            continue
+        start = claim.sentence[0]
+        marker = _MARKER.match(text, start)
+        if not marker or marker.end() > claim.start:
+            continue
+        previous = sentence_at(sentences, start - 1) or sentence_at(sentences, start - 2)
+        if previous is None or _PARAGRAPH_BREAK.search(text, previous[1], start):
+            continue
+        found = _WITHOUT.match(text, previous[0], previous[1])
+        if found:
+            claim.versus, claim.versus_span = found.group("b"), found.span("b")
+            claim.versus_source = "contrast"
+            continue
+        reach = min(previous[1], previous[0] + _SUBJECT_REACH)
+        named = [(m.start, m.end, m.name) for m in mentions.inside(previous[0], reach) if m.type in _SYSTEMS]
+        # A name the paper did not otherwise mark, written as a system's ("FooFreq", "vPipe").
+        named += [(m.start(), m.end(), m.group()) for m in _DISTINCT_NAME.finditer(text, previous[0], reach)]
+        for lo, hi, name in sorted(named):
+            if name.lower() not in own:
+                claim.versus, claim.versus_span, claim.versus_source = name, (lo, hi), "contrast"
+                break
