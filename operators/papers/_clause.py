@@ -253,6 +253,55 @@ CUES: tuple[Cue, ...] = (
         "Each step draws a short sequence with 70% probability, and Foo is 9% faster than Bar.",
         ((9.0, "%"),),
     ),
+    Cue(
+        "portion picked by rank",
+        frozenset({"pct"}),
+        "clause",
+        # "places the first 40% of the layers on the host", "the longest 1% of jobs": which part of a whole a
+        # setting or a figure is about, not a measured change.
+        re.compile(
+            r"\b(?:first|last|top|bottom|rest|remaining|longest|shortest|largest|smallest|slowest|fastest|"
+            r"heaviest|lightest)\s+$",
+            re.I,
+        ),
+        False,
+        "The runtime places the first 40% of the layers on the host, and Foo trains 1.4x faster than Bar.",
+        ((1.4, "x"),),
+    ),
+    Cue(
+        "portion ranked after",
+        frozenset({"pct"}),
+        "after",
+        # "(b) 1% longest jobs": the share named before its rank and its population.
+        re.compile(
+            rf"\s+(?:longest|shortest|largest|smallest|slowest|fastest|heaviest|lightest)\s+(?:\w+\s+)?"
+            rf"{_POPULATION}\b",
+            re.I,
+        ),
+        False,
+        "Panel (b) plots the 5% longest jobs alone; on them Foo lowers the wait by 2.2x.",
+        ((2.2, "x"),),
+    ),
+    Cue(
+        "span of a whole",
+        frozenset({"pct"}),
+        "parenthesis",
+        # "the last 30% (i.e., 70-100%) of the weights": a range from 0 or to 100 spelling out a portion.
+        re.compile(r"\s*i\.\s?e\.,?\s*(?:0\s*[-–]\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*[-–]\s*100)\s*%\s*", re.I),
+        True,
+        "Foo stores the last 30% (i.e., 70-100%) of the weights on the host and is 1.3x faster than Bar.",
+        ((1.3, "x"),),
+    ),
+    Cue(
+        "variable in an equation",
+        _X,
+        "after",
+        # "2x + 1 ≥ 3": x is an unknown of an equation, not a multiple.
+        re.compile(r"\s+[+=≥≤]\s*[\d(A-Za-z]"),
+        True,
+        "For the first tenant 2x + 1 ≥ 3 must hold, and Foo is 1.6x faster than Bar under it.",
+        ((1.6, "x"),),
+    ),
 )
 
 

@@ -1,0 +1,40 @@
+"""Numbers that pick a part of a whole ("the first 40% of the layers", "the 1% longest jobs", "(i.e., 0-40%)")
+and an unknown in an equation ("2x + 1 ≥ 3") are no claims; a result stated next to them still is."""
+
+from __future__ import annotations
+
+from assay.dsl import get_operator
+from assay.ids import content_id
+from assay.operators.papers import segment_text
+
+
+def _values(text: str) -> list[tuple[float | None, str]]:
+    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
+    out, failures = get_operator("extract_knowledge").bind(parse="none").process([record])
+    assert not failures, failures
+    return [(c["value"], c["unit"]) for c in out[0]["claims"]]
+
+
+def test_a_portion_picked_by_rank_is_no_claim():
+    text = (
+        "We present Quill, an optimizer that splits its state between host and device. With a split "
+        "ratio of 0.3, Quill assigns the first 30% (i.e., 0-30%) of the parameters to the host and updates "
+        "the remaining 70% (i.e., 30-100%) on the device. This lowers the step time by 22% over BarOpt.\n"
+    )
+    assert _values(text) == [(22.0, "%")]
+
+
+def test_a_share_ranked_after_it_is_no_claim():
+    text = (
+        "We present Quill, a scheduler. When we look at the slowest 2% of requests, Quill still serves them "
+        "1.4x sooner than FooServe. Figure 9b plots the 2% slowest requests alone.\n"
+    )
+    assert _values(text) == [(1.4, "x")]
+
+
+def test_an_unknown_of_an_equation_is_no_multiple():
+    text = (
+        "We present Quill. For the first tenant to gain from sharing, we need 2x + 1 ≥ 16, i.e., x ≥ 8; "
+        "Quill is 1.9x faster than Bar.\n"
+    )
+    assert _values(text) == [(1.9, "x")]
