@@ -3,8 +3,9 @@
 A log refers to the code that printed it: a logger's name (``INFO:ppdet.engine:``, ``- mmpose - INFO -``,
 ``[d2.utils.events]``, ``yolox.core.trainer:261``), a traceback's frames (``File ".../site-packages/verl/...``,
 ``File "/home/me/nnUNet/nnunet/training/..."``) and a warning's path. The top-level package most of them
-point at names the tool, skipping Python's own modules and the libraries every script imports (``GENERIC``:
-torch, numpy, logging, absl, tqdm, ...) and, when anything more specific is found, the runners tools are
+point at names the tool, skipping the carriers (``CARRIERS``, each group with its reason: Python's own modules,
+the libraries every script imports such as torch, numpy, absl, tqdm, wandb, and the folders of one's own code)
+and, when anything more specific is found, the runners tools are
 built on (``RUNNERS``: MMEngine, the HF Trainer, Megatron-LM, DeepSpeed, TensorFlow, ...). ``PACKAGES``
 maps a package to its tool where the two are spelled differently (``ppdet`` is PaddleDetection) or where a
 repository folder names the tool whose code sits under it (``gpt-neox/megatron/...`` is GPT-NeoX); any
@@ -108,29 +109,79 @@ RUNNERS: frozenset[str] = frozenset(
                            "keras", "flax", "torch_xla", "colossalai", "horovod", "mindspore", "paddle")}
     | {_ELASTIC}
 )
-#: Packages that name no tool: Python's own modules, the numeric and utility libraries every training script
-#: imports, the names of a script's own logger (``__main__``, ``root``) and the folders a project of one's own
-#: is laid out in (``models``, ``utils``, ``trainer``: ``logging.getLogger("trainer")`` is a user's logger).
-GENERIC: frozenset[str] = frozenset(
-    """__main__ main root py builtins abc argparse asyncio atexit codecs collections concurrent contextlib copy
-    ctypes dataclasses datetime distutils encodings enum faulthandler functools gc glob importlib inspect io
-    json logging math multiprocessing os pathlib pickle queue random re runpy selectors shutil signal site
-    socket socketserver ssl string subprocess sys tempfile threading time timeit traceback typing unittest
-    urllib warnings weakref http email xml sqlite3 pdb bdb cProfile profile
-    torch torchvision torchaudio torchtext torchdata torchmetrics numpy scipy pandas sklearn skimage PIL cv2
-    matplotlib seaborn h5py numba jax jaxlib optax orbax chex absl google six tqdm rich click typer fire hydra
-    omegaconf yaml ruamel tensorboard tensorboardX wandb mlflow comet_ml neptune datasets huggingface_hub
-    tokenizers safetensors accelerate peft bitsandbytes apex triton xformers flash_attn einops timm vllm sglang
-    ray dask fsspec s3fs boto3 botocore filelock packaging setuptools pkg_resources pip IPython ipykernel
-    tornado zmq grpc mpi4py cupy pytest _pytest requests urllib3 aiohttp sentencepiece tiktoken nltk spacy
-    regex lxml yapf addict terminaltables prettytable tabulate coloredlogs loguru termcolor colorama fvcore
-    iopath pycocotools lvis albumentations imgaug nibabel SimpleITK soundfile librosa psutil pynvml GPUtil
-    setproctitle torch_npu habana_frameworks tensorrt onnx onnxruntime mmcv numexpr pyarrow
-    model models util utils data dataset datasets dataloader engine engines tool tools lib libs src core module
-    modules common config configs trainer trainers training train scripts script net nets network networks
-    layers ops losses loss eval evaluation evaluator tasks task runner runners callbacks hooks helpers misc
-    logger log logs app experiment experiments pipeline solver solvers optim optimizer""".split()
+@dataclass(frozen=True)
+class Carrier:
+    """Packages a log refers to without their code being the tool that printed it, and why: they carry the
+    tool's records (a logging helper, a progress bar), sit under its frames (torch in every traceback) or are
+    the names of one's own code. ``example`` is a line that refers to one of them and names no tool."""
+
+    packages: tuple[str, ...]
+    reason: str
+    example: str
+
+
+def _carrier(packages: str, reason: str, example: str) -> Carrier:
+    return Carrier(tuple(packages.split()), reason, example)
+
+
+#: The carriers: packages that name no tool, each group with its reason. The tool is the package whose code
+#: printed the records; these appear in nearly every log whatever the tool (a traceback passes through
+#: Python's modules and torch, a record through a logging helper), so counting them would name every run
+#: after them.
+CARRIERS: tuple[Carrier, ...] = (
+    _carrier("__main__ main root py", "a script's own logger (``logging.getLogger(__name__)`` in the script run, "
+             "the root logger, Python's warnings logger): the user's code, not a tool's",
+             "INFO:__main__:epoch 1 done"),
+    _carrier("""builtins abc argparse asyncio atexit codecs collections concurrent contextlib copy ctypes dataclasses
+             datetime distutils encodings enum faulthandler functools gc glob importlib inspect io json logging
+             math multiprocessing os pathlib pickle queue random re runpy selectors shutil signal site socket
+             socketserver ssl string subprocess sys tempfile threading time timeit traceback typing unittest
+             urllib warnings weakref http email xml sqlite3 pdb bdb cProfile profile""",
+             "Python's own modules: every traceback, worker and warning passes through them",
+             "WARNING:multiprocessing.pool:worker exited"),
+    _carrier("torch torchvision torchaudio torchtext torchdata torchmetrics torch_npu habana_frameworks",
+             "the tensor library every PyTorch tool calls and its device plug-ins: its frames sit under the "
+             "tool's in every traceback",
+             "/env/lib/python3.10/site-packages/torch/nn/modules/module.py:1501: UserWarning: hook"),
+    _carrier("numpy scipy pandas sklearn skimage PIL cv2 matplotlib seaborn h5py numba numexpr pyarrow cupy",
+             "numeric, image and data libraries any script imports",
+             "/env/lib/python3.10/site-packages/numpy/core/fromnumeric.py:88: RuntimeWarning: overflow"),
+    _carrier("jax jaxlib optax orbax chex", "JAX and its optimiser and checkpoint libraries: what JAX tools "
+             "are built from, as torch is for PyTorch tools",
+             "/env/lib/python3.11/site-packages/jax/_src/xla_bridge.py:900: UserWarning: no GPU"),
+    _carrier("absl google six tqdm rich click typer fire hydra omegaconf yaml ruamel",
+             "command-line, configuration and progress-bar helpers: they parse or draw for the tool",
+             "I0102 03:04:05.600000 140 absl.logging:12] flags parsed"),
+    _carrier("tensorboard tensorboardX wandb mlflow comet_ml neptune",
+             "experiment trackers: they record what the tool logs",
+             "INFO:wandb.sdk.wandb_run:run synced"),
+    _carrier("""datasets huggingface_hub tokenizers safetensors accelerate peft bitsandbytes apex triton xformers
+             flash_attn einops timm vllm sglang mmcv""",
+             "model-building blocks, kernels and launchers tools import: a training tool calls them",
+             "/env/lib/python3.10/site-packages/accelerate/accelerator.py:400: FutureWarning: old flag"),
+    _carrier("""ray dask fsspec s3fs boto3 botocore filelock packaging setuptools pkg_resources pip IPython
+             ipykernel tornado zmq grpc mpi4py pytest _pytest requests urllib3 aiohttp psutil pynvml GPUtil
+             setproctitle tensorrt onnx onnxruntime""",
+             "infrastructure: distribution, storage, networking, packaging, notebooks, device queries, export",
+             "/env/lib/python3.10/site-packages/urllib3/connectionpool.py:1100: InsecureRequestWarning: https"),
+    _carrier("sentencepiece tiktoken nltk spacy regex lxml", "text processing a data pipeline calls",
+             "/env/lib/python3.10/site-packages/nltk/tokenize/punkt.py:30: UserWarning: punkt"),
+    _carrier("yapf addict terminaltables prettytable tabulate coloredlogs loguru termcolor colorama",
+             "formatting and logging helpers: a record's printer, not its author",
+             "/env/lib/python3.10/site-packages/loguru/_logger.py:700: UserWarning: sink"),
+    _carrier("""fvcore iopath pycocotools lvis albumentations imgaug nibabel SimpleITK soundfile librosa""",
+             "data formats and augmentation for vision, medical images and audio",
+             "/env/lib/python3.8/site-packages/pycocotools/coco.py:80: UserWarning: annotations"),
+    _carrier("""model models util utils data dataset dataloader engine engines tool tools lib libs src core module
+             modules common config configs trainer trainers training train scripts script net nets network
+             networks layers ops losses loss eval evaluation evaluator tasks task runner runners callbacks hooks
+             helpers misc logger log logs app experiment experiments pipeline solver solvers optim optimizer""",
+             "the folders a project of one's own is laid out in (``logging.getLogger('trainer')`` is a user's "
+             "logger, ``models/net.py`` a user's module)",
+             "2024-01-02 03:04:05,600 - trainer - INFO - epoch 1 done"),
 )
+#: Every carrier package: counted for no tool.
+GENERIC: frozenset[str] = frozenset(p for c in CARRIERS for p in c.packages)
 
 #: Where a log refers to a module: a logger's name (``INFO:name:``, ``- name - INFO -``, ``- INFO - name -``,
 #: ``| INFO | name |``, ``name INFO:``, ``[name.sub]``, ``name.sub:123``) and a source path (a traceback's
