@@ -52,7 +52,10 @@ _FEATURE_AFTER = re.compile(
 #: ... or after the number ("the batch grows by 1.84x as the number of stages doubles").
 _SCALE_AFTER = re.compile(
     r"[^.;]{0,60}?\bas\s+(?:the\s+)?(?:number\s+of\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+"
-    r"(?:grows|increases|rises|doubles|scales|shrinks)\b",
+    r"(?:grows|increases|rises|doubles|scales|shrinks)\b"
+    # "throughput increases by up to 1.3x with a larger microbatch size": a setting turned up or down.
+    r"|\s*(?:[\w-]+\s+){0,3}?(?:with|using|at)\s+(?:a\s+|an\s+)?(?:larger|smaller|bigger|higher|lower|longer|"
+    r"shorter|more|fewer)\s+[\w-]+",
     re.I,
 )
 #: Sections whose results are left as written: an abstract names its own baselines, and a text made of an
