@@ -187,6 +187,17 @@ def versus(
         phrase = (phrase[: stop.start()] if stop else phrase).strip()
         if len(phrase) >= 2:
             candidates.append((0, 0, phrase, that_of.start("v"), that_of.start("v") + len(phrase)))
+    close = _CLOSE_AFTER.match(text, claim.end, s_end) or _GAP_AFTER.match(text, claim.end, s_end)
+    if close and (_CLOSE_BEFORE if close.re is _CLOSE_AFTER else _GAP_BEFORE).search(
+        text, max(s_start, claim.start - 24), claim.start
+    ):
+        # "not far (30%) from X", "close (within 3%) to X", "the gap (9%) between ours and X": the number
+        # in brackets measures the distance to X.
+        phrase = close.group("v")
+        stop = _STOP_EN.search(phrase)
+        phrase = (phrase[: stop.start()] if stop else phrase).strip()
+        if len(phrase) >= 2:
+            candidates.append((0, 0, phrase, close.start("v"), close.start("v") + len(phrase)))
     within = _WITHIN_OF.match(text, claim.end, s_end)
     if within and _WITHIN_BEFORE.search(text, max(s_start, claim.start - 12), claim.start):
         # "within 5% of Megatron-LM": the system it comes close to is the baseline.
@@ -241,6 +252,15 @@ _OF_PEAK = re.compile(
 )
 _WITHIN_OF = re.compile(rf"\s+of\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})")
 _WITHIN_BEFORE = re.compile(r"\bwithin\s*$", re.I)
+# A distance given in brackets between a closeness word and what it is measured from.
+_CLOSE_BEFORE = re.compile(
+    r"\b(?:close|closer|near|far|away)\s*[(\[]\s*(?:within\s+|about\s+|around\s+|only\s+|~\s*)?$", re.I
+)
+_CLOSE_AFTER = re.compile(rf"\s*[)\]]\s*(?:to|from)\s+(?:the\s+|an?\s+)?(?P<v>{_PHRASE}{{2,90}})")
+_GAP_BEFORE = re.compile(r"\b(?:gap|difference|distance)\s*[(\[]\s*(?:of\s+)?(?:only\s+|about\s+)?$", re.I)
+_GAP_AFTER = re.compile(
+    rf"\s*[)\]]\s*between\s+(?:the\s+)?[^,.;()\n]{{1,40}}?\s+and\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})"
+)
 
 
 def _overlapping(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> Iterator[re.Match[str]]:

@@ -1,0 +1,30 @@
+"""A distance written in brackets between a closeness word and what it is measured from ("not far (30%) from
+X", "close (within 4%) to X", "the gap (9%) between ours and X") names X as the number's baseline."""
+
+from __future__ import annotations
+
+from assay.dsl import get_operator
+from assay.ids import content_id
+from assay.operators.papers import segment_text
+
+
+def _claims(text: str) -> dict[str, dict]:
+    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
+    out, failures = get_operator("extract_knowledge").bind(parse="none").process([record])
+    assert not failures, failures
+    return {c["text"]: c for c in out[0]["claims"]}
+
+
+def test_a_bracketed_distance_names_what_it_is_measured_from():
+    c = _claims(
+        "We present Quill, a fair scheduler. Even with fairness on, Quill stays not far (25%) from OracleSJF "
+        "that knows every job's length. The small gap (7%) between Quill and OracleSJF at full load comes "
+        "from preemption.\n"
+    )
+    assert c["25%"]["versus"] == "OracleSJF"
+    assert c["7%"]["versus"] == "OracleSJF"
+
+
+def test_brackets_without_a_closeness_word_name_nothing():
+    c = _claims("We present Quill, a fair scheduler. Quill serves most jobs (80%) from its cache.\n")
+    assert c.get("80%", {}).get("versus") is None
