@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -239,11 +240,21 @@ def _event_found(want: dict[str, Any], events: list[tuple[str, int | None]]) -> 
     return any(s is not None and abs(s - want["step"]) <= tolerance for s in candidates)
 
 
+def tool_key(name: str | None) -> str | None:
+    """A tool's name as its letters and digits, lower-cased: a package's spellings (``vowpal_wabbit``,
+    ``vowpalwabbit``, ``Vowpal Wabbit``, ``llama-recipes``) are one tool, as a reader of the log would say."""
+    return None if name is None else re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def same_tool(read: str | None, want: str | None) -> bool:
+    return tool_key(read) == tool_key(want)
+
+
 def score_file(gold: dict[str, Any], read: Read) -> FileScore:
     score = FileScore(gold["file"])
     # "custom" is the gold's word for a user's own script: no framework name is right there
     want_framework = None if gold["framework"] == "custom" else gold["framework"]
-    score.check("framework", read.framework == want_framework, read.framework, want_framework)
+    score.check("framework", same_tool(read.framework, want_framework), read.framework, want_framework)
     score.check("n_steps", len(read.steps) == gold["n_steps"], len(read.steps), gold["n_steps"])
     first = read.steps[0] if read.steps else None
     last = read.steps[-1] if read.steps else None
