@@ -301,7 +301,7 @@ def samples_per_step(rows: list[list[str]], step_pos: int) -> tuple[int, int] | 
     ``n / batch - first`` (``first`` is 1 where the count includes the batch just done: 64, 6464, ...)."""
     values, totals = [], set()
     for tokens in rows:
-        if not (tokens[step_pos].isdigit() and tokens[step_pos + 2].isdigit()):
+        if len(tokens) <= step_pos + 2 or not (tokens[step_pos].isdigit() and tokens[step_pos + 2].isdigit()):
             return None
         values.append(int(tokens[step_pos]))
         totals.add(int(tokens[step_pos + 2]))

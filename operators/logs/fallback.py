@@ -390,6 +390,11 @@ def _join_cut_record(miner: TemplateMiner) -> None:
             continue  # it ends as a whole record does: a shorter record of its own, not a cut one
         head = whole.template[: size - 1]
         if all(t == "<*>" or t == u for t, u in zip(head, cut.template[: size - 1], strict=True)):
+            # the template is typed from its complete records before the cut one joins; a record cut before
+            # its own step (or the total after it) stays apart
+            step_pos = _step_of(whole)[1]
+            if step_pos is not None and step_pos + (3 if whole.template[step_pos + 1 : step_pos + 2] == ["/"] else 1) >= size:
+                return
             line_no, rank, tokens, step = cut.rows[0]
             kept = list(tokens[:size])
             if whole.template[size - 1] == "<*>" and len(kept[-1]) < min(len(r[2][size - 1]) for r in whole.rows):
@@ -412,7 +417,7 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
         if pos is None:
             continue
         if pos >= 2 and cluster.template[pos - 1] == "/" and _second_counts(cluster, pos - 2):
-            second.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows})
+            second.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows if tokens[pos].isdigit()})
         elif cluster.template[pos + 1 : pos + 2] != ["/"]:
             plain.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows if tokens[pos].isdigit()})
     if not second and not plain:

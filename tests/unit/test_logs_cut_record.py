@@ -46,3 +46,11 @@ def test_a_shorter_complete_record_at_the_end_is_not_joined(tmp_path):
     log = parse_log(_write(tmp_path, "loop.log", lines))
     assert log.series("loss")[-1] == (50, 2.4)
     assert [s for s, _ in log.series("lr")] == [10, 20, 30, 40, 50]
+
+
+def test_a_record_cut_before_its_counter_total_stays_apart_and_reads(tmp_path):
+    # the counter's second number moves (an epoch, then its batches); the last line stops right after the slash
+    lines = [f"FIT Batch 4/{51200 + 100 * i} loss {2.0 - i / 100:.4f} lr 0.00100000 worker 0 ok:" for i in range(6)]
+    lines.append("FIT Batch 4/")
+    log = parse_log(_write(tmp_path, "cut_total.log", lines))  # once an IndexError in the samples check
+    assert [s for s, _ in log.series("loss")] == [51200 + 100 * i for i in range(6)]
