@@ -27,7 +27,7 @@ WHERE = ("after", "clause", "sentence", "parenthesis")
 # unless the cue is a definition (a definition's "reaches 90%" is its condition, not a result).
 RESULT_WORDS = re.compile(
     r"achiev|\breach|attain|obtain|deliver|sustain|improv|reduc|outperform|faster|slower|higher|lower|better|"
-    r"worse|speed|accelerat|\bgains?\b|\bsav(?:e|es|ing)\b|\bcuts?\b|shorter|cheaper|surpass|beats?\b|sooner|"
+    r"worse|(?<![A-Za-z])speed|accelerat|\bgains?\b|\bsav(?:e|es|ing)\b|\bcuts?\b|shorter|cheaper|surpass|beats?\b|sooner|"
     r"earlier|quicker|\bkeeps?\b|\bkept\b|maintain|retain|preserv|"
     r"提高|提升|降低|减少|达到|实现|加速|缩短",
     re.I,

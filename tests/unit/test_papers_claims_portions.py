@@ -38,3 +38,12 @@ def test_an_unknown_of_an_equation_is_no_multiple():
         "Quill is 1.9x faster than Bar.\n"
     )
     assert _values(text) == [(1.9, "x")]
+
+
+def test_a_system_named_speed_is_no_result_word():
+    # "FooSpeed" holds "speed" but states nothing: the portion it places is still a setting.
+    text = (
+        "We present Quill. The FooSpeed engine then places the first 30% of the layers on the host. Quill "
+        "trains 1.2x faster than FooSpeed.\n"
+    )
+    assert _values(text) == [(1.2, "x")]
