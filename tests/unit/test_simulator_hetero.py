@@ -171,3 +171,33 @@ def test_goodput_moves_a_job_to_a_faster_type_only_when_the_move_pays(restart_s,
     assert d.workers > 0
     assert (d.gpu_type == "fast") is moves, d.reason
     assert {cluster.node_types[n] for n in d.placement} == {d.gpu_type}
+
+
+def _scaling_model():
+    """A job measured on one and two GPUs that scales almost linearly (noisy gradients: large batches pay)."""
+    from assay.scheduler.policies import BatchLimits, GoodputModel
+
+    limits = BatchLimits(init_batch=8, max_batch=256, min_local=4, max_local=32)
+    model = GoodputModel(limits, gpus_per_node=4)
+    for workers in (1, 2):
+        model.observe_step(1, workers, 8, 0.10 + 0.001 * (workers - 1), 0.001 * (workers - 1))
+    model.observe_noise(1.0, 100.0)
+    return limits, model
+
+
+@pytest.mark.parametrize("dear_first", [True, False])
+def test_goodput_grows_the_job_cheapest_to_restart_into_leftover_gpus(dear_first):
+    """Two equal running jobs, three free GPUs on their type: neither's best step (four more) fits, so
+    the leftover goes to one of them; the one that restarts in 30 s gets it, not the one taking 300 s,
+    whichever came first."""
+    jobs = []
+    for name, restart_s, node in (("dear", 300.0, 0), ("cheap", 30.0, 1)):
+        limits, model = _scaling_model()
+        jobs.append(JobView(name, 0.0 if (name == "dear") == dear_first else 10.0, 2, workers=2,
+                            placement=(node, node), batch_size=16, limits=limits, model=model, gpu_type="slow",
+                            models={"slow": model}, type_speed={"slow": 1.0, "fast": 0.01}, restart_s=restart_s))
+    cluster = ClusterView((4, 3, 4), (2, 2, 0), ("slow", "slow", "fast"))
+    out = get_policy("goodput").decide(jobs, cluster, 36000.0)
+    assert out["dear"].workers == 2 and out["dear"].gpu_type == "slow", out["dear"].reason
+    assert out["cheap"].workers > 2 and out["cheap"].gpu_type == "slow", out["cheap"].reason
+    assert sum(d.workers for d in out.values() if d.gpu_type == "slow") <= 7
