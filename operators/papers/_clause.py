@@ -293,6 +293,21 @@ CUES: tuple[Cue, ...] = (
         ((1.3, "x"),),
     ),
     Cue(
+        "target of a time to accuracy",
+        frozenset({"pct"}),
+        "clause",
+        # "takes 7.4x longer than Foo to reach a 48% accuracy": the accuracy is where the clock stops.
+        re.compile(
+            r"\b(?:longer|faster|sooner|slower|quicker|time|hours?|minutes?|epochs?|iterations?|steps?|days?)\b"
+            r"[^.;,]{0,60}\bto\s+(?:reach|achieve|attain|hit|get\s+to)\s+(?:an?\s+|the\s+)?"
+            r"(?:(?:target|top-1|top-5|validation|test)\s+(?:accuracy\s+)?(?:of\s+)?)?$",
+            re.I,
+        ),
+        True,
+        "The plain data-parallel run needs 3.2x more epochs than Foo to reach a 71% accuracy.",
+        ((3.2, "x"),),
+    ),
+    Cue(
         "variable in an equation",
         _X,
         "after",

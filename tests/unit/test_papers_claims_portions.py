@@ -47,3 +47,11 @@ def test_a_system_named_speed_is_no_result_word():
         "trains 1.2x faster than FooSpeed.\n"
     )
     assert _values(text) == [(1.2, "x")]
+
+
+def test_the_accuracy_a_time_to_accuracy_stops_at_is_no_claim():
+    text = (
+        "We present Quill. On ImageNet, plain data parallelism takes 2.8x longer than Quill to reach a 72% "
+        "top-1 accuracy.\n"
+    )
+    assert _values(text) == [(2.8, "x")]
