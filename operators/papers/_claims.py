@@ -178,7 +178,8 @@ _COMPARATIVE_AFTER = re.compile(
     re.IGNORECASE,
 )
 _COMPARATIVE_BEFORE = re.compile(
-    r"(?:\bby|\bup[ \t]+to|\bof|\bachiev\w*|\bdeliver\w*|\bprovid\w*|\byield\w*|\bgain\w*|\breach\w*|"
+    r"(?:\bby|\bup[ \t]+to|\b(?:speed-?ups?|factor|improvements?|gains?|reductions?|increases?|decreases?|"
+    r"accelerations?|slowdowns?)[ \t]+of|\bachiev\w*|\bdeliver\w*|\bprovid\w*|\byield\w*|\bgain\w*|\breach\w*|"
     r"\bspeed[- ]?up|\bimprov\w*|\breduc\w*|\baccelerat\w*)[ \t]+(?:\w+[ \t]+)?$",
     re.IGNORECASE,
 )

@@ -55,3 +55,11 @@ def test_the_accuracy_a_time_to_accuracy_stops_at_is_no_claim():
         "top-1 accuracy.\n"
     )
     assert _values(text) == [(2.8, "x")]
+
+
+def test_a_repetition_count_is_no_multiple_and_a_speedup_of_n_times_is():
+    text = (
+        "We present Quill. Without deduplication, each stage sends the same set of tensors 4 times across "
+        "the network. Quill gives a speedup of 3 times over FooPipe.\n"
+    )
+    assert _values(text) == [(3.0, "x")]
