@@ -193,7 +193,10 @@ _LOGGER = re.compile(
     r"|\| (?:INFO|WARNING|ERROR|DEBUG) +\| (?P<d>[A-Za-z_][\w.]*) [|:-]"
     r"|(?:^|[\s\]])(?P<e>[a-z_][\w.]*) (?:INFO|WARNING|ERROR|DEBUG):"
     r"|\[(?P<f>[a-z_]\w*(?:\.\w+)+)\]"
-    r"|(?:^|[\s\[(|])(?P<g>[a-z_]\w*(?:\.[a-z_]\w*)+):\d+\b(?![.:]\d)",
+    r"|(?:^|[\s\[(|])(?P<g>[a-z_]\w*(?:\.[a-z_]\w*)+):\d+\b(?![.:]\d)"
+    # a logger that prints its name in brackets beside a bracketed level: ``[LightGBM] [Info]``, ``[ACME][INFO]:``;
+    # a name ending on a digit is a device or a rank (``[GPU0] [INFO]``, ``[rank1][INFO]``), no tool
+    r"|(?:^|[\s\]])\[(?P<h>[A-Za-z][A-Za-z0-9_]*[A-Za-z_])\] ?\[(?i:info|warn|warning|error|debug|fatal|critical)\]",
     re.M,
 )
 _PATH = re.compile(
@@ -257,7 +260,8 @@ def references(text: str) -> dict[str, int]:
     sits above the libraries it calls)."""
     counts: dict[str, int] = {}
     for m in _LOGGER.finditer(text):
-        top = _module_package(next(g for g in m.groups() if g))
+        # a bracketed name is printed as its author spells the tool (``LightGBM``); the package is lower case
+        top = _module_package(m["h"].lower() if m["h"] else next(g for g in m.groups() if g))
         if top:
             counts[top] = counts.get(top, 0) + 1
     for m in _RUN_MODULE.finditer(text):
