@@ -44,6 +44,12 @@ _VERSUS_EN = re.compile(
     rf"(?:(?:with|using|under)\s+)?(?:the\s+|a\s+|an\s+)?(?P<v>{_PHRASE}{{2,90}})",
     re.I,
 )
+# "the best throughput achieved without X", "that obtained without X": the baseline is the run without X.
+_REACHED_WITHOUT = re.compile(
+    r"(?:(?:the|that|those)\s+)?(?:[\w-]+\s+){0,3}?(?:achieved|obtained|reached|attained|measured|seen)\s+"
+    r"(?P<v>without\s+\S[^,.;:()\n]*)",
+    re.I,
+)
 # Verbs that name their baseline before the numbers: "outperforms A and B by 1.2x and 1.5x".
 _VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed)\w*\s+(?:the\s+)?$", re.I)
 # "compared to the runner-up, BarPipe": a descriptive phrase, then the system's name after a comma.
@@ -117,7 +123,13 @@ def versus(
     for m in _overlapping(_VERSUS_EN, text, s_start, s_end):
         start = m.start("v")
         phrase = text[start : m.end("v")]
-        stop = _STOP_EN.search(phrase)
+        reached = _REACHED_WITHOUT.match(phrase)
+        if reached:
+            # "2x higher than the best throughput achieved without recomputation": the run without it.
+            start, phrase = start + reached.start("v"), reached.group("v")
+            stop = _STOP_EN.search(phrase, len("without"))
+        else:
+            stop = _STOP_EN.search(phrase)
         phrase = _cell_cut(text, m.start(), (phrase[: stop.start()] if stop else phrase).strip())
         if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase) or _MULTIPLE_FIRST.match(phrase):
             continue
