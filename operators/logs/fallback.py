@@ -14,6 +14,7 @@ import re
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._boxes import BOX_ROW, BoxTables, KeyBlocks
 from assay.operators.logs._collect import Collector
+from assay.operators.logs._counters import bracketed_counter, moving_counter, second_counts
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import (
     MODULE_PATH,
@@ -355,14 +356,14 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
         _drop_non_values(cluster, names)
         percent = _percent_positions(cluster, names)
         found = step_position(cluster.template, names, not_counters=percent)
-        if found is not None and _second_counts(cluster, found):
+        if found is not None and second_counts(cluster, found):
             found += 2  # ``Batch 4/203700``: the epoch, then the counter
         if found is not None:
-            found = _moving_counter(cluster, found, percent)
+            found = moving_counter(cluster, found, percent)
         for pos in percent:
             if cluster.template[pos + 1 : pos + 2] == ["|"]:
                 del names[pos]
-        cluster.typed = (names, found if found is not None else _bracketed_counter(cluster), percent)
+        cluster.typed = (names, found if found is not None else bracketed_counter(cluster), percent)
     names, step_pos, percent = cluster.typed
     return dict(names), step_pos, percent
 
@@ -408,7 +409,7 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
     """Lines that print no step of their own (an evaluation after its training line) take the step of the
     typed line before them: where that line's step is a whole number its template names (``(Epoch 21) TRAIN
     LOSS:0.18`` then ``VALID SET 0 LOSS:0.17``), a line that had no step from the line-by-line reading takes it;
-    where that line's counter is the second of its pair (``_second_counts``), the line-by-line reading took
+    where that line's counter is the second of its pair (``second_counts``), the line-by-line reading took
     the first (the epoch), so every such line takes the typed step."""
     second: dict[int, int] = {}
     plain: dict[int, int] = {}
@@ -416,7 +417,7 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
         pos = _step_of(cluster)[1]
         if pos is None:
             continue
-        if pos >= 2 and cluster.template[pos - 1] == "/" and _second_counts(cluster, pos - 2):
+        if pos >= 2 and cluster.template[pos - 1] == "/" and second_counts(cluster, pos - 2):
             second.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows if tokens[pos].isdigit()})
         elif cluster.template[pos + 1 : pos + 2] != ["/"]:
             plain.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows if tokens[pos].isdigit()})
@@ -435,66 +436,6 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
                 s = _step_before(lines, steps, n)
             rows.append((n, r, t, s))
         cluster.rows = rows
-
-
-def _moving_counter(cluster: Cluster, pos: int, percent: set[int]) -> int:
-    """A step that does not move over three or more records (a bar drawn to its end each time, ``833/833``) is
-    no step where another whole number of the template rises on every record: the one that reaches furthest
-    (``s 833``, ``1666``, ... over an epoch's ``miniE 1``, ``2``) counts the run."""
-    rows = cluster.rows
-    if len(rows) < 3 or len({row[2][pos] for row in rows}) != 1:
-        return pos
-    rising = []
-    for at, token in enumerate(cluster.template):
-        if token != "<*>" or at == pos or at in percent:
-            continue
-        values = [row[2][at] for row in rows]
-        if all(v.isdigit() for v in values) and all(int(a) < int(b) for a, b in zip(values, values[1:], strict=False)):
-            rising.append((int(values[-1]), at))
-    return max(rising)[1] if rising else pos
-
-
-def _second_counts(cluster: Cluster, pos: int) -> bool:
-    """A pair ``a/b`` whose second number changes from record to record while the first stays (WeNet's
-    ``TRAIN Batch 4/203700`` then ``4/203800``) is no counter with its total: a total does not change within
-    an epoch. The first is the epoch, the second counts."""
-    if cluster.template[pos + 1 : pos + 3] != ["/", "<*>"] or len(cluster.rows) < 2:
-        return False
-    firsts = {row[2][pos] for row in cluster.rows}
-    seconds = [row[2][pos + 2] for row in cluster.rows]
-    if len(firsts) != 1 or len(set(seconds)) < 2 or not all(v.isdigit() for v in seconds):
-        return False
-    return all(int(a) <= int(b) for a, b in zip(seconds, seconds[1:], strict=False))
-
-
-def _bracketed_counter(cluster: Cluster) -> int | None:
-    """A whole number alone in brackets that never goes down across the records (clu's ``logging_writer.py:35]
-    [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth."""
-    t = cluster.template
-    if _leading_counter(cluster):
-        return 0
-    for pos in range(1, len(t) - 2):
-        # followed by a key (``[400] train_loss=``), not by another bracket (mmengine's ``[1][25/25]``)
-        if t[pos - 1] == "[" and t[pos] == "<*>" and t[pos + 1] == "]" and t[pos + 2][:1].isalpha():
-            values = [row[2][pos] for row in cluster.rows]
-            if all(v.isdigit() for v in values) and all(
-                int(a) <= int(b) for a, b in zip(values, values[1:], strict=False)
-            ):
-                return pos
-            return None
-    return None
-
-
-def _leading_counter(cluster: Cluster) -> bool:
-    """A whole number that opens every line of a template whose fields are all named, and that rises from
-    record to record (``   12 4.31 s run, 2.87 loss, ...``): the step, as a loop that prints its counter first
-    writes it. Needs three records: two lines rising by chance say nothing."""
-    names, _, _ = cluster.typed or ({}, None, set())
-    t = cluster.template
-    if len(cluster.rows) < 3 or t[:1] != ["<*>"] or t[1:2] not in (["<*>"], [":"]) or 0 in names:
-        return False
-    values = [row[2][0] for row in cluster.rows]
-    return all(v.isdigit() for v in values) and all(int(a) < int(b) for a, b in zip(values, values[1:], strict=False))
 
 
 def emit_all(

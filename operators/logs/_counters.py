@@ -1,0 +1,67 @@
+"""Which whole number of a mined template counts the run's steps, read from how its values behave across the
+template's records (a bar that never moves, a total that changes, a number alone in brackets, a number that
+opens every line): the rules ``fallback`` applies after the step words of ``_steps.step_position``."""
+
+from __future__ import annotations
+
+from assay.operators.logs._miner import Cluster
+
+
+def moving_counter(cluster: Cluster, pos: int, percent: set[int]) -> int:
+    """A step that does not move over three or more records (a bar drawn to its end each time, ``833/833``) is
+    no step where another whole number of the template rises on every record: the one that reaches furthest
+    (``s 833``, ``1666``, ... over an epoch's ``miniE 1``, ``2``) counts the run."""
+    rows = cluster.rows
+    if len(rows) < 3 or len({row[2][pos] for row in rows}) != 1:
+        return pos
+    rising = []
+    for at, token in enumerate(cluster.template):
+        if token != "<*>" or at == pos or at in percent:
+            continue
+        values = [row[2][at] for row in rows]
+        if all(v.isdigit() for v in values) and all(int(a) < int(b) for a, b in zip(values, values[1:], strict=False)):
+            rising.append((int(values[-1]), at))
+    return max(rising)[1] if rising else pos
+
+
+def second_counts(cluster: Cluster, pos: int) -> bool:
+    """A pair ``a/b`` whose second number changes from record to record while the first stays (WeNet's
+    ``TRAIN Batch 4/203700`` then ``4/203800``) is no counter with its total: a total does not change within
+    an epoch. The first is the epoch, the second counts."""
+    if cluster.template[pos + 1 : pos + 3] != ["/", "<*>"] or len(cluster.rows) < 2:
+        return False
+    firsts = {row[2][pos] for row in cluster.rows}
+    seconds = [row[2][pos + 2] for row in cluster.rows]
+    if len(firsts) != 1 or len(set(seconds)) < 2 or not all(v.isdigit() for v in seconds):
+        return False
+    return all(int(a) <= int(b) for a, b in zip(seconds, seconds[1:], strict=False))
+
+
+def bracketed_counter(cluster: Cluster) -> int | None:
+    """A whole number alone in brackets that never goes down across the records (clu's ``logging_writer.py:35]
+    [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth."""
+    t = cluster.template
+    if _leading_counter(cluster):
+        return 0
+    for pos in range(1, len(t) - 2):
+        # followed by a key (``[400] train_loss=``), not by another bracket (mmengine's ``[1][25/25]``)
+        if t[pos - 1] == "[" and t[pos] == "<*>" and t[pos + 1] == "]" and t[pos + 2][:1].isalpha():
+            values = [row[2][pos] for row in cluster.rows]
+            if all(v.isdigit() for v in values) and all(
+                int(a) <= int(b) for a, b in zip(values, values[1:], strict=False)
+            ):
+                return pos
+            return None
+    return None
+
+
+def _leading_counter(cluster: Cluster) -> bool:
+    """A whole number that opens every line of a template whose fields are all named, and that rises from
+    record to record (``   12 4.31 s run, 2.87 loss, ...``): the step, as a loop that prints its counter first
+    writes it. Needs three records: two lines rising by chance say nothing."""
+    names, _, _ = cluster.typed or ({}, None, set())
+    t = cluster.template
+    if len(cluster.rows) < 3 or t[:1] != ["<*>"] or t[1:2] not in (["<*>"], [":"]) or 0 in names:
+        return False
+    values = [row[2][0] for row in cluster.rows]
+    return all(v.isdigit() for v in values) and all(int(a) < int(b) for a, b in zip(values, values[1:], strict=False))
