@@ -4,24 +4,54 @@ opens every line): the rules ``fallback`` applies after the step words of ``_ste
 
 from __future__ import annotations
 
+import re
+
 from assay.operators.logs._miner import Cluster
 
 
-def moving_counter(cluster: Cluster, pos: int, percent: set[int]) -> int:
+def moving_counter(cluster: Cluster, pos: int, percent: set[int], names: dict[int, str] | None = None) -> int:
     """A step that does not move over three or more records (a bar drawn to its end each time, ``833/833``) is
     no step where another whole number of the template rises on every record: the one that reaches furthest
-    (``s 833``, ``1666``, ... over an epoch's ``miniE 1``, ``2``) counts the run."""
+    (``s 833``, ``1666``, ... over an epoch's ``miniE 1``, ``2``) counts the run. An epoch taken for the step
+    gives way the same way, from two records on, to a named counter that rises on every record with a steady
+    stride (``epoch: 1, iters: 100,`` then ``iters: 200,``; ``epoch: 2 | nupdates: 3074``): the epoch changes
+    rarely and by one, the counter of updates is the finer step (never a count of samples, tokens or time)."""
     rows = cluster.rows
-    if len(rows) < 3 or len({row[2][pos] for row in rows}) != 1:
+    still = len(rows) >= 3 and len({row[2][pos] for row in rows}) == 1
+    by_epoch = not still and names is not None and "epoch" in names.get(pos, "").lower() and len(rows) >= 2
+    if not still and not by_epoch:
         return pos
+    epochs = [whole_number(row[2][pos]) for row in rows]
     rising = []
     for at, token in enumerate(cluster.template):
         if token != "<*>" or at == pos or at in percent:
             continue
-        values = [row[2][at] for row in rows]
-        if all(v.isdigit() for v in values) and all(int(a) < int(b) for a, b in zip(values, values[1:], strict=False)):
-            rising.append((int(values[-1]), at))
+        values = [whole_number(row[2][at]) for row in rows]
+        if None in values or not all(a < b for a, b in zip(values, values[1:], strict=False)):
+            continue
+        if by_epoch and not _steady_counter((names or {}).get(at, ""), values, epochs):
+            continue
+        rising.append((values[-1], at))
     return max(rising)[1] if rising else pos
+
+
+#: Words that say a rising number counts amounts, not steps: samples, tokens, images, time, memory.
+AMOUNT_WORDS = re.compile(r"sample|token|tok|img|image|example|seen|consumed|byte|time|sec|elapsed|mem|size|len", re.I)
+
+
+def _steady_counter(name: str, values: list[int], epochs: list[int | None]) -> bool:
+    """A named counter (not an amount) that reaches past the epoch and rises by a steady stride (no step more
+    than three times another): the updates of a run, not an epoch or a sample count."""
+    if not name or AMOUNT_WORDS.search(name) or None in epochs or values[-1] <= max(epochs):
+        return False
+    strides = [b - a for a, b in zip(values, values[1:], strict=False)]
+    return max(strides) <= 3 * min(strides)
+
+
+def whole_number(token: str) -> int | None:
+    """A whole number as a field prints it, a separator glued after it (``100,`` in ``iters: 100, time:``)."""
+    token = token.rstrip(",;")
+    return int(token) if token.isdigit() else None
 
 
 def second_counts(cluster: Cluster, pos: int) -> bool:

@@ -359,7 +359,7 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
         if found is not None and second_counts(cluster, found):
             found += 2  # ``Batch 4/203700``: the epoch, then the counter
         if found is not None:
-            found = moving_counter(cluster, found, percent)
+            found = moving_counter(cluster, found, percent, names)
         for pos in percent:
             if cluster.template[pos + 1 : pos + 2] == ["|"]:
                 del names[pos]
