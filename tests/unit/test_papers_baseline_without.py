@@ -21,3 +21,12 @@ def test_the_run_without_the_feature_is_the_baseline():
         "1.7x higher than the best rate obtained without offloading on the same GPUs.\n"
     )
     assert c["1.7x"]["versus"] == "without offloading"
+
+
+def test_a_value_set_against_a_value_names_no_baseline_in_chinese():
+    # "（3.2 rps 对比 1.6 rps）": two measured values side by side; the baseline stays the one named before.
+    c = _claims(
+        "我们提出了Quill，一个推理服务系统。\n\n在相同的硬件上，与FooServe相比，Quill 展示了高达 2 倍的吞吐量"
+        "（3.2 rps 对比 1.6 rps）在相同的延迟下；或高达 40% 的延迟减少（5 秒对比 8 秒）。Quill 的吞吐量比 FooServe 高 1.5 倍。\n"
+    )
+    assert c["40%"]["versus"] == "FooServe"
