@@ -377,13 +377,20 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
     """On a line about evaluation (``Test: [ 10/196] ... Loss 5.5``, ``| valid on 'valid' subset | loss 4.1``:
     an evaluation word before the loss), the loss is the validation loss, unless the line names one itself. A
     line of sections (ESPnet's ``[train] ... loss=110.0, [valid] ... loss=100.0``) gives each loss the split of
-    the nearest section word before it."""
+    the nearest section word before it. Any other value after an evaluation word (``testing psnr = 34.2, ssim
+    = 0.93``) is the split's too: a record of evaluation values is no training series."""
     if "val_loss" in metrics.values():
         return
-    for at in [p for p in sorted(metrics) if metrics[p] == "loss"]:
+    for at in sorted(metrics):
         section = next((w.lower() for w in reversed(template[:at]) if w.lower() in _SECTION_WORDS), None)
-        if section in _EVALUATION_TAGS:
+        name = metrics[at]
+        if section in _EVALUATION_TAGS and name == "loss":
             metrics[at] = "val_loss"
+        elif section in _EVALUATION_TAGS and not name.startswith(_SPLIT_PREFIXES) and "loss" not in name:
+            metrics[at] = f"val_{name}"
+
+
+_SPLIT_PREFIXES = ("val_", "eval_", "test_", "train_", "epoch_")
 
 
 #: ``cv`` and ``dev`` are the held-out split as speech recipes (Kaldi's heirs) and many NLP loops name it.
