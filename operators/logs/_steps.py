@@ -135,18 +135,19 @@ class EpochCounters:
     """Steps of a counter that starts again at each epoch (``Step [600/600]``, then ``Step [100/600]``), made
     global. When a counter goes back after its last stride reached its total, that total is added to the
     steps after it; a counter going back from mid-way is left alone (a restart from a checkpoint). Counters
-    with different totals (a training and an evaluation bar) and ranks are apart."""
+    with different totals (a training and an evaluation bar), different words before them (``_counter_word``)
+    and ranks are apart."""
 
     def __init__(self) -> None:
-        # (rank, total) -> last counter, stride, offset, last bare epoch number
-        self._state: dict[tuple[int | None, int], tuple[int, int, int, int | None]] = {}
+        # (rank, counter word, total) -> last counter, stride, offset, last bare epoch number
+        self._state: dict[tuple[int | None, str, int], tuple[int, int, int, int | None]] = {}
         self.offsets: dict[int, int] = {}  # line number -> what its counter's steps are shifted by (where > 0)
         self.zero_based: set[int | None] = set()  # ranks that printed an epoch 0
         self.last_total: dict[int | None, int] = {}  # rank -> the total of the counter it printed last
         # counters seen going on (not back) when the epoch beside them went up: they count the whole run
         # (PaddleSeg's ``epoch: 2, iter: 80/300``), and the lines given an epoch's offset lose it
-        self.run_wide: set[tuple[int | None, int]] = set()
-        self._shifted: dict[tuple[int | None, int], list[int]] = {}
+        self.run_wide: set[tuple[int | None, str, int]] = set()
+        self._shifted: dict[tuple[int | None, str, int], list[int]] = {}
 
     def see(self, text: str, line_no: int, rank: int | None) -> int | None:
         """The global step of ``text``'s innermost counter with a total, if it has one."""
@@ -156,15 +157,15 @@ class EpochCounters:
         found = counters[-1]  # the innermost: "Epoch [2/10], Step [100/600]" counts steps
         kind = next((k for k in ("bar", "bracket", "after") if found.group(k)), "n")
         n, total = int(found.group(kind)), int(found.group("total" if kind == "n" else f"{kind}_total"))
-        last, stride, offset, last_epoch = self._state.get((rank, total), (None, 0, 0, None))
         before = text[: found.start()]
+        key = (rank, _counter_word(before), total)
+        last, stride, offset, last_epoch = self._state.get(key, (None, 0, 0, None))
         epoch = _EPOCH_OF.search(before)
         bare = EPOCH_NUMBER.search(before)
         now = int(bare.group(1) or bare.group(2)) if bare else None
         k = int(epoch.group("k") or epoch.group("bk")) if epoch else None
         if k == 0 or now == 0:
             self.zero_based.add(rank)
-        key = (rank, total)
         if now is not None and last is not None and last_epoch is not None and now > last_epoch and n > last:
             self.run_wide.add(key)
             for line in self._shifted.pop(key, []):
@@ -190,7 +191,7 @@ class EpochCounters:
                 offset += total
             elif n > last:
                 stride = n - last
-        self._state[(rank, total)] = (n, stride, offset, now)
+        self._state[key] = (n, stride, offset, now)
         self.last_total[rank] = total
         if offset:
             self.offsets[line_no] = offset
@@ -217,12 +218,23 @@ class EpochCounters:
         kind = next((k for k in ("bar", "bracket", "after") if found.group(k)), "n")
         total = int(found.group("total" if kind == "n" else f"{kind}_total"))
         bare = EPOCH_NUMBER.search(text[: found.start()])
-        if (rank, total) not in self._state or not bare:
+        if (rank, _counter_word(text[: found.start()]), total) not in self._state or not bare:
             return  # an evaluation's own counter (another total), or no epoch beside it
         first = 0 if rank in self.zero_based else 1
         offset = (int(bare.group(1) or bare.group(2)) - first) * total
         if offset > 0:
             self.offsets[line_no] = offset
+
+
+def _counter_word(before: str) -> str:
+    """The word a counter is printed after (``batch`` of ``Reading in batch: 2000 / 2000``, ``it`` of ``training
+    it 1000/2000``): two counters with one total but different words count different things (a data loader's
+    batches, the training's iterations), so one going back is no new epoch of the other."""
+    words = _LAST_WORD.findall(before[-40:])
+    return words[-1].lower() if words else ""
+
+
+_LAST_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 #: A line that is only an epoch header: Keras' ``Epoch 41/190``.
