@@ -28,7 +28,8 @@ WHERE = ("after", "clause", "sentence", "parenthesis")
 RESULT_WORDS = re.compile(
     r"achiev|\breach|attain|obtain|deliver|sustain|improv|reduc|outperform|faster|slower|higher|lower|better|"
     r"worse|(?<![A-Za-z])speed|accelerat|\bgains?\b|\bsav(?:e|es|ing)\b|\bcuts?\b|shorter|cheaper|surpass|beats?\b|sooner|"
-    r"earlier|quicker|\bkeeps?\b|\bkept\b|maintain|retain|preserv|"
+    r"earlier|quicker|\bkeeps?\b|\bkept\b|maintain|retain|preserv|slowdowns?\b|"
+    r"\bcompared\s+(?:to|with|against)\b|\brelative\s+to\b|"
     r"提高|提升|降低|减少|达到|实现|加速|缩短",
     re.I,
 )

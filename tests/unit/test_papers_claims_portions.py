@@ -63,3 +63,11 @@ def test_a_repetition_count_is_no_multiple_and_a_speedup_of_n_times_is():
         "the network. Quill gives a speedup of 3 times over FooPipe.\n"
     )
     assert _values(text) == [(3.0, "x")]
+
+
+def test_a_comparison_keeps_a_result_in_a_sentence_that_sets_something():
+    text = (
+        "We present Quill. When we set the micro-batch of FooPipe to match Quill's, FooPipe shows 35% and 48% "
+        "throughput slowdowns compared to Quill on the two clusters, respectively.\n"
+    )
+    assert _values(text) == [(35.0, "%"), (48.0, "%")]
