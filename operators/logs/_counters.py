@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from assay.operators.logs._miner import Cluster
+from assay.operators.logs._names import metric_name
 
 
 def moving_counter(cluster: Cluster, pos: int, percent: set[int], names: dict[int, str] | None = None) -> int:
@@ -46,6 +47,26 @@ def _steady_counter(name: str, values: list[int], epochs: list[int | None]) -> b
         return False
     strides = [b - a for a, b in zip(values, values[1:], strict=False)]
     return max(strides) <= 3 * min(strides)
+
+
+def steady_named_counter(cluster: Cluster, names: dict[int, str], percent: set[int]) -> int | None:
+    """Where a template names no step word, the named whole number that rises by the same stride on every
+    record (three or more) is its step, as a loop that logs every N updates prints it (``Up. 14000``, ``16000``
+    ...; ``tick 0``, ``1``, ...): an amount it has processed (samples, tokens, time) rises unevenly, and a metric
+    the synonym table knows (a loss, a rate) is a value, not a counter."""
+    rows = cluster.rows
+    if len(rows) < 3:
+        return None
+    for pos in sorted(names):
+        if pos in percent or AMOUNT_WORDS.search(names[pos]) or metric_name(names[pos]):
+            continue
+        values = [row[2][pos] for row in rows]
+        if not all(v.isdigit() for v in values):
+            continue
+        strides = {int(b) - int(a) for a, b in zip(values, values[1:], strict=False)}
+        if len(strides) == 1 and strides.pop() > 0:
+            return pos
+    return None
 
 
 def whole_number(token: str) -> int | None:

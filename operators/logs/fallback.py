@@ -14,7 +14,12 @@ import re
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._boxes import BOX_ROW, BoxTables, KeyBlocks
 from assay.operators.logs._collect import Collector
-from assay.operators.logs._counters import bracketed_counter, moving_counter, second_counts
+from assay.operators.logs._counters import (
+    bracketed_counter,
+    moving_counter,
+    second_counts,
+    steady_named_counter,
+)
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import (
     MODULE_PATH,
@@ -363,7 +368,11 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
         for pos in percent:
             if cluster.template[pos + 1 : pos + 2] == ["|"]:
                 del names[pos]
-        cluster.typed = (names, found if found is not None else bracketed_counter(cluster), percent)
+        if found is None:
+            found = bracketed_counter(cluster)
+        if found is None:
+            found = steady_named_counter(cluster, names, percent)
+        cluster.typed = (names, found, percent)
     names, step_pos, percent = cluster.typed
     return dict(names), step_pos, percent
 
