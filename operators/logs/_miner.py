@@ -53,11 +53,21 @@ def _key_positions(shape: list[str]) -> set[int]:
         word = shape[i]
         if word == "<*>" or not (word[0].isalpha() or word[0] == "_"):
             continue
+        if word.lower().rstrip(":") in _SPLIT_WORDS:
+            keys.add(i)  # ``Training of Epoch 3 - loss`` and ``Validation of Epoch 3 - loss``: two series
+            continue
         if shape[i + 1] in (":", "=", "<*>"):
             keys.add(i)
             if i and (shape[i - 1][0].isalpha() or shape[i - 1][0] == "_"):
                 keys.add(i - 1)
     return keys
+
+
+#: Words that say which split a record measures: lines that differ in one are records of two templates, so
+#: the words around a template's fields still say which split its values belong to.
+_SPLIT_WORDS = frozenset(
+    "train training val valid validation validating eval evaluation evaluating test testing dev".split()
+)
 
 
 class TemplateMiner:
