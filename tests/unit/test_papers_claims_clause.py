@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from assay.dsl import get_operator
-from assay.operators.papers._clause import CUES
+from assay.operators.papers._cues import CUES
 
 
 def claims_of(text: str) -> list[dict]:

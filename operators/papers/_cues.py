@@ -1,0 +1,302 @@
+"""The declared table of cues that a number with a ratio unit states no result (a setting, a workload's
+statistic, a definition, a label): one row a cue, each with an own-worded example and the claims the example
+still holds. ``_clause`` reads the table; the tests run every example through the whole extraction path.
+
+Why a module of its own: the table is data that grows a row at a time, with its examples; the code that
+applies it (``_clause``) changes for other reasons.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Where a cue is looked for, relative to the number: ``after`` (the text right after the unit), ``clause``
+#: (the clause before the number, from the last comma, semicolon or sentence end), ``sentence`` (the
+#: sentence before the number, up to a semicolon), ``parenthesis`` (the whole of the brackets the number
+#: stands in).
+WHERE = ("after", "clause", "sentence", "parenthesis")
+
+# Nouns that count members of a workload (a share of them is a statistic of the workload, not a result).
+_POPULATION = (
+    r"(?:tasks|jobs|blocks|requests|users|workers|threads|kernels|queries|samples|iterations|steps|files|"
+    r"experts|tokens|warps|pages|accesses|flows|calls|functions|invocations|operators|layers|models|tenants)"
+)
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A sign that a number is not a result: its name, the claim shapes it applies to, where it is looked for,
+    its pattern(s), whether it holds even when the clause states a result, an own-worded example and the
+    claims (value, unit) the example still holds (its results)."""
+
+    name: str
+    shapes: frozenset[str]
+    where: str
+    pattern: re.Pattern[str]
+    overrides_result: bool
+    example: str
+    kept: tuple[tuple[float, str], ...] = ()
+    #: Where a result verb keeps the number: its ``clause``, or its ``sentence`` up to it and the rest of its
+    #: brackets (a parenthesis cut off from its sentence's verb by "e.g.,").
+    result_in: str = "clause"
+
+
+_RATIOS = frozenset({"x", "pct", "times", "fold", "words"})
+_X = frozenset({"x", "times", "fold"})
+
+CUES: tuple[Cue, ...] = (
+    Cue(
+        "link count",
+        _X,
+        "after",
+        re.compile(
+            r"\s*(?:(?:HDR|EDR|NDR|FDR|QDR)\s+)?(?:InfiniBand|IB\b|NVLinks?|NVSwitch|RoCE|Ethernet|NICs?|"
+            r"HCAs?|links?\b|ports?\b|lanes?\b|SSDs?\b|NVMe|disks?\b|HBM)",
+            re.I,
+        ),
+        True,
+        "The servers are joined by 4x HDR InfiniBand, and Foo trains 1.6x faster than Bar on them.",
+        ((1.6, "x"),),
+    ),
+    Cue(
+        "resource multiple",
+        _X,
+        "after",
+        re.compile(
+            r"\s*(?:\)|\s)?(?:of\s+(?:the\s+|its\s+|their\s+)?)?(?:GPU[ \t-]+|device[ \t-]+)?"
+            r"(?:over-?subscri\w+|working[ \t-]+sets?|memory\s+(?:capacity|budget|limit)|capacity\b|"
+            r"headroom|replication\b|redundancy\b)(?![^.;,]{0,40}\b(?:than|compared|relative|over|versus|vs)\b)",
+            re.I,
+        ),
+        True,
+        "Each node runs at 1.5x oversubscription of its device memory, where Foo cuts stalls by 35%.",
+        ((35.0, "%"),),
+    ),
+    Cue(
+        "label",
+        _X,
+        "parenthesis",
+        # "(Local 1x)", "(2x Local 1x)": a name with its unit multiple, the whole of a parenthesis (a result in
+        # brackets, "(BERT 2.1x)", is not 1x).
+        re.compile(
+            r"\s*(?:\d+(?:\.\d+)?\s*[x×]\s*)?[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}\s+1(?:\.0+)?\s*[x×]\s*"
+        ),
+        True,
+        "We compare tuned sharing, the plain runtime (Local 1x) and two copies (2x Local 1x); sharing is 1.7x faster. "
+        "Local 1x: one tenant alone.",
+        ((1.7, "x"),),
+    ),
+    Cue(
+        "name after the multiple",
+        _X,
+        "after",
+        # "2×Local": a multiplication sign glued to a capitalised word names a configuration; a comparative
+        # glued to it ("3×Faster", text from a PDF that lost its spaces) is not one.
+        re.compile(
+            r"(?=[A-Z][a-z])(?!(?i:faster|slower|higher|lower|more|less|fewer|larger|smaller|better|greater|"
+            r"speed|improv|reduc|cheaper|shorter|longer|over|than|the|as)\b)[A-Z][a-z]+"
+        ),
+        True,
+        "The bound for two tenants is 2×Local, and Foo reaches 1.8× over one tenant.",
+        ((1.8, "x"),),
+    ),
+    Cue(
+        "setting verb",
+        _RATIOS,
+        "sentence",
+        re.compile(
+            r"\b(?:(?:is|was|are|were|be)\s+(?:set|fixed|configured|chosen|capped|limited)\s+(?:to|at|as)\b|"
+            r"(?:chosen|drawn|sampled|selected|picked)\s+(?:uniformly\s+)?(?:at\s+random\s+)?from\b|"
+            r"\b(?:we\s+(?:restrict|limit|cap|bound|clip)|(?:is|are|was|were)\s+(?:restricted|limited|capped|bounded))"
+            r"\b[^.;]*\bto\b|"
+            r"we\s+(?:configure|set|fix|choose|pick|vary|sweep|provision|allocate)\b|"
+            r"(?:configure[ds]?|setting)\s+(?:\w+\s+){0,3}?(?:ratios?|factors?|levels?)\s+(?:of|to|at)\b)",
+            re.I,
+        ),
+        False,
+        "The batch was fixed at 96, which is 1.8x larger than the largest batch the old runtime fits.",
+        (),
+    ),
+    Cue(
+        "workload statistic",
+        _RATIOS,
+        "clause",
+        re.compile(
+            r"\b(?:workloads?|traces?|distributions?|scenarios?|regimes?|datasets?|benchmarks?|experiments?|"
+            r"setups?|clusters?)\b[^.;,]{0,60}?"
+            r"\b(?:where|in\s+which|whose|such\s+that)\b[^.;,]*$",
+            re.I,
+        ),
+        False,
+        "On skewed traces where 15% of jobs run 30x longer than the median, Foo cuts waiting time by 12%.",
+        ((12.0, "%"),),
+    ),
+    Cue(
+        "after a share of a population",
+        _RATIOS,
+        "clause",
+        re.compile(
+            rf"(?<![\w.])\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+|all\s+)?(?:\w+\s+)?{_POPULATION}\b"
+            r"[^.;,]*$",
+            re.I,
+        ),
+        False,
+        "In the sampled trace, 10% of requests carry 40x more tokens than the rest.",
+        (),
+    ),
+    Cue(
+        "share of a population",
+        frozenset({"pct"}),
+        "after",
+        re.compile(
+            rf"\s+of\s+(?:the\s+|all\s+)?(?:\w+\s+)?{_POPULATION}\s+"
+            rf"(?:do|does|perform|performs|run|runs|take|takes|request|requests|have|has|use|uses|are|is|"
+            rf"need|needs|carry|carries|hold|holds|touch|touches|arrive|arrives)\b",
+            re.I,
+        ),
+        False,
+        "In the production log, 20% of jobs request eight GPUs, and Foo lowers their wait by 2.5x.",
+        ((2.5, "x"),),
+    ),
+    Cue(
+        "definition",
+        _RATIOS,
+        "sentence",
+        re.compile(
+            r"\b(?:valid|considered|deemed|regarded|defined|classified|counted|counts|labell?ed|treated|"
+            r"qualif\w+|called|said)\b[^.;]*\b(?:if|when|once|whenever|as\s+long\s+as|provided)\b[^.;,]*$"
+            r"|\b(?:we\s+define|is\s+defined\s+as|are\s+defined\s+as|by\s+definition|"
+            r"we\s+call|we\s+say)\b[^.;]*$"
+            r"|\b(?:a|an|the)\s+(?:perfect|ideal|optimal|theoretical(?:ly)?\s+optimal)\s+[^.;,]{0,60}?"
+            r"\b(?:has|have|is|would|achieves?|reaches|gets|yields|attains)\b[^.;,]*$"
+            r"|(?:完美|理想)的?[^，。；,;]{0,40}(?:具有|为|是|达到|可达|实现)[^，。；,;]*$",
+            re.I,
+        ),
+        True,
+        "A layout is deemed scalable if it reaches 70%-95% of linear throughput.",
+        (),
+    ),
+    Cue(
+        "prescription",
+        _RATIOS,
+        "clause",
+        # "job 0 should spend 60% of its time on ...": what a policy asks for, not what was measured.
+        re.compile(r"\b(?:should|must|ought\s+to|is\s+to|are\s+to)\s+(?:\w+\s+){0,2}$", re.I),
+        False,
+        "Under this plan, the first job should spend 65% of its time on the fast devices.",
+        (),
+    ),
+    Cue(
+        "condition",
+        _RATIOS,
+        "clause",
+        # "..., 1.4x longer when the interference is 50%": the number sets the condition of another result.
+        re.compile(
+            r"\b(?:when|whenever|if|once|until|unless)\b[^,.;]{0,60}\b(?:is|are|was|were|becomes?|reaches|exceeds|"
+            r"hits|equals)\s+(?:about\s+|around\s+|only\s+|at\s+least\s+|over\s+)?$",
+            re.I,
+        ),
+        True,
+        "Without isolation the median step is 1.3x longer when the noise level is 40%.",
+        ((1.3, "x"),),
+    ),
+    Cue(
+        "example",
+        _RATIOS,
+        "parenthesis",
+        # "(e.g., 60% of the time on one GPU type and 40% on another)": an illustration, not a measurement.
+        re.compile(r"\s*(?:e\.\s?g\.|(?:for\s+example|for\s+instance|such\s+as|say)\b).*", re.I | re.S),
+        False,
+        "Each job gets a share of each device type (e.g., 70% on the fast type and 30% on the slow one), and "
+        "Foo lowers completion time by 18%.",
+        ((18.0, "%"),),
+        result_in="sentence",
+    ),
+    Cue(
+        "formula",
+        _X,
+        "after",
+        # "needs 4 × b bytes", "2 × Nexp + 1": a product in a formula, not a ratio between systems.
+        re.compile(
+            r"\s*(?:(?!(?:on|in|at|of|to|by|as|or|an|vs|is|if|it|we|up|so|no)\b)[a-z]{1,2}\b(?![./])"
+            r"|[A-Za-z]+\s*[=+*/^])"
+        ),
+        True,
+        "The buffer takes 4 × b bytes for a block of b values, and Foo is 2.2× faster than Bar.",
+        ((2.2, "x"),),
+    ),
+    Cue(
+        "probability",
+        frozenset({"pct"}),
+        "after",
+        re.compile(r"\s*(?:probability|chance|likelihood|of\s+the\s+time\s+at\s+random)\b", re.I),
+        True,
+        "Each step draws a short sequence with 70% probability, and Foo is 9% faster than Bar.",
+        ((9.0, "%"),),
+    ),
+    Cue(
+        "portion picked by rank",
+        frozenset({"pct"}),
+        "clause",
+        # "places the first 40% of the layers on the host", "the longest 1% of jobs": which part of a whole a
+        # setting or a figure is about, not a measured change.
+        re.compile(
+            r"\b(?:first|last|top|bottom|rest|remaining|longest|shortest|largest|smallest|slowest|fastest|"
+            r"heaviest|lightest)\s+$",
+            re.I,
+        ),
+        False,
+        "The runtime places the first 40% of the layers on the host, and Foo trains 1.4x faster than Bar.",
+        ((1.4, "x"),),
+    ),
+    Cue(
+        "portion ranked after",
+        frozenset({"pct"}),
+        "after",
+        # "(b) 1% longest jobs": the share named before its rank and its population.
+        re.compile(
+            rf"\s+(?:longest|shortest|largest|smallest|slowest|fastest|heaviest|lightest)\s+(?:\w+\s+)?"
+            rf"{_POPULATION}\b",
+            re.I,
+        ),
+        False,
+        "Panel (b) plots the 5% longest jobs alone; on them Foo lowers the wait by 2.2x.",
+        ((2.2, "x"),),
+    ),
+    Cue(
+        "span of a whole",
+        frozenset({"pct"}),
+        "parenthesis",
+        # "the last 30% (i.e., 70-100%) of the weights": a range from 0 or to 100 spelling out a portion.
+        re.compile(r"\s*i\.\s?e\.,?\s*(?:0\s*[-–]\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*[-–]\s*100)\s*%\s*", re.I),
+        True,
+        "Foo stores the last 30% (i.e., 70-100%) of the weights on the host and is 1.3x faster than Bar.",
+        ((1.3, "x"),),
+    ),
+    Cue(
+        "target of a time to accuracy",
+        frozenset({"pct"}),
+        "clause",
+        # "takes 7.4x longer than Foo to reach a 48% accuracy": the accuracy is where the clock stops.
+        re.compile(
+            r"\b(?:longer|faster|sooner|slower|quicker|time|hours?|minutes?|epochs?|iterations?|steps?|days?)\b"
+            r"[^.;,]{0,60}\bto\s+(?:reach|achieve|attain|hit|get\s+to)\s+(?:an?\s+|the\s+)?"
+            r"(?:(?:target|top-1|top-5|validation|test)\s+(?:accuracy\s+)?(?:of\s+)?)?$",
+            re.I,
+        ),
+        True,
+        "The plain data-parallel run needs 3.2x more epochs than Foo to reach a 71% accuracy.",
+        ((3.2, "x"),),
+    ),
+    Cue(
+        "variable in an equation",
+        _X,
+        "after",
+        # "2x + 1 ≥ 3": x is an unknown of an equation, not a multiple.
+        re.compile(r"\s+[+=≥≤]\s*[\d(A-Za-z]"),
+        True,
+        "For the first tenant 2x + 1 ≥ 3 must hold, and Foo is 1.6x faster than Bar under it.",
+        ((1.6, "x"),),
+    ),
+)
