@@ -7,6 +7,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from papers_extract import claims_by_text
 
 from assay.dsl import get_operator
 from assay.evaluation import evaluate_corpus, same_name, score
@@ -32,10 +33,7 @@ def parsed():
 
 
 def claims(bound, text: str) -> dict[str, dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = bound.process([record])
-    assert not failures, failures
-    return {c["text"]: c for c in out[0]["claims"]}
+    return claims_by_text(text, bound)
 
 
 def test_coordinated_baselines_are_distributed_with_respectively(rules):

@@ -5,10 +5,9 @@ whole extraction (``extract_knowledge``), own-worded sentences."""
 from __future__ import annotations
 
 import pytest
+from papers_extract import claims_in_order
 
 from assay.dsl import get_operator
-from assay.ids import content_id
-from assay.operators.papers import segment_text
 
 EXTRACT = get_operator("extract_knowledge")
 
@@ -19,10 +18,7 @@ def rules():
 
 
 def claims(bound, text: str) -> list[dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = bound.process([record])
-    assert not failures, failures
-    return sorted(out[0]["claims"], key=lambda c: c["start"])
+    return claims_in_order(text, bound)
 
 
 def test_a_share_of_the_peak_is_measured_against_the_peak(rules):

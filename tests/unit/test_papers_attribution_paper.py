@@ -7,6 +7,7 @@ goes through the public path (``segment_text`` then ``extract_knowledge``)."""
 from __future__ import annotations
 
 import pytest
+from papers_extract import claims_by_text
 
 from assay.dsl import get_operator
 from assay.ids import content_id
@@ -45,10 +46,7 @@ def parsed():
 
 
 def claims(bound, text: str) -> dict[str, dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = bound.process([record])
-    assert not failures, failures
-    return {c["text"]: c for c in out[0]["claims"]}
+    return claims_by_text(text, bound)
 
 
 # (rule, body text after FRONT, claim text, subject, baseline)

@@ -4,16 +4,11 @@ prose broken over its layout's lines still runs on."""
 
 from __future__ import annotations
 
-from assay.dsl import get_operator
-from assay.ids import content_id
-from assay.operators.papers import segment_text
+from papers_extract import claims_by_text
 
 
 def _claims(text: str) -> dict[str, dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = get_operator("extract_knowledge").bind(parse="none").process([record])
-    assert not failures, failures
-    return {c["text"]: c for c in out[0]["claims"]}
+    return claims_by_text(text)
 
 
 def test_a_header_cell_ends_the_baseline():

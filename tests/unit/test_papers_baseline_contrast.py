@@ -4,9 +4,7 @@ opens with ("Without sharing, ...")."""
 
 from __future__ import annotations
 
-from assay.dsl import get_operator
-from assay.ids import content_id
-from assay.operators.papers import segment_text
+from papers_extract import claims_by_text
 
 FRONT = (
     "Quill: Saving Energy in Pipeline Training\n\nWe present Quill, a power manager for training jobs.\n\n"
@@ -14,10 +12,7 @@ FRONT = (
 
 
 def _claims(text: str) -> dict[str, dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": FRONT + text})
-    out, failures = get_operator("extract_knowledge").bind(parse="none").process([record])
-    assert not failures, failures
-    return {c["text"]: c for c in out[0]["claims"]}
+    return claims_by_text(FRONT + text)
 
 
 def test_the_previous_sentences_system_is_the_baseline():

@@ -4,16 +4,11 @@ systems compared against are not the numbers' subjects."""
 
 from __future__ import annotations
 
-from assay.dsl import get_operator
-from assay.ids import content_id
-from assay.operators.papers import segment_text
+from papers_extract import extracted_claims
 
 
 def _claims(text: str) -> list[dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = get_operator("extract_knowledge").bind(parse="none").process([record])
-    assert not failures, failures
-    return out[0]["claims"]
+    return extracted_claims(text)
 
 
 def test_baselines_listed_in_an_earlier_clause_pair_with_the_numbers():

@@ -4,9 +4,7 @@ the same paper does."""
 
 from __future__ import annotations
 
-from assay.dsl import get_operator
-from assay.ids import content_id
-from assay.operators.papers import segment_text
+from papers_extract import claims_by_text
 
 FRONT = (
     "Marmot: Placement-Aware Scheduling for Deep Learning Clusters\n\n"
@@ -19,10 +17,7 @@ FRONT = (
 
 
 def _claims(text: str) -> dict[str, dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/paper.md", "text": FRONT + text})
-    out, failures = get_operator("extract_knowledge").bind(parse="none").process([record])
-    assert not failures, failures
-    return {c["text"]: c for c in out[0]["claims"]}
+    return claims_by_text(FRONT + text, None, "/paper.md")
 
 
 def test_a_setting_turned_up_takes_no_default_baseline():

@@ -3,16 +3,11 @@ recomputation") is against the run without it, not against the figure's descript
 
 from __future__ import annotations
 
-from assay.dsl import get_operator
-from assay.ids import content_id
-from assay.operators.papers import segment_text
+from papers_extract import claims_by_text
 
 
 def _claims(text: str) -> dict[str, dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = get_operator("extract_knowledge").bind(parse="none").process([record])
-    assert not failures, failures
-    return {c["text"]: c for c in out[0]["claims"]}
+    return claims_by_text(text)
 
 
 def test_the_run_without_the_feature_is_the_baseline():

@@ -3,16 +3,11 @@ and an unknown in an equation ("2x + 1 ≥ 3") are no claims; a result stated ne
 
 from __future__ import annotations
 
-from assay.dsl import get_operator
-from assay.ids import content_id
-from assay.operators.papers import segment_text
+from papers_extract import extracted_claims
 
 
 def _values(text: str) -> list[tuple[float | None, str]]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = get_operator("extract_knowledge").bind(parse="none").process([record])
-    assert not failures, failures
-    return [(c["value"], c["unit"]) for c in out[0]["claims"]]
+    return [(c["value"], c["unit"]) for c in extracted_claims(text)]
 
 
 def test_a_portion_picked_by_rank_is_no_claim():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from papers_extract import claims_by_text
 
 from assay.calibration import (
     FIT_SETS,
@@ -17,10 +18,8 @@ from assay.calibration import (
     reliability,
     same_table,
 )
-from assay.dsl import get_operator
 from assay.evaluation import verdicts
-from assay.ids import content_id
-from assay.operators.papers import _nlp, segment_text
+from assay.operators.papers import _nlp
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._confidence import confidence, features, probability, table
 
@@ -31,10 +30,7 @@ def fitted() -> list[Observation]:
 
 
 def _rows(text: str) -> dict[str, dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = get_operator("extract_knowledge").bind(parse="none").process([record])
-    assert not failures, failures
-    return {c["text"]: c for c in out[0]["claims"]}
+    return claims_by_text(text)
 
 
 def test_confidence_is_calibrated_on_the_gold_sets_it_was_fitted_on(fitted):

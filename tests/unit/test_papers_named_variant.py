@@ -7,10 +7,9 @@ papers take and goes through the public path (``segment_text`` then ``extract_kn
 from __future__ import annotations
 
 import pytest
+from papers_extract import claims_by_text
 
 from assay.dsl import get_operator
-from assay.ids import content_id
-from assay.operators.papers import segment_text
 
 EXTRACT = get_operator("extract_knowledge")
 
@@ -32,10 +31,7 @@ def rules():
 
 
 def claims(bound, text: str) -> dict[str, dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/paper.txt", "text": text})
-    out, failures = bound.process([record])
-    assert not failures, failures
-    return {c["text"]: c for c in out[0]["claims"]}
+    return claims_by_text(text, bound, "/paper.txt")
 
 
 CASES = [

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
+from papers_extract import claims_by_text
 
 from assay.dsl import get_operator
-from assay.ids import content_id
 from assay.operators.papers import read_paper, segment_text
 from assay.operators.papers._settings import FIELDS, measure
 
@@ -24,10 +24,7 @@ def rules():
 
 
 def claims(bound, text: str) -> dict[str, dict]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = bound.process([record])
-    assert not failures, failures
-    return {c["text"]: c for c in out[0]["claims"]}
+    return claims_by_text(text, bound)
 
 
 def fields(row: dict, *names: str) -> dict:
@@ -61,8 +58,14 @@ def test_hardware_count_model_and_sequence_length(rules):
 
 
 def test_cpu_workers_are_counted_with_their_kind_and_bare_workers_are_not(rules):
-    c = claims(rules, "On 2 CPU workers, pipeline parallelism trains gpt-tiny 1.7x faster than tensor parallelism.")
-    assert fields(c["1.7x"], "hardware", "gpus", "model") == {"hardware": "CPU", "gpus": 2, "model": "gpt-tiny"}
+    c = claims(
+        rules, "On 2 CPU workers, pipeline parallelism trains gpt-tiny 1.7x faster than tensor parallelism."
+    )
+    assert fields(c["1.7x"], "hardware", "gpus", "model") == {
+        "hardware": "CPU",
+        "gpus": 2,
+        "model": "gpt-tiny",
+    }
     bare = claims(rules, "With 16 workers, our scheduler cuts the makespan by 30%.")
     assert fields(bare["30%"], "hardware", "gpus") == {"hardware": None, "gpus": None}
 

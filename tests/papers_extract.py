@@ -1,0 +1,33 @@
+"""What the papers extractor finds in a text of the tests' own: the text read as one document, segmented as the
+pipeline does, through ``extract_knowledge`` (trained parse off unless the caller binds it), no record failing.
+
+The papers unit tests assert on claims this way, through the whole public path of the operator rather than one
+inner function."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.dsl import get_operator
+from assay.ids import content_id
+from assay.operators.papers import segment_text
+
+
+def extracted_claims(text: str, bound: Any = None, source_uri: str = "/x.txt") -> list[dict]:
+    """The claims of ``text`` in the extractor's order; ``bound`` is a bound ``extract_knowledge`` (default: the
+    rules alone, ``parse="none"``)."""
+    bound = bound if bound is not None else get_operator("extract_knowledge").bind(parse="none")
+    record = segment_text({"doc_id": content_id(text), "source_uri": source_uri, "text": text})
+    out, failures = bound.process([record])
+    assert not failures, failures
+    return list(out[0]["claims"])
+
+
+def claims_by_text(text: str, bound: Any = None, source_uri: str = "/x.txt") -> dict[str, dict]:
+    """The claims of ``text`` by the text of each claim."""
+    return {c["text"]: c for c in extracted_claims(text, bound, source_uri)}
+
+
+def claims_in_order(text: str, bound: Any = None, source_uri: str = "/x.txt") -> list[dict]:
+    """The claims of ``text`` in the order of their place in it."""
+    return sorted(extracted_claims(text, bound, source_uri), key=lambda c: c["start"])
