@@ -5,13 +5,9 @@ name is read by its place in the record header, not from a list of tools; a devi
 
 from __future__ import annotations
 
+from log_files import write_log
+
 from assay.operators.logs import parse_log
-
-
-def _write(tmp_path, lines):
-    path = tmp_path / "train.log"
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
 
 
 def test_a_bracketed_name_before_a_spaced_level_names_the_package(tmp_path):
@@ -22,12 +18,12 @@ def test_a_bracketed_name_before_a_spaced_level_names_the_package(tmp_path):
         "[10]\tvalid_0's l2: 0.52",
         "[20]\tvalid_0's l2: 0.41",
     ]
-    assert parse_log(_write(tmp_path, lines)).run["framework"] == "boostly"
+    assert parse_log(write_log(tmp_path, lines)).run["framework"] == "boostly"
 
 
 def test_a_bracketed_name_glued_to_its_level_names_the_package(tmp_path):
     lines = [f"[SIMKIT][INFO]: step {s} loss {2.5 - s / 1000:.3f}" for s in (100, 200, 300)]
-    log = parse_log(_write(tmp_path, lines))
+    log = parse_log(write_log(tmp_path, lines))
     assert log.run["framework"] == "simkit"
     assert [s for s, _ in log.series("loss")] == [100, 200, 300]
 
@@ -39,6 +35,6 @@ def test_a_time_a_rank_or_a_device_in_brackets_names_nothing(tmp_path):
         "[GPU0] [INFO] step 300 loss 1.7",
         "[rank1][WARNING] step 300 loss 1.7",
     ]
-    log = parse_log(_write(tmp_path, lines))
+    log = parse_log(write_log(tmp_path, lines))
     assert log.run["framework"] is None
     assert log.series("loss")[0] == (100, 2.1)

@@ -5,6 +5,7 @@ the whole ``parse_log`` path, while the same line names its package once the tab
 from __future__ import annotations
 
 import pytest
+from log_files import write_log
 
 from assay.operators.logs import _packages, parse_log
 from assay.operators.logs._packages import CARRIERS, GENERIC, PACKAGES
@@ -12,15 +13,9 @@ from assay.operators.logs._packages import CARRIERS, GENERIC, PACKAGES
 LOOP = ["step 10 loss 2.31", "step 20 loss 2.12", "step 30 loss 1.98"]
 
 
-def _write(tmp_path, lines):
-    path = tmp_path / "train.log"
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
-
-
 @pytest.mark.parametrize("row", CARRIERS, ids=[c.packages[0] for c in CARRIERS])
 def test_a_carrier_names_no_tool(tmp_path, row):
-    log = parse_log(_write(tmp_path, [row.example, *LOOP]))
+    log = parse_log(write_log(tmp_path, [row.example, *LOOP]))
     assert log.run["framework"] is None
     assert [s for s, _ in log.series("loss")] == [10, 20, 30]
 
@@ -45,4 +40,4 @@ def test_a_tool_still_wins_over_carriers_around_it(tmp_path):
         "INFO:acmeseg.engine.loop:iter 10 loss 2.31",
         "INFO:acmeseg.engine.loop:iter 20 loss 2.12",
     ]
-    assert parse_log(_write(tmp_path, lines)).run["framework"] == "acmeseg"
+    assert parse_log(write_log(tmp_path, lines)).run["framework"] == "acmeseg"

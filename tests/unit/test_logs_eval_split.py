@@ -5,13 +5,9 @@ written here in the shapes such loops print, through the whole ``parse_log`` pat
 
 from __future__ import annotations
 
+from log_files import write_log
+
 from assay.operators.logs import parse_log
-
-
-def _write(tmp_path, lines):
-    path = tmp_path / "train.log"
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
 
 
 def test_values_after_testing_are_the_evaluation_split(tmp_path):
@@ -19,7 +15,7 @@ def test_values_after_testing_are_the_evaluation_split(tmp_path):
     for s in (1000, 2000, 3000):
         lines.append(f"iter {s} loss {0.05 - s / 1e6:.4f} psnr {28 + s / 1000:.2f}")
         lines.append(f"[iter {s}] testing psnr = {30 + s / 1000:.2f}, ssim = {0.9 + s / 1e5:.4f}")
-    log = parse_log(_write(tmp_path, lines))
+    log = parse_log(write_log(tmp_path, lines))
     assert [v for _, v in log.series("psnr")] == [29.0, 30.0, 31.0]  # training's own, no longer mixed
     assert log.series("val_psnr") == [(1000, 31.0), (2000, 32.0), (3000, 33.0)]
     assert log.series("val_ssim")[-1] == (3000, 0.93)
@@ -30,7 +26,7 @@ def test_an_eval_record_beside_a_train_record_keeps_its_metrics_apart(tmp_path):
     for s in (500, 1000, 1500):
         lines.append(f"train | step {s} | loss {2 - s / 1000:.3f} | lr 0.0003")
         lines.append(f"eval | step {s} | accuracy {0.6 + s / 10000:.3f} | f1 {0.5 + s / 10000:.3f}")
-    log = parse_log(_write(tmp_path, lines))
+    log = parse_log(write_log(tmp_path, lines))
     assert log.series("val_accuracy")[-1] == (1500, 0.75)
     assert log.series("val_f1")[-1] == (1500, 0.65)
     assert log.series("accuracy") == []
@@ -41,7 +37,7 @@ def test_training_values_and_a_named_split_are_left_as_they_are(tmp_path):
         f"step {s} train loss {2 - s / 1000:.3f} acc {0.5 + s / 10000:.3f} val_acc {0.45 + s / 10000:.3f}"
         for s in (500, 1000, 1500)
     ]
-    log = parse_log(_write(tmp_path, lines))
+    log = parse_log(write_log(tmp_path, lines))
     assert log.series("acc")[-1] == (1500, 0.65)
     assert log.series("val_acc")[-1] == (1500, 0.6)
     assert log.series("loss")[-1] == (1500, 0.5)
