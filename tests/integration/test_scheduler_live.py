@@ -51,11 +51,18 @@ def quiet_cluster(ray_local):
         warnings.warn(f"{exc}: {_ray_workers_at_work()}", stacklevel=1)
 
 
+#: Actors Ray Data starts once per Ray session, on its first dataset, for its own bookkeeping; they hold no CPU
+#: and live as long as the session, so waiting for them to exit would always time out.
+RAY_DATA_SESSION_ACTORS = frozenset({"_StatsActor", "_AutoscalingCoordinatorActor", "ActorLocationTracker"})
+
+
 def _ray_workers_at_work() -> list[str]:
     """This test run's Ray worker processes that hold an actor or run a task: the ones titled ``ray::Name``
-    below this process, other than idle workers (``ray::IDLE``) and Ray's agents (``ray::...Agent``)."""
+    below this process, other than idle workers (``ray::IDLE``), Ray's agents (``ray::...Agent``) and Ray
+    Data's session actors."""
     names = [title.removeprefix("ray::") for _, title in descendants(os.getpid()) if title.startswith("ray::")]
-    return [name for name in names if name != "IDLE" and not name.endswith("Agent")]
+    return [name for name in names
+            if name != "IDLE" and not name.endswith("Agent") and name not in RAY_DATA_SESSION_ACTORS]
 
 
 @pytest.fixture
