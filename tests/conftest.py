@@ -1,8 +1,11 @@
 """Shared fixtures: one Ray session for the whole test run, a fresh database per test, a two-node cluster.
 
 Ray start-up costs seconds on a 2-core machine, so tests share ``ray_local`` instead of starting their own.
-A test that needs another cluster (``ray_two_nodes``) shuts the shared one down; the next user of
-``ray_local`` starts it again.
+A test that needs another cluster (``ray_nodes``, ``two_nodes``, ``ray_with_cpus``, or one marked
+``ends_shared_ray``) shuts the shared one down; the next user of ``ray_local`` would start it again, and its
+workers would import their libraries again. So the collected tests are put in three groups, each in its
+collected order: every other test, then those that leave the shared session busy (``spoils_shared_ray``),
+then those that end it. The shared session starts once and every test that ends it comes after its last user.
 """
 
 from __future__ import annotations
@@ -36,6 +39,31 @@ RAY_TEST_CPUS = int(os.environ.get("ASSAY_TEST_RAY_CPUS", "8"))
 #: Planned for the eight logical CPUs, one run started eight parse or spaCy actors on two cores (a run of
 #: the 18 sample logs took 41 s instead of 6 s).
 PIPELINE_TEST_CPUS = min(RAY_TEST_CPUS, os.cpu_count() or 1)
+
+
+#: Fixtures that shut the shared Ray session down for a cluster of their own.
+ENDS_SHARED_RAY = frozenset({"ray_nodes", "two_nodes", "ray_with_cpus"})
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "ends_shared_ray: the test shuts the shared Ray session down (it "
+                                       "restarts it, or starts an instance of its own); it runs after its users")
+    config.addinivalue_line("markers", "spoils_shared_ray: the test leaves the shared Ray session busy (a task "
+                                       "that never returns); it runs after its other users, before the enders")
+
+
+def shared_ray_rank(item: pytest.Item) -> int:
+    """0: a test that leaves the shared Ray session as it found it (or never uses it); 1: one that leaves it
+    busy; 2: one that ends it."""
+    if item.get_closest_marker("ends_shared_ray") or ENDS_SHARED_RAY & set(getattr(item, "fixturenames", ())):
+        return 2
+    return 1 if item.get_closest_marker("spoils_shared_ray") else 0
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture parameters, which the sort keeps
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every user of the shared Ray session before any test that spoils or ends it (a stable sort)."""
+    items.sort(key=shared_ray_rank)
 
 
 @pytest.fixture

@@ -161,6 +161,7 @@ def test_combine_assembles_one_record_per_group(ray_local, tmp_path, db):
     assert sql(db, "SELECT title FROM documents")["title"].tolist() == ["5 words"]
 
 
+@pytest.mark.ends_shared_ray  # restarts Ray with the pid directory in its workers' environment
 def test_a_killed_worker_leaves_the_same_database_as_a_clean_run(ray_local, tmp_path, user_pipeline, monkeypatch):
     write_corpus(tmp_path / "corpus", n=24, bad=1)
     clean_db, faulty_db = tmp_path / "clean.duckdb", tmp_path / "faulty.duckdb"

@@ -118,6 +118,7 @@ def descendants() -> set[int]:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="the monitor is found through /proc")
+@pytest.mark.ends_shared_ray  # starts and stops an embedded instance of its own
 def test_stopping_the_embedded_instance_stops_every_process_it_started():
     """``shutdown_ray`` kills the autoscaler monitor itself first (Ray's own order would give it a second's
     grace against a GCS already gone), found as a child of this process, and still stops everything the
@@ -166,6 +167,7 @@ pipeline = Pipeline("stuck").then(stuck_reader)
 '''
 
 
+@pytest.mark.spoils_shared_ray  # its task sleeps on after the run has failed
 def test_a_stage_made_to_block_trips_the_watchdog_with_the_stage_named(ray_local, tmp_path):
     path = tmp_path / "stuck.py"
     path.write_text(BLOCKING_PIPELINE)
