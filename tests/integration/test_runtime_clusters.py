@@ -73,9 +73,10 @@ def assert_all_complete(results: dict[str, object]) -> None:
     assert "Megatron-LM" in set(tagged)  # the README example's own tagger ran
 
 
-@pytest.fixture(params=[1, 2], ids=["1cpu", "2cpus"])
+@pytest.fixture(scope="module", params=[1, 2], ids=["1cpu", "2cpus"])
 def ray_with_cpus(request):
-    """An embedded Ray with exactly this many CPUs (the shared session is restarted by the next user)."""
+    """An embedded Ray with exactly this many CPUs, started once for this module's tests of that size (pytest
+    runs them one after the other); the shared session is stopped first and restarted by its next user."""
     import ray
 
     if ray.is_initialized():
