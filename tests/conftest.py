@@ -10,6 +10,7 @@ then those that end it. The shared session starts once and every test that ends 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import shutil
@@ -114,7 +115,20 @@ class RayNodes:
                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                                 env={**os.environ, **self.env})
         self.procs.append(proc)
+        self._wait_started(proc, self.tmp / f"{name}.log")
         return proc
+
+    @staticmethod
+    def _wait_started(proc: subprocess.Popen, log: Path, timeout: float = 30) -> None:
+        """Until the node's own ``ray start`` says it is up, read from its log (a file read), before the
+        cluster is asked whether it counts the node (``ray status``: about a second of CPU a call, taken from
+        the node's own start on two cores). No such line (another Ray release's wording): ask anyway."""
+
+        def said() -> bool:
+            return proc.poll() is not None or "Ray runtime started" in log.read_text(errors="replace")
+
+        with contextlib.suppress(AssertionError):
+            wait_for(said, timeout, "the node's 'Ray runtime started'", poll_s=0.2)
 
     def start_head(self, num_cpus: int, resources: str | None = None) -> None:
         args = ["--head", f"--port={self.port}", f"--num-cpus={num_cpus}", "--include-dashboard=false",
