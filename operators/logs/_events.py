@@ -112,6 +112,12 @@ EVENTS: tuple[EventRule, ...] = (
               "F0304 05:06:07.890123   4411 hlo_runner.cc:212] Check failed: status.ok() device halted"),
     EventRule("failure", r"^\s*Killed\s*$|\bline \d+: +\d+ Killed",
               "launch.sh: line 12: 30114 Killed                  python train.py"),
+    # the shell's report of a child that aborted (SIGABRT), in the shape it reports one that was killed
+    EventRule("failure", r"\bline \d+: +\d+ Aborted\b",
+              "job.sh: line 33: 4821 Aborted                 torchrun --nproc_per_node 8 main.py"),
+    # glog's FATAL line after a date-time stamp (``<date> <time>: F <file>:<line>]``), as TensorFlow prints it
+    EventRule("failure", r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?: F [\w./-]+:\d+\]",
+              "2023-06-07 08:09:10.111213: F external/xla/service/gpu/gpu_compiler.cc:640] Check failed: ok"),
     EventRule("failure", r"Traceback \(most recent call last\)",
               "╭──────────────── Traceback (most recent call last) ────────────────╮"),
     EventRule("skipped_step", r"OVERFLOW!|overflow! Skipping|Skipping step|Gradient overflow",
@@ -134,6 +140,11 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("checkpoint", r"\bsav(?:e|ed|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b"
               r"|Saving current state to|^(?:\[[\d:.]+\] )?(?:model|optimizer|weights) saved\b",
               "[12:30:45.120000] optimizer saved"),
+    # a save of two things joined by "and" (the model and its optimizer), or a checkpoint named with its step
+    # glued on (``checkpoint_101``, ``checkpoint-7``) that ``\bcheckpoint\b`` does not see
+    EventRule("checkpoint", r"\bsav(?:e|ed|ing) (?:the )?(?:model|weights|optimizer|scheduler)(?: states?)? and "
+              r"(?:the )?(?:model|weights|optimizer|scheduler)\b|\bsav(?:e|ed|ing)\b.{0,80}\bcheckpoint[_-]\d+",
+              "Saving weights and optimizer states for step 500 into ckpt/step_500"),
     # the best model so far written out (after an evaluation), in the words training loops print it
     EventRule("checkpoint", r"\bsaved? (?:a |the )?new best\b.{0,30}\bmodel\b|\bsav(?:ed|ing) (?:the )?best\b.{0,20}"
               r"\b(?:model|weights|checkpoint)\b|\bbest (?:\w+ )?(?:model|checkpoint) (?:saved|written)\b"
