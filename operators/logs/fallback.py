@@ -25,7 +25,6 @@ from assay.operators.logs._fields import (
     MODULE_PATH,
     evaluation_loss,
     keep_series_apart,
-    loss_by_ending,
     names_whole_loss,
     pick_loss,
     series_name,
@@ -33,7 +32,7 @@ from assay.operators.logs._fields import (
 )
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
-from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, known_words, metric_name
+from assay.operators.logs._names import STANDARD_METRICS, key_slug, known_words
 from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._steps import (
     EPOCH_NUMBER,
@@ -45,6 +44,7 @@ from assay.operators.logs._steps import (
     samples_per_step,
     step_position,
 )
+from assay.operators.logs._tables import HEADER, NUMBER_ROW, column_of_a_log, columns, table_row
 
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
@@ -55,11 +55,6 @@ _EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
 
 #: A counter of the whole run printed beside an epoch's (``GLOBAL_STEP: 370050``, ``global step 1200``).
 _GLOBAL_COUNTER = re.compile(r"(?i)\bglobal[_ ]?step\b\s*[:=#]?\s*(\d+)(?![\d.])")
-#: A table's header row (``step  loss  lr``) and its rows of numbers.
-_COLUMN = r"[A-Za-z_][\w/.\-():%]*"
-_HEADER = re.compile(rf"^\s*{_COLUMN}(?:(?:\s{{2,}}|\t|\s*[|,]\s*){_COLUMN}(?: {_COLUMN})*)+\s*$")
-_BAR_TAIL = re.compile(r"\s\d{1,3}%\|")
-
 
 _BORDERS = "|┃│║"
 _INNER_BORDER = re.compile(r"\s*[┃│║]\s*")
@@ -73,28 +68,6 @@ def _unborder(text: str) -> str:
     if len(stripped) < 3 or stripped[0] not in _BORDERS or stripped[-1] not in _BORDERS:
         return text
     return _INNER_BORDER.sub(" | ", stripped[1:-1]).strip()
-
-
-def _column_of_a_log(column: str) -> bool:
-    """A header's column that says the table is a training log's: a step, an epoch, a metric, a loss term."""
-    slug = key_slug(column)
-    return is_step_key(column) or slug == "epoch" or bool(metric_name(column)) or bool(loss_by_ending(slug))
-
-
-_ROW_SPLIT = re.compile(r"\s*[|,\t]\s*|\s+")
-#: Between the columns of a header whose names are several words (``Step<TAB>Training Loss``).
-_WIDE_SPLIT = re.compile(r"\s*[|,\t]\s*|\s{2,}")
-
-
-def _columns(header: str) -> list[str]:
-    """A header's column names: split where the header puts its wide separators (a tab, ``|``, two spaces)
-    when it has them, so that ``Training Loss`` stays one column; else at every space."""
-    wide = [c for c in _WIDE_SPLIT.split(header.strip()) if c]
-    return wide if len(wide) > 1 else [c for c in _ROW_SPLIT.split(header.strip()) if c]
-#: A row of numbers under a header; a cell may be a counter with its total (``3/50``) or carry a unit (``4.1G``),
-#: and the row may end in a progress bar (``640: 100%|###| 32/32 [...]``).
-_CELL = r"[-+]?(?:\d|\.\d)[\d.eE+\-]*(?:/\d+|[KMGT]i?B?|%)?"
-_NUMBER_ROW = rf"^\s*{_CELL}(?:(?:\s+|\s*[|,]\s*)(?:{_CELL}|nan|inf))+(?::?\s+\d{{1,3}}%\|.*)?\s*$"
 
 
 def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, out: Collector) -> None:
@@ -146,7 +119,7 @@ class GenericParser(LogParser):
     interesting = (
         rf"(?i:{_METRIC_WORDS})[^\n]*\d"
         # a short counter word before its number and total (``ep 2 it 30/50 | xent 1.9``)
-        r"|\b(?i:it|ep|iter|step|batch)\b\s*[:=#]?\s*\d+\s*/\s*\d|" + _NUMBER_ROW
+        r"|\b(?i:it|ep|iter|step|batch)\b\s*[:=#]?\s*\d+\s*/\s*\d|" + NUMBER_ROW
         + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
         r"|" + BOX_ROW.pattern
         + r"|^\s*$"  # a blank line ends a block of ``key: value`` lines (``KeyBlocks``)
@@ -182,14 +155,15 @@ class GenericParser(LogParser):
         if not text.strip():
             return
         header = self.header.get(rank)
-        if header is not None and self._table_row(header, text, line_no, rank):
+        current = self.steps.get(rank, self.steps.get(None))
+        if header is not None and table_row(self.out, header, text, line_no, rank, current):
             return
         if self.keras.see(text, line_no, rank):
             return
-        if _HEADER.match(text):
-            columns = _columns(text)
-            if any(_column_of_a_log(c) for c in columns):
-                self.header[rank] = columns
+        if HEADER.match(text):
+            names = columns(text)
+            if any(column_of_a_log(c) for c in names):
+                self.header[rank] = names
             return
         if not EVALUATION_WORD.search(text):  # evaluation lines take the training step, whatever they count
             self._count(text, line_no, rank)
@@ -233,30 +207,6 @@ class GenericParser(LogParser):
         if found is not None:
             self.steps[rank] = self.steps[None] = found
 
-    def _table_row(self, header: list[str], text: str, line_no: int, rank: int | None) -> bool:
-        bar = _BAR_TAIL.search(text)  # a row that ends in its batch bar (``... 640: 100%|####| 32/32 [...]``)
-        cells = [c.rstrip(":") for c in _ROW_SPLIT.split(text[: bar.start()].strip() if bar else text.strip()) if c]
-        if len(cells) != len(header):
-            return False
-        values = [parse_quantity(c) for c in cells]
-        if any(v is None for v in values):
-            return False
-        # the step column: a step key, else the epoch of a table with one row per epoch (YOLOv5's results.csv)
-        at = next((i for i, c in enumerate(header) if is_step_key(c)), None)
-        if at is None:
-            at = next((i for i, c in enumerate(header) if key_slug(c) == "epoch"), None)
-        step = int(values[at][0]) if at is not None and float(values[at][0]).is_integer() else None
-        if step is None:
-            step = self.steps.get(rank, self.steps.get(None))
-        metrics = {i: name for i, column in enumerate(header) if i != at and (name := series_name(column))}
-        pick_loss(metrics, dict(enumerate(header)))
-        _total_as_loss(header, [v[0] for v in values], metrics)
-        for i, name in metrics.items():
-            value = memory_of(cells[i]) if name == "memory_mb" else values[i][0]
-            if value is not None:
-                self.out.metric(name, step, value, line_no, rank)
-        return True
-
     def finish(self) -> None:
         self.boxes.flush()
         self.blocks.flush()
@@ -279,21 +229,6 @@ class GenericParser(LogParser):
             fixed=fixed,
             relative=self.relative.offsets,
         )
-
-
-def _total_as_loss(header: list[str], values: list[float], metrics: dict[int, str]) -> None:
-    """A table's ``total`` column that is the sum of the two or more columns right before it (YOLO's ``box obj
-    cls total``) is the objective those terms add up to: the loss, when no column is named the loss."""
-    if "loss" in metrics.values():
-        return
-    for i, column in enumerate(header):
-        if key_slug(column) not in ("total", "sum", "total_loss") or i < 2:
-            continue
-        for start in range(i - 2, -1, -1):
-            parts = values[start:i]
-            if all(v >= 0 for v in parts) and abs(sum(parts) - values[i]) <= 1e-3 * max(abs(values[i]), 1e-9) + 5e-5:
-                metrics[i] = "loss"
-                return
 
 
 def _evaluating(template: list[str]) -> bool:
