@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass, field
 
 _TOKEN = re.compile(
-    r"[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
+    r"[-+]?\d\.#(?:QNAN|SNAN|IND|INF)\d*"  # MSVC's non-finite floats (1.#QNAN0, -1.#INF00), one token
+    r"|[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
     # words and keys (train/loss, lr-AdamW, Acc@1, memory(GiB)); a parenthesis opens a word's unit only with a
     # letter (``Batch(100/1879)`` is a counter word and its counter)
     r"|[A-Za-z_][A-Za-z0-9_./\-]*(?:\([A-Za-z][\w/%.\-]*\))?[A-Za-z0-9_./\-]*(?:@\d+)?"

@@ -14,7 +14,8 @@ _NUMBER = re.compile(
     r"""^\s*
     (?:tensor\(|np\.float\d*\(|np\.int\d*\(|torch\.tensor\()?      # repr wrappers
     (?P<num>[-+]?(?:
-        (?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?       # 6,647  7.3E+00  12.
+        \d\.\#(?:QNAN|SNAN|IND|INF)\d*                                # MSVC: 1.#QNAN0 1.#IND00 -1.#INF00
+        |(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?       # 6,647  7.3E+00  12.
         |\.\d+(?:[eE][-+]?\d+)?
         |nan|NaN|NAN|inf|Inf|INF|infinity|Infinity
     ))
@@ -56,6 +57,8 @@ def parse_quantity(text: str | bytes | None) -> tuple[float, str] | None:
     if not m:
         return None
     raw = m.group("num").replace(",", "")
+    if "#" in raw:  # MSVC's spelling of a non-finite float: only ``#INF`` is an infinity, the rest NaN
+        raw = ("-inf" if raw[0] == "-" else "inf") if "#INF" in raw else "nan"
     try:
         value = float(raw)
     except ValueError:
