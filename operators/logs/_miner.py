@@ -18,7 +18,9 @@ _TOKEN = re.compile(
 _NUMERIC_WORDS = {"nan", "NaN", "inf", "Inf", "-inf", "-nan"}
 _SIMILARITY = 0.5
 _MAX_CLUSTERS_PER_LENGTH = 64
-_MAX_TOKENS = 80
+#: Tokens read of a line: enough for a record of a dozen keys after a logger's prefix (a JSON object of ten
+#: fields is ~100 tokens; at 80 its later fields were lost), still a bound on a config dump's length.
+_MAX_TOKENS = 200
 
 
 @dataclass
