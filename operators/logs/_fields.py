@@ -68,7 +68,8 @@ def variable_names(template: list[str]) -> dict[int, str]:
                 if word.lower().endswith("ing") and template[j + 1 : j + 2] == ["to"]:
                     break  # a verb going to a value ("reducing to 1.0", "increasing to 8") tells a change
                 if before in ("(", "[") and template[i + 1 : i + 2] in ([")"], ["]"]) and template[j + 1 : i] == [":"]:
-                    break  # a tag, "(trainer:672)" (a module and its line) or "[xla:3]" (a device), names no value
+                    if not (metric_name(word) or loss_by_ending(key_slug(word))):  # "(loss: 0.7)" is a pair
+                        break  # a tag, "(trainer:672)" (a module and its line) or "[xla:3]" (a device), names no value
                 # "val loss 2.4" is the validation loss, "train loss 2.3" the training loss; so is LitGPT's
                 # "loss train: 2.3" (the split after the metric's name)
                 if before.lower() in _QUALIFIERS and word.isalpha():
