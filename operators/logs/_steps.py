@@ -80,8 +80,14 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
         # the split it counts (``[Pass 0, train batch 10]``)
         if _TRAINING_SPLIT.sub("", names[pos].lower()) in _COUNTER_WORDS and not _a_setting(template, pos):
             return pos
+    epoch = next((pos for pos, word in sorted(names.items()) if word.lower() == "epoch"), None)
+    # a line that opens with a counter and its total and names an epoch beside it (``40/2000 (epoch 0.200),
+    # loss = 3.1``): the counter is the step, the epoch (often a fraction) is no step; not a date (``01/02 10:``)
+    if epoch is not None and template[:3] == ["<*>", "/", "<*>"] and 0 not in not_counters:
+        if template[3:4] not in (["/"], ["<*>"], [":"]):
+            return 0
     # a log of one line per epoch counts epochs
-    return next((pos for pos, word in sorted(names.items()) if word.lower() == "epoch"), None)
+    return epoch
 
 
 #: The words a counter is printed after (``Batch 16/29316``, ``step: 10``, ``iter #7``).
