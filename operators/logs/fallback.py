@@ -461,8 +461,10 @@ def emit_series(
             metrics[pos] = name
     pick_loss(metrics, names)
     if whole_loss_named:  # a term taken for the loss only for want of another: its own name again
-        for pos, name in metrics.items():  # (an identifier, ``train_ma_ce_loss``; not prose, ``with loss``)
-            if name == "loss" and " " not in names[pos] and not names_whole_loss(names[pos]):
+        for pos, name in metrics.items():  # (an identifier, ``train_ma_ce_loss``, or words before a separator,
+            # ``cls loss: 0.52`` as its underscored form; not prose, ``with loss 2.1``)
+            key = " " not in names[pos] or cluster.template[pos - 1 : pos] in ([":"], ["="])
+            if name == "loss" and key and not names_whole_loss(names[pos]):
                 metrics[pos] = key_slug(names[pos])
     evaluation_loss(cluster.template, metrics)
     keep_series_apart(metrics, names)
