@@ -49,7 +49,12 @@ _UNIT = (
 # The low end of a range may repeat the unit: "1.3x-2.4x", "20%~30%".
 _LOW_UNIT = r"(?:[ \t]?[xX×]|[ \t]*\$\\times\$|[ \t]*\\times|[ \t]*\\?[%％]\$?|[ \t]*倍)?"
 # A range may be broken over a line ("cuts cost by 15–" / "40%"), its dash doubled as LaTeX writes it ("21--29%").
-_RANGE_SEP = r"[ \t]*(?:--?|–|—|−|~|～|至|到)[ \t]*(?:\n[ \t]*)?|[ \t]+to(?:[ \t]+|[ \t]*\n[ \t]*)"
+# The line may also break before the dash ("1.40x" / "– 3.20x"), but not before a hyphen, which there opens a
+# Markdown list item.
+_RANGE_SEP = (
+    r"[ \t]*(?:--?|–|—|−|~|～|至|到)[ \t]*(?:\n[ \t]*)?|[ \t]*\n[ \t]*(?:--|–|—|~|～)[ \t]*"
+    r"|[ \t]+to(?:[ \t]+|[ \t]*\n[ \t]*)"
+)
 
 _DURATION = r"(?:ms|msec|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?)"
 #: Durations in seconds, by the unit as normalised.
