@@ -38,7 +38,8 @@ _STOP_EN = re.compile(
 # A phrase runs over a line break inside a paragraph (a PDF's or a LaTeX source's lines), not a blank line.
 _PHRASE = r"(?:[^,.;:()\n]|(?<=\d)\.(?=\d)|\n(?!\s*\n))"
 _VERSUS_EN = re.compile(
-    r"\b(?:compared\s+(?:with|to|against)|relative\s+to|in\s+comparison\s+(?:with|to)|over|than|versus|vs\.?|"
+    r"\b(?:compared\s+(?:with|to|against)|relative\s+to|with\s+respect\s+to|w\.\s?r\.\s?t\.?|"
+    r"in\s+comparison\s+(?:with|to)|over|than|versus|vs\.?|"
     r"against|outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|exceed(?:s|ed|ing)?)\s+(?!\s*[\d$~])"
     # "than with FooSched", "than under the default": the baseline, not the preposition.
     rf"(?:(?:with|using|under)\s+)?(?:the\s+|a\s+|an\s+)?(?P<v>{_PHRASE}{{2,90}})",
@@ -330,6 +331,7 @@ def distribute(text: str, claims: list[Claim]) -> None:
 # comparison names its list of baselines in an earlier clause of the sentence than the list of numbers.
 _LIST_BEFORE = re.compile(
     r"\b(?:outperform\w*|beat(?:s|ing)?|surpass\w*|over|than|compared\s+(?:with|to|against)|relative\s+to|"
+    r"with\s+respect\s+to|w\.\s?r\.\s?t\.?|"
     r"versus|vs\.?|against)\s+(?:the\s+)?"
     rf"(?P<n>{_ONE_NAME}(?:\s*,\s*{_ONE_NAME})*,?\s+(?:and|or)\s+{_ONE_NAME})",
 )

@@ -36,6 +36,9 @@ from assay.operators.papers._sections import Structure
 _NAMED_SOURCES = ("phrase", "respectively", "list", "setup")
 _OWN_SUBJECT = ("proposed", "primary")
 #: Baselines that are not systems: the hardware's peak, an ideal, a bare "baseline" (which one is unsaid).
+#: A baseline that is a procedure ("simply selecting the largest batch", "running without X", as written after
+#: "w.r.t."): it is what one statement compares with, not a system the paper's other results are measured against.
+_PROCEDURE = re.compile(r"^(?:[a-z]+ly\s+)?[a-z]+ing\b")
 _NOT_A_SYSTEM = re.compile(
     r"^(?:the\s+)?(?:(?:theoretical|hardware)\s+)?(?:peak|ideal|optimal|baselines?|it|them|this|that)\b", re.I
 )
@@ -124,6 +127,7 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
             and claim.versus_source in _NAMED_SOURCES
             and claim.subject_source in _OWN_SUBJECT
             and not _NOT_A_SYSTEM.match(claim.versus)
+            and not _PROCEDURE.match(claim.versus)
         ):
             key = _key(claim.versus)
             named.setdefault(key, claim.versus)
