@@ -2,11 +2,17 @@
 line is a header, its column names, and a row's values as metric rows at the row's step.
 
 Why a module of its own: a table is read by its layout (where the columns stand), not by the line templates
-the general reader mines, so its rules are apart from the miner's."""
+the general reader mines, so its rules are apart from the miner's. A row is read by position: its cells are
+the tokens under each column of the header (the header's wide gaps, and where the row's cells stand), so a
+name of several words, a header stacked over two lines, a cell with its unit (``43.1 ms``) or a note beside it
+(``4090 (81.8%)``) and a row cut short read alike; a source location or a bracketed note at either edge of a
+line is no cell. The step is the column named so, else the epoch's, else the first column whose whole numbers
+only rise (found from the table's rows, which wait for the table's end)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._fields import loss_by_ending, pick_loss, series_name
@@ -25,51 +31,10 @@ def column_of_a_log(column: str) -> bool:
     return is_step_key(column) or slug == "epoch" or bool(metric_name(column)) or bool(loss_by_ending(slug))
 
 
-_ROW_SPLIT = re.compile(r"\s*[|,\t]\s*|\s+")
-#: Between the columns of a header whose names are several words (``Step<TAB>Training Loss``).
-_WIDE_SPLIT = re.compile(r"\s*[|,\t]\s*|\s{2,}")
-
-
-def columns(header: str) -> list[str]:
-    """A header's column names: split where the header puts its wide separators (a tab, ``|``, two spaces)
-    when it has them, so that ``Training Loss`` stays one column; else at every space."""
-    wide = [c for c in _WIDE_SPLIT.split(header.strip()) if c]
-    return wide if len(wide) > 1 else [c for c in _ROW_SPLIT.split(header.strip()) if c]
-
-
 #: A row of numbers under a header; a cell may be a counter with its total (``3/50``) or carry a unit (``4.1G``),
 #: and the row may end in a progress bar (``640: 100%|###| 32/32 [...]``).
 _CELL = r"[-+]?(?:\d|\.\d)[\d.eE+\-]*(?:/\d+|[KMGT]i?B?|%)?"
 NUMBER_ROW = rf"^\s*{_CELL}(?:(?:\s+|\s*[|,]\s*)(?:{_CELL}|nan|inf))+(?::?\s+\d{{1,3}}%\|.*)?\s*$"
-
-
-def table_row(
-    out: Collector, header: list[str], text: str, line_no: int, rank: int | None, current: int | None
-) -> bool:
-    """``text`` read as a row of the table under ``header``: its values as metric rows (at the step its step
-    column says, else at ``current``, the step of the lines before); False when it is no row of that table."""
-    bar = _BAR_TAIL.search(text)  # a row that ends in its batch bar (``... 640: 100%|####| 32/32 [...]``)
-    cells = [c.rstrip(":") for c in _ROW_SPLIT.split(text[: bar.start()].strip() if bar else text.strip()) if c]
-    if len(cells) != len(header):
-        return False
-    values = [parse_quantity(c) for c in cells]
-    if any(v is None for v in values):
-        return False
-    # the step column: a step key, else the epoch of a table with one row per epoch (YOLOv5's results.csv)
-    at = next((i for i, c in enumerate(header) if is_step_key(c)), None)
-    if at is None:
-        at = next((i for i, c in enumerate(header) if key_slug(c) == "epoch"), None)
-    step = int(values[at][0]) if at is not None and float(values[at][0]).is_integer() else None
-    if step is None:
-        step = current
-    metrics = {i: name for i, column in enumerate(header) if i != at and (name := series_name(column))}
-    pick_loss(metrics, dict(enumerate(header)))
-    _total_as_loss(header, [v[0] for v in values], metrics)
-    for i, name in metrics.items():
-        value = memory_of(cells[i]) if name == "memory_mb" else values[i][0]
-        if value is not None:
-            out.metric(name, step, value, line_no, rank)
-    return True
 
 
 def _total_as_loss(header: list[str], values: list[float], metrics: dict[int, str]) -> None:
@@ -85,3 +50,244 @@ def _total_as_loss(header: list[str], values: list[float], metrics: dict[int, st
             if all(v >= 0 for v in parts) and abs(sum(parts) - values[i]) <= 1e-3 * max(abs(values[i]), 1e-9) + 5e-5:
                 metrics[i] = "loss"
                 return
+
+
+#: A line the general reader takes only as a table's: a header of words in columns apart by wide gaps (no
+#: digit but a source location at its end), or a row that starts with a number and has another after a wide gap;
+#: either may open with a bracketed note (``[ 10%  ]``). RE2 and Python alike (the prefilter is RE2's).
+TABLE_LINE = (
+    r"^\s*(?:\[[^\]\n]*\]\s*)?[A-Za-z_][^\d\n]*(?:\s{2,}|\t)[A-Za-z_(%][^\d\n]*(?:\s+\[?[\w./\-]+:\d+\]?)?\s*$"
+    r"|^\s*(?:\[[^\]\n]*\]\s*)?\[?\s*[-+]?(?:\d|\.\d|nan|inf)[^\n]*(?:\s{2,}|\t)\S*(?:\d|nan|inf)"
+)
+TABLE_LINE_RE = re.compile(TABLE_LINE)
+#: A note at the start of a line in brackets (``[    5%      ]``, ``[------------]``), and at its end a source
+#: location (``latfacto.py:604``, ``[trainer.cc:120]``) or a bracketed note: blanked, so that positions stay.
+_LEAD_NOTE = re.compile(r"^\s*\[[^\]]*\]")
+_TAIL_NOTE = re.compile(r"(?:\s\[?[\w./\-]+\.\w+:\d+\]?|\s\[[^\]]*[A-Za-z][^\]]*\])\s*$")
+_WORDS_LINE = re.compile(r"^[^\d]*$")
+_MAYBE_HEADER = re.compile(r"^[^\d]*?(?:\s{2}|\t|[|,])")
+_WIDE = re.compile(r"\S+(?: \S+)*")  # a run of words with single spaces: one column of a header
+_TOKEN = re.compile(r"\S+")
+_PAREN = re.compile(r"\s*\([^)]*\)")
+_CLOCK = re.compile(r"^\d+(?::\d+)+(?:\.\d+)?$")
+#: Names of a column that is never the step, whatever its values do.
+_NOT_STEP = re.compile(r"(?i)time|elapsed|sec|epoch|%|eta")
+
+
+def _blank(text: str, match: re.Match | None) -> str:
+    return text if match is None else text[: match.start()] + " " * (match.end() - match.start()) + text[match.end():]
+
+
+def _body(text: str) -> str:
+    """The line without its edge notes, blanked in place."""
+    return _blank(_blank(text, _LEAD_NOTE.match(text)), _TAIL_NOTE.search(text))
+
+
+@dataclass
+class Header:
+    """A table's column names and where each stands on its line (``sep``: the separator it is written with,
+    a tab, ``|`` or ``,``, when it has one; None where only positions part the columns)."""
+
+    names: list[str]
+    spans: list[tuple[int, int]]
+    sep: str | None
+    line_no: int = -1
+
+    def of_a_log(self) -> bool:
+        return any(column_of_a_log(c) or column_of_a_log(_PAREN.sub("", c)) for c in self.names)
+
+
+def _header(body: str, line_no: int) -> Header | None:
+    """A line of column names (no digit in it), or None."""
+    if not body.strip() or not (_WORDS_LINE.match(body) or HEADER.match(body)):
+        return None
+    for sep in ("\t", "|", ","):
+        if sep in body.strip():
+            names, spans, at = [], [], 0
+            for part in body.split(sep):
+                if part.strip():
+                    start = at + len(part) - len(part.lstrip())
+                    names.append(part.strip())
+                    spans.append((start, start + len(part.strip())))
+                at += len(part) + 1
+            return Header(names, spans, sep, line_no) if len(names) > 1 else None
+    groups = [(m.group(), m.span()) for m in _WIDE.finditer(body)]
+    if len(groups) < 2:
+        return None
+    return Header([g for g, _ in groups], [s for _, s in groups], None, line_no)
+
+
+def _region(spans: list[tuple[int, int]], i: int) -> tuple[float, float]:
+    """Where column ``i``'s cells may stand: from the middle of the gap before its name to that of the gap
+    after it (the edges open)."""
+    start = -1e9 if i == 0 else (spans[i - 1][1] + spans[i][0]) / 2
+    end = 1e9 if i == len(spans) - 1 else (spans[i][1] + spans[i + 1][0]) / 2
+    return start, end
+
+
+def _place(spans: list[tuple[int, int]], start: int, end: int) -> int:
+    """The column a token at ``start:end`` stands under: the region it overlaps most."""
+    best, most = 0, -1e9
+    for i in range(len(spans)):
+        lo, hi = _region(spans, i)
+        overlap = min(hi, end) - max(lo, start)
+        if overlap > most:
+            best, most = i, overlap
+    return best
+
+
+def _stacked(upper: Header, lower: Header) -> Header:
+    """A header written over two lines (a name's words one over the other): the line of more columns gives
+    the columns, each word of the other joins the column it stands over or under."""
+    if upper.sep or lower.sep:
+        return lower
+    frame, other = (upper, lower) if len(upper.names) > len(lower.names) else (lower, upper)
+    added: list[list[str]] = [[] for _ in frame.names]
+    for name, (start, _) in zip(other.names, other.spans, strict=True):
+        for m in _TOKEN.finditer(name):
+            added[_place(frame.spans, start + m.start(), start + m.end())].append(m.group())
+    names = [
+        " ".join([*extra, own] if frame is lower else [own, *extra])
+        for own, extra in zip(frame.names, added, strict=True)
+    ]
+    return Header(names, frame.spans, None, lower.line_no)
+
+
+def _cells(header: Header, text: str) -> list[list[str]]:
+    """The ways to read a row's cells under ``header``: by its separator, else by where its tokens stand
+    (a cell under each column), then one token a column where they are as many as the columns."""
+    bar = _BAR_TAIL.search(text)  # a row that ends in its batch bar (``... 640: 100%|####| 32/32 [...]``)
+    body = _body(text[: bar.start()] if bar else text)
+    if header.sep:
+        cells = [c.strip() for c in body.strip().split(header.sep)]
+        cells = [c for c in cells if c] if header.sep == "|" else cells
+        return [cells] if len(cells) <= len(header.names) else []
+    tokens = list(_TOKEN.finditer(body))
+    placed: list[list[str]] = [[] for _ in header.names]
+    for t in tokens:
+        placed[_place(header.spans, t.start(), t.end())].append(t.group())
+    ways = [[" ".join(c) for c in placed]]
+    return ways + [[t.group() for t in tokens]] if len(tokens) == len(header.names) else ways
+
+
+def _value(cell: str) -> tuple[float, str] | None | bool:
+    """A cell's number (the first of it: ``4090 (81.8%)`` is 4090, ``[-0.45]`` is -0.45); True for a cell that
+    holds a clock time (``00:12``) or nothing, which no series takes; None for a cell that is no number."""
+    cell = cell.strip().strip("[]").strip()
+    if not cell or _CLOCK.match(cell):
+        return True
+    first = cell.split()[0].rstrip(":,;")
+    return parse_quantity(first)
+
+
+@dataclass
+class Tables:
+    """Tables of a header row and rows of numbers in one file, per rank: a header seen stays the table's until
+    another; rows wait for the table's end where no column is named the step (their values say which)."""
+
+    out: Collector
+    headers: dict[int | None, Header] = field(default_factory=dict)
+    last: dict[int | None, Header] = field(default_factory=dict)  # the last line of names, a header or not
+    pending: dict[int | None, list[tuple]] = field(default_factory=dict)
+
+    def see(self, text: str, line_no: int, rank: int | None, current: int | None) -> bool:
+        """True when ``text`` is a table's header or row (read here, not to be mined)."""
+        header = self.headers.get(rank)
+        if header is not None:
+            if any(self._row(header, cells, line_no, rank, current) for cells in _cells(header, text)):
+                return True
+        self.flush(rank)
+        old = bool(HEADER.match(text))
+        if not old and not _MAYBE_HEADER.match(text):
+            return False  # a digit before any wide gap: no header (a cheap test first; most lines end here)
+        found = _header(_body(text), line_no)
+        if found is None:
+            return old
+        before = self.last.get(rank)
+        self.last[rank] = found
+        if before is not None and before.line_no == line_no - 1:
+            both = _stacked(before, found)
+            if both.of_a_log():
+                self.headers[rank] = both
+                return True
+        if found.of_a_log():
+            self.headers[rank] = found
+            return True
+        return old
+
+    def _row(self, header: Header, cells: list[str], line_no: int, rank: int | None, current: int | None) -> bool:
+        values = [_value(c) for c in cells]
+        if any(v is None for v in values) or not isinstance(values[0], tuple):
+            return False
+        if sum(isinstance(v, tuple) for v in values) < 2:
+            return False
+        values += [True] * (len(header.names) - len(values))
+        cells = cells + [""] * (len(header.names) - len(cells))
+        row = (line_no, rank, values, cells, current)
+        if _named_step(header) is None:
+            self.pending.setdefault(rank, []).append(row)
+        else:
+            self._emit(header, [row], _named_step(header))
+        return True
+
+    def flush(self, rank: int | None) -> None:
+        """``rank``'s rows waiting for their table's end: at the step their rising column says."""
+        rows = self.pending.pop(rank, [])
+        if rows:
+            header = self.headers[rank]
+            self._emit(header, rows, _rising(header, rows))
+
+    def finish(self) -> None:
+        for r in list(self.pending):
+            self.flush(r)
+
+    def _emit(self, header: Header, rows: list[tuple], at: int | None) -> None:
+        names = header.names
+        metrics = {i: name for i, column in enumerate(names) if i != at and (name := series_name(column))}
+        pick_loss(metrics, dict(enumerate(names)))
+        for line_no, rank, values, cells, current in rows:
+            numbers = [v[0] if isinstance(v, tuple) else 0.0 for v in values]
+            found = dict(metrics)
+            _total_as_loss(names, numbers, found)
+            step = None
+            # a step printed with a point (an epoch ``1.00`` among ``0.25``, ``0.50``) counts no steps
+            whole = at is not None and "." not in cells[at].split()[0] if at is not None and cells[at] else False
+            if whole and isinstance(values[at], tuple) and float(values[at][0]).is_integer():
+                step = int(values[at][0])
+            if step is None:
+                step = current
+            for i, name in found.items():
+                if not isinstance(values[i], tuple):
+                    continue
+                value = memory_of(cells[i].split()[0]) if name == "memory_mb" else values[i][0]
+                if value is not None:
+                    self.out.metric(name, step, value, line_no, rank)
+
+
+def _named_step(header: Header) -> int | None:
+    """The column named the step (``Step (% Done)`` is one), else the epoch's (one row per epoch)."""
+    bare = [_PAREN.sub("", c).strip() for c in header.names]
+    at = next((i for i, c in enumerate(bare) if is_step_key(c)), None)
+    if at is None:
+        at = next((i for i, c in enumerate(bare) if key_slug(c) == "epoch"), None)
+    return at
+
+
+def _rising(header: Header, rows: list[tuple]) -> int | None:
+    """The column that counts the rows, for a table that names none: of the columns of whole numbers printed
+    without a point that only rise over two or more rows (never a time, an epoch or a percentage), the first
+    that rises by a steady stride, else the first."""
+    if len(rows) < 2:
+        return None
+    rising = []
+    for i, name in enumerate(header.names):
+        if _NOT_STEP.search(name):
+            continue
+        cells = [row[3][i].split()[0] if row[3][i].strip() else "" for row in rows]
+        if not all(c.isdigit() for c in cells):
+            continue
+        numbers = [int(c) for c in cells]
+        if all(b > a for a, b in zip(numbers, numbers[1:], strict=False)):
+            rising.append((i, len({b - a for a, b in zip(numbers, numbers[1:], strict=False)}) == 1))
+    steady = [i for i, s in rising if s]
+    return steady[0] if steady else (rising[0][0] if rising else None)

@@ -44,7 +44,7 @@ from assay.operators.logs._steps import (
     samples_per_step,
     step_position,
 )
-from assay.operators.logs._tables import HEADER, NUMBER_ROW, column_of_a_log, columns, table_row
+from assay.operators.logs._tables import NUMBER_ROW, TABLE_LINE, TABLE_LINE_RE, Tables
 
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
@@ -125,12 +125,15 @@ class GenericParser(LogParser):
         + r"|^\s*$"  # a blank line ends a block of ``key: value`` lines (``KeyBlocks``)
         + r"|^\s*[|┃│║][^\n]*[|┃│║]\s*$"  # a row of a bordered table (``| step | loss |``, ``┃ step ┃``)
     )
+    #: the lines mined; ``interesting`` also takes a table's header or row of other shapes (``TABLE_LINE``)
+    mined = re.compile(interesting)
+    interesting = interesting + "|" + TABLE_LINE
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
         super().__init__(out, prefix)
         self.miner = TemplateMiner()
         self.steps: dict[int | None, int] = {}  # the last counter each rank printed (None: any rank)
-        self.header: dict[int | None, list[str]] = {}
+        self.tables = Tables(out)
         self.epochs = EpochCounters()
         self.keras = EpochBars()
         self.relative = EpochRelative()
@@ -139,6 +142,9 @@ class GenericParser(LogParser):
         self.finer = False  # a counter finer than the epoch was seen
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
+        if TABLE_LINE_RE.match(text) and not self.mined.search(text):  # taken only as a line of a table
+            self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None)))
+            return
         if self.boxes.see(text, line_no, rank):
             return
         text = _unborder(text)
@@ -154,16 +160,9 @@ class GenericParser(LogParser):
         """A line outside a block of ``key: value`` lines (or one of a block that was no record)."""
         if not text.strip():
             return
-        header = self.header.get(rank)
-        current = self.steps.get(rank, self.steps.get(None))
-        if header is not None and table_row(self.out, header, text, line_no, rank, current):
-            return
+        if self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None))):
+            return  # a table's header or row
         if self.keras.see(text, line_no, rank):
-            return
-        if HEADER.match(text):
-            names = columns(text)
-            if any(column_of_a_log(c) for c in names):
-                self.header[rank] = names
             return
         if not EVALUATION_WORD.search(text):  # evaluation lines take the training step, whatever they count
             self._count(text, line_no, rank)
@@ -208,6 +207,7 @@ class GenericParser(LogParser):
             self.steps[rank] = self.steps[None] = found
 
     def finish(self) -> None:
+        self.tables.finish()
         self.boxes.flush()
         self.blocks.flush()
         fixed = self.keras.steps()
