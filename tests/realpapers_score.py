@@ -5,7 +5,8 @@
 papers`` does, in this process (``read_paper``, ``segment_text``, ``extract_knowledge`` with the pipeline's
 default model), and scores the ratio claims with ``assay.evaluation``, the one definition of a right claim
 (``assay eval`` uses it too): values within 0.5 %, one to one; a prediction matching a ``context`` gold
-claim is neutral; subject and baseline judged on the matched claims, aliases counting.
+claim is neutral; subject and baseline judged on the matched claims, aliases counting; ``exact`` is "both" with names
+compared exactly (``exact_name``: case, spaces and punctuation dropped, no containment).
 
 It prints, per document, precision, recall, subject / baseline / both right, and the totals of the development
 and test parts apart (``tests/shared_split.py``) and overall. The mismatches (misses, false positives,
@@ -66,7 +67,7 @@ def figures(s: Score) -> str:
     return (
         f"P {s.precision:.3f}  R {s.recall:.3f}  ({s.tp}/{s.n_gold} gold, {s.n_pred} predicted"
         f"{f', {s.neutral} neutral' if s.neutral else ''})  of the matched: subject {s.subject_share:.3f}  "
-        f"baseline {s.versus_share:.3f}  both {s.attribution:.3f}"
+        f"baseline {s.versus_share:.3f}  both {s.attribution:.3f}  exact {s.attribution_exact:.3f}"
     )
 
 

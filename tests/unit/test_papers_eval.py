@@ -12,9 +12,12 @@ from typer.testing import CliRunner
 from assay.cli._eval import evaluate
 from assay.dsl import get_operator
 from assay.evaluation import (
+    Report,
     claims_match,
     evaluate_abstracts,
+    exact_name,
     find_by_stem,
+    format_report,
     load_gold,
     names_right,
     normalise_unit,
@@ -324,6 +327,17 @@ def test_aliases_count_for_subject_and_baseline_but_not_for_an_empty_baseline():
         True,
         True,
     )
+
+
+def test_exact_names_judge_a_variant_wrong_where_containment_judges_it_right():
+    gold = {0: [{"unit": "x", "value": 2, "subject": "Orrery-2BW", "versus": "the Megatron-LM"}]}
+    variant = {0: [{"unit": "x", "value": 2.0, "subject": "Orrery", "versus": "Megatron-LM"}]}
+    spelled = {0: [{"unit": "x", "value": 2.0, "subject": "orrery 2bw", "versus": "Megatron LM"}]}
+    lenient, strict = score(gold, variant), score(gold, spelled)
+    assert (lenient.attributed, lenient.attributed_exact) == (1, 0)
+    assert (strict.attributed, strict.attributed_exact) == (1, 1)
+    assert names_right(variant[0][0], gold[0][0], exact_name) == (False, True)
+    assert "both by exact name 0.000" in format_report(Report(lenient, score({}, {}), 1))
 
 
 def test_a_prediction_matching_a_context_claim_is_neutral_and_context_is_not_recalled():

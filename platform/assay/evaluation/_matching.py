@@ -3,14 +3,14 @@
 A predicted claim matches a gold claim of the same document when the units agree (after normalising ×,
 times, 倍, ％) and the value (or both ends of a range) agree within 0.5 %; matching is one-to-one
 (``one_to_one``). A subject or baseline is right when it names what the gold one does (``same_name``),
-its aliases counting. A module of its own because it is the one definition of a right claim that the
-scores, the verdicts and the calibration share.
+its aliases counting; ``exact_name`` is the strict reading reported beside it. A module of its own because
+it is the one definition of a right claim that the scores, the verdicts and the calibration share.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 RATIO_UNITS = ("x", "%")
@@ -69,16 +69,26 @@ def same_name(pred: Any, gold: Any) -> bool:
     return bool(pw and gw) and len(pw & gw) / min(len(pw), len(gw)) >= 0.6
 
 
-def names_right(pred: Mapping[str, Any], gold: Mapping[str, Any]) -> tuple[bool, bool]:
+def exact_name(pred: Any, gold: Any) -> bool:
+    """Whether two names are the same name once case, spaces, punctuation and a leading article are
+    dropped: the strict reading beside ``same_name``, which also takes one name holding the other (so
+    ``PipeDream`` passes for ``PipeDream-2BW`` there, not here)."""
+    return _key(pred) == _key(gold)
+
+
+def names_right(
+    pred: Mapping[str, Any], gold: Mapping[str, Any], same: Callable[[Any, Any], bool] = same_name
+) -> tuple[bool, bool]:
     """Whether the predicted subject and baseline name the gold claim's, its ``aliases`` and
-    ``versus_aliases`` counting as the same system (a paper names its system and baselines several ways)."""
+    ``versus_aliases`` counting as the same system (a paper names its system and baselines several ways).
+    ``same`` judges two names (``same_name``, or ``exact_name`` for the strict reading)."""
     subjects = [gold.get("subject"), *(gold.get("aliases") or [])]
     baselines = [gold.get("versus"), *(gold.get("versus_aliases") or [])]
-    subject = any(same_name(pred.get("subject"), name) for name in subjects)
+    subject = any(same(pred.get("subject"), name) for name in subjects)
     # an empty baseline is only right when the gold has none (an alias list never makes it right)
     if not _key(pred.get("versus")):
         return subject, not _key(gold.get("versus"))
-    versus = any(same_name(pred.get("versus"), name) for name in baselines if _key(name))
+    versus = any(same(pred.get("versus"), name) for name in baselines if _key(name))
     return subject, versus
 
 

@@ -57,7 +57,8 @@ def format_report(report: Report, show: int = 50) -> str:
         f"  attribution (ratio claims matched): subject and versus right {h.attribution:.3f} "
         f"({h.attributed}/{h.tp}; subject {h.subject_right}, versus {h.versus_right}); judged with it: "
         f"precision {h.attributed_precision:.3f}  recall {h.attributed_recall:.3f}",
-        f"  subject right {h.subject_share:.3f}, baseline right {h.versus_share:.3f}, both {h.attribution:.3f}"
+        f"  subject right {h.subject_share:.3f}, baseline right {h.versus_share:.3f}, both {h.attribution:.3f} "
+        f"(both by exact name {h.attribution_exact:.3f})"
         + (
             f"; {h.neutral} prediction(s) matched background (context) claims, not counted"
             if h.neutral

@@ -13,7 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from assay.evaluation._matching import is_context, is_ratio, names_right, normalise_unit, one_to_one, present
+from assay.evaluation._matching import (
+    exact_name,
+    is_context,
+    is_ratio,
+    names_right,
+    normalise_unit,
+    one_to_one,
+    present,
+)
 
 
 @dataclass
@@ -41,6 +49,9 @@ class Score:
     subject_right: int = 0
     versus_right: int = 0
     attributed: int = 0
+    #: Matched claims whose subject and baseline are both right by name, not by containment
+    #: (``exact_name``): the strict figure beside ``attributed``.
+    attributed_exact: int = 0
     #: Predictions that matched a ``context`` gold claim: counted nowhere else.
     neutral: int = 0
     misses: list[Item] = field(default_factory=list)
@@ -68,6 +79,11 @@ class Score:
         return self.attributed / self.tp if self.tp else 1.0
 
     @property
+    def attribution_exact(self) -> float:
+        """Share of the matched claims with subject and baseline both right by exact name."""
+        return self.attributed_exact / self.tp if self.tp else 1.0
+
+    @property
     def subject_share(self) -> float:
         """Share of the matched claims with the subject right."""
         return self.subject_right / self.tp if self.tp else 1.0
@@ -87,7 +103,16 @@ class Score:
 
     def add(self, other: Score) -> None:
         """Fold another score's counts and lists into this one (not its ``documents``)."""
-        for name in ("tp", "n_gold", "n_pred", "subject_right", "versus_right", "attributed", "neutral"):
+        for name in (
+            "tp",
+            "n_gold",
+            "n_pred",
+            "subject_right",
+            "versus_right",
+            "attributed",
+            "attributed_exact",
+            "neutral",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.misses += other.misses
         self.false_positives += other.false_positives
@@ -106,6 +131,8 @@ class Score:
             "versus_right": self.versus_right,
             "attributed": self.attributed,
             "attribution": round(self.attribution, 4),
+            "attributed_exact": self.attributed_exact,
+            "attribution_exact": round(self.attribution_exact, 4),
         }
 
     def as_dict(self, names: Mapping[int, str] | None = None) -> dict[str, Any]:
@@ -121,6 +148,8 @@ class Score:
             "subject_right": self.subject_right,
             "versus_right": self.versus_right,
             "attributed": self.attributed,
+            "attributed_exact": self.attributed_exact,
+            "attribution_exact": round(self.attribution_exact, 4),
             "neutral": self.neutral,
             "attributed_precision": round(self.attributed_precision, 4),
             "attributed_recall": round(self.attributed_recall, 4),
@@ -167,6 +196,7 @@ def _score_document(doc: int, golds: list[Mapping[str, Any]], preds: list[Mappin
         one.subject_right += subject
         one.versus_right += vs
         one.attributed += subject and vs
+        one.attributed_exact += all(names_right(preds[j], results[g], exact_name))
         if not (subject and vs):
             one.misattributed.append(
                 f"[{doc}] {results[g].get('text')!r}: subject {preds[j].get('subject')!r} "
