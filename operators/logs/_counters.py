@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from assay.operators.logs._fields import variable_names
 from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import metric_name
 
@@ -116,3 +117,34 @@ def _leading_counter(cluster: Cluster) -> bool:
         return False
     values = [row[2][0] for row in cluster.rows]
     return all(v.isdigit() for v in values) and all(int(a) < int(b) for a, b in zip(values, values[1:], strict=False))
+
+
+#: A value printed with a fraction, an exponent or as a non-finite word: a measurement, never a count.
+_MEASURED = re.compile(r"^[-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|nan|inf)$", re.I)
+
+
+def positional_counter(cluster: Cluster, names: dict[int, str], percent: set[int]) -> int | None:
+    """A key followed by two values, ``Train loss 12 0.81`` or ``Validation loss 12: 0.85``, where the first is
+    a whole number that rises from record to record and the second a measurement (a fraction): the first
+    counts the records (the step) and the key names the second, as a loop that prints ``name, step, value``
+    writes it. Read from behaviour: two records rising (or one, where a colon sets the value apart from its
+    counter), every second value a measurement. ``names`` is updated: the key moves to the value."""
+    t, rows = cluster.template, cluster.rows
+    for pos, token in enumerate(t[:-1]):
+        colon = t[pos + 1 : pos + 3] == [":", "<*>"]
+        value_at = pos + 1 if t[pos + 1] == "<*>" else pos + 2 if colon else None
+        if token != "<*>" or value_at is None or value_at in names or pos in percent:
+            continue  # one value, or the next one has a name of its own
+        # ``loss 12: 0.85`` reads as a clock (``12:05``) to the template alone; its name, read without what follows
+        name = names.get(pos) or (variable_names(t[: pos + 1]).get(pos) if colon else None)
+        if not name or AMOUNT_WORDS.search(name):
+            continue
+        counts = [row[2][pos] for row in rows]
+        if not all(c.isdigit() for c in counts) or not all(_MEASURED.match(row[2][value_at]) for row in rows):
+            continue
+        rising = all(int(a) < int(b) for a, b in zip(counts, counts[1:], strict=False))
+        if rising and (len(rows) >= 2 or colon):
+            names[value_at] = name
+            names[pos] = "step"
+            return pos
+    return None

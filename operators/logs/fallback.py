@@ -17,6 +17,7 @@ from assay.operators.logs._collect import Collector
 from assay.operators.logs._counters import (
     bracketed_counter,
     moving_counter,
+    positional_counter,
     second_counts,
     steady_named_counter,
 )
@@ -305,6 +306,8 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
                 del names[pos]
         if found is None:
             found = bracketed_counter(cluster)
+        if found is None:
+            found = positional_counter(cluster, names, percent)
         if found is None:
             found = steady_named_counter(cluster, names, percent)
         cluster.typed = (names, found, percent)
