@@ -35,6 +35,7 @@ from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
 from assay.operators.logs._names import STANDARD_METRICS, key_slug, known_words
 from assay.operators.logs._numbers import memory_of, parse_quantity
+from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._steps import (
     EPOCH_NUMBER,
     EVALUATION_WORD,
@@ -294,6 +295,7 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
     which positions hold percentages; worked out once per template (its rows are read for it)."""
     if cluster.typed is None:
         names = variable_names(cluster.template)
+        split_paired_keys(cluster.template, names)
         _drop_non_values(cluster, names)
         percent = _percent_positions(cluster, names)
         found = step_position(cluster.template, names, not_counters=percent)
