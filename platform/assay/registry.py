@@ -8,27 +8,30 @@ cluster presets, simulator workloads and job specs.
     registry.namespaces()
 
 Each package keeps its own public functions (``get_operator``, ``register_parser``, ``get_policy`` ...) as
-thin wrappers over this one store of names. A namespace's built-ins are registered by the modules named in
-:data:`BUILTINS`, imported on the first lookup that misses (or the first listing): importing ``assay`` imports
-none of them. The names are strings, so this module imports nothing else of assay's but the error catalogue,
-and every layer may use it.
+thin wrappers over this one store of names.
 
-Another installed package registers into a namespace without any table here, by a package entry point (the
-way spaCy's ``spacy_factories`` and pytest's ``pytest11`` work) in the group ``assay_<namespace>``::
+Every entry comes from a package entry point (the way spaCy's ``spacy_factories`` and pytest's ``pytest11``
+work) in the group ``assay_<namespace>``, assay's own built-ins included: this module holds no table of
+modules, and assay registers its operators and policies exactly as another installed package does::
 
     [project.entry-points.assay_policies]
     mine = "my_package.policies:MyPolicy"      # the object registered as "mine"
     [project.entry-points.assay_operators]
     my_ops = "my_package.operators"            # a module: importing it registers its own entries
 
-They are read after the built-ins, when a lookup misses or a namespace is listed (not on ``import assay``),
-and never replace a name already registered (a built-in, or a ``register`` call of the user's).
+The entry points of assay's own distribution are its built-ins: they are imported on a namespace's first
+lookup that misses (or its first listing), in the order of their names, until one has registered the name
+asked for, so importing ``assay`` imports none of them and a papers run never imports the logs family. The
+groups they fill are the namespaces. Every other distribution's entry points are read after all the
+built-ins, when a lookup still misses or a namespace is listed, and never replace a name already registered
+(a built-in, or a ``register`` call of the user's). Without assay's own metadata (a source tree that was
+never installed) a lookup raises :class:`NotInstalled`, which says how to install it.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from importlib import metadata
@@ -36,24 +39,61 @@ from typing import Any
 
 from assay.errors import AssayError
 
-#: namespace -> (what one entry is, in words; the modules whose import registers the built-ins).
-BUILTINS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "operators": ("operator", ("assay.operators.papers", "assay.operators.logs")),
-    "log_parsers": ("log format", ("assay.operators.logs",)),
-    "policies": ("policy", ("assay.scheduler.policies",)),
-    "model_presets": ("model", ("assay.domain.model_spec",)),
-    "cluster_presets": ("gpu/cluster", ("assay.scheduler.cluster",)),
-    "workloads": ("workload kind", ("assay.scheduler.workloads",)),
-    "job_specs": ("job spec", ("assay.jobs.spec",)),
+#: The distribution whose entry points are the built-ins.
+DISTRIBUTION = "assay"
+#: The command that installs it (and rewrites its entry points) from a checkout.
+INSTALL = "pip install -e . (or make install) in the assay checkout"
+
+#: What one entry of a namespace is, in words, for messages ("unknown policy 'x'"); a namespace not here is
+#: described by its own name. Which namespaces exist and which modules fill them is the packaging's to say.
+KINDS: dict[str, str] = {
+    "operators": "operator",
+    "log_parsers": "log format",
+    "policies": "policy",
+    "model_presets": "model",
+    "cluster_presets": "gpu/cluster",
+    "workloads": "workload kind",
+    "job_specs": "job spec",
 }
 
+GROUP_PREFIX = "assay_"
 
 log = logging.getLogger(__name__)
 
 
 def entry_point_group(namespace: str) -> str:
     """The entry-point group through which an installed package registers into ``namespace``."""
-    return f"assay_{namespace}"
+    return f"{GROUP_PREFIX}{namespace}"
+
+
+def builtin_entry_points(distribution: str = DISTRIBUTION) -> dict[str, list[metadata.EntryPoint]]:
+    """namespace -> the entry points of ``distribution`` that register its built-ins, sorted by name (the
+    order they are imported in). :class:`NotInstalled` when the distribution is not installed, or declares
+    none (metadata written before the built-ins became entry points)."""
+    try:
+        dist = metadata.distribution(distribution)
+    except metadata.PackageNotFoundError:
+        raise NotInstalled(f"Python finds no installed {distribution!r} distribution, whose entry points "
+                           "register the built-in operators, log formats, policies and presets (a source tree "
+                           "that was never installed?).") from None
+    found: dict[str, list[metadata.EntryPoint]] = {}
+    for point in sorted(dist.entry_points, key=lambda p: (p.group, p.name)):
+        if point.group.startswith(GROUP_PREFIX):
+            found.setdefault(point.group.removeprefix(GROUP_PREFIX), []).append(point)
+    if not found:
+        raise NotInstalled(f"the installed metadata of {distribution!r} ({_where(dist)}) declares no "
+                           f"{GROUP_PREFIX}* entry points, which register the built-ins (installed before they "
+                           "moved there?).")
+    return found
+
+
+class NotInstalled(AssayError, RuntimeError):
+    """assay's own package metadata, whose entry points register the built-ins, is missing or stale."""
+
+    code = "E003"
+
+    def __init__(self, message: str):
+        super().__init__(message, f"install it: {INSTALL}.")
 
 
 class UnknownName(AssayError, KeyError):
@@ -87,11 +127,17 @@ def _first_word(name: str) -> str:
 
 
 class Registry:
-    """Named objects by namespace. Registering a name again replaces the entry (in its first place)."""
+    """Named objects by namespace. Registering a name again replaces the entry (in its first place).
 
-    def __init__(self, builtins: Mapping[str, tuple[str, tuple[str, ...]]] | None = None):
-        self._builtins = dict(BUILTINS if builtins is None else builtins)
-        self._entries: dict[str, dict[str, Any]] = {ns: {} for ns in self._builtins}
+    ``distribution`` is the one whose entry points are the built-ins (None: a registry with none, e.g. a
+    test's own); ``kinds`` says what one entry of a namespace is, in words."""
+
+    def __init__(self, distribution: str | None = DISTRIBUTION, kinds: Mapping[str, str] | None = None):
+        self._distribution = distribution
+        self._kinds = dict(KINDS if kinds is None else kinds)
+        self._entries: dict[str, dict[str, Any]] = {}
+        #: namespace -> its built-in entry points, read from the distribution's metadata on the first need.
+        self._builtins: dict[str, list[metadata.EntryPoint]] | None = None if distribution else {}
         #: namespace -> the ``sys.path`` its entry points were read for (read again when it changes).
         self._plugins_read: dict[str, tuple[str, ...]] = {}
 
@@ -135,36 +181,47 @@ class Registry:
         return _View(self, namespace)
 
     def namespaces(self) -> list[str]:
-        return sorted(self._entries)
+        """The namespaces the built-ins' entry points fill, and any other one something registered into."""
+        return sorted({*self._builtin_points(), *self._entries})
 
     def describe(self, namespace: str) -> str:
         """What one entry of ``namespace`` is, in words (``policy``, ``log format``)."""
-        return self._builtins.get(namespace, (namespace.rstrip("s"), ()))[0]
+        return self._kinds.get(namespace, namespace.rstrip("s"))
 
     def load_builtins(self, namespace: str, until: str | None = None) -> None:
-        """Import the modules that register ``namespace``'s built-ins (cheap once they are imported); with
-        ``until``, stop after the module that registered that name (a papers run does not import the logs
+        """Load the built-in entry points of ``namespace`` (cheap once their modules are imported); with
+        ``until``, stop after the one that registered that name (a papers run does not import the logs
         family: a third of a second of every small run)."""
-        for module in self._builtins.get(namespace, ("", ()))[1]:
+        entries = self._entries.setdefault(namespace, {})
+        for point in self._builtin_points().get(namespace, ()):
             try:
-                importlib.import_module(module)
+                obj = point.load()
             except ModuleNotFoundError as exc:
-                if exc.name != module:  # a missing optional package stays missing; a broken import raises
+                if exc.name != point.module:  # a dependency of the module is missing: its own error
                     raise
-            if until is not None and until in self._entries.get(namespace, {}):
+                raise NotInstalled(f"the installed metadata of {self._distribution!r} names the module "
+                                   f"{point.module} (entry point {point.name}, group {point.group}), which does "
+                                   "not exist: it was written before the module moved.") from exc
+            if point.attr:
+                entries.setdefault(point.name, obj)
+            if until is not None and until in entries:
                 return
 
     def load_plugins(self, namespace: str) -> None:
-        """Register the entry points of the group ``assay_<namespace>`` of every installed distribution: an
-        object under the entry point's name, or a module imported (it registers its entries itself). Read
-        once per namespace, again if ``sys.path`` has changed. A name already registered is kept (logged);
-        a plugin that fails to import raises its own error, with a note naming the entry point."""
+        """Register the entry points of the group ``assay_<namespace>`` of every installed distribution but
+        the built-ins' own: an object under the entry point's name, or a module imported (it registers its
+        entries itself). Read once per namespace, again if ``sys.path`` has changed. A name already registered
+        is kept (logged); a plugin that fails to import raises its own error, with a note naming the entry
+        point and its distribution."""
         path = tuple(sys.path)
         if self._plugins_read.get(namespace) == path:
             return
         self._plugins_read[namespace] = path
         entries = self._entries.setdefault(namespace, {})
         for point in metadata.entry_points(group=entry_point_group(namespace)):
+            dist = getattr(point.dist, "name", None)
+            if self._distribution and dist and _normal(dist) == _normal(self._distribution):
+                continue  # a built-in: loaded by load_builtins, first
             if point.attr and point.name in entries:
                 log.warning("entry point %s = %s (group %s) not registered: %r is already a %s", point.name,
                             point.value, point.group, point.name, self.describe(namespace))
@@ -174,9 +231,9 @@ class Registry:
                 obj = point.load()
             except Exception as exc:
                 self._plugins_read.pop(namespace, None)  # read again (and fail again) on the next lookup
-                dist = getattr(point.dist, "name", None) or "an unknown distribution"
-                exc.add_note(f"while loading the entry point {point.name} = {point.value} of {dist} "
-                             f"(group {point.group}): fix or uninstall that package.")
+                exc.add_note(f"while loading the entry point {point.name} = {point.value} of "
+                             f"{dist or 'an unknown distribution'} (group {point.group}): fix or uninstall "
+                             "that package.")
                 raise
             if point.attr:
                 entries[point.name] = obj
@@ -186,13 +243,28 @@ class Registry:
                                 point.name, point.value, point.group, self.describe(namespace), name)
                     entries[name] = kept
 
+    def _builtin_points(self) -> dict[str, list[metadata.EntryPoint]]:
+        if self._builtins is None and self._distribution:
+            self._builtins = builtin_entry_points(self._distribution)
+        return self._builtins or {}
+
     def _namespace(self, namespace: str) -> dict[str, Any]:
-        return self._entries[self._check(namespace)]
+        return self._entries.setdefault(self._check(namespace), {})
 
     def _check(self, namespace: str) -> str:
-        if namespace not in self._entries:
+        if namespace not in self._entries and namespace not in self._builtin_points():
             raise UnknownName("namespaces", namespace, self.namespaces(), "registry namespace")
         return namespace
+
+
+def _normal(name: str) -> str:
+    """A distribution's name as packaging compares it (``My_Pkg`` and ``my-pkg`` are one)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _where(dist: metadata.Distribution) -> str:
+    """The folder a distribution's metadata was found in (its ``sys.path`` entry)."""
+    return f"found in {dist.locate_file('')}"
 
 
 class _View(Mapping[str, Any]):

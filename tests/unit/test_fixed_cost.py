@@ -23,8 +23,13 @@ def test_a_lookup_imports_families_until_one_has_the_name_and_a_listing_imports_
     import assay.registry as registry_module
 
     first, second = _family(tmp_path, "a", "apple"), _family(tmp_path, "b", "berry")
+    info = tmp_path / "fixed_cost_dist-1.0.dist-info"  # the built-ins' distribution, as assay's own
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fixed-cost-dist\nVersion: 1.0\n")
+    # written out of order: built-ins are imported in the order of their entry points' names
+    (info / "entry_points.txt").write_text(f"[assay_things]\n2-second = {second}\n1-first = {first}\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    reg = Registry(builtins={"things": ("thing", (first, second))})
+    reg = Registry(distribution="fixed-cost-dist", kinds={"things": "thing"})
     monkeypatch.setattr(registry_module, "REGISTRY_UNDER_TEST", reg, raising=False)
     assert reg.get("things", "apple") == "apple"
     assert first in sys.modules and second not in sys.modules

@@ -16,7 +16,7 @@ from assay.registry import Registry, UnknownName
 
 @pytest.fixture
 def own():
-    return Registry(builtins={"colours": ("colour", ())})
+    return Registry(distribution=None, kinds={"colours": "colour"})  # no built-ins: nothing but what a test adds
 
 
 @pytest.fixture
@@ -34,9 +34,9 @@ def probe():
 
 
 def test_register_get_and_list_by_namespace(own):
-    own.register("colours", "red", 1)
+    own.register("colours", "red", 1)  # a namespace is created by its first entry
     own.register("colours", "green", 2)
-    own.register("shapes", "square", 4)  # a new namespace is created by its first entry
+    own.register("shapes", "square", 4)
     own.register("colours", "red", 3)  # again: replaced, in its first place
     assert own.get("colours", "red") == 3 and own.names("colours") == ["red", "green"]
     assert own.namespaces() == ["colours", "shapes"] and own.has("shapes", "square")
