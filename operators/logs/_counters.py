@@ -14,14 +14,15 @@ from assay.operators.logs._names import metric_name
 def moving_counter(cluster: Cluster, pos: int, percent: set[int], names: dict[int, str] | None = None) -> int:
     """A step that does not move over three or more records (a bar drawn to its end each time, ``833/833``) is
     no step where another whole number of the template rises on every record: the one that reaches furthest
-    (``s 833``, ``1666``, ... over an epoch's ``miniE 1``, ``2``) counts the run. An epoch taken for the step
+    (``s 833``, ``1666``, ... over an epoch's ``miniE 1``, ``2``) counts the run; so does a step key whose values
+    wander (``_wanders``). An epoch taken for the step
     gives way the same way, from two records on, to a named counter that rises on every record with a steady
     stride (``epoch: 1, iters: 100,`` then ``iters: 200,``; ``epoch: 2 | nupdates: 3074``): the epoch changes
     rarely and by one, the counter of updates is the finer step (never a count of samples, tokens or time)."""
     rows = cluster.rows
     still = len(rows) >= 3 and len({row[2][pos] for row in rows}) == 1
     by_epoch = not still and names is not None and "epoch" in names.get(pos, "").lower() and len(rows) >= 2
-    if not still and not by_epoch:
+    if not still and not by_epoch and not _wanders([row[2][pos] for row in rows]):
         return pos
     epochs = [whole_number(row[2][pos]) for row in rows]
     rising = []
@@ -35,6 +36,19 @@ def moving_counter(cluster: Cluster, pos: int, percent: set[int], names: dict[in
             continue
         rising.append((values[-1], at))
     return max(rising)[1] if rising else pos
+
+
+def _wanders(values: list[str]) -> bool:
+    """A step key's values that go down at least as often as they go up over three or more records
+    (keras-rl's ``episode steps: 164``, ``142``, ``109``, ``200``: the length of each episode) count no steps:
+    a counter rises, and one that starts again at each epoch goes down once an epoch. The template's
+    number that rises on every record is the step then (``11087/50000:``, ``11229/50000:``)."""
+    numbers = [whole_number(v) for v in values]
+    if len(numbers) < 3 or None in numbers:
+        return False
+    pairs = list(zip(numbers, numbers[1:], strict=False))
+    down = sum(a > b for a, b in pairs)
+    return down >= 2 and down >= sum(a < b for a, b in pairs)
 
 
 #: Words that say a rising number counts amounts, not steps: samples, tokens, images, time, memory.
