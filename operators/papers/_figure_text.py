@@ -1,0 +1,97 @@
+"""Figure text read as lines: an axis's tick labels and a decimal torn by the reader are no claims.
+
+A PDF's figures reach the text as their own short lines: the labels of an axis one a line ("0%", "20%",
+"40%", ...) and a legend's values ("0.7x", "0.5x", "0.3x" for three model sizes). A flattened results table
+looks the same at a glance (a cell a line: "5.28x", "2.46x"), and its cells are claims. What tells the
+two apart is what the numbers do: an axis or a legend steps through its values evenly (0, 20, 40, ...;
+0.7, 0.5, 0.3), a table's measurements do not. So a bare number (the whole of its line) in a run of three or
+more bare numbers of the same unit, one a line, that rise or fall by one step is a tick label.
+
+A figure's font also makes the reader tear a decimal at its point ("0. 7X" for 0.7X): the number after the
+tear ("7X") is not what the paper wrote. Prose never puts a lone "0." before a ratio, so a number right
+after "0. " is dropped rather than read as another value.
+
+Why a module of its own: these are facts about how figures reach the text, not about what a clause says
+(``_cues``) or where a number is (``_claims``).
+"""
+
+from __future__ import annotations
+
+import re
+
+# A line that is one number with its ratio unit and nothing else ("40%", "0.5x", "~1.2×", "-0.6%").
+_BARE = re.compile(r"[ \t]*[~≈<>]?[ \t]*(?P<num>[-−+]?\d+(?:\.\d+)?)[ \t]*(?P<unit>%|[xX×])[ \t]*")
+# "0. 7X": a decimal torn after its point by the reader.
+_TORN = re.compile(r"(?<![\w.])0\.[ \t]$")
+_MIN_RUN = 3
+_MAX_RUN = 12
+_LINE_CHARS = 16
+
+
+def torn_decimal(text: str, start: int) -> bool:
+    """Whether the number starting at ``start`` is the tail of a decimal the reader tore ("0. 7X")."""
+    return bool(_TORN.search(text, max(0, start - 4), start))
+
+
+def tick_label(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` is the whole of its line and one of an evenly stepping run
+    of such lines (an axis's or a legend's labels)."""
+    lo = text.rfind("\n", max(0, start - _LINE_CHARS), start) + 1
+    if lo == 0 and start > _LINE_CHARS:
+        return False
+    hi = text.find("\n", end, end + _LINE_CHARS)
+    hi = len(text) if hi < 0 and len(text) - end <= _LINE_CHARS else hi
+    if hi < 0:
+        return False
+    own = _BARE.fullmatch(text, lo, hi)
+    if own is None:
+        return False
+    unit = _unit(own.group("unit"))
+    values = [_value(own)]
+    before = _run(text, lo - 1, -1, unit)
+    after = _run(text, hi, 1, unit)
+    values = [*reversed(before), *values, *after]
+    # The whole run steps evenly: a table's row or column may hold three evenly spaced values by chance
+    # (0.05%, 0.03%, 0.01%), rarely all of its cells.
+    return len(values) >= _MIN_RUN and _even(values)
+
+
+def _value(m: re.Match[str]) -> float:
+    return float(m.group("num").replace("−", "-"))
+
+
+def _unit(written: str) -> str:
+    return "%" if written == "%" else "x"
+
+
+def _run(text: str, at: int, step: int, unit: str) -> list[float]:
+    """The values of the bare-number lines next to each other from the line break at ``at`` on, upwards
+    (``step`` -1, nearest first) or downwards (1), while their unit is ``unit``."""
+    out: list[float] = []
+    while 0 < at < len(text) and len(out) < _MAX_RUN:
+        if step < 0:
+            start = text.rfind("\n", max(0, at - _LINE_CHARS), at) + 1
+            if start == 0 and at > _LINE_CHARS:
+                break
+            line, at = (start, at), start - 1
+        else:
+            end = text.find("\n", at + 1, at + 1 + _LINE_CHARS)
+            if end < 0:
+                end = len(text) if len(text) - at - 1 <= _LINE_CHARS else -1
+            if end < 0:
+                break
+            line, at = (at + 1, end), end
+        m = _BARE.fullmatch(text, *line)
+        if m is None or _unit(m.group("unit")) != unit:
+            break
+        out.append(_value(m))
+    return out
+
+
+def _even(values: list[float]) -> bool:
+    """Whether the values rise or fall by one step (within rounding), a step that is not zero."""
+    steps = [b - a for a, b in zip(values[:-1], values[1:], strict=True)]
+    first = steps[0]
+    if abs(first) < 1e-9:
+        return False
+    return all(abs(s - first) <= 0.01 * max(1.0, abs(first)) for s in steps)

@@ -1,0 +1,60 @@
+"""Figure text that reaches a paper's text as lines: an axis's tick labels and a legend's evenly stepping
+values are no claims, a decimal the reader tore ("0. 7X") is not read as another number, and a results
+table flattened one cell a line keeps its cells. Through the public path: read_paper on a file, then
+segment_text and extract_knowledge. Every line here is written for the test."""
+
+from __future__ import annotations
+
+from assay.dsl import get_operator
+
+BODY = (
+    "Foo is a scheduler for shared training clusters.\n\n"
+    "Foo cuts the average completion time by 31% against Bar on the large trace.\n\n"
+)
+
+
+def values_of(tmp_path, text: str) -> list[tuple]:
+    path = tmp_path / "paper.txt"
+    path.write_text(text, encoding="utf-8")
+    read, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
+    assert not failures
+    segmented, _ = get_operator("segment_text").run(read)
+    extracted, failures = get_operator("extract_knowledge").run(segmented, model="blank", parse="none")
+    assert not failures
+    out = []
+    for c in extracted[0]["claims"]:
+        if c["unit"] in ("x", "%"):
+            out.append((c["value"], c["unit"]))
+    return out
+
+
+def test_axis_ticks_one_a_line_are_no_claims(tmp_path):
+    figure = "Utilisation\n0%\n25%\n50%\n75%\n100%\nFigure 2: Busy share of the devices over a day.\n\n"
+    assert values_of(tmp_path, BODY + figure) == [(31.0, "%")]
+
+
+def test_a_legend_of_evenly_spaced_sizes_is_no_claim(tmp_path):
+    legend = "Embedding size\n0.9x\n0.6x\n0.3x\nFigure 5: Loss over the training days for three sizes.\n\n"
+    assert values_of(tmp_path, BODY + legend) == [(31.0, "%")]
+
+
+def test_a_torn_decimal_is_not_read_as_a_larger_number(tmp_path):
+    legend = "Target\n0. 8X\nSize\n0. 4X\nFigure 6: Sizes reached per feature.\n\n"
+    assert values_of(tmp_path, BODY + legend) == [(31.0, "%")]
+
+
+def test_a_flattened_results_table_keeps_its_cells(tmp_path):
+    table = (
+        "Table 3: Speedup of Foo over Bar per model.\n\n"
+        "Model\nSpeedup\nResNet\n1.42x\nBERT\n2.07x\nGPT\n1.66x\n\n"
+        "Time to accuracy\n3.10x\n2.95x\n1.80x\n\n"
+    )
+    assert values_of(tmp_path, BODY + table) == [
+        (31.0, "%"),
+        (1.42, "x"),
+        (2.07, "x"),
+        (1.66, "x"),
+        (3.1, "x"),
+        (2.95, "x"),
+        (1.8, "x"),
+    ]
