@@ -49,6 +49,9 @@ class LogParser:
     binary: ClassVar[bool] = False
     #: Higher wins when two formats sniff the same score (a more specific format over a generic one).
     priority: ClassVar[int] = 0
+    #: Records a console wrapped over several lines are joined before the lines reach ``parse_line``
+    #: (``_wrapped.join_wrapped``): for readers that learn a file's shapes, not for a format's own parser.
+    joins_wrapped: ClassVar[bool] = False
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
         self.out = out

@@ -21,6 +21,7 @@ from assay.operators.logs._events import COMMON_FILTER, CONTINUATION, observe, o
 from assay.operators.logs._lines import LineBlock, PrefixStyle, after_prefix, split_prefix
 from assay.operators.logs._read import BLOCK_BYTES, iter_blocks, read_tail
 from assay.operators.logs._timestamps import find_timestamp
+from assay.operators.logs._wrapped import join_wrapped
 
 #: Bytes read back before a chunk to learn the step (and loss state) its first lines continue from: a little
 #: first, more when that holds no step (a long stretch of non-metric lines).
@@ -107,6 +108,8 @@ def _parse_span(
         if offset + len(data) >= size:
             # a killed job's last line: its complete fields are values, a number at its very end may be cut
             data = drop_cut_number(data, unterminated=ends_mid_line)
+        if parser_cls.joins_wrapped:
+            data = join_wrapped(data)
         block = LineBlock(data, line_no, offset)
         feed_block(parser, block, out, prefix)
         line_no += block.n
@@ -139,7 +142,7 @@ def _read_generically(
     reader = parser_named("generic")(shadow, prefix)
     line_no = first_line
     for data, offset in iter_blocks(path, start, end, block_bytes=block_bytes):
-        block = LineBlock(data, line_no, offset)
+        block = LineBlock(join_wrapped(data), line_no, offset)
         feed_block(reader, block, shadow, prefix, events=False)
         line_no += block.n
     reader.finish()
@@ -253,7 +256,7 @@ def _look_back(
             return None, None
         out = Collector(run_id)
         parser = parser_cls(out, prefix)
-        feed_block(parser, LineBlock(data, 1, offset), out, prefix)
+        feed_block(parser, LineBlock(join_wrapped(data) if parser_cls.joins_wrapped else data, 1, offset), out, prefix)
         parser.finish()
         rows = out.metrics_table().select(["line_no", "step", "name", "value"]).to_pylist()
         with_step = [r for r in rows if r["step"] is not None]

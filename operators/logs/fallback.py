@@ -118,6 +118,7 @@ class GenericParser(LogParser):
     name = "generic"
     framework = None
     priority = -100
+    joins_wrapped = True
     interesting = (
         rf"(?i:{_METRIC_WORDS})[^\n]*\d"
         # a short counter word before its number and total (``ep 2 it 30/50 | xent 1.9``)

@@ -1,0 +1,92 @@
+"""Records a console wrapped over several lines, joined back before the general reader sees them.
+
+A terminal or a pasted issue wraps long records: at a space (``LOG (...) Average `` / ``objective function
+... is -35.0 over `` / ``19538 frames.``) or at a fixed width, mid-word (a 150-character line ending
+``current batch averag`` and the next line opening ``e objf: 1.54 ...``). Read from the block's structure,
+not from any tool's words: records open the same way (most lines start with the same kind of character: a
+digit of a time stamp, a capital of a level), a continuation opens differently (a small letter or a digit
+where records open otherwise), and the line before it was cut: it ends in one space, or it ends inside a word
+or a number at the length where two or more lines of the block are cut so, and the record's last piece is
+shorter than that (a table padded to the console's width has every line as wide). A join needs two or more
+such records in the block, so a lone line that happens to end in a space changes nothing.
+
+The block keeps its size and its line count: the pieces of a record are put on its first line and the
+lines they came from are left empty, so every other line keeps its number and its byte offset."""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Shortest line a fixed-width wrap is believed at (a console is at least this wide).
+_MIN_WIDTH = 60
+#: Most continuation lines joined to one record.
+_MAX_PIECES = 4
+#: Share of a block's non-empty lines that must open like a record's first line.
+_RECORD_SHARE = 1 / 3
+
+
+def _kinds(first: np.ndarray) -> np.ndarray:
+    """The kind of each line's first byte: 1 a digit, 2 a small letter, 3 a capital, 0 anything else."""
+    kinds = np.zeros(len(first), dtype=np.int8)
+    kinds[(first >= 48) & (first <= 57)] = 1
+    kinds[(first >= 97) & (first <= 122)] = 2
+    kinds[(first >= 65) & (first <= 90)] = 3
+    return kinds
+
+
+def join_wrapped(data: bytes) -> bytes:
+    """``data`` (whole lines) with wrapped records joined, or ``data`` itself where nothing was wrapped."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    if len(ends) < 4:
+        return data
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    lengths = ends - starts
+    nonempty = lengths > 0
+    kinds = np.where(nonempty, _kinds(buf[np.minimum(starts, len(buf) - 1)]), -1)
+    # a continuation: opens with a small letter or a digit, unlike the line before it
+    goes_on = np.zeros(len(ends), dtype=bool)
+    goes_on[1:] = ((kinds[1:] == 1) | (kinds[1:] == 2)) & (kinds[1:] != kinds[:-1])
+    if goes_on.sum() < 2:
+        return data
+    before = np.flatnonzero(goes_on) - 1  # the lines a continuation follows
+    last_byte = buf[np.maximum(ends[before] - 1, 0)]
+    # one space at the end (a line padded to a console's width ends in many)
+    at_space = before[(lengths[before] > 1) & (last_byte == 32) & (buf[np.maximum(ends[before] - 2, 0)] != 32)]
+    # cut inside a word or a number (a bar's ``]``, a sentence's ``.`` end a record where they stand)
+    wide = before[(lengths[before] >= _MIN_WIDTH) & (_kinds(last_byte) > 0)]
+    width = None
+    if len(wide) >= 2:
+        values, counts = np.unique(lengths[wide], return_counts=True)
+        if counts.max() >= 2:
+            width = int(values[counts.argmax()])
+    spaced = set(at_space.tolist())
+    cut = set(spaced)
+    if width is not None:
+        cut.update(wide[lengths[wide] == width].tolist())
+    if len(cut) < 2:
+        return data
+    counted = np.bincount(kinds[nonempty].astype(np.int64), minlength=4)
+    opening = {k for k in range(4) if counted[k] >= _RECORD_SHARE * nonempty.sum()}
+    joins: list[tuple[int, int]] = []  # (first line, last line) of each record put back together
+    n, free = len(ends), 0  # lines before ``free`` are taken by a record already
+    for i in sorted(cut):
+        if i < free or kinds[i] not in opening:
+            continue
+        head_kind, last = kinds[i], i
+        while last + 1 < n and last in cut and goes_on[last + 1] and kinds[last + 1] != head_kind:
+            last += 1
+            if last - i >= _MAX_PIECES:
+                break
+        if last > i and width is not None and lengths[last] >= width and i not in spaced:
+            last = i  # every piece as wide as the console: lines padded to its width (a table), not wrapped
+        if last > i:
+            joins.append((i, last))
+        free = last + 1
+    if len(joins) < 2:
+        return data
+    out = bytearray(data)
+    for first, last in joins:
+        pieces = b"".join(bytes(data[starts[j] : ends[j]]).rstrip(b"\r") for j in range(first, last + 1))
+        out[starts[first] : ends[last] + 1] = pieces + b"\n" * (int(ends[last]) + 1 - int(starts[first]) - len(pieces))
+    return bytes(out)
