@@ -53,6 +53,9 @@ _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu
 _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
 #: A line that says only which epoch begins.
 _EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
+#: A progress bar's counter and its bracket (``| 760/2001 [30:21<48:56, 2.37s/it, loss=0.15]``) with another
+#: record glued right after it, no space between (a logger's line printed while the bar was drawn): two records.
+_BAR_GLUED = re.compile(r"\|\s*\d+/\d+\s*\[[^\]\[]*\](?=\S)")
 
 
 #: A counter of the whole run printed beside an epoch's (``GLOBAL_STEP: 370050``, ``global step 1200``).
@@ -145,6 +148,10 @@ class GenericParser(LogParser):
         self.finer = False  # a counter finer than the epoch was seen
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
+        glued = _BAR_GLUED.search(text)
+        if glued:  # the bar, then the record glued after it, each read as a line of its own
+            self.parse_line(text[: glued.end()], line_no, rank)
+            text = text[glued.end() :]
         if TABLE_LINE_RE.match(text) and not self.mined.search(text):  # taken only as a line of a table
             self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None)))
             return
