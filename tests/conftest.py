@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from waiting import wait_for
 
-from assay.ray_session import shutdown_ray
+from assay.ray_session import ensure_ray, shutdown_ray
 
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("RAY_DEDUP_LOGS", "1")
@@ -83,8 +83,9 @@ def ray_local():
     import ray
 
     if not ray.is_initialized():
-        ray.init(address="local", num_cpus=RAY_TEST_CPUS, include_dashboard=False, logging_level="WARNING")
-        ray.data.DataContext.get_current().enable_progress_bars = False
+        # Through the Ray boundary, as every assay run connects (it notes that this instance has no dashboard,
+        # so a stall's message does not wait 40 s on the state API looking for one).
+        ensure_ray(num_cpus=RAY_TEST_CPUS, log_to_driver=True)
     options = ray.data.DataContext.get_current().execution_options
     kept = options.resource_limits
     options.resource_limits = kept.copy(cpu=PIPELINE_TEST_CPUS)

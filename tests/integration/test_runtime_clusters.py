@@ -177,7 +177,9 @@ def test_a_stage_made_to_block_trips_the_watchdog_with_the_stage_named(ray_local
     with pytest.raises(StalledError) as err:
         run_pipeline(load_pipeline(str(path)), [papers], db=tmp_path / "kg.duckdb", progress=False,
                      stall_s=3, stall_fail=True)
-    assert time.perf_counter() - started < 60
+    # Ray Data's guard stops it at 3 s; the message is composed at once (the state API, asked on a cluster
+    # without a dashboard, looked for one for 40 s first: this took 43 s).
+    assert time.perf_counter() - started < 30
     assert "no record has moved for" in str(err.value) and "stuck_reader" in str(err.value)
     assert sql(tmp_path / "kg.duckdb", "SELECT status FROM pipeline_runs")["status"].tolist() == ["failed"]
 

@@ -99,19 +99,34 @@ def ray_datas_timeout_error() -> type[BaseException]:
     return ExecutionTimeoutError
 
 
+#: The dashboard of each cluster this process connected to through :func:`assay.ray_session.ensure_ray`, by
+#: its GCS address, as ``ray.init`` returned it ('' for none: an embedded instance starts without one).
+_dashboards: dict[str, str] = {}
+
+
+def note_dashboard(gcs_address: str, context: Any) -> None:
+    """Keep the dashboard that ``ray.init``'s context names (Ray's documented way to it) for the state API."""
+    url = str(getattr(context, "dashboard_url", "") or "")
+    _dashboards[gcs_address] = url if not url or "://" in url else f"http://{url}"
+
+
 def running_stages() -> list[str]:
     """One line per stage with running tasks or live actors, from Ray's public state API (task names are
     Ray Data's operator names: ``MapBatches(step)``, the pool actors' classes ``MapWorker(MapBatches(step))``);
-    empty when the state is not at hand (no dashboard on this cluster)."""
+    empty when the state is not at hand (no dashboard on this cluster). A connection made elsewhere than
+    :func:`assay.ray_session.ensure_ray` is asked as it is: the state API finds its dashboard itself."""
     try:
         import ray
         from ray.util.state import list_actors, list_tasks
 
         if not ray.is_initialized():
             return []
-
-        tasks = list_tasks(filters=[("state", "=", "RUNNING")], timeout=STATE_TIMEOUT_S, raise_on_missing_output=False)
-        actors = list_actors(filters=[("state", "=", "ALIVE")], timeout=STATE_TIMEOUT_S, raise_on_missing_output=False)
+        dashboard = _dashboards.get(ray.get_runtime_context().gcs_address)
+        if dashboard == "":
+            return []  # asked anyway, the state API looks for one 20 times, 2 s apart: 40 s before the message
+        ask = {"address": dashboard, "timeout": STATE_TIMEOUT_S, "raise_on_missing_output": False}
+        tasks = list_tasks(filters=[("state", "=", "RUNNING")], **ask)
+        actors = list_actors(filters=[("state", "=", "ALIVE")], **ask)
     except Exception:  # noqa: BLE001 -- no dashboard, another release: the message goes without it
         return []
     running = Counter(_name(t) for t in tasks if _name(t) and "(" in _name(t))

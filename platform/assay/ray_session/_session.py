@@ -21,7 +21,7 @@ import warnings
 from collections.abc import Iterator
 
 from assay.ray_session._auth import prefer_token_auth
-from assay.ray_session._data import configure_quiet_data
+from assay.ray_session._data import configure_quiet_data, note_dashboard
 from assay.ray_session._errors import ClusterError
 
 #: The modules a Ray warning is attributed to: Ray's own, or (Ray Data warns with ``stacklevel=2``) the assay
@@ -78,13 +78,14 @@ def ensure_ray(address: str | None = None, *, num_cpus: float | None = None,
     with _stderr_hidden(quiet):
         if address:
             try:
-                ray.init(address=address, **kwargs)
+                context = ray.init(address=address, **kwargs)
             except (ConnectionError, RuntimeError) as exc:
                 raise ClusterError(_connection_problem(address, exc)) from None
         else:
             # "local" starts an embedded instance even when a `ray start` cluster runs on this machine.
             cpus = math.ceil(num_cpus) if num_cpus else (os.cpu_count() or 1)
-            ray.init(address="local", num_cpus=cpus, **kwargs)
+            context = ray.init(address="local", num_cpus=cpus, **kwargs)
+    note_dashboard(ray.get_runtime_context().gcs_address, context)
     configure_quiet_data(quiet)
     return True, time.perf_counter() - started
 
