@@ -150,7 +150,7 @@ class GenericParser(LogParser):
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         glued = _BAR_GLUED.search(text)
         if glued:  # the bar, then the record glued after it, each read as a line of its own
-            self.parse_line(text[: glued.end()], line_no, rank)
+            self._line(text[: glued.end()], line_no, rank)
             text = text[glued.end() :]
         if TABLE_LINE_RE.match(text) and not self.mined.search(text):  # taken only as a line of a table
             self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None)))
