@@ -148,6 +148,10 @@ class GenericParser(LogParser):
         self.finer = False  # a counter finer than the epoch was seen
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
+        if "\r" in text.rstrip("\r"):
+            for draw in _last_draws(text):
+                self.parse_line(draw, line_no, rank)
+            return
         glued = _BAR_GLUED.search(text)
         if glued:  # the bar, then the record glued after it, each read as a line of its own
             self._line(text[: glued.end()], line_no, rank)
@@ -239,6 +243,25 @@ class GenericParser(LogParser):
             fixed=fixed,
             relative=self.relative.offsets,
         )
+
+
+#: A bar's position as it draws it (``| 40/100 [``), to keep one draw per position.
+_BAR_AT = re.compile(r"(\d+)/\d+\s*\[")
+
+
+def _last_draws(text: str) -> list[str]:
+    """The draws of a progress bar redrawn with carriage returns on one line (``10/100 [..., loss=2.0]\\r
+    20/100 [..., loss=1.9]``), each a record of its own: the last draw at each position (a bar redrawn at one
+    count for its clock alone is one record), text that is no bar kept as it is."""
+    draws = [part for part in text.split("\r") if part.strip()]
+    kept = []
+    for at, draw in enumerate(draws):
+        here = _BAR_AT.search(draw)
+        after = _BAR_AT.search(draws[at + 1]) if at + 1 < len(draws) else None
+        if here and after and here.group(1) == after.group(1):
+            continue
+        kept.append(draw)
+    return kept
 
 
 def _evaluating(template: list[str]) -> bool:
