@@ -90,6 +90,9 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
     return epoch
 
 
+#: What stands between a counter's word and its number: a separator, and the quotes of a JSON object whose
+#: counters are strings (``"iter": "90/159"``, ``"epoch": "10/50"``).
+_QUOTED_SEP = r"""["']?\s*[:=#]?\s*["']?\s*"""
 #: The words a counter is printed after (``Batch 16/29316``, ``step: 10``, ``iter #7``).
 _COUNTER_KEYS = r"global_step|step|steps|iter|iteration|batch|it|update"
 #: A step counter anywhere in a line: a counter word's number, a bar's ``10/100 [``.
@@ -120,7 +123,7 @@ def counter_step(text: str) -> int | None:
 #: Words a counter is printed before: ``|   200/ 2983 batches |`` (PyTorch's word language model).
 _COUNTED_AFTER = "batches|steps|iters|iterations|updates"
 _COUNTER_OF = re.compile(
-    rf"\b(?:{_COUNTER_KEYS})\b\s*[:=#]?\s*\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
+    rf"\b(?:{_COUNTER_KEYS})\b{_QUOTED_SEP}\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
     r"|(?P<bar>\d+)/(?P<bar_total>\d+) \[|\[\s*(?P<bracket>\d+)/(?P<bracket_total>\d+)\b"
     rf"|(?P<after>\d+)\s*/\s*(?P<after_total>\d+)\s+(?:{_COUNTED_AFTER})\b",  # "200/ 2983 batches"
     re.I,
@@ -130,7 +133,7 @@ _COUNTER_OF = re.compile(
 #: An epoch printed with its total before a counter: ``epoch: 8/40, iter: 1340/1816``, ``Epoch [2/10]``, or
 #: a bracketed pair right before the bracketed counter (``[3/25][300/3183]``: epoch 3 of 25, batch 300).
 _EPOCH_OF = re.compile(
-    r"(?i)\bepoch\b\s*[:=#]?\s*\[?\s*(?P<k>\d+)\s*/\s*(?P<of>\d+)|\[\s*(?P<bk>\d+)\s*/\s*(?P<bof>\d+)\s*\]\s*$"
+    rf"(?i)\bepoch\b{_QUOTED_SEP}\[?\s*(?P<k>\d+)\s*/\s*(?P<of>\d+)|\[\s*(?P<bk>\d+)\s*/\s*(?P<bof>\d+)\s*\]\s*$"
 )
 
 
