@@ -15,6 +15,7 @@ import pytest
 from waiting import wait_for
 
 from assay.dsl import load_pipeline
+from assay.ray_session import shutdown_ray
 from assay.runtime import run_pipeline
 from assay.store.queries import counts, sql
 
@@ -170,13 +171,15 @@ def test_a_killed_worker_leaves_the_same_database_as_a_clean_run(ray_local, tmp_
         tuple(s if s.name != "tag_words" else s.__class__(s.op, {"delay": 0.25}, 1, 2) for s in user_pipeline.steps),
         source_module=user_pipeline.source_module,
     )
-    run_pipeline(slow, [tmp_path / "corpus"], db=clean_db, progress=False)
+    # The clean database on the local runner (the same operators, the same rows: test_runners_conformance),
+    # without the delay that only times the kill: the fault is judged on Ray below.
+    run_pipeline(user_pipeline, [tmp_path / "corpus"], db=clean_db, progress=False, runner="local")
 
     pid_dir = tmp_path / "pids"
     pid_dir.mkdir()
     monkeypatch.setenv("ASSAY_TEST_PID_DIR", str(pid_dir))
     # Workers inherit the driver's environment only through the runtime env.
-    ray_local.shutdown()
+    shutdown_ray()
     ray_local.init(address="local", num_cpus=4, include_dashboard=False, runtime_env={"env_vars": {"ASSAY_TEST_PID_DIR": str(pid_dir)}})
     killed: list[int] = []
 
@@ -189,9 +192,9 @@ def test_a_killed_worker_leaves_the_same_database_as_a_clean_run(ray_local, tmp_
 
     killer = threading.Thread(target=kill_first_worker)
     killer.start()
-    summary = run_pipeline(slow, [tmp_path / "corpus"], db=faulty_db, progress=False)
+    summary = run_pipeline(slow, [tmp_path / "corpus"], db=faulty_db, progress=False, runner="ray")
     killer.join()
-    ray_local.shutdown()
+    shutdown_ray()
     assert killed, "no worker was killed"
     assert len(list(pid_dir.glob("*.pid"))) >= 2, "the killed worker was not replaced"
     assert (summary.n_in, summary.n_ok, summary.n_quarantined) == (25, 24, 1)
