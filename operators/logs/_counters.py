@@ -75,10 +75,10 @@ def steady_named_counter(cluster: Cluster, names: dict[int, str], percent: set[i
     for pos in sorted(names):
         if pos in percent or AMOUNT_WORDS.search(names[pos]) or metric_name(names[pos]):
             continue
-        values = [row[2][pos] for row in rows]
-        if not all(v.isdigit() for v in values):
+        values = [whole_number(row[2][pos]) for row in rows]  # a separator glued on (``env_step=50000,``)
+        if None in values:
             continue
-        strides = {int(b) - int(a) for a, b in zip(values, values[1:], strict=False)}
+        strides = {b - a for a, b in zip(values, values[1:], strict=False)}
         if len(strides) == 1 and strides.pop() > 0:
             return pos
     return None

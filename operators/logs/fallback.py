@@ -20,6 +20,7 @@ from assay.operators.logs._counters import (
     positional_counter,
     second_counts,
     steady_named_counter,
+    whole_number,
 )
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import (
@@ -393,20 +394,34 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
     the first (the epoch), so every such line takes the typed step."""
     second: dict[int, int] = {}
     plain: dict[int, int] = {}
+    by_epoch = []  # templates numbered by their epoch: among finer steps, a line of one is at the step before
+    finer: dict[int, int] = {}
     for cluster in miner.clusters():
-        pos = _step_of(cluster)[1]
+        names, pos, _ = _step_of(cluster)
         if pos is None:
             continue
+        counted = {n: whole_number(tokens[pos]) for n, _, tokens, _ in cluster.rows}
+        counted = {n: v for n, v in counted.items() if v is not None}  # (``env_step=50000,``: its separator)
         if pos >= 2 and cluster.template[pos - 1] == "/" and second_counts(cluster, pos - 2):
-            second.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows if tokens[pos].isdigit()})
+            second.update(counted)
         elif cluster.template[pos + 1 : pos + 2] != ["/"]:
-            plain.update({n: int(tokens[pos]) for n, _, tokens, _ in cluster.rows if tokens[pos].isdigit()})
+            plain.update(counted)
+            if names.get(pos, "").lower() == "epoch":
+                by_epoch.append(cluster)
+            else:
+                finer.update(counted)
     if not second and not plain:
         return
     steps = {**plain, **second}
     lines = sorted(steps)
+    finer_lines = sorted(finer)
     for cluster in miner.clusters():
         if _step_of(cluster)[1] is not None:
+            if finer and any(cluster is c for c in by_epoch):  # ``Epoch #2: test_reward: 200.0`` after a line
+                # of ``env_step=100000``: at that step, as a line numbered by its epoch among finer steps is
+                cluster.rows = [
+                    (n, r, t, s if s is not None else _step_before(finer_lines, finer, n)) for n, r, t, s in cluster.rows
+                ]
             continue
         rows = []
         for n, r, t, s in cluster.rows:
