@@ -235,8 +235,11 @@ _RANGE_LEAD = re.compile(
     r"reductions?)\b(?:[ \t]+\w+){0,3}|\b(?:scal|vary|varies|varied|grow|span|rang)\w*)[ \t]+from[ \t]+$",
     re.IGNORECASE,
 )
-# "halves" after "as" or "when": the setting that changes ("as the batch halves"), not a result.
+# "halves" after "as" or "when": the setting that changes ("as the batch halves"), not a result; "halving" names
+# an operation ("Successive Halving", "window halving", "halving the step size") unless a result clause takes it
+# as its participle (", halving the memory").
 _HALVES_NOT_RESULT = re.compile(r"\b(?:as|when|if|once|whenever)\b[^,.;]*$", re.I)
+_HALVING_RESULT = re.compile(r"(?:[,;]|\bthereby|\bthus)[ \t]*$", re.I)
 # "rises to 85% from 41%", "从41%提高到85%": the earlier value is where the change started, not a claim.
 _TO_FROM_GAP = re.compile(r"^[ \t]+from[ \t]+$", re.IGNORECASE)
 # "from a 0.95x slowdown to a 1.03x speedup", "从0.95倍的减速到1.03倍的加速": ratios with words between the
@@ -372,7 +375,12 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return _duration_claim(text, m)
     if m.group("znum"):
         return _chinese_claim(text, m)
-    if m.group("halves") and _HALVES_NOT_RESULT.search(text, max(0, start - 60), start):
+    halves = m.group("halves")
+    if halves and (
+        _HALVES_NOT_RESULT.search(text, max(0, start - 60), start)
+        or halves.lower() == "halving"
+        and (halves[0] == "H" or not _HALVING_RESULT.search(text, max(0, start - 12), start))
+    ):
         return None  # "as the batch halves": a setting that changes, not a result
     if m.group("half") or m.group("zhalf") or m.group("halves"):
         group = next(g for g in ("half", "halves", "zhalf") if m.group(g))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from assay.operators.papers._cues import CUES
-from assay.operators.papers._figure_text import tick_label, torn_decimal
+from assay.operators.papers._figure_text import label_line, tick_label, torn_decimal
 
 # Verbs and comparisons that state a result: a clause holding one states a result whatever else it holds,
 # unless the cue is a definition (a definition's "reaches 90%" is its condition, not a result).
@@ -36,7 +36,7 @@ _SENTENCE_BREAK = re.compile(r"[.;!?](?=\s)|[。；！？]|\n\s*\n")
 def not_a_result(text: str, start: int, end: int, shape: str) -> str | None:
     """The name of the first cue saying the number at ``text[start:end]`` (written as ``shape``) is no
     result, or None when it may be one."""
-    if torn_decimal(text, start) or tick_label(text, start, end):
+    if torn_decimal(text, start) or tick_label(text, start, end) or label_line(text, start, end):
         return "figure text"
     clause = sentence = None
     for cue in CUES:

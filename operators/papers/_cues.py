@@ -43,6 +43,11 @@ class Cue:
 
 
 _RATIOS = frozenset({"x", "pct", "times", "fold", "words"})
+# What a setting's value is the value of: a service-level objective or its scale, a deadline, a budget, a
+# threshold, a target, a tolerance, a quota ("an SLO scale of 1.2x", "a 1.5x deadline", "threshold = 5%").
+_SETTING_NOUN = (
+    r"(?:SLOs?(?:\s+scales?)?|deadlines?|budgets?|thresholds?|targets?(?:\s+[\w-]+)?|tolerances?|quotas?)"
+)
 _X = frozenset({"x", "times", "fold"})
 
 CUES: tuple[Cue, ...] = (
@@ -106,17 +111,97 @@ CUES: tuple[Cue, ...] = (
         _RATIOS,
         "sentence",
         re.compile(
-            r"\b(?:(?:is|was|are|were|be)\s+(?:set|fixed|configured|chosen|capped|limited)\s+(?:to|at|as)\b|"
+            r"\b(?:(?:is|was|are|were|be)\s+(?:\w+ly\s+)?(?:set|fixed|configured|chosen|capped|limited)\s+"
+            r"(?:to|at|as)\b|"
             r"(?:chosen|drawn|sampled|selected|picked)\s+(?:uniformly\s+)?(?:at\s+random\s+)?from\b|"
             r"\b(?:we\s+(?:restrict|limit|cap|bound|clip)|(?:is|are|was|were)\s+(?:restricted|limited|capped|bounded))"
             r"\b[^.;]*\bto\b|"
-            r"we\s+(?:configure|set|fix|choose|pick|vary|sweep|provision|allocate)\b|"
+            r"we\s+(?:configure|set|fix|choose|pick|vary|sweep|provision|allocate|enumerate|explore|try)\b|"
             r"(?:configure[ds]?|setting)\s+(?:\w+\s+){0,3}?(?:ratios?|factors?|levels?)\s+(?:of|to|at)\b)",
             re.I,
         ),
         False,
         "The batch was fixed at 96, which is 1.8x larger than the largest batch the old runtime fits.",
         (),
+    ),
+    Cue(
+        "value of a named setting",
+        _RATIOS,
+        "clause",
+        # The number is what a setting is set to: "a tight SLO scale of 1.1x", "(SLO scale = 1.0x)", "under
+        # two SLO scales (1.0x and 1.5x)", "a target accuracy (top-1 of 71%)".
+        re.compile(
+            rf"\b{_SETTING_NOUN}\s*(?:\(\s*[\w-]+\s+)?(?:of|=|:|from|at|to|is|was|\()\s*"
+            r"(?:\(\s*)?(?:\d+(?:\.\d+)?\s*[x×%]\s*(?:,|\band\b|\bor\b)\s*)*$",
+            re.I,
+        ),
+        True,
+        "Under a tight SLO scale of 1.2x and a looser one (SLO scale = 1.5x), Foo meets 30% more deadlines "
+        "than Bar.",
+        ((30.0, "%"),),
+    ),
+    Cue(
+        "setting named after the multiple",
+        _X,
+        "after",
+        # "with a 1.5x SLO scale", "a 2x deadline": the multiple sets the objective, not a result; an
+        # objective's outcome ("SLO attainment") is a result.
+        re.compile(
+            r"\s*\)?\s*(?:SLOs?\b(?!\s+(?:attainment|violations?|satisf\w*|compliance|miss\w*|goodput))|"
+            r"deadlines?\b|budgets?\b|thresholds?\b|targets?\b)",
+            re.I,
+        ),
+        True,
+        "At a 1.3x SLO scale Foo serves 1.6x more requests than Bar, and a 2x SLO attainment gap remains.",
+        ((1.6, "x"), (2.0, "x")),
+    ),
+    Cue(
+        "scaled copy of a model",
+        _X,
+        "after",
+        # "the 0.5x model", "(1x) model", "0.7x models": a model built at a fraction or multiple of the full
+        # size, a configuration; "3x larger models" or "2x model throughput" say something else.
+        re.compile(
+            r"\s*\)?\s*(?:models?|networks?|variants?|replicas?)\b"
+            r"(?!\s+(?:size\s+)?(?:reduction|compression|speed|throughput|quality|accuracy|flops|utili))",
+            re.I,
+        ),
+        True,
+        "Against the full (1x) model, the 0.5x model loses little accuracy, and Foo trains it 1.9x faster "
+        "than Bar.",
+        ((1.9, "x"),),
+    ),
+    Cue(
+        "value given to a symbol",
+        _RATIOS,
+        "clause",
+        # "when more than c = 5% of the rows change", "p = 10%": a parameter of a method, named by a letter.
+        re.compile(r"(?<![\w.])[A-Za-zα-ωΑ-Ω](?:_\w+)?\s*=\s*$"),
+        True,
+        "Foo re-plans once more than c = 5% of the blocks move, and it is 1.4x faster than Bar.",
+        ((1.4, "x"),),
+    ),
+    Cue(
+        "threshold sign",
+        _RATIOS,
+        "clause",
+        # "accuracy >= 90%", "≤ 5% loss": a bound a run must meet, not a measurement (a result verb keeps it:
+        # "reaches ≥ 90% of peak").
+        re.compile(r"(?:>=|<=|≥|≤|⩾|⩽)\s*$"),
+        False,
+        "Runs count when their accuracy >= 92%, and Foo finishes them 1.5x sooner than Bar.",
+        ((1.5, "x"),),
+    ),
+    Cue(
+        "condition opening the sentence",
+        _RATIOS,
+        "clause",
+        # "With 10x overhead, the gain shrinks": a sentence opening on "With"/"Under" sets the condition of
+        # what follows it (capitalised: the clause starts the sentence; "..., at 61% accuracy" is a result).
+        re.compile(r"^\s*(?:With|Under)\s+(?:an?\s+|the\s+)?$"),
+        False,
+        "With 8x overhead, packing stops paying off. With 20% less memory, Foo still runs 1.3x faster than Bar.",
+        ((1.3, "x"),),
     ),
     Cue(
         "workload statistic",
@@ -220,10 +305,13 @@ CUES: tuple[Cue, ...] = (
         # "needs 4 × b bytes", "2 × Nexp + 1": a product in a formula, not a ratio between systems.
         re.compile(
             r"\s*(?:(?!(?:on|in|at|of|to|by|as|or|an|vs|is|if|it|we|up|so|no)\b)[a-z]{1,2}\b(?![./])"
-            r"|[A-Za-z]+\s*[=+*/^])"
+            r"|[A-Za-z]+\s*[=+*/^−]"
+            # a variable written as code ("2 × cp_size"), or a product of two factors ("4 x AllReduce x n")
+            r"|[A-Za-z]\w*_\w+|[A-Za-z][\w-]*[ \t]+[x×][ \t]+\w)"
         ),
         True,
-        "The buffer takes 4 × b bytes for a block of b values, and Foo is 2.2× faster than Bar.",
+        "The buffer takes 4 × b bytes for a block of b values, the index 2 × n_ranks − 1, the traffic "
+        "3 x Broadcast x layers, and Foo is 2.2× faster than Bar.",
         ((2.2, "x"),),
     ),
     Cue(

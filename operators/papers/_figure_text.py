@@ -1,4 +1,5 @@
-"""Figure text read as lines: an axis's tick labels and a decimal torn by the reader are no claims.
+"""Figure text read as lines: an axis's tick labels, a panel's label and a decimal torn by the reader are
+no claims.
 
 A PDF's figures reach the text as their own short lines: the labels of an axis one a line ("0%", "20%",
 "40%", ...) and a legend's values ("0.7x", "0.5x", "0.3x" for three model sizes). A flattened results table
@@ -11,6 +12,9 @@ A figure's font also makes the reader tear a decimal at its point ("0. 7X" for 0
 tear ("7X") is not what the paper wrote. Prose never puts a lone "0." before a ratio, so a number right
 after "0. " is dropped rather than read as another value.
 
+A line that is nothing but a name set to a value ("Acc. = 84%", "SLO = 1.5x") labels a panel or a legend
+entry: a sentence stating a result has a verb.
+
 Why a module of its own: these are facts about how figures reach the text, not about what a clause says
 (``_cues``) or where a number is (``_claims``).
 """
@@ -21,6 +25,10 @@ import re
 
 # A line that is one number with its ratio unit and nothing else ("40%", "0.5x", "~1.2×", "-0.6%").
 _BARE = re.compile(r"[ \t]*[~≈<>]?[ \t]*(?P<num>[-−+]?\d+(?:\.\d+)?)[ \t]*(?P<unit>%|[xX×])[ \t]*")
+# A line that only names a value ("Acc. = 84%", "SLO = 1.5x"): a panel's or a legend's label.
+_LABEL = re.compile(
+    r"[ \t]*[A-Za-z][\w.-]*(?:[ \t]+[\w.-]+){0,2}[ \t]*=[ \t]*[-−]?\d+(?:\.\d+)?[ \t]*(?:%|[xX×])[ \t]*"
+)
 # "0. 7X": a decimal torn after its point by the reader.
 _TORN = re.compile(r"(?<![\w.])0\.[ \t]$")
 _MIN_RUN = 3
@@ -31,6 +39,16 @@ _LINE_CHARS = 16
 def torn_decimal(text: str, start: int) -> bool:
     """Whether the number starting at ``start`` is the tail of a decimal the reader tore ("0. 7X")."""
     return bool(_TORN.search(text, max(0, start - 4), start))
+
+
+def label_line(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` ends a line that only names a value ("WER = 40%")."""
+    lo = text.rfind("\n", max(0, start - 40), start) + 1
+    if lo == 0 and start > 40:
+        return False
+    hi = text.find("\n", end)
+    hi = len(text) if hi < 0 else hi
+    return hi - end <= 2 and bool(_LABEL.fullmatch(text, lo, hi))
 
 
 def tick_label(text: str, start: int, end: int) -> bool:

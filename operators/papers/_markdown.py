@@ -36,6 +36,8 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.M),
         lambda m: " | ".join(c.strip() for c in m.group(1).split("|")),
     ),  # type: ignore[list-item]
+    # A backslash escape stands for its character ("1.14\\~1.68x" is the range 1.14~1.68x).
+    (re.compile(r"\\([\\`*_{}\[\]()#+\-.!~<>])"), r"\1"),
 ]
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
 

@@ -1,0 +1,82 @@
+"""Settings written with a ratio unit are no claims, read by what the text says around the number: the value
+a named setting is set to (an SLO scale, a threshold, a model built at a fraction of the full size, a
+parameter named by a letter), a panel's label line, a value set with an adverb in between ("is
+conservatively set to"), a list of sizes a study enumerates, and "halving" naming an operation; results next
+to the same words stay. Also a Markdown backslash escape ("1.2\\~1.8x") reads as its character, so the range
+is one claim. Through the public path: read_paper on a file, segment_text, extract_knowledge. Every sentence
+is written for the test."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.dsl import get_operator
+
+
+def values_of(tmp_path, text: str, name: str = "paper.txt") -> list[tuple]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    read, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
+    assert not failures
+    segmented, _ = get_operator("segment_text").run(read)
+    extracted, failures = get_operator("extract_knowledge").run(segmented, model="blank", parse="none")
+    assert not failures
+    out = []
+    for c in extracted[0]["claims"]:
+        if c["unit"] in ("x", "%"):
+            value = c["value"] if c["value"] is not None else (c["value_low"], c["value_high"])
+            out.append((value, c["unit"]))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the value a named setting is set to
+        (
+            "With a strict SLO scale of 1.1x on the mixed trace, Foo beats the best fixed plan by 21%.",
+            [(21.0, "%")],
+        ),
+        ("We sweep the SLO scale from 1.0x to 1.6x relative to the solo latency of each request.", []),
+        ("On the skewed mix with a 1.4x SLO scale, Foo serves 18% more requests than Bar.", [(18.0, "%")]),
+        ("Panel (c) fixes the latency budget at 1.5x (budget = 1.5x) for every tenant.", []),
+        # a model built at a fraction of the full size
+        ("Compared to the full model, the 0.4x model scores 1.3x more queries per second.", [(1.3, "x")]),
+        ("Foo keeps the accuracy of the (1x) model with a quarter of its rows.", []),
+        # a parameter named by a letter, a threshold sign
+        ("Foo re-balances the shards once more than k = 8% of them drift.", []),
+        ("Only runs with accuracy >= 95% enter the sweep.", []),
+        # a setting verb with an adverb, and an enumerated list of sizes
+        ("The drift tolerance is deliberately set to 12% in all runs.", []),
+        ("So we enumerate 0.9x, 0.7x and 0.5x of the full table size.", []),
+        # results beside the same words stay
+        ("Foo achieves 1.4x higher SLO attainment than Bar at every load.", [(1.4, "x")]),
+        ("Foo trains 3x larger models than Bar on the same devices.", [(3.0, "x")]),
+    ],
+)
+def test_settings_by_their_words(tmp_path, text, kept):
+    assert values_of(tmp_path, text) == kept
+
+
+def test_a_panel_label_line_is_no_claim(tmp_path):
+    text = "Foo cuts the energy per epoch by 23% against Bar.\n\nTop-1 = 76%\nEpochs\n\n"
+    assert values_of(tmp_path, text) == [(23.0, "%")]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("In the default setup of bracketed search like Successive Halving, few workers stay busy.", []),
+        ("The estimate holds with window halving and a short warm-up.", []),
+        ("Halving the step size from 8 to 4 slows the freezing down.", []),
+        ("Foo shards the optimizer state, halving the memory of each device.", [(50.0, "%")]),
+        ("Foo halves the memory of each device.", [(50.0, "%")]),
+    ],
+)
+def test_halving_names_an_operation_unless_a_result_takes_it(tmp_path, text, kept):
+    assert values_of(tmp_path, text) == kept
+
+
+def test_a_markdown_escape_reads_as_its_character(tmp_path):
+    text = "# Faster kernels\n\nThe new kernels bring a 1.2\\~1.8x speedup (or 15\\~44% lower latency) over the old ones.\n"
+    assert values_of(tmp_path, text, "post.md") == [((1.2, 1.8), "x"), ((15.0, 44.0), "%")]
