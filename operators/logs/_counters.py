@@ -103,15 +103,19 @@ def second_counts(cluster: Cluster, pos: int) -> bool:
     return all(int(a) <= int(b) for a, b in zip(seconds, seconds[1:], strict=False))
 
 
-def bracketed_counter(cluster: Cluster) -> int | None:
+def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
     """A whole number alone in brackets that never goes down across the records (clu's ``logging_writer.py:35]
-    [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth."""
+    [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth. On an
+    evaluation's line, a number in brackets right after another bracketed one (``Epoch(val) [8][1730]``: the
+    epoch, then the batches it evaluated) counts the evaluation, not the run: the line takes the training step."""
     t = cluster.template
     if _leading_counter(cluster):
         return 0
     for pos in range(1, len(t) - 2):
         # followed by a key (``[400] train_loss=``), not by another bracket (mmengine's ``[1][25/25]``)
         if t[pos - 1] == "[" and t[pos] == "<*>" and t[pos + 1] == "]" and t[pos + 2][:1].isalpha():
+            if evaluating and t[pos - 2 : pos - 1] == ["]"]:
+                return None
             values = [row[2][pos] for row in cluster.rows]
             if all(v.isdigit() for v in values) and all(
                 int(a) <= int(b) for a, b in zip(values, values[1:], strict=False)

@@ -339,7 +339,7 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
             if cluster.template[pos + 1 : pos + 2] == ["|"]:
                 del names[pos]
         if found is None:
-            found = bracketed_counter(cluster)
+            found = bracketed_counter(cluster, evaluating=_evaluating(cluster.template))
         if found is None:
             found = positional_counter(cluster, names, percent)
         if found is None:
