@@ -8,7 +8,7 @@ import re
 
 from assay.operators.logs._fields import variable_names
 from assay.operators.logs._miner import Cluster
-from assay.operators.logs._names import metric_name
+from assay.operators.logs._names import key_slug, metric_name
 
 
 def moving_counter(cluster: Cluster, pos: int, percent: set[int], names: dict[int, str] | None = None) -> int:
@@ -22,6 +22,10 @@ def moving_counter(cluster: Cluster, pos: int, percent: set[int], names: dict[in
     rows = cluster.rows
     still = len(rows) >= 3 and len({row[2][pos] for row in rows}) == 1
     by_epoch = not still and names is not None and "epoch" in names.get(pos, "").lower() and len(rows) >= 2
+    if names and not still:
+        running = _running_twin(rows, pos, names)
+        if running is not None:
+            return running
     if not still and not by_epoch and not _wanders([row[2][pos] for row in rows]):
         return pos
     epochs = [whole_number(row[2][pos]) for row in rows]
@@ -36,6 +40,24 @@ def moving_counter(cluster: Cluster, pos: int, percent: set[int], names: dict[in
             continue
         rising.append((values[-1], at))
     return max(rising)[1] if rising else pos
+
+
+def _running_twin(rows: list, pos: int, names: dict[int, str]) -> int | None:
+    """A step key whose values go back (``'updates': 81`` then ``28``: the updates since the last report) beside
+    a key of the same word with a qualifier whose values never go back and rise (``'total_train_updates': 151``
+    then ``179``): the qualified one counts the run, so it is the step."""
+    word = key_slug(names.get(pos, "")).split("_")[-1]
+    values = [whole_number(row[2][pos]) for row in rows]
+    if not word or None in values or not any(a > b for a, b in zip(values, values[1:], strict=False)):
+        return None
+    for at, name in sorted(names.items()):
+        slug = key_slug(name)
+        if at == pos or not slug.endswith("_" + word):
+            continue
+        twin = [whole_number(row[2][at]) for row in rows]
+        if None not in twin and all(a <= b for a, b in zip(twin, twin[1:], strict=False)) and twin[-1] > twin[0]:
+            return at
+    return None
 
 
 def _wanders(values: list[str]) -> bool:
