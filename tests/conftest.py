@@ -132,10 +132,15 @@ class RayNodes:
             wait_for(said, timeout, "the node's 'Ray runtime started'", poll_s=0.2)
 
     def start_head(self, num_cpus: int, resources: str | None = None) -> None:
+        """The head, up once its ``ray start`` says so (its GCS and raylet started). The cluster is asked
+        for its nodes (``ray status``, about 3 s on two busy cores) once every node has joined: ``add_worker``
+        counts the head with the rest."""
         args = ["--head", f"--port={self.port}", f"--num-cpus={num_cpus}", "--include-dashboard=false",
                 f"--temp-dir={self.tmp / 'ray'}"]
-        self._start([*args, f"--resources={resources}"] if resources else args, "head")
-        self._wait_nodes(1)
+        head = self._start([*args, f"--resources={resources}"] if resources else args, "head")
+        if head.poll() is not None:
+            raise RuntimeError(f"the Ray head at {self.address} exited: "
+                               f"{(self.tmp / 'head.log').read_text(errors='replace')[-2000:]}")
 
     def add_worker(self, num_cpus: int, resources: str | None = None) -> subprocess.Popen:
         args = [f"--address={self.address}", f"--num-cpus={num_cpus}"]
