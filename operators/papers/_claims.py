@@ -235,9 +235,8 @@ _RANGE_LEAD = re.compile(
     r"reductions?)\b(?:[ \t]+\w+){0,3}|\b(?:scal|vary|varies|varied|grow|span|rang)\w*)[ \t]+from[ \t]+$",
     re.IGNORECASE,
 )
-# "halves" after "as" or "when": the setting that changes ("as the batch halves"), not a result; "halving" names
-# an operation ("Successive Halving", "window halving", "halving the step size") unless a result clause takes it
-# as its participle (", halving the memory").
+# "as the batch halves": the setting that changes, not a result; "halving" names an operation ("Successive
+# Halving", "window halving") unless a result clause takes it as its participle (", halving the memory").
 _HALVES_NOT_RESULT = re.compile(r"\b(?:as|when|if|once|whenever)\b[^,.;]*$", re.I)
 _HALVING_RESULT = re.compile(r"(?:[,;]|\bthereby|\bthus)[ \t]*$", re.I)
 # "rises to 85% from 41%", "从41%提高到85%": the earlier value is where the change started, not a claim.
@@ -395,6 +394,8 @@ def _claim(text: str, m: _Match) -> Claim | None:
         if m.group(group):
             number = m.group(group)
             span = (m.start(group), end) if group == "snum" else (start, end)
+            if group == "fnum" and not_a_result(text, start, end, "x"):  # "if it drops by a factor of 10"
+                return None
             return Claim(
                 span[0],
                 span[1],

@@ -4,6 +4,9 @@ still holds. ``_clause`` reads the table; the tests run every example through th
 
 Why a module of its own: the table is data that grows a row at a time, with its examples; the code that
 applies it (``_clause``) changes for other reasons.
+
+Why one module: the rows are one table read in order (the first cue that holds names the reason), each row
+a pattern and its example; split across files, the order and the examples' coverage would be harder to see.
 """
 
 from __future__ import annotations
@@ -252,7 +255,7 @@ CUES: tuple[Cue, ...] = (
             r"\b(?:valid|considered|deemed|regarded|defined|classified|counted|counts|labell?ed|treated|"
             r"qualif\w+|called|said)\b[^.;]*\b(?:if|when|once|whenever|as\s+long\s+as|provided)\b[^.;,]*$"
             r"|\b(?:we\s+define|is\s+defined\s+as|are\s+defined\s+as|by\s+definition|"
-            r"we\s+call|we\s+say)\b[^.;]*$"
+            r"we\s+call|we\s+say)\b[^.;]*$|\b(?:denot(?:e|es|ed|ing)|stands?\s+for)\b[^.;,]*$"
             r"|\b(?:a|an|the)\s+(?:perfect|ideal|optimal|theoretical(?:ly)?\s+optimal)\s+[^.;,]{0,60}?"
             r"\b(?:has|have|is|would|achieves?|reaches|gets|yields|attains)\b[^.;,]*$"
             r"|(?:完美|理想)的?[^，。；,;]{0,40}(?:具有|为|是|达到|可达|实现)[^，。；,;]*$",
@@ -285,6 +288,36 @@ CUES: tuple[Cue, ...] = (
         True,
         "Without isolation the median step is 1.3x longer when the noise level is 40%.",
         ((1.3, "x"),),
+    ),
+    Cue(
+        "change in a condition",
+        _RATIOS,
+        "clause",
+        # "restart if the rate has dropped by a factor of 10", "if LR decreased by 90% then": the change a rule
+        # waits for, not a measured one.
+        re.compile(
+            r"\b(?:if|unless|until)\b[^,.;]{0,60}\b(?:(?:has|have|had)\s+)?(?:dropped|decreased|increased|"
+            r"fallen|fell|grown|grew|risen|rose|declined|changed|shrunk|shrank)\s+(?:by|over|more\s+than|beyond)"
+            r"\s+(?:an?\s+)?$",
+            re.I,
+        ),
+        True,
+        "Foo re-plans if the load has grown by a factor of 3 or if the queue increased by 40%, and it is 1.2x "
+        "faster than Bar.",
+        ((1.2, "x"),),
+    ),
+    Cue(
+        "value being defined",
+        _RATIOS,
+        "after",
+        # "0.25x and 0.5x denote a quarter and a half of the rows": the numbers are names being explained.
+        re.compile(
+            r"(?:\s*(?:,|and|or)\s*\d+(?:\.\d+)?\s*[x×%])*\s+(?:denotes?|denoted|stands?\s+for|refers?\s+to)\b",
+            re.I,
+        ),
+        True,
+        "Here 0.6x and 0.3x denote tables cut to 60% and 30% of their rows, and Foo is 1.2x faster than Bar.",
+        ((1.2, "x"),),
     ),
     Cue(
         "example",

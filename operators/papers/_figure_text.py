@@ -25,9 +25,9 @@ import re
 
 # A line that is one number with its ratio unit and nothing else ("40%", "0.5x", "~1.2×", "-0.6%").
 _BARE = re.compile(r"[ \t]*[~≈<>]?[ \t]*(?P<num>[-−+]?\d+(?:\.\d+)?)[ \t]*(?P<unit>%|[xX×])[ \t]*")
-# A line that only names a value ("Acc. = 84%", "SLO = 1.5x"): a panel's or a legend's label.
+# A line that only names a value or a bound ("Acc. = 84%", "Acc. >= 90%"): a panel's or a legend's label.
 _LABEL = re.compile(
-    r"[ \t]*[A-Za-z][\w.-]*(?:[ \t]+[\w.-]+){0,2}[ \t]*=[ \t]*[-−]?\d+(?:\.\d+)?[ \t]*(?:%|[xX×])[ \t]*"
+    r"[ \t]*[A-Za-z][\w.-]*(?:[ \t]+[\w.-]+){0,2}[ \t]*(?:[<>]?=|≥|≤)[ \t]*[-−]?\d+(?:\.\d+)?[ \t]*(?:%|[xX×])[ \t]*"
 )
 # "0. 7X": a decimal torn after its point by the reader.
 _TORN = re.compile(r"(?<![\w.])0\.[ \t]$")

@@ -49,7 +49,15 @@ def values_of(tmp_path, text: str, name: str = "paper.txt") -> list[tuple]:
         # a setting verb with an adverb, and an enumerated list of sizes
         ("The drift tolerance is deliberately set to 12% in all runs.", []),
         ("So we enumerate 0.9x, 0.7x and 0.5x of the full table size.", []),
+        # a change a rule waits for, and values being explained
+        (
+            "The scheduler restarts the warm-up if the learning rate has dropped by a factor of 8 since then.",
+            [],
+        ),
+        ("The loop stops if the loss decreased by 30% over the window.", []),
+        ("In the plots, 0.8x and 0.4x denote tables cut to 80% and 40% of their rows.", []),
         # results beside the same words stay
+        ("If Foo is enabled, the step time drops by 30% against Bar.", [(30.0, "%")]),
         ("Foo achieves 1.4x higher SLO attainment than Bar at every load.", [(1.4, "x")]),
         ("Foo trains 3x larger models than Bar on the same devices.", [(3.0, "x")]),
     ],
@@ -59,7 +67,7 @@ def test_settings_by_their_words(tmp_path, text, kept):
 
 
 def test_a_panel_label_line_is_no_claim(tmp_path):
-    text = "Foo cuts the energy per epoch by 23% against Bar.\n\nTop-1 = 76%\nEpochs\n\n"
+    text = "Foo cuts the energy per epoch by 23% against Bar.\n\nTop-1 = 76%\nEpochs\nAcc. >= 88%\nSpeedup over Bar\n\n"
     assert values_of(tmp_path, text) == [(23.0, "%")]
 
 
