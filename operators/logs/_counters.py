@@ -153,10 +153,19 @@ def _leading_counter(cluster: Cluster) -> bool:
     writes it. Needs three records: two lines rising by chance say nothing."""
     names, _, _ = cluster.typed or ({}, None, set())
     t = cluster.template
-    if len(cluster.rows) < 3 or t[:1] != ["<*>"] or t[1:2] not in (["<*>"], [":"]) or 0 in names:
+    if len(cluster.rows) < 3 or t[:1] != ["<*>"] or len(t) < 3 or not _opens_fields(t) or 0 in names:
         return False
-    values = [row[2][0] for row in cluster.rows]
-    return all(v.isdigit() for v in values) and all(int(a) < int(b) for a, b in zip(values, values[1:], strict=False))
+    values = [whole_number(row[2][0]) for row in cluster.rows]  # ``490,`` (``490, loss 5.49``) too
+    return None not in values and all(a < b for a, b in zip(values, values[1:], strict=False))
+
+
+def _opens_fields(t: list[str]) -> bool:
+    """What follows a leading number opens the record's fields: a value, a separator (``490 | loss 5.7 |``,
+    ``12: loss 2.1``), or the first field's key right away, a word followed by its value (``490, loss 5.49``,
+    the comma glued to the number); not a word the number counts (``12 GPUs available``)."""
+    if t[1] in ("<*>", ":", "|", ",", ";", "-"):
+        return True
+    return t[1][:1].isalpha() and t[2] in ("<*>", ":", "=")
 
 
 #: A value printed with a fraction, an exponent or as a non-finite word: a measurement, never a count.
