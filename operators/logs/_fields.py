@@ -7,21 +7,10 @@ from __future__ import annotations
 import re
 
 from assay.operators.logs._names import extra_metric_name, is_step_key, key_slug, metric_name
+from assay.operators.logs._units import RATE_UNITS as _RATE_UNITS
+from assay.operators.logs._units import rate_unit, units_follow_values
 
 _TIME_NAMES = {"time", "dt", "iter_time", "step_time", "batch_time", "elapsed"}
-
-
-#: Units printed after a number that name its metric: ``12000 tok/s``.
-_RATE_UNITS = {
-    "tok/s": "tokens_per_s",
-    "tokens/s": "tokens_per_s",
-    "tokens/sec": "tokens_per_s",
-    "samples/s": "samples_per_s",
-    "samples/sec": "samples_per_s",
-    "img/s": "samples_per_s",
-    "img/sec": "samples_per_s",
-    "images/sec": "samples_per_s",
-}
 
 
 #: Words between a name and its value (``Total loss is 26.7``, ``loss of 2.3``): skipped when naming.
@@ -40,10 +29,10 @@ def variable_names(template: list[str]) -> dict[int, str]:
             continue
         after = template[i + 1 : i + 3]
         # a rate unit after the value names it (``812 img/s``), unless it is the next field's key (``img/s: 812``)
-        if after and after[0].lower() in _RATE_UNITS and after[1:2] not in ([":"], ["="]):
+        if after and rate_unit(after[0]) and after[1:2] not in ([":"], ["="]):
             # ... or the next value's, when this value has its own key and one follows the unit
-            # (``loss 0.9 tok/s 1234``: the template pairs key then value)
-            if not (after[1:2] == ["<*>"] and _keyed(template, i)):
+            # (``loss 0.9 tok/s 1234``: the template pairs key then value), unless units follow every value
+            if not (after[1:2] == ["<*>"] and _keyed(template, i)) or units_follow_values(template, i):
                 names[i] = after[0].lower()
                 continue
         running = _running_average(template, i, names)

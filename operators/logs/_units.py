@@ -1,0 +1,32 @@
+"""Units printed after a number that name its metric (``12000 tok/s``, ``1.62 updates/sec``), and how a
+template says whether its units follow their values or its keys precede them."""
+
+from __future__ import annotations
+
+import re
+
+#: Rate units the synonym table maps to the contract's names.
+RATE_UNITS = {
+    "tok/s": "tokens_per_s",
+    "tokens/s": "tokens_per_s",
+    "tokens/sec": "tokens_per_s",
+    "samples/s": "samples_per_s",
+    "samples/sec": "samples_per_s",
+    "img/s": "samples_per_s",
+    "img/sec": "samples_per_s",
+    "images/sec": "samples_per_s",
+}
+#: Any other count per second (``updates/sec``, ``words/s``): a rate unit too, named as printed.
+_PER_SECOND = re.compile(r"^[A-Za-z]+/(?:s|sec)$")
+
+
+def rate_unit(word: str) -> bool:
+    return word.lower() in RATE_UNITS or bool(_PER_SECOND.match(word))
+
+
+def units_follow_values(template: list[str], i: int) -> bool:
+    """The value at ``i`` and the value after its unit are both followed by rate units (``Speed: 185.09
+    samples/sec 8671.95 tokens/sec 1.62 updates/sec``): the template prints value then unit, so each unit
+    names the value before it, even where a key stands before the first value (``Speed:``). A lone unit
+    between two values (``loss 0.9 tok/s 1234``) is the next value's key."""
+    return template[i + 2 : i + 3] == ["<*>"] and i + 3 < len(template) and rate_unit(template[i + 3])
