@@ -1,7 +1,7 @@
 """Shared fixtures: one Ray session for the whole test run, a fresh database per test, a two-node cluster.
 
 Ray start-up costs seconds on a 2-core machine, so tests share ``ray_local`` instead of starting their own.
-A test that needs another cluster (``ray_nodes``, ``two_nodes``, ``ray_with_cpus``, or one marked
+A test that needs another cluster (``ray_nodes``, ``two_nodes``, ``ray_with_cpus``, ``one_cpu_nodes``, or one marked
 ``ends_shared_ray``) shuts the shared one down; the next user of ``ray_local`` would start it again, and its
 workers would import their libraries again. So the collected tests are put in three groups, each in its
 collected order: every other test, then those that leave the shared session busy (``spoils_shared_ray``),
@@ -43,7 +43,7 @@ PIPELINE_TEST_CPUS = min(RAY_TEST_CPUS, os.cpu_count() or 1)
 
 
 #: Fixtures that shut the shared Ray session down for a cluster of their own.
-ENDS_SHARED_RAY = frozenset({"ray_nodes", "two_nodes", "ray_with_cpus"})
+ENDS_SHARED_RAY = frozenset({"ray_nodes", "two_nodes", "ray_with_cpus", "one_cpu_nodes"})
 
 
 def pytest_configure(config) -> None:
@@ -53,17 +53,19 @@ def pytest_configure(config) -> None:
                                        "that never returns); it runs after its other users, before the enders")
 
 
-def shared_ray_rank(item: pytest.Item) -> int:
+def shared_ray_rank(item: pytest.Item) -> tuple[int, bool]:
     """0: a test that leaves the shared Ray session as it found it (or never uses it); 1: one that leaves it
-    busy; 2: one that ends it."""
+    busy; 2: one that ends it. Then: whether it uses the two 1-CPU nodes that its users share (last, together)."""
+    pair = "one_cpu_nodes" in getattr(item, "fixturenames", ())
     if item.get_closest_marker("ends_shared_ray") or ENDS_SHARED_RAY & set(getattr(item, "fixturenames", ())):
-        return 2
-    return 1 if item.get_closest_marker("spoils_shared_ray") else 0
+        return 2, pair
+    return (1 if item.get_closest_marker("spoils_shared_ray") else 0), pair
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture parameters, which the sort keeps
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every user of the shared Ray session before any test that spoils or ends it (a stable sort)."""
+    """Every user of the shared Ray session before any test that spoils or ends it, and the users of the
+    shared two 1-CPU nodes one after the other at the end (a stable sort)."""
     items.sort(key=shared_ray_rank)
 
 
@@ -186,6 +188,58 @@ class RayNodes:
                     pass
 
 
+def _new_nodes() -> RayNodes:
+    """A RayNodes in a short folder of its own (a Ray socket's path must stay under 108 characters)."""
+    short = Path(os.environ.get("TMPDIR", "/tmp")) / f"assay-ray-{os.getpid()}-{free_port()}"
+    short.mkdir(parents=True)
+    return RayNodes(short)
+
+
+def _stop_nodes(nodes: RayNodes) -> None:
+    import ray
+
+    if ray.is_initialized():
+        shutdown_ray()
+    nodes.stop()
+    shutil.rmtree(nodes.tmp, ignore_errors=True)
+
+
+#: The two 1-CPU nodes shared by the tests that ask for ``one_cpu_nodes``: started by the first of them,
+#: stopped after the last (they run one after the other, at the end of the run).
+_ONE_CPU_NODES: dict[str, RayNodes] = {}
+
+
+@pytest.fixture
+def one_cpu_nodes():
+    """A real cluster of two 1-CPU nodes (a head and a worker, each its own ``ray start``), shared by the
+    tests that use it, as the smallest multi-node cluster a user runs: starting one costs 10-15 s on two busy
+    cores. The shared session is shut down first; each test's driver disconnects at its end."""
+    import ray
+
+    if "nodes" not in _ONE_CPU_NODES:
+        if ray.is_initialized():
+            shutdown_ray()
+        nodes = _new_nodes()
+        try:
+            nodes.start_head(num_cpus=1)
+            nodes.add_worker(num_cpus=1)
+        except BaseException:
+            _stop_nodes(nodes)
+            raise
+        _ONE_CPU_NODES["nodes"] = nodes
+    yield _ONE_CPU_NODES["nodes"]
+    if ray.is_initialized():
+        shutdown_ray()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """Stop the shared 1-CPU nodes once the test after this one does not use them."""
+    yield
+    if "nodes" in _ONE_CPU_NODES and "one_cpu_nodes" not in getattr(nextitem, "fixturenames", ()):
+        _stop_nodes(_ONE_CPU_NODES.pop("nodes"))
+
+
 @pytest.fixture
 def ray_nodes(tmp_path: Path):
     """Start a real multi-node cluster (shutting down the shared session first); yields RayNodes."""
@@ -193,13 +247,8 @@ def ray_nodes(tmp_path: Path):
 
     if ray.is_initialized():
         shutdown_ray()
-    short = Path(shutil.os.environ.get("TMPDIR", "/tmp")) / f"assay-ray-{os.getpid()}-{free_port()}"
-    short.mkdir(parents=True)
-    nodes = RayNodes(short)
+    nodes = _new_nodes()
     try:
         yield nodes
     finally:
-        if ray.is_initialized():
-            shutdown_ray()
-        nodes.stop()
-        shutil.rmtree(short, ignore_errors=True)
+        _stop_nodes(nodes)

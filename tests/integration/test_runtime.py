@@ -201,16 +201,15 @@ def test_a_killed_worker_leaves_the_same_database_as_a_clean_run(ray_local, tmp_
     assert knowledge(faulty_db) == knowledge(clean_db)
 
 
-def test_users_operator_file_runs_on_a_two_node_cluster(ray_nodes, tmp_path, db):
-    ray_nodes.start_head(num_cpus=2)
-    ray_nodes.add_worker(num_cpus=2)
+def test_users_operator_file_runs_on_a_two_node_cluster(one_cpu_nodes, tmp_path, db):
+    ray_nodes = one_cpu_nodes  # a head and a worker of 1 CPU each, real `ray start` processes
     # Enough work (40 x 0.3 s) that the second actor, which may come up seconds after the first, gets some.
     write_corpus(tmp_path / "corpus", n=40, bad=0)
     # The pipeline file lives outside any installed package: its operators must travel by value.
     path = tmp_path / "elsewhere" / "words_pipeline.py"
     path.parent.mkdir()
-    # Each actor asks for 1.5 of a node's 2 CPUs, so the two actors land on different nodes.
-    path.write_text(USER_PIPELINE.replace("delay=0.0)", "delay=0.3)").replace("batch_size=2)", "batch_size=2, num_cpus=1.5)"))
+    # Each actor asks for 0.75 of a node's 1 CPU, so the two actors land on different nodes.
+    path.write_text(USER_PIPELINE.replace("delay=0.0)", "delay=0.3)").replace("batch_size=2)", "batch_size=2, num_cpus=0.75)"))
     pipe = load_pipeline(str(path))
     summary = run_pipeline(pipe, [tmp_path / "corpus"], db=db, address=ray_nodes.address, progress=False)
     assert summary.n_ok == 40

@@ -184,9 +184,8 @@ def test_a_stage_made_to_block_trips_the_watchdog_with_the_stage_named(ray_local
     assert sql(tmp_path / "kg.duckdb", "SELECT status FROM pipeline_runs")["status"].tolist() == ["failed"]
 
 
-def test_two_one_cpu_nodes_run_every_pipeline_and_the_cli_handles_token_auth(ray_nodes, tmp_path):
-    ray_nodes.start_head(num_cpus=1)
-    ray_nodes.add_worker(num_cpus=1)
+def test_two_one_cpu_nodes_run_every_pipeline_and_the_cli_handles_token_auth(one_cpu_nodes, tmp_path):
+    ray_nodes = one_cpu_nodes  # a head and a worker of 1 CPU each, real `ray start` processes
     assert_all_complete(run_all(tmp_path, address=ray_nodes.address))
 
     # The CLI as a user runs it: the token at hand, RAY_AUTH_MODE not set. It connects, and stays quiet.
