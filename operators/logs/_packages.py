@@ -192,7 +192,8 @@ _LOGGER = re.compile(
     r"| - (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - (?P<c>[A-Za-z_][\w.]*) - "
     r"|\| (?:INFO|WARNING|ERROR|DEBUG) +\| (?P<d>[A-Za-z_][\w.]*) [|:-]"
     r"|(?:^|[\s\]])(?P<e>[a-z_][\w.]*) (?:INFO|WARNING|ERROR|DEBUG):"
-    r"|\[(?P<f>[a-z_]\w*(?:\.\w+)+)\]"
+    # a dotted name alone in brackets, or closing a bracketed record header (``[04/14 20:50:27 d2.utils.events]:``)
+    r"|\[(?:[^\]\[\n]*\s)?(?P<f>[a-z_]\w*(?:\.\w+)+)\]"
     r"|(?:^|[\s\[(|])(?P<g>[a-z_]\w*(?:\.[a-z_]\w*)+):\d+\b(?![.:]\d)"
     # a logger that prints its name in brackets beside a bracketed level: ``[LightGBM] [Info]``, ``[ACME][INFO]:``;
     # a name ending on a digit is a device or a rank (``[GPU0] [INFO]``, ``[rank1][INFO]``), no tool
