@@ -256,6 +256,11 @@ def metric_name(key: str) -> str | None:
             return "val_loss"
     if slug.startswith(("lr_", "lr-")) or slug.startswith("learning_rate_"):
         return "lr"
+    if _CAMEL.search(key):  # ``TrainLossPerSample``, ``LearningRate``: the words its capitals start
+        return metric_name(_CAMEL.sub("_", key))
+    if _PER_UNIT.search(slug):  # ``train_loss_per_sample``: the loss, averaged over what it says (a rate or
+        base = metric_name(_PER_UNIT.sub("", slug))  # a size per token is not the rate or the size)
+        return base if base in ("loss", "val_loss") else None
     if "/" in key:  # structured names: train/loss, eval/loss, Loss/val, throughput/tokens_per_sec
         parts = [key_slug(p) for p in key.split("/") if p.strip()]
         words = [p for p in parts if p not in _SPLITS and p not in _AGGREGATES]  # loss/train/total: loss
@@ -267,6 +272,10 @@ def metric_name(key: str) -> str | None:
 
 
 _EVAL_SPLITS = {"eval", "val", "valid", "validation", "test", "dev"}
+#: Where a key's capitals start its words (``TrainLossPerSample``): between a small letter and a capital.
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+#: What a value is averaged over, written after its name (``loss_per_sample``, ``loss_per_token``): the same metric.
+_PER_UNIT = re.compile(r"_per_(?:sample|token|frame|word|example|utterance|image|seq|sequence)$")
 _SPLITS = _EVAL_SPLITS | {"train", "training", "trn"}
 _AGGREGATES = {"total", "avg", "mean", "global", "reduced", "all"}
 
