@@ -197,3 +197,26 @@ def positional_counter(cluster: Cluster, names: dict[int, str], percent: set[int
             names[pos] = "step"
             return pos
     return None
+
+
+def range_end(cluster: Cluster, pos: int) -> int:
+    """A counter printed as the range of batches a report covers (``minibatches 40-49``, ``Minibatch[ 1- 500]``):
+    the report is at the range's end, so the step is the position of the range's second number (``pos`` if the
+    value after it is no range's end). Every record's range must go forward; a range glued without a space
+    (``40-49``) reads its end as a negative number, made whole again in the records."""
+    t, rows = cluster.template, cluster.rows
+    if t[pos + 1 : pos + 3] == ["-", "<*>"]:
+        end, glued = pos + 2, False
+    elif t[pos + 1 : pos + 2] == ["<*>"]:
+        end, glued = pos + 1, True
+    else:
+        return pos
+    for row in rows:
+        first, last = row[2][pos], row[2][end]
+        last = last[1:] if glued and last[:1] == "-" else (None if glued else last)
+        if not (first.isdigit() and last and last.isdigit() and int(last) > int(first)):
+            return pos
+    if glued:
+        for row in rows:
+            row[2][end] = row[2][end][1:]
+    return end

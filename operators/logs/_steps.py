@@ -98,7 +98,10 @@ _COUNTER_KEYS = r"global_step|step|steps|iter|iteration|batch|it|update"
 #: A step counter anywhere in a line: a counter word's number, a bar's ``10/100 [``.
 _COUNTER = re.compile(
     rf"\b(?P<key>{_COUNTER_KEYS})\b\s*[:=#]?\s*(?P<n>\d+)(?!\d|\.\d)(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
-    r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
+    r"|\d+-(?P<range>\d+)batch\b"  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
+    # a report over a range of batches after its counter word (``Minibatch[ 501-1000]``, ``minibatches 40-49``):
+    # at the range's end
+    r"|(?:mini)?(?:batch(?:es)?|iter(?:ation)?s?|steps|updates)\s*\[?\s*(?P<from>\d+)\s*-\s*(?P<to>\d+)\b",
     re.I,
 )
 
@@ -111,6 +114,9 @@ def counter_step(text: str) -> int | None:
             continue  # ``Gradient Accumulation steps = 4``, ``Total steps = 60``: a setting, no progress
         if m.group("range"):
             found = int(m.group("range"))
+        elif m.group("to"):
+            if int(m.group("to")) > int(m.group("from")):
+                found = int(m.group("to"))
         elif m.group("bar"):
             found = int(m.group("bar"))
         elif m.group("key").lower() != "batch" or m.group("of"):

@@ -18,6 +18,7 @@ from assay.operators.logs._counters import (
     bracketed_counter,
     moving_counter,
     positional_counter,
+    range_end,
     second_counts,
     steady_named_counter,
     whole_number,
@@ -344,6 +345,8 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
             found = positional_counter(cluster, names, percent)
         if found is None:
             found = steady_named_counter(cluster, names, percent)
+        if found is not None:
+            found = range_end(cluster, found)
         cluster.typed = (names, found, percent)
     names, step_pos, percent = cluster.typed
     return dict(names), step_pos, percent
