@@ -213,7 +213,9 @@ _ONE_CPU_NODES: dict[str, RayNodes] = {}
 def one_cpu_nodes():
     """A real cluster of two 1-CPU nodes (a head and a worker, each its own ``ray start``), shared by the
     tests that use it, as the smallest multi-node cluster a user runs: starting one costs 10-15 s on two busy
-    cores. The shared session is shut down first; each test's driver disconnects at its end."""
+    cores. Each node carries its GPU type as a custom resource (``gpu_type:a`` on the head, ``gpu_type:b`` on
+    the worker), which only a job placed in a pool asks for. The shared session is shut down first; each
+    test's driver disconnects at its end."""
     import ray
 
     if "nodes" not in _ONE_CPU_NODES:
@@ -221,8 +223,8 @@ def one_cpu_nodes():
             shutdown_ray()
         nodes = _new_nodes()
         try:
-            nodes.start_head(num_cpus=1)
-            nodes.add_worker(num_cpus=1)
+            nodes.start_head(num_cpus=1, resources='{"gpu_type:a": 1}')
+            nodes.add_worker(num_cpus=1, resources='{"gpu_type:b": 1}')
         except BaseException:
             _stop_nodes(nodes)
             raise

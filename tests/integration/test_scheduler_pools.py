@@ -6,10 +6,10 @@ checkpoint.
 
 Why real services: placement binds to a pool only through Ray's placement groups asking for the node's
 custom resource, which no fake shows, and a move is a real checkpoint and restart of real workers.
-Cost on the shared 2-core machine: about 30 CPU-seconds, 50-90 s of wall time, most of it starting the two
-nodes (head ~18 s, second node ~9 s); the job itself (two gang starts and 400 steps) takes ~20 s. Joining
-two labelled nodes to the shared session instead failed: two raylets of one session on one machine
-collide on a port.
+Cost on the shared 2-core machine: the job (two gang starts and 400 steps) takes ~20-30 s; the two labelled
+nodes are the 1-CPU pair ``one_cpu_nodes`` that the two-node pipeline tests also run on (starting them took
+10-15 s more). Joining two labelled nodes to the shared session instead failed: two raylets of one session
+on one machine collide on a port.
 """
 
 from __future__ import annotations
@@ -56,10 +56,8 @@ def jobs_db(tmp_path, monkeypatch):
     return tmp_path / "jobs.duckdb"
 
 
-def test_a_job_moves_between_two_gpu_type_pools_with_its_steps_continuous(ray_nodes, jobs_db):
-    ray_nodes.start_head(num_cpus=1, resources='{"gpu_type:a": 1}')
-    ray_nodes.add_worker(num_cpus=1, resources='{"gpu_type:b": 1}')
-    ray.init(address=ray_nodes.address, log_to_driver=False)
+def test_a_job_moves_between_two_gpu_type_pools_with_its_steps_continuous(one_cpu_nodes, jobs_db):
+    ray.init(address=one_cpu_nodes.address, log_to_driver=False)  # a 1-CPU node of type a, one of type b
     node_type = {n["NodeID"]: next(k for k in n["Resources"] if k.startswith("gpu_type:")).split(":")[1]
                  for n in ray.nodes() if n["Alive"]}
     assert sorted(node_type.values()) == ["a", "b"]
