@@ -12,8 +12,10 @@ still exiting after the command has) becomes its child, is seen in ``/proc``, wa
 counted with the run's) before the next timing starts. Alternating without that wait, the Ray runs' workers
 still took the CPUs when the next run started (local papers 3.7 s, Ray papers 13.7 s in one run, against 2.5
 and 10.2 s run apart). What each runner left behind, and how long it lived on, is printed under the table.
+Then, up to ``--settle`` seconds, it waits for the machine's cores to be idle (fewer than 0.3 busy, read from
+``/proc/stat``: other users of a shared machine count too) and prints how busy they were as each run began.
 
-    python tests/benchmarks/bench_fixed_cost.py [--repeats N] [--runners local,ray]
+    python tests/benchmarks/bench_fixed_cost.py [--repeats N] [--runners local,ray] [--settle SECONDS]
 
 Where a small local papers run's seconds go (issue 27; CPU-seconds on this 2-core machine, at a load of 1-8):
 the command's Python and CLI (typer, which imports pydantic) about 0.2; spaCy's import 0.9-1.0 (near half of
@@ -105,12 +107,43 @@ def wait_left_behind(timeout_s: float = 60.0) -> tuple[list[str], float]:
     return sorted(title or "?" for title in seen.values()), time.perf_counter() - started
 
 
-def timed_run(kind: str, folder: Path, runner: str, db: Path) -> tuple[float, float, list[str], float]:
+def busy_cores(window_s: float = 0.5) -> float:
+    """How many of the machine's cores were busy over the last ``window_s`` (from ``/proc/stat``; every
+    process counts, other users' too); 0.0 where it cannot be read."""
+
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat") as f:
+            fields = [int(v) for v in f.readline().split()[1:]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+        return sum(fields[:8]) - idle, sum(fields[:8])
+
+    try:
+        busy0, total0 = sample()
+        time.sleep(window_s)
+        busy1, total1 = sample()
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return (os.cpu_count() or 1) * (busy1 - busy0) / max(1, total1 - total0)
+
+
+def settle(max_wait_s: float, quiet_cores: float = 0.3) -> float:
+    """Wait (at most ``max_wait_s``) until fewer than ``quiet_cores`` cores are busy; the busy cores last seen.
+    What this script started has ended by then; the rest is the machine's other users."""
+    deadline = time.perf_counter() + max_wait_s
+    busy = busy_cores()
+    while busy >= quiet_cores and time.perf_counter() < deadline:
+        busy = busy_cores()
+    return busy
+
+
+def timed_run(kind: str, folder: Path, runner: str, db: Path,
+              settle_s: float = 0.0) -> tuple[float, float, list[str], float, float]:
     """Seconds from the command's start to its exit; the CPU seconds of its processes, those that outlived it
     included when this script is their subreaper; what outlived it and how long after its exit it ended."""
     assay = Path(sys.executable).with_name("assay")
     env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "ASSAY_RUNNER")}
     wait_left_behind()
+    busy = settle(settle_s)
     cpu = cpu_of_children()
     started = time.perf_counter()
     done = subprocess.run([str(assay), "run", kind, "--input", str(folder), "--db", str(db), "--runner", runner,
@@ -119,24 +152,26 @@ def timed_run(kind: str, folder: Path, runner: str, db: Path) -> tuple[float, fl
     if done.returncode != 0:
         raise SystemExit(f"assay run {kind} --runner {runner} failed:\n{done.stdout}\n{done.stderr}")
     left, lived = wait_left_behind()
-    return seconds, cpu_of_children() - cpu, left, lived
+    return seconds, cpu_of_children() - cpu, left, lived, busy
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--runners", default="local,ray", help="comma-separated: local, ray")
+    parser.add_argument("--settle", type=float, default=30.0,
+                        help="seconds to wait at most, before each run, for the machine's CPUs to be idle")
     args = parser.parse_args()
     runners = [r for r in args.runners.split(",") if r]
     reaper = become_subreaper()
     with tempfile.TemporaryDirectory(prefix="assay-fixed-cost-") as tmp:
         folders = inputs(Path(tmp))
-        times: dict[tuple[str, str], list[tuple[float, float, list[str], float]]] = {}
+        times: dict[tuple[str, str], list[tuple[float, float, list[str], float, float]]] = {}
         for i in range(args.repeats):
             for runner in runners:
                 for kind, folder in folders.items():
                     db = Path(tmp) / f"{runner}-{kind}-{i}.duckdb"
-                    times.setdefault((kind, runner), []).append(timed_run(kind, folder, runner, db))
+                    times.setdefault((kind, runner), []).append(timed_run(kind, folder, runner, db, args.settle))
     load = os.getloadavg()[0]
     print(f"assay run, command start to exit, best of {args.repeats} (load average {load:.1f}, "
           f"{os.cpu_count()} CPUs)")
@@ -148,6 +183,8 @@ def main() -> None:
                           for r in runners)
         ratio = f"; ray / local = {best['ray'][0] / best['local'][0]:.1f}x" if len(best) == 2 else ""
         print(f"  {n:2d} small {kind:6s}: {marks}{ratio}")
+    for (kind, runner), runs in sorted(times.items()):
+        print(f"  cores busy as each {runner} {kind} run started: {' '.join(f'{t[4]:.2f}' for t in runs)}")
     if not reaper:
         print("  (not a subreaper here: what a command left running was not waited for)")
         return
