@@ -104,6 +104,7 @@ _RATIO_CELL = re.compile(
     r"(?:\s*(?:[-–~]|to)\s*(?:\d+(?:\.\d+)?)\s*(?:[x×]|\\?%|％))?\s*(?:\([^)]*\))?\s*",
     re.I,
 )
+_RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
 # What a results table's header or caption says it measures, against what a hyperparameter table lists.
 RESULT_HEADER = re.compile(
     r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|saving|\bvs\.?|versus|compar|relative|"
@@ -111,11 +112,15 @@ RESULT_HEADER = re.compile(
     re.I,
 )
 SETTING_HEADER = re.compile(
-    r"hyper-?param|learning\s+rate|\blr\b|dropout|warm-?up|weight\s+decay|momentum|\bseed\b|sparsity|"
-    r"configuration|setting|超参",
+    r"hyper-?param|learning\s+rate|\blr\b|dropout|warm-?up|weight\s+decay|momentum|\bseed\b|sparsity|超参",
     re.I,
 )
+# Words a results table's caption uses too ("across all configurations, the overhead is negligible"): they
+# mark a settings table only where nothing says what the table measures.
+_SETTING_WORDS = re.compile(r"configurations?|settings?", re.I)
 _TABLE_REACH = 2000
+_CAPTION_LINES = 4
+_CAPTION_BELOW = re.compile(r"\s*(?:Table|Tab\.|表)\s*\d", re.I)
 
 
 def table_result(text: str, start: int, end: int, unit: str) -> bool:
@@ -136,16 +141,20 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     if not re.match(r"[A-Za-z\u4e00-\u9fff]", first) or SETTING_HEADER.search(first):
         return False
     own = next((c for o, c in cells if o <= start < o + len(c)), "")
-    if not _RATIO_CELL.fullmatch(own):
+    # a cell may hold two sub-columns' ratios side by side ("≈ 35% 1.1x") where the reader joined them
+    if not _RATIO_CELLS.fullmatch(own):
         return False
     header = _table_head(text, lo)
-    if SETTING_HEADER.search(header):
+    results = bool(RESULT_HEADER.search(header))
+    if SETTING_HEADER.search(header) or (_SETTING_WORDS.search(header) and not results):
         return False
-    return unit == "x" or bool(RESULT_HEADER.search(header))
+    return unit == "x" or results
 
 
 def _table_head(text: str, row_start: int) -> str:
-    """The header row of the table a row belongs to and the paragraph just above the table (its caption)."""
+    """The header row of the table a row belongs to, the paragraph just above the table and, where that is
+    no caption, a caption just below it ("Table 1: ..." set under the rows): what the table says it
+    measures."""
     floor = max(0, row_start - _TABLE_REACH)
     lines = text[floor:row_start].split("\n")
     head: list[str] = []
@@ -154,5 +163,16 @@ def _table_head(text: str, row_start: int) -> str:
         if lines[i].strip():
             head = [lines[i]]  # the topmost row seen so far: the header
         i -= 1
-    caption = lines[i] if i >= 0 else ""
-    return " ".join([caption, *head])
+    # the whole paragraph above (a caption wraps over lines), up to a few lines
+    above: list[str] = []
+    while i >= 0 and lines[i].strip() and len(above) < _CAPTION_LINES:
+        above.insert(0, lines[i])
+        i -= 1
+    below = text[row_start : row_start + _TABLE_REACH].split("\n")
+    j = 0
+    while j < len(below) and (_CELL_SEP in below[j] or not below[j].strip()):
+        j += 1
+    # a caption below counts where the paragraph above is none (it is then the next table's caption)
+    captioned = bool(above) and bool(_CAPTION_BELOW.match(above[0]))
+    caption_below = below[j] if not captioned and j < len(below) and _CAPTION_BELOW.match(below[j]) else ""
+    return " ".join([*above, *head, caption_below])
