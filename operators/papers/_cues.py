@@ -207,6 +207,33 @@ CUES: tuple[Cue, ...] = (
         ((1.3, "x"),),
     ),
     Cue(
+        "assumption or illustration",
+        _RATIOS,
+        "sentence",
+        # "For simplicity, we assume the backward pass takes twice as long as the forward pass", "In this
+        # example, ...": a premise of a model or a drawing, not a measurement.
+        re.compile(
+            r"\b(?:we\s+assume|assum(?:e|es|ing)\s+that|suppose|in\s+this\s+(?:example|illustration|toy)|"
+            r"for\s+(?:simplicity|illustration))\b[^.;]*$",
+            re.I,
+        ),
+        False,
+        "For simplicity, we assume that a backward pass takes twice as long as a forward pass. Foo is 1.3x "
+        "faster than Bar.",
+        ((1.3, "x"),),
+    ),
+    Cue(
+        "list of targets",
+        _RATIOS,
+        "sentence",
+        # "trained to a target accuracy: top-1 of 68% for one model, 76% for another": where the runs stop.
+        re.compile(r"\btargets?(?:\s+[\w-]+){0,2}\s*:[^.;]*$", re.I),
+        True,
+        "Each run trains to a target validation accuracy: top-1 of 70% for the small net, 74% for the large "
+        "one. Foo gets there 1.5x sooner than Bar.",
+        ((1.5, "x"),),
+    ),
+    Cue(
         "workload statistic",
         _RATIOS,
         "clause",

@@ -56,7 +56,12 @@ def values_of(tmp_path, text: str, name: str = "paper.txt") -> list[tuple]:
         ),
         ("The loop stops if the loss decreased by 30% over the window.", []),
         ("In the plots, 0.8x and 0.4x denote tables cut to 80% and 40% of their rows.", []),
+        # a premise of a model or a drawing, a list of targets
+        ("For simplicity, we assume that the backward pass takes twice as long as the forward pass.", []),
+        ("In this example, the second stage takes 3x longer than the first one.", []),
+        ("Every run trains to a target accuracy: top-1 of 71% for the small net, 77% for the large net.", []),
         # results beside the same words stay
+        ("We assume nothing about the load; Foo is 1.6x faster than Bar.", [(1.6, "x")]),
         ("If Foo is enabled, the step time drops by 30% against Bar.", [(30.0, "%")]),
         ("Foo achieves 1.4x higher SLO attainment than Bar at every load.", [(1.4, "x")]),
         ("Foo trains 3x larger models than Bar on the same devices.", [(3.0, "x")]),
