@@ -37,6 +37,7 @@ from assay.operators.papers._subjects import (
     distribute_subjects,
     doubts,
 )
+from assay.operators.papers._tables import attribute_cells, cell_result
 
 #: Characters of text scanned for claims at a time: a long document is read piece by piece, so the
 #: claim limit stops the scan early.
@@ -139,6 +140,8 @@ def _draft(source: Source, operator: str, limits: Limits) -> _Draft:
 def _finish(draft: _Draft, operator: str, limits: Limits) -> dict[str, list[dict[str, Any]]]:
     doc_id, text, lang, claims, proposed = draft.doc_id, draft.text, draft.lang, draft.claims, draft.proposed
     cap = limits.max_mentions
+    # a table cell's row and column name its system and baseline (after the parse, which reads sentences)
+    attribute_cells(text, claims, draft.own, draft.mentions)
     own = {n.lower() for n in draft.own}
     continue_subjects(text, claims, own)
     distribute_subjects(text, claims, MentionIndex(draft.mentions + draft.subjects), own)
@@ -193,6 +196,7 @@ def _in_prose(claims: list[Claim], structure: Structure) -> list[Claim]:
         if claim.section != REFERENCES and (
             not structure.residue(claim.start)
             or table_result(structure.text, claim.start, claim.end, claim.unit)  # "Foo | 3.2x"
+            or cell_result(structure.text, claim.start, claim.end, claim.unit)  # "8 GPUs | 3.2x"
         ):
             kept.append(claim)
     return kept

@@ -23,6 +23,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from assay.operators.papers._pdf_tables import table_lines
+
 
 @dataclass
 class Segment:
@@ -281,10 +283,11 @@ def page_parts(
 
 
 def _rows(block: Sequence[Line]) -> str:
-    """An aside's lines as text, one a line. A table's cells stay on lines of their own: joined into a
-    row, a row of numbers reads as residue and its results are lost (measured: recall on the real set's
-    PDFs fell from 1.0 to 0.64-0.87 on the papers with result tables)."""
-    return "\n".join(line.text for line in block)
+    """An aside's lines as text: a table's rows as ``a | b | c`` with its header row first, the cells put
+    in their grid by position (``_pdf_tables``), so each cell keeps its row and column; any other aside
+    (a figure's labels, a legend) one line a line."""
+    rows = table_lines(block)
+    return "\n".join(rows if rows else [line.text for line in block])
 
 
 def _measure(lines: Sequence[Line], body: float) -> float:

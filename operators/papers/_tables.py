@@ -1,0 +1,358 @@
+"""A table cell's claim attributed by its row and column, not by the sentence reader.
+
+Every reader leaves a table as lines of cells joined by `` | `` with its header row first (Markdown's pipe
+tables, LaTeX's ``tabular`` rows, a PDF's grid put back by ``_pdf_tables``). A ratio in a cell has no
+sentence around it: the sentence reader gives it the paper's system and whatever name stands near. The
+table itself says more:
+
+- **whose result**: a results table lays its systems out along one axis. Where the header row names the
+  paper's own system in one of its cells, the columns are systems and a cell's claim is its column's
+  (``Causal CP | Balance Only | FooSys`` over ``1.00x | 1.08x | 1.19x``); where the first column names it
+  in one of its rows, the rows are systems and the claim is its row's (``FooSys | 2.1x`` under ``BarSys |
+  1.4x``). A header or row naming the paper's system or a system it compares with is that system too.
+  A table that names neither (rows of models or workloads under a ``Speedup`` column) keeps the
+  sentence reader's subject, the paper's own system;
+- **against what**: a header cell or the caption naming the baseline (``speedup over X``, ``normalized to
+  X``, ``vs. X``, ``relative to X``), else the system in the same row (columns of systems) or the same
+  column (rows of systems) whose cell is the unit, ``1.00x`` or a dash: the one the others are measured
+  against.
+
+The claim keeps its text and span (the cell); its provenance (``notes``) names the table's caption and
+row, so a reader can find where it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assay.operators.papers._claims import Claim
+from assay.operators.papers._clause import RESULT_HEADER, SETTING_HEADER
+from assay.operators.papers._mentions import Mention
+
+CELL_SEP = " | "
+#: Where a mention comes from when it names a system for sure: the gazetteer, or the paper's comparisons.
+_KNOWN_SOURCES = ("gazetteer", "rule")
+#: Baselines of a cell's claim kept when its table names none: the one the text states with the same number.
+_KEPT_BASELINES = ("restated",)
+#: Lines above a row looked at for its table's header and caption, and rows of a table read at most (a
+#: dump of thousands of rows costs no more than this per claim).
+_REACH = 60
+_MAX_ROWS = 200
+_CAPTION = re.compile(r"^\s*(?:Table|Tab\.|表)\s*[0-9IVX]+[a-z]?\s*[:.|–—-]?", re.I)
+#: A cell that stands for the baseline of its row or column: the unit ratio or a dash.
+_UNIT_CELL = re.compile(r"^[(\[]?\s*(?:1(?:\.0+)?\s*[x×]|100(?:\.0+)?\s*%|[-–—]|n/?a)\s*[)\]]?$", re.I)
+_RATIO = re.compile(r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*[x×%％][)\]]?$")
+_VALUE_CELL = re.compile(r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*[^\s\d]{0,4}\s*[)\]]?$")
+#: A phrase of a header or caption that names the baseline.
+_BASELINE_PHRASE = re.compile(
+    r"(?:speed-?ups?\s+(?:over|of\s+\w+\s+over)|\bover|\bvs\.?|\bversus|relative\s+to|compared\s+(?:to|with)|"
+    r"normali[sz]ed\s+(?:to|by|against|w\.?r\.?t\.?)|\bthan|w\.?r\.?t\.?|against)\s+"
+    r"(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})",
+    re.I,
+)
+#: Words of a header that names a measure rather than a system.
+_METRIC = re.compile(
+    r"speed-?ups?|improv|impr\.|reduc|overhead|faster|slower|\bgains?\b|saving|ratio|efficien|utili[sz]|"
+    r"throughput|latency|time|\bJCT\b|makespan|memory|accuracy|\bacc\.|cost|energy|power|\bloss\b|"
+    r"\b(?:average|avg\.?|mean|median|total|overall|max(?:imum)?|min(?:imum)?|geo\.?|p\d\d|\d+th)\b|"
+    r"\(\s*(?:x|×|%|ms|s|GB|MB)\s*\)|加速|提升|降低|开销",
+    re.I,
+)
+#: A caption that says its table compares (the paper's system with those it lists).
+_COMPARES = re.compile(
+    r"speed-?ups?|improv|reduc|\bgains?\b|saving|\bover\b|\bvs\.?|versus|compar|relative|normali[sz]ed|"
+    r"\bthan\b|加速|提升|降低",
+    re.I,
+)
+_NAME_STOP = re.compile(
+    r"\s+(?:on|in|for|with|at|and|or|when|while|across|under|using|of|as|by|from|to|that|which|where|is|are|per)\b.*$",
+    re.I,
+)
+
+
+@dataclass
+class Table:
+    """The table around one row: its header cells (none when the top row holds values), its caption, and
+    its body rows' cells."""
+
+    header: list[str]
+    caption: str
+    rows: list[list[str]]
+
+
+@dataclass
+class Cell:
+    table: Table
+    row: int
+    column: int
+    #: The row's offsets in the text.
+    span: tuple[int, int]
+
+
+def attribute_cells(
+    text: str, claims: Sequence[Claim], own: Sequence[str], mentions: Sequence[Mention]
+) -> None:
+    """Give each ratio claim that fills a table cell the subject and baseline its row and column name.
+    ``own``: the paper's systems, most likely first; ``mentions``: the names found in the text, of which
+    the systems and methods the gazetteer knows or the paper compares with count as systems (not every
+    capitalised word: a table's row labels are often workloads)."""
+    systems = {
+        m.name.lower(): m.name
+        for m in mentions
+        if m.type in ("system", "method") and m.source in _KNOWN_SOURCES
+    }
+    owned = {n.lower(): n for n in own}
+    tables: dict[int, Table | None] = {}
+    for claim in claims:
+        if not claim.is_ratio:
+            continue
+        cell = cell_of(text, claim.start, claim.end, tables)
+        if cell is None:
+            continue
+        subject, axis = _subject(cell, owned, systems)
+        if subject is not None:
+            claim.subject, claim.subject_source = subject, "table"
+        elif (
+            own
+            and claim.subject
+            and _a_cell(cell.table, claim.subject)
+            and claim.subject.lower() not in cell.table.rows[cell.row][0].lower()
+            and not _named(claim.subject, owned, systems)
+        ):
+            # the name next to the number is another row's label or a header (a model, a workload): the
+            # table names no system, so the result is the paper's own
+            claim.subject, claim.subject_source = own[0], "primary"
+        baseline = _baseline(cell, axis, owned, systems)
+        if baseline and baseline.lower() != (claim.subject or "").lower():
+            claim.versus, claim.versus_span, claim.versus_source = baseline, None, "table"
+        elif claim.versus_source not in _KEPT_BASELINES:
+            # a row says nothing against what and the table names no baseline: the paper's default
+            # baseline is a guess (a table of its ablations is against something else); a baseline the
+            # text gives where it states the same number stays
+            claim.versus, claim.versus_span, claim.versus_source = None, None, None
+        # provenance: the claim's sentence is its row; its setting names the table and the row
+        claim.sentence = cell.span
+        where = f"table: {cell.table.caption[:80] or '(no caption)'}, row {cell.row + 1}"
+        claim.setting = f"{claim.setting}; {where}" if claim.setting else where
+
+
+def cell_result(text: str, start: int, end: int, unit: str) -> bool:
+    """Whether a ratio filling a table cell on its own states a result where the first cell names nothing
+    (a row labelled by a number of GPUs, a rate, or by nothing): a multiple, or a percentage in a column
+    of percentages or under a header or caption that says what it compares; never in a table whose header
+    or caption names settings. (``_clause.table_result`` decides rows that start with a name.)"""
+    cell = cell_of(text, start, end)
+    if cell is None:
+        return False
+    table = cell.table
+    around = " ".join([table.caption, *table.header])
+    if SETTING_HEADER.search(around):
+        return False
+    column = [r[cell.column] for r in table.rows if cell.column < len(r)]
+    ratios = sum(1 for value in column if _RATIO.match(value))
+    return unit == "x" or ratios >= 2 or bool(RESULT_HEADER.search(around))
+
+
+def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | None = None) -> Cell | None:
+    """The table cell a claim at ``start:end`` fills on its own, with its table; None outside a table or
+    when the number is only part of a cell's text."""
+    lo = text.rfind("\n", 0, start) + 1
+    hi = text.find("\n", end)
+    hi = len(text) if hi < 0 else hi
+    line = text[lo:hi]
+    if CELL_SEP not in line:
+        return None
+    offset, column, cells = lo, None, line.split(CELL_SEP)
+    for j, cell in enumerate(cells):
+        if offset <= start and end <= offset + len(cell):
+            column = j
+        offset += len(cell) + len(CELL_SEP)
+    if column is None or not _VALUE_CELL.match(cells[column].strip()):
+        return None
+    top = _table_top(text, lo)
+    table = cache.get(top) if cache is not None and top in cache else _read_table(text, top)
+    if cache is not None:
+        cache[top] = table
+    if table is None:
+        return None
+    stripped = [c.strip() for c in cells]
+    row = next((i for i, r in enumerate(table.rows) if r == stripped), None)
+    return None if row is None else Cell(table, row, column, (lo, hi))
+
+
+def _lines_around(text: str, at: int) -> tuple[int, str]:
+    """The start and text of the line before the one starting at ``at``."""
+    prev = text.rfind("\n", 0, max(0, at - 1)) + 1
+    return prev, text[prev : at - 1]
+
+
+def _table_top(text: str, row_start: int) -> int:
+    """The start of the table's first row. Markdown's header row stands a blank line above the body (the
+    rule line between them is dropped), so one blank line under a row that opens the table is crossed."""
+    at = row_start
+    for _ in range(_REACH):
+        if at == 0:
+            return at
+        prev, line = _lines_around(text, at)
+        if CELL_SEP in line:
+            at = prev
+            continue
+        if not line.strip() and prev > 0:
+            head_start, head = _lines_around(text, prev)
+            above = _lines_around(text, head_start)[1] if head_start > 0 else ""
+            if CELL_SEP in head and CELL_SEP not in above:
+                return head_start
+        return at
+    return at
+
+
+def _read_table(text: str, top: int) -> Table | None:
+    lines: list[list[str]] = []
+    at = top
+    while at < len(text) and len(lines) < _MAX_ROWS:
+        nl = text.find("\n", at)
+        nl = len(text) if nl < 0 else nl
+        line = text[at:nl]
+        if not line.strip() and len(lines) == 1 and CELL_SEP in text[nl + 1 : text.find("\n", nl + 1)]:
+            at = nl + 1  # the blank line where Markdown's rule under the header was
+            continue
+        if CELL_SEP not in line:
+            break
+        lines.append([c.strip() for c in line.split(CELL_SEP)])
+        at = nl + 1
+    if not lines:
+        return None
+    first = lines[0]
+    has_header = not any(_VALUE_CELL.match(c) for c in first[1:] if c) and len(lines) > 1
+    header, rows = (first, lines[1:]) if has_header else ([""] * len(first), lines)
+    caption = _caption_above(text, top)
+    below = _caption_below(text, at)
+    if below and not _CAPTION.match(caption):
+        caption = below
+    return Table(header, caption, rows)
+
+
+def _caption_above(text: str, top: int) -> str:
+    """The caption over a table: the paragraph right above it when it opens with ``Table N`` (a PDF's
+    caption, its lines joined) or is one line of its own (LaTeX's caption); a paragraph of running text
+    above a Markdown table (a list of results) is none."""
+    above = text[max(0, top - 1500) : top].rstrip("\n").split("\n")
+    if len(above) > 1 and not above[-1].strip():
+        above = above[:-1]
+    lines: list[str] = []
+    for line in reversed(above):
+        if not line.strip():
+            break
+        lines.insert(0, line.strip())
+    if not lines:
+        return ""
+    if _CAPTION.match(lines[0]):
+        return " ".join(lines)
+    return lines[0] if len(lines) == 1 else ""
+
+
+def _caption_below(text: str, at: int) -> str:
+    lines: list[str] = []
+    for line in text[at : at + 1500].lstrip("\n").split("\n"):
+        if not line.strip():
+            break
+        lines.append(line.strip())
+    return " ".join(lines) if lines and _CAPTION.match(lines[0]) else ""
+
+
+def _named(name: str, owned: dict[str, str], systems: dict[str, str]) -> str | None:
+    """The system a header or label names: the paper's own or one it compares with, by whole words."""
+    low = name.lower()
+    for known in (owned, systems):
+        for key, canonical in known.items():
+            if key and re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", low):
+                return canonical if key == low else name
+    return None
+
+
+def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str]) -> tuple[str | None, str]:
+    """Whose result a cell is, and along which axis the table lists systems: the columns or rows when the
+    header or the first column names the paper's system; else, when the caption says the table compares
+    the paper's system (``FooSys's speedup over ...``), the paper's system against what its column or
+    row names; else a column or row that names a known system."""
+    table, row = cell.table, cell.table.rows[cell.row]
+    if cell.column == 0:
+        return None, ""
+    head = _who(table.header[cell.column] if cell.column < len(table.header) else "")
+    label = _who(row[0]) if row and not _VALUE_CELL.match(row[0]) else ""
+    head_ok = bool(head) and _is_name(head) and not _measure(head)
+    label_ok = bool(label) and _is_name(label) and not _measure(label)
+    own_column = next(
+        (_named(_who(h), owned, {}) for h in table.header[1:] if _named(_who(h), owned, {})), None
+    )
+    if head_ok and own_column:
+        return _named(head, owned, systems) or head, "columns"
+    if label_ok and any(r and _named(_who(r[0]), owned, {}) for r in table.rows):
+        return _named(label, owned, systems) or label, "rows"
+    ours = _named_in(table.caption, owned)
+    if ours and _COMPARES.search(table.caption):
+        return ours, "against"
+    if head_ok and _named(head, owned, systems):
+        return _named(head, owned, systems), "columns"
+    if label_ok and _named(label, owned, systems):
+        return _named(label, owned, systems), "rows"
+    return None, ""
+
+
+def _named_in(text: str, owned: dict[str, str]) -> str | None:
+    low = text.lower()
+    for key, canonical in owned.items():
+        if key and re.search(rf"(?<![\w-]){re.escape(key)}(?![\w])", low):
+            return canonical
+    return None
+
+
+def _who(cell: str) -> str:
+    """Who a header or label names: the part before a comparison (``X vs. Y`` is X's result against Y)."""
+    m = _BASELINE_PHRASE.search(cell)
+    return (cell[: m.start()] if m else cell).strip(" :,;/-")
+
+
+def _a_cell(table: Table, name: str) -> bool:
+    low = name.lower()
+    return any(low in c.lower() for c in table.header) or any(low in c.lower() for r in table.rows for c in r)
+
+
+def _measure(cell: str) -> bool:
+    """A header that names what is measured (``Speedup``, ``Time (ms)``), not who: no system's column."""
+    return bool(_METRIC.search(cell))
+
+
+def _is_name(cell: str) -> bool:
+    return bool(re.match(r"[A-Za-z\u4e00-\u9fff]", cell)) and len(cell) <= 60
+
+
+def _baseline(cell: Cell, axis: str, owned: dict[str, str], systems: dict[str, str]) -> str | None:
+    table = cell.table
+    head = table.header[cell.column] if cell.column < len(table.header) else ""
+    row = table.rows[cell.row]
+    if axis == "against":  # the system the column or row lists is what the paper's result is against
+        who = _who(head)
+        if who and _is_name(who) and not _measure(who) and not _named_in(who, owned):
+            return who
+        label = _who(row[0]) if row and not _VALUE_CELL.match(row[0]) else ""
+        if label and _named(label, {}, systems):
+            return label
+    for source in (head, table.caption):
+        m = _BASELINE_PHRASE.search(source)
+        if m:
+            name = _NAME_STOP.sub("", m.group("name")).strip(" .,;:")
+            if name:
+                return name
+    if axis == "columns":
+        for j, value in enumerate(row):
+            if j != cell.column and j < len(table.header) and table.header[j] and _UNIT_CELL.match(value):
+                return table.header[j]
+    if axis == "rows":
+        for other in table.rows:
+            unit = other[cell.column] if cell.column < len(other) else ""
+            if other is not row and _UNIT_CELL.match(unit) and any(ch.isdigit() for ch in unit):
+                return other[0] or None
+    return None

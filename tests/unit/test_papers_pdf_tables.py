@@ -1,0 +1,136 @@
+"""Results tables in a two-column PDF made in the test, read through the public path (``read_paper``, then
+``segment_text`` and ``extract_knowledge``): each ratio cell is a claim of its row's or its column's system,
+against the baseline its header, caption or unit cell names; a table's measurements are no ratio claims.
+
+The tables are set as a conference paper sets them: a smaller font, each cell placed on its own, a header
+stacked over two lines, the caption above. Read one cell a line (the reader before), every cell was the
+paper's own system's, against the paper's default baseline."""
+
+from __future__ import annotations
+
+import pytest
+from papers_extract import extracted_claims
+from test_papers_pdf import make_paper
+
+from assay.dsl import get_operator
+
+READ = get_operator("read_paper")
+
+LEFT = [
+    "We present Quill, a checkpoint service for large",
+    "training jobs. Quill writes shards from every rank",
+    "in parallel and keeps the stall of a step short.",
+    "We compare it with TorchSnapshot and CheckFreq on",
+    "a cluster of 512 GPUs, each job checkpointing every",
+    "ten minutes. Table 1 lists the speedups we measured",
+    "and Table 2 the time a step takes with each policy.",
+    "The results hold for every model we tried here.",
+]
+RIGHT = [
+    "Quill is built from three parts: a shard planner, a",
+    "writer pool and a manifest. The planner assigns each",
+    "tensor to the rank that holds it, so no byte crosses",
+    "the network twice. The writer pool runs off the step",
+    "path, and the manifest names every shard it wrote.",
+    "Each node has eight GPUs and two network cards.",
+    "The shard planner runs once when the job starts.",
+    "Nothing of the trainer's own code needs to change.",
+]
+#: Rows are systems: the paper's own among them; the caption names the baseline.
+ROWS_TABLE = [
+    (54, 9, "Table 1: Checkpoint speedup over TorchSnapshot on 512 GPUs."),
+    (54, 7, "System", 120, "Speedup", 180, "Stall (s)"),
+    (54, 7, "CheckFreq", 120, "1.4x", 180, "12.5"),
+    (54, 7, "Quill", 120, "2.6x", 180, "4.1"),
+]
+#: Columns are systems (a header stacked over two lines); the baseline is the column at 1.00x.
+COLUMNS_TABLE = [
+    (318, 9, "Table 2: Step time (ms) of each checkpoint policy."),
+    (318, 7, "", 400, "Greedy", 460, "Lazy"),
+    (318, 7, "Model", 372, "Sync", 400, "Packing", 460, "Flush", 510, "Quill"),
+    (318, 7, "GPT-2", 372, "410.2", 400, "388.9", 460, "402.7", 510, "301.7"),
+    (318, 7, "", 372, "1.00x", 400, "1.05x", 460, "1.02x", 510, "1.36x"),
+    (318, 7, "BERT", 372, "220.4", 400, "214.0", 460, "219.1", 510, "171.5"),
+    (318, 7, "", 372, "1.00x", 400, "1.03x", 460, "1.01x", 510, "1.29x"),
+    (318, 7, "Mean of the two models", 400, "1.04x", 460, "1.015x", 510, "1.325x"),
+]
+#: Rows labelled by a number (no name in the first cell); the caption says whose results they are.
+SCALING_TABLE = [
+    (54, 9, "Table 3: Speedup of Quill over TorchSnapshot as the job grows."),
+    (54, 7, "GPUs", 120, "Speedup", 180, "Stall (s)"),
+    (54, 7, "128", 120, "1.9x", 180, "9.8"),
+    (54, 7, "256", 120, "2.3x", 180, "7.7"),
+    (54, 7, "512", 120, "2.7x", 180, "6.0"),
+]
+
+
+def _table(rows: list[tuple], top: float) -> list[tuple]:
+    out = []
+    y = top
+    for row in rows:
+        x, size, first, *rest = row
+        cells = [(x, first), *zip(rest[0::2], rest[1::2], strict=True)]
+        out += [(cx, y, size, text) for cx, text in cells if text]
+        y -= size + 3
+    return out
+
+
+def _pages() -> list[list[tuple]]:
+    page: list[tuple] = [(150, 740, 16, "Quill: Checkpoints Without the Stall")]
+    page += [(54, 700 - 12 * n, 10, line) for n, line in enumerate(LEFT)]
+    page += _table(ROWS_TABLE, 590)
+    page += [(318, 700 - 12 * n, 10, line) for n, line in enumerate(RIGHT)]
+    page += _table(COLUMNS_TABLE, 590)
+    page += [(54, 520 - 12 * n, 10, line) for n, line in enumerate(LEFT[:4])]
+    page += _table(SCALING_TABLE, 450)
+    return [page]
+
+
+@pytest.fixture(scope="module")
+def claims(tmp_path_factory) -> dict[float, dict]:
+    path = tmp_path_factory.mktemp("pdf") / "quill.pdf"
+    path.write_bytes(make_paper(_pages(), title="Quill"))
+    records, failures = READ.run([{"source_uri": str(path)}])
+    assert not failures, failures
+    record = records[0]
+    found = extracted_claims(record["text"], source_uri=str(path))
+    return {c["value"]: c for c in found if c["unit"] in ("x", "%")}
+
+
+def test_a_cell_in_a_table_of_systems_by_row_is_its_rows_system(claims):
+    assert claims[1.4]["subject"] == "CheckFreq"
+    assert claims[2.6]["subject"] == "Quill"
+
+
+def test_the_caption_names_the_baseline_of_a_rows_table(claims):
+    assert claims[1.4]["versus"] == "TorchSnapshot"
+    assert claims[2.6]["versus"] == "TorchSnapshot"
+
+
+def test_a_cell_in_a_table_of_systems_by_column_is_its_columns_system(claims):
+    assert claims[1.05]["subject"] == "Greedy Packing"
+    assert claims[1.02]["subject"] == "Lazy Flush"
+    assert claims[1.36]["subject"] == "Quill"
+    assert claims[1.29]["subject"] == "Quill"
+
+
+def test_the_column_at_the_unit_is_the_baseline_of_its_row(claims):
+    assert {claims[v]["versus"] for v in (1.05, 1.02, 1.36, 1.03, 1.01, 1.29)} == {"Sync"}
+
+
+def test_measurements_in_a_table_are_no_ratio_claims(claims):
+    assert not {12.5, 4.1, 410.2, 301.7, 171.5} & set(claims)
+
+
+def test_a_row_spanning_the_label_columns_keeps_its_cells_apart(claims):
+    assert claims[1.04]["subject"] == "Greedy Packing"
+    assert claims[1.325]["subject"] == "Quill"
+
+
+def test_cells_of_rows_labelled_by_numbers_are_the_captions_systems_results(claims):
+    for value in (1.9, 2.3, 2.7):
+        assert (claims[value]["subject"], claims[value]["versus"]) == ("Quill", "TorchSnapshot")
+
+
+def test_a_cell_claim_says_which_table_and_row_it_came_from(claims):
+    assert "Table 2" in claims[1.05]["setting"] and "row 2" in claims[1.05]["setting"]
