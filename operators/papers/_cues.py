@@ -185,17 +185,6 @@ CUES: tuple[Cue, ...] = (
         ((1.4, "x"),),
     ),
     Cue(
-        "threshold sign",
-        _RATIOS,
-        "clause",
-        # "accuracy >= 90%", "≤ 5% loss": a bound a run must meet, not a measurement (a result verb keeps it:
-        # "reaches ≥ 90% of peak").
-        re.compile(r"(?:>=|<=|≥|≤|⩾|⩽)\s*$"),
-        False,
-        "Runs count when their accuracy >= 92%, and Foo finishes them 1.5x sooner than Bar.",
-        ((1.5, "x"),),
-    ),
-    Cue(
         "condition opening the sentence",
         _RATIOS,
         "clause",
