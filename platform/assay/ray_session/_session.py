@@ -85,7 +85,8 @@ def ensure_ray(address: str | None = None, *, num_cpus: float | None = None,
             # "local" starts an embedded instance even when a `ray start` cluster runs on this machine.
             cpus = math.ceil(num_cpus) if num_cpus else (os.cpu_count() or 1)
             context = ray.init(address="local", num_cpus=cpus, **kwargs)
-    note_dashboard(ray.get_runtime_context().gcs_address, context)
+    with contextlib.suppress(Exception):  # for a stall's message only: it never fails the connection
+        note_dashboard(ray.get_runtime_context().gcs_address, context)
     configure_quiet_data(quiet)
     return True, time.perf_counter() - started
 
