@@ -98,29 +98,39 @@ _COUNTER_KEYS = r"global_step|step|steps|iter|iteration|batch|it|update"
 #: A step counter anywhere in a line: a counter word's number, a bar's ``10/100 [``.
 _COUNTER = re.compile(
     rf"\b(?P<key>{_COUNTER_KEYS})\b\s*[:=#]?\s*(?P<n>\d+)(?!\d|\.\d)(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
-    r"|\d+-(?P<range>\d+)batch\b"  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
-    # a report over a range of batches after its counter word (``Minibatch[ 501-1000]``, ``minibatches 40-49``):
-    # at the range's end
-    r"|(?:mini)?(?:batch(?:es)?|iter(?:ation)?s?|steps|updates)\s*\[?\s*(?P<from>\d+)\s*-\s*(?P<to>\d+)\b",
+    r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
     re.I,
 )
+#: A report over a range of batches after its counter word (``Minibatch[ 501-1000]``, ``minibatches 40-49``):
+#: at the range's end. Apart from ``_COUNTER`` and searched only where a line has a dash and such a word (an
+#: unanchored alternative costs every line).
+_RANGE_WORDS = ("batch", "iter", "steps", "updates")
+#: What follows such a word up to the range (matched right after the word: ``es[ 501-1000``, ``ations 40-49``).
+_RANGE_AFTER = re.compile(r"(?:es|ations?|s)?\s*\[?\s*(?P<from>\d+)\s*-\s*(?P<to>\d+)\b")
 
 
 def counter_step(text: str) -> int | None:
     """The step a line's counter says (the innermost one: ``Epoch 2/50, Batch 16/5000`` is 16)."""
-    found = None
+    found, at = None, -1
     for m in _COUNTER.finditer(text):
         if m.group("key") and _after_a_setting_word(text, m.start()):
             continue  # ``Gradient Accumulation steps = 4``, ``Total steps = 60``: a setting, no progress
+        at = m.start()
         if m.group("range"):
             found = int(m.group("range"))
-        elif m.group("to"):
-            if int(m.group("to")) > int(m.group("from")):
-                found = int(m.group("to"))
         elif m.group("bar"):
             found = int(m.group("bar"))
         elif m.group("key").lower() != "batch" or m.group("of"):
             found = int(m.group("n"))
+    if "-" in text:
+        low = text.lower()
+        for word in _RANGE_WORDS:
+            start = low.find(word)
+            while start >= 0:
+                m = _RANGE_AFTER.match(text, start + len(word))
+                if m and start >= at and int(m.group("to")) > int(m.group("from")):
+                    found, at = int(m.group("to")), start
+                start = low.find(word, start + 1)
     return found
 
 
