@@ -236,13 +236,14 @@ class GenericParser(LogParser):
                     for n, r, t, step in cluster.rows
                 ]
         _join_cut_record(self.miner)
+        second = _second_lines(self.miner)
         _steps_from_typed_lines(self.miner)
         emit_all(
             self.miner,
             self.out,
             keep_unknown=True,
             shifts=self.epochs.offsets,
-            fixed=fixed,
+            fixed={**fixed, **second} if second else fixed,
             relative=self.relative.offsets,
         )
 
@@ -387,6 +388,48 @@ def _join_cut_record(miner: TemplateMiner) -> None:
             whole.rows.append((line_no, rank, kept + [""] * (len(whole.template) - size), step))
             miner.by_length[size].remove(cut)
             return
+
+
+def _second_lines(miner: TemplateMiner) -> dict[int, int]:
+    """Records printed over two lines, each line with a counter of its own (TFLearn's ``Training Step: 9 |
+    total loss: 1.9`` then ``| Adam | epoch: 001 | loss: 1.9 -- iter: 00576/55000``): where every line of
+    the templates that print one counter (by its name) follows a line of one other typed template, and the
+    two counters move in lockstep, the second by a whole multiple (two or more) of the first over three or more
+    records, the second counts samples of the first's steps: its lines are at the first line's step (line
+    number -> step; the rows are updated)."""
+    first: dict[int, tuple[int, int]] = {}  # line -> (template id, step) of every typed line
+    typed = []
+    for cluster in miner.clusters():
+        names, pos, _ = _step_of(cluster)
+        if pos is None:
+            continue
+        typed.append((cluster, names.get(pos, ""), pos))
+        for n, _, tokens, _ in cluster.rows:
+            step = whole_number(tokens[pos])
+            if step is not None:
+                first[n] = (id(cluster), step)
+    groups: dict[tuple[str, int], list] = {}  # (counter's name, template before) -> [(cluster, pairs)]
+    for cluster, name, pos in typed:
+        before = [first.get(n - 1) for n, _, _, _ in cluster.rows]
+        own = [whole_number(tokens[pos]) for _, _, tokens, _ in cluster.rows]
+        if not name or None in before or None in own or len({b[0] for b in before}) != 1 or before[0][0] == id(cluster):
+            continue
+        pairs = [(b[1], o) for b, o in zip(before, own, strict=True)]
+        groups.setdefault((name, before[0][0]), []).append((cluster, pairs))
+    fixed: dict[int, int] = {}
+    for members in groups.values():
+        pairs = sorted(p for _, ps in members for p in ps)
+        if len(pairs) < 3 or any(a2 <= a1 for (a1, _), (a2, _) in zip(pairs, pairs[1:], strict=False)):
+            continue
+        (a0, b0), (a1, b1) = pairs[0], pairs[1]
+        ratio, left = divmod(b1 - b0, a1 - a0)
+        if left or ratio < 2 or any((b - b0) != ratio * (a - a0) for a, b in pairs):
+            continue
+        for cluster, ps in members:
+            steps = {n: a for (n, _, _, _), (a, _) in zip(cluster.rows, ps, strict=True)}
+            cluster.rows = [(n, r, t, steps[n]) for n, r, t, _ in cluster.rows]
+            fixed.update(steps)
+    return fixed
 
 
 def _steps_from_typed_lines(miner: TemplateMiner) -> None:
