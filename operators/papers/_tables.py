@@ -118,11 +118,10 @@ def attribute_cells(
             own
             and claim.subject
             and _a_cell(cell.table, claim.subject)
-            and claim.subject.lower() not in cell.table.rows[cell.row][0].lower()
             and not _named(claim.subject, owned, systems)
         ):
-            # the name next to the number is another row's label or a header (a model, a workload): the
-            # table names no system, so the result is the paper's own
+            # the name next to the number is a row's label or a header that names no known system (a
+            # model, a workload): the table names no system, so the result is the paper's own
             claim.subject, claim.subject_source = own[0], "primary"
         baseline = _baseline(cell, axis, owned, systems)
         if baseline and baseline.lower() != (claim.subject or "").lower():

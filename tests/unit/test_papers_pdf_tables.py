@@ -134,3 +134,38 @@ def test_cells_of_rows_labelled_by_numbers_are_the_captions_systems_results(clai
 
 def test_a_cell_claim_says_which_table_and_row_it_came_from(claims):
     assert "Table 2" in claims[1.05]["setting"] and "row 2" in claims[1.05]["setting"]
+
+
+MARKDOWN = """# FooPipe: pipelines without bubbles
+
+We present FooPipe, a pipeline-parallel trainer that fills the bubbles of a schedule with the
+backward passes of later micro-batches.
+
+## Evaluation
+
+Table 4: Iteration time of each trainer, normalized.
+
+| Model | GPipe | FooPipe |
+|-------|-------|---------|
+| GPT-3 XL | 1.00x | 1.7x |
+| T5-3B | 1.00x | 1.45x |
+
+Table 5: Memory saved per stage.
+
+| Workload | Saved |
+|----------|-------|
+| ResNet-152 | 31% |
+| AmoebaNet | 27% |
+"""
+
+
+def test_the_same_cell_reader_serves_a_markdown_table(tmp_path):
+    path = tmp_path / "foopipe.md"
+    path.write_text(MARKDOWN, encoding="utf-8")
+    records, failures = READ.run([{"source_uri": str(path)}])
+    assert not failures, failures
+    found = {c["value"]: c for c in extracted_claims(records[0]["text"], source_uri=str(path))}
+    assert (found[1.7]["subject"], found[1.7]["versus"]) == ("FooPipe", "GPipe")
+    assert (found[1.45]["subject"], found[1.45]["versus"]) == ("FooPipe", "GPipe")
+    # rows of workloads name no system: the paper's own, never a workload's name
+    assert found[31]["subject"] == "FooPipe" and found[27]["subject"] == "FooPipe"
