@@ -54,6 +54,11 @@ _BARE_RATIO = re.compile(r"^\((?P<v>[-−+~≈]?\s*\d[\d.,]*\s*[x×%])\)$")
 _SAME_ROW = 0.5
 #: A table has at least this many body rows of two or more cells.
 _MIN_ROWS = 2
+#: The longest row written (the structure reader takes a longer line for prose, not a table's row).
+_ROW_CHARS = 150
+#: A cell of more words than this is a line of prose; a block with more than this share of them is none.
+_CELL_WORDS = 6
+_PROSE_SHARE = 0.25
 #: Header rows looked at above the first body row (a caption or a paragraph above is no header).
 _MAX_HEADER_ROWS = 6
 
@@ -75,7 +80,10 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
     head_rows, body_rows = _header(rows, first), rows[first:]
     if sum(1 for row in body_rows if len(row) >= 2) < _MIN_ROWS:
         return None
-    columns = _columns([c for row in body_rows for c in row])
+    cells = [c for row in body_rows for c in row]
+    if sum(len(c.text.split()) > _CELL_WORDS for c in cells) > _PROSE_SHARE * len(cells):
+        return None  # lines of prose in a small font side by side (the references' two columns), no table
+    columns = _columns(cells)
     # what the block holds above the table (a figure's labels, a note) stays, one line a cell
     before = [c.text for row in rows[: first - len(head_rows)] for c in row]
     if len(columns) < 2:
@@ -100,6 +108,8 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
             if not filled[j]:
                 filled[j] = _nearest_label(grid, centres, i, j)
         out.append(" | ".join(_bare(text) for text in filled))
+    if any(len(row) > _ROW_CHARS for row in out):
+        return None  # no table's row (a diagram's labels): the structure reader would read it as prose
     return out
 
 
