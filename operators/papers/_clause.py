@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from assay.operators.papers._cues import CUES
-from assay.operators.papers._figure_text import label_line, tick_label, torn_decimal
+from assay.operators.papers._figure_text import even_row, label_line, tick_label, torn_decimal
 
 # Verbs and comparisons that state a result: a clause holding one states a result whatever else it holds,
 # unless the cue is a definition (a definition's "reaches 90%" is its condition, not a result).
@@ -36,7 +36,12 @@ _SENTENCE_BREAK = re.compile(r"[.;!?](?=\s)|[。；！？]|\n\s*\n")
 def not_a_result(text: str, start: int, end: int, shape: str) -> str | None:
     """The name of the first cue saying the number at ``text[start:end]`` (written as ``shape``) is no
     result, or None when it may be one."""
-    if torn_decimal(text, start) or tick_label(text, start, end) or label_line(text, start, end):
+    if (
+        torn_decimal(text, start)
+        or tick_label(text, start, end)
+        or label_line(text, start, end)
+        or even_row(text, start, end)
+    ):
         return "figure text"
     clause = sentence = None
     for cue in CUES:
@@ -111,13 +116,14 @@ RESULT_HEADER = re.compile(
     r"normali[sz]ed|ratio|efficien|utili[sz]|throughput|latency|\bJCT\b|makespan|加速|提升|降低|开销",
     re.I,
 )
-SETTING_HEADER = re.compile(
-    r"hyper-?param|learning\s+rate|\blr\b|dropout|warm-?up|weight\s+decay|momentum|\bseed\b|sparsity|超参",
-    re.I,
+_HYPERPARAMETERS = (
+    r"hyper-?param|learning\s+rate|\blr\b|dropout|warm-?up|weight\s+decay|momentum|\bseed\b|sparsity|超参"
 )
 # Words a results table's caption uses too ("across all configurations, the overhead is negligible"): they
 # mark a settings table only where nothing says what the table measures.
-_SETTING_WORDS = re.compile(r"configurations?|settings?", re.I)
+_SETTING_WORDS = r"configuration|setting"
+SETTING_HEADER = re.compile(rf"{_HYPERPARAMETERS}|{_SETTING_WORDS}", re.I)
+_HYPERPARAMETER = re.compile(_HYPERPARAMETERS, re.I)
 _TABLE_REACH = 2000
 _CAPTION_LINES = 4
 _CAPTION_BELOW = re.compile(r"\s*(?:Table|Tab\.|表)\s*\d", re.I)
@@ -146,7 +152,7 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
         return False
     header = _table_head(text, lo)
     results = bool(RESULT_HEADER.search(header))
-    if SETTING_HEADER.search(header) or (_SETTING_WORDS.search(header) and not results):
+    if _HYPERPARAMETER.search(header) or (SETTING_HEADER.search(header) and not results):
         return False
     return unit == "x" or results
 

@@ -162,10 +162,11 @@ CUES: tuple[Cue, ...] = (
         "scaled copy of a model",
         _X,
         "after",
-        # "the 0.5x model", "(1x) model", "0.7x models": a model built at a fraction or multiple of the full
-        # size, a configuration; "3x larger models" or "2x model throughput" say something else.
+        # "the 0.5x model", "(1x) model", "0.7x models", a legend's "1X | Model": a model built at a fraction
+        # or multiple of the full size, a configuration; "3x larger models" or "2x model throughput" say
+        # something else.
         re.compile(
-            r"\s*\)?\s*(?:models?|networks?|variants?|replicas?)\b"
+            r"\s*\)?\s*(?:\|\s*)?(?:models?|networks?|variants?|replicas?)\b"
             r"(?!\s+(?:size\s+)?(?:reduction|compression|speed|throughput|quality|accuracy|flops|utili))",
             re.I,
         ),

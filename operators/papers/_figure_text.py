@@ -33,6 +33,7 @@ _LABEL = re.compile(
 _TORN = re.compile(r"(?<![\w.])0\.[ \t]$")
 _MIN_RUN = 3
 _MAX_RUN = 12
+_ROW_CHARS = 400
 _LINE_CHARS = 16
 
 
@@ -51,6 +52,28 @@ def label_line(text: str, start: int, end: int) -> bool:
     return hi - end <= 2 and bool(_LABEL.fullmatch(text, lo, hi))
 
 
+def even_row(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` fills a cell of a row (cells joined by `` | ``, as a reader
+    gives a figure's labels laid out side by side) whose ratio cells of its unit step evenly: a legend or an
+    axis read as a table row ("| 0.7X | 0.5X | 0.3X")."""
+    lo = text.rfind("\n", max(0, start - _ROW_CHARS), start) + 1
+    hi = text.find("\n", end, end + _ROW_CHARS)
+    hi = len(text) if hi < 0 and len(text) - end <= _ROW_CHARS else hi
+    if hi < 0 or " | " not in text[lo:hi]:
+        return False
+    values, own, offset = [], None, lo
+    for cell in text[lo:hi].split(" | "):
+        m = _BARE.fullmatch(cell.strip("| \t"))
+        if m is not None:
+            if offset <= start < offset + len(cell):
+                own = _unit(m.group("unit"))
+            values.append((_unit(m.group("unit")), m))
+        offset += len(cell) + 3
+    if own is None:
+        return False
+    return _label_run([m for u, m in values if u == own])
+
+
 def tick_label(text: str, start: int, end: int) -> bool:
     """Whether the number at ``text[start:end]`` is the whole of its line and one of an evenly stepping run
     of such lines (an axis's or a legend's labels)."""
@@ -65,13 +88,22 @@ def tick_label(text: str, start: int, end: int) -> bool:
     if own is None:
         return False
     unit = _unit(own.group("unit"))
-    values = [_value(own)]
     before = _run(text, lo - 1, -1, unit)
     after = _run(text, hi, 1, unit)
-    values = [*reversed(before), *values, *after]
     # The whole run steps evenly: a table's row or column may hold three evenly spaced values by chance
     # (0.05%, 0.03%, 0.01%), rarely all of its cells.
-    return len(values) >= _MIN_RUN and _even(values)
+    return _label_run([*reversed(before), own, *after])
+
+
+def _label_run(labels: list[re.Match[str]]) -> bool:
+    """Whether numbers in a row or a run of lines are labels: three or more that step evenly. Three
+    measurements may step evenly by chance (0.98x, 1.06x, 1.14x), three labels are round (0.7X, 0.5X,
+    0.3X): a run of three needs one decimal place at most, a longer one need only step evenly."""
+    if len(labels) < _MIN_RUN:
+        return False
+    if len(labels) == _MIN_RUN and any(len(m.group("num").partition(".")[2]) > 1 for m in labels):
+        return False
+    return _even([_value(m) for m in labels])
 
 
 def _value(m: re.Match[str]) -> float:
@@ -82,10 +114,10 @@ def _unit(written: str) -> str:
     return "%" if written == "%" else "x"
 
 
-def _run(text: str, at: int, step: int, unit: str) -> list[float]:
-    """The values of the bare-number lines next to each other from the line break at ``at`` on, upwards
-    (``step`` -1, nearest first) or downwards (1), while their unit is ``unit``."""
-    out: list[float] = []
+def _run(text: str, at: int, step: int, unit: str) -> list[re.Match[str]]:
+    """The bare-number lines next to each other from the line break at ``at`` on, upwards (``step`` -1,
+    nearest first) or downwards (1), while their unit is ``unit``."""
+    out: list[re.Match[str]] = []
     while 0 < at < len(text) and len(out) < _MAX_RUN:
         if step < 0:
             start = text.rfind("\n", max(0, at - _LINE_CHARS), at) + 1
@@ -102,7 +134,7 @@ def _run(text: str, at: int, step: int, unit: str) -> list[float]:
         m = _BARE.fullmatch(text, *line)
         if m is None or _unit(m.group("unit")) != unit:
             break
-        out.append(_value(m))
+        out.append(m)
     return out
 
 

@@ -58,3 +58,30 @@ def test_a_flattened_results_table_keeps_its_cells(tmp_path):
         (2.95, "x"),
         (1.8, "x"),
     ]
+
+
+def test_a_legend_read_as_a_table_row_is_no_claim(tmp_path):
+    # rows as the readers leave them: cells joined by " | "
+    legend = (
+        "Table 4: Speedup of Foo per model.\n\n"
+        "Model | Speedup\nRanker | 1.7x\n\n"
+        "Sizes shown | 0 | Ranker-S |  | 0.9X | 0.6X | 0.3X\n\n"
+    )
+    assert values_of(tmp_path, BODY + legend) == [(31.0, "%"), (1.7, "x")]
+
+
+def test_three_measurements_that_step_evenly_by_chance_stay(tmp_path):
+    table = (
+        "Table 5: Speedup of each policy over the plain runtime.\n\n"
+        "Policy | Small | Medium | Large\nBalance | 0.97x | 1.05x | 1.13x\n\n"
+        "Time to accuracy\n0.97x\n1.05x\n1.13x\n\n"
+    )
+    assert values_of(tmp_path, BODY + table) == [
+        (31.0, "%"),
+        (0.97, "x"),
+        (1.05, "x"),
+        (1.13, "x"),
+        (0.97, "x"),
+        (1.05, "x"),
+        (1.13, "x"),
+    ]
