@@ -47,17 +47,21 @@ def _running_twin(rows: list, pos: int, names: dict[int, str]) -> int | None:
     a key of the same word with a qualifier whose values never go back and rise (``'total_train_updates': 151``
     then ``179``): the qualified one counts the run, so it is the step."""
     word = key_slug(names.get(pos, "")).split("_")[-1]
-    values = [whole_number(row[2][pos]) for row in rows]
-    if not word or None in values or not any(a > b for a, b in zip(values, values[1:], strict=False)):
+    twins = [at for at, name in sorted(names.items()) if at != pos and word and key_slug(name).endswith("_" + word)]
+    if not twins:
         return None
-    for at, name in sorted(names.items()):
-        slug = key_slug(name)
-        if at == pos or not slug.endswith("_" + word):
-            continue
+    values = [whole_number(row[2][pos]) for row in rows]
+    if None in values or not any(a > b for a, b in zip(values, values[1:], strict=False)):
+        return None
+    for at in twins:
         twin = [whole_number(row[2][at]) for row in rows]
         if None not in twin and all(a <= b for a, b in zip(twin, twin[1:], strict=False)) and twin[-1] > twin[0]:
             return at
     return None
+
+
+#: Records read to tell whether a step key wanders.
+_WANDER_RECORDS = 200
 
 
 def _wanders(values: list[str]) -> bool:
@@ -65,7 +69,7 @@ def _wanders(values: list[str]) -> bool:
     (keras-rl's ``episode steps: 164``, ``142``, ``109``, ``200``: the length of each episode) count no steps:
     a counter rises, and one that starts again at each epoch goes down once an epoch. The template's
     number that rises on every record is the step then (``11087/50000:``, ``11229/50000:``)."""
-    numbers = [whole_number(v) for v in values]
+    numbers = [whole_number(v) for v in values[:_WANDER_RECORDS]]  # a key that wanders does so from the start
     if len(numbers) < 3 or None in numbers:
         return False
     pairs = list(zip(numbers, numbers[1:], strict=False))

@@ -397,25 +397,24 @@ def _second_lines(miner: TemplateMiner) -> dict[int, int]:
     two counters move in lockstep, the second by a whole multiple (two or more) of the first over three or more
     records, the second counts samples of the first's steps: its lines are at the first line's step (line
     number -> step; the rows are updated)."""
-    first: dict[int, tuple[int, int]] = {}  # line -> (template id, step) of every typed line
-    typed = []
-    for cluster in miner.clusters():
-        names, pos, _ = _step_of(cluster)
-        if pos is None:
-            continue
-        typed.append((cluster, names.get(pos, ""), pos))
-        for n, _, tokens, _ in cluster.rows:
-            step = whole_number(tokens[pos])
-            if step is not None:
-                first[n] = (id(cluster), step)
+    typed = [(c, *_step_of(c)[:2]) for c in miner.clusters()]
+    typed = [(c, names.get(pos, ""), pos) for c, names, pos in typed if pos is not None]
+    if len(typed) < 2:
+        return {}
+    at_line = {n: (c, pos) for c, _, pos in typed for n, _, _, _ in c.rows}  # line -> its typed template
     groups: dict[tuple[str, int], list] = {}  # (counter's name, template before) -> [(cluster, pairs)]
     for cluster, name, pos in typed:
-        before = [first.get(n - 1) for n, _, _, _ in cluster.rows]
-        own = [whole_number(tokens[pos]) for _, _, tokens, _ in cluster.rows]
-        if not name or None in before or None in own or len({b[0] for b in before}) != 1 or before[0][0] == id(cluster):
+        head = at_line.get(cluster.rows[0][0] - 1)
+        if not name or head is None or head[0] is cluster:
+            continue  # (its first line follows no other typed line: no second line of a record)
+        before = [at_line.get(n - 1) for n, _, _, _ in cluster.rows]
+        if any(b is None or b[0] is not head[0] for b in before):
             continue
-        pairs = [(b[1], o) for b, o in zip(before, own, strict=True)]
-        groups.setdefault((name, before[0][0]), []).append((cluster, pairs))
+        lines = {n: t for n, _, t, _ in head[0].rows}
+        pairs = [(whole_number(lines[n - 1][head[1]]), whole_number(t[pos])) for n, _, t, _ in cluster.rows]
+        if any(a is None or b is None for a, b in pairs):
+            continue
+        groups.setdefault((name, id(head[0])), []).append((cluster, pairs))
     fixed: dict[int, int] = {}
     for members in groups.values():
         pairs = sorted(p for _, ps in members for p in ps)
@@ -446,7 +445,7 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
         names, pos, _ = _step_of(cluster)
         if pos is None:
             continue
-        counted = {n: whole_number(tokens[pos]) for n, _, tokens, _ in cluster.rows}
+        counted = {n: int(t[pos]) if t[pos].isdigit() else whole_number(t[pos]) for n, _, t, _ in cluster.rows}
         counted = {n: v for n, v in counted.items() if v is not None}  # (``env_step=50000,``: its separator)
         if pos >= 2 and cluster.template[pos - 1] == "/" and second_counts(cluster, pos - 2):
             second.update(counted)
