@@ -38,6 +38,7 @@ from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
 from assay.operators.logs._names import STANDARD_METRICS, key_slug, known_words
 from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._pairs import split_paired_keys
+from assay.operators.logs._records import BAR_GLUED, last_draws, second_lines
 from assay.operators.logs._steps import (
     EPOCH_NUMBER,
     EVALUATION_WORD,
@@ -55,9 +56,6 @@ _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu
 _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
 #: A line that says only which epoch begins.
 _EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
-#: A progress bar's counter and its bracket (``| 760/2001 [30:21<48:56, 2.37s/it, loss=0.15]``) with another
-#: record glued right after it, no space between (a logger's line printed while the bar was drawn): two records.
-_BAR_GLUED = re.compile(r"\|\s*\d+/\d+\s*\[[^\]\[]*\](?=\S)")
 
 
 #: A counter of the whole run printed beside an epoch's (``GLOBAL_STEP: 370050``, ``global step 1200``).
@@ -151,10 +149,10 @@ class GenericParser(LogParser):
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         if "\r" in text.rstrip("\r"):
-            for draw in _last_draws(text):
+            for draw in last_draws(text):
                 self.parse_line(draw, line_no, rank)
             return
-        glued = _BAR_GLUED.search(text)
+        glued = BAR_GLUED.search(text)
         if glued:  # the bar, then the record glued after it, each read as a line of its own
             self._line(text[: glued.end()], line_no, rank)
             text = text[glued.end() :]
@@ -236,7 +234,7 @@ class GenericParser(LogParser):
                     for n, r, t, step in cluster.rows
                 ]
         _join_cut_record(self.miner)
-        second = _second_lines(self.miner)
+        second = second_lines(self.miner, _step_of)
         _steps_from_typed_lines(self.miner)
         emit_all(
             self.miner,
@@ -246,25 +244,6 @@ class GenericParser(LogParser):
             fixed={**fixed, **second} if second else fixed,
             relative=self.relative.offsets,
         )
-
-
-#: A bar's position as it draws it (``| 40/100 [``), to keep one draw per position.
-_BAR_AT = re.compile(r"(\d+)/\d+\s*\[")
-
-
-def _last_draws(text: str) -> list[str]:
-    """The draws of a progress bar redrawn with carriage returns on one line (``10/100 [..., loss=2.0]\\r
-    20/100 [..., loss=1.9]``), each a record of its own: the last draw at each position (a bar redrawn at one
-    count for its clock alone is one record), text that is no bar kept as it is."""
-    draws = [part for part in text.split("\r") if part.strip()]
-    kept = []
-    for at, draw in enumerate(draws):
-        here = _BAR_AT.search(draw)
-        after = _BAR_AT.search(draws[at + 1]) if at + 1 < len(draws) else None
-        if here and after and here.group(1) == after.group(1):
-            continue
-        kept.append(draw)
-    return kept
 
 
 def _evaluating(template: list[str]) -> bool:
@@ -388,47 +367,6 @@ def _join_cut_record(miner: TemplateMiner) -> None:
             whole.rows.append((line_no, rank, kept + [""] * (len(whole.template) - size), step))
             miner.by_length[size].remove(cut)
             return
-
-
-def _second_lines(miner: TemplateMiner) -> dict[int, int]:
-    """Records printed over two lines, each line with a counter of its own (TFLearn's ``Training Step: 9 |
-    total loss: 1.9`` then ``| Adam | epoch: 001 | loss: 1.9 -- iter: 00576/55000``): where every line of
-    the templates that print one counter (by its name) follows a line of one other typed template, and the
-    two counters move in lockstep, the second by a whole multiple (two or more) of the first over three or more
-    records, the second counts samples of the first's steps: its lines are at the first line's step (line
-    number -> step; the rows are updated)."""
-    typed = [(c, *_step_of(c)[:2]) for c in miner.clusters()]
-    typed = [(c, names.get(pos, ""), pos) for c, names, pos in typed if pos is not None]
-    if len(typed) < 2:
-        return {}
-    at_line = {n: (c, pos) for c, _, pos in typed for n, _, _, _ in c.rows}  # line -> its typed template
-    groups: dict[tuple[str, int], list] = {}  # (counter's name, template before) -> [(cluster, pairs)]
-    for cluster, name, pos in typed:
-        head = at_line.get(cluster.rows[0][0] - 1)
-        if not name or head is None or head[0] is cluster:
-            continue  # (its first line follows no other typed line: no second line of a record)
-        before = [at_line.get(n - 1) for n, _, _, _ in cluster.rows]
-        if any(b is None or b[0] is not head[0] for b in before):
-            continue
-        lines = {n: t for n, _, t, _ in head[0].rows}
-        pairs = [(whole_number(lines[n - 1][head[1]]), whole_number(t[pos])) for n, _, t, _ in cluster.rows]
-        if any(a is None or b is None for a, b in pairs):
-            continue
-        groups.setdefault((name, id(head[0])), []).append((cluster, pairs))
-    fixed: dict[int, int] = {}
-    for members in groups.values():
-        pairs = sorted(p for _, ps in members for p in ps)
-        if len(pairs) < 3 or any(a2 <= a1 for (a1, _), (a2, _) in zip(pairs, pairs[1:], strict=False)):
-            continue
-        (a0, b0), (a1, b1) = pairs[0], pairs[1]
-        ratio, left = divmod(b1 - b0, a1 - a0)
-        if left or ratio < 2 or any((b - b0) != ratio * (a - a0) for a, b in pairs):
-            continue
-        for cluster, ps in members:
-            steps = {n: a for (n, _, _, _), (a, _) in zip(cluster.rows, ps, strict=True)}
-            cluster.rows = [(n, r, t, steps[n]) for n, r, t, _ in cluster.rows]
-            fixed.update(steps)
-    return fixed
 
 
 def _steps_from_typed_lines(miner: TemplateMiner) -> None:

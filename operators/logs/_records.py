@@ -1,0 +1,74 @@
+"""Records that are not one per line: several on one physical line (a progress bar redrawn with carriage
+returns, a record glued right after a bar) and one printed over two lines, each with a counter of its own.
+The general reader (``fallback``) reads them as the tool meant them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from assay.operators.logs._counters import whole_number
+from assay.operators.logs._miner import Cluster, TemplateMiner
+
+#: A progress bar's counter and its bracket (``| 760/2001 [30:21<48:56, 2.37s/it, loss=0.15]``) with another
+#: record glued right after it, no space between (a logger's line printed while the bar was drawn): two records.
+BAR_GLUED = re.compile(r"\|\s*\d+/\d+\s*\[[^\]\[]*\](?=\S)")
+
+#: A bar's position as it draws it (``| 40/100 [``), to keep one draw per position.
+_BAR_AT = re.compile(r"(\d+)/\d+\s*\[")
+
+
+def last_draws(text: str) -> list[str]:
+    """The draws of a progress bar redrawn with carriage returns on one line (``10/100 [..., loss=2.0]\\r
+    20/100 [..., loss=1.9]``), each a record of its own: the last draw at each position (a bar redrawn at one
+    count for its clock alone is one record), text that is no bar kept as it is."""
+    draws = [part for part in text.split("\r") if part.strip()]
+    kept = []
+    for at, draw in enumerate(draws):
+        here = _BAR_AT.search(draw)
+        after = _BAR_AT.search(draws[at + 1]) if at + 1 < len(draws) else None
+        if here and after and here.group(1) == after.group(1):
+            continue
+        kept.append(draw)
+    return kept
+
+
+def second_lines(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -> dict[int, int]:
+    """Records printed over two lines, each line with a counter of its own (TFLearn's ``Training Step: 9 |
+    total loss: 1.9`` then ``| Adam | epoch: 001 | loss: 1.9 -- iter: 00576/55000``): where every line of
+    the templates that print one counter (by its name) follows a line of one other typed template, and the
+    two counters move in lockstep, the second by a whole multiple (two or more) of the first over three or more
+    records, the second counts samples of the first's steps: its lines are at the first line's step (line
+    number -> step; the rows are updated). ``step_of``: a template's typed names and step position."""
+    typed = [(c, *step_of(c)[:2]) for c in miner.clusters()]
+    typed = [(c, names.get(pos, ""), pos) for c, names, pos in typed if pos is not None]
+    if len(typed) < 2:
+        return {}
+    at_line = {n: (c, pos) for c, _, pos in typed for n, _, _, _ in c.rows}  # line -> its typed template
+    groups: dict[tuple[str, int], list] = {}  # (counter's name, template before) -> [(cluster, pairs)]
+    for cluster, name, pos in typed:
+        head = at_line.get(cluster.rows[0][0] - 1)
+        if not name or head is None or head[0] is cluster:
+            continue  # (its first line follows no other typed line: no second line of a record)
+        before = [at_line.get(n - 1) for n, _, _, _ in cluster.rows]
+        if any(b is None or b[0] is not head[0] for b in before):
+            continue
+        lines = {n: t for n, _, t, _ in head[0].rows}
+        pairs = [(whole_number(lines[n - 1][head[1]]), whole_number(t[pos])) for n, _, t, _ in cluster.rows]
+        if any(a is None or b is None for a, b in pairs):
+            continue
+        groups.setdefault((name, id(head[0])), []).append((cluster, pairs))
+    fixed: dict[int, int] = {}
+    for members in groups.values():
+        pairs = sorted(p for _, ps in members for p in ps)
+        if len(pairs) < 3 or any(a2 <= a1 for (a1, _), (a2, _) in zip(pairs, pairs[1:], strict=False)):
+            continue
+        (a0, b0), (a1, b1) = pairs[0], pairs[1]
+        ratio, left = divmod(b1 - b0, a1 - a0)
+        if left or ratio < 2 or any((b - b0) != ratio * (a - a0) for a, b in pairs):
+            continue
+        for cluster, ps in members:
+            steps = {n: a for (n, _, _, _), (a, _) in zip(cluster.rows, ps, strict=True)}
+            cluster.rows = [(n, r, t, steps[n]) for n, r, t, _ in cluster.rows]
+            fixed.update(steps)
+    return fixed
