@@ -50,10 +50,15 @@ def markdown_to_text(source: str) -> tuple[str, str | None]:
         found = _FRONT_TITLE.search(front.group("body"))
         title = found.group("t").strip() if found else None
         source = source[front.end() :]
-    if title is None:
+    body = _strip(source).strip()
+    if title:
+        # the front matter's title is the post's heading, as a paper's title is its first line: its claims
+        # ("v2: 2.7x higher throughput") are the text's
+        body = f"{_strip(title).strip()}\n\n{body}"
+    elif title is None:
         heading = _HEADING.search(source)
         title = _strip(heading.group(1)).strip() if heading else None
-    return _strip(source).strip(), title or None
+    return body, title or None
 
 
 def _strip(text: str) -> str:

@@ -68,7 +68,10 @@ class Proposal:
 PROPOSAL_SCAN_CHARS = 100_000
 
 
-_TITLE_NAME = re.compile(rf"^\s*(?P<n>{_NAME}(?:[ \t]+{_NAME})?|[a-z][a-z0-9]{{2,15}})\s*[:：]")
+# A title "Ravel: ...", also with the release it announces ("Foo v2.1: 3x faster ..."; the name without it).
+_TITLE_NAME = re.compile(
+    rf"^\s*(?P<n>{_NAME}(?:[ \t]+{_NAME})?|[a-z][a-z0-9]{{2,15}})(?:[ \t]+v?\d+(?:\.\d+)+|[ \t]+v\d+)?\s*[:：]"
+)
 # A name written in lower case ("we present ravel, a ..."): taken only before an appositive.
 _LOWER_LEAD = re.compile(r"^(?P<n>[a-z][a-z0-9]{2,15}),\s+an?\s")
 # "Ravel synthesizes ...", "Cairn records ...": a name opening a sentence, followed by a verb.
