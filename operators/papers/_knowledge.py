@@ -37,7 +37,7 @@ from assay.operators.papers._subjects import (
     distribute_subjects,
     doubts,
 )
-from assay.operators.papers._tables import attribute_cells, cell_result
+from assay.operators.papers._tables import attribute_cells
 
 #: Characters of text scanned for claims at a time: a long document is read piece by piece, so the
 #: claim limit stops the scan early.
@@ -196,7 +196,6 @@ def _in_prose(claims: list[Claim], structure: Structure) -> list[Claim]:
         if claim.section != REFERENCES and (
             not structure.residue(claim.start)
             or table_result(structure.text, claim.start, claim.end, claim.unit)  # "Foo | 3.2x"
-            or cell_result(structure.text, claim.start, claim.end, claim.unit)  # "8 GPUs | 3.2x"
         ):
             kept.append(claim)
     return kept

@@ -28,7 +28,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.operators.papers._claims import Claim
-from assay.operators.papers._clause import RESULT_HEADER, SETTING_HEADER
 from assay.operators.papers._mentions import Mention
 
 CELL_SEP = " | "
@@ -43,7 +42,6 @@ _MAX_ROWS = 200
 _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|表)\s*[0-9IVX]+[a-z]?\s*[:.|–—-]?", re.I)
 #: A cell that stands for the baseline of its row or column: the unit ratio or a dash.
 _UNIT_CELL = re.compile(r"^[(\[]?\s*(?:1(?:\.0+)?\s*[x×]|100(?:\.0+)?\s*%|[-–—]|n/?a)\s*[)\]]?$", re.I)
-_RATIO = re.compile(r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*[x×%％][)\]]?$")
 _VALUE_CELL = re.compile(r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*[^\s\d]{0,4}\s*[)\]]?$")
 #: A phrase of a header or caption that names the baseline.
 _BASELINE_PHRASE = re.compile(
@@ -135,23 +133,6 @@ def attribute_cells(
         claim.sentence = cell.span
         where = f"table: {cell.table.caption[:80] or '(no caption)'}, row {cell.row + 1}"
         claim.setting = f"{claim.setting}; {where}" if claim.setting else where
-
-
-def cell_result(text: str, start: int, end: int, unit: str) -> bool:
-    """Whether a ratio filling a table cell on its own states a result where the first cell names nothing
-    (a row labelled by a number of GPUs, a rate, or by nothing): a multiple, or a percentage in a column
-    of percentages or under a header or caption that says what it compares; never in a table whose header
-    or caption names settings. (``_clause.table_result`` decides rows that start with a name.)"""
-    cell = cell_of(text, start, end)
-    if cell is None:
-        return False
-    table = cell.table
-    around = " ".join([table.caption, *table.header])
-    if SETTING_HEADER.search(around):
-        return False
-    column = [r[cell.column] for r in table.rows if cell.column < len(r)]
-    ratios = sum(1 for value in column if _RATIO.match(value))
-    return unit == "x" or ratios >= 2 or bool(RESULT_HEADER.search(around))
 
 
 def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | None = None) -> Cell | None:

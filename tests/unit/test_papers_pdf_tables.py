@@ -54,13 +54,13 @@ COLUMNS_TABLE = [
     (318, 7, "", 372, "1.00x", 400, "1.03x", 460, "1.01x", 510, "1.29x"),
     (318, 7, "Mean of the two models", 400, "1.04x", 460, "1.015x", 510, "1.325x"),
 ]
-#: Rows labelled by a number (no name in the first cell); the caption says whose results they are.
+#: Rows of workloads (no system named in the first column); the caption says whose results they are.
 SCALING_TABLE = [
-    (54, 9, "Table 3: Speedup of Quill over TorchSnapshot as the job grows."),
-    (54, 7, "GPUs", 120, "Speedup", 180, "Stall (s)"),
-    (54, 7, "128", 120, "1.9x", 180, "9.8"),
-    (54, 7, "256", 120, "2.3x", 180, "7.7"),
-    (54, 7, "512", 120, "2.7x", 180, "6.0"),
+    (54, 9, "Table 3: Speedup of Quill over TorchSnapshot per model."),
+    (54, 7, "Model", 120, "Speedup", 180, "Stall (s)"),
+    (54, 7, "BERT-L", 120, "1.9x", 180, "9.8"),
+    (54, 7, "GPT-2 XL", 120, "2.3x", 180, "7.7"),
+    (54, 7, "T5-3B", 120, "2.7x", 180, "6.0"),
 ]
 
 
@@ -127,7 +127,7 @@ def test_a_row_spanning_the_label_columns_keeps_its_cells_apart(claims):
     assert claims[1.325]["subject"] == "Quill"
 
 
-def test_cells_of_rows_labelled_by_numbers_are_the_captions_systems_results(claims):
+def test_cells_of_rows_of_workloads_are_the_captions_systems_results(claims):
     for value in (1.9, 2.3, 2.7):
         assert (claims[value]["subject"], claims[value]["versus"]) == ("Quill", "TorchSnapshot")
 
@@ -150,7 +150,7 @@ Table 4: Iteration time of each trainer, normalized.
 | GPT-3 XL | 1.00x | 1.7x |
 | T5-3B | 1.00x | 1.45x |
 
-Table 5: Memory saved per stage.
+Table 5: Memory reduction per stage.
 
 | Workload | Saved |
 |----------|-------|
