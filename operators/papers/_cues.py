@@ -176,6 +176,34 @@ CUES: tuple[Cue, ...] = (
         ((1.9, "x"),),
     ),
     Cue(
+        "fraction of the full size",
+        _X,
+        "after",
+        # "0.5x, 0.4x and 0.3x of the full model size": sizes a study builds, listed against the whole.
+        re.compile(
+            r"(?:\s*,?\s*(?:and\s+|or\s+)?\d+(?:\.\d+)?\s*[x×])*\s+of\s+(?:the\s+|its\s+)?"
+            r"(?:full|original|whole|entire|default)\s+(?:[\w-]+\s+){0,2}?(?:size|capacity|model|table|width)\b",
+            re.I,
+        ),
+        True,
+        "We build 0.8x, 0.6x and 0.4x of the full table size; Foo trains the smallest 1.7x faster than Bar.",
+        ((1.7, "x"),),
+    ),
+    Cue(
+        "schedule",
+        _RATIOS,
+        "after",
+        # "decays the score by a factor of 0.8 every T iterations": a rule applied on a period, not a result.
+        re.compile(
+            r"\s+every\s+(?:\w+\s+)?(?:iterations?|steps?|epochs?|rounds?|batches|minutes?|seconds?|hours?)\b",
+            re.I,
+        ),
+        True,
+        "The average decays by a factor of 0.9 every K steps and the rate by 5% every epoch; Foo is 1.3x "
+        "faster than Bar.",
+        ((1.3, "x"),),
+    ),
+    Cue(
         "value given to a symbol",
         _RATIOS,
         "clause",

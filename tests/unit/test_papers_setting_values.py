@@ -59,10 +59,17 @@ def values_of(tmp_path, text: str, name: str = "paper.txt") -> list[tuple]:
         ("For simplicity, we assume that the backward pass takes twice as long as the forward pass.", []),
         ("In this example, the second stage takes 3x longer than the first one.", []),
         ("Every run trains to a target accuracy: top-1 of 71% for the small net, 77% for the large net.", []),
+        # sizes listed against the whole, a rule applied on a period
+        ("The study builds 0.9x, 0.7x and 0.5x of the full model size for each feature.", []),
+        (
+            "The score decays by a factor of 0.7 every N iterations, and the window grows by 10% every epoch.",
+            [],
+        ),
         # results beside the same words stay
         ("The probe overhead of Foo stays ≤ 3% on every model we tried.", [(3.0, "%")]),
         ("We assume nothing about the load; Foo is 1.6x faster than Bar.", [(1.6, "x")]),
         ("If Foo is enabled, the step time drops by 30% against Bar.", [(30.0, "%")]),
+        ("Foo cuts the step time by 25% per iteration against Bar.", [(25.0, "%")]),
         ("Foo achieves 1.4x higher SLO attainment than Bar at every load.", [(1.4, "x")]),
         ("Foo trains 3x larger models than Bar on the same devices.", [(3.0, "x")]),
     ],
