@@ -33,8 +33,6 @@ from assay.operators.papers._mentions import Mention
 CELL_SEP = " | "
 #: Where a mention comes from when it names a system for sure: the gazetteer, or the paper's comparisons.
 _KNOWN_SOURCES = ("gazetteer", "rule")
-#: Baselines of a cell's claim kept when its table names none: the one the text states with the same number.
-_KEPT_BASELINES = ("restated",)
 #: Lines above a row looked at for its table's header and caption, and rows of a table read at most (a
 #: dump of thousands of rows costs no more than this per claim).
 _REACH = 60
@@ -124,11 +122,9 @@ def attribute_cells(
         baseline = _baseline(cell, axis, owned, systems)
         if baseline and baseline.lower() != (claim.subject or "").lower():
             claim.versus, claim.versus_span, claim.versus_source = baseline, None, "table"
-        elif claim.versus_source not in _KEPT_BASELINES:
-            # a row says nothing against what and the table names no baseline: the paper's default
-            # baseline is a guess (a table of its ablations is against something else); a baseline the
-            # text gives where it states the same number stays
-            claim.versus, claim.versus_span, claim.versus_source = None, None, None
+        # a table that names no baseline keeps the one the claim already has (its sentence's, else the
+        # paper's default): clearing it helped a paper whose tables are ablations but cost every cell of
+        # one whose baselines sit in a header spanning several columns ('Speedup for X'), not read yet
         # provenance: the claim's sentence is its row; its setting names the table and the row
         claim.sentence = cell.span
         where = f"table: {cell.table.caption[:80] or '(no caption)'}, row {cell.row + 1}"
