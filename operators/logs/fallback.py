@@ -89,26 +89,38 @@ def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, o
 
 
 def _shortest(words: list[str]) -> list[str]:
-    """The words none of the others is part of: a prefilter that finds ``loss`` needs no ``train_loss``."""
+    """The words none of the others is part of: a prefilter that finds ``loss`` needs no ``train_loss``. A short
+    word only counts where a word starts (see ``_METRIC_WORD``): ``acc`` covers ``acc_top1`` but not ``xacc``."""
     words = sorted(set(words), key=len)
     kept: list[str] = []
     for word in words:
-        if not any(k in word for k in kept):
+        if not any(k in word if len(k) > _SHORT else re.search(rf"(?<![a-z0-9]){re.escape(k)}", word) for k in kept):
             kept.append(word)
     return kept
 
 
+#: Words of this length or less are abbreviations (``lr``, ``f1``, ``acc``, ``mem``, ``tok``) that occur by
+#: chance inside other words and numbers; longer ones are metric words also inside a compound (``logloss``,
+#: ``minibatches``).
+_SHORT = 3
 #: Words that make a line worth mining, with a number after them: these, and every key of the synonym table
 #: and step key (``xent``, ``wps``, ``num_updates``), so that a synonym added to the table is also mined.
-_METRIC_WORDS = "|".join(
-    re.escape(w)
-    for w in _shortest(
-        [
-            *"loss lr learning step iter epoch batch acc perplex ppl throughput tokens samples norm mfu flops mem"
-            " metric entropy reward score grad bleu f1 wer tok update".split(),
-            *known_words(),
-        ]
-    )
+_WORDS = _shortest(
+    [
+        *"loss lr learning step iter epoch batch acc perplex ppl throughput tokens samples norm mfu flops mem"
+        " metric entropy reward score grad bleu f1 wer tok update".split(),
+        *known_words(),
+    ]
+)
+_ABBREVIATIONS = [w for w in _WORDS if len(w) <= _SHORT]
+#: A metric word: a long one anywhere, an abbreviation only where a word starts (not ``f1`` in a pointer
+#: ``0xaf19000`` nor ``lr`` in ``already``): at the line's start, after a separator or ``_`` (``val_acc``),
+#: or at a CamelCase hump (``valAcc``). RE2 (the vectorised line selection) has no look-behind, so the
+#: boundary is matched.
+_METRIC_WORD = (
+    "(?:(?i:" + "|".join(re.escape(w) for w in _WORDS if len(w) > _SHORT) + ")"
+    + "|(?:^|[^A-Za-z0-9])(?i:" + "|".join(re.escape(w) for w in _ABBREVIATIONS) + ")"
+    + "|[a-z](?:" + "|".join(re.escape(w[0].upper()) + f"(?i:{re.escape(w[1:])})" for w in _ABBREVIATIONS) + "))"
 )
 
 
@@ -123,7 +135,7 @@ class GenericParser(LogParser):
     priority = -100
     joins_wrapped = True
     interesting = (
-        rf"(?i:{_METRIC_WORDS})[^\n]*\d"
+        rf"{_METRIC_WORD}[^\n]*\d"
         # a short counter word before its number and total (``ep 2 it 30/50 | xent 1.9``)
         r"|\b(?i:it|ep|iter|step|batch)\b\s*[:=#]?\s*\d+\s*/\s*\d|" + NUMBER_ROW
         + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"

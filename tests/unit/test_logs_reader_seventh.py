@@ -1,0 +1,26 @@
+"""The reader's own mistakes found on a seventh set of real logs (issue 25), each on lines written here in
+the shapes seen, through the whole ``parse_log`` path."""
+
+from __future__ import annotations
+
+from log_files import write_log
+
+from assay.operators.logs import parse_log
+
+
+def test_a_metric_abbreviation_inside_a_pointer_makes_no_record(tmp_path):
+    # ``f1`` inside ``0xbf12000``: a communicator's status line, no training values
+    lines = [
+        "node-7:2211:2290 [3] NCCL INFO comm 0xbf12000 rank 5 nranks 8 cudaDev 3 busId 1c000 - Abort COMPLETE",
+        "host-7:2211:2290 [3] NCCL INFO comm 0x7ff1a20 rank 6 nranks 8 cudaDev 2 busId 2a000 - Init COMPLETE",
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.metrics.num_rows == 0
+
+
+def test_a_metric_word_inside_a_compound_and_an_abbreviation_after_a_separator_are_still_read(tmp_path):
+    lines = [f"[{s}]\tvalid-logloss:{1 - s / 1000:.3f}\ttrain-logloss:{0.5 - s / 2000:.3f}" for s in (100, 200, 300)]
+    lines += [f"round {s} valAcc {s / 1000:.2f}" for s in (400, 500)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("valacc") or log.series("val_acc")
+    assert [s for s, _ in log.series("val_loss")][:3] == [100, 200, 300]
