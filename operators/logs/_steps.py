@@ -153,6 +153,9 @@ _EPOCH_OF = re.compile(
 )
 
 
+#: A counter that says it counts the whole run (``epoch 2/ 10 | global iteration 920/ 3402``): its steps are as
+#: printed, never shifted by the epoch beside it.
+_GLOBAL_WORD = re.compile(r"(?i)\bglobal[\s_-]*(?:[a-z]+[\s_-]*)?[:=#]?\s*\[?\s*$")
 _END_OF_EPOCH = re.compile(r"(?i)\bend of epoch\s*[:#]?\s*(\d+)")
 
 
@@ -195,6 +198,8 @@ class EpochCounters:
             self.run_wide.add(key)
             for line in self._shifted.pop(key, []):
                 self.offsets.pop(line, None)
+        if _GLOBAL_WORD.search(before[-40:]):
+            self.run_wide.add(key)  # it says it counts the whole run (``global iteration 920/ 3402``)
         if key in self.run_wide:
             self._state[key] = (n, stride, 0, now)
             self.last_total[rank] = total

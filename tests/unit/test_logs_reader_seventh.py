@@ -24,3 +24,18 @@ def test_a_metric_word_inside_a_compound_and_an_abbreviation_after_a_separator_a
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("valacc") or log.series("val_acc")
     assert [s for s, _ in log.series("val_loss")][:3] == [100, 200, 300]
+
+
+def test_a_counter_that_says_global_is_the_step_as_printed(tmp_path):
+    lines = [
+        f"epoch   3/  8 | global iteration   {s:>6}/    5000 | learning rate 2e-05 | lm loss {1 - s / 1e4:.4f} |"
+        for s in (1200, 1210, 1220)
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("loss")] == [1200, 1210, 1220]  # not shifted by two epochs of 5000
+
+
+def test_a_counter_without_global_beside_an_epoch_still_counts_on_over_epochs(tmp_path):
+    lines = [f"epoch 2/ 8 | iteration {s:>4}/ 500 | loss {1 - s / 1e4:.4f}" for s in (100, 200)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("loss")] == [600, 700]
