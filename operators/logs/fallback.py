@@ -75,9 +75,22 @@ def _unborder(text: str) -> str:
     return _INNER_BORDER.sub(" | ", stripped[1:-1]).strip()
 
 
+#: A traceback's first words glued after a record on one line (``iter 160 || Loss: 4.8 || Traceback (most
+#: recent call last):``, two streams written to one file without a newline between them).
+_GLUED_TRACEBACK = re.compile(r"\s*\S[^\n]*?(?P<glued>\s*Traceback \(most recent call last\))")
+
+
+def record_before_traceback(text: str) -> str:
+    """The record a traceback was glued onto, without the traceback's words, so that its values are read as
+    any record's (the failure is found on the whole line by the event reader); any other line as it is."""
+    glued = _GLUED_TRACEBACK.match(text)
+    return text[: glued.start("glued")] if glued else text
+
+
 def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, out: Collector) -> None:
     """A user script's own line for ``miner``; a counter on it moves the collector's current step, so
     that the framework's lines after it (an overflow, a timer) take that step."""
+    text = record_before_traceback(text)
     if EXCEPTION_LINE.search(text):
         return  # an uncaught exception's message (``OutOfMemoryError: ... 2.00 GiB``): no values, no progress
     step = counter_step(text)
@@ -184,6 +197,7 @@ class GenericParser(LogParser):
 
     def _line(self, text: str, line_no: int, rank: int | None) -> None:
         """A line outside a block of ``key: value`` lines (or one of a block that was no record)."""
+        text = record_before_traceback(text)
         if not text.strip():
             return
         if self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None))):

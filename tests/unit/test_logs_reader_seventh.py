@@ -39,3 +39,16 @@ def test_a_counter_without_global_beside_an_epoch_still_counts_on_over_epochs(tm
     lines = [f"epoch 2/ 8 | iteration {s:>4}/ 500 | loss {1 - s / 1e4:.4f}" for s in (100, 200)]
     log = parse_log(write_log(tmp_path, lines))
     assert [s for s, _ in log.series("loss")] == [600, 700]
+
+
+def test_a_record_with_a_traceback_glued_on_its_line_keeps_its_values_and_the_failure(tmp_path):
+    lines = [f"iter {s} || Loss: {5 - s / 100:.2f} || timer: 0.1 sec." for s in (140, 150)]
+    lines += [
+        "iter 160 || Loss: 3.40 || Traceback (most recent call last):",
+        '  File "train.py", line 88, in <module>',
+        "    images, targets = next(batches)",
+        "StopIteration",
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1] == (160, 3.4)
+    assert any(e["kind"] == "failure" for e in log.events)
