@@ -172,8 +172,10 @@ def phrase_name(template: list[str], j: int) -> str | None:
     while start > 0 and j - start < 3 and _is_word(template[start - 1]):
         start -= 1
     words = template[start : j + 1]
-    if key_slug(words[-1]).endswith("loss") and len(words) > 1:
-        return " ".join(words)  # the loss's own words say whether it is the loss (see pick_loss)
+    if len(words) > 1 and (key_slug(words[-1]).endswith("loss") or _TOTALLED.search(key_slug("_".join(words)))):
+        # the loss's own words say whether it is the loss (see pick_loss), also with a total after the
+        # loss word (``Gen Loss Total : 49.0``)
+        return " ".join(words)
     for k in range(len(words) - 1):  # the longest known run first
         if metric_name(" ".join(words[k:])):
             return " ".join(words[k:])
@@ -232,13 +234,15 @@ def series_name(word: str, keep_unknown: bool = True) -> str | None:
 def loss_by_ending(slug: str) -> str | None:
     """``loss`` or ``val_loss`` for a name that ends in loss, or in loss and an average (``loss_avg``), and is no
     auxiliary term."""
-    slug = _AVERAGED.sub("", slug)
+    slug = _TOTALLED.sub("", _AVERAGED.sub("", slug))
     if not slug.endswith("loss") or _AUXILIARY_LOSS.search(slug):
         return None
     return "val_loss" if slug.startswith(("val", "eval", "valid", "test")) else "loss"
 
 
 _AVERAGED = re.compile(r"_(?:avg|average|mean|ema|smoothed|running)$")
+#: A total printed after the loss word (``Gen Loss Total``): the same loss as ``gen_total_loss``.
+_TOTALLED = re.compile(r"(?<=loss)_(?:total|sum|overall|all)$")
 
 
 #: Words that qualify a loss as the whole of it (an average, a total, this batch's), not one of its terms; the
@@ -282,6 +286,9 @@ def names_whole_loss(word: str) -> bool:
 
 def _whole_rank(slug: str) -> int | None:
     """The rank of a loss name whose qualifiers all say it is the whole loss, else ``None``."""
+    totalled = _TOTALLED.search(slug)
+    if totalled:  # ``gen_loss_total`` is ranked as ``gen_total_loss``
+        slug = slug[: totalled.start() - len("loss")] + slug[totalled.start() + 1 :] + "_loss"
     averaged = _AVERAGED.search(slug)
     if averaged:
         slug = slug[: averaged.start()]

@@ -52,3 +52,16 @@ def test_a_record_with_a_traceback_glued_on_its_line_keeps_its_values_and_the_fa
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("loss")[-1] == (160, 3.4)
     assert any(e["kind"] == "failure" for e in log.events)
+
+
+def test_a_loss_named_with_its_total_after_the_loss_word_is_the_loss(tmp_path):
+    lines = [f"Steps : {s}, Gen Loss Total : {60 - s / 10:.2f}, Mel Error : 1.2, s/b : 1.1" for s in (100, 105, 110)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss") == [(100, 50.0), (105, 49.5), (110, 49.0)]
+    assert not log.series("total")
+
+
+def test_an_auxiliary_loss_named_in_words_stays_a_term(tmp_path):
+    lines = [f"Steps : {s}, KL Loss : 0.3, Recon Loss Total : {2 - s / 1000:.2f}" for s in (100, 200)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [v for _, v in log.series("loss")] == [1.9, 1.8]  # the reconstruction total, not the KL term
