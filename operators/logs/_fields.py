@@ -347,6 +347,12 @@ def keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
     last: dict[str, int] = {}
     for pos in sorted(metrics):
         keeper = last.get(metrics[pos])
+        if keeper is not None and metrics[pos] == "val_loss" and _tests(names[pos]) != _tests(names[keeper]):
+            # a validation loss beside a test loss (``Vali Loss: 0.59 Test Loss: 0.69``): the test loss is no
+            # validation loss and keeps its own name
+            if _tests(names[keeper]):
+                last["val_loss"] = pos
+            continue
         if keeper is not None and metrics[pos] == "loss" and _loss_rank(names[pos]) != _loss_rank(names[keeper]):
             # the whole loss over a term or a running average (``Loss`` over ``LM Loss``, ``loss`` over
             # ``avg_loss``), whichever is printed first
@@ -361,6 +367,11 @@ def keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
         if last[name] != pos:
             own = key_slug(names[pos])
             metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
+
+
+def _tests(word: str) -> bool:
+    """A key that names a test split's value (``Test Loss``, ``test/loss``), not a validation split's."""
+    return "test" in key_slug(word).replace("/", "_").split("_")
 
 
 def _loss_rank(word: str) -> int:

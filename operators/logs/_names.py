@@ -251,7 +251,7 @@ def metric_name(key: str) -> str | None:
     for prefix in ("train_", "training_", "trainer_", "reduced_"):  # reduced: averaged over the ranks
         if slug.startswith(prefix) and slug[len(prefix) :] in _ALIASES:
             return _ALIASES[slug[len(prefix) :]]
-    for prefix in ("eval_", "val_", "valid_", "validation_", "test_"):
+    for prefix in ("eval_", "val_", "vali_", "valid_", "validation_", "test_"):
         if slug.startswith(prefix) and _ALIASES.get(slug[len(prefix) :]) == "loss":
             return "val_loss"
     if slug.startswith(("lr_", "lr-")) or slug.startswith("learning_rate_"):
@@ -271,7 +271,7 @@ def metric_name(key: str) -> str | None:
     return None
 
 
-_EVAL_SPLITS = {"eval", "val", "valid", "validation", "test", "dev"}
+_EVAL_SPLITS = {"eval", "val", "vali", "valid", "validation", "test", "dev"}
 #: Where a key's capitals start its words (``TrainLossPerSample``): between a small letter and a capital.
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 #: What a value is averaged over, written after its name (``loss_per_sample``, ``loss_per_token``): the same metric.

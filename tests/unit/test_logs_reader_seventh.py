@@ -65,3 +65,20 @@ def test_an_auxiliary_loss_named_in_words_stays_a_term(tmp_path):
     lines = [f"Steps : {s}, KL Loss : 0.3, Recon Loss Total : {2 - s / 1000:.2f}" for s in (100, 200)]
     log = parse_log(write_log(tmp_path, lines))
     assert [v for _, v in log.series("loss")] == [1.9, 1.8]  # the reconstruction total, not the KL term
+
+
+def test_a_vali_loss_is_the_validation_loss_and_a_test_loss_beside_it_is_not(tmp_path):
+    lines = [
+        f"Epoch: {e}, Steps: 300 | Train Loss: {0.5 - e / 100:.2f} Vali Loss: {0.6 - e / 100:.2f} "
+        f"Test Loss: {0.7 - e / 100:.2f}"
+        for e in (1, 2)
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [v for _, v in log.series("val_loss")] == [0.59, 0.58]
+    assert [v for _, v in log.series("test_loss")] == [0.69, 0.68]
+
+
+def test_a_test_loss_alone_is_still_the_held_out_loss(tmp_path):
+    lines = [f"epoch {e} | train loss {1 - e / 10:.2f} | test loss {1.2 - e / 10:.2f}" for e in (1, 2)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [v for _, v in log.series("val_loss")] == [1.1, 1.0]
