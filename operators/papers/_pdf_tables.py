@@ -8,7 +8,10 @@ are put back in their grid by where they stand:
 - **rows**: cells on one baseline (their boxes overlap by half a height) form a text row;
 - **the header**: the rows above the first row that holds a value (a number, a ratio, a dash or a check
   mark) are the header, stacked cells of one column joined top to bottom (``Inter-GPU`` / ``Balance`` /
-  ``Only``); a header cell spanning several columns is each one's;
+  ``Only``); a header cell spanning several columns is each one's; a group's title, standing over two or
+  more cells of the header line below it, is the first level of the path of every column it reaches
+  (``Speedup over X / Overall``): it is centred over its group and often narrower than it, so it reaches
+  halfway to its neighbour titles;
 - **columns**: the x-ranges of the body rows' cells, overlapping ranges merged (a column's numbers are
   centred or aligned, so they overlap; two columns leave a gap); every cell goes to the column it
   overlaps most;
@@ -49,6 +52,8 @@ class Line(Protocol):
 _VALUE = re.compile(
     r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*(?:[x×%]|[A-Za-z/]{1,4})?\s*[)\]]?$|^[(\[]?[-–—√✓✗×✔✘]+[)\]]?$"
 )
+#: Between the levels of a header's path: a group's title and the column's own header under it.
+GROUP_SEP = " / "
 _BARE_RATIO = re.compile(r"^\((?P<v>[-−+~≈]?\s*\d[\d.,]*\s*[x×%])\)$")
 #: Rows whose boxes overlap by this share of the smaller height are one text row.
 _SAME_ROW = 0.5
@@ -89,10 +94,18 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
     if len(columns) < 2:
         return None
     header = [""] * len(columns)
-    for row in head_rows:
-        for cell in row:
+    grouped: set[int] = set()  # columns under a group's title: their own header is the path's next level
+    for k, row in enumerate(head_rows):
+        below = head_rows[k + 1] if k + 1 < len(head_rows) else []
+        for i, cell in enumerate(row):
+            if _groups(cell, below):  # a group's title over its sub-headers: the first level of their path
+                for j in _reach(row, i, columns, below):
+                    header[j] = f"{header[j]} {cell.text}".strip()
+                    grouped.add(j)
+                continue
             for j in _spanned(cell, columns):
-                header[j] = f"{header[j]} {cell.text}".strip()
+                sep = GROUP_SEP if j in grouped and header[j] else " "
+                header[j] = f"{header[j]}{sep}{cell.text}".strip()
     grid = [_place(row, columns) for row in body_rows]
     labels = _label_columns(grid)
     out = before + ([" | ".join(header)] if any(header) else [])
@@ -108,7 +121,9 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
             if not filled[j]:
                 filled[j] = _nearest_label(grid, centres, i, j)
         out.append(" | ".join(_bare(text) for text in filled))
-    if any(len(row) > _ROW_CHARS for row in out):
+    # a header of group paths may be longer than a row (``_tables`` reads it as the table's first line)
+    checked = out[len(before) + 1 :] if grouped else out
+    if any(len(row) > _ROW_CHARS for row in checked):
         return None  # no table's row (a diagram's labels): the structure reader would read it as prose
     return out
 
@@ -179,6 +194,35 @@ def _spanned(cell: Line, columns: Sequence[tuple[float, float]]) -> list[int]:
     """The columns a header cell stands over: those whose middle it covers, else the one it overlaps most."""
     over = [j for j, (a, b) in enumerate(columns) if cell.left <= (a + b) / 2 <= cell.right]
     return over or [_column_of(cell, columns)]
+
+
+def _groups(cell: Line, below: Sequence[Line]) -> bool:
+    """Whether a header cell is a group's title: it stands over two or more cells of the header row right
+    below it (``Speedup over X`` above ``Stats. | Sys. | Overall``); a stacked line of one column's
+    header (``Greedy`` above ``Packing``) stands over one."""
+    return sum(1 for c in below if min(cell.right, c.right) - max(cell.left, c.left) > 0) >= 2
+
+
+def _reach(
+    row: Sequence[Line], i: int, columns: Sequence[tuple[float, float]], below: Sequence[Line]
+) -> list[int]:
+    """The columns a group's title stands over. A title is centred over its group and often narrower than
+    it, so it reaches halfway to the next title on either side, and as far on its other side (mirrored
+    about its centre) where it has no neighbour; a lone title reaches as far on either side as the far
+    edge of the sub-headers it overlaps."""
+    cell = row[i]
+    centre = (cell.left + cell.right) / 2
+    left = (row[i - 1].right + cell.left) / 2 if i > 0 else None
+    right = (cell.right + row[i + 1].left) / 2 if i + 1 < len(row) else None
+    if left is None and right is None:
+        under = [c for c in below if min(cell.right, c.right) - max(cell.left, c.left) > 0]
+        half = max(max(centre - c.left, c.right - centre) for c in under)
+        left, right = centre - half, centre + half
+    elif left is None:
+        left = min(cell.left, 2 * centre - right)
+    elif right is None:
+        right = max(cell.right, 2 * centre - left)
+    return [j for j, (a, b) in enumerate(columns) if left <= (a + b) / 2 <= right]
 
 
 def _place(row: Sequence[Line], columns: Sequence[tuple[float, float]]) -> list[str]:

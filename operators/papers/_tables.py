@@ -13,7 +13,9 @@ table itself says more:
   A table that names neither (rows of models or workloads under a ``Speedup`` column) keeps the
   sentence reader's subject, the paper's own system;
 - **against what**: a header cell or the caption naming the baseline (``speedup over X``, ``normalized to
-  X``, ``vs. X``, ``relative to X``), else the system in the same row (columns of systems) or the same
+  X``, ``vs. X``, ``relative to X``; ``speedup for X`` where X is a system the paper compares with; in a
+  PDF table, a group's title over several columns is the first level of each one's header, ``Speedup over
+  X / Overall``), else the system in the same row (columns of systems) or the same
   column (rows of systems) whose cell is the unit, ``1.00x`` or a dash: the one the others are measured
   against.
 
@@ -46,6 +48,13 @@ _BASELINE_PHRASE = re.compile(
     r"(?:speed-?ups?\s+(?:over|of\s+\w+\s+over)|\bover|\bvs\.?|\bversus|relative\s+to|compared\s+(?:to|with)|"
     r"normali[sz]ed\s+(?:to|by|against|w\.?r\.?t\.?)|\bthan|w\.?r\.?t\.?|against)\s+"
     r"(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})",
+    re.I,
+)
+#: A measure "for" a system (``Speedup for X``): its baseline only when X is a system the paper compares
+#: with (``Speedup for BERT`` is a workload's).
+_FOR_PHRASE = re.compile(
+    r"(?:speed-?ups?|improvement|gains?|reduction|saving)s?\s+for\s+(?:the\s+)?"
+    r"(?P<name>[A-Za-z][\w.+-]*(?:[ -][A-Za-z0-9][\w.+-]*){0,2})",
     re.I,
 )
 #: Words of a header that names a measure rather than a system.
@@ -321,6 +330,11 @@ def _baseline(cell: Cell, axis: str, owned: dict[str, str], systems: dict[str, s
         if m:
             name = _NAME_STOP.sub("", m.group("name")).strip(" .,;:")
             if name:
+                return name
+        m = _FOR_PHRASE.search(source)
+        if m:
+            name = _NAME_STOP.sub("", m.group("name")).strip(" .,;:")
+            if name and _named(name, {}, systems) and not _named(name, owned, {}):
                 return name
     if axis == "columns":
         for j, value in enumerate(row):

@@ -199,3 +199,69 @@ def test_a_table_that_names_no_baseline_keeps_the_papers_own(tmp_path):
     found = {c["value"]: c for c in extracted_claims(records[0]["text"], source_uri=str(path))}
     assert (found[1.7]["subject"], found[1.7]["versus"]) == ("Quill", "TorchSnapshot")
     assert (found[1.45]["subject"], found[1.45]["versus"]) == ("Quill", "TorchSnapshot")
+
+
+#: A two-level header: each group's title ('Speedup over X', 'Speedup for Y') is centred over its three
+#: columns and narrower than them, so it covers the middle column's centre only. Read before, the outer
+#: columns had no title and the middle one's header ran the two levels together ('Speedup over Sync Load').
+GROUPED_TABLE = [
+    (318, 9, "Table 2: Speedups of Quill on each model."),
+    (318, 7, "", 372, "Speedup over Sync", 470, "Speedup for CheckFreq"),
+    (318, 7, "Model", 360, "Write", 390, "Load", 420, "Overall", 460, "Write", 490, "Load", 520, "Overall"),
+    (318, 7, "GPT-2", 360, "1.8x", 390, "1.2x", 420, "1.5x", 460, "1.3x", 490, "1.1x", 520, "1.25x"),
+    (318, 7, "BERT", 360, "2.2x", 390, "1.4x", 420, "1.7x", 460, "1.6x", 490, "1.05x", 520, "1.35x"),
+]
+#: A group titled by a workload ('Speedup for BERT-L'): no baseline, so the cells keep the caption's.
+WORKLOAD_GROUP_TABLE = [
+    (54, 9, "Table 3: Speedup of Quill over TorchSnapshot."),
+    (54, 7, "", 96, "Speedup for BERT-L", 176, "Speedup for T5-3B"),
+    (54, 7, "Files", 90, "Write", 120, "Total", 170, "Write", 200, "Total"),
+    (54, 7, "Small", 90, "2.05x", 120, "1.65x", 170, "2.45x", 200, "1.95x"),
+    (54, 7, "Large", 90, "2.15x", 120, "1.75x", 170, "2.55x", 200, "2.35x"),
+]
+
+#: One group's title over the value columns (none beside it): it reaches its sub-headers' far edges.
+LONE_GROUP_TABLE = [
+    (54, 9, "Table 4: Restart time of Quill per model."),
+    (54, 7, "", 111, "Speedup vs. CheckFreq"),
+    (54, 7, "Model", 100, "Load", 130, "Replay", 170, "Overall"),
+    (54, 7, "OPT-13B", 100, "3.15x", 130, "1.85x", 170, "2.65x"),
+    (54, 7, "Llama-7B", 100, "3.05x", 130, "1.55x", 170, "2.25x"),
+]
+
+
+@pytest.fixture(scope="module")
+def grouped(tmp_path_factory) -> dict[float, dict]:
+    page: list[tuple] = [(150, 740, 16, "Quill: Checkpoints Without the Stall")]
+    page += [(54, 700 - 12 * n, 10, line) for n, line in enumerate(LEFT)]
+    page += [(318, 700 - 12 * n, 10, line) for n, line in enumerate(RIGHT)]
+    page += _table(GROUPED_TABLE, 590)
+    page += [(54, 520 - 12 * n, 10, line) for n, line in enumerate(LEFT[:4])]
+    page += _table(WORKLOAD_GROUP_TABLE, 450)
+    page += _table(LONE_GROUP_TABLE, 380)
+    path = tmp_path_factory.mktemp("pdf") / "quill_grouped.pdf"
+    path.write_bytes(make_paper([page], title="Quill"))
+    records, failures = READ.run([{"source_uri": str(path)}])
+    assert not failures, failures
+    found = extracted_claims(records[0]["text"], source_uri=str(path))
+    return {c["value"]: c for c in found if c["unit"] in ("x", "%")}
+
+
+def test_a_group_header_names_the_baseline_of_every_column_it_stands_over(grouped):
+    for value in (1.8, 1.2, 1.5, 2.2, 1.4, 1.7):
+        assert (grouped[value]["subject"], grouped[value]["versus"]) == ("Quill", "Sync")
+
+
+def test_a_group_header_speedup_for_a_compared_system_names_it_as_the_baseline(grouped):
+    for value in (1.3, 1.1, 1.25, 1.6, 1.05, 1.35):
+        assert (grouped[value]["subject"], grouped[value]["versus"]) == ("Quill", "CheckFreq")
+
+
+def test_a_group_header_for_a_workload_names_no_baseline(grouped):
+    for value in (2.05, 1.65, 2.45, 1.95, 2.15, 1.75, 2.55, 2.35):
+        assert (grouped[value]["subject"], grouped[value]["versus"]) == ("Quill", "TorchSnapshot")
+
+
+def test_a_lone_group_header_names_the_baseline_of_each_column_under_it(grouped):
+    for value in (3.15, 1.85, 2.65, 3.05, 1.55, 2.25):
+        assert (grouped[value]["subject"], grouped[value]["versus"]) == ("Quill", "CheckFreq")
