@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from assay.operators.logs._collect import Collector
-from assay.operators.logs._fields import pick_loss, series_name
+from assay.operators.logs._fields import series_name
+from assay.operators.logs._losses import pick_loss
 from assay.operators.logs._names import is_step_key
 from assay.operators.logs._numbers import parse_quantity
 from assay.operators.logs._steps import counts_across_epochs

@@ -1,11 +1,12 @@
 """The fields of a line template: which word names each value (by the separators the template uses, never a
 source location, a word of a sentence or the value of another key), the series each name goes to through the
-synonym table, and which of a record's loss terms is its loss (by meaning: the whole over its parts)."""
+synonym table (which of a record's loss terms is its loss is ``_losses``'s)."""
 
 from __future__ import annotations
 
 import re
 
+from assay.operators.logs._losses import TOTALLED, loss_by_ending
 from assay.operators.logs._names import extra_metric_name, is_step_key, key_slug, metric_name
 from assay.operators.logs._units import RATE_UNITS as _RATE_UNITS
 from assay.operators.logs._units import rate_unit, units_follow_values
@@ -172,7 +173,7 @@ def phrase_name(template: list[str], j: int) -> str | None:
     while start > 0 and j - start < 3 and _is_word(template[start - 1]):
         start -= 1
     words = template[start : j + 1]
-    if len(words) > 1 and (key_slug(words[-1]).endswith("loss") or _TOTALLED.search(key_slug("_".join(words)))):
+    if len(words) > 1 and (key_slug(words[-1]).endswith("loss") or TOTALLED.search(key_slug("_".join(words)))):
         # the loss's own words say whether it is the loss (see pick_loss), also with a total after the
         # loss word (``Gen Loss Total : 49.0``)
         return " ".join(words)
@@ -231,83 +232,6 @@ def series_name(word: str, keep_unknown: bool = True) -> str | None:
     return name
 
 
-def loss_by_ending(slug: str) -> str | None:
-    """``loss`` or ``val_loss`` for a name that ends in loss, or in loss and an average (``loss_avg``), and is no
-    auxiliary term."""
-    slug = _TOTALLED.sub("", _AVERAGED.sub("", slug))
-    if not slug.endswith("loss") or _AUXILIARY_LOSS.search(slug):
-        return None
-    return "val_loss" if slug.startswith(("val", "eval", "valid", "test")) else "loss"
-
-
-_AVERAGED = re.compile(r"_(?:avg|average|mean|ema|smoothed|running)$")
-#: A total printed after the loss word (``Gen Loss Total``): the same loss as ``gen_total_loss``.
-_TOTALLED = re.compile(r"(?<=loss)_(?:total|sum|overall|all)$")
-
-
-#: Words that qualify a loss as the whole of it (an average, a total, this batch's), not one of its terms; the
-#: lower the rank the nearer to the step's own value (``batch avg loss`` over a running ``total avg loss``).
-_WHOLE_LOSS_WORDS = {
-    **dict.fromkeys(("batch", "step", "iter", "cur", "current", "train", "training", "tr", "reduced"), 0),
-    **dict.fromkeys(("total", "sum", "overall", "full", "all", "final", "weighted", "global", "net"), 1),
-    **dict.fromkeys(("avg", "avr", "average", "mean", "running", "smoothed", "moving", "ema", "epoch"), 2),
-    **dict.fromkeys(("val", "eval", "valid", "validation", "test"), 0),
-}
-
-
-def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
-    """The loss of a record by meaning, where no name of the synonym table gives it: its only loss term, else
-    the whole loss among several (``total``, ``avg``, ``batch`` qualify the whole; the nearest to the step wins:
-    ``batch avg loss`` over ``total avg loss``, a running average over the epoch);
-    loss terms that are all parts (``act_loss``, ``cri_loss``; ``box_loss``, ``cls_loss``) give no loss and keep
-    their own names."""
-    for split in ("loss", "val_loss"):
-        if split in metrics.values():
-            continue
-        found = [
-            p for p in sorted(metrics) if not metric_name(words[p]) and loss_by_ending(key_slug(words[p])) == split
-        ]
-        # one loss term, with or without its running average (``closs: 1.08 (1.13)``): the term is the loss
-        plain = [p for p in found if not _AVERAGED.search(key_slug(words[p]))]
-        if len({_AVERAGED.sub("", key_slug(words[p])) for p in found}) == 1:
-            metrics[(plain or found)[0]] = split
-            continue
-        ranks = {p: _whole_rank(key_slug(words[p])) for p in found}
-        wholes = [p for p in found if ranks[p] is not None]
-        if wholes:
-            metrics[min(wholes, key=lambda p: (ranks[p], -p))] = split
-
-
-def names_whole_loss(word: str) -> bool:
-    """A key that names the whole loss (``loss``, ``train_loss``, ``total_loss``), not one term of it."""
-    slug = key_slug(word)
-    return metric_name(word) == "loss" or (loss_by_ending(slug) == "loss" and _whole_rank(slug) is not None)
-
-
-def _whole_rank(slug: str) -> int | None:
-    """The rank of a loss name whose qualifiers all say it is the whole loss, else ``None``."""
-    totalled = _TOTALLED.search(slug)
-    if totalled:  # ``gen_loss_total`` is ranked as ``gen_total_loss``
-        slug = slug[: totalled.start() - len("loss")] + slug[totalled.start() + 1 :] + "_loss"
-    averaged = _AVERAGED.search(slug)
-    if averaged:
-        slug = slug[: averaged.start()]
-        rank = _whole_rank(slug)
-        return None if rank is None else max(rank, 2)  # a running average: after the step's own value
-    qualifiers = [w for w in slug[: -len("loss")].split("_") if w]
-    if not qualifiers:
-        return 0
-    if not all(w in _WHOLE_LOSS_WORDS for w in qualifiers):
-        return None
-    return min(_WHOLE_LOSS_WORDS[w] for w in qualifiers)
-
-
-#: Loss terms printed beside the objective (``actor/entropy_loss``, ``kl_loss``, ``load_balancing_loss``): kept
-#: under their own names, never taken for the loss.
-_AUXILIARY_LOSS = re.compile(
-    r"(?:^|_)(?:entropy|kl|aux|z|load_balancing|lb|balance|router|moe|vf|value|critic|reg|l1|l2|penalty)_?loss$"
-)
-
 #: Words that name no series of their own: bookkeeping (a version, a rank, an ETA) and units.
 _NOT_SERIES = {
     "v",
@@ -337,48 +261,6 @@ _NOT_SERIES = {
     "valid",
     "validation",
 }
-
-
-def keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
-    """Two values of one line never land in one series: where two keys map to the same name, a key the synonym
-    table names so keeps it over one named by its ending (fairseq's ``loss`` over ``nll_loss``); between equals
-    (a running-mean ``loss=`` beside ``reduced_train_loss=``) the last printed keeps it. The others keep
-    their own names."""
-    last: dict[str, int] = {}
-    for pos in sorted(metrics):
-        keeper = last.get(metrics[pos])
-        if keeper is not None and metrics[pos] == "val_loss" and _tests(names[pos]) != _tests(names[keeper]):
-            # a validation loss beside a test loss (``Vali Loss: 0.59 Test Loss: 0.69``): the test loss is no
-            # validation loss and keeps its own name
-            if _tests(names[keeper]):
-                last["val_loss"] = pos
-            continue
-        if keeper is not None and metrics[pos] == "loss" and _loss_rank(names[pos]) != _loss_rank(names[keeper]):
-            # the whole loss over a term or a running average (``Loss`` over ``LM Loss``, ``loss`` over
-            # ``avg_loss``), whichever is printed first
-            if _loss_rank(names[pos]) < _loss_rank(names[keeper]):
-                last["loss"] = pos
-            continue
-        # a later key takes the name, unless only the earlier one is in the synonym table
-        if keeper is None or metric_name(names[pos]) or not metric_name(names[keeper]):
-            last[metrics[pos]] = pos
-    for pos in sorted(metrics):
-        name = metrics[pos]
-        if last[name] != pos:
-            own = key_slug(names[pos])
-            metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
-
-
-def _tests(word: str) -> bool:
-    """A key that names a test split's value (``Test Loss``, ``test/loss``), not a validation split's."""
-    return "test" in key_slug(word).replace("/", "_").split("_")
-
-
-def _loss_rank(word: str) -> int:
-    """How surely a key names the whole loss: its qualifiers' rank (``loss`` 0, ``total_loss`` 1, a running
-    average 2), a term's (``lm_loss``, ``nll_loss``) after them all."""
-    rank = _whole_rank(key_slug(word))
-    return 9 if rank is None else rank
 
 
 def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:

@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 
 from assay.operators.logs._collect import Collector
-from assay.operators.logs._fields import loss_by_ending, pick_loss, series_name
+from assay.operators.logs._fields import series_name
+from assay.operators.logs._losses import loss_by_ending, pick_loss
 from assay.operators.logs._names import is_step_key, key_slug, metric_name
 from assay.operators.logs._numbers import memory_of, parse_quantity
 

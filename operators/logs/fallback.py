@@ -24,16 +24,9 @@ from assay.operators.logs._counters import (
     whole_number,
 )
 from assay.operators.logs._events import EXCEPTION_LINE, classify
-from assay.operators.logs._fields import (
-    MODULE_PATH,
-    evaluation_loss,
-    keep_series_apart,
-    names_whole_loss,
-    pick_loss,
-    series_name,
-    variable_names,
-)
+from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
 from assay.operators.logs._lines import PrefixStyle
+from assay.operators.logs._losses import keep_series_apart, names_whole_loss, pick_loss
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
 from assay.operators.logs._names import STANDARD_METRICS, key_slug, known_words
 from assay.operators.logs._numbers import memory_of, parse_quantity

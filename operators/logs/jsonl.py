@@ -12,8 +12,8 @@ import re
 
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._collect import Collector
-from assay.operators.logs._fields import pick_loss
 from assay.operators.logs._lines import PrefixStyle
+from assay.operators.logs._losses import pick_loss
 from assay.operators.logs._names import extra_metric_name, is_step_key, metric_name
 from assay.operators.logs._numbers import parse_number
 
