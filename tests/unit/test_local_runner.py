@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 
@@ -167,3 +168,24 @@ def test_the_summary_line_says_which_runner_ran_and_whether_it_joined_a_running_
     assert RunSummary(**base, startup_s=5.14).where == "embedded Ray, start-up 5.1s"
     joined = RunSummary(**base, startup_s=0.8, address="auto", joined=True)
     assert joined.where == "joined Ray at auto"
+
+
+def test_a_stuck_local_stage_trips_even_where_a_library_left_a_sigint_handler_that_swallows(tmp_path):
+    @operator(name="t_local_stuck_handler", requires=["source_uri"], produces=["doc_id"], register=False)
+    def stuck(record):
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+        return record
+
+    corpus(tmp_path / "in", good=1, bad=0)
+    swallow = signal.signal(signal.SIGINT, lambda *_: None)  # as a training library's "press again" handler
+    try:
+        started = time.monotonic()
+        with pytest.raises(StalledError, match=r"(?s)local runner.*stage t_local_stuck_handler"):
+            run_pipeline(Pipeline("t_stuck2").then(stuck), [tmp_path / "in"], db=tmp_path / "kg.duckdb",
+                         progress=False, runner="local", stall_s=0.5, stall_fail=True)
+        assert time.monotonic() - started < 10
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler  # the library's is back
+    finally:
+        signal.signal(signal.SIGINT, swallow)

@@ -21,6 +21,7 @@ describes. Every call into Ray is the Ray boundary's (``assay.ray_session``); th
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
@@ -67,6 +68,7 @@ class Watchdog:
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._watch, name="assay-watchdog", daemon=True)
         self._kept_timeout: float | None = None
+        self._kept_sigint: Any = None
 
     def __enter__(self) -> Watchdog:
         if self.stall_s > 0:
@@ -74,12 +76,19 @@ class Watchdog:
                 # Datasets take the process's context when created: the run's is made inside this block.
                 # Ray Data before 2.58 has no such guard: ``fail`` is then left to the thread's backstop.
                 self._kept_timeout = set_no_progress_timeout(self.stall_s)
+            if self.fail and self.local is not None and threading.current_thread() is threading.main_thread():
+                # The local runner is stopped by an interrupt of this thread: a SIGINT handler a library left
+                # behind (one that swallows the first Ctrl-C) would lose it, so Python's own is used for the run.
+                self._kept_sigint = signal.signal(signal.SIGINT, signal.default_int_handler)
             self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         with self._lock:
             self._stop.set()
+        if self._kept_sigint is not None:
+            signal.signal(signal.SIGINT, self._kept_sigint)
+            self._kept_sigint = None
         if self._kept_timeout is not None:
             restore_no_progress_timeout(self._kept_timeout)
             self._kept_timeout = None
