@@ -6,6 +6,7 @@ inner function."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from assay.dsl import get_operator
@@ -31,3 +32,16 @@ def claims_by_text(text: str, bound: Any = None, source_uri: str = "/x.txt") -> 
 def claims_in_order(text: str, bound: Any = None, source_uri: str = "/x.txt") -> list[dict]:
     """The claims of ``text`` in the order of their place in it."""
     return sorted(extracted_claims(text, bound, source_uri), key=lambda c: c["start"])
+
+
+def file_claims(folder: Path, text: str, name: str = "paper.txt") -> list[dict]:
+    """The claims of ``text`` written to ``folder/name`` and read as a user's file is: ``read_paper`` (so the
+    file's format decides how it is read), ``segment_text``, then ``extract_knowledge`` (blank model, rules alone)."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    read, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
+    assert not failures, failures
+    segmented, _ = get_operator("segment_text").run(read)
+    extracted, failures = get_operator("extract_knowledge").run(segmented, model="blank", parse="none")
+    assert not failures, failures
+    return list(extracted[0]["claims"])

@@ -5,7 +5,7 @@ segment_text and extract_knowledge. Every line here is written for the test."""
 
 from __future__ import annotations
 
-from assay.dsl import get_operator
+from papers_extract import file_claims
 
 BODY = (
     "Foo is a scheduler for shared training clusters.\n\n"
@@ -14,15 +14,9 @@ BODY = (
 
 
 def values_of(tmp_path, text: str) -> list[tuple]:
-    path = tmp_path / "paper.txt"
-    path.write_text(text, encoding="utf-8")
-    read, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
-    assert not failures
-    segmented, _ = get_operator("segment_text").run(read)
-    extracted, failures = get_operator("extract_knowledge").run(segmented, model="blank", parse="none")
-    assert not failures
+    claims = file_claims(tmp_path, text)
     out = []
-    for c in extracted[0]["claims"]:
+    for c in claims:
         if c["unit"] in ("x", "%"):
             out.append((c["value"], c["unit"]))
     return out

@@ -9,20 +9,13 @@ is written for the test."""
 from __future__ import annotations
 
 import pytest
-
-from assay.dsl import get_operator
+from papers_extract import file_claims
 
 
 def values_of(tmp_path, text: str, name: str = "paper.txt") -> list[tuple]:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    read, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
-    assert not failures
-    segmented, _ = get_operator("segment_text").run(read)
-    extracted, failures = get_operator("extract_knowledge").run(segmented, model="blank", parse="none")
-    assert not failures
+    claims = file_claims(tmp_path, text, name)
     out = []
-    for c in extracted[0]["claims"]:
+    for c in claims:
         if c["unit"] in ("x", "%"):
             value = c["value"] if c["value"] is not None else (c["value_low"], c["value_high"])
             out.append((value, c["unit"]))

@@ -6,18 +6,12 @@ Markdown file, segment_text, extract_knowledge. Every line is written for the te
 
 from __future__ import annotations
 
-from assay.dsl import get_operator
+from papers_extract import file_claims
 
 
 def values_of(tmp_path, text: str) -> list[tuple]:
-    path = tmp_path / "post.md"
-    path.write_text(text, encoding="utf-8")
-    read, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
-    assert not failures
-    segmented, _ = get_operator("segment_text").run(read)
-    extracted, failures = get_operator("extract_knowledge").run(segmented, model="blank", parse="none")
-    assert not failures
-    return [(c["value"], c["unit"]) for c in extracted[0]["claims"] if c["unit"] in ("x", "%")]
+    claims = file_claims(tmp_path, text, "post.md")
+    return [(c["value"], c["unit"]) for c in claims if c["unit"] in ("x", "%")]
 
 
 INTRO = "# Foo\n\nFoo is a cache for model serving.\n\n"
