@@ -47,6 +47,11 @@ EVENTS: tuple[EventRule, ...] = (
               "slurmstepd: error: *** JOB 9 ON node2 CANCELLED AT 2025-01-01T10:00:00 ***"),
     EventRule("cancelled", r"Received Signals\.SIGTERM|received signal 15|\bscancel\b",
               "job 5521 stopped by scancel from user alice"),
+    # a termination signal reported in the words a training loop's handler prints, and a job said to be
+    # cancelled (not a setting: ``cancel_on_failure=True``, ``job_cancelled: 0``)
+    EventRule("cancelled", r"\bSIGTERM (?:received|caught|signal received)\b|\b(?:got|caught) SIGTERM\b"
+              r"|\bjob (?:\S+ )?(?:was |has been |is )?cancell?ed\b",
+              "[worker 3] SIGTERM received at step 4410, flushing logs and exiting"),
     EventRule("oom", r"CUDA out of memory|OutOfMemoryError|out of memory|CUBLAS_STATUS_ALLOC_FAILED",
               "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 1; 79.1 GiB total)"),
     EventRule("oom", r"oom[-_]kill|\bOOMKilled\b|Out of memory: Killed process|HIP out of memory",
@@ -93,8 +98,14 @@ EVENTS: tuple[EventRule, ...] = (
               "INFO:torch.distributed.elastic.agent.server.api:[default] Worker group FAILED. 2/3 attempts left; "
               "will restart worker group"),
     # a job requeued (not the word in a flag or a config dump: ``--requeue``, ``auto_requeue=True``)
-    EventRule("restart", r"\brequeu?(?:ed|ing|eing)\b|\bscontrol requeue\b|\bjob requeue\b|Detected \d+ new nodes",
+    EventRule("restart", r"\brequeu?(?:ed|ing|eing)\b|\bscontrol requeue\b|\bjob requeue\b|Detected \d+ new nodes"
+              r"|^\W{0,3}(?:\[[^\]]{1,40}\]\s*)?requeue (?:of )?(?:the )?job\b",
               "slurmstepd: job 812 requeued after node failure; training resumes from the last checkpoint"),
+    # a node lost under the job, as a scheduler or launcher reports it in prose (SLURM's ``DUE TO NODE FAILURE``
+    # banner is above): a machine gone, fatal to the run (not ``node_failure_retries: 3``)
+    EventRule("hardware_error", r"\bnode failure (?:detected|on|of|at|in|reported|occurred)\b|\bnode failure\W{0,3}$"
+              r"|\b(?:due to|after|by) (?:a )?node failure\b",
+              "launcher: node failure detected on gpu-node-14, aborting the step"),
     EventRule("failure", r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED",
               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED"),
     EventRule("failure", r"exits with return code = -?[1-9]|Exited with exit code [1-9]|exit code: -?[1-9]"
@@ -153,7 +164,8 @@ EVENTS: tuple[EventRule, ...] = (
               "epoch 7: val dice 0.912 > 0.905, saved new best metric model"),
     EventRule("checkpoint", r"\bwriting (?:a |the )?checkpoint\b|\bcheckpoint (?:written|stored)\b"
               r"|\bsaving (?:\w+ )?weights (?:to|at|in)\b|\b(?:wrote|saved) (?:a |the )?checkpoint\b"
-              r"|\bsaving (?:the )?(?:model|state|snapshot) (?:at|for) (?:step|epoch|iter)",
+              r"|\bsaving (?:the )?(?:model|state|snapshot) (?:at|for) (?:step|epoch|iter)"
+              r"|\bsav(?:e|ed|ing) (?:a |the )?snapshot\b",
               "[rank0] step 1200: writing checkpoint to /scratch/run7/ckpt_1200"),
     # a save announced by the line's first words, whatever is saved under what name (``saving model 0...``,
     # an EMA copy, a scene's state): the verb opens the line, its object is the model or its state
@@ -221,7 +233,7 @@ _OUTCOME = {
 _FATAL_HARDWARE = re.compile(
     r"Xid|uncorrectable|fallen off|Watchdog caught|communicator was aborted|"
     r"ncclUnhandledCudaError|ncclSystemError|ncclInternalError|ncclRemoteError|"
-    r"CUDA error|marked (?:as )?dead|lack of heartbeat",
+    r"CUDA error|marked (?:as )?dead|lack of heartbeat|node failure",
     re.I,
 )
 #: A NaN report that ends the run (an exception, an abort), as opposed to a warning it continues after.

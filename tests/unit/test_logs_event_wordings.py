@@ -1,0 +1,66 @@
+"""Event wordings seen in logs of many tools (checkpoints, failures, preemption), through the whole
+``parse_log`` path, and the clean-run text that mentions the same words without any event happening."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.operators.logs import parse_log
+
+_AROUND = ["step 1 loss 2.50", "step 2 loss 2.40"]
+
+
+def _kinds(tmp_path, line):
+    path = tmp_path / "run.log"
+    path.write_text("\n".join([*_AROUND, line, "step 3 loss 2.30"]) + "\n", encoding="utf-8")
+    return parse_log(str(path)).event_kinds()
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("Save best model to work/exp4/best_acc.pt (acc 0.731)", "checkpoint"),
+        ("epoch 6 done; saving snapshot", "checkpoint"),
+        ("trainer: saved a snapshot of the run state to snaps/e6", "checkpoint"),
+        ("Saved checkpoint for iteration 900", "checkpoint"),
+        ("Model saved at ./out/ep6", "checkpoint"),
+        ("step 900 | writing checkpoint ...", "checkpoint"),
+        ("checkpoint written: ./ckpt/000900", "checkpoint"),
+        ("job 3310 preempted by a higher-priority job", "preempted"),
+        ("SIGTERM received, writing the last state and exiting", "cancelled"),
+        ("[rank0] caught SIGTERM at step 901", "cancelled"),
+        ("Job cancelled by the user at 12:04", "cancelled"),
+        ("requeue job 3310 (attempt 2)", "restart"),
+        ("scheduler: node failure detected on node gpu-27", "hardware_error"),
+        (
+            "[Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=77, OpType=BROADCAST)",
+            "hardware_error",
+        ),
+        ("RuntimeError: CUDA error: an illegal memory access was encountered", "hardware_error"),
+        ("train.sh: line 9: 1123 Segmentation fault      python train.py", "failure"),
+        ("Killed", "failure"),
+        ("ERROR: worker failed (exitcode: -9) local_rank: 1 (pid: 77)", "failure"),
+        ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "failure"),
+    ],
+)
+def test_wordings_give_their_event(tmp_path, line, kind):
+    assert kind in _kinds(tmp_path, line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "no checkpoint found, starting from scratch",
+        "resume_from_checkpoint=None",
+        "save_steps=500",
+        "killed_workers: 0",
+        "Found no checkpoint to resume from; training a fresh model",
+        "checkpoint_dir: ./ckpt  save_total_limit: 3",
+        "node_failure_retries: 3",
+        "requeue=False  preemptible=False",
+        "cancel_on_failure: true",
+        "snapshot_interval: 1000",
+    ],
+)
+def test_clean_run_text_gives_no_event(tmp_path, line):
+    assert _kinds(tmp_path, line) == []
