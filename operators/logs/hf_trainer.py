@@ -54,6 +54,35 @@ _SKIP = {
 }
 
 
+#: The Trainer's evidence in a file's head, each with its weight: the file is the Trainer's from ``_NAMED`` on.
+#: Its log record (``loss``, ``learning_rate`` and ``epoch`` together, or an evaluation's or the summary's
+#: timing keys) and its module paths (``transformers/trainer.py``, the ``transformers.trainer`` logger,
+#: ``[INFO|trainer.py:2128]``) name it alone; its banner, the settings block under the banner and its bare
+#: tqdm bars (``  3%|▎   | 10/375 [00:05<...``) only together, as a copy of one of them does not.
+_EVIDENCE: tuple[tuple[str, float, re.Pattern[str]], ...] = (
+    (
+        "record",
+        0.85,
+        re.compile(
+            r"\{'loss': [^{}]*'learning_rate': [^{}]*'epoch': |\{'eval_[a-z_]+': [^{}]*'eval_runtime': "
+            r"|\{'train_runtime': [^{}]*'train_samples_per_second': "
+        ),
+    ),
+    ("module", 0.85, re.compile(r"transformers[./]trainer\b|\[(?:INFO|WARNING)\|trainer\.py:\d+\]")),
+    ("banner", 0.4, re.compile(r"\*{5} Running training \*{5}")),
+    (
+        "settings",
+        0.3,
+        re.compile(
+            r"^\s*(?:Total optimization steps|Instantaneous batch size per device|Gradient Accumulation steps) = ",
+            re.M,
+        ),
+    ),
+    ("bars", 0.3, re.compile(r"^\s*\d{1,3}%\|[^|\n]*\| *\d+/\d+ \[\d", re.M)),
+)
+#: The evidence that names the Trainer (one record or module path; the banner with its block and its bars).
+_NAMED = 0.85
+
 #: A step printed with its total as one value (``'78/176'``).
 _STEP_OF = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
@@ -103,11 +132,12 @@ class HFTrainerParser(LogParser):
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
-        if "***** Running training *****" in head:
-            return 0.9
-        if _DICT.search(head) and re.search(r"'(?:learning_rate|grad_norm|epoch)'", head):
-            return 0.85
-        return 0.0
+        """How sure the file is the Trainer's, from the evidence it gives (``_EVIDENCE``): its own log
+        record, its module paths, or its banner block with its bare bars. One line a user's script copies
+        (the banner printed once, a ``{'loss': ...}`` dict of its own) is no evidence alone."""
+        found = [name for name, weight, pattern in _EVIDENCE if pattern.search(head)]
+        score = sum(weight for name, weight, _ in _EVIDENCE if name in found)
+        return min(0.9, score) if score >= _NAMED else 0.0
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         for segment in text.split("\r"):
