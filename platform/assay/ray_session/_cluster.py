@@ -6,6 +6,31 @@ first import (Ray reads it then), which a module-level import here would pre-emp
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LiveNode:
+    """One live node of the connected cluster: Ray's id for it and its total resources (``CPU``, ``GPU``,
+    ``memory``, custom ones such as ``gpu_type:a100``)."""
+
+    node_id: str
+    resources: dict[str, float]
+
+
+def live_nodes() -> list[LiveNode]:
+    """The live nodes of the connected cluster, in Ray's order."""
+    import ray
+
+    return [LiveNode(n["NodeID"], {k: float(v) for k, v in n.get("Resources", {}).items()})
+            for n in ray.nodes() if n.get("Alive")]
+
+
+def cluster_resources() -> dict[str, float]:
+    """The connected cluster's total resources (``ray.cluster_resources()``, every value a float)."""
+    import ray
+
+    return {k: float(v) for k, v in ray.cluster_resources().items()}
 
 
 def ship_by_value(module_name: str | None) -> None:
