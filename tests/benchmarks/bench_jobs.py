@@ -24,7 +24,7 @@ MODEL = ["model.layers=4", "model.hidden=64", "model.heads=4", "model.seq_len=32
 
 
 def _supervise(spec, db, jobs_dir):
-    from assay.jobs._ray import WorkerShape
+    from assay.jobs._gang import WorkerShape
     from assay.jobs._supervisor import JobSupervisor
     from assay.jobs.runner import new_job
 

@@ -28,7 +28,7 @@ from processes import children_by_parent  # noqa: E402
 from waiting import wait_for  # noqa: E402
 
 from assay.jobs import load_spec, request_resize, run  # noqa: E402
-from assay.jobs._ray import WorkerShape  # noqa: E402
+from assay.jobs._gang import WorkerShape  # noqa: E402
 from assay.jobs._record import db_call  # noqa: E402
 from assay.jobs._supervisor import JobSupervisor  # noqa: E402
 from assay.jobs.runner import new_job  # noqa: E402

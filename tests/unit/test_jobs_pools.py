@@ -11,8 +11,8 @@ import pytest
 from assay.domain import Job
 from assay.jobs import SpecError, load_spec, submit
 from assay.jobs._admission import pooled_capacity
+from assay.jobs._gang import WorkerShape
 from assay.jobs._pools import on_largest_pool
-from assay.jobs._ray import WorkerShape
 from assay.jobs.control import node_slots, pool_slots, read_pools, shape_on
 from assay.jobs.runner import new_job
 from assay.live.scheduler import LiveScheduler

@@ -1,7 +1,7 @@
 """`assay jobs run` applies the admission check of `jobs submit` (issue 27): a job the connected cluster can
 never hold is refused at once with a one-line reason, and no job row is left behind (it used to wait for a
 placement that never came and leave a `restarting` job). Ray is replaced by a fake one-node, 2-CPU cluster:
-the check reads the cluster only through ``assay.jobs._ray``."""
+the check reads the cluster only through ``assay.jobs._gang``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from assay.cli._jobs import app as jobs_app
-from assay.jobs import _ray
+from assay.jobs import _gang
 from assay.store import queries_jobs as q
 
 runner = CliRunner()
@@ -28,8 +28,8 @@ def two_cpus(monkeypatch):
             pytest.fail("the job was started")
 
     monkeypatch.setattr(session, "ensure_ray", lambda *a, **k: (False, 0.0))
-    monkeypatch.setattr(_ray, "cluster_totals", lambda: {"CPU": 2.0})
-    monkeypatch.setattr(_ray, "live_node_resources", lambda: [{"CPU": 2.0, "memory": 1e9}])
+    monkeypatch.setattr(_gang, "cluster_totals", lambda: {"CPU": 2.0})
+    monkeypatch.setattr(_gang, "live_node_resources", lambda: [{"CPU": 2.0, "memory": 1e9}])
     monkeypatch.setitem(sys.modules, "assay.jobs._supervisor", types.SimpleNamespace(JobSupervisor=NeverStarted))
 
 

@@ -40,7 +40,7 @@ class Capacity:
 def worker_shape(totals: dict[str, float], slots: int | None = None, worker_cpus: float | None = None) -> Any:
     """The shape of one scheduler worker on a cluster with ``totals`` (CPU, GPU): ``worker_cpus`` CPUs, else
     an equal share of the CPUs among ``slots`` (at most one), else one CPU; one GPU each where there are GPUs."""
-    from assay.jobs._ray import WorkerShape
+    from assay.jobs._gang import WorkerShape
 
     if worker_cpus:
         cpus = worker_cpus
@@ -77,10 +77,10 @@ def capacity(slots: int | None = None, address: str | None = None,
 
 def ray_capacity(slots: int | None = None, worker_cpus: float | None = None) -> Capacity:
     """The slots of the connected Ray cluster's live nodes (capped at ``slots``)."""
-    from assay.jobs import _ray
+    from assay.jobs import _gang
 
-    totals = _ray.cluster_totals()
-    return pooled_capacity(worker_shape(totals, slots, worker_cpus), _ray.live_node_resources(), totals, slots)
+    totals = _gang.cluster_totals()
+    return pooled_capacity(worker_shape(totals, slots, worker_cpus), _gang.live_node_resources(), totals, slots)
 
 
 def pooled_capacity(shape: Any, nodes: list[dict[str, float]], totals: dict[str, float],
@@ -128,13 +128,13 @@ def run_capacity(spec: JobSpec, workers: int | None = None, worker_cpus: float |
     worker shape that run will use: ``worker_cpus`` CPUs each when given (no GPU), else the supervisor's default
     shape for the workers it starts on (``ASSAY_WORKER_CPUS``, an equal CPU share, one GPU each where the
     cluster has GPUs and the spec's device allows)."""
-    from assay.jobs import _ray
+    from assay.jobs import _gang
 
     if worker_cpus:  # as ``runner.run`` builds it
-        shape = _ray.WorkerShape(cpus=worker_cpus)
+        shape = _gang.WorkerShape(cpus=worker_cpus)
     else:
-        shape = _ray.default_shape(workers or spec.requested_workers, spec.device)
-    return pooled_capacity(shape, _ray.live_node_resources(), _ray.cluster_totals())
+        shape = _gang.default_shape(workers or spec.requested_workers, spec.device)
+    return pooled_capacity(shape, _gang.live_node_resources(), _gang.cluster_totals())
 
 
 def admit_run(spec: JobSpec, cap: Capacity, workers: int | None = None) -> str:

@@ -68,7 +68,7 @@ def read_pools(nodes: Sequence[Mapping[str, float]]) -> Pools:
 
 
 def shape_on(shape: Any, pools: Pools, gpu_type: str | None) -> Any:
-    """``shape`` (a :class:`~assay.jobs._ray.WorkerShape`) bound to ``gpu_type``'s pool: its bundle also
+    """``shape`` (a :class:`~assay.jobs._gang.WorkerShape`) bound to ``gpu_type``'s pool: its bundle also
     asks for the type's resource, one device's worth (``gpu_type:``) or a token (``accelerator_type:``).
     Unchanged on a cluster that is not typed, or for no type."""
     if gpu_type is None or not pools.typed:

@@ -29,8 +29,8 @@ from typing import Any
 from assay.clock import utc_now
 from assay.domain.job import Job
 from assay.ids import stable_id
+from assay.jobs._gang import Gang, WorkerShape, default_shape
 from assay.jobs._layout import Placement, feasible_workers
-from assay.jobs._ray import Gang, WorkerShape, default_shape
 from assay.jobs._record import Recorder, owner_id, run_row
 from assay.jobs._training import GangDriver, WorkerFailure, merge_metrics
 from assay.jobs.spec import JobSpec
@@ -110,8 +110,8 @@ class JobSupervisor:
         shape, which on a cluster of several GPU types is bound to the pool holding the most such workers,
         so a job nobody placed (``assay jobs run``) runs on one type too."""
         if self.shape is None:
+            from assay.jobs._gang import live_node_resources
             from assay.jobs._pools import on_largest_pool
-            from assay.jobs._ray import live_node_resources
 
             self.shape = on_largest_pool(default_shape(self.target, self.spec.device), live_node_resources())
             self.job.gpu_type = self.shape.gpu_type

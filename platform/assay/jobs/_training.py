@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from assay.domain.job_spec import JobSpec
+from assay.jobs._gang import Gang, WorkerShape, cluster_totals, reserve, start_actors
 from assay.jobs._layout import Placement, feasible_workers, plan
-from assay.jobs._ray import Gang, WorkerShape, cluster_totals, reserve, start_actors
+from assay.ray_session import gangs
 from assay.training import checkpoint as ckpt
 
 #: Seconds of training per call to the workers: short enough for live metrics and a prompt resize,
@@ -86,8 +87,6 @@ class GangDriver:
         checkpoint: workers it lacks are started, every worker joins a fresh process group. ``mark`` is told
         each stage (``reserved``, ``actors_up``). The gang is this driver's from the first moment, so a
         failure half-way leaves it to :meth:`teardown`."""
-        import ray
-
         placement = plan(self.spec, n)
         self.gang = gang
         mark("reserved")
@@ -98,7 +97,7 @@ class GangDriver:
             full = ckpt.load(state_path) if state_path else None
             if full is not None:
                 ckpt.check_complete(full, self.spec)
-            rendezvous = ray.get(gang.actors[0].info.remote(), timeout=60)  # a fresh port every time
+            rendezvous = gangs.results([gangs.call(gang.actors[0], "info")], 60)[0]  # a fresh port every time
             master = f"{rendezvous['ip']}:{rendezvous['port']}"
             lay = placement.layout
             bounds = list(placement.bounds) if placement.bounds else None
@@ -108,16 +107,16 @@ class GangDriver:
                 shard = None
                 if full is not None:
                     if (pp_rank, tp_rank) not in shards:
-                        shards[(pp_rank, tp_rank)] = ray.put(ckpt.slice_for(full, self.spec, lay, pp_rank, tp_rank,
+                        shards[(pp_rank, tp_rank)] = gangs.share(ckpt.slice_for(full, self.spec, lay, pp_rank, tp_rank,
                                                                             bounds))
                     shard = shards[(pp_rank, tp_rank)]
-                refs.append(actor.setup.remote(self.spec.to_json(), (lay.dp, lay.tp, lay.pp), placement.micro_batch,
-                                               bounds, rank, master, shard, self.hang_timeout_s))
+                refs.append(gangs.call(actor, "setup", self.spec.to_json(), (lay.dp, lay.tp, lay.pp),
+                                       placement.micro_batch, bounds, rank, master, shard, self.hang_timeout_s))
             steps = self._wait(refs, max(60.0, self.hang_timeout_s))
         except WorkerFailure:
             raise
         except Exception as exc:
-            if _is_ray_failure(exc):
+            if gangs.is_ray_error(exc):
                 raise WorkerFailure(f"starting workers: {_first_line(exc)}") from exc
             raise
         self.step_ms = 0.0
@@ -146,7 +145,7 @@ class GangDriver:
         """Train ``n`` steps on every rank; each rank's result (``metrics`` per step, ``ts``, ``state``: its
         shard when ``export``). :class:`WorkerFailure` if a worker fails or hangs."""
         started = time.perf_counter()
-        results = self._wait([a.run.remote(n, export) for a in self.gang.actors],
+        results = self._wait(gangs.call_all(self.gang.actors, "run", n, export),
                              max(self.hang_timeout_s, 20 * n * self.step_ms / 1000.0))
         self.step_ms = (time.perf_counter() - started) * 1000.0 / n
         return results
@@ -154,7 +153,7 @@ class GangDriver:
     def export(self) -> list[Any]:
         """Every rank's shard of the current step (for a checkpoint before a change); :class:`WorkerFailure`
         if a worker fails or hangs."""
-        shards = self._wait([a.export.remote() for a in self.gang.actors], self.hang_timeout_s)
+        shards = self._wait(gangs.call_all(self.gang.actors, "export"), self.hang_timeout_s)
         return [s for s in shards if s is not None]
 
     def teardown(self) -> None:
@@ -163,36 +162,16 @@ class GangDriver:
             self.gang.kill()
             self.gang = None
 
-    def _wait(self, refs: list[Any], timeout_s: float) -> list[Any]:
-        """Results of ``refs`` in order; :class:`WorkerFailure` as soon as one fails, or on no progress."""
-        import ray
+    def _wait(self, calls: list[Any], timeout_s: float) -> list[Any]:
+        """Results of ``calls`` in order; :class:`WorkerFailure` as soon as one fails, or on no progress."""
+        try:
+            return gangs.gather(calls, timeout_s)
+        except gangs.NoProgress as exc:
+            raise WorkerFailure(str(exc)) from None
+        except gangs.CallFailed as exc:
+            raise WorkerFailure(self._describe_failure(exc.index, exc.error)) from exc.__cause__
 
-        pending = list(refs)
-        deadline = time.monotonic() + timeout_s
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1, timeout=max(0.0, deadline - time.monotonic()))
-            if not ready:
-                raise WorkerFailure(f"no progress from {len(pending)} worker(s) in {timeout_s:.0f}s")
-            try:
-                ray.get(ready[0])
-            except Exception as exc:
-                raise WorkerFailure(self._describe_failure(refs, ready[0], exc)) from exc
-        return ray.get(refs)
-
-    def _describe_failure(self, refs: list[Any], failed: Any, exc: Exception) -> str:
-        import ray
-
-        rank = refs.index(failed)
-        # A dead process usually makes its peers raise too; name the one that died if it shows quickly.
-        ray.wait([r for r in refs if r != failed], num_returns=len(refs) - 1, timeout=1.0)
-        for i, ref in enumerate(refs):
-            try:
-                ray.get(ref, timeout=0)
-            except ray.exceptions.RayActorError:
-                rank, exc = i, ray.exceptions.RayActorError()
-                break
-            except Exception:
-                continue
+    def _describe_failure(self, rank: int, exc: BaseException) -> str:
         info = self.gang.infos[rank] if self.gang and rank < len(self.gang.infos) else {}
         return (f"rank {rank} (pid {info.get('pid')}, node {str(info.get('node_id'))[:12]}): "
                 f"{type(exc).__name__}: {_first_line(exc)}")
@@ -212,14 +191,6 @@ def merge_metrics(spec: JobSpec, per_rank: list[dict[str, float]]) -> dict[str, 
         "samples_per_s": spec.global_batch / (step_ms / 1000.0) if step_ms > 0 else float("nan"),
         "memory_mb": max(m["memory_mb"] for m in per_rank),
     }
-
-
-def _is_ray_failure(exc: Exception) -> bool:
-    try:
-        import ray.exceptions as rex
-    except ImportError:
-        return False
-    return isinstance(exc, rex.RayError)
 
 
 def _first_line(exc: BaseException) -> str:

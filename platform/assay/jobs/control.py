@@ -21,11 +21,11 @@ from assay.jobs.runner import RequestPoller, jobs_dir, request_cancel
 from assay.jobs.spec import JobSpec, from_json
 
 if TYPE_CHECKING:
-    from assay.jobs._ray import cluster_totals
+    from assay.jobs._gang import cluster_totals
     from assay.jobs._supervisor import JobSupervisor
 
 #: Names whose modules import torch or Ray, loaded when first asked for.
-_ON_USE = {"JobSupervisor": "assay.jobs._supervisor", "cluster_totals": "assay.jobs._ray"}
+_ON_USE = {"JobSupervisor": "assay.jobs._supervisor", "cluster_totals": "assay.jobs._gang"}
 
 __all__ = ["JobSpec", "JobSupervisor", "Pools", "RequestPoller", "cluster_totals", "db_call", "feasible_workers",
            "from_json", "jobs_dir", "node_slots", "owner_alive", "owner_id", "pool_slots", "read_pools",

@@ -214,7 +214,7 @@ def run(spec: JobSpec, db: PathLike = None, *, address: str | None = None, worke
 
     Ctrl-C preempts the job (checkpointed, resumable with :func:`resume`)."""
     from assay.jobs._admission import admit_run, run_capacity
-    from assay.jobs._ray import WorkerShape
+    from assay.jobs._gang import WorkerShape
     from assay.jobs._supervisor import JobSupervisor
     from assay.ray_session import ensure_ray
 

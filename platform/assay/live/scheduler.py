@@ -290,13 +290,12 @@ class LiveScheduler:
 
     def _capacity(self, foreign: int) -> tuple[int, ...]:
         """Worker slots per live node, less the workers of jobs other drivers run."""
-        import ray
-
         from assay.jobs.control import node_slots, read_pools
+        from assay.ray_session import live_nodes
 
         shape = self._worker_shape()
-        nodes = [n for n in ray.nodes() if n.get("Alive")]
-        resources = [{k: float(v) for k, v in n.get("Resources", {}).items()} for n in nodes]
+        nodes = live_nodes()
+        resources = [n.resources for n in nodes]
         self._pools = pools = read_pools(resources)
         if pools.typed:  # the nodes of a pool only: a node without a type holds no workers here
             keep = [i for i, t in enumerate(pools.node_types) if t is not None]
@@ -304,7 +303,7 @@ class LiveScheduler:
             self._node_types = tuple(pools.node_types[i] for i in keep)
         else:
             self._node_types = ()
-        self._nodes = [n["NodeID"] for n in nodes]
+        self._nodes = [n.node_id for n in nodes]
         per_node = node_slots(shape, pools, resources)
         if self.slots:
             per_node = _cap(per_node, self.slots)

@@ -29,14 +29,14 @@ class TrainWorker:
 
     def info(self) -> dict[str, Any]:
         """pid, node and a free port (rank 0's becomes the rendezvous address)."""
-        import ray
+        from assay.ray_session import gangs
 
         with socket.socket() as s:
             s.bind(("", 0))
             port = s.getsockname()[1]
-        ctx = ray.get_runtime_context()
-        return {"pid": os.getpid(), "node_id": ctx.get_node_id(), "ip": ray.util.get_node_ip_address(),
-                "port": port, "gpus": [str(g) for g in ray.get_gpu_ids()]}
+        where = gangs.worker_context()
+        return {"pid": os.getpid(), "node_id": where["node_id"], "ip": where["ip"], "port": port,
+                "gpus": where["gpus"]}
 
     def setup(self, spec_json: str, layout: tuple[int, int, int], micro_batch: int, bounds: list[int] | None,
               rank: int, master: str, state: Any, timeout_s: float) -> int:

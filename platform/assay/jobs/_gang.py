@@ -1,35 +1,31 @@
-"""Ray plumbing for jobs: what the cluster has free, and gangs of workers in placement groups (connecting
-to Ray is ``assay.ray_session``'s)."""
+"""A job's gang of workers: the shape of one worker, what the cluster has free for it, and the gang's slots
+(a single-bundle placement group and the training actor in it, each). Every call into Ray is
+``assay.ray_session``'s (its ``gangs`` module: placement groups, actors, calls); this module decides how many,
+of what shape, and keeps the handles."""
 
 from __future__ import annotations
 
-import logging
 import math
 import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-log = logging.getLogger(__name__)
+from assay.ray_session import cluster_resources, gangs, live_nodes
 
 
 def cluster_totals() -> dict[str, float]:
     """The cluster's CPUs and GPUs, and its GPU-type resources (``gpu_type:...``, ``accelerator_type:...``),
     which a worker bound to a pool asks for (see ``_pools``)."""
-    import ray
-
     from assay.jobs._pools import ACCELERATOR_PREFIX, GPU_TYPE_PREFIX
 
-    return {k: float(v) for k, v in ray.cluster_resources().items()
+    return {k: v for k, v in cluster_resources().items()
             if k in ("CPU", "GPU") or k.startswith((GPU_TYPE_PREFIX, ACCELERATOR_PREFIX))}
 
 
 def live_node_resources() -> list[dict[str, float]]:
     """The total resources of each live node of the connected cluster."""
-    import ray
-
-    return [{k: float(v) for k, v in n.get("Resources", {}).items()} for n in ray.nodes() if n.get("Alive")]
+    return [n.resources for n in live_nodes()]
 
 
 @dataclass(frozen=True)
@@ -90,20 +86,11 @@ class Worker:
     info: dict[str, Any] | None = None
 
     def kill(self) -> None:
-        import ray
-        from ray.util.placement_group import remove_placement_group
-
         if self.actor is not None:
-            try:
-                ray.kill(self.actor, no_restart=True)
-            except Exception as exc:  # an actor that is already gone
-                log.debug("kill: %s", exc)
+            gangs.kill(self.actor)
             self.actor = None
         if self.pg is not None:
-            try:
-                remove_placement_group(self.pg)
-            except Exception as exc:
-                log.debug("remove placement group: %s", exc)
+            gangs.release(self.pg)
             self.pg = None
 
 
@@ -147,37 +134,18 @@ def reserve(workers: int, shape: WorkerShape, timeout_s: float, name: str,
             give_up: Callable[[], bool] | None = None) -> list[Worker] | None:
     """``workers`` reserved slots, all or none: None if the cluster cannot place them within ``timeout_s``
     (or as soon as ``give_up()`` says it never will, e.g. a node was lost)."""
-    import ray
-    from ray.util.placement_group import placement_group
-
-    stamp = time.time_ns()
-    slots = [Worker(placement_group([shape.bundle()], strategy="PACK", name=f"{name}-{stamp}-{i}"))
-             for i in range(workers)]
-    pending = [w.pg.ready() for w in slots]
-    deadline = time.monotonic() + timeout_s
-    while pending:
-        _, pending = ray.wait(pending, num_returns=len(pending),
-                              timeout=min(0.5, max(0.0, deadline - time.monotonic())))
-        if pending and (time.monotonic() >= deadline or (give_up is not None and give_up())):
-            for w in slots:
-                w.kill()
-            return None
-    return slots
+    groups = gangs.reserve(shape.bundle(), workers, name, timeout_s, give_up, strategy="PACK")
+    return None if groups is None else [Worker(g) for g in groups]
 
 
 def start_actors(gang: Gang, shape: WorkerShape, timeout_s: float) -> None:
     """Start a :class:`TrainWorker` in every slot that has none; collect each new one's pid and node."""
-    import ray
-    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
-
     from assay.training.worker import TrainWorker
 
-    remote_cls = ray.remote(max_restarts=0)(TrainWorker)
+    kind = gangs.actor_class(TrainWorker)
     fresh = [w for w in gang.workers if w.actor is None]
     for w in fresh:
-        strategy = PlacementGroupSchedulingStrategy(w.pg, placement_group_bundle_index=0)
-        w.actor = remote_cls.options(num_cpus=shape.cpus, num_gpus=shape.gpus,
-                                     scheduling_strategy=strategy).remote()
-    infos = ray.get([w.actor.info.remote() for w in fresh], timeout=timeout_s)
+        w.actor = gangs.start_actor(kind, w.pg, shape.cpus, shape.gpus)
+    infos = gangs.results(gangs.call_all([w.actor for w in fresh], "info"), timeout_s)
     for w, info in zip(fresh, infos, strict=True):
         w.info = info
