@@ -7,7 +7,7 @@ dependency hidden in a function is still a dependency. No cycle is allowed betwe
 modules. ``docs/architecture.md`` draws its picture from this order.
 
 The targeted rules after it say what an order cannot: which third-party libraries a layer may touch (no Ray
-in the scheduler's core or the operators, DuckDB only in the store, torch only in the training workload), no
+outside the one Ray boundary, ``assay.ray_session``, DuckDB only in the store, torch only in the training workload), no
 reaching into another package's private modules, and no module past 400 lines unless its docstring says why
 it is longer (never past 600).
 """
@@ -405,6 +405,46 @@ def test_a_layering_violation_in_a_scratch_module_is_caught(tmp_path):
         ("assay.operators.scratch.reader", "ray"),
         ("assay.operators.scratch.store", "assay.store"),
         ("assay.operators.scratch.store", "assay.store.write_rows"),
+    ]
+
+
+#: The one Ray boundary: the only package whose modules import Ray. The runtime, job control, the live
+#: scheduler and the training workers reach Ray through it (its ``gangs`` for placement groups and actors).
+RAY_BOUNDARY = ("assay.ray_session",)
+
+
+def ray_imports_outside_the_boundary(mods: dict | None = None) -> list[tuple[str, str]]:
+    """Every import of Ray (``ray`` or ``ray.*``, function-local ones included) by a module outside
+    :data:`RAY_BOUNDARY`."""
+    return sorted((m, i) for m, i in imports_of("assay", mods=mods) if under(i, "ray") and not under(m, *RAY_BOUNDARY))
+
+
+def test_only_the_ray_boundary_imports_ray():
+    assert ray_imports_outside_the_boundary() == []
+
+
+def test_a_ray_import_outside_the_boundary_in_a_scratch_module_is_caught(tmp_path):
+    root = tmp_path / "platform" / "assay"
+    files = {
+        "ray_session/__init__.py": "",
+        "ray_session/gangs.py": "def reserve():\n    from ray.util.placement_group import placement_group\n",
+        "jobs/__init__.py": "",
+        # a gang started by job control itself, Ray imported inside a function: still caught
+        "jobs/_scratch.py": "def start(cls):\n    import ray\n    return ray.remote(cls)\n",
+        "live/__init__.py": "from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy\n",
+        "training/worker.py": "import ray.exceptions as rex\n",
+        # a package whose name only starts like the boundary's is not it
+        "ray_sessions.py": "import ray\n",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    assert ray_imports_outside_the_boundary(modules(tmp_path)) == [
+        ("assay.jobs._scratch", "ray"),
+        ("assay.live", "ray.util.scheduling_strategies"),
+        ("assay.live", "ray.util.scheduling_strategies.PlacementGroupSchedulingStrategy"),
+        ("assay.ray_sessions", "ray"),
+        ("assay.training.worker", "ray.exceptions"),
     ]
 
 
