@@ -123,6 +123,7 @@ def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[l
     turned = upright = 0
     out: list[layout.Segment] = []
     chars: list[str] = []
+    edges: list[tuple[float, float]] = []
     box: list[float] = []
     sizes: list[float] = []
     last_right = baseline = 0.0
@@ -135,8 +136,12 @@ def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[l
         )
         if text.strip():
             size = max(set(sizes), key=sizes.count) if sizes else box[3] - box[1]
-            out.append(layout.Segment(box[0], box[1], box[2], box[3], text, size, max(sizes, default=size)))
+            marks = tuple(edges) if len(edges) == len(text) else ()  # a ligature spelled out: none
+            out.append(
+                layout.Segment(box[0], box[1], box[2], box[3], text, size, max(sizes, default=size), marks)
+            )
         chars.clear()
+        edges.clear()
         sizes.clear()
 
     for i in range(textpage.count_chars()):
@@ -148,6 +153,7 @@ def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[l
         if ch.isspace():
             if chars and chars[-1] != " ":
                 chars.append(" ")
+                edges.append((last_right, last_right))
             continue
         if upright_only:
             angle = pdfium_c.FPDFText_GetCharAngle(raw, i)
@@ -167,12 +173,14 @@ def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[l
                 close()
             elif gap > _WORD_GAP * size and chars[-1] != " ":
                 chars.append(" ")
+                edges.append((last_right, left))
         if not chars:
             box[:] = [left, bottom, right, top]
             baseline = y.value
         else:
             box[:] = [min(box[0], left), min(box[1], bottom), max(box[2], right), max(box[3], top)]
         chars.append(ch)
+        edges.append((left, right))
         sizes.append(round(size, 1))
         last_right = right
     if chars:

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from assay.operators.papers._pdf_cells import value_lines
 from assay.operators.papers._pdf_tables import table_lines
 
 
@@ -38,6 +39,9 @@ class Segment:
     size: float
     #: The largest character's size (a small-caps heading has capitals of the body's size).
     largest: float = 0.0
+    #: Each character's x-extent (left, right), where the reader gave them (a table's glued cells are cut
+    #: at them).
+    edges: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass
@@ -71,6 +75,15 @@ class Line:
     @property
     def largest(self) -> float:
         return max(max(s.largest, s.size) for s in self.segments)
+
+    def glyphs(self) -> list[tuple[str, float, float]]:
+        """The line's characters left to right with their x-extent; empty where a segment has none."""
+        out: list[tuple[str, float, float]] = []
+        for s in sorted(self.segments, key=lambda s: s.left):
+            if len(s.edges) != len(s.text):
+                return []
+            out += [(ch, a, b) for ch, (a, b) in zip(s.text, s.edges, strict=True)]
+        return out
 
     @property
     def text(self) -> str:
@@ -278,7 +291,7 @@ def page_parts(
             previous_aside = True
             continue
         previous_aside = False
-        body_lines.append(line.text)
+        body_lines += value_lines(line.text)  # a table's row of values set in the body's font
     return body_lines, [_rows(block) for block in asides]
 
 

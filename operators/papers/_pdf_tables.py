@@ -9,9 +9,13 @@ are put back in their grid by where they stand:
 - **the header**: the rows above the first row that holds a value (a number, a ratio, a dash or a check
   mark) are the header, stacked cells of one column joined top to bottom (``Inter-GPU`` / ``Balance`` /
   ``Only``); a header cell spanning several columns is each one's; a group's title, standing over two or
-  more cells of the header line below it, is the first level of the path of every column it reaches
-  (``Speedup over X / Overall``): it is centred over its group and often narrower than it, so it reaches
-  halfway to its neighbour titles;
+  more columns' header cells below it (on one line or one a line), is the first level of the path of
+  every column it reaches (``Speedup over X / Overall``): it is centred over its group and often narrower
+  than it, so it reaches halfway to its neighbour titles; a header set further off than a row, or one cell
+  a line, is still the header while its lines hold only short names over the columns; column names PDFium
+  ran into one line are given word by word to the columns under them;
+- **cells**: a line of two or more values is cut into one cell a value (``_pdf_cells``: PDFium runs
+  cells closer than an em into one, and glues ratios, ``1.94×3.29×``);
 - **columns**: the x-ranges of the body rows' cells, overlapping ranges merged (a column's numbers are
   centred or aligned, so they overlap; two columns leave a gap); every cell goes to the column it
   overlaps most;
@@ -29,23 +33,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Protocol
 
-
-class Line(Protocol):
-    """A run of text on one line with its box (``_pdf_layout.Line``; PDF coordinates, y grows upwards)."""
-
-    @property
-    def left(self) -> float: ...
-    @property
-    def right(self) -> float: ...
-    @property
-    def top(self) -> float: ...
-    @property
-    def bottom(self) -> float: ...
-    @property
-    def text(self) -> str: ...
-
+from assay.operators.papers._pdf_cells import Cell, Line, cut_values, pieces
 
 #: A value cell: a number with at most a short unit (``3.2x``, ``(1.19×)``, ``41%``, ``12.5 ms``), or a
 #: mark that stands for a value (a dash, a check or a cross).
@@ -57,6 +46,8 @@ GROUP_SEP = " / "
 _BARE_RATIO = re.compile(r"^\((?P<v>[-−+~≈]?\s*\d[\d.,]*\s*[x×%])\)$")
 #: Rows whose boxes overlap by this share of the smaller height are one text row.
 _SAME_ROW = 0.5
+#: Cells' boxes that overlap by no more than this (points) only touch.
+_TOUCH = 0.5
 #: A table has at least this many body rows of two or more cells.
 _MIN_ROWS = 2
 #: The longest row written (the structure reader takes a longer line for prose, not a table's row).
@@ -64,8 +55,10 @@ _ROW_CHARS = 150
 #: A cell of more words than this is a line of prose; a block with more than this share of them is none.
 _CELL_WORDS = 6
 _PROSE_SHARE = 0.25
-#: Header rows looked at above the first body row (a caption or a paragraph above is no header).
+#: Header rows taken above the first body row as they are; further up (a caption or a paragraph above is no
+#: header) only rows of short names over the columns, as past a gap of up to this many rows' heights.
 _MAX_HEADER_ROWS = 6
+_HEAD_GAP = 2.5
 
 
 def is_value(text: str) -> bool:
@@ -76,36 +69,40 @@ def is_value(text: str) -> bool:
 def table_lines(block: Sequence[Line]) -> list[str] | None:
     """The block's lines as table rows (``a | b | c``, the header row first) when they form a grid of two
     or more columns and rows; None when they do not (a figure's labels, a legend, a footnote)."""
-    rows = _text_rows(block)
+    rows = _text_rows(cut_values(block))
     first = next(
         (i for i, row in enumerate(rows) if len(row) >= 2 and any(_number(c.text) for c in row)), None
     )
     if first is None:
         return None
-    head_rows, body_rows = _header(rows, first), rows[first:]
+    body_rows = rows[first:]
     if sum(1 for row in body_rows if len(row) >= 2) < _MIN_ROWS:
         return None
     cells = [c for row in body_rows for c in row]
     if sum(len(c.text.split()) > _CELL_WORDS for c in cells) > _PROSE_SHARE * len(cells):
         return None  # lines of prose in a small font side by side (the references' two columns), no table
     columns = _columns(cells)
-    # what the block holds above the table (a figure's labels, a note) stays, one line a cell
-    before = [c.text for row in rows[: first - len(head_rows)] for c in row]
     if len(columns) < 2:
         return None
+    head_rows = _header(rows, first, columns)
+    # what the block holds above the table (a figure's labels, a note) stays, one line a cell
+    before = [c.text for row in rows[: first - len(head_rows)] for c in row]
     header = [""] * len(columns)
     grouped: set[int] = set()  # columns under a group's title: their own header is the path's next level
     for k, row in enumerate(head_rows):
-        below = head_rows[k + 1] if k + 1 < len(head_rows) else []
+        # the header's cells under this row, whatever their line: a header set one cell a line (each cell
+        # a little higher or lower than its neighbours) still has its group's titles over its sub-headers
+        lower = [c for below in head_rows[k + 1 :] for c in below]
         for i, cell in enumerate(row):
-            if _groups(cell, below):  # a group's title over its sub-headers: the first level of their path
-                for j in _reach(row, i, columns, below):
+            # a group's title over its sub-headers: their path's first level
+            if _groups(cell, lower, columns):
+                for j in _reach(row, i, columns, lower):
                     header[j] = f"{header[j]} {cell.text}".strip()
                     grouped.add(j)
                 continue
-            for j in _spanned(cell, columns):
+            for j, text in _split_names(cell, columns):
                 sep = GROUP_SEP if j in grouped and header[j] else " "
-                header[j] = f"{header[j]}{sep}{cell.text}".strip()
+                header[j] = f"{header[j]}{sep}{text}".strip()
     grid = [_place(row, columns) for row in body_rows]
     labels = _label_columns(grid)
     out = before + ([" | ".join(header)] if any(header) else [])
@@ -128,22 +125,63 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
     return out
 
 
+def _split_names(cell: Line, columns: Sequence[tuple[float, float]]) -> list[tuple[int, str]]:
+    """A header cell over several columns that is no group's title: the column names PDFium ran into one
+    line (``Sync Lazy``), each word given to the column it stands over; one name over them all where its
+    words do not fall one or more to each column."""
+    spanned = _spanned(cell, columns)
+    words = cell.text.split()
+    if len(spanned) < 2 or len(words) < len(spanned):
+        return [(j, cell.text) for j in spanned]
+    placed: dict[int, list[str]] = {}
+    for piece in pieces(cell, words):
+        placed.setdefault(_column_of(piece, columns), []).append(piece.text)
+    if sorted(placed) != spanned:
+        return [(j, cell.text) for j in spanned]
+    return [(j, " ".join(placed[j])) for j in spanned]
+
+
 def _number(text: str) -> bool:
     return is_value(text) and any(ch.isdigit() for ch in text)
 
 
-def _header(rows: Sequence[Sequence[Line]], first: int) -> list[Sequence[Line]]:
+def _header(
+    rows: Sequence[Sequence[Line]], first: int, columns: Sequence[tuple[float, float]]
+) -> list[Sequence[Line]]:
     """The rows right above the first body row, up to a gap wider than a row (a header's stacked lines
-    sit closer; what lies further up is no part of it)."""
+    sit closer; what lies further up is no part of it).
+
+    A header may stand further off (the rule under it set with space around it) or be set one cell a
+    line (each cell a little off its neighbours' baseline, so every cell is a text row of its own): past
+    one such gap (up to ``_HEAD_GAP`` rows' heights) or ``_MAX_HEADER_ROWS`` rows, a row is the header's
+    only while every cell of it is a short name standing over the table's columns."""
     out: list[Sequence[Line]] = []
     below = rows[first]
-    for row in reversed(rows[max(0, first - _MAX_HEADER_ROWS) : first]):
+    strict = False
+    for row in reversed(rows[:first]):
         height = max(c.top - c.bottom for c in row)
-        if min(c.bottom for c in row) - max(c.top for c in below) > height:
+        gap = min(c.bottom for c in row) - max(c.top for c in below)
+        if gap > height:
+            if strict or gap > _HEAD_GAP * height:
+                break
+            strict = True
+        if len(out) >= _MAX_HEADER_ROWS:
+            strict = True
+        if strict and not _heads(row, columns):
             break
         out.insert(0, row)
         below = row
     return out
+
+
+def _heads(row: Sequence[Line], columns: Sequence[tuple[float, float]]) -> bool:
+    """Whether every cell of a row is a header's: a short name over one or more of the table's columns."""
+    return all(
+        not is_value(c.text)
+        and len(c.text.split()) <= _CELL_WORDS
+        and any(_overlap(c, span) > 0 for span in columns)
+        for c in row
+    )
 
 
 def _text_rows(block: Sequence[Line]) -> list[list[Line]]:
@@ -171,7 +209,9 @@ def _columns(cells: Sequence[Line]) -> list[tuple[float, float]]:
 def _merged(cells: Sequence[Line]) -> list[tuple[float, float]]:
     spans: list[list[float]] = []
     for cell in sorted(cells, key=lambda c: c.left):
-        if spans and cell.left <= spans[-1][1]:
+        # cells cut from one glued run (``1.94×3.29×``) touch where they were cut: they stay apart
+        reach = spans[-1][1] - (_TOUCH if isinstance(cell, Cell) else 0.0) if spans else 0.0
+        if spans and cell.left <= reach:
             spans[-1][1] = max(spans[-1][1], cell.right)
         else:
             spans.append([cell.left, cell.right])
@@ -196,11 +236,12 @@ def _spanned(cell: Line, columns: Sequence[tuple[float, float]]) -> list[int]:
     return over or [_column_of(cell, columns)]
 
 
-def _groups(cell: Line, below: Sequence[Line]) -> bool:
-    """Whether a header cell is a group's title: it stands over two or more cells of the header row right
-    below it (``Speedup over X`` above ``Stats. | Sys. | Overall``); a stacked line of one column's
-    header (``Greedy`` above ``Packing``) stands over one."""
-    return sum(1 for c in below if min(cell.right, c.right) - max(cell.left, c.left) > 0) >= 2
+def _groups(cell: Line, lower: Sequence[Line], columns: Sequence[tuple[float, float]]) -> bool:
+    """Whether a header cell is a group's title: it stands over header cells of two or more columns
+    below it (``Speedup over X`` above ``Stats. | Sys. | Overall``, on one line or one a line); a stacked
+    line of one column's header (``Greedy`` above ``Packing``) stands over one."""
+    under = {_column_of(c, columns) for c in lower if min(cell.right, c.right) - max(cell.left, c.left) > 0}
+    return len(under) >= 2
 
 
 def _reach(
