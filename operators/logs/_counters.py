@@ -11,7 +11,9 @@ from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import key_slug, metric_name
 
 
-def moving_counter(cluster: Cluster, pos: int, percent: set[int], names: dict[int, str] | None = None) -> int:
+def moving_counter(
+    cluster: Cluster, pos: int, percent: set[int], names: dict[int, str] | None = None
+) -> int | None:
     """A step that does not move over three or more records (a bar drawn to its end each time, ``833/833``) is
     no step where another whole number of the template rises on every record: the one that reaches furthest
     (``s 833``, ``1666``, ... over an epoch's ``miniE 1``, ``2``) counts the run; so does a step key whose values
@@ -20,6 +22,8 @@ def moving_counter(cluster: Cluster, pos: int, percent: set[int], names: dict[in
     stride (``epoch: 1, iters: 100,`` then ``iters: 200,``; ``epoch: 2 | nupdates: 3074``): the epoch changes
     rarely and by one, the counter of updates is the finer step (never a count of samples, tokens or time)."""
     rows = cluster.rows
+    if names is not None and names.get(pos, "").lower() == "epoch" and _fractional(row[2][pos] for row in rows):
+        return None  # an epoch printed as a fraction (``'epoch': 0.25``) counts no steps, not even at 1.00
     still = len(rows) >= 3 and len({row[2][pos] for row in rows}) == 1
     by_epoch = not still and names is not None and "epoch" in names.get(pos, "").lower() and len(rows) >= 2
     if names and not still:
@@ -40,6 +44,17 @@ def moving_counter(cluster: Cluster, pos: int, percent: set[int], names: dict[in
             continue
         rising.append((values[-1], at))
     return max(rising)[1] if rising else pos
+
+
+def _fractional(values) -> bool:
+    """Some value is a number with a fraction that is not whole (``0.25``; ``1.00`` is whole)."""
+    for value in values:
+        try:
+            if not float(value.rstrip(",;}")).is_integer():
+                return True
+        except ValueError:
+            continue
+    return False
 
 
 def _running_twin(rows: list, pos: int, names: dict[int, str]) -> int | None:

@@ -6,6 +6,12 @@ from __future__ import annotations
 import math
 import re
 
+from assay.operators.logs._epochs import (  # noqa: F401 -- the epoch context is read with the steps
+    EPOCH_NUMBER,
+    EpochBars,
+    EpochRelative,
+    says_epoch_ended,
+)
 from assay.operators.logs._names import counts_across_epochs, is_step_key
 
 #: A line about evaluation (``Epoch(val) [2][100/100]``, ``Test: [ 10/50]``): its counter counts evaluation
@@ -177,8 +183,12 @@ class EpochCounters:
         self.run_wide: set[tuple[int | None, str, int]] = set()
         self._shifted: dict[tuple[int | None, str, int], list[int]] = {}
 
-    def see(self, text: str, line_no: int, rank: int | None) -> int | None:
-        """The global step of ``text``'s innermost counter with a total, if it has one."""
+    def see(
+        self, text: str, line_no: int, rank: int | None, banner: tuple[int, int] | None = None
+    ) -> int | None:
+        """The global step of ``text``'s innermost counter with a total, if it has one. ``banner``: the epoch
+        a banner line before put the line in and the first epoch the banners named (``Epoch 3/20`` above
+        ``[120/500] loss 0.8``), for a line that prints no epoch of its own."""
         counters = list(_COUNTER_OF.finditer(text))
         if not counters:
             return None
@@ -194,6 +204,10 @@ class EpochCounters:
         k = int(epoch.group("k") or epoch.group("bk")) if epoch else None
         if k == 0 or now == 0:
             self.zero_based.add(rank)
+        # the epoch of the banner above a line that prints none: the epochs count from the first banner's
+        banner_now, banner_first = banner if banner and not epoch and not bare else (None, None)
+        if banner_now is not None:
+            now = banner_now  # and a counter that went on when it went up counts the whole run (below)
         if now is not None and last is not None and last_epoch is not None and now > last_epoch and n > last:
             self.run_wide.add(key)
             for line in self._shifted.pop(key, []):
@@ -208,6 +222,8 @@ class EpochCounters:
         if epoch and first <= k <= int(epoch.group("of") or epoch.group("bof")):
             # the epoch printed k/N before it: the counter's steps go on from the epochs before
             offset = (k - first) * total
+        elif banner_now is not None and banner_first is not None and n <= total:
+            offset = max(0, banner_now - banner_first) * total  # the epochs since the first banner's
         elif now is not None and now >= first and n <= total and (last is None or last_epoch is not None):
             # an epoch number beside the counter (``Epoch [2][100/267]``, ``| epoch  73 |   400/ 1106 batches``):
             # the epochs before it each counted ``total`` steps
@@ -265,75 +281,6 @@ def _counter_word(before: str) -> str:
 
 
 _LAST_WORD = re.compile(r"[A-Za-z]{2,}")
-
-
-#: A line that is only an epoch header: Keras' ``Epoch 41/190``.
-_EPOCH_HEADER = re.compile(r"^\s*Epoch\s+(?P<k>\d+)\s*/\s*(?P<of>\d+)\s*$", re.I)
-#: A line that opens with its batch counter: Keras' ``244/244 ━━━━ 270s 911ms/step - loss: 0.41`` or
-#: ``244/244 [======] - 270s - loss: 0.41``.
-#: MONAI's tutorials print ``3/16, train_loss: 0.41``.
-_LEADING_COUNTER = re.compile(r"^\s*(?P<n>\d+)/(?P<of>\d+)(?:\s+(?:\[|[^\w\s])|,\s)")
-
-
-class EpochBars:
-    """Counters that open their lines under an ``Epoch k/N`` header line (Keras' ``model.fit``). A file whose
-    bars all reached their total prints one record per epoch: its step is the epoch; otherwise a bar's step
-    counts on from the epochs before, ``(k - 1) * M + n``. Bars before the first header belong to the epoch
-    before it (an excerpt that starts mid-run)."""
-
-    def __init__(self) -> None:
-        self.epoch: dict[int | None, int] = {}
-        self.first_header: int | None = None
-        self.bars: list[tuple[int, int | None, int, int]] = []  # line, epoch (None: before any header), n, M
-
-    def see(self, text: str, line_no: int, rank: int | None) -> bool:
-        """Take a header line (True: the line says nothing else); note a bar line's counter."""
-        m = _EPOCH_HEADER.match(text)
-        if m:
-            self.epoch[rank] = int(m.group("k"))
-            if self.first_header is None:
-                self.first_header = int(m.group("k"))
-            return True
-        b = _LEADING_COUNTER.match(text)
-        if b:
-            self.bars.append((line_no, self.epoch.get(rank), int(b.group("n")), int(b.group("of"))))
-        return False
-
-    def steps(self) -> dict[int, int]:
-        """Line number -> the bar's step, once every line is seen."""
-        if self.first_header is None or not self.bars:
-            return {}
-        # the last bar may be an epoch cut short (a killed run, an excerpt): it decides nothing
-        decided = self.bars[:-1] if len(self.bars) > 1 else self.bars
-        per_epoch = all(n == of for _, _, n, of in decided)
-        out = {}
-        for line_no, epoch, n, of in self.bars:
-            k = epoch if epoch is not None else self.first_header - 1
-            out[line_no] = k if per_epoch else (k - 1) * of + n
-        return out
-
-
-class EpochRelative:
-    """A step printed without its total beside an epoch (MindSpore's ``epoch: 2 step: 100, loss is 1.9``) that
-    goes back exactly when the epoch goes up counts within the epoch: the steps go on from the largest one seen
-    in the epochs before (the epoch's length as far as the log shows it), instead of a restart at each epoch."""
-
-    def __init__(self) -> None:
-        self.state: dict[int | None, tuple[float, int, int, int]] = {}  # rank -> epoch, last, most, offset
-        self.offsets: dict[int, int] = {}  # line number -> steps added to its counter (where > 0)
-
-    def step(self, rank: int | None, epoch: float, printed: int) -> int:
-        last_epoch, last, most, offset = self.state.get(rank, (epoch, printed, 0, 0))
-        if epoch > last_epoch and printed < last:
-            offset += max(most, last)
-            most = 0
-        self.state[rank] = (epoch, printed, max(most, printed), offset)
-        return printed + offset
-
-
-#: The epoch a line names, printed without its total (``epoch: 2 step: 100``).
-#: ``Epoch: [4]  [ 0/5005]`` (torchvision's references) and ESPnet's ``2epoch:train:`` too.
-EPOCH_NUMBER = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*\[?\s*(\d+)(?!\d|\s*/)|\b(\d+)epoch\b")
 
 
 def samples_per_step(rows: list[list[str]], step_pos: int) -> tuple[int, int] | None:

@@ -33,13 +33,13 @@ from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._records import BAR_GLUED, last_draws, second_lines
 from assay.operators.logs._steps import (
-    EPOCH_NUMBER,
     EVALUATION_WORD,
     EpochBars,
     EpochCounters,
     EpochRelative,
     counter_step,
     samples_per_step,
+    says_epoch_ended,
     step_position,
 )
 from assay.operators.logs._tables import NUMBER_ROW, TABLE_LINE, TABLE_LINE_RE, Tables
@@ -195,6 +195,7 @@ class GenericParser(LogParser):
             return
         if self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None))):
             return  # a table's header or row
+        self.relative.banner(text, rank)  # an epoch's banner or footer: the epoch of the records around it
         if self.keras.see(text, line_no, rank):
             return
         if not EVALUATION_WORD.search(text):  # evaluation lines take the training step, whatever they count
@@ -226,13 +227,13 @@ class GenericParser(LogParser):
             self.finer = True
             self.steps[rank] = self.steps[None] = int(run_wide.group(1))
             return
-        counted = self.epochs.see(text, line_no, rank)
+        counted = self.epochs.see(text, line_no, rank, self.relative.banner_of(rank))
         found = counted if counted is not None else counter_step(text)
         self.finer = self.finer or found is not None
         if counted is None and found is not None:
-            epoch = EPOCH_NUMBER.search(text)
-            if epoch:
-                shifted = self.relative.step(rank, float(epoch.group(1) or epoch.group(2)), found)
+            epoch = self.relative.epoch_of(text, rank)  # on the line, or from the banner above it
+            if epoch is not None:
+                shifted = self.relative.step(rank, epoch, found)
                 if shifted != found:
                     self.relative.offsets[line_no] = shifted - found
                 found = shifted
@@ -279,10 +280,9 @@ def _step_before(lines: list[int], steps: dict[int, int], line_no: int) -> int |
 _AGGREGATE_WORDS = {"average", "avg", "mean"}
 
 
-def _says_epoch_ended(template: list[str]) -> bool:
-    """A line that reports an epoch's end (``end of epoch 7``): its values are the epoch's, not a step's."""
-    words = [t.lower() for t in template]
-    return any(words[i : i + 3] == ["end", "of", "epoch"] for i in range(len(words) - 2))
+def _says_epoch_ended(template: list[str], finer: bool = True) -> bool:
+    """A line that reports an epoch's end (``end of epoch 7``, ``Epoch 3 finished``): see ``_epochs``."""
+    return says_epoch_ended(template, finer)
 
 
 def _why(
@@ -523,7 +523,8 @@ def emit_series(
     keep_series_apart(metrics, names)
     if summary:
         metrics = {pos: f"epoch_avg_{name}" for pos, name in metrics.items()}
-    elif _says_epoch_ended(cluster.template):  # ``| end of epoch 7 | time: 131s | valid loss 4.2``: the epoch's
+    elif _says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):
+        # ``| end of epoch 7 | time: 131s | valid loss 4.2``: the epoch's
         metrics = {pos: n if n.startswith("val_") else f"epoch_{n}" for pos, n in metrics.items()}
     # a template whose records mostly follow a counter line (an excerpt may open inside the record before)
     stepped = step_pos is not None or sum(row[3] is not None for row in cluster.rows) * 2 >= len(cluster.rows)

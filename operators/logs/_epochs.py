@@ -1,0 +1,149 @@
+"""The epoch around a run's records: Keras' ``Epoch k/N`` header over its bars, a banner before the records
+(``===== Epoch 3 =====``, ``Starting epoch 4``) or a footer after them (``End of epoch 3``), a line that prints
+the epoch's length; counters that start again at each epoch are made global from them."""
+
+from __future__ import annotations
+
+import re
+
+#: A line that is only an epoch header: Keras' ``Epoch 41/190``.
+_EPOCH_HEADER = re.compile(r"^\s*Epoch\s+(?P<k>\d+)\s*/\s*(?P<of>\d+)\s*$", re.I)
+#: A line that opens with its batch counter: Keras' ``244/244 ━━━━ 270s 911ms/step - loss: 0.41`` or
+#: ``244/244 [======] - 270s - loss: 0.41``.
+#: MONAI's tutorials print ``3/16, train_loss: 0.41``.
+_LEADING_COUNTER = re.compile(r"^\s*(?P<n>\d+)/(?P<of>\d+)(?:\s+(?:\[|[^\w\s])|,\s)")
+
+
+class EpochBars:
+    """Counters that open their lines under an ``Epoch k/N`` header line (Keras' ``model.fit``). A file whose
+    bars all reached their total prints one record per epoch: its step is the epoch; otherwise a bar's step
+    counts on from the epochs before, ``(k - 1) * M + n``. Bars before the first header belong to the epoch
+    before it (an excerpt that starts mid-run)."""
+
+    def __init__(self) -> None:
+        self.epoch: dict[int | None, int] = {}
+        self.first_header: int | None = None
+        self.bars: list[tuple[int, int | None, int, int]] = []  # line, epoch (None: before any header), n, M
+
+    def see(self, text: str, line_no: int, rank: int | None) -> bool:
+        """Take a header line (True: the line says nothing else); note a bar line's counter."""
+        m = _EPOCH_HEADER.match(text)
+        if m:
+            self.epoch[rank] = int(m.group("k"))
+            if self.first_header is None:
+                self.first_header = int(m.group("k"))
+            return True
+        b = _LEADING_COUNTER.match(text)
+        if b:
+            self.bars.append((line_no, self.epoch.get(rank), int(b.group("n")), int(b.group("of"))))
+        return False
+
+    def steps(self) -> dict[int, int]:
+        """Line number -> the bar's step, once every line is seen."""
+        if self.first_header is None or not self.bars:
+            return {}
+        # the last bar may be an epoch cut short (a killed run, an excerpt): it decides nothing
+        decided = self.bars[:-1] if len(self.bars) > 1 else self.bars
+        per_epoch = all(n == of for _, _, n, of in decided)
+        out = {}
+        for line_no, epoch, n, of in self.bars:
+            k = epoch if epoch is not None else self.first_header - 1
+            out[line_no] = k if per_epoch else (k - 1) * of + n
+        return out
+
+
+class EpochRelative:
+    """A step printed without its total beside an epoch (MindSpore's ``epoch: 2 step: 100, loss is 1.9``) that
+    goes back exactly when the epoch goes up counts within the epoch: the steps go on from the largest one seen
+    in the epochs before (the epoch's length as far as the log shows it, or as a line prints it: ``steps per
+    epoch: 300``), instead of a restart at each epoch.
+
+    The epoch may also come from the lines around the records (:meth:`banner`): a banner before them
+    (``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``) or a footer after them (``End of epoch 3``,
+    ``Epoch 3 finished, avg loss 0.41``: the records after it are the next epoch's). A banner's epochs count
+    from the first one the log shows: ``step = (epoch - first) * length + i``."""
+
+    def __init__(self) -> None:
+        self.state: dict[int | None, tuple[float, int, int, int]] = {}  # rank -> epoch, last, most, offset
+        self.offsets: dict[int, int] = {}  # line number -> steps added to its counter (where > 0)
+        self.banners: dict[int | None, int] = {}  # rank -> the epoch its last banner or footer puts it in
+        self.first: dict[int | None, int] = {}  # rank -> the first epoch a banner named
+        self.length: int | None = None  # steps per epoch, where a line prints it
+
+    def banner(self, text: str, rank: int | None) -> None:
+        """Note the epoch a banner, a footer or a steps-per-epoch line says (the line is read on as before)."""
+        if "poch" not in text and "POCH" not in text:
+            return
+        m = _EPOCH_BANNER.match(text)
+        footer = None if m else _EPOCH_FOOTER.search(text)
+        if m or footer:
+            k = int(m.group(1)) if m else int(footer.group(1) or footer.group(2)) + 1
+            self.banners[rank] = k
+            self.first.setdefault(rank, k - (0 if m else 1))
+            return
+        per = _STEPS_PER_EPOCH.search(text)
+        if per:
+            self.length = int(per.group(1) or per.group(2))
+
+    def banner_of(self, rank: int | None) -> tuple[int, int] | None:
+        """The epoch the banners put ``rank`` in and the first one they named, if any did."""
+        k = self.banners.get(rank, self.banners.get(None))
+        return None if k is None else (k, self.first.get(rank, self.first.get(None, k)))
+
+    def epoch_of(self, text: str, rank: int | None) -> float | None:
+        """The epoch a line names (``epoch: 2 step: 100``), else the one its banner put it in."""
+        m = EPOCH_NUMBER.search(text)
+        if m:
+            return float(m.group(1) or m.group(2))
+        k = self.banners.get(rank, self.banners.get(None))
+        return None if k is None else float(k)
+
+    def step(self, rank: int | None, epoch: float, printed: int) -> int:
+        last_epoch, last, most, offset = self.state.get(rank, (epoch, printed, 0, 0))
+        if epoch > last_epoch and printed < last:
+            offset += self.length * round(epoch - last_epoch) if self.length else max(most, last)
+            most = 0
+        self.state[rank] = (epoch, printed, max(most, printed), offset)
+        return printed + offset
+
+
+#: A line that only announces an epoch: ``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``,
+#: ``--- Beginning epoch 2 of 10 ---``, ``[Epoch 5]``.
+_EPOCH_BANNER = re.compile(
+    r"(?i)^\W*(?:(?:start(?:ing|ed)?|begin(?:ning)?|running|training)\s+)?epoch\s*[:#]?\s*\[?\s*(\d+)"
+    r"\s*(?:(?:/|of)\s*\d+\s*)?\]?(?:\s*(?:starts?|started|begins?|begun)\b)?\W*$"
+)
+#: A line that says an epoch ended: ``End of epoch 3``, ``Epoch 3 finished ... avg loss 0.41``, ``epoch 3 done``.
+_EPOCH_FOOTER = re.compile(
+    r"(?i)\bend of epoch\s*[:#]?\s*(\d+)|\bepoch\s*[:#]?\s*(\d+)\s*(?:/\s*\d+\s*)?[,:]?\s*"
+    r"(?:finished|done|completed?|ended|is over)\b"
+)
+#: Words after an epoch's number that say it ended (``Epoch 3 finished``, ``epoch 3/20 done``).
+_ENDED_WORDS = {"finished", "done", "complete", "completed", "ended"}
+
+
+def says_epoch_ended(template: list[str], finer: bool = True) -> bool:
+    """A mined template that reports an epoch's end (``end of epoch 7``, ``Epoch <*> finished, loss <*>``): its
+    values are the epoch's (at the epoch's last step), not a step's. ``Epoch <*> finished`` says so only among
+    ``finer`` steps (the file counts steps within the epoch): alone, one such line per epoch is the record."""
+    words = [t.lower() for t in template if t not in (",", ":", "|", "-")]
+    for i, word in enumerate(words):
+        if words[i : i + 3] == ["end", "of", "epoch"]:
+            return True
+        if word == "epoch" and words[i + 1 : i + 2] == ["<*>"]:
+            after = words[i + 4 : i + 5] if words[i + 2 : i + 4] == ["/", "<*>"] else words[i + 2 : i + 3]
+            if finer and after and after[0] in _ENDED_WORDS:
+                return True
+    return False
+
+
+#: A line that prints the epoch's length: ``steps per epoch: 300``, ``300 iterations per epoch``.
+_STEPS_PER_EPOCH = re.compile(
+    r"(?i)\b(?:steps|iterations|iters|batches|updates)[ _]per[ _]epoch\s*[:=]?\s*(\d+)"
+    r"|\b(\d+)\s+(?:steps|iterations|iters|batches|updates) per epoch\b"
+)
+
+
+#: The epoch a line names, printed without its total (``epoch: 2 step: 100``).
+#: ``Epoch: [4]  [ 0/5005]`` (torchvision's references) and ESPnet's ``2epoch:train:`` too.
+EPOCH_NUMBER = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*\[?\s*(\d+)(?!\d|\s*/)|\b(\d+)epoch\b")

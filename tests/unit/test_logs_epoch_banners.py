@@ -1,0 +1,76 @@
+"""Epochs named by the lines around the records, not on them: a banner before an epoch's records
+(``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``), a footer after them (``End of epoch 3``,
+``Epoch 3 finished, loss 0.41``), a line printing the epoch's length; records whose counter starts again each
+epoch count on across epochs: ``step = (epoch - first epoch) * length + i``."""
+
+from __future__ import annotations
+
+from assay.operators.logs import parse_log
+
+
+def _log(tmp_path, lines):
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return parse_log(str(path))
+
+
+def _steps(log, name="loss"):
+    return [step for step, _ in log.series(name)]
+
+
+def test_a_banner_over_sparse_counters_with_their_total(tmp_path):
+    # every 100th of 300 batches printed, the epoch's last ones not: the banner says the epoch went up
+    lines = []
+    for k in (1, 2, 3):
+        lines += [f"===== Epoch {k} =====", f"[100/300] loss {1 - k / 10:.2f}"]
+    log = _log(tmp_path, lines)
+    assert _steps(log) == [100, 400, 700]
+    assert "restart" not in log.event_kinds()
+
+
+def test_a_banner_over_a_counter_without_total(tmp_path):
+    lines = []
+    for k in (1, 2, 3):
+        lines += [f"Starting epoch {k}"] + [
+            f"iter {i} loss {2 - k / 4 - i / 1000:.3f}" for i in (100, 200, 300)
+        ]
+    log = _log(tmp_path, lines)
+    assert _steps(log) == [100, 200, 300, 400, 500, 600, 700, 800, 900]
+    assert log.event_kinds() == []
+
+
+def test_the_first_banner_is_the_first_epoch(tmp_path):
+    # an excerpt that starts at epoch 3 of 20: its steps count from there
+    lines = ["Epoch 3/20", "[120/500] loss 0.80", "[240/500] loss 0.75", "Epoch 4/20", "[120/500] loss 0.70"]
+    assert _steps(_log(tmp_path, lines)) == [120, 240, 620]
+
+
+def test_the_epoch_length_a_line_prints(tmp_path):
+    # the records stop short of the epoch's end: its length is the one printed, not the last counter seen
+    lines = ["steps per epoch: 300"]
+    for k in (1, 2):
+        lines += [f"--- Beginning epoch {k} ---", "iter 100 loss 0.90", "iter 200 loss 0.80"]
+    assert _steps(_log(tmp_path, lines)) == [100, 200, 400, 500]
+
+
+def test_a_footer_gives_the_epochs_metrics_to_its_last_step(tmp_path):
+    lines = [
+        "Starting epoch 1",
+        "step 100 loss 0.90",
+        "step 200 loss 0.80",
+        "Epoch 1 finished, loss 0.82",
+        "step 100 loss 0.60",
+        "step 200 loss 0.50",
+        "Epoch 2 finished, loss 0.55",
+    ]
+    log = _log(tmp_path, lines)
+    assert log.series("loss") == [(100, 0.9), (200, 0.8), (300, 0.6), (400, 0.5)]
+    assert log.series("epoch_loss") == [(200, 0.82), (400, 0.55)]
+    assert log.event_kinds() == []
+
+
+def test_a_counter_of_the_whole_run_under_banners_stays_as_printed(tmp_path):
+    with_total = ["Epoch 1/2", "[100/400] loss 0.9", "[200/400] loss 0.8", "Epoch 2/2", "[300/400] loss 0.6"]
+    assert _steps(_log(tmp_path, with_total)) == [100, 200, 300]
+    without = ["Epoch 1", "iter 100 loss 0.9", "iter 200 loss 0.8", "Epoch 2", "iter 300 loss 0.6"]
+    assert _steps(_log(tmp_path, without)) == [100, 200, 300]
