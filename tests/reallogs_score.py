@@ -242,10 +242,17 @@ def _event_found(want: dict[str, Any], events: list[tuple[str, int | None]]) -> 
     return any(s is not None and abs(s - want["step"]) <= tolerance for s in candidates)
 
 
+#: One tool that gold files key by two names (the package's and the project's).
+TOOL_ALIASES = {"msswift": "swift"}
+
+
 def tool_key(name: str | None) -> str | None:
     """A tool's name as its letters and digits, lower-cased: a package's spellings (``vowpal_wabbit``,
     ``vowpalwabbit``, ``Vowpal Wabbit``, ``llama-recipes``) are one tool, as a reader of the log would say."""
-    return None if name is None else re.sub(r"[^0-9a-z]", "", name.lower())
+    if name is None:
+        return None
+    key = re.sub(r"[^0-9a-z]", "", name.lower())
+    return TOOL_ALIASES.get(key, key)
 
 
 def same_tool(read: str | None, want: str | None) -> bool:
