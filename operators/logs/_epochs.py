@@ -60,14 +60,15 @@ class EpochRelative:
 
     The epoch may also come from the lines around the records (:meth:`banner`): a banner before them
     (``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``) or a footer after them (``End of epoch 3``,
-    ``Epoch 3 finished, avg loss 0.41``: the records after it are the next epoch's). A banner's epochs count
-    from the first one the log shows: ``step = (epoch - first) * length + i``."""
+    ``Epoch 3 finished, avg loss 0.41``: the records after it are the next epoch's). Where the epoch's length is
+    printed, the steps are the run's: ``step = (epoch - first) * length + i``, ``first`` the run's first epoch
+    (1, or 0 once an epoch 0 is named), as for a counter with its total (:class:`EpochCounters`)."""
 
     def __init__(self) -> None:
         self.state: dict[int | None, tuple[float, int, int, int]] = {}  # rank -> epoch, last, most, offset
         self.offsets: dict[int, int] = {}  # line number -> steps added to its counter (where > 0)
         self.banners: dict[int | None, int] = {}  # rank -> the epoch its last banner or footer puts it in
-        self.first: dict[int | None, int] = {}  # rank -> the first epoch a banner named
+        self.zero = False  # an epoch 0 was named: the run counts its epochs from 0
         self.length: int | None = None  # steps per epoch, where a line prints it
 
     def banner(self, text: str, rank: int | None) -> None:
@@ -79,28 +80,31 @@ class EpochRelative:
         if m or footer:
             k = int(m.group(1)) if m else int(footer.group(1) or footer.group(2)) + 1
             self.banners[rank] = k
-            self.first.setdefault(rank, k - (0 if m else 1))
+            self.zero = self.zero or k - (0 if m else 1) == 0
             return
         per = _STEPS_PER_EPOCH.search(text)
         if per:
             self.length = int(per.group(1) or per.group(2))
 
-    def banner_of(self, rank: int | None) -> tuple[int, int] | None:
-        """The epoch the banners put ``rank`` in and the first one they named, if any did."""
-        k = self.banners.get(rank, self.banners.get(None))
-        return None if k is None else (k, self.first.get(rank, self.first.get(None, k)))
+    def banner_of(self, rank: int | None) -> int | None:
+        """The epoch the banners put ``rank`` in, if any did."""
+        return self.banners.get(rank, self.banners.get(None))
 
     def epoch_of(self, text: str, rank: int | None) -> float | None:
         """The epoch a line names (``epoch: 2 step: 100``), else the one its banner put it in."""
         m = EPOCH_NUMBER.search(text)
         if m:
+            self.zero = self.zero or (m.group(1) or m.group(2)) == "0"
             return float(m.group(1) or m.group(2))
         k = self.banners.get(rank, self.banners.get(None))
         return None if k is None else float(k)
 
     def step(self, rank: int | None, epoch: float, printed: int) -> int:
+        if rank not in self.state and self.length and printed <= self.length:
+            # a printed epoch length: the run's epochs before this one (from 1, or 0 where it starts at 0)
+            self.state[rank] = (epoch, printed, 0, self.length * max(0, round(epoch) - (0 if self.zero else 1)))
         last_epoch, last, most, offset = self.state.get(rank, (epoch, printed, 0, 0))
-        if epoch > last_epoch and printed < last:
+        if epoch > last_epoch and printed <= last:  # the counter did not go on when the epoch went up
             offset += self.length * round(epoch - last_epoch) if self.length else max(most, last)
             most = 0
         self.state[rank] = (epoch, printed, max(most, printed), offset)

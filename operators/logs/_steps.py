@@ -183,12 +183,10 @@ class EpochCounters:
         self.run_wide: set[tuple[int | None, str, int]] = set()
         self._shifted: dict[tuple[int | None, str, int], list[int]] = {}
 
-    def see(
-        self, text: str, line_no: int, rank: int | None, banner: tuple[int, int] | None = None
-    ) -> int | None:
+    def see(self, text: str, line_no: int, rank: int | None, banner: int | None = None) -> int | None:
         """The global step of ``text``'s innermost counter with a total, if it has one. ``banner``: the epoch
-        a banner line before put the line in and the first epoch the banners named (``Epoch 3/20`` above
-        ``[120/500] loss 0.8``), for a line that prints no epoch of its own."""
+        a banner line before put the line in (``Epoch 3/20`` above ``[120/500] loss 0.8``: the epochs before
+        it each counted 500 steps), for a line that prints no epoch of its own."""
         counters = list(_COUNTER_OF.finditer(text))
         if not counters:
             return None
@@ -205,9 +203,11 @@ class EpochCounters:
         if k == 0 or now == 0:
             self.zero_based.add(rank)
         # the epoch of the banner above a line that prints none: the epochs count from the first banner's
-        banner_now, banner_first = banner if banner and not epoch and not bare else (None, None)
+        banner_now = banner if banner is not None and not epoch and not bare else None
         if banner_now is not None:
             now = banner_now  # and a counter that went on when it went up counts the whole run (below)
+            if banner_now == 0:
+                self.zero_based.add(rank)
         if now is not None and last is not None and last_epoch is not None and now > last_epoch and n > last:
             self.run_wide.add(key)
             for line in self._shifted.pop(key, []):
@@ -222,8 +222,8 @@ class EpochCounters:
         if epoch and first <= k <= int(epoch.group("of") or epoch.group("bof")):
             # the epoch printed k/N before it: the counter's steps go on from the epochs before
             offset = (k - first) * total
-        elif banner_now is not None and banner_first is not None and n <= total:
-            offset = max(0, banner_now - banner_first) * total  # the epochs since the first banner's
+        elif banner_now is not None and n <= total:
+            offset = max(0, banner_now - first) * total  # the run's epochs before the banner's, each ``total`` long
         elif now is not None and now >= first and n <= total and (last is None or last_epoch is not None):
             # an epoch number beside the counter (``Epoch [2][100/267]``, ``| epoch  73 |   400/ 1106 batches``):
             # the epochs before it each counted ``total`` steps

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass, field
 
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._collect import Collector
@@ -54,31 +55,53 @@ _SKIP = {
 }
 
 
-#: The Trainer's evidence in a file's head, each with its weight: the file is the Trainer's from ``_NAMED`` on.
+@dataclass(frozen=True)
+class Evidence:
+    """One row of the Trainer's evidence: what it is, its weight, its pattern (multi-line) and an example line
+    in the Trainer's shape (``tests/unit/test_logs_hf_evidence.py`` runs each through ``parse_log``)."""
+
+    name: str
+    weight: float
+    pattern: str
+    example: str
+    regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "regex", re.compile(self.pattern, re.M))
+
+
+#: The Trainer's evidence in a file's head, each row with its weight: the file is the Trainer's from ``_NAMED`` on.
 #: Its log record (``loss``, ``learning_rate`` and ``epoch`` together, or an evaluation's or the summary's
 #: timing keys) and its module paths (``transformers/trainer.py``, the ``transformers.trainer`` logger,
 #: ``[INFO|trainer.py:2128]``) name it alone; its banner, the settings block under the banner and its bare
 #: tqdm bars (``  3%|▎   | 10/375 [00:05<...``) only together, as a copy of one of them does not.
-_EVIDENCE: tuple[tuple[str, float, re.Pattern[str]], ...] = (
-    (
+_EVIDENCE: tuple[Evidence, ...] = (
+    Evidence(
         "record",
         0.85,
-        re.compile(
-            r"\{'loss': [^{}]*'learning_rate': [^{}]*'epoch': |\{'eval_[a-z_]+': [^{}]*'eval_runtime': "
-            r"|\{'train_runtime': [^{}]*'train_samples_per_second': "
-        ),
+        r"\{'loss': [^{}]*'learning_rate': [^{}]*'epoch': |\{'eval_[a-z_]+': [^{}]*'eval_runtime': "
+        r"|\{'train_runtime': [^{}]*'train_samples_per_second': ",
+        "{'loss': 1.734, 'grad_norm': 2.2, 'learning_rate': 3.1e-05, 'epoch': 0.42}",
     ),
-    ("module", 0.85, re.compile(r"transformers[./]trainer\b|\[(?:INFO|WARNING)\|trainer\.py:\d+\]")),
-    ("banner", 0.4, re.compile(r"\*{5} Running training \*{5}")),
-    (
+    Evidence(
+        "module",
+        0.85,
+        r"transformers[./]trainer\b|\[(?:INFO|WARNING)\|trainer\.py:\d+\]",
+        "[INFO|trainer.py:2314] 2025-02-03 04:05:06,789 >> Saving model checkpoint to out/checkpoint-500",
+    ),
+    Evidence("banner", 0.4, r"\*{5} Running training \*{5}", "***** Running training *****"),
+    Evidence(
         "settings",
         0.3,
-        re.compile(
-            r"^\s*(?:Total optimization steps|Instantaneous batch size per device|Gradient Accumulation steps) = ",
-            re.M,
-        ),
+        r"^\s*(?:Total optimization steps|Instantaneous batch size per device|Gradient Accumulation steps) = ",
+        "  Total optimization steps = 1,200",
     ),
-    ("bars", 0.3, re.compile(r"^\s*\d{1,3}%\|[^|\n]*\| *\d+/\d+ \[\d", re.M)),
+    Evidence(
+        "bars",
+        0.3,
+        r"^\s*\d{1,3}%\|[^|\n]*\| *\d+/\d+ \[\d",
+        " 12%|█▏        | 144/1200 [01:02<07:31,  2.34it/s]",
+    ),
 )
 #: The evidence that names the Trainer (one record or module path; the banner with its block and its bars).
 _NAMED = 0.85
@@ -135,8 +158,7 @@ class HFTrainerParser(LogParser):
         """How sure the file is the Trainer's, from the evidence it gives (``_EVIDENCE``): its own log
         record, its module paths, or its banner block with its bare bars. One line a user's script copies
         (the banner printed once, a ``{'loss': ...}`` dict of its own) is no evidence alone."""
-        found = [name for name, weight, pattern in _EVIDENCE if pattern.search(head)]
-        score = sum(weight for name, weight, _ in _EVIDENCE if name in found)
+        score = sum(row.weight for row in _EVIDENCE if row.regex.search(head))
         return min(0.9, score) if score >= _NAMED else 0.0
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:

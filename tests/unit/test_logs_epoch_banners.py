@@ -1,7 +1,8 @@
 """Epochs named by the lines around the records, not on them: a banner before an epoch's records
 (``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``), a footer after them (``End of epoch 3``,
 ``Epoch 3 finished, loss 0.41``), a line printing the epoch's length; records whose counter starts again each
-epoch count on across epochs: ``step = (epoch - first epoch) * length + i``."""
+epoch count on across epochs: ``step = (epoch - first epoch) * length + i``, the first epoch the run's (1, or 0
+where the log names an epoch 0)."""
 
 from __future__ import annotations
 
@@ -39,10 +40,19 @@ def test_a_banner_over_a_counter_without_total(tmp_path):
     assert log.event_kinds() == []
 
 
-def test_the_first_banner_is_the_first_epoch(tmp_path):
-    # an excerpt that starts at epoch 3 of 20: its steps count from there
+def test_an_excerpt_that_starts_mid_run_counts_the_runs_epochs_before(tmp_path):
+    # an excerpt that starts at epoch 3 of 20: epochs 1 and 2 each counted the counter's 500 steps
     lines = ["Epoch 3/20", "[120/500] loss 0.80", "[240/500] loss 0.75", "Epoch 4/20", "[120/500] loss 0.70"]
-    assert _steps(_log(tmp_path, lines)) == [120, 240, 620]
+    assert _steps(_log(tmp_path, lines)) == [1120, 1240, 1620]
+    # and where the epoch's length is printed, with a counter that has no total
+    lines = [
+        "iterations per epoch: 300",
+        "Starting epoch 3",
+        "iter 100 loss 0.9",
+        "Starting epoch 4",
+        "iter 100 loss 0.8",
+    ]
+    assert _steps(_log(tmp_path, lines)) == [700, 1000]
 
 
 def test_the_epoch_length_a_line_prints(tmp_path):

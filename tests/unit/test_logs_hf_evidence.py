@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from assay.operators.logs import parse_log
+from assay.operators.logs.hf_trainer import _EVIDENCE, _NAMED
 
 _HF = "Hugging Face Transformers"
 
@@ -67,3 +68,17 @@ def test_a_copied_banner_or_dict_stays_generic(tmp_path, lines):
 )
 def test_the_trainers_evidence_names_it(tmp_path, lines):
     assert _framework(tmp_path, lines) == _HF
+
+
+_PLAIN = ["ep 1 it 10 loss 2.05", "ep 1 it 20 loss 1.88"]
+
+
+@pytest.mark.parametrize("row", _EVIDENCE, ids=lambda r: r.name)
+def test_every_evidence_row_alone_names_the_trainer_only_when_it_weighs_enough(tmp_path, row):
+    named = _framework(tmp_path, [*_PLAIN, row.example]) == _HF
+    assert row.regex.search(row.example) and named == (row.weight >= _NAMED)
+
+
+def test_the_weak_rows_together_name_the_trainer(tmp_path):
+    weak = [row.example for row in _EVIDENCE if row.weight < _NAMED]
+    assert _framework(tmp_path, [*weak, *_PLAIN]) == _HF
