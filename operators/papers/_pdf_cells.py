@@ -3,7 +3,7 @@
 PDFium cuts a line into runs where the gap is wider than an em (``_pdf._segments``), so cells set closer
 come as one run: ``12.3 45.6``, column names ``Sync Lazy``; and two ratio cells closer than a word's
 space come as one token, ``1.94×3.29×``. A line of two or more values (a glued run cut at each unit) is
-cut into one cell a value, each with its characters' x-extent where the reader gave them (``Line.glyphs``)
+cut into one cell a value, each with its characters' x-extent where the reader gave them (``Segment.edges``)
 and its share of the line's width where not, so the table reader puts each in its own column. Cells cut
 this way touch; ``_pdf_tables`` keeps touching cut cells in their own columns.
 """
@@ -80,8 +80,13 @@ def cut_values(block: Sequence[Line]) -> list[Line]:
 def pieces(line: Line, parts: Sequence[str]) -> list[Line]:
     """A line cut into the cells of ``parts`` (its text without spaces, in order), each with its
     characters' x-extent where the reader gave them, else its share of the line's width."""
-    glyphs = getattr(line, "glyphs", None)
-    marks = [(a, b) for ch, a, b in (glyphs() if callable(glyphs) else []) if not ch.isspace()]
+    segments = sorted(getattr(line, "segments", ()), key=lambda s: s.left)
+    known = segments and all(len(getattr(s, "edges", ())) == len(s.text) for s in segments)
+    marks = (
+        [m for s in segments for ch, m in zip(s.text, s.edges, strict=True) if not ch.isspace()]
+        if known
+        else []
+    )
     if len(marks) != sum(len(p) for p in parts):
         step = (line.right - line.left) / max(1, len(" ".join(parts)))
         start, marks = line.left, []

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from assay.operators.papers._pdf_cells import value_lines
-from assay.operators.papers._pdf_tables import table_lines
+from assay.operators.papers._pdf_tables import body_grids, table_lines
 
 
 @dataclass
@@ -76,15 +76,6 @@ class Line:
     def largest(self) -> float:
         return max(max(s.largest, s.size) for s in self.segments)
 
-    def glyphs(self) -> list[tuple[str, float, float]]:
-        """The line's characters left to right with their x-extent; empty where a segment has none."""
-        out: list[tuple[str, float, float]] = []
-        for s in sorted(self.segments, key=lambda s: s.left):
-            if len(s.edges) != len(s.text):
-                return []
-            out += [(ch, a, b) for ch, (a, b) in zip(s.text, s.edges, strict=True)]
-        return out
-
     @property
     def text(self) -> str:
         out = ""
@@ -119,6 +110,7 @@ _PROSE_WIDTH = 0.75
 #: Running headers and footers lie within this share of the page height from its edge.
 _EDGE = 0.08
 _CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Algorithm|Listing)\s*\d+[a-z]?\s*[:.|–—-]", re.I)
+_TABLE_CAPTION = re.compile(r"^(?:Table|Tab\.)\s*\d+", re.I)
 _SENTENCE_END = re.compile(r"[.!?:。！？]['\")\]]?$")
 _HYPHENS = "-\u2010\u2011\x02\xad"
 _RANGE_DASH = re.compile(r"\d(?:\.\d+)?\s*[%×x]?\s*[-–—\u2010\u2011\x02]$")
@@ -269,7 +261,15 @@ def page_parts(
     asides: list[list[Line]] = []
     caption: Line | None = None
     previous_aside = False
-    for line in lines:
+    grids = _body_grids(lines, body, measure)
+    for i, line in enumerate(lines):
+        if i in grids:  # a table set in the body's font: read by position as the smaller ones are
+            if i - 1 in grids:
+                asides[-1].append(line)
+            else:
+                asides.append([line])
+            caption, previous_aside = None, False
+            continue
         if _CAPTION.match(line.text):
             caption = line
             asides.append([line])
@@ -293,6 +293,21 @@ def page_parts(
         previous_aside = False
         body_lines += value_lines(line.text)  # a table's row of values set in the body's font
     return body_lines, [_rows(block) for block in asides]
+
+
+def _body_grids(lines: Sequence[Line], body: float, measure: float) -> set[int]:
+    """The places of the lines of tables set in the body's font (``_pdf_tables.body_grids``): short lines
+    of the body's size right below or above a table's caption (with the lines that continue it)."""
+    captions = [[i, i] for i, line in enumerate(lines) if _TABLE_CAPTION.match(line.text)]
+    for span in captions:
+        while span[1] + 1 < len(lines) and _continues(lines[span[1]], lines[span[1] + 1]):
+            span[1] += 1
+    width = _PROSE_WIDTH * measure
+    return body_grids(
+        lines,
+        captions,
+        lambda ln: not _CAPTION.match(ln.text) and ln.right - ln.left < width and ln.largest >= _SMALL * body,
+    )
 
 
 def _rows(block: Sequence[Line]) -> str:

@@ -32,7 +32,7 @@ time above it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from assay.operators.papers._pdf_cells import Cell, Line, cut_values, pieces
 
@@ -59,6 +59,10 @@ _PROSE_SHARE = 0.25
 #: header) only rows of short names over the columns, as past a gap of up to this many rows' heights.
 _MAX_HEADER_ROWS = 6
 _HEAD_GAP = 2.5
+#: A table set in the body's font: its first line at most this many lines' heights from its caption, each
+#: next line at most this many from the lines before it.
+_CAPTION_GAP = 3.0
+_ROW_GAP = 1.5
 
 
 def is_value(text: str) -> bool:
@@ -122,6 +126,38 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
     checked = out[len(before) + 1 :] if grouped else out
     if any(len(row) > _ROW_CHARS for row in checked):
         return None  # no table's row (a diagram's labels): the structure reader would read it as prose
+    return out
+
+
+def body_grids(
+    lines: Sequence[Line], captions: Sequence[Sequence[int]], is_cell: Callable[[Line], bool]
+) -> set[int]:
+    """The places of the lines of tables set in the body's font: from each table's caption (its first and
+    last line's places), the lines right below it, else right above it, that may be cells (``is_cell``:
+    short, of the body's size), follow one another closely from the caption on, and form a grid of two or
+    more columns and rows (not prose, a figure's labels or an equation)."""
+    out: set[int] = set()
+    for first, last in captions:
+        for order, anchor in (
+            (range(last + 1, len(lines)), lines[last]),
+            (range(first - 1, -1, -1), lines[first]),
+        ):
+            run: list[int] = []
+            low, high = anchor.bottom, anchor.top
+            for k in order:
+                line = lines[k]
+                gap = max(line.bottom - high, low - line.top)
+                if (
+                    k in out
+                    or not is_cell(line)
+                    or gap > (_ROW_GAP if run else _CAPTION_GAP) * (line.top - line.bottom)
+                ):
+                    break
+                low, high = (min(low, line.bottom), max(high, line.top)) if run else (line.bottom, line.top)
+                run.append(k)
+            if run and table_lines([lines[k] for k in run]) is not None:
+                out.update(run)
+                break
     return out
 
 

@@ -160,3 +160,33 @@ def test_glued_ratios_in_the_bodys_font_are_each_a_claim(tmp_path_factory):
     table += [(318, 585, 10, "GPT-2"), (380, 585, 10, "2.94x"), (403.5, 585, 10, "3.39x")]
     _, claims = _read(tmp_path_factory, "body.pdf", _page(table))
     assert {2.94, 3.39} <= set(claims)
+
+
+#: A table set in the body's font under its caption: columns of systems, the first at 1.00x the baseline.
+BODY_FONT_TABLE = [
+    (318, 9, "Table 6: Recovery time of each policy, normalized."),
+    (318, 10, "Model", 372, "Sync", 420, "Lazy", 468, "Quill"),
+    (318, 10, "OPT-13B", 372, "1.00x", 420, "1.72x", 468, "2.83x"),
+    (318, 10, "Llama-7B", 372, "1.00x", 420, "1.64x", 468, "2.71x"),
+]
+
+
+@pytest.fixture(scope="module")
+def body_font(tmp_path_factory) -> tuple[str, dict[float, dict]]:
+    return _read(tmp_path_factory, "body_font.pdf", _page(_table(BODY_FONT_TABLE, 600)))
+
+
+def test_a_table_in_the_bodys_font_is_read_as_a_grid(body_font):
+    # read before one cell a line in the text's flow: every cell the paper's own system's
+    text, claims = body_font
+    assert "Model | Sync | Lazy | Quill\nOPT-13B | 1.00x | 1.72x | 2.83x" in text
+    for value in (1.72, 1.64):
+        assert (claims[value]["subject"], claims[value]["versus"]) == ("Lazy", "Sync")
+    for value in (2.83, 2.71):
+        assert (claims[value]["subject"], claims[value]["versus"]) == ("Quill", "Sync")
+
+
+def test_prose_under_a_tables_caption_stays_prose(body_font):
+    # the body's lines after the table (and the caption's own second column's prose) are no grid
+    text, _ = body_font
+    assert "We present Quill, a checkpoint service for large\ntraining jobs." in text
