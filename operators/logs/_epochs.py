@@ -70,17 +70,28 @@ class EpochRelative:
         self.banners: dict[int | None, int] = {}  # rank -> the epoch its last banner or footer puts it in
         self.zero = False  # an epoch 0 was named: the run counts its epochs from 0
         self.length: int | None = None  # steps per epoch, where a line prints it
+        self._next: dict[int | None, int] = {}  # rank -> the epoch a footer starts, from the line after it
+        self.named = False  # a line named its epoch itself: lines that name none are in no epoch
 
     def banner(self, text: str, rank: int | None) -> None:
-        """Note the epoch a banner, a footer or a steps-per-epoch line says (the line is read on as before)."""
+        """Note the epoch a banner, a footer or a steps-per-epoch line says (the line is read on as before). A
+        banner's epoch holds from its own line (it prints nothing else), a footer's next epoch from the line
+        after it (the footer's own values are the ended epoch's). Lines of any rank follow the last banner."""
+        if self._next:
+            self.banners.update(self._next)
+            self._next = {}
         if "poch" not in text and "POCH" not in text:
             return
         m = _EPOCH_BANNER.match(text)
         footer = None if m else _EPOCH_FOOTER.search(text)
-        if m or footer:
-            k = int(m.group(1)) if m else int(footer.group(1) or footer.group(2)) + 1
-            self.banners[rank] = k
-            self.zero = self.zero or k - (0 if m else 1) == 0
+        if m:
+            self.banners[rank] = self.banners[None] = int(m.group(1))
+            self.zero = self.zero or m.group(1) == "0"
+            return
+        if footer:
+            ended = int(footer.group(1) or footer.group(2))
+            self._next[rank] = self._next[None] = ended + 1
+            self.zero = self.zero or ended == 0
             return
         per = _STEPS_PER_EPOCH.search(text)
         if per:
@@ -91,13 +102,18 @@ class EpochRelative:
         return self.banners.get(rank, self.banners.get(None))
 
     def epoch_of(self, text: str, rank: int | None) -> float | None:
-        """The epoch a line names (``epoch: 2 step: 100``), else the one its banner put it in."""
+        """The epoch a line names (``epoch: 2 step: 100``), else the one its banner put it in. Before any
+        banner or footer (in a file whose lines name no epoch), the epoch before the first one the file names
+        (``_BEFORE``): a footer's ``End of epoch 1`` then starts the next epoch after those lines."""
         m = EPOCH_NUMBER.search(text)
         if m:
             self.zero = self.zero or (m.group(1) or m.group(2)) == "0"
+            self.named = True
             return float(m.group(1) or m.group(2))
         k = self.banners.get(rank, self.banners.get(None))
-        return None if k is None else float(k)
+        if k is None:
+            return None if self.named else _BEFORE
+        return float(k)
 
     def step(self, rank: int | None, epoch: float, printed: int) -> int:
         if rank not in self.state and self.length and printed <= self.length:
@@ -105,12 +121,15 @@ class EpochRelative:
             self.state[rank] = (epoch, printed, 0, self.length * max(0, round(epoch) - (0 if self.zero else 1)))
         last_epoch, last, most, offset = self.state.get(rank, (epoch, printed, 0, 0))
         if epoch > last_epoch and printed <= last:  # the counter did not go on when the epoch went up
-            offset += self.length * round(epoch - last_epoch) if self.length else max(most, last)
+            epochs = 1 if last_epoch == _BEFORE else round(epoch - last_epoch)
+            offset += self.length * epochs if self.length else max(most, last)
             most = 0
         self.state[rank] = (epoch, printed, max(most, printed), offset)
         return printed + offset
 
 
+#: The epoch of the lines before the first banner or footer: the one before the first the file names.
+_BEFORE = -1.0
 #: A line that only announces an epoch: ``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``,
 #: ``--- Beginning epoch 2 of 10 ---``, ``[Epoch 5]``.
 _EPOCH_BANNER = re.compile(

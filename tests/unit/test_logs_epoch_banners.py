@@ -84,3 +84,24 @@ def test_a_counter_of_the_whole_run_under_banners_stays_as_printed(tmp_path):
     assert _steps(_log(tmp_path, with_total)) == [100, 200, 300]
     without = ["Epoch 1", "iter 100 loss 0.9", "iter 200 loss 0.8", "Epoch 2", "iter 300 loss 0.6"]
     assert _steps(_log(tmp_path, without)) == [100, 200, 300]
+
+
+def test_footers_alone_start_the_next_epoch(tmp_path):
+    # no banner and no total: the footer says where an epoch ended, the counter starts again after it
+    lines = [
+        "iter 100 loss 0.9",
+        "iter 200 loss 0.8",
+        "End of epoch 1",
+        "iter 100 loss 0.7",
+        "iter 200 loss 0.6",
+    ]
+    lines += ["End of epoch 2", "iter 100 loss 0.5"]
+    log = _log(tmp_path, lines)
+    assert _steps(log) == [100, 200, 300, 400, 500]
+    assert log.event_kinds() == []
+
+
+def test_a_banner_printed_by_one_rank_holds_for_every_rank(tmp_path):
+    lines = ["[rank0]: ===== Epoch 1 =====", "[rank0]: iter 100 loss 0.9", "[rank1]: iter 100 loss 0.95"]
+    lines += ["[rank0]: ===== Epoch 2 =====", "[rank0]: iter 100 loss 0.7", "[rank1]: iter 100 loss 0.75"]
+    assert sorted(_steps(_log(tmp_path, lines))) == [100, 100, 200, 200]
