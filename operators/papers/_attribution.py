@@ -31,6 +31,7 @@ from assay.operators.papers._contrast import contrast_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
+from assay.operators.papers._phrase_names import name_baselines
 from assay.operators.papers._proposals import name_before
 from assay.operators.papers._sections import Structure
 from assay.operators.papers._sentences import sentence_at
@@ -135,6 +136,8 @@ def attribute(
     ablations(text, claims, is_comparison)
     default_baselines(claims, structure)
     _fields(text, sentences, claims, mentions, structure)
+    # last, once the defaults have counted the phrases as written: each baseline phrase to the name it holds
+    name_baselines(text, claims, mentions, proposed_names)
     return extra
 
 

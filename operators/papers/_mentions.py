@@ -99,7 +99,11 @@ def _best_of(cluster: list[Mention]) -> list[Mention]:
     if len(cluster) == 1:
         return cluster
     chosen: list[Mention] = []
-    for m in sorted(cluster, key=lambda m: (_RANK.get(m.source, 1), -(m.end - m.start), m.start)):
+    # longest first among the rule-based mentions (a paper's "DeepSpeed-Foo" over the gazetteer's "DeepSpeed"
+    # it starts with), the gazetteer's before other rules' at equal length; NER's last
+    for m in sorted(
+        cluster, key=lambda m: (m.source == "ner", -(m.end - m.start), _RANK.get(m.source, 1), m.start)
+    ):
         if all(m.end <= c.start or m.start >= c.end for c in chosen):
             chosen.append(m)
     return chosen

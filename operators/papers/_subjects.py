@@ -48,6 +48,8 @@ def subject_by_rules(
     rival = any(m.name.lower() not in proposed for m in before)
     for m in reversed(before):
         if m.name.lower() in proposed:
+            if m.name != primary and _HOST_BEFORE.search(text, sentence[0], m.start):
+                continue  # "we implement our approach in X": X hosts the paper's system, it is not measured
             return m.name, "proposed", rival
         if text and _topic(text, m, sentence[0], claim.start):
             return m.name, "topic", rival
@@ -63,6 +65,13 @@ _NOT_TOPIC_BEFORE = re.compile(
     r"outperforms?|outperformed|beats?|surpass(?:es|ed)?|exceeds?|unlike|including|such\s+as|"
     r"its|our|their)|"
     r"[与比和及、]|相比于?|相较于?|对比|基于|在)\s*(?:the\s+)?$",
+    re.I,
+)
+# Before a name: what makes it the platform the paper's system is built in ("We implement our approach in
+# DeepSpeed and achieve ...", "built on top of X", "integrated into X"), not the system a result is about.
+_HOST_BEFORE = re.compile(
+    r"\b(?:implement(?:s|ed)?|buil[dt]s?|integrat(?:e|es|ed)|prototyp(?:e|ed))\b[^.;:,]{0,40}?"
+    r"\b(?:in|into|on|atop|on\s+top\s+of|inside|within)\s+(?:the\s+)?$",
     re.I,
 )
 # Between a rival's name and the number: a self-reference hands the clause back to the paper's system.
