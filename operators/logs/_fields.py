@@ -5,6 +5,7 @@ synonym table (which of a record's loss terms is its loss is ``_losses``'s)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from assay.operators.logs._losses import TOTALLED, loss_by_ending
 from assay.operators.logs._names import extra_metric_name, is_step_key, key_slug, metric_name
@@ -272,18 +273,83 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
     if "val_loss" in metrics.values():
         return
     for at in sorted(metrics):
-        section = next((w.lower() for w in reversed(template[:at]) if w.lower() in _SECTION_WORDS), None)
+        section = next((s for s in map(_section_of, reversed(_words(template[:at]))) if s), None)
         name = metrics[at]
-        if section in _EVALUATION_TAGS and name == "loss":
+        if section != "eval":
+            continue
+        if name == "loss":
             metrics[at] = "val_loss"
-        elif section in _EVALUATION_TAGS and not name.startswith(_SPLIT_PREFIXES) and "loss" not in name:
-            metrics[at] = f"val_{name}"
-
-
-_SPLIT_PREFIXES = ("val_", "eval_", "test_", "train_", "epoch_")
+        elif not key_slug(name).startswith(_SPLIT_PREFIXES):
+            # every value of an evaluation record is the split's, its loss terms too (``nll_loss`` of a
+            # ``valid:{...}`` record is no training loss, nor its step a training step); only a name that
+            # says its own split already (``val_loss``, ``valid_nll``, ``train_acc``) stands as printed
+            metrics[at] = f"val_{key_slug(name)}"
 
 
 #: ``cv`` and ``dev`` are the held-out split as speech recipes (Kaldi's heirs) and many NLP loops name it.
 _EVALUATION_TAGS = {"test", "testing", "val", "valid", "validation", "eval", "evaluation", "evaluating", "validating",
                     "cv", "dev"}
-_SECTION_WORDS = _EVALUATION_TAGS | {"train", "training"}
+_TRAINING_TAGS = {"train", "training"}
+_SECTION_WORDS = _EVALUATION_TAGS | _TRAINING_TAGS
+#: A name that says its own split: it stands as printed on an evaluation line.
+_SPLIT_PREFIXES = tuple(f"{tag}_" for tag in sorted(_SECTION_WORDS))
+
+
+@dataclass(frozen=True)
+class SplitWord:
+    """A word that says which split a line is about in a language written without spaces between its words
+    (Chinese, Japanese; Korean glues it to its particles): found inside a token, with a line that uses it."""
+
+    word: str
+    split: str  # "eval" or "train"
+    example: str
+
+
+#: Evaluation and training words of other languages, found inside a token (``测试集上的Loss: 262.6`` is a
+#: test-set loss). Each ``example`` is a line whose loss is that split's.
+SPLIT_WORDS: tuple[SplitWord, ...] = (
+    SplitWord("测试", "eval", "整个测试集上的Loss: 230.5"),  # Chinese (simplified): test
+    SplitWord("測試", "eval", "測試集 Loss: 230.5"),  # Chinese (traditional): test
+    SplitWord("验证", "eval", "验证集损失 loss: 0.82"),  # Chinese (simplified): validation
+    SplitWord("驗證", "eval", "驗證集 平均 loss: 0.82"),  # Chinese (traditional): validation
+    SplitWord("评估", "eval", "评估结果 loss: 0.82"),  # Chinese (simplified): evaluation
+    SplitWord("評估", "eval", "評估結果 loss: 0.82"),  # Chinese (traditional): evaluation
+    SplitWord("评测", "eval", "评测集 loss: 0.82"),  # Chinese: benchmark evaluation
+    SplitWord("評価", "eval", "評価データ loss: 0.82"),  # Japanese: evaluation
+    SplitWord("検証", "eval", "検証データの loss: 0.82"),  # Japanese: validation
+    SplitWord("テスト", "eval", "テストデータ loss: 0.82"),  # Japanese: test
+    SplitWord("평가", "eval", "평가 데이터 loss: 0.82"),  # Korean: evaluation
+    SplitWord("검증", "eval", "검증 세트 loss: 0.82"),  # Korean: validation
+    SplitWord("테스트", "eval", "테스트 loss: 0.82"),  # Korean: test
+    SplitWord("训练", "train", "训练次数：100, Loss：1.98"),  # Chinese (simplified): training
+    SplitWord("訓練", "train", "訓練 loss: 1.98"),  # Chinese (traditional), Japanese: training
+    SplitWord("学習", "train", "学習 loss: 1.98"),  # Japanese: learning (training)
+    SplitWord("학습", "train", "학습 loss: 1.98"),  # Korean: learning (training)
+    SplitWord("훈련", "train", "훈련 loss: 1.98"),  # Korean: training
+)
+
+
+def _words(tokens: list[str]) -> list[str]:
+    """The tokens with each run of non-ASCII ones joined: the tokenizer cuts a CJK phrase into its characters
+    (``测 试 集 上 的``), and a split word is two or three of them."""
+    words: list[str] = []
+    for token in tokens:
+        if words and not token.isascii() and not words[-1].isascii():
+            words[-1] += token
+        else:
+            words.append(token)
+    return words
+
+
+def _section_of(token: str) -> str | None:
+    """``"eval"`` or ``"train"`` for a token that names a split: an English tag as a whole word, a word of
+    ``SPLIT_WORDS`` anywhere inside it (the nearest such word to the value decides)."""
+    word = token.lower()
+    if word in _EVALUATION_TAGS:
+        return "eval"
+    if word in _TRAINING_TAGS:
+        return "train"
+    if word.isascii():
+        return None
+    found = [(word.rfind(w.word), w.split) for w in SPLIT_WORDS if w.word in word]
+    return max(found)[1] if found else None
