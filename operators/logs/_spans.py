@@ -161,7 +161,8 @@ def feed_block(
     if not block.n:
         return
     if not events:
-        for i in block.matching(after_prefix(parser.interesting or ".", prefix)).tolist():
+        picked = block.matching(after_prefix(parser.interesting or ".", prefix))
+        for i in _with_records_by_shape(parser, block, picked).tolist():
             rank, text = split_prefix(block.line(i), prefix)
             try:
                 parser.parse_line(text, block.line_no(i), rank)
@@ -184,11 +185,14 @@ def feed_block(
         # which of the picked lines the event phrases match: one RE2 pass over those lines only (the phrase
         # table is thousands of characters; Python's re took about a millisecond a line over it)
         common = _matching_among(block, hits, after_prefix(f"(?i:{COMMON_FILTER})", prefix))
+    by_shape = _with_records_by_shape(parser, block, hits, handled)
+    shaped = set(np.setdiff1d(by_shape, hits, assume_unique=True).tolist()) if len(by_shape) > len(hits) else ()
+    hits = by_shape
     for i in hits.tolist():
         line = block.line(i)
         rank, text = split_prefix(line, prefix)
         n = block.line_no(i)
-        if mine_re is None or mine_re.search(text) or mine_re.search(line):
+        if mine_re is None or i in shaped or mine_re.search(text) or mine_re.search(line):
             out.event_candidate = i in common  # the reader may leave a report's numbers alone (its own call)
             try:
                 parser.parse_line(text, n, rank)
@@ -200,6 +204,19 @@ def feed_block(
         if i > 0:
             rank, text = split_prefix(block.line(i), prefix)
             observe_wrapped(split_prefix(block.line(i - 1), prefix)[1], text, block.line_no(i), rank, out)
+
+
+def _with_records_by_shape(
+    parser: LogParser, block: LineBlock, hits: np.ndarray, handled: np.ndarray | None = None
+) -> np.ndarray:
+    """``hits`` and the lines a parser that reads records by their shape (``admit``, see ``_gate``) takes
+    besides, in line order."""
+    admit = getattr(parser, "admit", None)
+    if admit is None:
+        return hits
+    skip = hits if handled is None or not len(handled) else np.concatenate([hits, handled])
+    extra = admit(block, skip)
+    return np.union1d(hits, extra) if len(extra) else hits
 
 
 def _matching_among(block: LineBlock, indices: np.ndarray, pattern: str) -> set[int]:

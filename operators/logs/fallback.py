@@ -1,7 +1,8 @@
 """Unknown text formats: mine line templates (in the manner of Drain: lines of equal length whose constant
 tokens mostly agree share a template, the tokens that differ are its variables) and recover the numeric
 series a template carries, named by the word printed before each value: ``step 10 | loss 2.31`` gives
-``loss`` at step 10. Only lines that mention a metric-like word and a number are mined.
+``loss`` at step 10. The lines mined mention a metric-like word and a number, or are records by their shape
+(two or more key-number pairs whose shape repeats with a changing measurement: see ``_gate``).
 
 Why one module: mining, typing the fields of a template and pairing keys with values are one pass over a
 file's lines that shares its per-template state; the rules it consults live in their own modules."""
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import bisect
 import re
+
+import numpy as np
 
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._boxes import BOX_ROW, BoxTables, KeyBlocks
@@ -25,7 +28,8 @@ from assay.operators.logs._counters import (
 )
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
-from assay.operators.logs._lines import PrefixStyle
+from assay.operators.logs._gate import ShapeGate
+from assay.operators.logs._lines import LineBlock, PrefixStyle
 from assay.operators.logs._losses import keep_series_apart, names_whole_loss, pick_loss
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
 from assay.operators.logs._names import STANDARD_METRICS, key_slug, known_words
@@ -96,11 +100,14 @@ def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, o
 
 def _shortest(words: list[str]) -> list[str]:
     """The words none of the others is part of: a prefilter that finds ``loss`` needs no ``train_loss``. A short
-    word only counts where a word starts (see ``_METRIC_WORD``): ``acc`` covers ``acc_top1`` but not ``xacc``."""
+    word only counts as a word of its own (see ``_METRIC_WORD``): ``acc`` covers ``acc_top1`` but neither ``xacc``
+    nor ``accuracy``."""
     words = sorted(set(words), key=len)
     kept: list[str] = []
     for word in words:
-        if not any(k in word if len(k) > _SHORT else re.search(rf"(?<![a-z0-9]){re.escape(k)}", word) for k in kept):
+        if not any(
+            k in word if len(k) > _SHORT else re.search(rf"(?<![a-z0-9]){re.escape(k)}(?![a-z])", word) for k in kept
+        ):
             kept.append(word)
     return kept
 
@@ -113,20 +120,22 @@ _SHORT = 3
 #: and step key (``xent``, ``wps``, ``num_updates``), so that a synonym added to the table is also mined.
 _WORDS = _shortest(
     [
-        *"loss lr learning step iter epoch batch acc perplex ppl throughput tokens samples norm mfu flops mem"
-        " metric entropy reward score grad bleu f1 wer tok update".split(),
+        *"loss lr learning step iter epoch batch acc accuracy perplex ppl throughput tokens samples norm mfu flops"
+        " mem memory metric entropy reward score grad bleu f1 wer tok update".split(),
         *known_words(),
     ]
 )
 _ABBREVIATIONS = [w for w in _WORDS if len(w) <= _SHORT]
-#: A metric word: a long one anywhere, an abbreviation only where a word starts (not ``f1`` in a pointer
-#: ``0xaf19000`` nor ``lr`` in ``already``): at the line's start, after a separator or ``_`` (``val_acc``),
-#: or at a CamelCase hump (``valAcc``). RE2 (the vectorised line selection) has no look-behind, so the
-#: boundary is matched.
+#: A metric word: a long one anywhere, an abbreviation only as a word of its own (not ``f1`` in a pointer
+#: ``0xaf19000``, ``lr`` in ``already``, ``mem`` in ``memcpy``): it starts at the line's start, after a separator
+#: or ``_`` (``val_acc``), or at a CamelCase hump (``valAcc``), and no letter follows it (``acc1``, ``tok/s``).
+#: RE2 (the vectorised line selection) has no look-around, so the boundaries are matched.
+_WORD_END = "(?:[^A-Za-z]|$)"
 _METRIC_WORD = (
     "(?:(?i:" + "|".join(re.escape(w) for w in _WORDS if len(w) > _SHORT) + ")"
-    + "|(?:^|[^A-Za-z0-9])(?i:" + "|".join(re.escape(w) for w in _ABBREVIATIONS) + ")"
-    + "|[a-z](?:" + "|".join(re.escape(w[0].upper()) + f"(?i:{re.escape(w[1:])})" for w in _ABBREVIATIONS) + "))"
+    + "|(?:^|[^A-Za-z0-9])(?i:" + "|".join(re.escape(w) for w in _ABBREVIATIONS) + ")" + _WORD_END
+    + "|[a-z](?:" + "|".join(re.escape(w[0].upper()) + f"(?i:{re.escape(w[1:])})" for w in _ABBREVIATIONS) + ")"
+    + _WORD_END + ")"
 )
 
 
@@ -164,6 +173,15 @@ class GenericParser(LogParser):
         self.boxes = BoxTables(out)
         self.blocks = KeyBlocks(out, self._line, self._record_at)
         self.finer = False  # a counter finer than the epoch was seen
+        self.gate = ShapeGate()
+        self.by_shape: set[int] = set()  # the lines of the current block taken by their shape
+
+    def admit(self, block: LineBlock, skip: np.ndarray) -> np.ndarray:
+        """The lines of ``block`` (outside ``skip``) that no word selects but their shape does: records of
+        two or more key-number pairs that repeat (see ``_gate``)."""
+        found = self.gate.admit(block, skip)
+        self.by_shape = {block.line_no(i) for i in found.tolist()}
+        return found
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         if "\r" in text.rstrip("\r"):
@@ -174,7 +192,8 @@ class GenericParser(LogParser):
         if glued:  # the bar, then the record glued after it, each read as a line of its own
             self._line(text[: glued.end()], line_no, rank)
             text = text[glued.end() :]
-        if TABLE_LINE_RE.match(text) and not self.mined.search(text):  # taken only as a line of a table
+        if TABLE_LINE_RE.match(text) and not self.mined.search(text) and line_no not in self.by_shape:
+            # taken only as a line of a table
             self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None)))
             return
         if self.boxes.see(text, line_no, rank):

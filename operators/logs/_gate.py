@@ -1,0 +1,99 @@
+"""Which lines of an unknown format are records, by their structure rather than by their words.
+
+The general reader mines the lines that name a metric it knows (``loss``, ``lr``, ``xent`` ...). A tool whose
+records use keys no list holds (``ep 3 | it 120 | obj 1.92 | tput 812``, ``[ 40/300] cost=0.51 gap=1.3``)
+would give nothing, so a second, cheap pass admits a line by its shape: it holds two or more key-number pairs
+(``key: 1.2``, ``key=3``, ``key 4.5 |``), the same line with its numbers masked (its *shape*) repeats in three
+or more lines of the span, and a measurement changes among them: a value with a fractional part (a loss, a
+rate, a time) that is not the same on every line. A setting printed once (a block of ``key=value`` lines, a
+banner with two numbers) has a shape of its own and stays out; a line printed again with whole numbers only
+or the same values (every rank's environment, ``RANK=3 LOCAL_RANK=3 WORLD_SIZE=8``; a config printed by each
+rank) is no series; a communication library's diagnostics (``NCCL INFO``) are never records, whatever they
+repeat. A record of whole numbers only (``round 3 | solved 45``) is left to the word list.
+
+Both passes are RE2 over a block's lines (pyarrow), so the gate costs one scan of the block and a masking of
+the few lines it picks."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from assay.operators.logs._lines import LineBlock
+
+#: A number as printed in a record (``3``, ``-0.51``, ``1.2e-05``, ``.5``).
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+#: A key-number pair: a key that starts a word, then ``:`` or ``=`` and a number (``obj=0.51``, ``gap: 1.3``),
+#: or a space and a number that ends at a separator or the line's end (``tput 812 |``, ``ep 3,``): a number
+#: between words with only spaces around it is prose as often as a record (``zorp is 1.5 and ...``). RE2 and
+#: Python alike.
+PAIR = rf"\b[A-Za-z][\w./%-]*(?:\s*[:=]\s*{_NUMBER}|\s+{_NUMBER}\s*(?:[|,;]|$))"
+#: A line that may be a record: two key-number pairs (the second after the first).
+TWO_PAIRS = rf"{PAIR}[^\n]*?{PAIR}"
+#: Lines never taken as records by their shape, with an example each: a communication library's diagnostics.
+NOT_RECORDS = {
+    r"\bNCCL (?:INFO|WARN)\b": "node3:1201:1290 [2] NCCL INFO Channel 01/04 : 0 1 2 3 4 5 6 7 comm 0x7f1a2b",
+}
+_NOT_RECORDS = "|".join(NOT_RECORDS)
+#: The numbers of a line, masked to form its shape.
+_MASKED = r"\d+"
+#: How often a shape repeats before its lines are taken as records.
+REPEATS = 3
+#: Shapes remembered per span at most (memory stays flat on a long log of ever-new lines).
+_MAX_SHAPES = 50_000
+
+
+#: A pair's value, for the measurement check (Python only; bytes, as the block's lines are).
+_PAIR_VALUE = re.compile(rb"\b[A-Za-z][\w./%-]*(?:\s*[:=]\s*|\s+)(" + _NUMBER.encode() + rb")")
+_FRACTION = re.compile(rb"\.\d|\d[eE]")
+
+
+class ShapeGate:
+    """The lines of each block that are records by their shape; counts persist across the blocks of a span, so
+    that a record printed rarely still reaches its third repeat in a later block (its lines from then on)."""
+
+    def __init__(self) -> None:
+        # shape -> (lines seen, the fractional values of its first line while every line has the same; None once
+        # they differ)
+        self.seen: dict[bytes, tuple[int, tuple[bytes, ...] | None]] = {}
+
+    def admit(self, block: LineBlock, skip: np.ndarray) -> np.ndarray:
+        """Indices (sorted) of the lines of ``block`` outside ``skip`` that are records by their shape."""
+        if not block.n:
+            return np.empty(0, dtype=np.int64)
+        picked = block.matching(TWO_PAIRS)
+        if len(skip):
+            picked = picked[~np.isin(picked, skip)]
+        if not len(picked):
+            return picked
+        lines = block.arrow.take(pa.array(picked, type=pa.int64()))
+        noise = np.asarray(pc.match_substring_regex(lines, _NOT_RECORDS), dtype=bool)
+        if noise.any():
+            picked, lines = picked[~noise], lines.filter(pa.array(~noise))
+            if not len(picked):
+                return picked
+        texts = lines.to_pylist()
+        shapes = pc.replace_substring_regex(lines, _MASKED, b"#").to_pylist()
+        for shape, text in zip(shapes, texts, strict=True):
+            seen = self.seen.get(shape)
+            if seen is None:
+                if len(self.seen) < _MAX_SHAPES:
+                    self.seen[shape] = (1, _measured(text))
+            elif seen[1] is None:
+                self.seen[shape] = (seen[0] + 1, None)
+            else:
+                self.seen[shape] = (seen[0] + 1, seen[1] if _measured(text) == seen[1] else None)
+        kept = [i for i, shape in zip(picked.tolist(), shapes, strict=True) if self._record(shape)]
+        return np.asarray(kept, dtype=np.int64)
+
+    def _record(self, shape: bytes) -> bool:
+        n, first = self.seen.get(shape, (0, ()))
+        return n >= REPEATS and first is None
+
+
+def _measured(text: bytes) -> tuple[bytes, ...]:
+    """The fractional values of a line's key-number pairs (``obj=0.51`` gives ``0.51``; ``rank=3`` none)."""
+    return tuple(v for v in _PAIR_VALUE.findall(text) if _FRACTION.search(v))
