@@ -60,6 +60,8 @@ _COORDINATION = re.compile(r"\b(?:and|or)\b|[和与及、]|,")
 _CITATION_ONLY = re.compile(r"^\s*(?:\[[\w\s,.-]{1,20}\])?\s*$")
 # "（例如 A 和 B）", "(e.g., A and B)": examples of a description, not the baseline.
 _EXAMPLES = re.compile(r"\s*[（(]\s*(?:例如|比如|如|e\.\s?g\.|such\s+as)[^）)]*[）)]", re.I)
+# An English gloss after Chinese words: "重叠方法 (overlapping method)".
+_GLOSS = re.compile(r"(?<=[\u3400-\u9fff])\s*[（(][A-Za-z][^（()）]*[）)]")
 # An English gloss closing a Chinese phrase: "基线 (baseline)".
 _GLOSS_END = re.compile(r"(?<=[\u3400-\u9fff])\s*[（(][A-Za-z][^（()）]*[）)]\s*$")
 # After a Chinese phrase cut at 的: the name the modifier describes, up to the clause's end.
@@ -149,10 +151,12 @@ def _systems(mentions: MentionIndex, start: int, end: int) -> list[Mention]:
     return [m for m in mentions.inside(start, end) if m.type in ("system", "method") and m.source != "count"]
 
 
-def _names(mentions: MentionIndex, start: int, end: int, own: set[str]) -> list[Mention] | None:
+def _names(
+    mentions: MentionIndex, start: int, end: int, own: set[str], skip: list[tuple[int, int]] = ()
+) -> list[Mention] | None:
     """The one known system named in the span (all its mentions), or None when it names none, several, or
-    the paper's own."""
-    found = _systems(mentions, start, end)
+    the paper's own; mentions inside the ``skip`` spans are not counted."""
+    found = [m for m in _systems(mentions, start, end) if not any(a <= m.start < b for a, b in skip)]
     keys = {m.name.lower() for m in found}
     if len(keys) != 1 or next(iter(keys)) in own or any(m.text.lower() in own for m in found):
         return None
@@ -199,8 +203,10 @@ def _chinese(text: str, start: int, end: int, mentions: MentionIndex, own: set[s
             and re.match(r"\s*(?:\[[\w\s,.-]{1,20}\])?\s*[，。；,;]", text[after[0].end :])
         ):
             return after[0].start, after[0].end
-    named = _names(mentions, start, end, own)
-    if named and len(named) == 1:
+    # the words of an English gloss ("(previous overlapping method)") translate the description: no names
+    glosses = [g.span() for g in _GLOSS.finditer(text, start, end)]
+    named = _names(mentions, start, end, own, glosses) or []
+    if len(named) == 1:
         m = named[0]
         before, after = text[start : m.start], text[m.end : end]
         if _CJK.search(before) and _CITATION_ONLY.match(after):

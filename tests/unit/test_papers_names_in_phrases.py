@@ -93,3 +93,13 @@ def test_english_phrase_with_two_names_takes_the_one_the_paper_states_the_result
 
     c = [x for x in claims_in_order(text) if x["text"].startswith("35%")]
     assert [x["versus"] for x in c] == ["Osprey", "Osprey"]
+
+
+def test_chinese_gloss_words_are_no_names_even_when_the_text_repeats_them():
+    # "Packing" recurs as a capitalised word, so "packing" in the gloss is marked too: still the one name
+    c = claims_by_text(
+        "本文提出了一种新颖方法 Quill (Quick Packing)，用于打包训练任务。Packing 是关键：Quill 的 Packing "
+        "策略让 GPU 保持忙碌。Quill 比 Marlin 快 1.5 倍。\n\n"
+        "相较于先前打包方法 (prior packing method) Marlin [7]，Quill 实现了最高 1.7 倍的加速比。\n"
+    )
+    assert c["1.7 倍"]["versus"] == "Marlin"
