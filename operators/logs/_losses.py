@@ -44,6 +44,8 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
         found = [
             p for p in sorted(metrics) if not metric_name(words[p]) and loss_by_ending(key_slug(words[p])) == split
         ]
+        if found and all(separate_objective(words[p]) for p in found):
+            continue  # an RL trainer's policy, value, KL terms: separate objectives, no single loss
         # one loss term, with or without its running average (``closs: 1.08 (1.13)``): the term is the loss
         plain = [p for p in found if not _AVERAGED.search(key_slug(words[p]))]
         if len({_AVERAGED.sub("", key_slug(words[p])) for p in found}) == 1:
@@ -77,6 +79,27 @@ def _whole_rank(slug: str) -> int | None:
     if not all(w in _WHOLE_LOSS_WORDS for w in qualifiers):
         return None
     return min(_WHOLE_LOSS_WORDS[w] for w in qualifiers)
+
+
+#: The terms of an RL/RLHF trainer's objectives, each minimised on its own (the policy's, the value
+#: function's, their KL and entropy terms): printed under a namespace (``actor/pg_loss``, ``critic/vf_loss``,
+#: ``policy/entropy_loss``), they are separate objectives, and a record of only such terms has no single loss.
+_OBJECTIVE_TERM = re.compile(
+    r"^(?:pg|policy|policy_gradient|actor|ppo|clip|surrogate|vf|value|critic|q|qf|kl|entropy|ent|alpha|temperature)"
+    r"_?loss$"
+)
+_OBJECTIVE_SPACES = {"actor", "critic", "policy", "value", "ref", "reward", "rm", "agent", "learner", "rl"}
+
+
+def separate_objective(word: str) -> bool:
+    """A namespaced term of an RL objective (``actor/pg_loss``, ``critic/vf_loss``): its own series, never the
+    run's loss."""
+    if "/" not in word:
+        return False
+    parts = [key_slug(p) for p in word.split("/") if p.strip()]
+    return len(parts) >= 2 and bool(_OBJECTIVE_TERM.match(parts[-1]) or (
+        parts[-2] in _OBJECTIVE_SPACES and parts[-1].endswith("loss") and parts[-1] != "loss"
+    ))
 
 
 #: Loss terms printed beside the objective (``actor/entropy_loss``, ``kl_loss``, ``load_balancing_loss``): kept

@@ -71,6 +71,12 @@ _alias(
     "cross_entropy",
     "cross_entropy_loss",
     "ce_loss",
+    # the objective function a recipe minimises, under its own name (Kaldi's heirs print ``objf``: ``current
+    # batch average objf: 1.35``). Not ``obj``: YOLO's ``box obj cls total`` columns print the objectness term
+    # under it, and their total is the loss; not a bare ``objective``, which a user's loop prints for what it
+    # optimises, a score as often as a loss (kept under its own name)
+    "objf",
+    "objective_function",
 )
 _alias(
     "val_loss",
@@ -87,6 +93,8 @@ _alias(
     "test_loss",
     "dev_loss",
     "validation_lm_loss",
+    "valid_objf",
+    "val_objf",
 )
 _alias("lr", "lr", "learning_rate", "train_learning_rate", "learning_rate_training", "lr_0", "current_lr", "cur_lr")
 _alias(

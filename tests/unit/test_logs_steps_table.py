@@ -318,7 +318,8 @@ def test_json_records_take_the_loss_by_meaning_and_their_epoch_as_step(tmp_path)
         '{"step": 2, "actor/pg_loss": 0.09, "critic/vf_loss": 0.4, "actor/entropy_loss": 1.1}\n'
     )
     log = parse_log(str(rl))
-    assert log.series("loss") == [(1, 0.1), (2, 0.09)]  # the objective, not the value or entropy terms
+    # the policy's, value's and entropy terms are separate objectives: no single loss, each its own series
+    assert log.series("loss") == [] and log.series("actor_pg_loss") == [(1, 0.1), (2, 0.09)]
     per_epoch = tmp_path / "epochs.jsonl"
     per_epoch.write_text(
         '{"epoch": 3, "train/box_loss": 0.10, "train/cls_loss": 0.5}\n'
