@@ -26,6 +26,7 @@ from assay.operators.logs._counters import (
     steady_named_counter,
     whole_number,
 )
+from assay.operators.logs._cut import join_cut_record
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
 from assay.operators.logs._gate import ShapeGate
@@ -272,7 +273,7 @@ class GenericParser(LogParser):
                     (n, r, t, fixed.get(n, step if step is not None else _step_before(bar_lines, fixed, n)))
                     for n, r, t, step in cluster.rows
                 ]
-        _join_cut_record(self.miner)
+        join_cut_record(self.miner, _step_of)
         second = second_lines(self.miner, _step_of)
         _steps_from_typed_lines(self.miner)
         emit_all(
@@ -368,43 +369,6 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
         cluster.typed = (names, found, percent)
     names, step_pos, percent = cluster.typed
     return dict(names), step_pos, percent
-
-
-def _join_cut_record(miner: TemplateMiner) -> None:
-    """The last record of a log cut mid-line (``... loss:2.744 lr:0.000`` where the others go on to
-    ``epoch_Time:87.0min:``) is shorter than its siblings, so it forms a template of its own, one record that
-    no behaviour across records can type (its epoch looks like its step). When its tokens up to the last are
-    the start of a template of two or more records that all end on the same text (``min:``, a bar's ``]``)
-    and it does not end so, it is that template's record, cut: its missing fields are
-    empty, and its last value is not read when it is shorter than that field ever is in the other records
-    (``0.000`` of ``0.00019999``: the cut shortened it)."""
-    clusters = miner.clusters()
-    if not clusters:
-        return
-    last = max(row[0] for c in clusters for row in c.rows)
-    cut = next((c for c in clusters if len(c.rows) == 1 and c.rows[0][0] == last), None)
-    if cut is None or len(cut.template) < 4:
-        return
-    size = len(cut.template)
-    for whole in sorted(clusters, key=lambda c: -len(c.rows)):
-        if len(whole.rows) < 2 or len(whole.template) <= size or whole.template[-1] == "<*>":
-            continue  # (records that end on a value give no sign of where a complete one ends)
-        if cut.rows[0][2][-1] == whole.template[-1]:
-            continue  # it ends as a whole record does: a shorter record of its own, not a cut one
-        head = whole.template[: size - 1]
-        if all(t == "<*>" or t == u for t, u in zip(head, cut.template[: size - 1], strict=True)):
-            # the template is typed from its complete records before the cut one joins; a record cut before
-            # its own step (or the total after it) stays apart
-            step_pos = _step_of(whole)[1]
-            if step_pos is not None and step_pos + (3 if whole.template[step_pos + 1 : step_pos + 2] == ["/"] else 1) >= size:
-                return
-            line_no, rank, tokens, step = cut.rows[0]
-            kept = list(tokens[:size])
-            if whole.template[size - 1] == "<*>" and len(kept[-1]) < min(len(r[2][size - 1]) for r in whole.rows):
-                kept[-1] = ""
-            whole.rows.append((line_no, rank, kept + [""] * (len(whole.template) - size), step))
-            miner.by_length[size].remove(cut)
-            return
 
 
 def _steps_from_typed_lines(miner: TemplateMiner) -> None:

@@ -1,0 +1,83 @@
+"""The last record of a log cut mid-line: it joins the template it starts, and its last value is read where
+the cut cannot have changed its size.
+
+An excerpt copied from a terminal, or a file whose writer died, often ends inside a record
+(``... loss:2.744 lr:0.000`` where the others go on to ``epoch_Time:87.0min:``). Alone, that line forms a
+template of one record that no behaviour across records can type. Joined to its template, its last value is
+the question: the digits the cut took are the value's last ones, so a decimal keeps its magnitude while it
+still holds its leading digits; only a cut that may have taken the integer part or the exponent changes it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from assay.operators.logs._miner import Cluster, TemplateMiner
+
+#: Significant digits (after a decimal's leading zeros) a cut decimal keeps before it is read: with three,
+#: the cut changed its value by less than 1 % and its magnitude not at all.
+SIGNIFICANT = 3
+
+#: Cut values with the verdict, as examples (the siblings: the same field in the template's complete records).
+EXAMPLES = {
+    ("0.165142580", ("0.3141889274120331", "0.09738539159297943")): True,  # 9 digits of 17: the same loss
+    ("2.74", ("2.7441", "2.6120")): True,
+    ("0.000", ("0.00030000", "0.00030000")): False,  # no significant digit left
+    ("0.00019", ("0.00019999", "0.00020000")): False,  # two: the cut may have changed it by 5 %
+    ("1.234", ("1.2345e-05", "1.1000e-05")): False,  # its siblings print an exponent: the cut may have taken it
+    ("1.2e-", ("1.2e-05", "1.1e-05")): False,  # the exponent itself cut
+    ("12", ("1250", "1300")): False,  # a whole number shorter than the field ever is: its digits were cut
+    ("1300", ("1250", "1300")): True,
+}
+
+_DIGITS = re.compile(r"^[-+]?(\d*)\.(\d*)$")
+_EXPONENT = re.compile(r"\d[eE]")
+
+
+def cut_value_kept(value: str, siblings: list[str] | tuple[str, ...]) -> bool:
+    """Whether the last value of a cut record still says its number (see ``EXAMPLES``)."""
+    if not value or value[-1] in "eE+-":
+        return False  # empty, or cut inside its exponent (``1.2e-``)
+    shortest = min((len(s) for s in siblings), default=0)
+    decimal = _DIGITS.match(value)
+    if decimal is None or any(_EXPONENT.search(s) for s in (value, *siblings)):
+        # a whole number, whose integer part may have been cut, or a value printed with an exponent, which the
+        # cut may have taken: read only when it is as long as the field ever is
+        return len(value) >= shortest
+    significant = (decimal.group(1) + decimal.group(2)).lstrip("0")
+    return len(significant) >= SIGNIFICANT or len(value) >= shortest
+
+
+def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -> None:
+    """The file's last record, alone in a template of its own and shorter than its siblings, joins the
+    template it starts: when its tokens up to the last are the start of a template of two or more records
+    that all end on the same text (``min:``, a bar's ``]``) and it does not end so, it is that template's
+    record, cut. Its missing fields are empty, and its last value is read where the cut kept its size
+    (``cut_value_kept``). ``step_of``: a template's typing (names, step position, percentages)."""
+    clusters = miner.clusters()
+    if not clusters:
+        return
+    last = max(row[0] for c in clusters for row in c.rows)
+    cut = next((c for c in clusters if len(c.rows) == 1 and c.rows[0][0] == last), None)
+    if cut is None or len(cut.template) < 4:
+        return
+    size = len(cut.template)
+    for whole in sorted(clusters, key=lambda c: -len(c.rows)):
+        if len(whole.rows) < 2 or len(whole.template) <= size or whole.template[-1] == "<*>":
+            continue  # (records that end on a value give no sign of where a complete one ends)
+        if cut.rows[0][2][-1] == whole.template[-1]:
+            continue  # it ends as a whole record does: a shorter record of its own, not a cut one
+        head = whole.template[: size - 1]
+        if all(t == "<*>" or t == u for t, u in zip(head, cut.template[: size - 1], strict=True)):
+            # the template is typed from its complete records before the cut one joins; a record cut before
+            # its own step (or the total after it) stays apart
+            step_pos = step_of(whole)[1]
+            if step_pos is not None and step_pos + (3 if whole.template[step_pos + 1 : step_pos + 2] == ["/"] else 1) >= size:
+                return
+            line_no, rank, tokens, step = cut.rows[0]
+            kept = list(tokens[:size])
+            if whole.template[size - 1] == "<*>" and not cut_value_kept(kept[-1], [r[2][size - 1] for r in whole.rows]):
+                kept[-1] = ""
+            whole.rows.append((line_no, rank, kept + [""] * (len(whole.template) - size), step))
+            miner.by_length[size].remove(cut)
+            return
