@@ -86,6 +86,8 @@ PACKAGES: tuple[Package, ...] = (
     Package("allennlp", "AllenNLP", '  File "/env/lib/python3.7/site-packages/allennlp/training/trainer.py", line 4'),
     Package("speechbrain", "SpeechBrain", "speechbrain.core - Info: ckpt_interval_minutes arg from hparam file: 15"),
     Package("mlx_lm", "MLX LM", '  File "/env/lib/python3.12/site-packages/mlx_lm/tuner/trainer.py", line 260'),
+    Package("ignite", "PyTorch Ignite",
+            "[2024-01-02 03:04:05.600][ INFO](ignite.engine.engine.SupervisedTrainer) - Epoch: 2/9, Iter: 1/4 -- loss: 1"),
     # runners and libraries other tools are built on (``RUNNERS``): they name a run only when nothing sits on top
     Package("mmengine", "MMEngine", '  File "/env/lib/python3.9/site-packages/mmengine/runner/runner.py", line 1'),
     Package("megatron", "Megatron-LM", '  File "/src/Megatron-LM/megatron/training/training.py", line 700'),
@@ -197,7 +199,12 @@ _LOGGER = re.compile(
     r"|(?:^|[\s\[(|])(?P<g>[a-z_]\w*(?:\.[a-z_]\w*)+):\d+\b(?![.:]\d)"
     # a logger that prints its name in brackets beside a bracketed level: ``[LightGBM] [Info]``, ``[ACME][INFO]:``;
     # a name ending on a digit is a device or a rank (``[GPU0] [INFO]``, ``[rank1][INFO]``), no tool
-    r"|(?:^|[\s\]])\[(?P<h>[A-Za-z][A-Za-z0-9_]*[A-Za-z_])\] ?\[(?i:info|warn|warning|error|debug|fatal|critical)\]",
+    r"|(?:^|[\s\]])\[(?P<h>[A-Za-z][A-Za-z0-9_]*[A-Za-z_])\] ?\[(?i:info|warn|warning|error|debug|fatal|critical)\]"
+    # a dotted name in parentheses as a record header's logger: right after the header's bracket
+    # (``[ INFO](ignite.engine.engine.SupervisedTrainer) - ...``) or before the message's separator
+    # (``(acme.train.loop) - step 3``); each part a name, so a version (``(v1.2)``) is none
+    r"|(?:(?<=\])|(?<=\]\s))\((?P<i>[a-z_]\w*(?:\.[A-Za-z_]\w*)+)\)"
+    r"|\((?P<j>[a-z_]\w*(?:\.[A-Za-z_]\w*)+)\)(?= - |: )",
     re.M,
 )
 _PATH = re.compile(
@@ -287,6 +294,34 @@ def references(text: str) -> dict[str, int]:
     return counts
 
 
+@dataclass(frozen=True)
+class EntryPoint:
+    """A carrier that is a tool in its own right where the log shows its own command line running the script
+    (its console script, its CLI module): with nothing more specific named, the run is named after it.
+    ``example`` is a line that shows it. (``torchrun``'s own agent is named by the TorchElastic markers.)"""
+
+    package: str
+    framework: str
+    pattern: str
+    example: str
+
+
+ENTRY_POINTS: tuple[EntryPoint, ...] = (
+    EntryPoint("accelerate", "Accelerate",
+               r"/bin/accelerate\b|\baccelerate\.commands\.|(?:^|[\s$>])accelerate launch\b",
+               "│ /usr/local/bin/accelerate:8 in <module>                                  │"),
+)
+_ENTRY_POINT = re.compile("|".join(f"(?P<e{i}>{e.pattern})" for i, e in enumerate(ENTRY_POINTS)), re.M)
+
+
+def _entry_point(text: str) -> str | None:
+    """The carrier whose own command line the log shows (``ENTRY_POINTS``), the first one shown."""
+    found = _ENTRY_POINT.search(text)
+    if not found:
+        return None
+    return next(e.framework for i, e in enumerate(ENTRY_POINTS) if found[f"e{i}"])
+
+
 def package_of(text: str, *, over: bool = False) -> str | None:
     """The tool the log's own references point at: the most referred-to package that is not a runner or a
     generic library, through ``PACKAGES`` to its tool's name, else the package's own name (``verl``).
@@ -296,6 +331,7 @@ def package_of(text: str, *, over: bool = False) -> str | None:
     if over:
         counts = {k: v for k, v in counts.items() if k in _PACKAGE or v >= 2}
     if not counts:
-        return None
+        # nothing but carriers: one whose own command line ran the script names the run
+        return None if over else _entry_point(text)
     top = max(counts, key=lambda k: (counts[k], k))
     return _PACKAGE.get(top, top)

@@ -1,0 +1,76 @@
+"""Which tool a log's own references name: a dotted logger name in parentheses after a record header's
+bracket (``[ INFO](pkg.engine.Trainer) - ...``) names its package, as a bracketed one does; a carrier library
+(``accelerate``) names the run only where nothing else is named and the log shows the carrier's own command line
+running the script (``_packages.ENTRY_POINTS``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.operators.logs import parse_log
+from assay.operators.logs._packages import ENTRY_POINTS, package_of
+
+
+def _log(tmp_path, lines):
+    path = tmp_path / "run.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return parse_log(str(path))
+
+
+def test_a_parenthesised_logger_after_the_header_names_its_package(tmp_path):
+    lines = [
+        f"[2024-03-04 05:06:0{i}.100][ INFO](acmeseg.engines.trainer.SegTrainer) - Epoch: 2/30, Iter: {i}/3 -- "
+        f"train_loss: 0.{9 - i}"
+        for i in (1, 2, 3)
+    ]
+    assert _log(tmp_path, lines).run["framework"] == "acmeseg"
+
+
+def test_a_parenthesised_logger_before_the_message_separator(tmp_path):
+    lines = [f"2024-03-04 05:06:0{i} INFO (acmeseg.loop) - step {i} loss 0.{9 - i}" for i in (1, 2, 3)]
+    assert _log(tmp_path, lines).run["framework"] == "acmeseg"
+
+
+def test_parenthesised_versions_and_attributes_name_nothing():
+    assert package_of("using release (v1.2) of the data") is None
+    assert package_of("tensor shape (x.shape) mismatched in loss (self.training)") is None
+    assert package_of("[INFO](torch.distributed.run) - started") is None  # a carrier
+
+
+def test_accelerate_alone_with_its_console_script_names_the_run(tmp_path):
+    lines = [
+        "Loading checkpoint shards: 100%|##########| 4/4 [00:40<00:00, 10.0s/it]",
+        " WARNING  Sending process 7 closing signal SIGTERM        api.py:699",
+        " ERROR    failed (exitcode: -9) local_rank: 1 (pid: 8) of  api.py:673",
+        "╭──────────── Traceback (most recent call last) ────────────╮",
+        "│ /home/me/env/bin/accelerate:8 in <module>                 │",
+        "│   5 from accelerate.commands.accelerate_cli import main   │",
+        "╰───────────────────────────────────────────────────────────╯",
+    ]
+    assert _log(tmp_path, lines).run["framework"] == "Accelerate"
+
+
+@pytest.mark.parametrize("row", ENTRY_POINTS, ids=[e.package for e in ENTRY_POINTS])
+def test_every_entry_point_example_names_its_carrier(tmp_path, row):
+    assert _log(tmp_path, ["starting", row.example, "step 1 loss 2.0"]).run["framework"] == row.framework
+
+
+def test_a_carrier_imported_by_a_tool_does_not_name_the_run(tmp_path):
+    # accelerate's own frames under a tool's: the tool is named, not the carrier
+    lines = [
+        "accelerate launch train.py --config cfg.yaml",
+        "Traceback (most recent call last):",
+        '  File "/env/lib/python3.11/site-packages/acmetune/trainer.py", line 40, in fit',
+        '  File "/env/lib/python3.11/site-packages/accelerate/accelerator.py", line 900, in backward',
+        "RuntimeError: boom",
+    ]
+    assert _log(tmp_path, lines).run["framework"] == "acmetune"
+
+
+def test_a_carrier_warning_alone_names_nothing(tmp_path):
+    lines = [
+        "/env/lib/python3.10/site-packages/accelerate/accelerator.py:400: FutureWarning: old flag",
+        "step 1 loss 2.0",
+        "step 2 loss 1.9",
+    ]
+    assert _log(tmp_path, lines).run["framework"] is None
