@@ -19,6 +19,7 @@ from typing import Any
 
 from pypdf import PdfReader
 
+from assay.operators.papers import _pdf_columns as columns
 from assay.operators.papers import _pdf_layout as layout
 
 _HEADER_WINDOW = 1024  # the PDF spec allows junk before the header; readers look this far
@@ -97,8 +98,8 @@ def _pdfium_text(data: bytes) -> str | None:
     heads = layout.running_heads(pages, heights)
     parts = []
     for lines, width, height in zip(pages, widths, heights, strict=True):
-        x = layout.gutter(lines, width)
-        ordered = layout.reading_order(layout.split_at(lines, x), x)
+        x = columns.gutter(lines, width)
+        ordered = columns.reading_order(columns.split_at(lines, x), x)
         parts.append(layout.page_parts(ordered, body, heads, height))
     return layout.document_text(parts)
 

@@ -5,9 +5,8 @@ box and font size, spaces already placed by PDFium from the glyph positions (so 
 lines keep their word breaks; see docs/papers.md for the measurement that chose it). This module only
 arranges them:
 
-- segments on one baseline join into lines; a line never crosses the gutter of a two-column page;
-- lines are read band by band (a full-width line, such as a title or a wide figure's caption, closes a band)
-  and, within a band, the left column before the right one;
+- segments on one baseline join into lines (the columns of a two-column page and their reading order are
+  ``_pdf_columns``');
 - running headers and footers (the same line at the page's edge on many pages) are dropped;
 - text that is not body text (smaller than the body font: figure labels, table cells, footnotes; and
   captions, "Figure 3: ..." with the lines that continue them) is set apart as its own paragraphs, placed
@@ -97,12 +96,6 @@ _WORD_GAP = 0.15
 _SAME_LINE_OVERLAP = 0.5
 #: ... and the gap between them is under this many font sizes (a column gutter is wider).
 SAME_LINE_GAP = 1.0
-#: A gutter may be crossed by a few lines (a title, a wide caption), not by many.
-_GUTTER_CROSSINGS = 0.06
-#: A line wider than this share of the page crosses the gutter of a two-column page only if it is full-width.
-_WIDE = 0.45
-#: A line spans both columns when it reaches this share of the gutter's x into each.
-_SPANNING = 0.2
 #: Lines this much smaller than the body font are set apart (figure labels, table cells, footnotes).
 _SMALL = 0.95
 #: A small line at least this share of the body lines' width is prose (an abstract, a footnote).
@@ -136,7 +129,7 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", text.translate(_LIGATURES))
 
 
-# -- lines and columns ------------------------------------------------------------------------------------
+# -- lines ------------------------------------------------------------------------------------------------
 def lines_of(segments: Iterable[Segment]) -> list[Line]:
     """Segments joined into lines: same height band, close together, top to bottom then left to right."""
     rows: list[list[Segment]] = []
@@ -162,64 +155,6 @@ def lines_of(segments: Iterable[Segment]) -> list[Line]:
                 current.segments.append(seg)
         lines.append(current)
     return [line for line in lines if line.text]
-
-
-def gutter(lines: Sequence[Line], width: float) -> float | None:
-    """The x of the vertical gap between two columns of text lines, or None for a one-column page.
-
-    Only wide lines count as crossing it: a short centred line (an author's name) crosses any gutter."""
-    if len(lines) < 12:
-        return None
-    wide = [ln for ln in lines if ln.right - ln.left > _WIDE * width]
-    # where the fewest lines of any width cross; whether few enough wide ones do decides
-    x = min(
-        (width * step / 100 for step in range(35, 66)),
-        key=lambda x: sum(ln.left < x < ln.right for ln in lines),
-    )
-    crossing = sum(1 for ln in wide if ln.left < x < ln.right)
-    left = sum(1 for ln in lines if ln.right <= x)
-    right = sum(1 for ln in lines if ln.left >= x)
-    if crossing > _GUTTER_CROSSINGS * len(lines) or min(left, right) < 0.2 * len(lines):
-        return None
-    return x
-
-
-def split_at(lines: list[Line], x: float | None) -> list[Line]:
-    """Lines that PDFium joined across the gutter (two columns' lines on one baseline) cut there."""
-    if x is None:
-        return lines
-    out = []
-    for line in lines:
-        left = [s for s in line.segments if s.right <= x + 1]
-        right = [s for s in line.segments if s.right > x + 1]
-        if left and right and max(s.right for s in left) <= x <= min(s.left for s in right) + 1:
-            out += [Line(left), Line(right)]
-        else:
-            out.append(line)
-    return out
-
-
-def reading_order(lines: Sequence[Line], x: float | None) -> list[Line]:
-    """Band by band from the top; within a band the left column, then the right one.
-
-    Only a line reaching well into both columns (a title, a wide caption) closes a band; one that pokes
-    a little past the gutter (a long URL, a wide equation) belongs to the column holding most of it."""
-    ordered = sorted(lines, key=lambda ln: -ln.top)
-    if x is None:
-        return ordered
-    reach = _SPANNING * x
-    out: list[Line] = []
-    band_left: list[Line] = []
-    band_right: list[Line] = []
-    for line in ordered:
-        if line.left < x - reach and line.right > x + reach:  # a full-width line closes the band above it
-            out += band_left + band_right + [line]
-            band_left, band_right = [], []
-        elif (line.left + line.right) / 2 <= x:
-            band_left.append(line)
-        else:
-            band_right.append(line)
-    return out + band_left + band_right
 
 
 # -- body, asides, running heads --------------------------------------------------------------------------
@@ -261,6 +196,7 @@ def page_parts(
     asides: list[list[Line]] = []
     caption: Line | None = None
     previous_aside = False
+    prose: Line | None = None  # the small full-width prose line just read into the flow (an abstract's)
     grids = _body_grids(lines, body, measure)
     for i, line in enumerate(lines):
         if i in grids:  # a table set in the body's font: read by position as the smaller ones are
@@ -268,10 +204,10 @@ def page_parts(
                 asides[-1].append(line)
             else:
                 asides.append([line])
-            caption, previous_aside = None, False
+            caption, previous_aside, prose = None, False, None
             continue
         if _CAPTION.match(line.text):
-            caption = line
+            caption, prose = line, None
             asides.append([line])
             previous_aside = False
             continue
@@ -282,8 +218,9 @@ def page_parts(
         caption = None
         # smaller than the body and shorter than its lines: a figure's label, a table's cell (a smaller
         # paragraph set full width, such as an abstract or a footnote, is prose and stays in the flow, and
-        # so does a small-caps heading, whose capitals have the body's size)
-        if body and line.largest < _SMALL * body and line.right - line.left < _PROSE_WIDTH * measure:
+        # so does its short last line, and a small-caps heading, whose capitals have the body's size)
+        small = bool(body) and line.largest < _SMALL * body
+        if small and line.right - line.left < _PROSE_WIDTH * measure and not _ends_paragraph(prose, line):
             if previous_aside and asides:
                 asides[-1].append(line)
             else:
@@ -291,6 +228,7 @@ def page_parts(
             previous_aside = True
             continue
         previous_aside = False
+        prose = line if small and line.right - line.left >= _PROSE_WIDTH * measure else None
         body_lines += value_lines(line.text)  # a table's row of values set in the body's font
     return body_lines, [_rows(block) for block in asides]
 
@@ -322,6 +260,12 @@ def _measure(lines: Sequence[Line], body: float) -> float:
     """The width of the page's body-text lines (their median): a column's or the page's measure."""
     widths = sorted(ln.right - ln.left for ln in lines if abs(ln.size - body) <= 0.05 * body)
     return widths[len(widths) // 2] if widths else float("inf")
+
+
+def _ends_paragraph(prose: Line | None, line: Line) -> bool:
+    """Whether ``line`` is the short last line of the small prose paragraph whose line ``prose`` is: right
+    below it, of its size, at its left edge."""
+    return prose is not None and _continues(prose, line) and abs(line.left - prose.left) <= 0.5 * line.size
 
 
 def _continues(caption: Line, line: Line) -> bool:
