@@ -97,3 +97,49 @@ class ShapeGate:
 def _measured(text: bytes) -> tuple[bytes, ...]:
     """The fractional values of a line's key-number pairs (``obj=0.51`` gives ``0.51``; ``rank=3`` none)."""
     return tuple(v for v in _PAIR_VALUE.findall(text) if _FRACTION.search(v))
+
+
+#: Function words and verbs that, between a line's numbers, make it a sentence rather than a record, with an
+#: example each: ``Engine run resuming from iteration 0, epoch 6 until 7 epochs`` has a step word and a number
+#: (``iteration 0``) but says where a run starts again, not a step it measured.
+PROSE_WORDS = {
+    "from": "copied 3 shards from node 2",
+    "until": "run resuming at iteration 0, epoch 6 until 7 epochs",
+    "to": "warming up 0 to 1000 steps",
+    "in": "finished 3 epochs in 12 minutes",
+    "for": "sleeping 5 s for rank 2",
+    "with": "started 8 workers with 4 threads each",
+    "after": "stopping 3 rounds after epoch 9",
+    "before": "waiting 30 s before retry 2",
+    "since": "no gain 4 times since epoch 9",
+    "into": "split 900 into 3 parts",
+    "resuming": "job 4 resuming at epoch 5",
+    "will": "rank 2 will save 3 copies",
+    "would": "3 h would take 2 days",
+    "then": "run 5 times then 2 more",
+}
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+#: A number set as a key's value (``loss: 0.5``, ``epoch=3``): a record's pair, not a sentence's number.
+_KEYED_NUMBER = re.compile(rf"[A-Za-z_][\w/.-]*\s*[:=]\s*{_NUMBER}")
+_WORD = re.compile(r"[A-Za-z]+")
+_NAME = re.compile(r"[A-Za-z][\w/-]*")
+
+
+def is_prose(text: str, names_metric) -> bool:
+    """A sentence with numbers, not a key-number record: two or more numbers with a function word or verb of
+    ``PROSE_WORDS`` between them (``N of M``, a counter's total, is no such gap), no number set as a key's value
+    (``key: v``, ``key=v``) and no number right after a word ``names_metric`` knows (``loss 2.1``)."""
+    numbers = list(_NUMBER_IN_TEXT.finditer(text))
+    if len(numbers) < 2 or _KEYED_NUMBER.search(text):
+        return False
+    gap = False
+    for before, after in zip(numbers, numbers[1:], strict=False):
+        words = [w.lower() for w in _WORD.findall(text[before.end() : after.start()])]
+        gap = gap or (words != ["of"] and any(w in PROSE_WORDS for w in words))
+    if not gap:
+        return False
+    for number in numbers:
+        named = _NAME.findall(text[max(0, number.start() - 40) : number.start()])
+        if named and text[: number.start()].rstrip().endswith(named[-1]) and names_metric(named[-1]):
+            return False
+    return True

@@ -29,11 +29,11 @@ from assay.operators.logs._counters import (
 from assay.operators.logs._cut import join_cut_record
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
-from assay.operators.logs._gate import ShapeGate
+from assay.operators.logs._gate import ShapeGate, is_prose
 from assay.operators.logs._lines import LineBlock, PrefixStyle
 from assay.operators.logs._losses import keep_series_apart, names_whole_loss, pick_loss
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
-from assay.operators.logs._names import STANDARD_METRICS, key_slug, known_words
+from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, known_words
 from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._records import BAR_GLUED, last_draws, second_lines
@@ -218,6 +218,8 @@ class GenericParser(LogParser):
         self.relative.banner(text, rank)  # an epoch's banner or footer: the epoch of the records around it
         if self.keras.see(text, line_no, rank):
             return
+        if is_prose(text, _names_metric):
+            return  # a sentence with numbers (``resuming from iteration 0, epoch 6 until 7``): no step, no values
         if not EVALUATION_WORD.search(text):  # evaluation lines take the training step, whatever they count
             self._count(text, line_no, rank)
         else:
@@ -284,6 +286,11 @@ class GenericParser(LogParser):
             fixed={**fixed, **second} if second else fixed,
             relative=self.relative.offsets,
         )
+
+
+def _names_metric(word: str) -> bool:
+    """A word that names a metric assay knows (``loss``, ``lr``), not a step's."""
+    return not is_step_key(word) and series_name(word, keep_unknown=False) is not None
 
 
 def _evaluating(template: list[str]) -> bool:
