@@ -111,6 +111,11 @@ def final_status(summary: dict[str, Any]) -> str:
        terminal failure after it, or the configured number of steps reached;
     5. ``unknown``: none of these, a log cut with no signal.
     """
+    return _decided(summary)[0]
+
+
+def _decided(summary: dict[str, Any]) -> tuple[str, tuple[Any, ...] | None]:
+    """The run's status (see :func:`final_status`) and the status marker that decided it, if one did."""
     markers = [tuple(m) for m in summary.get("markers", [])]
     restarts = [m[0] for m in markers if m[1] == "restart"]
     since = restarts[-1] if restarts else -1
@@ -121,14 +126,37 @@ def final_status(summary: dict[str, Any]) -> str:
         if m[0] > since and m[1] in TERMINAL and (m[1] in ("completed", "diverged") or m[0] > last_progress)
     ]
     status = terminal[-1][1] if terminal else None
+    decider = terminal[-1] if terminal else None
     if status != "cancelled" and _diverged(summary, since):
-        status = "diverged"
+        status, decider = "diverged", None
     if status is None:
         target = summary.get("settings", {}).get("train_iters")
         last = summary.get("last_step")
         if target and last is not None and last >= int(target):
             status = "completed"
-    return status or "unknown"
+    return status or "unknown", decider
+
+
+def closing_events(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``failure`` event of a run that failed without one: where the status is ``failed`` and no line
+    gave a ``failure`` event (a Slurm step cancelled after the cgroup's OOM kills, an exit code the event
+    rules do not word as a failure), one at the line that decided the status, at the last step before it.
+    An OOM event says what happened, not that the run ended of it: it stays beside the failure. Any other
+    status (a clean, a cancelled, an unknown run) gets none."""
+    status, decider = _decided(summary)
+    if status != "failed" or decider is None or (summary.get("events") or {}).get("failure"):
+        return []
+    line_no, _kind, detail = (*decider, "")[:3]
+    return [
+        {
+            "run_id": stable_id(summary["doc_id"]),
+            "step": summary.get("last_step"),
+            "kind": "failure",
+            "detail": str(detail)[:200],
+            "line_no": line_no,
+            "ts": None,
+        }
+    ]
 
 
 def _diverged(summary: dict[str, Any], since: int) -> bool:

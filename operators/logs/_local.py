@@ -55,7 +55,7 @@ def parse_log(
     return ParsedLog(
         run=(final.get("runs") or [{}])[0],
         metrics=pa.concat_tables(tables) if tables else METRICS_SCHEMA.empty_table(),
-        events=[e for p in parsed for e in p.get("events", [])],
+        events=[e for p in (*parsed, *combined) for e in p.get("events", [])],
         entities=final.get("entities", []),
         mentions=final.get("mentions", []),
         issues=[i for p in (*parsed, *combined) for i in p.get("issues", [])],

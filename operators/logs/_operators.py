@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from assay.dsl import operator
 from assay.ids import stable_id
-from assay.operators.logs._assemble import assemble, merge
+from assay.operators.logs._assemble import assemble, closing_events, merge
 from assay.operators.logs._base import LogParser, detect, parser_named
 from assay.operators.logs._coverage import silence
 from assay.operators.logs._frameworks import name_framework
@@ -191,6 +191,7 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
         if record.get("chunk") is None:
             merged = merge([summary])
             out.update(assemble(merged))
+            out["events"] = [*out["events"], *closing_events(merged)]
             out["issues"].extend(silence(merged, "log_parse"))
         return out
 
@@ -210,7 +211,7 @@ def _compact(metrics: Any) -> Any:
 @operator(
     name="log_combine",
     requires=["log_summary"],
-    produces=["runs", "entities", "mentions", "kind"],
+    produces=["runs", "entities", "mentions", "kind", "events"],
     version="1",
     batch=True,
 )
@@ -220,7 +221,12 @@ def log_combine(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if not summaries or any(s.get("final") for s in summaries):
         return []
     merged = merge(summaries)
-    out = {"source_uri": merged.get("uri"), **assemble(merged), "issues": silence(merged, "log_combine")}
+    out = {
+        "source_uri": merged.get("uri"),
+        **assemble(merged),
+        "events": closing_events(merged),  # a failure the chunks' lines gave no event (see closing_events)
+        "issues": silence(merged, "log_combine"),
+    }
     expected = merged.get("chunk_count") or len(summaries)
     if len(summaries) < expected:
         seen = {s.get("chunk") for s in summaries}
