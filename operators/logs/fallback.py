@@ -35,6 +35,7 @@ from assay.operators.logs._losses import keep_series_apart, names_whole_loss, pi
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
 from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, known_words
 from assay.operators.logs._numbers import memory_of, parse_quantity
+from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._records import BAR_GLUED, last_draws, second_lines
 from assay.operators.logs._steps import (
@@ -158,6 +159,7 @@ class GenericParser(LogParser):
         r"|" + BOX_ROW.pattern
         + r"|^\s*$"  # a blank line ends a block of ``key: value`` lines (``KeyBlocks``)
         + r"|^\s*[|┃│║][^\n]*[|┃│║]\s*$"  # a row of a bordered table (``| step | loss |``, ``┃ step ┃``)
+        + "|" + OPTION_LINES  # a script's options printed before it trains (``world_size: 8``, ``Namespace(``)
     )
     #: the lines mined; ``interesting`` also takes a table's header or row of other shapes (``TABLE_LINE``)
     mined = re.compile(interesting)
@@ -200,6 +202,9 @@ class GenericParser(LogParser):
         if self.boxes.see(text, line_no, rank):
             return
         text = _unborder(text)
+        if not self.steps:  # before the first record: a script's printed options say the run's layout
+            for setting, value in options_of(text).items():
+                self.out.setting(setting, value, line_no)
         if self.blocks.see(text, line_no, rank):
             return
         self._line(text, line_no, rank)

@@ -1,0 +1,49 @@
+"""A run's settings from the options a script prints once before it trains: a block of ``key: value`` lines
+under a banner (``==== Options ====``), an argparse ``Namespace(batch_size=64, lr=0.1)`` or an
+``args: {'batch_size': 64}`` dict. The general reader has no framework to name its settings, so the keys that
+say the run's layout are read into the same settings the framework parsers fill (``micro_batch_size``,
+``global_batch_size``, ``world_size``, ``tp``, ``pp``, ``gradient_accumulation_steps``); their values never
+become metric series. Only before the file's first record: a batch size printed beside a step is that
+step's."""
+
+from __future__ import annotations
+
+import re
+
+#: Option keys (as scripts name them) -> the run's setting, with what a script prints.
+OPTION_SETTINGS = {
+    "batch_size": "micro_batch_size",  # per process, as a loop's DataLoader takes it: ``batch_size: 192``
+    "micro_batch_size": "micro_batch_size",
+    "per_device_train_batch_size": "micro_batch_size",
+    "train_micro_batch_size_per_gpu": "micro_batch_size",
+    "global_batch_size": "global_batch_size",
+    "total_batch_size": "global_batch_size",
+    "world_size": "world_size",  # ``Namespace(world_size=8, ...)``
+    "gradient_accumulation_steps": "gradient_accumulation_steps",
+    "tensor_model_parallel_size": "tp",
+    "pipeline_model_parallel_size": "pp",
+}
+_KEYS = "|".join(sorted(OPTION_SETTINGS, key=len, reverse=True))
+#: A line that is one option (``batch_size: 192``, ``  world_size = 4``, ``--batch_size 32``).
+_ALONE = re.compile(rf"^\s*(?:-{{0,2}})(?P<key>{_KEYS})\s*(?:[:=]\s*|\s+)(?P<value>\d+)\s*,?\s*$")
+#: A one-line dump of a script's arguments: ``Namespace(...)``, ``args: {...}``, ``Options(...)``.
+_DUMP = re.compile(r"(?i)(?:\bnamespace\(|\b(?:args|arguments|options|opts|config|hparams|flags)\s*[:=]?\s*[({])")
+#: One option inside such a dump (``batch_size=192``, ``'batch_size': 192``).
+_IN_DUMP = re.compile(rf"(?<![\w.])['\"]?(?P<key>{_KEYS})['\"]?\s*[:=]\s*(?P<value>\d+)(?![\w.])")
+
+
+#: The lines that may hold options, for the reader's line selection (RE2: no look-around).
+OPTION_LINES = rf"^\s*-{{0,2}}(?:{_KEYS})\s*[:= ]|(?i:namespace)\("
+
+
+def options_of(text: str) -> dict[str, int]:
+    """The settings a line of printed options says (``{'micro_batch_size': 192}``); none for any other line."""
+    alone = _ALONE.match(text)
+    if alone:
+        return {OPTION_SETTINGS[alone.group("key")]: int(alone.group("value"))}
+    if not _DUMP.search(text):
+        return {}
+    found: dict[str, int] = {}
+    for m in _IN_DUMP.finditer(text):
+        found.setdefault(OPTION_SETTINGS[m.group("key")], int(m.group("value")))
+    return found

@@ -1,0 +1,45 @@
+"""A script's options printed once before it trains give the run's settings (issue 25): a banner and a block
+of ``key: value`` lines, an argparse ``Namespace(...)`` or an ``args: {...}`` dict. Before, the general
+reader read no settings from them and the run's layout stayed empty. Own-worded logs through ``parse_log``."""
+
+from __future__ import annotations
+
+from assay.operators.logs import parse_log
+
+
+def _write(tmp_path, name, lines):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def _records(n: int = 4) -> list[str]:
+    return [f"[{k}/5000] lr: 0.05 step_time: 0.31{k} train_loss: {3.1 - k / 50:.4f}" for k in range(1, n + 1)]
+
+
+def test_a_block_of_options_under_a_banner(tmp_path):
+    lines = ["======= Settings =======", "run_tag: ocr-small-7", "seed: 77", "batch_size: 96", "world_size: 2",
+             "hidden_dim: 384", "lr: 0.05", "", *_records()]
+    log = parse_log(_write(tmp_path, "ocr.log", lines))
+    assert log.run["micro_batch_size"] == 96
+    assert log.run["world_size"] == 2
+    assert [s for s, _ in log.series("loss")] == [1, 2, 3, 4]
+    assert not log.series("batch_size") and not log.series("world_size")
+
+
+def test_an_argparse_namespace_line(tmp_path):
+    lines = ["Namespace(data='/srv/pics', batch_size=48, lr=0.05, world_size=4, workers=6)", *_records()]
+    log = parse_log(_write(tmp_path, "ns.log", lines))
+    assert (log.run["micro_batch_size"], log.run["world_size"]) == (48, 4)
+
+
+def test_an_args_dict_line(tmp_path):
+    lines = ["args: {'per_device_train_batch_size': 12, 'gradient_accumulation_steps': 2, 'lr': 0.05}", *_records()]
+    log = parse_log(_write(tmp_path, "dict.log", lines))
+    assert log.run["micro_batch_size"] == 12
+
+
+def test_a_batch_size_after_the_first_record_is_no_option(tmp_path):
+    lines = [*_records(2), "batch_size: 500", *_records(4)[2:]]
+    log = parse_log(_write(tmp_path, "late.log", lines))
+    assert log.run["micro_batch_size"] is None
