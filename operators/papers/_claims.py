@@ -18,7 +18,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.operators.papers._clause import not_a_result
-from assay.operators.papers._numbers import NUMBER, NUMBER_WORDS, ZH_NUMBER, is_integer_text, parse_number
+from assay.operators.papers._numbers import (
+    NUMBER,
+    NUMBER_WORDS,
+    ZH_NUMBER,
+    is_change,
+    looks_like_year,
+    parse_number,
+    rate_unit,
+)
+from assay.operators.papers._table_units import unit_cells
 
 _START = r"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)"
 # A minus sign belongs to the number when it follows a space or bracket ("by -63%", "(-213% to -36%)"), not
@@ -104,7 +113,7 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
     (
         ("half", "halv", "减半", "一半"),
         re.compile(
-            r"\b(?:by|in)[ \t]+(?P<half>half)\b|\b(?P<halves>halv(?:es|ed|ing))\b|(?P<zhalf>减半|减少了?一半)",
+            r"\b(?:by|in)[ \t]+(?P<half>half)\b(?!-)|\b(?P<halves>halv(?:es|ed|ing))\b|(?P<zhalf>减半|减少了?一半)",
             re.I,
         ),
     ),
@@ -143,7 +152,7 @@ class _Match:
 
 
 def _candidates(text: str, lo: int, hi: int) -> list[_Match]:
-    found = [_Match(m) for m in _NUMERIC_RE.finditer(text, lo, hi)]
+    found = [part for m in _NUMERIC_RE.finditer(text, lo, hi) for part in _one_unit(text, m, hi)]
     lowered = text[lo:hi].lower()
     for keywords, pattern in _KEYWORD_RES:
         if any(k in lowered for k in keywords):
@@ -158,6 +167,20 @@ def _candidates(text: str, lo: int, hi: int) -> list[_Match]:
         elif m.start() == kept[-1].start() and m.end() > kept[-1].end():
             kept[-1] = m
     return kept
+
+
+def _one_unit(text: str, m: re.Match[str], hi: int) -> list[_Match]:
+    """A range's two ends share one unit: "by nearly 8x to 620 Pflop/s" is a multiple and a rate, each a
+    number of its own, not a range from 8 to 620 Pflop/s."""
+    lo_unit = (m.group("lo_unit") or "").strip(" \t$\\")
+    if not lo_unit or m.group("hi") is None:
+        return [_Match(m)]
+    low = "%" if lo_unit[-1] in "%％" else "x"
+    high = next((_UNIT_NAMES[k] for k in ("x", "pct") if m.group(k) is not None), None)
+    if low == high:
+        return [_Match(m)]
+    parts = [_NUMERIC_RE.match(text, m.start(), m.end("lo_unit")), _NUMERIC_RE.match(text, m.start("hi"), hi)]
+    return [_Match(p) for p in parts if p]
 
 
 _UNIT_NAMES = {
@@ -226,14 +249,6 @@ _RESOURCE_LEAD = re.compile(r"(?:\bwith|\busing|\bgiven|\bthere\s+are|\bon|\bat)
 _FOLD_NOT_CLAIM = re.compile(r"[ \t-]*(?:cross|cv\b|validation)", re.IGNORECASE)
 _ZH_VERB_BEFORE = re.compile(
     r"(?:提高|提升|加速|加快|快|减少|降低|增加|增长|达到|高达|最高|缩短|节省|扩大|改善|优于|超过|了|至|到|约|近|达)$"
-)
-_CHANGE_FROM = re.compile(r"\bfrom[ \t]+$|从$", re.IGNORECASE)
-# "benefits scaling from 27% to 40% as the load grows": a result that varies over the setting is a range, not a
-# change of one quantity ("overhead drops from 18% to 2%").
-_RANGE_LEAD = re.compile(
-    r"(?:\b(?:benefits?|gains?|improvements?|speed-?ups?|reductions?|savings?|advantages?|overheads?[ \t]+"
-    r"reductions?)\b(?:[ \t]+\w+){0,3}|\b(?:scal|vary|varies|varied|grow|span|rang)\w*)[ \t]+from[ \t]+$",
-    re.IGNORECASE,
 )
 # "as the batch halves": the setting that changes, not a result; "halving" names an operation ("Successive
 # Halving", "window halving") unless a result clause takes it as its participle (", halving the memory").
@@ -326,10 +341,19 @@ def find_claims(
             if claim.value is not None and claim.is_ratio:
                 claims.extend(_listed_before(text, claim, claims[-1].end if claims else 0))
             claims.append(claim)
+        claims.extend(_column_claims(text, lo, hi, claims))
         if limit is not None and len(claims) > limit:
             break
     claims.sort(key=lambda c: c.start)
     return _merge_changes(text, claims)
+
+
+def _column_claims(text: str, lo: int, hi: int, found: list[Claim]) -> list[Claim]:
+    """The bare numbers of table cells whose column's header writes their unit (``% of Peak`` over ``50.6``);
+    whether each states a result is the table's to say (``_clause.table_result``)."""
+    taken, shape = {(c.start, c.end) for c in found}, {"%": "pct", "x": "x"}
+    cells = [c for c in unit_cells(text, lo, hi) if c[:2] not in taken]
+    return [Claim(a, b, n, u, value=parse_number(n), confidence=0.8, shape=shape[u]) for a, b, n, u in cells]
 
 
 def _merge_changes(text: str, claims: list[Claim]) -> list[Claim]:
@@ -431,7 +455,7 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return None
     if kind in ("x", "pct", "times", "fold") and not_a_result(text, start, end, kind):
         return None
-    unit, scope = _rate_unit(m.group("rate")) if kind == "rate" else (_UNIT_NAMES[kind], None)
+    unit, scope = rate_unit(m.group("rate")) if kind == "rate" else (_UNIT_NAMES[kind], None)
     confidence = {"x": 0.95, "pct": 0.9, "times": 0.8, "fold": 0.8}.get(kind, 0.85)
     claim = Claim(start, end, text[start:end], unit, confidence=confidence, shape=kind, scope=scope)
     lo = parse_number(m.group("lo"))
@@ -439,7 +463,7 @@ def _claim(text: str, m: _Match) -> Claim | None:
         claim.value = lo
         return claim
     hi = parse_number(m.group("hi"))
-    if _is_change(text, m, start, unit):
+    if is_change(text, m.group("sep"), start, unit):
         # "rises from 40% to 62%" is a before/after pair, not a range: the claim is the value reached, with
         # both ends kept.
         claim.value = hi
@@ -498,19 +522,6 @@ def _clause_start(text: str, start: int) -> int:
     return breaks[-1].end() if breaks else lo
 
 
-_SCOPE = re.compile(r"[ \t]*(?:/|per)[ \t]*(?P<what>[A-Za-z]+)$")
-
-
-def _rate_unit(written: str) -> tuple[str, str | None]:
-    """A rate's unit as written, spaces collapsed, and its scope when stated per device or node: "tokens/s
-    per GPU" -> ("tokens/s", "per GPU"); "tokens/s" -> ("tokens/s", None)."""
-    unit = re.sub(r"\s+", " ", written.strip(" \t~"))
-    found = _SCOPE.search(unit)
-    if not found or found.group("what").lower() in ("s", "sec", "second"):
-        return unit, None
-    return unit[: found.start()], f"per {found.group('what')}"
-
-
 def _not_result(text: str, start: int, words: re.Pattern[str], after: str) -> bool:
     """Whether the clause around a number describes a setting (``words``) and states no result."""
     lo = max(0, start - 70)
@@ -518,19 +529,6 @@ def _not_result(text: str, start: int, words: re.Pattern[str], after: str) -> bo
     clause = text[breaks[-1].end() if breaks else lo : start]
     tail = _CLAUSE_BREAK.split(after, 1)[0]
     return bool(words.search(clause) or words.search(tail)) and not _RESULT_WORDS.search(clause + " " + tail)
-
-
-def _is_change(text: str, m: _Match, start: int, unit: str) -> bool:
-    """ "from A to B" of a percentage or a quantity is a change ("utilization rises from 41% to 85%"); of a
-    ratio, or written "A-B", or "ranging from", it is a range ("speedups from 1.3x to 2.4x")."""
-    sep = (m.group("sep") or "").strip().lower()
-    if (
-        unit == "x"
-        or sep not in ("to", "至", "到")
-        or not _CHANGE_FROM.search(text, max(0, start - 6), start)
-    ):
-        return False
-    return not _RANGE_LEAD.search(text, max(0, start - 60), start)
 
 
 def _word_claim(text: str, m: _Match) -> Claim | None:
@@ -577,7 +575,7 @@ def _listed_before(text: str, claim: Claim, floor: int) -> list[Claim]:
     if not found:
         return []
     items = list(_LIST_ITEM.finditer(text, found.start("items"), found.end("items")))
-    if any(_looks_like_year(i.group()) for i in items):
+    if any(looks_like_year(i.group()) for i in items):
         return []
     if _LIST_NOT_VALUES.search(text, max(0, found.start("items") - 12), found.start("items")):
         return []
@@ -593,7 +591,3 @@ def _listed_before(text: str, claim: Claim, floor: int) -> list[Claim]:
         )
         for i in items
     ]
-
-
-def _looks_like_year(number: str) -> bool:
-    return is_integer_text(number) and 1900 <= int(number.replace(",", "")) <= 2100

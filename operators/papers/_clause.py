@@ -18,6 +18,14 @@ import re
 
 from assay.operators.papers._cues import CUES
 from assay.operators.papers._figure_text import even_row, label_line, tick_label, torn_decimal
+from assay.operators.papers._table_units import (
+    BARE_CELL,
+    SETTING_CELL,
+    cells,
+    column_unit,
+    header_row,
+    table_top,
+)
 
 # Verbs and comparisons that state a result: a clause holding one states a result whatever else it holds,
 # unless the cue is a definition (a definition's "reaches 90%" is its condition, not a result).
@@ -113,7 +121,8 @@ _RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
 # What a results table's header or caption says it measures, against what a hyperparameter table lists.
 RESULT_HEADER = re.compile(
     r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|saving|\bvs\.?|versus|compar|relative|"
-    r"normali[sz]ed|ratio|efficien|utili[sz]|throughput|latency|\bJCT\b|makespan|加速|提升|降低|开销",
+    r"normali[sz]ed|ratio|efficien|utili[sz]|throughput|latency|\bJCT\b|makespan|\bpeak\b|flop/?s|\bMFU\b|"
+    r"\bCV\b|variation|stability|加速|提升|降低|开销",
     re.I,
 )
 _HYPERPARAMETERS = (
@@ -125,49 +134,100 @@ _SETTING_WORDS = r"configuration|setting"
 SETTING_HEADER = re.compile(rf"{_HYPERPARAMETERS}|{_SETTING_WORDS}", re.I)
 _HYPERPARAMETER = re.compile(_HYPERPARAMETERS, re.I)
 _TABLE_REACH = 2000
+#: The unit ratio: a reference's own cell.
+_UNIT_RATIO = re.compile(r"\s*(?:1(?:\.0+)?\s*[x×]|100(?:\.0+)?\s*\\?[%％])\s*")
 _CAPTION_LINES = 4
 _CAPTION_BELOW = re.compile(r"\s*(?:Table|Tab\.|表)\s*\d", re.I)
 
 
 def table_result(text: str, start: int, end: int, unit: str) -> bool:
-    """Whether a number in a table row states a result: the row names something in its first cell, the number
-    is a ratio filling a cell of its own, and the table is a results table -- its header or the caption
-    above it says what it compares (speedup, overhead, reduction, vs, ...) and nothing there names
-    hyperparameters; a multiple (``x``) in a row of names is a result by itself."""
+    """Whether a number in a table row states a result: the row names something in its first cell or is
+    labelled by its setting (a GPU count, a batch size, a resolution), the number is a ratio filling a cell
+    of its own (or a bare number under a header that writes its unit, ``% of Peak``), and the table is a
+    results table -- its header or the caption above it says what it compares or measures (speedup,
+    overhead, reduction, vs, peak, ...) and nothing there names hyperparameters; a multiple (``x``) in a row
+    of names is a result by itself."""
     lo = text.rfind("\n", 0, start) + 1
     hi = text.find("\n", end)
     row = text[lo : len(text) if hi < 0 else hi]
     if _CELL_SEP not in row:
         return False
-    cells, offset = [], lo
-    for cell in row.split(_CELL_SEP):
-        cells.append((offset, cell))
-        offset += len(cell) + len(_CELL_SEP)
-    first = cells[0][1].strip()
-    if not re.match(r"[A-Za-z\u4e00-\u9fff]", first) or SETTING_HEADER.search(first):
+    row_cells = cells(row, lo)
+    first = row_cells[0][1].strip()
+    by_setting = bool(SETTING_CELL.fullmatch(first)) and not _RATIO_CELLS.fullmatch(first)
+    if not (re.match(r"[A-Za-z\u4e00-\u9fff]", first) or by_setting) or SETTING_HEADER.search(first):
         return False
-    own = next((c for o, c in cells if o <= start < o + len(c)), "")
+    column, own = next(((j, c) for j, (o, c) in enumerate(row_cells) if o <= start < o + len(c)), (0, ""))
     # a cell may hold two sub-columns' ratios side by side ("≈ 35% 1.1x") where the reader joined them
-    if not _RATIO_CELLS.fullmatch(own):
+    if not column or not (_RATIO_CELLS.fullmatch(own) or _unit_column(text, lo, column, own) == unit):
         return False
     header = _table_head(text, lo)
     results = bool(RESULT_HEADER.search(header))
     if _HYPERPARAMETER.search(header) or (SETTING_HEADER.search(header) and not results):
         return False
+    if by_setting:  # a row of a setting states results only where the table says it measures them
+        return results and not _quotient(row_cells, column, unit) and not _normalised(text, lo, column)
     return unit == "x" or results
+
+
+def _unit_column(text: str, row_start: int, column: int, cell: str) -> str | None:
+    """The unit a bare number's column header gives it ("% of Peak" over "50.6"), or None."""
+    if not BARE_CELL.fullmatch(cell):
+        return None
+    head = header_row(text, row_start).split(_CELL_SEP)
+    return column_unit(head[column]) if column < len(head) else None
+
+
+def _quotient(row_cells: list[tuple[int, str]], column: int, unit: str) -> bool:
+    """Whether a multiple is the quotient of two other numbers of its row ("5 | 38 | 7.6x"): it restates the
+    measurements beside it rather than adding one."""
+    if unit != "x":
+        return False
+    value = re.match(r"\s*[~≈]?\s*(\d+(?:\.\d+)?)", row_cells[column][1])
+    if not value:
+        return False
+    ratio = float(value.group(1))
+    numbers = [
+        float(m.group("num").replace(",", ""))
+        for j, (_, c) in enumerate(row_cells)
+        if j not in (0, column) and (m := BARE_CELL.fullmatch(c))
+    ]
+    return any(
+        b and i != k and abs(a / b - ratio) <= 0.02 * ratio
+        for i, a in enumerate(numbers)
+        for k, b in enumerate(numbers)
+    )
+
+
+def _normalised(text: str, row_start: int, column: int) -> bool:
+    """Whether a column of a table whose rows are settings holds the unit in one of its rows ("1 GPU | 100%"
+    over "8 GPUs | 77%"): a series normalised to one of its own settings, its reference set by the table
+    (a scaling curve), not a result set against a system."""
+    at = table_top(text, row_start)
+    while True:
+        end = text.find("\n", at)
+        row = text[at : len(text) if end < 0 else end]
+        if _CELL_SEP not in row and (
+            row.strip() or _CELL_SEP not in text[end + 1 : text.find("\n", end + 1)]
+        ):
+            return False  # a blank line is crossed where rows go on under it (Markdown's header)
+        here = row.split(_CELL_SEP)
+        if column < len(here) and _UNIT_RATIO.fullmatch(here[column]):
+            return True
+        if end < 0:
+            return False
+        at = end + 1
 
 
 def _table_head(text: str, row_start: int) -> str:
     """The header row of the table a row belongs to, the paragraph just above the table and, where that is
     no caption, a caption just below it ("Table 1: ..." set under the rows): what the table says it
     measures."""
-    floor = max(0, row_start - _TABLE_REACH)
-    lines = text[floor:row_start].split("\n")
-    head: list[str] = []
+    top = table_top(text, row_start)
+    head = [h for h in (header_row(text, row_start),) if h]
+    lines = text[max(0, top - _TABLE_REACH) : top].split("\n")[:-1]
     i = len(lines) - 1
-    while i >= 0 and (_CELL_SEP in lines[i] or not lines[i].strip()):
-        if lines[i].strip():
-            head = [lines[i]]  # the topmost row seen so far: the header
+    while i >= 0 and not lines[i].strip():
         i -= 1
     # the whole paragraph above (a caption wraps over lines), up to a few lines
     above: list[str] = []

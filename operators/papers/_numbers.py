@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 #: A number as written in a paper: thousands separators allowed, an optional decimal part.
 NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 
@@ -75,3 +77,43 @@ def parse_chinese(text: str) -> int:
 
 def is_integer_text(text: str) -> bool:
     return text.replace(",", "").isdigit()
+
+
+def looks_like_year(number: str) -> bool:
+    return is_integer_text(number) and 1900 <= int(number.replace(",", "")) <= 2100
+
+
+_SCOPE = re.compile(r"[ \t]*(?:/|per)[ \t]*(?P<what>[A-Za-z]+)$")
+
+
+def rate_unit(written: str) -> tuple[str, str | None]:
+    """A rate's unit as written, spaces collapsed, and its scope when stated per device or node: "tokens/s
+    per GPU" -> ("tokens/s", "per GPU"); "tokens/s" -> ("tokens/s", None)."""
+    unit = re.sub(r"\s+", " ", written.strip(" \t~"))
+    found = _SCOPE.search(unit)
+    if not found or found.group("what").lower() in ("s", "sec", "second"):
+        return unit, None
+    return unit[: found.start()], f"per {found.group('what')}"
+
+
+_CHANGE_FROM = re.compile(r"\bfrom[ \t]+$|从$", re.IGNORECASE)
+# "benefits scaling from 27% to 40% as the load grows": a result that varies over the setting is a range, not a
+# change of one quantity ("overhead drops from 18% to 2%").
+_RANGE_LEAD = re.compile(
+    r"(?:\b(?:benefits?|gains?|improvements?|speed-?ups?|reductions?|savings?|advantages?|overheads?[ \t]+"
+    r"reductions?)\b(?:[ \t]+\w+){0,3}|\b(?:scal|vary|varies|varied|grow|span|rang)\w*)[ \t]+from[ \t]+$",
+    re.IGNORECASE,
+)
+
+
+def is_change(text: str, sep: str | None, start: int, unit: str) -> bool:
+    """ "from A to B" of a percentage or a quantity is a change ("utilization rises from 41% to 85%"); of a
+    ratio, or written "A-B", or "ranging from", it is a range ("speedups from 1.3x to 2.4x")."""
+    sep = (sep or "").strip().lower()
+    if (
+        unit == "x"
+        or sep not in ("to", "至", "到")
+        or not _CHANGE_FROM.search(text, max(0, start - 6), start)
+    ):
+        return False
+    return not _RANGE_LEAD.search(text, max(0, start - 60), start)

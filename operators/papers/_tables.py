@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import Mention
+from assay.operators.papers._table_units import SETTING_CELL
 
 CELL_SEP = " | "
 #: Where a mention comes from when it names a system for sure: the gazetteer, or the paper's comparisons.
@@ -49,6 +50,10 @@ _BASELINE_PHRASE = re.compile(
     r"normali[sz]ed\s+(?:to|by|against|w\.?r\.?t\.?)|\bthan|w\.?r\.?t\.?|against)\s+"
     r"(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})",
     re.I,
+)
+#: A share of a reference written in a header ("% of Advertised Peak"): its cells are set against it.
+_SHARE_OF = re.compile(
+    r"[%％]\s*of\s+(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})", re.I
 )
 #: A measure "for" a system (``Speedup for X``): its baseline only when X is a system the paper compares
 #: with (``Speedup for BERT`` is a workload's).
@@ -136,8 +141,19 @@ def attribute_cells(
         # one whose baselines sit in a header spanning several columns ('Speedup for X'), not read yet
         # provenance: the claim's sentence is its row; its setting names the table and the row
         claim.sentence = cell.span
-        where = f"table: {cell.table.caption[:80] or '(no caption)'}, row {cell.row + 1}"
+        where = (
+            f"table: {cell.table.caption[:80] or '(no caption)'}, row {cell.row + 1}{_setting_label(cell)}"
+        )
         claim.setting = f"{claim.setting}; {where}" if claim.setting else where
+
+
+def _setting_label(cell: Cell) -> str:
+    """A row labelled by its setting named with its column's header: " (# GPUs=512)"; '' for a row of a name."""
+    label = cell.table.rows[cell.row][0] if cell.table.rows[cell.row] else ""
+    if not SETTING_CELL.fullmatch(label):
+        return ""
+    head = cell.table.header[0] if cell.table.header else ""
+    return f" ({head}={label})" if head else f" ({label})"
 
 
 def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | None = None) -> Cell | None:
@@ -325,6 +341,9 @@ def _baseline(cell: Cell, axis: str, owned: dict[str, str], systems: dict[str, s
         label = _who(row[0]) if row and not _VALUE_CELL.match(row[0]) else ""
         if label and _named(label, {}, systems):
             return label
+    share = _SHARE_OF.search(head)
+    if share:
+        return _NAME_STOP.sub("", share.group("name")).strip(" .,;:") or None
     for source in (head, table.caption):
         m = _BASELINE_PHRASE.search(source)
         if m:

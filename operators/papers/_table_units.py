@@ -1,0 +1,106 @@
+"""A table's numbers whose unit stands in their column's header, and the rows labelled by a setting.
+
+A results table often writes its unit once, in the header (``% of Peak``, ``Overhead (%)``, ``Speedup (x)``,
+``MFU %``), and leaves its cells bare (``512 | 5B | 80.8 | 50.6``): each bare number of such a column is a
+ratio in that unit. Its rows are often labelled by the setting they were measured in rather than by a name:
+a GPU count (``512``), a batch size (``16.8M``), a resolution (``256 × 256``); such a row is labelled by its
+first cell and the first column's header (``# GPUs=512``).
+
+Rows come from every reader as lines of cells joined by `` | `` (Markdown, LaTeX ``tabular``, a PDF's grid),
+the header row first. Why a module of its own: the claim finder (``_claims``) asks it for the bare numbers
+of unit columns and the clause test (``_clause``) for a row's label and header, and neither needs the other.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+CELL_SEP = " | "
+#: How far above a row its header row is looked for (characters).
+REACH = 2000
+#: A header cell that carries its column's unit: a percent sign (``% of Peak``, ``Overhead (%)``, ``MFU %``)
+#: or a multiple in brackets (``Speedup (x)``, ``(×)``).
+_PERCENT_HEAD = re.compile(r"(?:^|[\s(/\[])[%％](?=$|[\s)/\]])|[(\[]\s*[%％]\s*[)\]]")
+_TIMES_HEAD = re.compile(r"[(\[]\s*[x×]\s*[)\]]", re.I)
+#: A bare number filling a cell of its own (no unit of its own).
+BARE_CELL = re.compile(r"\s*[~≈]?\s*(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*")
+#: A first cell that is the row's setting, not a name: a count or size (``512``, ``4,096``, ``16.8M``, ``2K``),
+#: a resolution or shape (``256 × 256``), an assignment (``BS = 4`` starts with a letter and needs no rule).
+SETTING_CELL = re.compile(
+    r"\s*[~≈]?\s*\d[\d,]*(?:\.\d+)?\s*(?:[KMBGT]|k)?\s*(?:[x×]\s*\d[\d,]*(?:\.\d+)?\s*)*[*†‡]?\s*"
+)
+
+
+def column_unit(header: str) -> str | None:
+    """The unit a header cell gives its column's bare numbers: ``%``, ``x`` or None."""
+    if _PERCENT_HEAD.search(header):
+        return "%"
+    if _TIMES_HEAD.search(header):
+        return "x"
+    return None
+
+
+def cells(row: str, offset: int) -> list[tuple[int, str]]:
+    """A row's cells with their offsets in the text (``offset``: where the row starts)."""
+    out = []
+    for cell in row.split(CELL_SEP):
+        out.append((offset, cell))
+        offset += len(cell) + len(CELL_SEP)
+    return out
+
+
+def table_top(text: str, row_start: int) -> int:
+    """Where the table holding the row at ``row_start`` starts: rows above it are crossed, and a blank line
+    between rows of as many cells (Markdown sets its header a blank line above the body); a blank line under
+    rows of another width parts two tables."""
+    top, at, floor, blank = row_start, row_start, max(0, row_start - REACH), False
+    while at > floor:
+        prev = text.rfind("\n", 0, at - 1) + 1
+        line = text[prev : at - 1]
+        if CELL_SEP in line:
+            if blank and line.count(CELL_SEP) != _line(text, top).count(CELL_SEP):
+                break
+            top, blank = prev, False
+        elif line.strip():
+            break
+        else:
+            blank = True
+        at = prev
+    return top
+
+
+def _line(text: str, start: int) -> str:
+    end = text.find("\n", start)
+    return text[start : len(text) if end < 0 else end]
+
+
+def header_row(text: str, row_start: int) -> str:
+    """The topmost row of the table the row at ``row_start`` belongs to (its header when it names columns);
+    '' when the row is the table's first."""
+    top = table_top(text, row_start)
+    return "" if top == row_start else _line(text, top)
+
+
+def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str]]:
+    """The bare numbers of ``text[lo:hi]``'s table rows whose column header gives them a unit: (start, end,
+    the number as written, unit)."""
+    if CELL_SEP not in text[lo:hi]:
+        return
+    heads: dict[str, list[str | None]] = {}
+    at = text.rfind("\n", 0, lo) + 1
+    while at < hi:
+        nl = text.find("\n", at)
+        nl = len(text) if nl < 0 else nl
+        row = text[at:nl]
+        if CELL_SEP in row:
+            head = header_row(text, at)
+            if head:
+                units = heads.get(head)
+                if units is None:
+                    units = heads[head] = [column_unit(c) for c in head.split(CELL_SEP)]
+                for j, (start, cell) in enumerate(cells(row, at)):
+                    m = BARE_CELL.fullmatch(cell)
+                    if j and m and j < len(units) and units[j] and start >= lo:
+                        yield start + m.start("num"), start + m.end("num"), m.group("num"), units[j]
+        at = nl + 1
