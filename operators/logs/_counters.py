@@ -9,6 +9,7 @@ import re
 from assay.operators.logs._fields import variable_names
 from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import key_slug, metric_name
+from assay.operators.logs._steps import EVALUATION_WORD
 
 
 def moving_counter(
@@ -22,6 +23,12 @@ def moving_counter(
     stride (``epoch: 1, iters: 100,`` then ``iters: 200,``; ``epoch: 2 | nupdates: 3074``): the epoch changes
     rarely and by one, the counter of updates is the finer step (never a count of samples, tokens or time)."""
     rows = cluster.rows
+    if not any(_a_count(row[2][pos]) for row in rows):
+        return None  # a counter word before no count (``waiting for batch 0.020s``): no step of its own
+    if names is not None and "epoch" in names.get(pos, "").lower():
+        paired = counter_with_total(cluster, names, percent)
+        if paired is not None:
+            return paired  # ``Epoch 1.06 / 50, i = 21 / 17800``: the counter with its total counts the steps
     if names is not None and names.get(pos, "").lower() == "epoch" and _fractional(row[2][pos] for row in rows):
         return None  # an epoch printed as a fraction (``'epoch': 0.25``) counts no steps, not even at 1.00
     still = len(rows) >= 3 and len({row[2][pos] for row in rows}) == 1
@@ -44,6 +51,44 @@ def moving_counter(
             continue
         rising.append((values[-1], at))
     return max(rising)[1] if rising else pos
+
+
+def _a_count(token: str) -> bool:
+    """A value that can count steps: a whole number, a separator glued after it (``90,``), or printed with a
+    zero fraction (``1.00``); not a measurement with its unit (``0.020s``) nor a word."""
+    try:
+        return float(token.rstrip(",;:)]}")).is_integer()
+    except ValueError:
+        return False
+
+
+def counter_with_total(cluster: Cluster, names: dict[int, str], percent: set[int]) -> int | None:
+    """Where no step word names the step, a named value printed with its total (``i = 21 / 17800``,
+    ``k 3/500``) whose total stays the same over the records and whose value is a whole number that never goes
+    down (and within its total) is the step counter, whatever its name: a loop that prints its position in the
+    run writes it so. Not an epoch (it has a finer counter beside it), an amount (``mem 10/80``) or a metric the
+    synonym table knows, nor on an evaluation's line; a value that never moves over two or more records counts
+    nothing."""
+    rows, template = cluster.rows, cluster.template
+    if any(EVALUATION_WORD.search(word) for word in template if word != "<*>"):
+        return None  # an evaluation's counter (``Test: [ 10/196]``) counts its batches: it takes the training step
+    for pos in sorted(names):
+        word = names[pos]
+        if template[pos + 1 : pos + 3] != ["/", "<*>"] or pos in percent or pos + 2 in percent:
+            continue
+        if "epoch" in word.lower() or AMOUNT_WORDS.search(word) or metric_name(word):
+            continue
+        values = [whole_number(row[2][pos]) for row in rows]
+        totals = {whole_number(row[2][pos + 2]) for row in rows}
+        if None in values or None in totals or len(totals) != 1:
+            continue
+        total = totals.pop()
+        if any(a > b for a, b in zip(values, values[1:], strict=False)) or values[-1] > total:
+            continue
+        if len(values) >= 2 and values[0] == values[-1]:
+            continue
+        return pos
+    return None
 
 
 def _fractional(values) -> bool:
@@ -106,11 +151,15 @@ def _steady_counter(name: str, values: list[int], epochs: list[int | None]) -> b
 
 
 def steady_named_counter(cluster: Cluster, names: dict[int, str], percent: set[int]) -> int | None:
-    """Where a template names no step word, the named whole number that rises by the same stride on every
+    """Where a template names no step word, a named counter with its total (``counter_with_total``), else the
+    named whole number that rises by the same stride on every
     record (three or more) is its step, as a loop that logs every N updates prints it (``Up. 14000``, ``16000``
     ...; ``tick 0``, ``1``, ...): an amount it has processed (samples, tokens, time) rises unevenly, and a metric
     the synonym table knows (a loss, a rate) is a value, not a counter."""
     rows = cluster.rows
+    paired = counter_with_total(cluster, names, percent)
+    if paired is not None:
+        return paired
     if len(rows) < 3:
         return None
     for pos in sorted(names):
