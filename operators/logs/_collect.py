@@ -275,6 +275,8 @@ class Collector:
         for ev in events:
             if ev.step is None:
                 ev.step = track.step_at(ev.line_no, prior_step)
+            if ev.step is None and ev.kind == "restart":  # a resume printed before its first record: the run
+                ev.step = track.step_after(ev.line_no)  # goes on at the step after it
         events.sort(key=lambda e: e.line_no)
         merged: list[Event] = []
         last_of: dict[tuple[str, int | None, str], Event] = {}

@@ -106,6 +106,13 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("hardware_error", r"\bnode failure (?:detected|on|of|at|in|reported|occurred)\b|\bnode failure\W{0,3}$"
               r"|\b(?:due to|after|by) (?:a )?node failure\b",
               "launcher: node failure detected on gpu-node-14, aborting the step"),
+    # a run that goes on from a checkpoint it loads (``-init_from cv/ckpt_20.t7`` printed back as ``Initializing
+    # from cv/ckpt_20.t7``, ``loaded checkpoint from``, ``Resuming training from checkpoint``): restarted where it
+    # stopped. A checkpoint's name is required after "initializing from" (not ``Initializing from scratch``)
+    EventRule("restart", r"\binitiali[sz]ing (?:model |weights |training )?from\s+\S*(?:checkpoint|ckpt|snapshot"
+              r"|\.t7\b|\.pth?\b|\.safetensors\b)|\bloaded (?:the )?(?:model )?checkpoint from\b"
+              r"|\bresum(?:ed|ing) (?:training |the run )?from (?:the )?(?:last |latest |saved )?(?:checkpoint|ckpt)\b",
+              "Initializing from \tsnaps/ckpt_40.t7"),
     EventRule("failure", r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED",
               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED"),
     EventRule("failure", r"exits with return code = -?[1-9]|Exited with exit code [1-9]|exit code: -?[1-9]"
@@ -133,6 +140,10 @@ EVENTS: tuple[EventRule, ...] = (
               "╭──────────────── Traceback (most recent call last) ────────────────╮"),
     EventRule("skipped_step", r"OVERFLOW!|overflow! Skipping|Skipping step|Gradient overflow",
               "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 8192, reducing to 4096"),
+    # an overflow monitor that counts the updates it skipped (``Skipped 50 iterations in a row due to Overflow``)
+    EventRule("skipped_step", r"\bskipped \d+ (?:consecutive )?(?:iterations|iters|steps|updates|batches)\b"
+              r".{0,40}\b(?:overflow|inf|nan)",
+              "RuntimeError: skipped 30 consecutive steps because of fp16 overflow, stopping"),
     EventRule("skipped_step", r"\bfound inf\b|\binfs? (?:was |were )?found\b"
               r"|skipping (?:this |the )?(?:update|batch|iteration|optimizer step)",
               "grad norm is inf at update 301, skipping this batch"),
@@ -156,6 +167,9 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("checkpoint", r"\bsav(?:e|ed|ing) (?:the )?(?:model|weights|optimizer|scheduler)(?: states?)? and "
               r"(?:the )?(?:model|weights|optimizer|scheduler)\b|\bsav(?:e|ed|ing)\b.{0,80}\bcheckpoint[_-]\d+",
               "Saving weights and optimizer states for step 500 into ckpt/step_500"),
+    # a save reported in Chinese: the model saved (模型已保存), saving the model (保存模型), saved to (已保存到)
+    EventRule("checkpoint", r"模型已保存|(?:^|[^不未否])保存模型|已保存到|检查点已保存|保存检查点",
+              "第 3 轮结束，模型已保存"),
     # the best model so far written out (after an evaluation), in the words training loops print it
     EventRule("checkpoint", r"\bsaved? (?:a |the )?new best\b.{0,30}\bmodel\b|\bsav(?:ed|ing) (?:the )?best\b.{0,20}"
               r"\b(?:model|weights|checkpoint)\b|\bbest (?:\w+ )?(?:model|checkpoint) (?:saved|written)\b"

@@ -50,6 +50,11 @@ class StepTrack:
         i = int(np.searchsorted(self.lines, line_no, side="right")) - 1
         return int(self.steps[i]) if i >= 0 else prior
 
+    def step_after(self, line_no: int) -> int | None:
+        """The step of the first record after ``line_no`` (in this chunk), if one is."""
+        i = int(np.searchsorted(self.lines, line_no, side="right"))
+        return int(self.steps[i]) if i < len(self.steps) else None
+
     def distinct_steps(self) -> int:
         """Steps printed, counted once however many metrics (and ranks) a step's line carries."""
         if not len(self.steps):

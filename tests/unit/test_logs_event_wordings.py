@@ -64,3 +64,44 @@ def test_wordings_give_their_event(tmp_path, line, kind):
 )
 def test_clean_run_text_gives_no_event(tmp_path, line):
     assert _kinds(tmp_path, line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("Exception: skipped 25 steps in a row because of fp16 overflow - giving up.", "skipped_step"),
+        ("monitor: Skipped 12 consecutive updates due to inf gradients", "skipped_step"),
+        ("第 2 轮训练结束，模型已保存", "checkpoint"),
+        ("正在保存模型 ...", "checkpoint"),
+        ("权重已保存到 out/epoch_2.pth", "checkpoint"),
+        ("Initializing from \tsnaps/ckpt_7.t7", "restart"),
+        ("loaded checkpoint from runs/exp3/ckpt_last.pt (iteration 900)", "restart"),
+        ("Resuming training from checkpoint out/step_900", "restart"),
+    ],
+)
+def test_more_wordings_give_their_event(tmp_path, line, kind):
+    assert kind in _kinds(tmp_path, line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "init_from = 'scratch'",
+        "no checkpoint to initialize from; weights are random",
+        "Initializing from scratch",
+        "skip_steps = 50",
+        "save_model: False  是否保存: 否",
+    ],
+)
+def test_more_clean_text_gives_no_event(tmp_path, line):
+    assert _kinds(tmp_path, line) == []
+
+
+def test_a_resume_before_the_first_record_is_at_the_step_it_goes_on_from(tmp_path):
+    path = tmp_path / "run.log"
+    path.write_text(
+        "$ lua fit.lua -init_from snaps/ckpt_7.t7\nInitializing from \tsnaps/ckpt_7.t7\n"
+        "Epoch 1.20 / 10, k = 71 / 600, loss = 1.90\nEpoch 1.22 / 10, k = 72 / 600, loss = 1.88\n",
+        encoding="utf-8",
+    )
+    assert [(e["kind"], e["step"]) for e in parse_log(str(path)).events] == [("restart", 71)]
