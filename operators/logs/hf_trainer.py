@@ -19,6 +19,10 @@ from assay.operators.logs._names import canonical_model, extra_metric_name, is_s
 from assay.operators.logs._numbers import parse_number
 
 _DICT = re.compile(r"\{'(?:loss|eval_|train_runtime|learning_rate|grad_norm|epoch)[^{}]*\}")
+#: A record cut before its closing brace (the last line of an excerpt, a log whose writer was killed).
+_CUT_DICT = re.compile(r"\{'(?:loss|eval_|train_runtime|learning_rate|grad_norm|epoch)[^{}]*$")
+#: A record's second half on a line of its own (a console wrapped it): its first half was no cut record.
+_DICT_TAIL = re.compile(r"^\s*'[^'{}]+':[^{}]*\}\s*$")
 _PAIR = re.compile(r"'(?P<key>[^']+)':\s*(?P<value>tensor\([^)]*\)|np\.\w+\([^)]*\)|'[^']*'|[^,}]+)")
 _BAR = re.compile(r"(?P<n>\d+)/(?P<total>\d+) \[")
 _SETUP = {
@@ -141,7 +145,7 @@ class HFTrainerParser(LogParser):
         r"\{'|\d+/\d+ \[|Running training|Num examples|Num Epochs|batch size per device|"
         r"Total train batch size|Gradient Accumulation steps|Total optimization steps|"
         r"Number of trainable parameters|Training completed|_name_or_path|models--|DeepSpeed info|"
-        r"\[deepspeed\]"
+        r"\[deepspeed\]|^\s*'[^'{}]+':[^{}]*\}\s*$"
     )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
@@ -152,6 +156,9 @@ class HFTrainerParser(LogParser):
         # Dicts printed before the first training bar wait for it: the bar drawn right after a dict shows
         # the step it was logged at (numbering them would call the first one step 1).
         self.waiting: list[tuple[dict, int, int | None, int]] = []
+        # a record cut before its closing brace, read at the end if no line came after it (the file's last)
+        self.cut: tuple[str, int, int | None] | None = None
+        self.named_steps: list[int] = []  # the steps the records named themselves, in order
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
@@ -165,12 +172,18 @@ class HFTrainerParser(LogParser):
         for segment in text.split("\r"):
             if not segment.strip():
                 continue
+            # anything after a cut record says it was not the last line (a wrapped record's first half)
+            self.cut = None
             m = _BAR.search(segment)
             if m and "%|" in segment and self._progress(int(m.group("n")), int(m.group("total"))):
                 self.out.gave_step(line_no)
             d = _DICT.search(segment)
             if d:
                 self._log_dict(d.group(0), line_no, rank)
+                continue
+            cut = _CUT_DICT.search(segment)
+            if cut:
+                self.cut = (cut.group(0), line_no, rank)
                 continue
             self._setup(segment, line_no)
 
@@ -190,9 +203,26 @@ class HFTrainerParser(LogParser):
             emit_log_entry(entry, step, line_no, rank, self.out)
         self.waiting = []
 
-    def _log_dict(self, text: str, line_no: int, rank: int | None) -> None:
+    def _read_cut(self) -> None:
+        """The complete pairs of a record cut on the file's last line (``{'loss': 0.41, 'epoch': 0.5, 'glo``):
+        the cut pair is dropped. Where the records before it named their steps, its own was cut: it goes on
+        from theirs by their stride."""
+        text, line_no, rank = self.cut
+        self.cut = None
+        pairs = list(_PAIR.finditer(text))
+        if pairs and pairs[-1].end() >= len(text.rstrip()):
+            pairs = pairs[:-1]  # the last pair runs to the cut: its value may be short (``0.4`` of ``0.41``)
+        text = "{" + ", ".join(m.group(0) for m in pairs) + "}"
+        named = self.named_steps
+        own = any(is_step_key(m.group("key").split("/")[0]) for m in pairs)
+        if len(named) >= 2 and named[-1] > named[-2] and not own:
+            self._log_dict(text, line_no, rank, step=named[-1] + named[-1] - named[-2])
+        elif pairs:
+            self._log_dict(text, line_no, rank)
+
+    def _log_dict(self, text: str, line_no: int, rank: int | None, step: int | None = None) -> None:
         entry = {}
-        counted = None
+        counted = step
         for m in _PAIR.finditer(text):
             value = m.group("value").strip().strip("'")
             of = _STEP_OF.match(value)
@@ -212,6 +242,8 @@ class HFTrainerParser(LogParser):
         # a step the dict names itself (``'global_step': 150``) is its step, whatever the bars drawn around it
         named = next((int(v) for k, v in entry.items() if is_step_key(k) and float(v).is_integer()), counted)
         if named is not None:
+            if step is None:
+                self.named_steps.append(named)
             entry = {k: v for k, v in entry.items() if not is_step_key(k)}
             emit_log_entry(entry, named, line_no, rank, self.out)
             return
@@ -256,6 +288,8 @@ class HFTrainerParser(LogParser):
                 out.model(name, line_no)
 
     def finish(self) -> None:
+        if self.cut is not None:
+            self._read_cut()
         self._release(None)
         s = self.out.settings
         total, micro, accum = (
