@@ -264,8 +264,10 @@ def _measure(lines: Sequence[Line], body: float) -> float:
 
 def _ends_paragraph(prose: Line | None, line: Line) -> bool:
     """Whether ``line`` is the short last line of the small prose paragraph whose line ``prose`` is: right
-    below it, of its size, at its left edge."""
-    return prose is not None and _continues(prose, line) and abs(line.left - prose.left) <= 0.5 * line.size
+    below it, of its size, at its left edge (or left of it, below a first line set in by its indent)."""
+    if prose is None or not _continues(prose, line):
+        return False
+    return prose.left - 2 * line.size <= line.left <= prose.left + 0.5 * line.size
 
 
 def _continues(caption: Line, line: Line) -> bool:
