@@ -1,6 +1,6 @@
 """Score what the logs operators read from the real-log measuring set against what a person read from it.
 
-``python tests/reallogs_score.py [REALLOGS_DIR] [--pipeline] [--quiet] [--all-mismatches]`` reads every file of ``REALLOGS_DIR/logs``
+``python tests/reallogs_score.py [REALLOGS_DIR] [--pipeline] [--quiet] [--all-mismatches] [--by-field]`` reads every file of ``REALLOGS_DIR/logs``
 (default: ``<repo>/../shared/reallogs``) as ``assay run logs`` does: with ``parse_log`` (split, parse, combine in
 this process) or, with ``--pipeline``, through ``run_pipeline`` on Ray into a temporary DuckDB file, which is then
 queried. It compares the fields of ``gold.jsonl`` and prints each file's mismatches and the share of fields right;
@@ -157,9 +157,13 @@ class FileScore:
     right: int = 0
     total: int = 0
     mismatches: list[str] = field(default_factory=list)
+    #: the names of the fields that missed (``framework``, ``last_loss``, ``event:oom`` ...)
+    missed: list[str] = field(default_factory=list)
 
     def check(self, name: str, ok: bool, got: Any, want: Any) -> None:
         self.total += 1
+        if not ok:
+            self.missed.append(name)
         if ok:
             self.right += 1
         else:
@@ -345,6 +349,15 @@ def main(argv: list[str]) -> int:
         r, t = sum(s.right for s in part), sum(s.total for s in part)
         print(f"  {name:<4} ({len(part)} files): {r}/{t} = {100 * share_right(part):.1f} %")
     print(f"fields right: {right}/{total} = {100 * share_right(scores):.1f} %")
+    if "--by-field" in argv:
+        # which fields miss, counted per part: a test part's misses by kind, never by file
+        for name, part in by_part(scores).items():
+            counts: dict[str, int] = {}
+            for s in part:
+                for missed in s.missed:
+                    kind = missed.split(":")[0].split(" ")[0]
+                    counts[kind] = counts.get(kind, 0) + 1
+            print(f"  {name:<4} misses by field: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])))
     return 0
 
 
