@@ -1,5 +1,6 @@
 """Names of the systems a paper proposes: "we propose X", "X, a ... framework", "X is a ... system",
-"called X", a title "X: ...", "我们提出了X", "X，这是一个...", and names a text keeps repeating."""
+"called X", "our ... framework, X", "X (ours)", a title "X: ...", "我们提出了X", "X，这是一个...", and names a
+text keeps repeating; not what a sentence credits to another work (``_ownership``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from itertools import islice
 
 from assay.operators.papers._gazetteer import generic_names
 from assay.operators.papers._mentions import Mention
+from assay.operators.papers._ownership import credited_to_others, phrase_like
 
 # A name may end in "+" or "++" (ZeRO++, Optimus+).
 _NAME = (
@@ -32,14 +34,16 @@ _EN_PROPOSE = re.compile(
     r"(?:we|this\s+(?:paper|work|article)|the\s+paper|our\s+work|in\s+this\s+paper,?\s+we)\s+"
     r"(?:(?:also|further|then|first|thus|therefore|hence)\s+)?"
     r"(?:propose[sd]?|presents?|presented|introduce[sd]?|design(?:s|ed)?|develop(?:s|ed)?|builds?|built|"
-    r"implement(?:s|ed)?|describe[sd]?|create[sd]?|devise[sd]?|contribute[sd]?)\s+(?P<rest>[^.;!?\n]{1,300})",
+    r"implement(?:s|ed)?|describe[sd]?|create[sd]?|devise[sd]?|contribute[sd]?)\s+"
+    # The statement may wrap over single line breaks ("... a framework\ncalled X"), not over a blank line.
+    r"(?P<rest>(?:[^.;!?\n]|\n(?![ \t]*\n)){1,300})",
     re.IGNORECASE,
 )
 _ZH_PROPOSE = re.compile(r"(?:提出|推出|设计|开发|介绍|展示|实现|构建|研发)了?(?P<rest>[^。；！？!?]{0,80})")
 _NAMES = rf"{_NAME}(?:[ \t]+{_NAME})*"  # "Amazon SageMaker"
 _LEADING_NAME = re.compile(
     rf"^(?:(?:a|an|the)\s+)?(?P<n>{_NAMES})"
-    r"(?=\s*(?:[,:(—–]|\s+-\s|$)|\s+(?:which|that|on|in|as|atop|for|to|with|to)\b)"
+    r"(?=[ \t]*(?:[,:(—–\n]|\s+-\s|$)|\s+(?:which|that|on|in|as|atop|for|to|with|to)\b)"
 )
 _CALLED = re.compile(
     rf"(?:\bcalled|\bnamed|\bdubbed|\btermed|\bcoined|称为|名为|叫做|命名为|即)\s*[\"“']?(?P<n>{_NAME})"
@@ -52,6 +56,38 @@ _ZH_DE_NAME = re.compile(rf"的(?P<n>{_NAME})(?=[，,（(：:]|$)")
 _APPOSITION_ANCHOR = re.compile(r",\s+an?\s+|\s+is\s+an?\s+|[，,]?这是一[个种]")
 _NAME_AT_END = re.compile(rf"(?<![A-Za-z0-9-])(?P<n>{_NAME})$")
 _SYSTEM_NOUN_AHEAD = re.compile(rf"(?:[\w-]+\s+){{0,8}}?{_SYSTEM_NOUN}\b")
+
+# The paper calling a name its own: "our open-source training framework, X", "X [9], our framework for ...",
+# "X (ours)"; the words may wrap over a line break.
+_CITED = r"(?:\s*\[\d+(?:\s*[,–-]\s*\d+)*\])*(?:,\s*\[\d+\])*"
+# Lower-case words before the noun ("open-source training"), so "our experiments on Perlmutter, X" is none;
+# the nouns of software only ("our cluster, Frontier" names a machine).
+_OUR_WORDS = r"(?:[a-z][\w-]*\s+){0,3}?"
+_OUR_NOUN = (
+    r"(?:system|framework|library|engine|compiler|scheduler|runtime|tool|toolkit|platform|approach|method|"
+    r"technique|algorithm|design|stack|planner|optimizer|simulator|prototype|implementation|solution|"
+    r"trainer|tuner|profiler)s?"
+)
+_OURS = (
+    re.compile(rf"\b[Oo]ur\s+{_OUR_WORDS}{_OUR_NOUN},?\s+(?:called\s+|named\s+)?(?P<n>{_NAME})(?![\w-])"),
+    re.compile(rf"(?<![\w-])(?P<n>{_NAME}){_CITED},\s+our\s+{_OUR_WORDS}{_OUR_NOUN}\b"),
+    re.compile(rf"(?<![\w-])(?P<n>{_NAME})\s*\(ours\)"),
+)
+
+_CONTRAST_BEFORE = re.compile(
+    r"(?:\bunlike|\blike|\bthan|\bover|\bagainst|\bversus|\bvs\.?|\bbesides|\bbeyond|\bcompared\s+(?:to|with)|"
+    r"\brelative\s+to|\binstead\s+of|\bapart\s+from|\bexcept)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _used_as_name(text: str, name: str) -> int:
+    """How often the text writes ``name`` other than as a title's lead (the title, a running head: "X: ...")."""
+    return sum(
+        1
+        for _, end in occurrences(text, name, True, 50)
+        if not text[end : end + 3].lstrip(" \t").startswith(":")
+    )
 
 
 @dataclass(frozen=True)
@@ -90,8 +126,14 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
     titled = _TITLE_NAME.match(title or _first_line(text))
     if titled and titled.group("n").islower() and text.count(titled.group("n")) < 3:
         titled = None  # a lower-case word before a colon is a name only when the text keeps using it
+    if titled and phrase_like(titled.group("n")) and _used_as_name(text, titled.group("n")) < 2:
+        titled = None  # "Democratizing AI: ...": a phrase, unless the body keeps using it as a name
 
-    def add(name: str, start: int, confidence: float, how: str) -> None:
+    def add(name: str, start: int, confidence: float, how: str, whose: bool = False) -> None:
+        # ``whose``: a statement without "we" as its subject, which may credit the name to another work
+        # ("Park et al. introduce X, a ...", "张等人提出了X").
+        if whose and credited_to_others(text, start):
+            return
         if name.lower() not in seen and acceptable(name):
             seen.add(name.lower())
             found[name] = Proposal(name, start, start + len(name), confidence, how)
@@ -101,16 +143,26 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
         lead = _LEADING_NAME.match(rest) or _LOWER_LEAD.match(rest)
         if lead and (not lead.group("n").islower() or text.count(lead.group("n")) >= 3):
             add(lead.group("n"), base + lead.start("n"), 0.85, "propose")
-        for pattern in (_CALLED, _PAREN):
-            for n in pattern.finditer(rest):
+        # "called X" anywhere in the wrapped statement; "(X)" only on its first line, as a wrapped
+        # statement's later lines may be another column's ("the GPUs per node (Gnode)").
+        for pattern, span in ((_CALLED, rest), (_PAREN, rest.split("\n", 1)[0])):
+            for n in pattern.finditer(span):
                 add(n.group("n"), base + n.start("n"), 0.8, "called")
+    for pattern in _OURS:
+        # "our open-source training framework, X", "X [9], our framework for ...", "X (ours)"
+        for m in pattern.finditer(text):
+            # Not "our approach, In ...", nor a contrast: "Unlike X, our system ...", "Unlike our system, X ..."
+            if not _ordinary_word(text, m.group("n"), lang) and not _CONTRAST_BEFORE.search(
+                text, max(0, m.start() - 30), m.start()
+            ):
+                add(m.group("n"), m.start("n"), 0.8, "ours")
     for m in _ZH_PROPOSE.finditer(text):
         base, rest = m.start("rest"), m.group("rest")
         clause = re.split(r"[，,]", rest, maxsplit=1)[0]
         for pattern, confidence in ((_ZH_LEADING, 0.85), (_CALLED, 0.8), (_ZH_DE_NAME, 0.75), (_PAREN, 0.7)):
             n = pattern.search(clause if pattern is not _CALLED else rest)
             if n:
-                add(n.group("n"), base + n.start("n"), confidence, "propose")
+                add(n.group("n"), base + n.start("n"), confidence, "propose", whose=True)
                 break
     if titled:
         # "Ravel: Learned Collective Algorithms": the name before the colon is what the paper presents.
@@ -133,12 +185,16 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
         name = _NAME_AT_END.search(text, max(0, anchor.start() - 40), anchor.start())
         if not name:
             continue
+        if _COMPARED_BEFORE.search(text, max(0, name.start() - 30), name.start()) or _ordinary_word(
+            text, name.group("n"), lang
+        ):
+            continue  # "compared against X, a strong baseline"; "measured with Nsight Compute, a tool"
         if "这是" in anchor.group():
-            add(name.group("n"), name.start("n"), 0.7, "apposition")
+            add(name.group("n"), name.start("n"), 0.7, "apposition", whose=True)
         elif _SYSTEM_NOUN_AHEAD.match(text, anchor.end(), anchor.end() + 120) and (
             anchor.group().startswith(",") or _sentence_initial(text, name.start("n"))
         ):
-            add(name.group("n"), name.start("n"), 0.7, "apposition")
+            add(name.group("n"), name.start("n"), 0.7, "apposition", whose=True)
     for name, start in _frequent_names(text, lang, known):
         add(name, start, 0.5, "frequent")
     if not found:
@@ -150,6 +206,13 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
                 first = min(m.start for m in known if m.name == name)
                 found[name] = Proposal(name, first, first + len(name), 0.5, "known")
     return sorted(found.values(), key=lambda p: p.start)
+
+
+def _ordinary_word(text: str, name: str, lang: str) -> bool:
+    """A capitalised word the (non-CJK) text also writes in lower case ("Compute" / "compute")."""
+    if lang in ("zh", "ja", "ko") or _DISTINCTIVE.search(name, 1):
+        return False
+    return re.search(rf"(?<![A-Za-z]){re.escape(name.lower())}(?![A-Za-z])", text) is not None
 
 
 # A model size ("4B", "13B", "1.3T") or a count with a unit letter: never a system's name.
@@ -221,6 +284,7 @@ def _first_line(text: str) -> str:
 _EVIDENCE = {
     "title": 4.0,
     "propose": 3.0,
+    "ours": 3.0,
     "called": 2.0,
     "apposition": 1.5,
     "verb": 0.5,
@@ -229,7 +293,7 @@ _EVIDENCE = {
 }
 #: Names that only a strong statement (title, "we present X") makes the paper's own: a repeated name with
 #: nothing more is one the paper also has to beat.
-_STRONG = ("title", "propose", "called", "apposition")
+_STRONG = ("title", "propose", "ours", "called", "apposition")
 # A comparison word just before a name: the name is a baseline there ("than X", "compared to X", "与X").
 _COMPARED_BEFORE = re.compile(
     r"(?:\bthan|\bover|\bcompared\s+(?:with|to|against)|\brelative\s+to|\bversus|\bvs\.?|\bagainst|"
@@ -251,15 +315,18 @@ def own_systems(
         m.text.lower() for m in known if m.type in NOT_SYSTEMS
     }
     scored: list[tuple[float, int, str]] = []
+    names = {p.name for p in proposed}
     for p in proposed:
-        if p.name.lower() in not_systems:
+        if p.name.lower() in not_systems or _footnoted(text, p.name, names):
             continue
         body = compared = 0
         forms: Counter[str] = Counter()
         # Case-blind: translations and headings vary the case ("FLUX", "Flux").
         for start, end in occurrences(text, p.name, False, 2000):
-            if section(start) in ("front", "references"):
-                continue
+            if section(start) in ("front", "references") or (
+                text[start:end].islower() and not p.name.islower()
+            ):
+                continue  # not the body, or an ordinary word ("compute" for a name "Compute")
             body += 1
             forms[text[start:end]] += 1
             if _COMPARED_BEFORE.search(text, max(0, start - 30), start):
@@ -277,6 +344,12 @@ def own_systems(
         # The paper states its own system: names merely repeated are not its own.
         return [name for _, _, name, strong in scored if strong]
     return [name for _, _, name, _ in scored[:1]]
+
+
+def _footnoted(text: str, name: str, names: set[str]) -> bool:
+    """A name that is another candidate with a footnote's number glued on ("FooServe1" beside "FooServe")."""
+    stem = name.rstrip("0123456789")
+    return stem != name and stem in names and len(occurrences(text, name, True, 3)) <= 2
 
 
 # -- the systems a paper compares against -------------------------------------------------------------------
