@@ -26,7 +26,7 @@ _KINDS = [
     ("introduction", r"introduction|引\s*言|介绍|绪论|前言|概述"),
     (
         "evaluation",
-        r"(?:experimental\s+)?(?:evaluation|experiments?|results?)(?:\s+and\s+\w+)?|performance\s+evaluation|"
+        r"(?:experimental\s+)?(?:evaluation|experiments?|results?)(?:\s+and\s+\w+)?|performance\s+(?:evaluation|results)|"
         r"实验(?:结果|评估|与分析|分析)?|评估|评测|性能评估|实验结果",
     ),
     ("conclusion", r"conclusions?|concluding\s+remarks|discussion|summary|future\s+work|结论|总结|结语|小结"),
@@ -45,6 +45,8 @@ _HEADING = re.compile(
     rf"|^[ \t]*(?P<numbered>\d+(?:\.\d+)*\.?|[IVX]+\.)[ \t]+(?P<title>[A-Z][A-Za-z-]*(?:[ \t]+[A-Za-z-]+){{0,5}})[ \t]*$",
     re.M | re.I,
 )
+# A heading's section number: the top-level number, and the rest of a sub-section's ("6" and ".2").
+_CHAPTER = re.compile(r"[ \t]*(\d+)((?:\.\d+)+)?(?![\d.]*\d)")
 # A caption at the start of a line: "Figure 3: ...", "Fig. 2.", "Table 1 -", "表2 ...", "图 3：".
 _CAPTION = re.compile(
     r"(?:^|(?<=[.!?]\s))[ \t]*(?:(?:Figure|Fig\.|Table|Tab\.)[ \t]*\d+[a-z]?[ \t]*[:.|–—-]|[图表][ \t]*\d+[ \t:：.]?)",
@@ -77,7 +79,9 @@ class Structure:
         self.default = ABSTRACT if not self.starts and len(text) < 4000 else BODY
 
     def _find_headings(self) -> None:
+        chapters: dict[str, str] = {}  # a top-level section's number: its name ("6" -> evaluation)
         for m in _HEADING.finditer(self.text):
+            number = _CHAPTER.match(m.group())
             if m.group("inline"):
                 name = ABSTRACT
             elif m.group("numbered"):
@@ -85,10 +89,14 @@ class Structure:
                 name = _kind(title) or BODY
                 if name == BODY and (len(title) > 40 or title.endswith((",", ";"))):
                     continue
+                if name == BODY and number and number.group(2):  # "6.2 End-to-End Performance"
+                    name = chapters.get(number.group(1), BODY)  # is in section 6's kind
             else:
                 name = next(_KINDS[int(k[1:])][0] for k, v in m.groupdict().items() if k[0] == "k" and v)
             if name == "related work":
                 name = BODY
+            if number and not number.group(2):
+                chapters[number.group(1)] = name
             self.starts.append(m.start())
             self.names.append(name)
             self.heading_ends.append(m.end())

@@ -67,3 +67,53 @@ def test_roman_numbered_headings_in_capitals_put_each_claim_in_its_section(tmp_p
     assert claims[12.0]["section"] == "introduction"
     assert claims[2.7]["section"] == "evaluation"
     assert claims[41.0]["section"] == "evaluation"
+
+
+def _sections(tmp_path, left: list[str], right: list[str]) -> dict[float, str]:
+    page = [(54, 700 - 12 * n, 10, line) for n, line in enumerate(left)]
+    page += [(318, 700 - 12 * n, 10, line) for n, line in enumerate(right)]
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(make_paper([page], title="Sieve"))
+    records, failures = READ.run([{"source_uri": str(path)}])
+    assert not failures, failures
+    return {c["value"]: c["section"] for c in extracted_claims(records[0]["text"]) if c["unit"] in ("x", "%")}
+
+
+def test_a_numbered_sub_section_is_in_its_sections_kind(tmp_path):
+    # ACM style: "6.2 End-to-End Latency" is part of "6 Evaluation", not a section of no kind
+    left = [
+        "5 Implementation",
+        "Sieve is written in 9,000 lines of Rust and runs as",
+        "a sidecar next to each model server on the node.",
+        "6 Evaluation",
+        "6.1 Methodology",
+        "We replay four production traces on 64 GPUs and",
+        "compare Sieve with a first come, first served queue.",
+    ]
+    right = [
+        "6.2 End-to-End Latency",
+        "Sieve cuts the 99th percentile latency by 2.7x on",
+        "the busiest trace and by 1.9x on the quietest one.",
+        "7 Related Work",
+        "7.1 Batching Policies",
+        "Clipper adapts the batch size to the load and cuts",
+        "its tail latency by 12% over a fixed batch size.",
+    ]
+    sections = _sections(tmp_path, left, right)
+    assert sections[2.7] == sections[1.9] == "evaluation"
+    assert sections[12.0] != "evaluation"
+
+
+def test_a_performance_results_section_is_the_evaluation(tmp_path):
+    left = [
+        "IV. HOW PERFORMANCE WAS MEASURED",
+        "We time every iteration with device events and",
+        "count the floating point operations of each layer.",
+        "V. PERFORMANCE RESULTS",
+        "A. Weak Scaling",
+        "On 4,096 GPUs the framework sustains 48% of the",
+        "advertised peak and scales with 91% efficiency.",
+    ]
+    right = ["The model grows with the number of GPUs, so that", *left[1:3], *left[1:3], *left[1:3]]
+    sections = _sections(tmp_path, left, right)
+    assert sections[48.0] == sections[91.0] == "evaluation"
