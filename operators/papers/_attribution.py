@@ -42,6 +42,21 @@ _LIST_GAP = re.compile(r"^[\s,，、;；]*(?:and|和|与|及|以及|or)?[\s,，�
 # Between two claims, what makes them separate statements rather than coordinated ones ("an 8x increase in
 # size and a 10x increase in speed over X" shares X; "66.5% accuracy, 3.3% higher than X" does not).
 _CLAUSE_GAP = re.compile(r"[,;:，；]|\b(?:while|whereas|but)\b", re.I)
+# A baseline that says there is one, not which: "relative to the baseline", "over the default".
+_UNNAMED = re.compile(
+    r"^(?:(?:the|a|an|our)\s+)?(?:baselines?|default|baseline\s+(?:system|version|setup))$", re.I
+)
+
+
+# ... standing bare: its clause goes on with a place or a new clause, not with words that say which one ("a
+# baseline with activation checkpointing", "a baseline that uses X", "a baseline (i.e. without X)").
+_ENDS_BARE = re.compile(r"\s*(?:[,.;:]|$)|\s+(?:on|in|for|at|across|when|while|and|but)\b", re.I)
+
+
+def _unnamed(versus: str | None) -> bool:
+    return bool(versus) and _UNNAMED.match(versus.strip()) is not None
+
+
 #: Claims of one sentence looked at around a claim (a table dump on one line has thousands).
 _NEIGHBOURS = 16
 #: Characters of context used around a claim when no sentence contains it (a text without punctuation).
@@ -129,12 +144,25 @@ def attribute(
     # "BarPipe takes 2.1x longer than ours": a competitor's deficit is its claim, before any default.
     competitor_deficits(text, claims, mentions, proposed_names, primary)
     contrast_baselines(text, sentences, claims, mentions, proposed_names)
+    # "relative to the baseline": which one the paper says in context (its setup, the same result stated
+    # elsewhere, its default); none found, the words stay
+    unnamed = {
+        id(c): (c.versus, c.versus_span, c.versus_source)
+        for c in claims
+        if _unnamed(c.versus) and c.versus_span and _ENDS_BARE.match(text, c.versus_span[1])
+    }
+    for claim in claims:
+        if id(claim) in unnamed:
+            claim.versus, claim.versus_span, claim.versus_source = None, None, None
     for claim in claims:
         if claim.versus is None and claim.subject_source in ("proposed", "primary") and setups:
             from_setup(claim, setups, structure)
     restated(claims)
     ablations(text, claims, is_comparison)
     default_baselines(claims, structure)
+    for claim in claims:
+        if claim.versus is None and id(claim) in unnamed:
+            claim.versus, claim.versus_span, claim.versus_source = unnamed[id(claim)]
     _fields(text, sentences, claims, mentions, structure)
     # last, once the defaults have counted the phrases as written: each baseline phrase to the name it holds
     name_baselines(text, claims, mentions, proposed_names)
