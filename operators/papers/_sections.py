@@ -45,6 +45,8 @@ _HEADING = re.compile(
     rf"|^[ \t]*(?P<numbered>\d+(?:\.\d+)*\.?|[IVX]+\.)[ \t]+(?P<title>[A-Z][A-Za-z-]*(?:[ \t]+[A-Za-z-]+){{0,5}})[ \t]*$",
     re.M | re.I,
 )
+# A sentence's subject pronoun: a numbered line starting so is a list item, not a heading.
+_SENTENCE_START = re.compile(r"(?:we|our|it|its|they|their|this|these|i|you)\b", re.I)
 # A heading's section number: the top-level number, and the rest of a sub-section's ("6" and ".2").
 _CHAPTER = re.compile(r"[ \t]*(\d+)((?:\.\d+)+)?(?![\d.]*\d)")
 # A caption at the start of a line: "Figure 3: ...", "Fig. 2.", "Table 1 -", "表2 ...", "图 3：".
@@ -87,8 +89,10 @@ class Structure:
             elif m.group("numbered"):
                 title = m.group("title")
                 name = _kind(title) or BODY
-                if name == BODY and (len(title) > 40 or title.endswith((",", ";"))):
-                    continue
+                if name == BODY and (
+                    len(title) > 40 or title.endswith((",", ";")) or _SENTENCE_START.match(title)
+                ):
+                    continue  # a list item wrapped in prose ("II. We design a scheduler that"), no heading
                 if name == BODY and number and number.group(2):  # "6.2 End-to-End Performance"
                     name = chapters.get(number.group(1), BODY)  # is in section 6's kind
             else:
