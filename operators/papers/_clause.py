@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from assay.operators.papers._cues import CUES
-from assay.operators.papers._figure_text import even_row, label_line, tick_label, torn_decimal
+from assay.operators.papers._figure_text import even_row, label_line, plot_label, tick_label, torn_decimal
 from assay.operators.papers._table_units import (
     BARE_CELL,
     SETTING_CELL,
@@ -49,6 +49,7 @@ def not_a_result(text: str, start: int, end: int, shape: str) -> str | None:
         or tick_label(text, start, end)
         or label_line(text, start, end)
         or even_row(text, start, end)
+        or plot_label(text, start, end)
     ):
         return "figure text"
     clause = sentence = None

@@ -159,6 +159,33 @@ CUES: tuple[Cue, ...] = (
         ((1.6, "x"), (2.0, "x")),
     ),
     Cue(
+        "setting a bracket was measured at",
+        _X,
+        "parenthesis",
+        # "(up to 12% more on the bursty trace at 1.5x)": a bracket's figure with the point of the swept
+        # setting it was read at, closing the bracket, whatever the sentence states: the figure before it is
+        # the result.
+        re.compile(r".*\bat\s+\d+(?:\.\d+)?\s*[x×]\s*", re.I | re.S),
+        True,
+        "Foo meets more deadlines than Bar (up to 12% more on the bursty trace at 1.5x), and it cuts latency by 9%.",
+        ((12.0, "%"), (9.0, "%")),
+    ),
+    Cue(
+        "unit multiple in prose",
+        _X,
+        "after",
+        # "1.0x as the load grows": a multiple of one changes nothing, so in a sentence that compares nothing it
+        # is a reference point of a setting (an SLO scale, a normalisation), not a result; a table's cell
+        # ("| 1.00x |", the baseline's own) ends its cell, and a clause that compares keeps it.
+        re.compile(
+            r"(?:(?<=(?<![\d.])1[xX×])|(?<=(?<![\d.])1\.0[xX×])|(?<=(?<![\d.])1\.00[xX×]))"
+            r"(?![ \t]*(?:\||\n|$))"
+        ),
+        False,
+        "Foo holds its lead from 1.0x as the arrival rate grows, and it serves 1.4x more requests than Bar.",
+        ((1.4, "x"),),
+    ),
+    Cue(
         "scaled copy of a model",
         _X,
         "after",

@@ -12,6 +12,11 @@ A figure's font also makes the reader tear a decimal at its point ("0. 7X" for 0
 tear ("7X") is not what the paper wrote. Prose never puts a lone "0." before a ratio, so a number right
 after "0. " is dropped rather than read as another value.
 
+A plot's labels also come out as a run of short lines of numbers, some of them fused where two labels stood
+close ("1.00.8" for the ticks 1.0 and 0.8, "7.36s7.04s" for two bars, "Scale1.3x" for a tick glued to the
+axis title): a number alone on its line ("+4.6%", "1.0x") in such a run is a label, whether or not the run
+steps evenly. Prose and a table flattened one cell a line never fuse two numbers.
+
 A line that is nothing but a name set to a value ("Acc. = 84%", "SLO = 1.5x") labels a panel or a legend
 entry: a sentence stating a result has a verb.
 
@@ -22,6 +27,7 @@ Why a module of its own: these are facts about how figures reach the text, not a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 # A line that is one number with its ratio unit and nothing else ("40%", "0.5x", "~1.2×", "-0.6%").
 _BARE = re.compile(r"[ \t]*[~≈<>]?[ \t]*(?P<num>[-−+]?\d+(?:\.\d+)?)[ \t]*(?P<unit>%|[xX×])[ \t]*")
@@ -35,6 +41,42 @@ _MIN_RUN = 3
 _MAX_RUN = 12
 _ROW_CHARS = 400
 _LINE_CHARS = 16
+
+
+# A short line of numbers only ("8", "+4.6%", "7.08s", "0.2 0.4"), and two numbers fused ("1.00.8",
+# "7.36s7.04s") or a tick glued to its axis title ("Scale1.3x").
+_NUMBERS_LINE = re.compile(r"[ \t]*(?:[-−+~]?\d+(?:\.\d+)?(?:[ \t]*(?:%|[xX×]|ms|s))?[ \t]*)+")
+_FUSED = re.compile(r"\d\.\d+(?:\.|[A-Za-z%×]{1,3})\d|[A-Za-z]\d+(?:\.\d+)?[xX×%]")
+_PLOT_LINE_CHARS = 24
+
+
+def plot_label(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` is the whole of its line (or stands on a line fusing
+    numbers) in a run of three or more short lines of numbers of which one fuses two: a plot's labels."""
+    lo = text.rfind("\n", max(0, start - _PLOT_LINE_CHARS), start) + 1
+    if lo == 0 and start > _PLOT_LINE_CHARS:
+        return False
+    hi = text.find("\n", end, end + _PLOT_LINE_CHARS)
+    hi = len(text) if hi < 0 and len(text) - end <= _PLOT_LINE_CHARS else hi
+    if (
+        hi < 0
+        or hi - lo > _PLOT_LINE_CHARS
+        or not (_BARE.fullmatch(text, lo, hi) or _FUSED.search(text, lo, hi))
+    ):
+        return False
+    lines = [*_plot_lines(text, lo - 1, -1), text[lo:hi], *_plot_lines(text, hi, 1)]
+    return len(lines) >= _MIN_RUN and any(_FUSED.search(line) for line in lines)
+
+
+def _plot_lines(text: str, at: int, step: int) -> list[str]:
+    """The short lines of numbers next to each other from the line break at ``at`` on, up (``step`` -1)
+    or down (1)."""
+    out: list[str] = []
+    for lo, hi in _neighbours(text, at, step, _PLOT_LINE_CHARS):
+        if len(out) >= _MAX_RUN or not (_NUMBERS_LINE.fullmatch(text, lo, hi) or _FUSED.search(text, lo, hi)):
+            break
+        out.append(text[lo:hi])
+    return out
 
 
 def torn_decimal(text: str, start: int) -> bool:
@@ -118,24 +160,31 @@ def _run(text: str, at: int, step: int, unit: str) -> list[re.Match[str]]:
     """The bare-number lines next to each other from the line break at ``at`` on, upwards (``step`` -1,
     nearest first) or downwards (1), while their unit is ``unit``."""
     out: list[re.Match[str]] = []
-    while 0 < at < len(text) and len(out) < _MAX_RUN:
-        if step < 0:
-            start = text.rfind("\n", max(0, at - _LINE_CHARS), at) + 1
-            if start == 0 and at > _LINE_CHARS:
-                break
-            line, at = (start, at), start - 1
-        else:
-            end = text.find("\n", at + 1, at + 1 + _LINE_CHARS)
-            if end < 0:
-                end = len(text) if len(text) - at - 1 <= _LINE_CHARS else -1
-            if end < 0:
-                break
-            line, at = (at + 1, end), end
+    for line in _neighbours(text, at, step, _LINE_CHARS):
         m = _BARE.fullmatch(text, *line)
-        if m is None or _unit(m.group("unit")) != unit:
+        if len(out) >= _MAX_RUN or m is None or _unit(m.group("unit")) != unit:
             break
         out.append(m)
     return out
+
+
+def _neighbours(text: str, at: int, step: int, width: int) -> Iterator[tuple[int, int]]:
+    """The spans of the lines of at most ``width`` characters next to each other from the line break at
+    ``at`` on, upwards (``step`` -1, nearest first) or downwards (1); a longer line ends them."""
+    while 0 < at < len(text):
+        if step < 0:
+            start = text.rfind("\n", max(0, at - width), at) + 1
+            if start == 0 and at > width:
+                return
+            line, at = (start, at), start - 1
+        else:
+            end = text.find("\n", at + 1, at + 1 + width)
+            if end < 0:
+                end = len(text) if len(text) - at - 1 <= width else -1
+            if end < 0:
+                return
+            line, at = (at + 1, end), end
+        yield line
 
 
 def _even(values: list[float]) -> bool:
