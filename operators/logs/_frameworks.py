@@ -18,8 +18,8 @@ Who wins (specificity):
    the most specific tool to the most general (an OpenMMLab codebase before MMEngine, Keras before
    TensorFlow, a launcher such as Horovod last);
 3. the name so far is none, or a runner other tools are built on (MMEngine, the HF Trainer, Megatron-LM,
-   TensorFlow, ...: ``_packages.RUNNERS``): the package the log's own loggers and source paths point at
-   names the more specific tool (``_packages``), so a codebase on MMEngine, a tuning tool on the HF
+   TensorFlow, ...: ``_packages.RUNNERS``): the package the log's own loggers, source paths, command lines
+   and banners point at, weighed (``_tool_evidence``), names the more specific tool, so a codebase on MMEngine, a tuning tool on the HF
    Trainer or a package nobody listed (``verl``) is named by its code rather than by one more row;
 4. nothing found: no name. A user's own script prints none of these and stays unnamed.
 """
@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from assay.operators.logs._packages import RUNNERS, package_of
+from assay.operators.logs._packages import RUNNERS
+from assay.operators.logs._tool_evidence import tool_of
 
 _HF = "Hugging Face Transformers"
 _DS = "DeepSpeed"
@@ -182,6 +183,16 @@ MARKERS: tuple[Marker, ...] = (
            "step:120/3000 train_loss:4.1022 train_time:25120ms step_avg:209.33ms"),
     Marker("MLX LM", r"\bmlx_lm[./]|\bIter \d+: Train loss [\d.na]+, (?:Learning Rate|It/sec)",
            "Iter 30: Train loss 1.904, Learning Rate 2.000e-05, It/sec 0.512, Tokens/sec 410.2"),
+    # ParlAI's training report: its bracketed timing header before the metrics dict, and its task lines
+    Marker("ParlAI", r"\[ time:[\d.]+s total_exs:\d+ epochs:[\d.]+|^\[creating task\(s\): [\w:]+\]|\bparlai[./]",
+           "[ time:12.0s total_exs:5120 epochs:0.75 time_left:40.0s ] {'exs': 512, 'loss': 2.31, 'ppl': 10.1}"),
+    # llama-recipes' training bar: its description carries the step and the loss
+    Marker("llama-recipes", r"\bTraining Epoch: \d+/\d+, step \d+/\d+ completed \(loss: [\d.na]+\)|\bllama_recipes[./]",
+           "Training Epoch: 2/4, step 7/120 completed (loss: 0.8841):   6%|▌         | 7/120 [00:30<08:10]"),
+    # RT-DETR: the DETR metric logger's line with its varifocal loss
+    Marker("RT-DETR", r"\bEpoch: \[\d+\] +\[ *\d+/\d+\] +eta: [^\n]*\bloss_vfl: [\d.na]+",
+           "Epoch: [3]  [ 100/2000]  eta: 0:20:01  lr: 0.000100  loss: 12.40 (12.90)  loss_vfl: 0.91 (0.95)  "
+           "loss_bbox: 0.30 (0.31)"),
     # --- tools whose excerpts often print no package name: a phrase or a logger layout only they print -------
     Marker("nnU-Net", r"Average global foreground Dice:|\(interpret this as an estimate for the Dice"
            r"|^(?:[\d-]+ [\d:.]+: )?Pseudo dice \[|\bnnUNet_(?:preprocessed|raw|results)\b|\bnnUNetTrainer\w*\b",
@@ -313,12 +324,12 @@ def name_framework(text: str, parsed: str | None) -> str | None:
     """The framework of a file from its sampled ``text`` and ``parsed`` (the detected parser's framework).
 
     The markers decide first (see the module); then the packages the log's own references point at
-    (:func:`package_of`) name a more specific tool: with nothing named, or over a runner or library other
+    (``_tool_evidence``: loggers, source paths, command lines, banners, weighed) name a more specific tool: with nothing named, or over a runner or library other
     tools are built on (``RUNNERS``: MMEngine, the HF Trainer, Megatron-LM, TensorFlow, ...)."""
     marked = _by_markers(text, parsed)
     if marked is not None and marked not in RUNNERS:
         return marked
-    found = package_of(text, over=marked is not None)
+    found = tool_of(text, over=marked is not None)
     return found or marked
 
 #: The ``framework`` entity names this table can give (for documentation and scoring).

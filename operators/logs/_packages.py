@@ -204,7 +204,11 @@ _LOGGER = re.compile(
     # (``[ INFO](ignite.engine.engine.SupervisedTrainer) - ...``) or before the message's separator
     # (``(acme.train.loop) - step 3``); each part a name, so a version (``(v1.2)``) is none
     r"|(?:(?<=\])|(?<=\]\s))\((?P<i>[a-z_]\w*(?:\.[A-Za-z_]\w*)+)\)"
-    r"|\((?P<j>[a-z_]\w*(?:\.[A-Za-z_]\w*)+)\)(?= - |: )",
+    r"|\((?P<j>[a-z_]\w*(?:\.[A-Za-z_]\w*)+)\)(?= - |: )"
+    # a record that opens with its logger (``pkg.engine - INFO - ...``), or a dotted logger right after the level
+    # (``INFO pkg.engine: ...``, ``2024-01-02 03:04:05 WARNING pkg.data.loader - ...``)
+    r"|^(?P<k>[a-z_]\w*(?:\.\w+)*) - (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - "
+    r"|(?:^|[\s\]])(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) +(?P<l>[a-z_]\w+(?:\.[a-z_]\w*)+)(?::| - )",
     re.M,
 )
 _PATH = re.compile(
@@ -262,20 +266,20 @@ def _relative_package(path: str) -> str | None:
     return None if top in GENERIC or top in _LAYOUT or not top.isidentifier() else top
 
 
-def references(text: str) -> dict[str, int]:
-    """How often each package is referred to: every logger name and warning path counts; a traceback counts
-    once, by its outermost frame that is in a package (the caller is the more specific code: a tool's frame
-    sits above the libraries it calls)."""
-    counts: dict[str, int] = {}
+def evidence(text: str) -> list[tuple[str, str, str]]:
+    """(package, kind, line) for every reference: every logger name and warning path; a traceback once, by
+    its outermost frame that is in a package (the caller is the more specific code: a tool's frame sits above
+    the libraries it calls)."""
+    found: list[tuple[str, str, str]] = []
     for m in _LOGGER.finditer(text):
         # a bracketed name is printed as its author spells the tool (``LightGBM``); the package is lower case
         top = _module_package(m["h"].lower() if m["h"] else next(g for g in m.groups() if g))
         if top:
-            counts[top] = counts.get(top, 0) + 1
+            found.append((top, "logger", m[0].strip()))
     for m in _RUN_MODULE.finditer(text):
         top = _module_package(m.group(1))
         if top:
-            counts[top] = counts.get(top, 0) + 1
+            found.append((top, "python -m", m[0].strip()))
     pending = True  # the current traceback has not counted yet
     for line in text.splitlines():
         if "Traceback" in line and _TRACEBACK.search(line):
@@ -289,8 +293,18 @@ def references(text: str) -> dict[str, int]:
         top = _relative_package(m["rel"]) if m["rel"] else _path_package(m["tb"] or m["warn"] or m["rich"])
         every = bool(m["warn"] or m["rel"])  # a warning's path or a record's header counts each time
         if top and (every or pending):
-            counts[top] = counts.get(top, 0) + 1
+            kind = ("warning path" if m["warn"] else "record path" if m["rel"]
+                    else "site-packages frame" if _SITE.search(line) else "known folder frame")
+            found.append((top, kind, line.strip()))
             pending = pending and every
+    return found
+
+
+def references(text: str) -> dict[str, int]:
+    """How often each package is referred to (:func:`evidence`)."""
+    counts: dict[str, int] = {}
+    for top, _kind, _line in evidence(text):
+        counts[top] = counts.get(top, 0) + 1
     return counts
 
 
