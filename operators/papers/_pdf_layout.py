@@ -102,8 +102,13 @@ _SMALL = 0.95
 _PROSE_WIDTH = 0.75
 #: Running headers and footers lie within this share of the page height from its edge.
 _EDGE = 0.08
-_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Algorithm|Listing)\s*\d+[a-z]?\s*[:.|–—-]", re.I)
-_TABLE_CAPTION = re.compile(r"^(?:Table|Tab\.)\s*\d+", re.I)
+#: A caption's start ("Figure 3:", "Table 1 -"), or an IEEE table's number alone on its line ("TABLE III",
+#: its title below it in small caps).
+_IEEE_TABLE = r"|(?-i:TABLE\s+[IVXL]+\s*$)"
+_CAPTION = re.compile(
+    r"^(?:(?:Figure|Fig\.|Table|Tab\.|Algorithm|Listing)\s*\d+[a-z]?\s*[:.|–—-]" + _IEEE_TABLE + ")", re.I
+)
+_TABLE_CAPTION = re.compile(r"^(?:(?:Table|Tab\.)\s*\d+" + _IEEE_TABLE + ")", re.I)
 _SENTENCE_END = re.compile(r"[.!?:。！？]['\")\]]?$")
 _HYPHENS = "-\u2010\u2011\x02\xad"
 _RANGE_DASH = re.compile(r"\d(?:\.\d+)?\s*[%×x]?\s*[-–—\u2010\u2011\x02]$")
@@ -131,11 +136,16 @@ def clean(text: str) -> str:
 
 # -- lines ------------------------------------------------------------------------------------------------
 def lines_of(segments: Iterable[Segment]) -> list[Line]:
-    """Segments joined into lines: same height band, close together, top to bottom then left to right."""
+    """Segments joined into lines: same height band, close together, top to bottom then left to right.
+
+    A segment is set against the tallest of the row's segments next to it (a formula's base for its
+    subscript), or the nearest one when none is: a tall figure label in the other column, overlapping two
+    rows of a small table, would otherwise join the two rows into one."""
     rows: list[list[Segment]] = []
     for seg in sorted(segments, key=lambda s: (-(s.top + s.bottom) / 2, s.left)):
         for row in reversed(rows[-4:]):
-            ref = max(row, key=lambda s: s.top - s.bottom)
+            near = [s for s in row if _gap(s, seg) <= SAME_LINE_GAP * max(s.size, seg.size, 1.0)]
+            ref = max(near, key=lambda s: s.top - s.bottom) if near else min(row, key=lambda s: _gap(s, seg))
             overlap = min(ref.top, seg.top) - max(ref.bottom, seg.bottom)
             if overlap >= _SAME_LINE_OVERLAP * min(ref.top - ref.bottom, seg.top - seg.bottom, 1e9):
                 row.append(seg)
@@ -155,6 +165,11 @@ def lines_of(segments: Iterable[Segment]) -> list[Line]:
                 current.segments.append(seg)
         lines.append(current)
     return [line for line in lines if line.text]
+
+
+def _gap(a: Segment, b: Segment) -> float:
+    """The horizontal distance between two segments (0 when they overlap across the page)."""
+    return max(0.0, a.left - b.right, b.left - a.right)
 
 
 # -- body, asides, running heads --------------------------------------------------------------------------
@@ -275,7 +290,9 @@ def _continues(caption: Line, line: Line) -> bool:
     lines are, and of its size, in its column."""
     height = caption.top - caption.bottom
     gap = caption.bottom - line.top
-    same_size = abs(line.size - caption.size) <= 0.06 * max(caption.size, 1.0)
+    # (or its capitals' size: an IEEE caption's title in small caps under "TABLE III")
+    tolerance = 0.06 * max(caption.size, 1.0)
+    same_size = min(abs(line.size - caption.size), abs(line.largest - caption.largest)) <= tolerance
     overlaps = min(caption.right, line.right) - max(caption.left, line.left) > 0
     return same_size and overlaps and -0.2 * height <= gap <= 0.8 * max(height, caption.size)
 
