@@ -8,7 +8,7 @@ mismatches are printed for the development part only (the test part is only meas
 ``--all-mismatches`` says the whole set is for development (a held-out set after its one measured reading).
 
 Scoring rules (the set's README): each listed field counts once; a loss matches within 1e-3 relative or 0.011
-absolute (at most 5 % of the gold), NaN matches NaN; an event matches an event of the same kind at the exact step, or within +-50 steps
+absolute (at most 5 % of the gold), NaN matches NaN and an infinity the same infinity; an event matches an event of the same kind at the exact step, or within +-50 steps
 where the gold says the step is implied (``approx``, a ``note``, or no step); events marked ``excluded`` are
 left out. ``framework`` compares the run's framework entity through ``FRAMEWORKS``.
 """
@@ -231,6 +231,8 @@ def same_loss(got: float | None, want: float | None) -> bool:
         return got is None and want is None
     if math.isnan(want) or math.isnan(got):
         return math.isnan(want) and math.isnan(got)
+    if math.isinf(want) or math.isinf(got):
+        return got == want
     # 0.011 absolute forgives a loss rounded to two places; capped at 5 % of the gold so that a small
     # loss (0.004) does not match any other small number
     return abs(got - want) <= max(1e-3 * abs(want), min(0.011, 0.05 * abs(want)))
