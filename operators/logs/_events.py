@@ -176,6 +176,9 @@ EVENTS: tuple[EventRule, ...] = (
               r"|\bnew best (?:\w+ )?(?:model|checkpoint)\b.{0,20}\bsaved\b|\bBetter model found at\b"
               r"|\bbest model has been updated\b",
               "epoch 7: val dice 0.912 > 0.905, saved new best metric model"),
+    # the same worded as what the loop does now, a report's heading (``Save best model: monitor(max)=0.81``)
+    EventRule("checkpoint", r"\bsave (?:the )?best (?:\w+ )?(?:model|weights|checkpoint)\b(?:\s*[:.]|\s+(?:to|at|in)\b)",
+              "2025-01-09 08:10:11,120 P4411 INFO Save best model: val_auc=0.7731"),
     EventRule("checkpoint", r"\bwriting (?:a |the )?checkpoint\b|\bcheckpoint (?:written|stored)\b"
               r"|\bsaving (?:\w+ )?weights (?:to|at|in)\b|\b(?:wrote|saved) (?:a |the )?checkpoint\b"
               r"|\bsaving (?:the )?(?:model|state|snapshot) (?:at|for) (?:step|epoch|iter)"
@@ -270,6 +273,9 @@ _BAR_THEN = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]\s*\S")
 #: The step an event's line names itself (``at step 600``, ``iteration=88``), not one printed with its total
 #: (``step 50/100`` may count within an epoch) nor a job step's id (Slurm's ``STEP 5559.0``).
 _OWN_STEP = re.compile(r"(?i)\b(?:global[_ ])?(?:step|iteration|iter)\b\s*[:=#]?\s*(\d+)\b(?!\s*/|\.\d)")
+#: A checkpoint folder named by the global step it was saved at (``.../checkpoint-6000/config.json``: the HF
+#: Trainer's and the scripts built on Accelerate name it so); ``checkpoint_12.pth`` may count epochs or saves.
+_FOLDER_STEP = re.compile(r"\bcheckpoint-(\d+)(?=/|\\|\s|$)")
 #: The first line of a traceback (plain, or the box a rich console draws around it).
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 #: The exception line that ends a traceback (``RuntimeError: ...``), case-sensitive. Its numbers are the
@@ -293,8 +299,8 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
         ts = find_timestamp(text[:200])
         bar = _BAR_THEN.match(text)  # a report glued after a bare progress bar happened at the bar's count
         # ``nan loss at step 600``: the step the report names (a checkpoint takes the training step before it,
-        # whatever its file is numbered)
-        own = _OWN_STEP.search(text) if kind != "checkpoint" else None
+        # whatever its file is numbered, unless its folder is named by the step, ``checkpoint-6000/``)
+        own = _OWN_STEP.search(text) if kind != "checkpoint" else _FOLDER_STEP.search(text)
         step = int(bar[1]) if bar else int(own[1]) if own else None
         opened = _open_traceback.get(out)
         inside = opened is not None and 0 <= line_no - opened <= _TRACEBACK_LINES

@@ -284,6 +284,17 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
             # ``valid:{...}`` record is no training loss, nor its step a training step); only a name that
             # says its own split already (``val_loss``, ``valid_nll``, ``train_acc``) stands as printed
             metrics[at] = f"val_{key_slug(name)}"
+    # an evaluation that prints no loss but the error a loss function computes (3DGS's ``[ITER 7000] Evaluating
+    # test: L1 0.0023 PSNR 39.5``): that error is the validation loss, unless the record prints a loss term
+    evaluated = [at for at in sorted(metrics) if metrics[at].startswith("val_")]
+    if evaluated and not any("loss" in metrics[at] for at in metrics):
+        error = next((at for at in evaluated if metrics[at] in _ERROR_LOSSES), None)
+        if error is not None:
+            metrics[error] = "val_loss"
+
+
+#: Errors a loss function computes, named as a reconstruction or regression loss is (``L1``, ``MSE``).
+_ERROR_LOSSES = {"val_l1", "val_l2", "val_mse"}
 
 
 #: ``cv`` and ``dev`` are the held-out split as speech recipes (Kaldi's heirs) and many NLP loops name it.

@@ -21,8 +21,9 @@ from assay.ids import stable_id
 from assay.operators.logs._assemble import assemble, closing_events, merge
 from assay.operators.logs._base import LogParser, detect, parser_named
 from assay.operators.logs._coverage import silence
+from assay.operators.logs._event_steps import needs_headers, place_by_headers
 from assay.operators.logs._frameworks import name_framework
-from assay.operators.logs._lines import detect_prefix, prefix_style, strip_prefixes
+from assay.operators.logs._lines import detect_prefix, prefix_style, split_prefix, strip_prefixes
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
 from assay.operators.logs._spans import parse_span
 
@@ -170,6 +171,8 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
             prefix=prefix,
             lookback=record.get("chunk") is not None,
         )
+        if needs_headers(result.events):
+            _place_by_headers(result, path, int(start), int(end), int(record.get("first_line") or 1), prefix)
         summary = {
             **result.summary,
             "doc_id": record["doc_id"],
@@ -194,6 +197,20 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
             out["events"] = [*out["events"], *closing_events(merged)]
             out["issues"].extend(silence(merged, "log_parse"))
         return out
+
+
+def _place_by_headers(result: Any, path: str, start: int, end: int, first_line: int, prefix: Any) -> None:
+    """Events no record placed take the epoch their header opened (``_event_steps``): the span's lines are
+    read again, only when such an event is."""
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    lines = (
+        (first_line + i, split_prefix(line, prefix)[1])
+        for i, line in enumerate(data.decode("utf-8", "replace").split("\n"))
+    )
+    rows = result.metrics.select(["line_no", "step"]).to_pylist()
+    place_by_headers(result.events, lines, [(r["line_no"], r["step"]) for r in rows if r["step"] is not None])
 
 
 def _compact(metrics: Any) -> Any:

@@ -136,6 +136,12 @@ def emit_log_entry(entry: dict, step: int | None, line_no: int, rank: int | None
         out.mark("completed", line_no, "train_runtime reported")
 
 
+#: A save into the folder the Trainer names by the global step (``Saving model checkpoint to out/checkpoint-500``,
+#: ``Configuration saved in out/checkpoint-500/config.json``): the run is at that step, whatever the last bar
+#: drawn said (a dict logged at the same step follows the save).
+_SAVED_AT = re.compile(r"(?i)\bsav(?:e|ed|ing)\b.*\bcheckpoint-(\d+)(?=/|\\|\s|$)")
+
+
 @register_parser
 class HFTrainerParser(LogParser):
     name = "hf_trainer"
@@ -145,7 +151,7 @@ class HFTrainerParser(LogParser):
         r"\{'|\d+/\d+ \[|Running training|Num examples|Num Epochs|batch size per device|"
         r"Total train batch size|Gradient Accumulation steps|Total optimization steps|"
         r"Number of trainable parameters|Training completed|_name_or_path|models--|DeepSpeed info|"
-        r"\[deepspeed\]|^\s*'[^'{}]+':[^{}]*\}\s*$"
+        r"\[deepspeed\]|^\s*'[^'{}]+':[^{}]*\}\s*$|checkpoint-\d"
     )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
@@ -177,6 +183,9 @@ class HFTrainerParser(LogParser):
             m = _BAR.search(segment)
             if m and "%|" in segment and self._progress(int(m.group("n")), int(m.group("total"))):
                 self.out.gave_step(line_no)
+            saved = _SAVED_AT.search(segment)
+            if saved and self.bar_step is not None and int(saved[1]) > self.bar_step:
+                self.bar_step = int(saved[1])  # the bar is drawn every few seconds; the save says where it is
             d = _DICT.search(segment)
             if d:
                 self._log_dict(d.group(0), line_no, rank)

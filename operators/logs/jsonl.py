@@ -43,6 +43,7 @@ class JSONLinesParser(LogParser):
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
         super().__init__(out, prefix)
         self.position = 0
+        self.steps: list[int] = []  # the steps of the records before, for a cut record's implied step
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
@@ -70,7 +71,12 @@ class JSONLinesParser(LogParser):
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             self.out.issue(f"not a JSON object ({exc.msg})", line_no)
-            return
+            obj = _cut_object(text)
+            if obj is None:
+                return
+            steps = self.steps[-2:]
+            if len(steps) == 2 and steps[1] > steps[0] and not any(k in obj for k in (*_STEP_KEYS, "epoch")):
+                obj["step"] = steps[1] + steps[1] - steps[0]  # its step key was cut: it goes on by the stride
         if not isinstance(obj, dict):
             return
         flat = _flatten(obj)
@@ -81,6 +87,8 @@ class JSONLinesParser(LogParser):
             epoch = flat.get("epoch")
             by_epoch = isinstance(epoch, int) and not isinstance(epoch, bool)
             step = epoch if by_epoch else None
+        if step is not None:
+            self.steps = [*self.steps[-1:], step]
         ts = _time(next((flat[k] for k in _TIME_KEYS if k in flat), None))
         self.out.saw_time(ts)
         keys, values = [], []
@@ -101,6 +109,20 @@ class JSONLinesParser(LogParser):
         pick_loss(names, dict(enumerate(keys)))  # the loss by meaning, as in text logs
         for i, name in names.items():
             self.out.metric(name, step, values[i], line_no, rank, ts)
+
+
+def _cut_object(text: str) -> dict | None:
+    """The complete pairs of an object cut short (``{"loss": 1.08, "epoch": 4,`` at a pasted log's end): up to
+    its last comma, closed; the pair the cut runs into is dropped (``1.0`` may be ``1.08``)."""
+    head = text.rstrip()
+    if not head.startswith("{") or head.endswith("}"):
+        return None
+    comma = head.rfind(",")
+    try:
+        obj = json.loads(head[:comma] + "}") if comma > 0 else None
+    except json.JSONDecodeError:
+        return None
+    return obj if isinstance(obj, dict) and obj else None
 
 
 def _time(value) -> dt.datetime | None:

@@ -1,0 +1,68 @@
+"""The step of an event no record placed: a failure after an epoch header and before any value of that
+epoch (``Epoch 90/450 ...:`` then a bar and a traceback; ``>>> Train Epoch: [9 / 500]`` then an OOM).
+
+The common rule (``_collect``) gives an event the step of the last record before it. Two cases it cannot
+place: a log with no record before the event (its only counter is an epoch header or a bare bar), and a
+report glued after a progress bar that counts the batches of one epoch (``1/11 [...]Traceback``), whose
+count is no step of the run. Both happened in the epoch the last header before them opened: that epoch is
+the step where the run counts its steps by epochs (no record before the event, or the record before it is
+the epoch before), else the last record's step stays."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+#: A line that only opens an epoch: ``Epoch 88/450 (results/run):``, ``>>> Train Epoch: [9 / 500]``,
+#: ``==> Epoch 3``; no value printed on it (a decimal number would make it a record of its own).
+EPOCH_HEADER = re.compile(
+    r"^\W*(?:(?:train(?:ing)?|start(?:ing)?)\s+)?epoch\s*[:#=]?\s*\[?\s*(\d+)\s*(?:(?:/|of)\s*\d+\s*)?\]?"
+    r"(?![\w.])(?!.*\d\.\d)",
+    re.I,
+)
+#: A bare progress bar: its count, and a report glued after it (``  9%|█▊ | 1/11 [00:00<00:06]Traceback``).
+_BAR = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]")
+#: An event this many lines after an epoch header is still placed by it.
+WINDOW = 5000
+
+
+def needs_headers(events: list[dict[str, Any]]) -> bool:
+    """Whether any event may be placed by an epoch header: one with no step, or one after a bar."""
+    return any(ev.get("step") is None or _BAR.match(ev.get("detail") or "") for ev in events)
+
+
+def place_by_headers(
+    events: list[dict[str, Any]], lines: Iterable[tuple[int, str]], record_steps: list[tuple[int, int]]
+) -> None:
+    """Give the events a step from the epoch header they follow (in place). ``lines`` are the span's
+    ``(line_no, text)``; ``record_steps`` the ``(line_no, step)`` of its metric rows with a step."""
+    wanted = sorted(
+        (ev for ev in events if ev.get("step") is None or _BAR.match(ev.get("detail") or "")),
+        key=lambda ev: ev["line_no"],
+    )
+    if not wanted:
+        return
+    headers: list[tuple[int, int]] = []  # (line_no, epoch) of each header line, in order
+    last_line = wanted[-1]["line_no"]
+    for line_no, text in lines:
+        if line_no > last_line:
+            break
+        m = EPOCH_HEADER.match(text)
+        if m:
+            headers.append((line_no, int(m[1])))
+    records = sorted(record_steps)
+    for ev in wanted:
+        before = [h for h in headers if h[0] < ev["line_no"] and ev["line_no"] - h[0] <= WINDOW]
+        bar = _BAR.match(ev.get("detail") or "")
+        if not before:
+            if ev.get("step") is None and bar:
+                ev["step"] = int(bar[1])
+            continue
+        _line, epoch = before[-1]
+        prior = [s for n, s in records if n < ev["line_no"]]
+        last = prior[-1] if prior else None
+        if last is None or last == epoch - 1:
+            ev["step"] = epoch  # the run counts epochs (or has no record): the event is in the header's epoch
+        elif bar:
+            ev["step"] = last  # a bar counting one epoch's batches is no step of the run
