@@ -131,10 +131,10 @@ class EpochRelative:
 #: The epoch of the lines before the first banner or footer: the one before the first the file names.
 _BEFORE = -1.0
 #: A line that only announces an epoch: ``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``,
-#: ``--- Beginning epoch 2 of 10 ---``, ``[Epoch 5]``.
+#: ``--- Beginning epoch 2 of 10 ---``, ``[Epoch 5]``, ``Epoch 3/20 (runs/exp1):`` (the run's name in parentheses).
 _EPOCH_BANNER = re.compile(
     r"(?i)^\W*(?:(?:start(?:ing|ed)?|begin(?:ning)?|running|training)\s+)?epoch\s*[:#]?\s*\[?\s*(\d+)"
-    r"\s*(?:(?:/|of)\s*\d+\s*)?\]?(?:\s*(?:starts?|started|begins?|begun)\b)?\W*$"
+    r"\s*(?:(?:/|of)\s*\d+\s*)?\]?(?:\s*(?:starts?|started|begins?|begun)\b)?(?:\s*\([^()]*\))?\W*$"
 )
 #: A line that says an epoch ended: ``End of epoch 3``, ``Epoch 3 finished ... avg loss 0.41``, ``epoch 3 done``.
 _EPOCH_FOOTER = re.compile(
@@ -169,4 +169,7 @@ _STEPS_PER_EPOCH = re.compile(
 
 #: The epoch a line names, printed without its total (``epoch: 2 step: 100``).
 #: ``Epoch: [4]  [ 0/5005]`` (torchvision's references) and ESPnet's ``2epoch:train:`` too.
-EPOCH_NUMBER = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*\[?\s*(\d+)(?!\d|\s*/)|\b(\d+)epoch\b")
+#: The split may qualify the word (MMEngine's ``Epoch(train) [147][300/351]``).
+EPOCH_NUMBER = re.compile(
+    r"(?i)\bepoch\b(?:\s*\((?:train|training)\))?\s*[:=#]?\s*\[?\s*(\d+)(?!\d|\s*/)|\b(\d+)epoch\b"
+)

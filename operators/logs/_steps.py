@@ -159,6 +159,15 @@ _EPOCH_OF = re.compile(
 )
 
 
+#: The epoch in a bar's postfix, after its counter: ``epoch=2/100`` (1-based, of its total) or ``epoch=1``.
+_POSTFIX_EPOCH = re.compile(rf"(?i)\bepoch\b{_QUOTED_SEP}(?P<k>\d+)(?:\s*/\s*(?P<of>\d+))?")
+
+
+#: A progress bar that shows only its progress, time and rate (``100%|#####| 11/11 [00:02<00:00,  4.86it/s]``):
+#: no record, but its counter is the context of the lines after it (a bar drawn once per epoch: the epoch).
+BARE_BAR = r"^\s*(?:[A-Za-z][A-Za-z _-]*:\s*)?\d+%\|[^|\n]*\|\s*\d+/\d+\s*\[[^\]=\n]*\]\s*$"
+
+
 #: A counter that says it counts the whole run (``epoch 2/ 10 | global iteration 920/ 3402``): its steps are as
 #: printed, never shifted by the epoch beside it.
 _GLOBAL_WORD = re.compile(r"(?i)\bglobal[\s_-]*(?:[a-z]+[\s_-]*)?[:=#]?\s*\[?\s*$")
@@ -182,6 +191,38 @@ class EpochCounters:
         # (PaddleSeg's ``epoch: 2, iter: 80/300``), and the lines given an epoch's offset lose it
         self.run_wide: set[tuple[int | None, str, int]] = set()
         self._shifted: dict[tuple[int | None, str, int], list[int]] = {}
+        # a bar's records with the epoch beside them: key -> (line, epoch as printed, printed k/N, n, total)
+        self._bars: dict[tuple[int | None, str, int], list[tuple[int, int | None, bool, int, int]]] = {}
+        self.zero_printed = False  # the file names an epoch 0 somewhere (``Epoch[0] Elapsed time``)
+
+    def note(self, text: str) -> None:
+        """Note an epoch 0 on any line: the run counts its epochs from 0."""
+        if not self.zero_printed and ("poch" in text or "POCH" in text):
+            m = EPOCH_NUMBER.search(text) or _EPOCH_OF.search(text)
+            self.zero_printed = bool(m) and next(g for g in m.groups() if g is not None) == "0"
+
+    def bare_bar(self, text: str, line_no: int, rank: int | None, banner: int | None) -> None:
+        """A bar of progress and rate only (``BARE_BAR``) under an epoch's banner: no record and no context of
+        its own, but one drawn to its total once per epoch makes the lines after it the epoch's."""
+        found = _COUNTER_OF.search(text)
+        if found and found.group("bar") and banner is not None:
+            n, total = int(found.group("bar")), int(found.group("bar_total"))
+            self._bars.setdefault((rank, "|", total), []).append((line_no, banner, False, n, total))
+
+    def per_epoch(self) -> dict[int, int]:
+        """Line number -> epoch, for a bar drawn once per epoch: every record of it (but a last one, cut
+        short) at its total, two or more, each beside its epoch (``4000/4000 [34:43, 1.9it/s, epoch=2/100,
+        loss=0.29]``, or under a banner): the record is the epoch's, so its step is the epoch, as the run
+        numbers them (an epoch printed ``k/N`` is the ``k``-th: ``k - 1`` where the file names an epoch 0)."""
+        out: dict[int, int] = {}
+        for rows in self._bars.values():
+            decided = rows[:-1] if len(rows) > 1 else rows
+            if len(rows) < 2 or any(k is None for _, k, _, _, _ in rows) or any(n != of for *_, n, of in decided):
+                continue
+            for line_no, k, of_form, n, total in rows:
+                if n == total or line_no != rows[-1][0]:  # a last bar cut short: its epoch made no record
+                    out[line_no] = k - 1 + (0 if self.zero_printed else 1) if of_form else k
+        return out
 
     def see(self, text: str, line_no: int, rank: int | None, banner: int | None = None) -> int | None:
         """The global step of ``text``'s innermost counter with a total, if it has one. ``banner``: the epoch
@@ -198,8 +239,15 @@ class EpochCounters:
         last, stride, offset, last_epoch = self._state.get(key, (None, 0, 0, None))
         epoch = _EPOCH_OF.search(before)
         bare = EPOCH_NUMBER.search(before)
+        if kind == "bar" and not epoch and not bare:  # the epoch in a bar's postfix (``4000/4000 [.., epoch=2/100``)
+            epoch = _POSTFIX_EPOCH.search(text, found.end())
+            bare = epoch if epoch and epoch.group("of") is None else None
+            epoch = None if bare else epoch
         now = int(bare.group(1) or bare.group(2)) if bare else None
         k = int(epoch.group("k") or epoch.group("bk")) if epoch else None
+        if kind == "bar":
+            at = k if k is not None else now if now is not None else banner
+            self._bars.setdefault(key, []).append((line_no, at, k is not None, n, total))
         if k == 0 or now == 0:
             self.zero_based.add(rank)
         # the epoch of the banner above a line that prints none: the epochs count from the first banner's

@@ -39,6 +39,7 @@ from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._records import BAR_GLUED, last_draws, second_lines
 from assay.operators.logs._steps import (
+    BARE_BAR,
     EVALUATION_WORD,
     EpochBars,
     EpochCounters,
@@ -53,6 +54,7 @@ from assay.operators.logs._tables import NUMBER_ROW, TABLE_LINE, TABLE_LINE_RE, 
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
 _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
+_BARE_BAR = re.compile(BARE_BAR)
 #: A line that says only which epoch begins.
 _EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
 
@@ -154,7 +156,7 @@ class GenericParser(LogParser):
     interesting = (
         rf"{_METRIC_WORD}[^\n]*\d"
         # a short counter word before its number and total (``ep 2 it 30/50 | xent 1.9``)
-        r"|\b(?i:it|ep|iter|step|batch)\b\s*[:=#]?\s*\d+\s*/\s*\d|" + NUMBER_ROW
+        r"|\b(?i:it|ep|iter|step|batch)\b\s*[:=#]?\s*\d+\s*/\s*\d|" + NUMBER_ROW + "|" + BARE_BAR
         + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
         r"|" + BOX_ROW.pattern
         + r"|^\s*$"  # a blank line ends a block of ``key: value`` lines (``KeyBlocks``)
@@ -192,6 +194,9 @@ class GenericParser(LogParser):
                 self.parse_line(draw, line_no, rank)
             return
         glued = BAR_GLUED.search(text)
+        if not glued and _BARE_BAR.match(text):  # a bar of progress and rate only: no record (see per_epoch)
+            self.epochs.bare_bar(text, line_no, rank, self.relative.banner_of(rank))
+            return
         if glued:  # the bar, then the record glued after it, each read as a line of its own
             self._line(text[: glued.end()], line_no, rank)
             text = text[glued.end() :]
@@ -221,6 +226,7 @@ class GenericParser(LogParser):
         if self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None))):
             return  # a table's header or row
         self.relative.banner(text, rank)  # an epoch's banner or footer: the epoch of the records around it
+        self.epochs.note(text)  # an epoch 0 named anywhere: the run counts its epochs from 0
         if self.keras.see(text, line_no, rank):
             return
         if is_prose(text, _names_metric):
@@ -272,12 +278,14 @@ class GenericParser(LogParser):
         self.boxes.flush()
         self.blocks.flush()
         fixed = self.keras.steps()
-        if fixed:
+        per_epoch = {} if fixed else self.epochs.per_epoch()  # a bar drawn once per epoch: its step is the epoch
+        if fixed or per_epoch:
             # a line between bars (an epoch's summary, a validation line) is at the step of the bar before it
+            fixed = fixed or per_epoch
             bar_lines = sorted(fixed)
             for cluster in self.miner.clusters():
                 cluster.rows = [
-                    (n, r, t, fixed.get(n, step if step is not None else _step_before(bar_lines, fixed, n)))
+                    (n, r, t, fixed.get(n, _context(bar_lines, fixed, n, step, bool(per_epoch))))
                     for n, r, t, step in cluster.rows
                 ]
         join_cut_record(self.miner, _step_of)
@@ -300,6 +308,15 @@ def _names_metric(word: str) -> bool:
 
 def _evaluating(template: list[str]) -> bool:
     return any(EVALUATION_WORD.search(word) for word in template if word != "<*>")
+
+
+def _context(lines: list[int], steps: dict[int, int], line_no: int, step: int | None, replace: bool) -> int | None:
+    """A line's context step where the bars' steps were fixed: the bar's before it where the line has none, or
+    where its context came from a bar whose step was replaced (a bar drawn once per epoch)."""
+    if step is not None and not replace:
+        return step
+    before = _step_before(lines, steps, line_no)
+    return before if before is not None else step
 
 
 def _step_before(lines: list[int], steps: dict[int, int], line_no: int) -> int | None:

@@ -1,0 +1,128 @@
+"""One rule for a record that prints its epoch and an in-epoch counter with its total, whatever the shape: the
+step is the run's, ``(epoch - first) * total + i`` (``first`` 0 where the file names an epoch 0, else 1), and
+the counter starting again as the epoch goes up is no restart. A bar drawn once per epoch (always at its total)
+is the epoch's record: its step is the epoch. Guards: a run-wide counter beside an epoch stays as printed; a
+counter going back with no new epoch, or an epoch going back after a resume, is still a restart."""
+
+from __future__ import annotations
+
+import json
+
+from assay.operators.logs import parse_log
+
+
+def _log(tmp_path, lines):
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return parse_log(str(path))
+
+
+def _steps(log, name="loss"):
+    return [step for step, _ in log.series(name)]
+
+
+def _split_qualified(epoch: int, i: int, loss: float) -> str:
+    return (
+        f"2024/02/03 04:05:06 - mmengine - INFO - Epoch(train)  [{epoch}][{i:>3}/250]  lr: 1.2000e-03  "
+        f"eta: 2 days, 1:02:03  time: 0.8100  data_time: 0.0100  memory: 20480  loss: {loss:.4f}"
+    )
+
+
+def test_an_epoch_qualified_by_its_split_makes_the_counter_global(tmp_path):
+    lines = [
+        _split_qualified(31, 200, 0.52),
+        "2024/02/03 04:05:07 - mmengine - INFO - Exp name: toy_experiment_20240203",
+        _split_qualified(32, 100, 0.51),
+        _split_qualified(32, 200, 0.50),
+        _split_qualified(33, 100, 0.49),
+    ]
+    log = _log(tmp_path, lines)
+    # the epochs count from 1 (no epoch 0 named): (31 - 1) * 250 + 200, ...
+    assert _steps(log) == [7700, 7850, 7950, 8100]
+    assert "restart" not in log.event_kinds()  # the counter starting again as the epoch goes up is no restart
+
+
+def test_a_bar_drawn_once_per_epoch_is_the_epochs_record(tmp_path):
+    lines = []
+    for k in range(4):
+        bar = "#" * 10
+        lines.append(
+            f"100%|{bar}| 900/900 [05:00<00:00,  3.00it/s, epoch={k + 1}/50, avg_epoch_loss={0.9 - k / 10:.3f}]"
+        )
+        lines.append(f"2022-01-02 03:04:05,000 : INFO : Epoch[{k}] Elapsed time 300.1 seconds")
+        lines.append(f"2022-01-02 03:04:05,001 : INFO : Epoch[{k + 1}] Learning rate is 0.001")
+    log = _log(tmp_path, lines)
+    # the bar's ``epoch=k/50`` is the k-th epoch, numbered from 0 as the logger's ``Epoch[0]`` says
+    assert _steps(log) == [0, 1, 2, 3]
+    assert log.event_kinds() == []
+
+
+def test_a_bar_per_epoch_without_an_epoch_zero_counts_from_one(tmp_path):
+    lines = [
+        f"100%|{'#' * 10}| 640/640 [01:00<00:00, 10.6it/s, epoch={k}/20, loss={1 - k / 10:.2f}]"
+        for k in (1, 2, 3)
+    ]
+    assert _steps(_log(tmp_path, lines)) == [1, 2, 3]
+
+
+def test_a_metric_logger_epoch_in_brackets(tmp_path):
+    def line(epoch, i):
+        return f"Epoch: [{epoch}]  [{i:>4}/1000]  eta: 0:10:00  lr: 0.000300  loss: 5.1234 (5.2000)  time: 0.61  max mem: 7000"
+
+    # an epoch 0 named: epochs count from 0
+    log = _log(tmp_path, [line(0, 900), line(0, 990), line(1, 0), line(1, 10)])
+    assert _steps(log) == [900, 990, 1000, 1010]
+    assert "restart" not in log.event_kinds()
+    # none named: from 1 (the rule of docs/logs.md), consistently over the epochs of the excerpt
+    log = _log(tmp_path, [line(4, 990), line(5, 0), line(5, 10)])
+    assert _steps(log) == [3990, 4000, 4010]
+    assert "restart" not in log.event_kinds()
+
+
+def test_a_run_wide_counter_beside_an_epoch_stays_as_printed(tmp_path):
+    lines = [
+        "epoch: 1, iter: 280/600, loss: 0.71",
+        "epoch: 1, iter: 290/600, loss: 0.70",
+        "epoch: 2, iter: 300/600, loss: 0.69",
+        "epoch: 2, iter: 310/600, loss: 0.68",
+    ]
+    log = _log(tmp_path, lines)
+    assert _steps(log) == [280, 290, 300, 310]
+    assert log.event_kinds() == []
+
+
+def test_a_counter_going_back_within_its_epoch_is_still_a_restart(tmp_path):
+    lines = [_split_qualified(5, i, 0.6) for i in (50, 100, 150, 200)]
+    lines += [_split_qualified(5, i, 0.6) for i in (50, 100)]  # the same epoch again, from mid-way
+    log = _log(tmp_path, lines)
+    assert "restart" in log.event_kinds()
+
+
+def test_an_epoch_going_back_after_a_resume_is_still_a_restart(tmp_path):
+    lines = [_split_qualified(8, 100, 0.5), _split_qualified(8, 200, 0.49), _split_qualified(9, 100, 0.48)]
+    lines += ["2024/02/03 05:00:00 - mmengine - INFO - resumed epoch: 7, iter: 1750"]
+    lines += [_split_qualified(8, 100, 0.5), _split_qualified(8, 200, 0.49)]
+    log = _log(tmp_path, lines)
+    assert _steps(log)[:3] == [1850, 1950, 2100]
+    assert "restart" in log.event_kinds()
+
+
+def test_json_records_with_only_an_epoch_are_stepped_by_it(tmp_path):
+    lines = [json.dumps({"train_loss": 2.5 - k / 10, "train_lr": 0.001, "epoch": k}) for k in (40, 41, 42)]
+    assert _steps(_log(tmp_path, lines)) == [40, 41, 42]
+
+
+def test_bare_bars_once_per_epoch_under_a_named_banner(tmp_path):
+    # a bar of progress and rate only is no record, but drawn to its total once per epoch under the epoch's
+    # banner (the run's folder in parentheses) it makes the summary line after it the epoch's
+    bar = "#" * 20
+    lines = []
+    for k in (12, 13):
+        lines += [
+            f"Epoch {k}/300 (runs/toy_a):",
+            f"100%|{bar}| 25/25 [00:03<00:00,  7.50it/s]",
+            f"=> Train accuracy: {60 + k:.2f},   Loss: {1 - k / 100:.4f}",
+        ]
+    lines += ["Epoch 14/300 (runs/toy_a):", f" 20%|{bar[:4]}    | 5/25 [00:01<00:04,  4.10it/s]"]
+    log = _log(tmp_path, lines)
+    assert _steps(log) == [12, 13]
