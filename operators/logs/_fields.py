@@ -279,6 +279,10 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
             continue
         if name == "loss":
             metrics[at] = "val_loss"
+        elif name == "epoch":
+            # the epoch an evaluation reports on (``Evaluation @epoch 1 - batch 3668:``) says where it stands, it
+            # is no evaluated value: a line of such counters alone is no record
+            del metrics[at]
         elif not key_slug(name).startswith(_SPLIT_PREFIXES):
             # every value of an evaluation record is the split's, its loss terms too (``nll_loss`` of a
             # ``valid:{...}`` record is no training loss, nor its step a training step); only a name that

@@ -142,3 +142,17 @@ def test_a_json_record_cut_before_its_epoch_goes_on_by_the_stride(tmp_path):
     path.write_text("\n".join(lines), encoding="utf-8")
     log = parse_log(str(path))
     assert log.series("loss")[-1] == (46, 3.533)
+
+
+def test_the_epoch_an_evaluation_reports_on_is_no_value(tmp_path):
+    lines = [
+        "2025-03-01 10:00:00,001 P1200 INFO ********** Epoch=1 start **********",
+        "2025-03-01 10:05:00,001 P1200 INFO Train loss: 0.512",
+        "2025-03-01 10:05:00,002 P1200 INFO Evaluation @epoch 1 - batch 900: ",
+        "2025-03-01 10:05:10,001 P1200 INFO ********** Epoch=2 start **********",
+        "2025-03-01 10:10:00,001 P1200 INFO Train loss: 0.498",
+        "2025-03-01 10:10:00,002 P1200 INFO Evaluation @epoch 2 - batch 900: ",
+    ]
+    log = _log(tmp_path, lines)
+    assert not log.series("val_epoch")
+    assert [v for _s, v in log.series("loss")] == [0.512, 0.498]
