@@ -266,7 +266,7 @@ class EpochCounters:
             self._state[key] = (n, stride, 0, now)
             self.last_total[rank] = total
             return n
-        first = 0 if rank in self.zero_based else 1  # the run's first epoch: 0 once an epoch 0 is seen, else 1
+        first = 0 if rank in self.zero_based or self.zero_printed else 1  # the run's first epoch: 0 once an epoch 0 is seen, else 1
         if epoch and first <= k <= int(epoch.group("of") or epoch.group("bof")):
             # the epoch printed k/N before it: the counter's steps go on from the epochs before
             offset = (k - first) * total
@@ -299,7 +299,7 @@ class EpochCounters:
         total = self.last_total.get(rank)
         if not m or total is None:
             return None
-        first = 0 if rank in self.zero_based else 1
+        first = 0 if rank in self.zero_based or self.zero_printed else 1
         return (int(m.group(1)) - first + 1) * total
 
     def place(self, text: str, line_no: int, rank: int | None) -> None:
@@ -314,7 +314,7 @@ class EpochCounters:
         bare = EPOCH_NUMBER.search(text[: found.start()])
         if (rank, _counter_word(text[: found.start()]), total) not in self._state or not bare:
             return  # an evaluation's own counter (another total), or no epoch beside it
-        first = 0 if rank in self.zero_based else 1
+        first = 0 if rank in self.zero_based or self.zero_printed else 1
         offset = (int(bare.group(1) or bare.group(2)) - first) * total
         if offset > 0:
             self.offsets[line_no] = offset

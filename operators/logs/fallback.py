@@ -55,6 +55,7 @@ _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
 _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
 _BARE_BAR = re.compile(BARE_BAR)
+_SPLIT_EPOCH = re.compile(r"(?i)^epoch\s*\((?:train|training)\)$")
 #: A line that says only which epoch begins.
 _EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
 
@@ -521,7 +522,7 @@ def emit_series(
     for pos, word in names.items():
         if pos == step_pos or cluster.template[pos + 1 : pos + 3] == ["/", "<*>"]:
             continue  # the step, or a counter printed with its total (``Train:  3/80``, an epoch of 80): no series
-        name = series_name(word, keep_unknown)
+        name = series_name(_SPLIT_EPOCH.sub("epoch", word), keep_unknown)  # ``Epoch(train)`` is the epoch
         if name:
             metrics[pos] = name
     pick_loss(metrics, names)

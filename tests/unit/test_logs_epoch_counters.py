@@ -39,6 +39,7 @@ def test_an_epoch_qualified_by_its_split_makes_the_counter_global(tmp_path):
     log = _log(tmp_path, lines)
     # the epochs count from 1 (no epoch 0 named): (31 - 1) * 250 + 200, ...
     assert _steps(log) == [7700, 7850, 7950, 8100]
+    assert log.series("epoch_train") == [] and [v for _, v in log.series("epoch")] == [31, 32, 32, 33]
     assert "restart" not in log.event_kinds()  # the counter starting again as the epoch goes up is no restart
 
 
@@ -126,3 +127,12 @@ def test_bare_bars_once_per_epoch_under_a_named_banner(tmp_path):
     lines += ["Epoch 14/300 (runs/toy_a):", f" 20%|{bar[:4]}    | 5/25 [00:01<00:04,  4.10it/s]"]
     log = _log(tmp_path, lines)
     assert _steps(log) == [12, 13]
+
+
+def test_an_epoch_zero_named_on_a_line_without_a_counter_counts_from_zero(tmp_path):
+    lines = [
+        "Epoch: [0] Total time: 0:05:00 (0.3 s / it)",
+        "Epoch: [1]  [  0/100]  eta: 0:00:30  lr: 0.000100  loss: 4.2000 (4.2000)  time: 0.30",
+        "Epoch: [1]  [ 50/100]  eta: 0:00:15  lr: 0.000100  loss: 4.1000 (4.1500)  time: 0.30",
+    ]
+    assert _steps(_log(tmp_path, lines)) == [100, 150]
