@@ -22,6 +22,7 @@ from assay.operators.papers._numbers import (
     NUMBER,
     NUMBER_WORDS,
     ZH_NUMBER,
+    counts_machines,
     is_change,
     looks_like_year,
     parse_number,
@@ -191,14 +192,6 @@ _UNIT_NAMES = {
     "pp": "percentage points",
     "oom": "orders of magnitude",
 }
-# What follows a multiplication sign when it is not a ratio: a dimension ("3x3", "2 x 10^5") or a machine
-# ("8x A100", "4 × GPUs").
-_AFTER_X_NOT_CLAIM = re.compile(
-    r"[ \t]*(?:\d|\$?[ \t]*\d|(?:NVIDIA[ \t]+)?(?:[A-Z]{1,3}\d{2,4}[A-Z]?\b|TPU|GPU|node|machine|server|"
-    r"device"
-    r"|worker|core|chip|card|accelerator))",
-    re.IGNORECASE,
-)
 _COMPARATIVE_AFTER = re.compile(
     r"[ \t]*(?:(?:\S+[ \t]+){0,2}?"
     r"(?:faster|slower|higher|lower|more|less|fewer|larger|smaller|better|greater|"
@@ -242,10 +235,10 @@ _CLAUSE_BREAK = re.compile(r"[.;!?](?=\s)|[。；！？,，]")
 _X_RESOURCE = re.compile(
     r"[ \t]+(?:more|fewer|as\s+many)[ \t]+(?:[\w-]+[ \t]+)?(?:GPUs?|TPUs?|accelerators?|devices?|nodes?|"
     r"machines?|workers?|servers?|micro-?batch(?:es)?|partitions?|cores?|chips?|data|samples|memory|"
-    r"bandwidth|storage|budget)\b",
+    r"bandwidth|storage|budget|resources)\b",
     re.I,
 )
-_RESOURCE_LEAD = re.compile(r"(?:\bwith|\busing|\bgiven|\bthere\s+are|\bon|\bat)[ \t]+$", re.I)
+_RESOURCE_LEAD = re.compile(r"(?:\bwith|\bfor|\busing|\bgiven|\bthere\s+are|\bon|\bat)[ \t]+$", re.I)
 _FOLD_NOT_CLAIM = re.compile(r"[ \t-]*(?:cross|cv\b|validation)", re.IGNORECASE)
 _ZH_VERB_BEFORE = re.compile(
     r"(?:提高|提升|加速|加快|快|减少|降低|增加|增长|达到|高达|最高|缩短|节省|扩大|改善|优于|超过|了|至|到|约|近|达)$"
@@ -401,6 +394,7 @@ def _claim(text: str, m: _Match) -> Claim | None:
     halves = m.group("halves")
     if halves and (
         _HALVES_NOT_RESULT.search(text, max(0, start - 60), start)
+        or not_a_result(text, start, end, "half")
         or halves.lower() == "halving"
         and (halves[0] == "H" or not _HALVING_RESULT.search(text, max(0, start - 12), start))
     ):
@@ -435,7 +429,7 @@ def _claim(text: str, m: _Match) -> Claim | None:
         start = m.start("lo")
     kind = next(k for k in ("x", "pct", "pp", "oom", "times", "fold", "rate") if m.group(k) is not None)
     after = text[end : end + 40]
-    if kind == "x" and _AFTER_X_NOT_CLAIM.match(after):
+    if kind == "x" and counts_machines(text, start, end, m.group("x")):
         return None
     if kind == "times" and not (
         _COMPARATIVE_AFTER.match(after) or _COMPARATIVE_BEFORE.search(text, max(0, start - 40), start)

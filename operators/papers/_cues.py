@@ -49,7 +49,8 @@ _RATIOS = frozenset({"x", "pct", "times", "fold", "words"})
 # What a setting's value is the value of: a service-level objective or its scale, a deadline, a budget, a
 # threshold, a target, a tolerance, a quota ("an SLO scale of 1.2x", "a 1.5x deadline", "threshold = 5%").
 _SETTING_NOUN = (
-    r"(?:SLOs?(?:\s+scales?)?|deadlines?|budgets?|thresholds?|targets?(?:\s+[\w-]+)?|tolerances?|quotas?)"
+    r"(?:SLOs?(?:\s+scales?)?|deadlines?|budgets?|thresholds?|targets?(?:\s+[\w-]+)?|tolerances?|quotas?|"
+    r"coefficients?)"
 )
 _X = frozenset({"x", "times", "fold"})
 
@@ -186,6 +187,29 @@ CUES: tuple[Cue, ...] = (
         ((1.4, "x"),),
     ),
     Cue(
+        "setting swept between values",
+        frozenset({"half"}),
+        "after",
+        # "halving the window from 8 to 4": a parameter of a sensitivity study changed between two stated values.
+        re.compile(r"\s+(?:[^\s,.;]+\s+){1,3}?from\s+\d+(?:\.\d+)?\s*%?\s+to\s+\d", re.I),
+        True,
+        "In the sensitivity study, halving the window from 8 to 4 steps costs little, and Foo is 1.3x faster "
+        "than Bar.",
+        ((1.3, "x"),),
+    ),
+    Cue(
+        "reference cell",
+        _X,
+        "after",
+        # "| 1× |", "1x" ending a row: a whole one, written without decimals beside measured multiples, is
+        # the reference a row or column is normalised to; a measured "1.00x" keeps its decimals.
+        re.compile(r"(?:(?<=(?<![\d.])1[xX×])|(?<=(?<![\d.])1 [xX×]))(?=[ \t]*(?:\||\n|$))"),
+        True,
+        "Foo is also 1.2x faster than Base at small batch.\n\nSetting | Foo | Bar | Base\n"
+        "Speedup | 2.40x | 1.35x | 1x\n",
+        ((1.2, "x"), (2.4, "x"), (1.35, "x")),
+    ),
+    Cue(
         "scaled copy of a model",
         _X,
         "after",
@@ -310,13 +334,16 @@ CUES: tuple[Cue, ...] = (
         frozenset({"pct"}),
         "after",
         re.compile(
-            rf"\s+of\s+(?:the\s+|all\s+)?(?:\w+\s+)?{_POPULATION}\s+"
+            # "20% of jobs request", "20% requests generate" (the "of" left out)
+            rf"\s+(?:of\s+(?:the\s+|all\s+)?(?:\w+\s+)?)?{_POPULATION}\s+"
             rf"(?:do|does|perform|performs|run|runs|take|takes|request|requests|have|has|use|uses|are|is|"
-            rf"need|needs|carry|carries|hold|holds|touch|touches|arrive|arrives)\b",
+            rf"need|needs|carry|carries|hold|holds|touch|touches|arrive|arrives|generate|generates|produce|"
+            rf"produces)\b",
             re.I,
         ),
         False,
-        "In the production log, 20% of jobs request eight GPUs, and Foo lowers their wait by 2.5x.",
+        "In the production log, 20% of jobs request eight GPUs and 30% requests produce images, and Foo lowers "
+        "their wait by 2.5x.",
         ((2.5, "x"),),
     ),
     Cue(

@@ -7,8 +7,38 @@ import re
 
 _FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n(?:---|\.\.\.)\n", re.S)
 _FRONT_TITLE = re.compile(r"^title:\s*[\"']?(?P<t>.*?)[\"']?\s*$", re.M)
+#: A pipe table's delimiter row (``|---|:---:|``, ``---|---``): dashes, optional colons, cells parted by bars.
+_DELIMITER = r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*"
+#: A GitHub-flavoured pipe table: a header line with a bar, its delimiter row, then every following line with a
+#: bar, leading and trailing bars optional (``Model\t| Speedup (x)`` / ``---|---`` / ``GPT-2\t| 1.83``).
+_PIPE_TABLE = re.compile(
+    rf"^(?P<head>[^\n]*\|[^\n]*)\n(?P<rule>{_DELIMITER})\n(?P<body>(?:[^\n]*\|[^\n]*(?:\n|$))*)", re.M
+)
+
+
+def _row(line: str) -> str:
+    """A pipe table's line as the cells the structure reader knows, joined by `` | ``: outer bars and the spaces
+    and tabs around each cell go."""
+    line = line.strip()
+    line = line[1:] if line.startswith("|") else line
+    line = line[:-1] if line.endswith("|") and not line.endswith("\\|") else line
+    return " | ".join(c.strip() for c in line.split("|"))
+
+
+def _pipe_table(m: re.Match[str]) -> str:
+    """A pipe table's rows normalised, the delimiter row gone and the header kept right above the body; a
+    delimiter of another width than its header is no table's."""
+    head = _row(m.group("head"))
+    if head.count("|") != _row(m.group("rule")).count("|"):
+        return m.group(0)
+    body = m.group("body")
+    rows = [_row(line) for line in body.split("\n") if line.strip()]
+    return "\n".join([head, *rows]) + ("\n" if body.endswith("\n") else "")
+
+
 _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"<!--.*?-->", re.S), ""),
+    (_PIPE_TABLE, _pipe_table),  # type: ignore[list-item]
     (re.compile(r"^(?:```|~~~).*$", re.M), ""),  # code fences (the code itself is kept)
     (re.compile(r"^[ \t]*(?:[-*_][ \t]*){3,}$", re.M), ""),  # horizontal rules
     (re.compile(r"^[=-]{2,}[ \t]*$", re.M), ""),  # setext heading underlines

@@ -117,3 +117,24 @@ def is_change(text: str, sep: str | None, start: int, unit: str) -> bool:
     ):
         return False
     return not _RANGE_LEAD.search(text, max(0, start - 60), start)
+
+
+# What follows a multiplication sign when it is not a ratio: a dimension ("3x3", "2 x 10^5") or a machine
+# ("8x A100", "4 × GPUs"); a measure of the machine ("4x GPU memory", "3x GPU hours") is a ratio again.
+_AFTER_X_NOT_RATIO = re.compile(
+    r"[ \t]*(?:\d|\$?[ \t]*\d|(?:NVIDIA[ \t]+)?(?:[A-Z]{1,3}\d{2,4}[A-Z]?\b|TPU|GPU|node|machine|server|device|"
+    r"worker|core|chip|card|accelerator)(?![ \t-]*(?:显存|内存|memory|hours?|time|utili[sz]ation)))",
+    re.IGNORECASE,
+)
+# A change verb right before the multiple ("reduce 3x GPU memory", "降低11倍 GPU 显存") makes it a ratio.
+_CHANGE_BEFORE = re.compile(r"(?:降低|减少|提升|提高|\breduc\w*|\bcut(?:s|ting)?)[ \t]*(?:by[ \t]+)?$", re.I)
+
+
+def counts_machines(text: str, start: int, end: int, sign: str) -> bool:
+    """Whether the multiple ``text[start:end]`` (written with ``sign``) counts machines or spans a dimension
+    ("8x A100", "3x3") rather than stating a ratio; a multiple in 倍 ("11倍") never counts machines."""
+    return (
+        not sign.endswith("倍")
+        and bool(_AFTER_X_NOT_RATIO.match(text, end))
+        and not _CHANGE_BEFORE.search(text, max(0, start - 12), start)
+    )

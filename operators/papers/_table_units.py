@@ -101,6 +101,14 @@ def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str
                     units = heads[head] = [column_unit(c) for c in head.split(CELL_SEP)]
                 for j, (start, cell) in enumerate(cells(row, at)):
                     m = BARE_CELL.fullmatch(cell)
-                    if j and m and j < len(units) and units[j] and start >= lo:
+                    # a bare 1 under a multiple's header is the reference the column is normalised to
+                    if (
+                        j
+                        and m
+                        and j < len(units)
+                        and units[j]
+                        and start >= lo
+                        and (units[j], m["num"]) != ("x", "1")
+                    ):
                         yield start + m.start("num"), start + m.end("num"), m.group("num"), units[j]
         at = nl + 1

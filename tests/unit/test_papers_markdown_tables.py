@@ -1,0 +1,42 @@
+"""GitHub-flavoured pipe tables read through the whole path (``read_paper`` → ``extract_knowledge``): rows
+without outer bars, cells parted by tabs, the header kept above the body so its units reach the cells."""
+
+from __future__ import annotations
+
+from tests.papers_extract import file_claims
+
+POST = (
+    "# Quill: faster decoding\n\n"
+    "Quill speeds up decoding on every model we tried.\n\n"
+    "| Model | Tokens/s | Speedup (x) |\n"
+    "|:------|:--------:|:-----------:|\n"
+    "Llama-7B\t| 410\t|\t2.31\n"
+    "Llama-13B\t| 260 |\t2.07\n"
+    "Mistral-7B | 433\t| 1.96\n\n"
+    "Table 1. Decoding speed of Quill.\n"
+)
+
+
+def test_rows_without_outer_bars_take_the_header_unit(tmp_path):
+    claims = file_claims(tmp_path, POST, "quill.md")
+    found = {(c["value"], c["unit"]) for c in claims}
+    assert {(2.31, "x"), (2.07, "x"), (1.96, "x")} <= found
+    assert not any(c["value"] in (410, 260, 433) for c in claims)
+
+
+def test_a_table_with_no_leading_bar_anywhere(tmp_path):
+    source = (
+        "Cedar trims memory use on long contexts.\n\n"
+        "Context\t| Saving (%)\n"
+        "---|---\n"
+        "32K\t| 18.5\n"
+        "128K\t| 41.2\n"
+    )
+    claims = file_claims(tmp_path, source, "cedar.md")
+    assert {(c["value"], c["unit"]) for c in claims} >= {(18.5, "%"), (41.2, "%")}
+
+
+def test_a_delimiter_of_another_width_is_no_table(tmp_path):
+    source = "Birch runs fast | and cheap\n---\n\nBirch is 1.4x faster than Oak.\n"
+    claims = file_claims(tmp_path, source, "birch.md")
+    assert [c["value"] for c in claims] == [1.4]
