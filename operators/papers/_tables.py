@@ -51,6 +51,8 @@ _BASELINE_PHRASE = re.compile(
     r"(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})",
     re.I,
 )
+#: A row label that names the baseline itself (``Baseline (dense)``, ``Vanilla PyTorch``, ``Naive overlap``).
+_BASELINE_LABEL = re.compile(r"\b(?:baselines?|vanilla|naive|unoptimi[sz]ed)\b", re.I)
 #: A share of a reference written in a header ("% of Advertised Peak"): its cells are set against it.
 _SHARE_OF = re.compile(
     r"[%％]\s*of\s+(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})", re.I
@@ -299,6 +301,8 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str]) -> tupl
         return _named(head, owned, systems), "columns"
     if label_ok and _named(label, owned, systems):
         return _named(label, owned, systems), "rows"
+    if label_ok and _BASELINE_LABEL.search(label) and not _named_in(label, owned):
+        return label, "rows"  # "Baseline offloading | 1.4x": the baseline's own figure, not the paper's
     return None, ""
 
 
