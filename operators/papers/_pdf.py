@@ -21,6 +21,7 @@ from pypdf import PdfReader
 
 from assay.operators.papers import _pdf_columns as columns
 from assay.operators.papers import _pdf_layout as layout
+from assay.operators.papers._pdf_asides import document_text
 
 _HEADER_WINDOW = 1024  # the PDF spec allows junk before the header; readers look this far
 
@@ -101,7 +102,7 @@ def _pdfium_text(data: bytes) -> str | None:
         x = columns.gutter(lines, width)
         ordered = columns.reading_order(columns.split_at(lines, x), x)
         parts.append(layout.page_parts(ordered, body, heads, height))
-    return layout.document_text(parts)
+    return document_text(parts)
 
 
 #: A gap between two characters' advance boxes wider than this share of the font size is a word break

@@ -72,13 +72,28 @@ def cut_values(block: Sequence[Line]) -> list[Line]:
     closer than an em (``12.3 45.6``) are one run of PDFium's, and ratios may come glued (``1.94×3.29×``)."""
     out: list[Line] = []
     for line in block:
-        parts = _values(line.text)
+        parts = _values(line.text) or _labelled(line.text)
         out += [line] if parts is None else pieces(line, parts)
     return out
 
 
+def _labelled(text: str) -> list[str] | None:
+    """A row's label run into its values by PDFium (``Peak memory use 0.62× 0.81×``): the label (words, a
+    letter among them) as one cell and each value as its own, when two or more values, a ratio or a share
+    among them, close the run; None for any other line."""
+    words = text.split()
+    k = len(words)
+    while k > 0 and _values(f"0 {words[k - 1]}") is not None:  # the word is a value (or a glued run)
+        k -= 1
+    values = _values(" ".join(words[k:]))
+    label = " ".join(words[:k])
+    if not values or not any(_GLUED_ONE.fullmatch(v) for v in values) or not re.search(r"[A-Za-z]{2}", label):
+        return None
+    return [label, *values]
+
+
 def pieces(line: Line, parts: Sequence[str]) -> list[Line]:
-    """A line cut into the cells of ``parts`` (its text without spaces, in order), each with its
+    """A line cut into the cells of ``parts`` (its text in order; only a label's words spaced), each with its
     characters' x-extent where the reader gave them, else its share of the line's width."""
     segments = sorted(getattr(line, "segments", ()), key=lambda s: s.left)
     known = segments and all(len(getattr(s, "edges", ())) == len(s.text) for s in segments)
@@ -87,7 +102,8 @@ def pieces(line: Line, parts: Sequence[str]) -> list[Line]:
         if known
         else []
     )
-    if len(marks) != sum(len(p) for p in parts):
+    sizes = [len(p.replace(" ", "")) for p in parts]  # a label's words keep their spaces
+    if len(marks) != sum(sizes):
         step = (line.right - line.left) / max(1, len(" ".join(parts)))
         start, marks = line.left, []
         for p in parts:
@@ -95,7 +111,7 @@ def pieces(line: Line, parts: Sequence[str]) -> list[Line]:
             start += (len(p) + 1) * step
     out: list[Line] = []
     k = 0
-    for p in parts:
-        out.append(Cell(marks[k][0], marks[k + len(p) - 1][1], line.top, line.bottom, p))
-        k += len(p)
+    for p, n in zip(parts, sizes, strict=True):
+        out.append(Cell(marks[k][0], marks[k + n - 1][1], line.top, line.bottom, p))
+        k += n
     return out

@@ -9,8 +9,8 @@ arranges them:
   ``_pdf_columns``');
 - running headers and footers (the same line at the page's edge on many pages) are dropped;
 - text that is not body text (smaller than the body font: figure labels, table cells, footnotes; and
-  captions, "Figure 3: ..." with the lines that continue them) is set apart as its own paragraphs, placed
-  after the next sentence end of the body so no sentence is cut by it, and still read for claims;
+  captions, "Figure 3: ..." with the lines that continue them) is set apart as its own paragraphs, each
+  with its place (``_pdf_asides`` sets them in the text), and still read for claims;
 - a word hyphenated at a line end is joined (a compound keeps its hyphen), and a range broken after its
   dash (``15–`` / ``40%``) is joined whole.
 """
@@ -108,8 +108,8 @@ _IEEE_TABLE = r"|(?-i:TABLE\s+[IVXL]+\s*$)"
 _CAPTION = re.compile(
     r"^(?:(?:Figure|Fig\.|Table|Tab\.|Algorithm|Listing)\s*\d+[a-z]?\s*[:.|–—-]" + _IEEE_TABLE + ")", re.I
 )
-_TABLE_CAPTION = re.compile(r"^(?:(?:Table|Tab\.)\s*\d+" + _IEEE_TABLE + ")", re.I)
-_SENTENCE_END = re.compile(r"[.!?:。！？]['\")\]]?$")
+TABLE_CAPTION = re.compile(r"^(?:(?:Table|Tab\.)\s*\d+" + _IEEE_TABLE + ")", re.I)
+SENTENCE_END = re.compile(r"[.!?:。！？]['\")\]]?$")
 _HYPHENS = "-\u2010\u2011\x02\xad"
 _RANGE_DASH = re.compile(r"\d(?:\.\d+)?\s*[%×x]?\s*[-–—\u2010\u2011\x02]$")
 _LIGATURES = str.maketrans(
@@ -198,9 +198,9 @@ def _head_key(line: Line) -> str:
 
 def page_parts(
     lines: Sequence[Line], body: float, heads: set[str], height: float
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[tuple[int, str]]]:
     """A page's body lines in reading order, and its asides (captions, figure and table text) as
-    paragraphs."""
+    paragraphs, each with its place: the number of body lines read before it."""
     lines = [
         ln
         for ln in lines
@@ -209,6 +209,7 @@ def page_parts(
     measure = _measure(lines, body)
     body_lines: list[str] = []
     asides: list[list[Line]] = []
+    places: list[int] = []
     caption: Line | None = None
     previous_aside = False
     prose: Line | None = None  # the small full-width prose line just read into the flow (an abstract's)
@@ -219,11 +220,13 @@ def page_parts(
                 asides[-1].append(line)
             else:
                 asides.append([line])
+                places.append(len(body_lines))
             caption, previous_aside, prose = None, False, None
             continue
         if _CAPTION.match(line.text):
             caption, prose = line, None
             asides.append([line])
+            places.append(len(body_lines))
             previous_aside = False
             continue
         if caption is not None and _continues(caption, line):
@@ -240,18 +243,19 @@ def page_parts(
                 asides[-1].append(line)
             else:
                 asides.append([line])
+                places.append(len(body_lines))
             previous_aside = True
             continue
         previous_aside = False
         prose = line if small and line.right - line.left >= _PROSE_WIDTH * measure else None
         body_lines += value_lines(line.text)  # a table's row of values set in the body's font
-    return body_lines, [_rows(block) for block in asides]
+    return body_lines, [(place, _rows(block)) for place, block in zip(places, asides, strict=True)]
 
 
 def _body_grids(lines: Sequence[Line], body: float, measure: float) -> set[int]:
     """The places of the lines of tables set in the body's font (``_pdf_tables.body_grids``): short lines
     of the body's size right below or above a table's caption (with the lines that continue it)."""
-    captions = [[i, i] for i, line in enumerate(lines) if _TABLE_CAPTION.match(line.text)]
+    captions = [[i, i] for i, line in enumerate(lines) if TABLE_CAPTION.match(line.text)]
     for span in captions:
         while span[1] + 1 < len(lines) and _continues(lines[span[1]], lines[span[1] + 1]):
             span[1] += 1
@@ -339,24 +343,3 @@ def _join_breaks(text: str, words: Counter[str]) -> str:
         return m.group()
 
     return _BROKEN.sub(fix, text)
-
-
-def document_text(pages: Sequence[tuple[list[str], list[str]]]) -> str:
-    """The pages' body lines as one text, each page's asides set in as paragraphs after the first
-    sentence end that follows them, so a sentence running across a page or around a figure stays whole."""
-    words = vocabulary(line for lines, asides in pages for line in [*lines, *asides])
-    body: list[str] = []
-    pending: list[str] = []
-    chunks: list[str] = []
-    for lines, asides in pages:
-        for line in lines:
-            body.append(line)
-            if pending and _SENTENCE_END.search(line):
-                chunks.append(join_lines(body, words))
-                chunks += [join_lines(a.split("\n"), words) for a in pending]
-                body, pending = [], []
-        pending += [a for a in asides if a.strip()]
-    if body:
-        chunks.append(join_lines(body, words))
-    chunks += [join_lines(a.split("\n"), words) for a in pending]
-    return "\n\n".join(c for c in chunks if c.strip())

@@ -135,7 +135,9 @@ def body_grids(
     """The places of the lines of tables set in the body's font: from each table's caption (its first and
     last line's places), the lines right below it, else right above it, that may be cells (``is_cell``:
     short, of the body's size), follow one another closely from the caption on, and form a grid of two or
-    more columns and rows (not prose, a figure's labels or an equation)."""
+    more columns and rows (not prose, a figure's labels or an equation). A run with another cell line a
+    little beyond its far end (within the caption's reach) is the tail of a bigger block, a table set
+    looser than its rows or a figure's labels, and is no grid of its own: read whole, or not at all."""
     out: set[int] = set()
     for first, last in captions:
         for order, anchor in (
@@ -144,21 +146,32 @@ def body_grids(
         ):
             run: list[int] = []
             low, high = anchor.bottom, anchor.top
+            tail = False  # the run is the end of a bigger block: a cell line lies a little beyond it
             for k in order:
                 line = lines[k]
                 gap = max(line.bottom - high, low - line.top)
-                if (
-                    k in out
-                    or not is_cell(line)
-                    or gap > (_ROW_GAP if run else _CAPTION_GAP) * (line.top - line.bottom)
-                ):
+                height = line.top - line.bottom
+                if k in out:
+                    break
+                if not is_cell(line):
+                    # a short line that goes on with the run, too wide for a cell by the page's measure
+                    # (a page of tables has a short one), is still the bigger block's
+                    tail = bool(run) and gap <= _ROW_GAP * height and _short(line.text)
+                    break
+                if gap > (_ROW_GAP if run else _CAPTION_GAP) * height:
+                    tail = bool(run) and gap <= _CAPTION_GAP * height
                     break
                 low, high = (min(low, line.bottom), max(high, line.top)) if run else (line.bottom, line.top)
                 run.append(k)
-            if run and table_lines([lines[k] for k in run]) is not None:
+            if run and not tail and table_lines([lines[k] for k in run]) is not None:
                 out.update(run)
                 break
     return out
+
+
+def _short(text: str) -> bool:
+    """A cell's text, not a line of prose: a few words with no sentence end."""
+    return len(text.split()) <= _CELL_WORDS and not text.rstrip().endswith((".", ":", ";"))
 
 
 def _split_names(cell: Line, columns: Sequence[tuple[float, float]]) -> list[tuple[int, str]]:
