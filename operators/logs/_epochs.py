@@ -72,13 +72,20 @@ class EpochRelative:
         self.length: int | None = None  # steps per epoch, where a line prints it
         self._next: dict[int | None, int] = {}  # rank -> the epoch a footer starts, from the line after it
         self.named = False  # a line named its epoch itself: lines that name none are in no epoch
+        # the epoch a banner opened on its line, or a footer that prints nothing else (``***** Epoch=1 end *****``)
+        # on the line after it
+        self.opened: int | None = None
+        self._bare_footer = False
 
     def banner(self, text: str, rank: int | None) -> None:
         """Note the epoch a banner, a footer or a steps-per-epoch line says (the line is read on as before). A
         banner's epoch holds from its own line (it prints nothing else), a footer's next epoch from the line
         after it (the footer's own values are the ended epoch's). Lines of any rank follow the last banner."""
+        self.opened = None
         if self._next:
             self.banners.update(self._next)
+            if self._bare_footer:
+                self.opened = self._next.get(rank, self._next.get(None))
             self._next = {}
         if "poch" not in text and "POCH" not in text:
             return
@@ -87,11 +94,14 @@ class EpochRelative:
         if m:
             self.banners[rank] = self.banners[None] = int(m.group(1))
             self.zero = self.zero or m.group(1) == "0"
+            if not _EPOCH_HEADER.match(text):  # Keras' ``Epoch 3/20`` numbers its bars (``EpochBars``)
+                self.opened = int(m.group(1))
             return
         if footer:
             ended = int(footer.group(1) or footer.group(2))
             self._next[rank] = self._next[None] = ended + 1
             self.zero = self.zero or ended == 0
+            self._bare_footer = not text[footer.end() :].strip(" *=-#|.:!")  # it prints nothing else
             return
         per = _STEPS_PER_EPOCH.search(text)
         if per:
@@ -131,15 +141,18 @@ class EpochRelative:
 #: The epoch of the lines before the first banner or footer: the one before the first the file names.
 _BEFORE = -1.0
 #: A line that only announces an epoch: ``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``,
-#: ``--- Beginning epoch 2 of 10 ---``, ``[Epoch 5]``, ``Epoch 3/20 (runs/exp1):`` (the run's name in parentheses).
+#: ``--- Beginning epoch 2 of 10 ---``, ``[Epoch 5]``, ``Epoch 3/20 (runs/exp1):`` (the run's name in parentheses),
+#: after a logger's level (``P3047 INFO ***** Epoch=2 start *****``).
 _EPOCH_BANNER = re.compile(
-    r"(?i)^\W*(?:(?:start(?:ing|ed)?|begin(?:ning)?|running|training)\s+)?epoch\s*[:#]?\s*\[?\s*(\d+)"
+    r"(?i)^(?:[^\n]*?\b(?:INFO|DEBUG|NOTICE)\b:?)?\W*(?:(?:start(?:ing|ed)?|begin(?:ning)?|running|training)\s+)?"
+    r"epoch\s*[:#=]?\s*\[?\s*(\d+)"
     r"\s*(?:(?:/|of)\s*\d+\s*)?\]?(?:\s*(?:starts?|started|begins?|begun)\b)?(?:\s*\([^()]*\))?\W*$"
 )
-#: A line that says an epoch ended: ``End of epoch 3``, ``Epoch 3 finished ... avg loss 0.41``, ``epoch 3 done``.
+#: A line that says an epoch ended: ``End of epoch 3``, ``Epoch 3 finished ... avg loss 0.41``, ``epoch 3 done``,
+#: ``***** Epoch=3 end *****``.
 _EPOCH_FOOTER = re.compile(
-    r"(?i)\bend of epoch\s*[:#]?\s*(\d+)|\bepoch\s*[:#]?\s*(\d+)\s*(?:/\s*\d+\s*)?[,:]?\s*"
-    r"(?:finished|done|completed?|ended|is over)\b"
+    r"(?i)\bend of epoch\s*[:#]?\s*(\d+)|\bepoch\s*[:#=]?\s*(\d+)\s*(?:/\s*\d+\s*)?[,:]?\s*"
+    r"(?:finished|done|completed?|ended|end|is over)\b"
 )
 #: Words after an epoch's number that say it ended (``Epoch 3 finished``, ``epoch 3/20 done``).
 _ENDED_WORDS = {"finished", "done", "complete", "completed", "ended"}

@@ -227,6 +227,9 @@ class GenericParser(LogParser):
         if self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None))):
             return  # a table's header or row
         self.relative.banner(text, rank)  # an epoch's banner or footer: the epoch of the records around it
+        if not self.finer and self.relative.opened is not None:
+            # where nothing counts finer, the epoch a banner or a bare footer opens numbers the lines after it
+            self.steps[rank] = self.steps[None] = self.relative.opened
         self.epochs.note(text)  # an epoch 0 named anywhere: the run counts its epochs from 0
         if self.keras.see(text, line_no, rank):
             return

@@ -136,3 +136,19 @@ def test_an_epoch_zero_named_on_a_line_without_a_counter_counts_from_zero(tmp_pa
         "Epoch: [1]  [ 50/100]  eta: 0:00:15  lr: 0.000100  loss: 4.1000 (4.1500)  time: 0.30",
     ]
     assert _steps(_log(tmp_path, lines)) == [100, 150]
+
+
+def test_epoch_banners_and_bare_footers_number_the_lines_between_them(tmp_path):
+    # an epoch-level log: the records print no counter; the banner (after the logger's level, ``=`` before the
+    # number) opens the epoch, a footer that prints nothing else closes it, and the evaluation's batch (the
+    # epoch's length) is no step of the run
+    def at(text):
+        return f"2023-07-08 09:10:11,120 P5521 INFO {text}"
+
+    lines = [at("Start training: 900 batches/epoch"), at("======== Epoch=1 start ========")]
+    lines += [at("Train loss: 0.6120"), at("Evaluation @epoch 1 - batch 900: "), at("[Metrics] AUC: 0.7011")]
+    lines += [at("Save best model: monitor(max)=0.7011"), at("======== Epoch=1 end ========")]
+    lines += [at("Train loss: 0.6010"), at("Evaluation @epoch 2 - batch 900: "), at("[Metrics] AUC: 0.7102")]
+    log = _log(tmp_path, lines)
+    assert log.series("loss") == [(1, 0.612), (2, 0.601)]
+    assert "restart" not in log.event_kinds()
