@@ -256,7 +256,9 @@ class EpochCounters:
             now = banner_now  # and a counter that went on when it went up counts the whole run (below)
             if banner_now == 0:
                 self.zero_based.add(rank)
-        if now is not None and last is not None and last_epoch is not None and now > last_epoch and n > last:
+        # (a counter before the first banner is in the epoch before it: one going on across the banner counts too)
+        went_up = last_epoch is not None and now is not None and now > last_epoch
+        if last is not None and n > last and (went_up or (last_epoch is None and banner_now is not None)):
             self.run_wide.add(key)
             for line in self._shifted.pop(key, []):
                 self.offsets.pop(line, None)

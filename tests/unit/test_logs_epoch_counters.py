@@ -152,3 +152,22 @@ def test_epoch_banners_and_bare_footers_number_the_lines_between_them(tmp_path):
     log = _log(tmp_path, lines)
     assert log.series("loss") == [(1, 0.612), (2, 0.601)]
     assert "restart" not in log.event_kinds()
+
+
+def test_a_bar_going_on_across_the_first_banner_counts_the_run(tmp_path):
+    # the bar counts the whole run (30, 60, 90 of 1000) under per-epoch banners: the lines between take its
+    # steps as printed, and nothing went back
+    lines = []
+    for k, n in ((1, 30), (2, 60), (3, 90)):
+        if k > 1:
+            lines += [
+                f"epoch {k}/40",
+                "",
+                f"2025-01-02 03:04:05 INFO     next epoch. previous_epoch: {k - 1}, epoch: {k}",
+            ]
+        lines.append(
+            f"steps:   {n // 10}%|#   | {n}/1000 [00:{n}<10:00,  1.10it/s, avr_loss={1 - n / 100:.2f}]"
+        )
+    log = _log(tmp_path, lines)
+    assert _steps(log) == [30, 60, 90]
+    assert "restart" not in log.event_kinds()
