@@ -27,7 +27,7 @@ from assay.operators.papers._baselines import (
     versus,
 )
 from assay.operators.papers._claims import Claim
-from assay.operators.papers._contrast import contrast_baselines
+from assay.operators.papers._contrast import contrast_baselines, while_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
@@ -144,6 +144,7 @@ def attribute(
     # "BarPipe takes 2.1x longer than ours": a competitor's deficit is its claim, before any default.
     competitor_deficits(text, claims, mentions, proposed_names, primary)
     contrast_baselines(text, sentences, claims, mentions, proposed_names)
+    while_baselines(text, claims, mentions, proposed_names)
     # "relative to the baseline": which one the paper says in context (its setup, the same result stated
     # elsewhere, its default); none found, the words stay
     unnamed = {

@@ -30,7 +30,7 @@ _STOP_EN = re.compile(
     r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|(?-i:[a-z]{3,}(?:es|ed)))\b|"
     # "... than X and speeds training up by 26%": a verb in -s with its object starts another clause.
     r"(?-i:and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b)|"
-    r"respectively|which|that|thanks|because|without|through|is|are|was|were)\b|\s*(?:[,;:()\[\]]|\.(?!\d))|"
+    r"respectively|which|that|thanks|because|without|through|but|yet|is|are|was|were)\b|\s*(?:[,;:()\[\]]|\.(?!\d))|"
     # A number starts another statement, not a model's size after an article ("than the 2.5B model").
     r"(?<!\bthe)\s+(?:(?:and|or)\s+)?[\d$~]|\s+[\d$~](?![\d.]*[BMK]\b)",
     re.I,
@@ -103,6 +103,25 @@ _THAT_OF = re.compile(
 )
 
 
+# A lone adjective or participle is an ideal or a target ("the expected 2x", "than ideal", "of linear"), and a
+# lone lower-case word before a number an item of a series ("layer 2"): no system either way.
+_LONE_MODIFIER = re.compile(r"^(?:[a-z]+(?:ed|al|ar|ic)|perfect|maximum|minimum)$")
+_LONE_WORD = re.compile(r"^[a-z]+$")
+# "more for A than B but less than 10% overall": a comparison in the clause a "but" closes.
+_BUT = re.compile(r"\b(?:but|yet)\b")
+
+
+# "as accurate as X but ~10x lower cost", "similar patterns as X but has 10x lower overhead".
+_ALIKE_BUT = re.compile(
+    r"\b(?:as|similar|same|comparable)\s+(?:[\w’'-]+\s+){0,5}?(?:as|to)\s+(?:the\s+)?"
+    rf"(?P<v>{_PHRASE}{{2,40}}?)\s+but\s+(?:[a-z]+\s+)?"
+    r"(?:(?:about|roughly|nearly|only|up\s+to)\s+)?[~∼≈]?\s*$"
+)
+_COMPARATIVE = re.compile(
+    r"\s*(?:less|more|fewer|lower|higher|faster|slower|smaller|larger|cheaper|better|worse)\b", re.I
+)
+
+
 def versus(
     text: str,
     claim: Claim,
@@ -135,6 +154,12 @@ def versus(
         phrase = _cell_cut(text, m.start(), (phrase[: stop.start()] if stop else phrase).strip())
         if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase) or _MULTIPLE_FIRST.match(phrase):
             continue
+        if _LONE_MODIFIER.match(phrase) or (
+            stop and stop.group().strip()[:1].isdigit() and _LONE_WORD.match(phrase)
+        ):
+            # "exceeding the expected 2x", "than the ideal": a target, no system; "larger than layer 2":
+            # one of a numbered series, whose number the stop cut off.
+            continue
         end = start + len(phrase)
         if _DESCRIPTIVE.search(phrase):
             named = _APPOSITIVE_NAME.match(text, end, s_end)
@@ -143,9 +168,9 @@ def versus(
         if end <= claim.start:
             if _INTRODUCES.match(text, end, claim.start):
                 introducing = (phrase, start, end)
-            if CLAUSE_END.search(text, end, claim.start) and not _OPENS_SENTENCE.fullmatch(
-                text, s_start, m.start()
-            ):
+            if (
+                CLAUSE_END.search(text, end, claim.start) or _BUT.search(text, end, claim.start)
+            ) and not _OPENS_SENTENCE.fullmatch(text, s_start, m.start()):
                 continue
             if "," in text[end : claim.start] and any(
                 e <= m.start() and not CLAUSE_END.search(text, e, m.start()) for e in earlier
@@ -176,6 +201,14 @@ def versus(
             # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
             preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
+    alike = _ALIKE_BUT.search(text, max(s_start, claim.start - 160), claim.start)
+    if alike and _COMPARATIVE.match(text, claim.end, s_end):
+        # "as accurate as X but ~10x lower cost": alike in one respect, the number says how it differs from X.
+        phrase = alike.group("v")
+        stop = _STOP_EN.search(phrase)
+        phrase = (phrase[: stop.start()] if stop else phrase).strip()
+        if len(phrase) >= 2 and not _LONE_WORD.match(phrase):  # "the same as before but ...": no system
+            candidates.append((0, 0, phrase, alike.start("v"), alike.start("v") + len(phrase)))
     share = _SHARE_OF.match(text, claim.end, s_end) or (
         _TIMES_THE.match(text, claim.end, s_end) if claim.unit == "x" else None
     )

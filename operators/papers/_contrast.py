@@ -58,3 +58,40 @@ def contrast_baselines(
             if name.lower() not in own:
                 claim.versus, claim.versus_span, claim.versus_source = name, (lo, hi), "contrast"
                 break
+
+
+# "FooSys reaches the target while A and B each lose 1.5% and 2.6%": the losers' numbers, in a clause a
+# "while"/"whereas" sets against a main clause about the paper's own system, are measured against it.
+_WHILE = re.compile(r"\b(?:while|whereas)\b", re.I)
+# The clause ends before the number: "..., when achieving a speedup of 28%" is another statement.
+_CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:when|where|after|before|if|since|because|with)\b", re.I)
+
+
+def while_baselines(text: str, claims: list[Claim], mentions: MentionIndex, own: set[str]) -> None:
+    """Give a claim whose while-clause names another system ("FooSys converges while A and B each lose 2%"),
+    set against a main clause naming the paper's own system, that system as its baseline (versus FooSys)."""
+    for claim in claims:
+        if claim.versus is not None or not claim.sentence:
+            continue
+        lo = claim.sentence[0]
+        marks = list(_WHILE.finditer(text, lo, claim.start))
+        if not marks:
+            continue
+        mark = marks[-1]
+        named = [
+            (m.start, m.end, m.name) for m in mentions.inside(mark.end(), claim.start) if m.type in _SYSTEMS
+        ]
+        named += [
+            (m.start(), m.end(), m.group()) for m in _DISTINCT_NAME.finditer(text, mark.end(), claim.start)
+        ]
+        others = [(a, b) for a, b, name in named if name.lower() not in own]
+        if not others or any(name.lower() in own for *_, name in named):
+            continue
+        if _CLAUSE_BREAK.search(text, max(b for _, b in others), claim.start):
+            continue  # "..., when reaching a speedup of 28%": another statement
+        main = text[lo : mark.start()]
+        found = [m for name in own for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", main, re.I)]
+        if found:
+            last = max(found, key=lambda m: m.start())
+            claim.versus, claim.versus_span = last.group(), (lo + last.start(), lo + last.end())
+            claim.versus_source = "contrast"

@@ -136,7 +136,8 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
             block = bisect.bisect_right(blocks, claim.start)
             by_block.setdefault(block, Counter())[key] += 1
             blocks_of.setdefault(key, set()).add(block)
-    if not paper:
+    described = declared(structure.text)
+    if not paper and not described:
         return
     overall = _default(paper)
     for claim in claims:
@@ -144,9 +145,12 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
             claim.versus is not None
             or claim.subject_source not in _OWN_SUBJECT
             or not is_comparison(structure.text, claim)
+            or _self_comparison(structure.text, claim)
         ):
             continue
-        if claim.section in _OWN_STATEMENTS or _self_comparison(structure.text, claim):
+        if claim.section in _OWN_STATEMENTS or not paper:
+            if described:  # the setup's one baseline holds for every result, the abstract's too
+                claim.versus, claim.versus_source = described, "default"
             continue
         block = bisect.bisect_right(blocks, claim.start)
         key = _default(by_block.get(block, Counter()))
@@ -156,6 +160,43 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
                 key = None  # named only in one other sub-section: that sub-section's baseline
         if key:
             claim.versus, claim.versus_source = named[key], "default"
+        elif described:
+            claim.versus, claim.versus_source = described, "default"
+
+
+#: A paper's setup declaring its baseline by a description: "The baseline is a monolithic deployment where
+#: ...", "Our baseline was plain data parallelism", and "the full training baseline", "the vanilla baseline":
+#: a baseline named by what it is, which a result stating none is measured against.
+_DECLARED = (
+    re.compile(
+        r"\b(?:[Tt]he|[Oo]ur)\s+baseline\s+(?:is|was)\s+(?:an?\s+|the\s+)?"
+        r"(?P<b>[\w-]+(?:[ \t]+[\w-]+){0,3}?)"
+        r"(?=[ \t]+(?:where|which|that|in|with|on|for|using|as|from|and|running|backed)\b|\s*[,.;:(\n]|$)"
+    ),
+    re.compile(
+        r"\bthe\s+(?P<b>(?:full|vanilla|default|standard|original|unmodified|plain|native)"
+        r"(?:[ \t]+[a-z][\w-]*){0,2}?[ \t]+baseline)\b",
+        re.I,
+    ),
+)
+
+
+def declared(text: str) -> str | None:
+    """The baseline the paper declares by description, the one it declares most often (a shorter form, "the
+    full baseline", counting for the longer, "the full training baseline"); none on a tie."""
+    counts: Counter[str] = Counter()
+    for pattern in _DECLARED:
+        for m in pattern.finditer(text):
+            counts[" ".join(m.group("b").split())] += 1
+    for short in list(counts):
+        words = set(short.lower().split())
+        longer = [n for n in counts if n != short and words < set(n.lower().split())]
+        if len(longer) == 1:
+            counts[longer[0]] += counts.pop(short)
+    ranked = counts.most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[1][1] == ranked[0][1]):
+        return None
+    return ranked[0][0]
 
 
 def _sibling_only(named_in: set[int], block: int, blocks: list[int], structure: Structure, pos: int) -> bool:

@@ -12,17 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
 
-from assay.operators.papers._gazetteer import generic_names
 from assay.operators.papers._mentions import Mention
-from assay.operators.papers._ownership import credited_to_others, phrase_like
-
-# A name may end in "+" or "++" (ZeRO++, Optimus+).
-_NAME = (
-    r"(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*|\d[A-Za-z][A-Za-z0-9]*)(?:[-‐][A-Za-z0-9]+)*\+{0,2}"
+from assay.operators.papers._ownership import credited_to_others
+from assay.operators.papers._title_names import (
+    _DISTINCTIVE,
+    _NAME,
+    acceptable,
+    occurrences,
+    title_name,
 )
+
 _NAME_RE = re.compile(rf"(?<![A-Za-z0-9-]){_NAME}(?![A-Za-z0-9])")
-# A name that cannot be an ordinary capitalised word: a capital or digit after its first letter ("GPipe").
-_DISTINCTIVE = re.compile(r"[A-Z0-9]")
 _SYSTEM_NOUN = (
     r"(?:system|framework|library|engine|compiler|scheduler|runtime|tool|toolkit|platform|approach|"
     r"method|technique|algorithm|architecture|design|stack|planner|service|abstraction|optimizer|"
@@ -50,6 +50,10 @@ _CALLED = re.compile(
 )
 _PAREN = re.compile(rf"[(（](?P<n>{_NAME})[)）]")
 _ZH_LEADING = re.compile(rf"^(?:一个|一种|一款|一套|了)?(?P<n>{_NAMES})(?![A-Za-z0-9])")
+# "提出了一种拓扑感知的集合通信库Lattice": the name right after the kind of system it is.
+_ZH_NOUN_NAME = re.compile(
+    rf"(?:库|框架|系统|方法|引擎|调度器|编译器|平台|算法|工具|机制|技术|方案)\s*(?P<n>{_NAME})(?![A-Za-z0-9])"
+)
 _ZH_DE_NAME = re.compile(rf"的(?P<n>{_NAME})(?=[，,（(：:]|$)")
 # "Merak, an automated ... framework", "TensorFlow is a ... system", "Celeritas，这是一个": found from these
 # literal anchors first, so the text is scanned once cheaply.
@@ -81,15 +85,6 @@ _CONTRAST_BEFORE = re.compile(
 )
 
 
-def _used_as_name(text: str, name: str) -> int:
-    """How often the text writes ``name`` other than as a title's lead (the title, a running head: "X: ...")."""
-    return sum(
-        1
-        for _, end in occurrences(text, name, True, 50)
-        if not text[end : end + 3].lstrip(" \t").startswith(":")
-    )
-
-
 @dataclass(frozen=True)
 class Proposal:
     name: str
@@ -104,10 +99,6 @@ class Proposal:
 PROPOSAL_SCAN_CHARS = 100_000
 
 
-# A title "Ravel: ...", also with the release it announces ("Foo v2.1: 3x faster ..."; the name without it).
-_TITLE_NAME = re.compile(
-    rf"^\s*(?P<n>{_NAME}(?:[ \t]+{_NAME})?|[a-z][a-z0-9]{{2,15}})(?:[ \t]+v?\d+(?:\.\d+)+|[ \t]+v\d+)?\s*[:：]"
-)
 # A name written in lower case ("we present ravel, a ..."): taken only before an appositive.
 _LOWER_LEAD = re.compile(r"^(?P<n>[a-z][a-z0-9]{2,15}),\s+an?\s")
 # "Ravel synthesizes ...", "Cairn records ...": a name opening a sentence, followed by a verb.
@@ -123,11 +114,7 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
     seen: set[str] = set()
     text = text[:PROPOSAL_SCAN_CHARS]
     known = [m for m in known if m.start < PROPOSAL_SCAN_CHARS]
-    titled = _TITLE_NAME.match(title or _first_line(text))
-    if titled and titled.group("n").islower() and text.count(titled.group("n")) < 3:
-        titled = None  # a lower-case word before a colon is a name only when the text keeps using it
-    if titled and phrase_like(titled.group("n")) and _used_as_name(text, titled.group("n")) < 2:
-        titled = None  # "Democratizing AI: ...": a phrase, unless the body keeps using it as a name
+    titled = title_name(text, title)
 
     def add(name: str, start: int, confidence: float, how: str, whose: bool = False) -> None:
         # ``whose``: a statement without "we" as its subject, which may credit the name to another work
@@ -159,7 +146,13 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
     for m in _ZH_PROPOSE.finditer(text):
         base, rest = m.start("rest"), m.group("rest")
         clause = re.split(r"[，,]", rest, maxsplit=1)[0]
-        for pattern, confidence in ((_ZH_LEADING, 0.85), (_CALLED, 0.8), (_ZH_DE_NAME, 0.75), (_PAREN, 0.7)):
+        for pattern, confidence in (
+            (_ZH_LEADING, 0.85),
+            (_CALLED, 0.8),
+            (_ZH_DE_NAME, 0.75),
+            (_ZH_NOUN_NAME, 0.75),
+            (_PAREN, 0.7),
+        ):
             n = pattern.search(clause if pattern is not _CALLED else rest)
             if n:
                 add(n.group("n"), base + n.start("n"), confidence, "propose", whose=True)
@@ -215,18 +208,6 @@ def _ordinary_word(text: str, name: str, lang: str) -> bool:
     return re.search(rf"(?<![A-Za-z]){re.escape(name.lower())}(?![A-Za-z])", text) is not None
 
 
-# A model size ("4B", "13B", "1.3T") or a count with a unit letter: never a system's name.
-_SIZE = re.compile(r"^\d+(?:\.\d+)?[KMBTkmbt]$")
-
-
-def acceptable(name: str) -> bool:
-    """Whether a capitalised word could be a system's name (not "GPU", "We", "3D", "GPUs")."""
-    if len(name) < 2 or name.lower() in generic_names() or name.isdigit() or _SIZE.match(name):
-        return False
-    # Trailing plural of a generic acronym ("GPUs") or a word that is only a number with a letter ("3D").
-    return not (name.endswith("s") and name[:-1].lower() in generic_names())
-
-
 def _frequent_names(text: str, lang: str, known: list[Mention]) -> list[tuple[str, int]]:
     """Names repeated through a document that no rule caught ("Gbuilder ... Gbuilder ... Gbuilder")."""
     taken = sorted((m.start, m.end) for m in known)
@@ -265,18 +246,6 @@ def name_before(text: str, lo: int, hi: int, lang: str, known: list[Mention]) ->
 def _sentence_initial(text: str, start: int) -> bool:
     before = text[max(0, start - 3) : start].rstrip()
     return not before or before[-1] in ".!?\n。"
-
-
-def occurrences(text: str, name: str, case_sensitive: bool, limit: int) -> list[tuple[int, int]]:
-    pattern = re.compile(rf"(?<![A-Za-z0-9-]){re.escape(name)}(?![A-Za-z0-9])", 0 if case_sensitive else re.I)
-    return [m.span() for m in islice(pattern.finditer(text), limit)]
-
-
-def _first_line(text: str) -> str:
-    """The text's first line, a paper's title when the reader kept none (a PDF without an information
-    dictionary, a paper read by ``assay eval``)."""
-    head = text.lstrip()[:300]
-    return head.split("\n", 1)[0]
 
 
 # -- the paper's own systems --------------------------------------------------------------------------------
@@ -338,12 +307,15 @@ def own_systems(
         score = _EVIDENCE.get(p.how, 0.0) + math.log2(1 + body)
         # Named as the body writes it most often ("Flux" for a title's "FLUX").
         written = forms.most_common(1)[0][0] if forms and p.how == "title" else p.name
-        scored.append((score, p.start, written, p.how in _STRONG))
+        scored.append((score, p.start, written, p.how))
     scored.sort(key=lambda s: (-s[0], s[1]))
-    if any(strong for *_, strong in scored):
+    if any(how in _STRONG for *_, how in scored):
         # The paper states its own system: names merely repeated are not its own.
-        return [name for _, _, name, strong in scored if strong]
-    return [name for _, _, name, _ in scored[:1]]
+        return [name for _, _, name, how in scored if how in _STRONG]
+    # No statement makes any name the paper's own: a name merely repeated (a blog's "AllReduce", an
+    # operation it tunes) is no system of the whole document's; a name opening sentences ("Ravel
+    # synthesizes ...") or a known system the text is all about still is.
+    return [name for _, _, name, how in scored[:1] if how != "frequent"]
 
 
 def _footnoted(text: str, name: str, names: set[str]) -> bool:
