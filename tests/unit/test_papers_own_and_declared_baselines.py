@@ -23,15 +23,15 @@ INSTALL = (
 
 README_H1 = (
     "# HexaFlow\n\n"
-    "<p align=\"center\"><img src=\"logo.png\"></p>\n\n"
+    '<p align="center"><img src="logo.png"></p>\n\n'
     "## Highlights\n\n"
     "- Fine-tuning throughput improves by 35% with one line of code.\n"
     "- HexaFlow keeps the memory of each GPU low.\n\n" + INSTALL
 )
 
 README_TAGLINE = (
-    "<div align=\"center\">\n\n"
-    "<img src=\"logo.png\">\n\n"
+    '<div align="center">\n\n'
+    '<img src="logo.png">\n\n'
     "HexaFlow: cheaper and faster training of large models\n\n"
     "</div>\n\n"
     "## Highlights\n\n"
