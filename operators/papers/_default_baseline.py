@@ -64,6 +64,8 @@ _SCALE_AFTER = re.compile(
 #: Sections whose results are left as written: an abstract names its own baselines, and a text made of an
 #: abstract alone has too few statements to tell a default from a one-off comparison.
 _OWN_STATEMENTS = ("abstract",)
+#: Sections that sum up the paper's results, wherever its setup declares its baseline.
+_SUMMARIES = ("abstract", "introduction", "conclusion")
 #: The number is the amount of a change ("falls by 44%", "by up to 30%") ...
 _CHANGE_BEFORE = re.compile(
     r"\bby\s+(?:(?:up\s+to|about|around|nearly|almost|over|roughly|a\s+factor\s+of|a\s+further|an\s+additional"
@@ -136,7 +138,13 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
             block = bisect.bisect_right(blocks, claim.start)
             by_block.setdefault(block, Counter())[key] += 1
             blocks_of.setdefault(key, set()).add(block)
-    described = declared(structure.text)
+    found = declared(structure.text)
+    # The declared baseline holds for the results of the section that declares it and after (the setup's
+    # evaluation), and for those of the sections that sum them up (abstract, introduction, conclusion); not
+    # for the motivation's or the design's measurements before it.
+    described, at = found if found else (None, 0)
+    since = structure.starts[_section(structure, at) - 1] if _section(structure, at) else 0
+    summaries = (*_SUMMARIES, structure.section(at))  # and the declaring part's earlier sub-sections
     if not paper and not described:
         return
     overall = _default(paper)
@@ -149,7 +157,7 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
         ):
             continue
         if claim.section in _OWN_STATEMENTS or not paper:
-            if described:  # the setup's one baseline holds for every result, the abstract's too
+            if described and (claim.section in summaries or claim.start >= since):
                 claim.versus, claim.versus_source = described, "default"
             continue
         block = bisect.bisect_right(blocks, claim.start)
@@ -160,7 +168,7 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
                 key = None  # named only in one other sub-section: that sub-section's baseline
         if key:
             claim.versus, claim.versus_source = named[key], "default"
-        elif described:
+        elif described and (claim.section in summaries or claim.start >= since):
             claim.versus, claim.versus_source = described, "default"
 
 
@@ -181,22 +189,27 @@ _DECLARED = (
 )
 
 
-def declared(text: str) -> str | None:
+def declared(text: str) -> tuple[str, int] | None:
     """The baseline the paper declares by description, the one it declares most often (a shorter form, "the
-    full baseline", counting for the longer, "the full training baseline"); none on a tie."""
+    full baseline", counting for the longer, "the full training baseline"), with where it is first declared;
+    none on a tie."""
     counts: Counter[str] = Counter()
+    first: dict[str, int] = {}
     for pattern in _DECLARED:
         for m in pattern.finditer(text):
-            counts[" ".join(m.group("b").split())] += 1
+            name = " ".join(m.group("b").split())
+            counts[name] += 1
+            first[name] = min(first.get(name, m.start()), m.start())
     for short in list(counts):
         words = set(short.lower().split())
         longer = [n for n in counts if n != short and words < set(n.lower().split())]
         if len(longer) == 1:
             counts[longer[0]] += counts.pop(short)
+            first[longer[0]] = min(first[longer[0]], first[short])
     ranked = counts.most_common(2)
     if not ranked or (len(ranked) == 2 and ranked[1][1] == ranked[0][1]):
         return None
-    return ranked[0][0]
+    return ranked[0][0], first[ranked[0][0]]
 
 
 def _sibling_only(named_in: set[int], block: int, blocks: list[int], structure: Structure, pos: int) -> bool:

@@ -90,6 +90,8 @@ DESCRIBED = (
     "QuickFreeze: Freezing Converged Layers\n\n"
     "Abstract\n\n"
     "We present QuickFreeze, a training system that stops updating layers once they converge.\n\n"
+    "2 Motivation\n\n"
+    "Freezing a layer too early is risky: in our study it cuts the final accuracy by nearly 3%.\n\n"
     "5 Evaluation\n\n"
     "Figure 7. QuickFreeze trains models to the target accuracy compared to the full training baseline,\n"
     "without losing accuracy.\n\n"
@@ -102,6 +104,7 @@ def test_the_full_training_baseline_is_a_default_named_by_its_description():
     claims = claims_by_text(DESCRIBED)
     assert claims["28%"]["versus"] == "full training baseline"
     assert claims["39%"]["versus"] == "full training baseline"
+    assert claims["3%"]["versus"] is None  # the motivation's measurement, before the evaluation declares it
 
 
 JUNK = (
