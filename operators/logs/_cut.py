@@ -14,14 +14,16 @@ from collections.abc import Callable
 
 from assay.operators.logs._miner import Cluster, TemplateMiner
 
-#: Significant digits (after a decimal's leading zeros) a cut decimal keeps before it is read: with three,
-#: the cut changed its value by less than 1 % and its magnitude not at all.
-SIGNIFICANT = 3
+#: Significant digits (after a decimal's leading zeros) a cut decimal keeps before it is read: with four, the
+#: digits the cut took change the value by less than 0.1 % (a loss read as the same one) and its magnitude not
+#: at all; with three (``26.2`` of ``26.4548``) the cut may have moved it by 1 %, and the value is unknown.
+SIGNIFICANT = 4
 
 #: Cut values with the verdict, as examples (the siblings: the same field in the template's complete records).
 EXAMPLES = {
     ("0.165142580", ("0.3141889274120331", "0.09738539159297943")): True,  # 9 digits of 17: the same loss
-    ("2.74", ("2.7441", "2.6120")): True,
+    ("2.744", ("2.7441", "2.6120")): True,
+    ("26.2", ("26.454792", "27.101234")): False,  # three: the cut may have moved it by 1 %
     ("0.000", ("0.00030000", "0.00030000")): False,  # no significant digit left
     ("0.00019", ("0.00019999", "0.00020000")): False,  # two: the cut may have changed it by 5 %
     ("1.234", ("1.2345e-05", "1.1000e-05")): False,  # its siblings print an exponent: the cut may have taken it

@@ -1,5 +1,5 @@
 """A log cut inside its last record keeps that record's last value where the cut cannot have changed its
-size (issue 25): a decimal cut after three or more significant digits is the same number, shortened. Before,
+size (issue 25): a decimal cut after four or more significant digits is the same number, shortened. Before,
 any last value shorter than the field ever was got blanked, and a record whose only value was the cut one
 lost its step. Own-worded logs through the whole ``parse_log`` path."""
 
@@ -39,6 +39,16 @@ def test_a_cut_value_with_too_few_digits_is_still_left_out(tmp_path):
     log = parse_log(_write(tmp_path, "rate.log", lines))
     assert log.series("loss")[-1] == (7, 1.93)
     assert all(v > 0.0001 for _, v in log.series("lr"))
+
+
+def test_a_loss_cut_to_three_digits_is_no_last_loss(tmp_path):
+    # ``26.2`` of a field printed as ``26.454792``: the cut may have moved it by 1 %, so the last loss is the
+    # record's before
+    lines = [f"[trainer] epoch: [1/90], global_step: {s}, lr: {s / 4e6:.6f}, loss: {27 - s / 1000:.6f}, "
+             f"avg_cost: 0.0{s % 7 + 1}01 s, ips: {1200 + s % 13}.5 samples/s" for s in range(100, 701, 100)]
+    lines.append("[trainer] epoch: [1/90], global_step: 720, lr: 0.000180, loss: 26.2")
+    log = parse_log(_write(tmp_path, "cut3.log", lines))
+    assert log.series("loss")[-1] == (700, 26.3)
 
 
 @pytest.mark.parametrize(("case", "kept"), list(EXAMPLES.items()))
