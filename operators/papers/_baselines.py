@@ -30,7 +30,9 @@ _STOP_EN = re.compile(
     r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|(?-i:[a-z]{3,}(?:es|ed)))\b|"
     # "... than X and speeds training up by 26%": a verb in -s with its object starts another clause.
     r"(?-i:and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b)|"
-    r"respectively|which|that|thanks|because|without|through|but|yet|is|are|was|were)\b|\s*(?:[,;:()\[\]]|\.(?!\d))|"
+    r"respectively|which|that|thanks|because|without|through|but|yet|is|are|was|were|"
+    # "compared to X as we grow the model": 'as' with a pronoun opens a clause of its own, no name's part.
+    r"as\s+(?:we|they|it|one|you|our|their|its))\b|\s*(?:[,;:()\[\]]|\.(?!\d))|"
     # A number starts another statement, not a model's size after an article ("than the 2.5B model").
     r"(?<!\bthe)\s+(?:(?:and|or)\s+)?[\d$~]|\s+[\d$~](?![\d.]*[BMK]\b)",
     re.I,

@@ -162,9 +162,9 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     # a cell may hold two sub-columns' ratios side by side ("≈ 35% 1.1x") where the reader joined them
     if not column or not (_RATIO_CELLS.fullmatch(own) or _unit_column(text, lo, column, own) == unit):
         return False
-    header = _table_head(text, lo)
+    header, own = _table_head(text, lo)
     results = bool(RESULT_HEADER.search(header))
-    if _HYPERPARAMETER.search(header) or (SETTING_HEADER.search(header) and not results):
+    if _HYPERPARAMETER.search(own) or (SETTING_HEADER.search(own) and not results):
         return False
     if by_setting:  # a row of a setting states results only where the table says it measures them
         return results and not _quotient(row_cells, column, unit) and not _normalised(text, lo, column)
@@ -220,10 +220,11 @@ def _normalised(text: str, row_start: int, column: int) -> bool:
         at = end + 1
 
 
-def _table_head(text: str, row_start: int) -> str:
+def _table_head(text: str, row_start: int) -> tuple[str, str]:
     """The header row of the table a row belongs to, the paragraph just above the table and, where that is
     no caption, a caption just below it ("Table 1: ..." set under the rows): what the table says it
-    measures."""
+    measures; and what the table itself says (its header and caption): a table captioned below is not a
+    hyperparameter table for the prose above it naming them ("... in a hyperparameter tuning job.")."""
     top = table_top(text, row_start)
     head = [h for h in (header_row(text, row_start),) if h]
     lines = text[max(0, top - _TABLE_REACH) : top].split("\n")[:-1]
@@ -242,4 +243,5 @@ def _table_head(text: str, row_start: int) -> str:
     # a caption below counts where the paragraph above is none (it is then the next table's caption)
     captioned = bool(above) and bool(_CAPTION_BELOW.match(above[0]))
     caption_below = below[j] if not captioned and j < len(below) and _CAPTION_BELOW.match(below[j]) else ""
-    return " ".join([*above, *head, caption_below])
+    own = " ".join([*head, caption_below]) if caption_below else " ".join([*above, *head])
+    return " ".join([*above, *head, caption_below]), own

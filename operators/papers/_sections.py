@@ -49,6 +49,8 @@ _HEADING = re.compile(
 _SENTENCE_START = re.compile(r"(?:we|our|it|its|they|their|this|these|i|you)\b", re.I)
 # A heading's section number: the top-level number, and the rest of a sub-section's ("6" and ".2").
 _CHAPTER = re.compile(r"[ \t]*(\d+)((?:\.\d+)+)?(?![\d.]*\d)")
+#: How far from the top a text before its first heading is still its abstract (a title block and an abstract).
+_ABSTRACT_REACH = 4000
 # A caption at the start of a line: "Figure 3: ...", "Fig. 2.", "Table 1 -", "表2 ...", "图 3：".
 _CAPTION = re.compile(
     r"(?:^|(?<=[.!?]\s))[ \t]*(?:(?:Figure|Fig\.|Table|Tab\.)[ \t]*\d+[a-z]?[ \t]*[:.|–—-]|[图表][ \t]*\d+[ \t:：.]?)",
@@ -78,7 +80,7 @@ class Structure:
         if "\n" in text:
             self._find_headings()
         # A text without headings is an abstract when short (an abstract, a blog post's summary).
-        self.default = ABSTRACT if not self.starts and len(text) < 4000 else BODY
+        self.default = ABSTRACT if not self.starts and len(text) < _ABSTRACT_REACH else BODY
 
     def _find_headings(self) -> None:
         chapters: dict[str, str] = {}  # a top-level section's number: its name ("6" -> evaluation)
@@ -108,8 +110,14 @@ class Structure:
     def section(self, pos: int) -> str:
         i = bisect.bisect_right(self.starts, pos) - 1
         if i < 0:
-            # Before the first heading: the title block, or an abstract written without its heading.
-            return self.default if not self.starts else ("front" if self.names[0] == ABSTRACT else ABSTRACT)
+            # Before the first heading: the title block, or an abstract written without its heading -- an
+            # abstract's length from the top; a blog's long run of prose before its first known heading
+            # ("## Performance results" far down) is its body.
+            if not self.starts:
+                return self.default
+            if self.names[0] == ABSTRACT:
+                return "front"
+            return ABSTRACT if pos < _ABSTRACT_REACH else BODY
         return self.names[i]
 
     def residue(self, pos: int) -> bool:

@@ -48,6 +48,9 @@ _VALUE_CELL = re.compile(r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*[^\s\d]{0,4}\s*[)
 _BASELINE_PHRASE = re.compile(
     r"(?:speed-?ups?\s+(?:over|of\s+\w+\s+over)|\bover|\bvs\.?|\bversus|relative\s+to|compared\s+(?:to|with)|"
     r"normali[sz]ed\s+(?:to|by|against|w\.?r\.?t\.?)|\bthan|w\.?r\.?t\.?|against)\s+"
+    # "runtime over different numbers of workers": a sweep of settings, no baseline
+    r"(?!(?:the\s+)?(?:different|various|varying|several|multiple|increasing|decreasing)\b|"
+    r"(?:a\s+range|the\s+numbers?)\s+of\b)"
     r"(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})",
     re.I,
 )
