@@ -3,7 +3,7 @@ without outer bars, cells parted by tabs, the header kept above the body so its 
 
 from __future__ import annotations
 
-from tests.papers_extract import file_claims
+from papers_extract import file_claims
 
 POST = (
     "# Quill: faster decoding\n\n"

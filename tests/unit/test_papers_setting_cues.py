@@ -5,7 +5,7 @@ or after a change verb before a measured noun of the GPU ("降低9倍 GPU 显存
 
 from __future__ import annotations
 
-from tests.papers_extract import claims_in_order
+from papers_extract import claims_in_order
 
 
 def _values(text: str) -> list[tuple[float, str]]:

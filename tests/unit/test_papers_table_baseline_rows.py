@@ -3,7 +3,7 @@ whole extraction path; rows naming nothing keep the paper's system."""
 
 from __future__ import annotations
 
-from tests.papers_extract import claims_in_order
+from papers_extract import claims_in_order
 
 PAPER = (
     "Tern: fast offloaded training\n\nTern trains large models on one GPU by paging optimizer state.\n\n"
