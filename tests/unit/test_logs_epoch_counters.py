@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 
+from log_files import write_log
+
 from assay.operators.logs import parse_log
 
 
 def _log(tmp_path, lines):
-    path = tmp_path / "train.log"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return parse_log(str(path))
+    return parse_log(write_log(tmp_path, lines))
 
 
 def _steps(log, name="loss"):

@@ -6,15 +6,14 @@ found inside the phrase that names the value (``_fields.SPLIT_WORDS``, each row 
 from __future__ import annotations
 
 import pytest
+from log_files import write_log
 
 from assay.operators.logs import parse_log
 from assay.operators.logs._fields import SPLIT_WORDS
 
 
 def _log(tmp_path, lines):
-    path = tmp_path / "train.log"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return parse_log(str(path))
+    return parse_log(write_log(tmp_path, lines))
 
 
 def _names(log):

@@ -4,13 +4,13 @@ unknown run gets none, nor does a failure already reported."""
 
 from __future__ import annotations
 
+from log_files import write_log
+
 from assay.operators.logs import parse_log
 
 
 def _log(tmp_path, lines, **kw):
-    path = tmp_path / "job.log"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return parse_log(str(path), **kw)
+    return parse_log(write_log(tmp_path, lines, "job.log"), **kw)
 
 
 _OOM_KILLED = [

@@ -6,15 +6,14 @@ running the script (``_packages.ENTRY_POINTS``)."""
 from __future__ import annotations
 
 import pytest
+from log_files import write_log
 
 from assay.operators.logs import parse_log
 from assay.operators.logs._packages import ENTRY_POINTS, package_of
 
 
 def _log(tmp_path, lines):
-    path = tmp_path / "run.log"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return parse_log(str(path))
+    return parse_log(write_log(tmp_path, lines, "run.log"))
 
 
 def test_a_parenthesised_logger_after_the_header_names_its_package(tmp_path):

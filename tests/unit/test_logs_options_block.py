@@ -4,13 +4,9 @@ reader read no settings from them and the run's layout stayed empty. Own-worded 
 
 from __future__ import annotations
 
+from log_files import write_log
+
 from assay.operators.logs import parse_log
-
-
-def _write(tmp_path, name, lines):
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
 
 
 def _records(n: int = 4) -> list[str]:
@@ -20,7 +16,7 @@ def _records(n: int = 4) -> list[str]:
 def test_a_block_of_options_under_a_banner(tmp_path):
     lines = ["======= Settings =======", "run_tag: ocr-small-7", "seed: 77", "batch_size: 96", "world_size: 2",
              "hidden_dim: 384", "lr: 0.05", "", *_records()]
-    log = parse_log(_write(tmp_path, "ocr.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "ocr.log"))
     assert log.run["micro_batch_size"] == 96
     assert log.run["world_size"] == 2
     assert [s for s, _ in log.series("loss")] == [1, 2, 3, 4]
@@ -29,17 +25,17 @@ def test_a_block_of_options_under_a_banner(tmp_path):
 
 def test_an_argparse_namespace_line(tmp_path):
     lines = ["Namespace(data='/srv/pics', batch_size=48, lr=0.05, world_size=4, workers=6)", *_records()]
-    log = parse_log(_write(tmp_path, "ns.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "ns.log"))
     assert (log.run["micro_batch_size"], log.run["world_size"]) == (48, 4)
 
 
 def test_an_args_dict_line(tmp_path):
     lines = ["args: {'per_device_train_batch_size': 12, 'gradient_accumulation_steps': 2, 'lr': 0.05}", *_records()]
-    log = parse_log(_write(tmp_path, "dict.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "dict.log"))
     assert log.run["micro_batch_size"] == 12
 
 
 def test_a_batch_size_after_the_first_record_is_no_option(tmp_path):
     lines = [*_records(2), "batch_size: 500", *_records(4)[2:]]
-    log = parse_log(_write(tmp_path, "late.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "late.log"))
     assert log.run["micro_batch_size"] is None

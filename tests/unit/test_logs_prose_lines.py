@@ -6,16 +6,11 @@ verbs (``from``, ``until``, ``to``, ``in`` ...) says what a run does, not what i
 from __future__ import annotations
 
 import pytest
+from log_files import write_log
 
 from assay.operators.logs import parse_log
 from assay.operators.logs._gate import PROSE_WORDS, is_prose
 from assay.operators.logs.fallback import _names_metric
-
-
-def _write(tmp_path, name, lines):
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
 
 
 def test_a_resume_sentence_is_no_record_and_moves_no_step(tmp_path):
@@ -25,7 +20,7 @@ def test_a_resume_sentence_is_no_record_and_moves_no_step(tmp_path):
             lines.append(f"12:00:0{it} trainer - Epoch: {epoch}/20, Iter: {it}/3 -- fit_loss: {2 - epoch / 10 - it / 100:.4f}")
         lines.append(f"12:00:04 tester - Engine resuming at iteration 0, epoch {epoch - 1} until {epoch} epochs")
         lines.append(f"12:00:05 tester - Epoch[{epoch}] Metrics -- val_mean_iou: {0.2 + epoch / 100:.4f}")
-    log = parse_log(_write(tmp_path, "seg.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "seg.log"))
     assert [s for s, _ in log.series("loss")] == [10, 11, 12, 13, 14, 15]
     assert not log.series("until") and not log.series("epoch")
     assert 0 not in {s for s, _ in log.series("val_mean_iou")}
@@ -33,7 +28,7 @@ def test_a_resume_sentence_is_no_record_and_moves_no_step(tmp_path):
 
 def test_a_record_with_a_counter_total_and_a_metric_is_still_read(tmp_path):
     lines = [f"epoch 1 of 3 step {s} of 90 loss {3 - s / 100:.3f} done in {s % 7 + 1} s" for s in (10, 20, 30)]
-    log = parse_log(_write(tmp_path, "of.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "of.log"))
     assert [s for s, _ in log.series("loss")] == [10, 20, 30]
 
 
