@@ -27,20 +27,28 @@ _BAR = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]")
 WINDOW = 5000
 
 
-def needs_headers(events: list[dict[str, Any]]) -> bool:
-    """Whether any event may be placed by an epoch header: one with no step, or one after a bar."""
-    return any(ev.get("step") is None or _BAR.match(ev.get("detail") or "") for ev in events)
+def _placeable(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events an epoch header may place (one with no step, or one after a bar), in line order."""
+    return sorted(
+        (ev for ev in events if ev.get("step") is None or _BAR.match(ev.get("detail") or "")),
+        key=lambda ev: ev["line_no"],
+    )
+
+
+def last_placeable_line(events: list[dict[str, Any]]) -> int | None:
+    """The line of the last event an epoch header may place; ``None`` when there is none (nothing to do): the
+    span's lines and records past it are never needed."""
+    wanted = _placeable(events)
+    return wanted[-1]["line_no"] if wanted else None
 
 
 def place_by_headers(
     events: list[dict[str, Any]], lines: Iterable[tuple[int, str]], record_steps: list[tuple[int, int]]
 ) -> None:
     """Give the events a step from the epoch header they follow (in place). ``lines`` are the span's
-    ``(line_no, text)``; ``record_steps`` the ``(line_no, step)`` of its metric rows with a step."""
-    wanted = sorted(
-        (ev for ev in events if ev.get("step") is None or _BAR.match(ev.get("detail") or "")),
-        key=lambda ev: ev["line_no"],
-    )
+    ``(line_no, text)``, read only up to the last such event; ``record_steps`` the ``(line_no, step)`` of its
+    metric rows with a step (those before the last such event suffice)."""
+    wanted = _placeable(events)
     if not wanted:
         return
     headers: list[tuple[int, int]] = []  # (line_no, epoch) of each header line, in order

@@ -15,13 +15,14 @@ import os
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from assay.dsl import operator
 from assay.ids import stable_id
 from assay.operators.logs._assemble import assemble, closing_events, merge
 from assay.operators.logs._base import LogParser, detect, parser_named
 from assay.operators.logs._coverage import silence
-from assay.operators.logs._event_steps import needs_headers, place_by_headers
+from assay.operators.logs._event_steps import last_placeable_line, place_by_headers
 from assay.operators.logs._frameworks import name_framework
 from assay.operators.logs._lines import detect_prefix, prefix_style, split_prefix, strip_prefixes
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
@@ -171,8 +172,9 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
             prefix=prefix,
             lookback=record.get("chunk") is not None,
         )
-        if needs_headers(result.events):
-            _place_by_headers(result, path, int(start), int(end), int(record.get("first_line") or 1), prefix)
+        last = last_placeable_line(result.events)
+        if last is not None:
+            _place_by_headers(result, path, int(start), int(end), int(record.get("first_line") or 1), prefix, last)
         summary = {
             **result.summary,
             "doc_id": record["doc_id"],
@@ -199,18 +201,28 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
         return out
 
 
-def _place_by_headers(result: Any, path: str, start: int, end: int, first_line: int, prefix: Any) -> None:
+def _place_by_headers(
+    result: Any, path: str, start: int, end: int, first_line: int, prefix: Any, last: int
+) -> None:
     """Events no record placed take the epoch their header opened (``_event_steps``): the span's lines are
-    read again, only when such an event is."""
+    read again, only when such an event is, and only up to ``last``, the line of the last such event."""
+    before = result.metrics.filter(pc.and_(pc.less_equal(result.metrics["line_no"], last),
+                                           pc.is_valid(result.metrics["step"])))
+    records = list(zip(before["line_no"].to_pylist(), before["step"].to_pylist(), strict=True))
     with open(path, "rb") as f:
         f.seek(start)
-        data = f.read(end - start)
-    lines = (
-        (first_line + i, split_prefix(line, prefix)[1])
-        for i, line in enumerate(data.decode("utf-8", "replace").split("\n"))
-    )
-    rows = result.metrics.select(["line_no", "step"]).to_pylist()
-    place_by_headers(result.events, lines, [(r["line_no"], r["step"]) for r in rows if r["step"] is not None])
+        place_by_headers(result.events, _lines_until(f, end - start, first_line, last, prefix), records)
+
+
+def _lines_until(f: Any, size: int, first_line: int, last: int, prefix: Any) -> Any:
+    """``(line_no, text)`` of the span open in ``f`` (``size`` bytes from where it stands), prefixes split off,
+    up to line ``last``."""
+    for line_no, raw in enumerate(f, start=first_line):
+        if size <= 0 or line_no > last:
+            return
+        raw = raw[:size]
+        size -= len(raw)
+        yield line_no, split_prefix(raw.removesuffix(b"\n").decode("utf-8", "replace"), prefix)[1]
 
 
 def _compact(metrics: Any) -> Any:
