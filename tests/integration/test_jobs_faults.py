@@ -202,21 +202,24 @@ def test_killed_worker_process_restarts_from_the_checkpoint(ray_local, jobs_db):
 
 def test_resize_replans_the_layout_and_keeps_the_global_batch(ray_local, jobs_db):
     db = jobs_db
-    spec = _spec("tp=2", "steps=30")
+    # Many steps after the request: on two busy cores a 30-step job once finished before its driver read it.
+    spec = _spec("tp=2", "steps=80")
     box: dict = {}
     thread = threading.Thread(target=lambda: box.setdefault("sup", run(spec, db, worker_cpus=1.0, poll_s=0.2)))
     thread.start()
     wait_for(lambda: any(r["state"] == "running" for r in q.job_rows(db, ["running"])), 120, "a running job")
     job_id = q.job_rows(db, ["running"])[0]["job_id"]
-    wait_for(lambda: len(q.job_metrics(db, job_id, ["loss"])) >= 12, 120, "12 steps")
+    wait_for(lambda: len(q.job_metrics(db, job_id, ["loss"])) >= 5, 120, "5 steps")
+    asked_at = len(q.job_metrics(db, job_id, ["loss"]))
     request_resize(db, job_id, 4, "grow for the test")  # through the database, as `assay jobs resize` does
-    thread.join(180)
+    thread.join(240)
     sup = box["sup"]
     assert sup.outcome == "completed", sup.job.error
 
     events = q.job_events(db, job_id)
     resize = events[events.kind == "resize"]
-    assert len(resize) == 1 and "2 -> 4 workers" in resize.iloc[0].detail
+    assert len(resize) == 1 and "2 -> 4 workers" in resize.iloc[0].detail, (
+        f"asked at step {asked_at} of {spec.steps}; events: {events[['step', 'kind', 'detail']].values.tolist()}")
     assert "tp=2" in resize.iloc[0].detail.split("->")[-1]  # model parallelism kept, dp doubled
     allocs = q.allocations(db, job_id)
     assert allocs.workers.tolist()[-1] == 4
