@@ -8,7 +8,15 @@ import re
 from dataclasses import dataclass
 
 from assay.operators.logs._losses import TOTALLED, loss_by_ending
-from assay.operators.logs._names import extra_metric_name, is_step_key, key_slug, metric_name
+from assay.operators.logs._names import (
+    EVALUATION_WORDS,
+    SPLIT_NAMES,
+    TRAINING_WORDS,
+    extra_metric_name,
+    is_step_key,
+    key_slug,
+    metric_name,
+)
 from assay.operators.logs._units import RATE_UNITS as _RATE_UNITS
 from assay.operators.logs._units import rate_unit, units_follow_values
 
@@ -214,7 +222,7 @@ def _keyed(template: list[str], i: int) -> bool:
 def _is_key(word: str, before: str, key: str) -> bool:
     """Whether ``word`` names the value after it: not when it is itself the value of a ``key`` before it
     (``Device=xla:0``), a verb of a sentence (``we found``, ``to allocate``), or a file name (``x.py:12``)."""
-    if before in (":", "=") and key[:1].isalpha() and key.lower() not in _SECTION_WORDS:
+    if before in (":", "=") and key[:1].isalpha() and key.lower() not in SPLIT_NAMES:
         return False  # (a split's tag before a colon, ``DEV : loss 0.04``, heads the fields after it)
     if before.lower() in _PROSE_BEFORE:
         return False
@@ -301,13 +309,8 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
 _ERROR_LOSSES = {"val_l1", "val_l2", "val_mse"}
 
 
-#: ``cv`` and ``dev`` are the held-out split as speech recipes (Kaldi's heirs) and many NLP loops name it.
-_EVALUATION_TAGS = {"test", "testing", "val", "valid", "validation", "eval", "evaluation", "evaluating", "validating",
-                    "cv", "dev"}
-_TRAINING_TAGS = {"train", "training"}
-_SECTION_WORDS = _EVALUATION_TAGS | _TRAINING_TAGS
 #: A name that says its own split: it stands as printed on an evaluation line.
-_SPLIT_PREFIXES = tuple(f"{tag}_" for tag in sorted(_SECTION_WORDS))
+_SPLIT_PREFIXES = tuple(f"{tag}_" for tag in sorted(SPLIT_NAMES))
 
 
 @dataclass(frozen=True)
@@ -360,9 +363,9 @@ def _section_of(token: str) -> str | None:
     """``"eval"`` or ``"train"`` for a token that names a split: an English tag as a whole word, a word of
     ``SPLIT_WORDS`` anywhere inside it (the nearest such word to the value decides)."""
     word = token.lower()
-    if word in _EVALUATION_TAGS:
+    if word in EVALUATION_WORDS:
         return "eval"
-    if word in _TRAINING_TAGS:
+    if word in TRAINING_WORDS:
         return "train"
     if word.isascii():
         return None

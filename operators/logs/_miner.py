@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from assay.operators.logs._names import SPLIT_NAMES
+
 _TOKEN = re.compile(
     r"[-+]?\d\.#(?:QNAN|SNAN|IND|INF)\d*"  # MSVC's non-finite floats (1.#QNAN0, -1.#INF00), one token
     r"|[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
@@ -56,7 +58,7 @@ def _key_positions(shape: list[str]) -> set[int]:
         word = shape[i]
         if word == "<*>" or not (word[0].isalpha() or word[0] == "_"):
             continue
-        if word.lower().rstrip(":") in _SPLIT_WORDS:
+        if word.lower().rstrip(":") in SPLIT_NAMES:
             keys.add(i)  # ``Training of Epoch 3 - loss`` and ``Validation of Epoch 3 - loss``: two series
             continue
         if shape[i + 1] in (":", "=", "<*>"):
@@ -64,13 +66,6 @@ def _key_positions(shape: list[str]) -> set[int]:
             if i and (shape[i - 1][0].isalpha() or shape[i - 1][0] == "_"):
                 keys.add(i - 1)
     return keys
-
-
-#: Words that say which split a record measures: lines that differ in one are records of two templates, so
-#: the words around a template's fields still say which split its values belong to.
-_SPLIT_WORDS = frozenset(
-    "train training val valid validation validating eval evaluation evaluating test testing dev".split()
-)
 
 
 class TemplateMiner:

@@ -10,6 +10,15 @@ import re
 
 from assay.ids import entity_id as entity_id  # re-exported: the id rule lives in assay.ids
 
+#: Words that say which split a line measures. ``cv`` and ``dev`` are the held-out split as speech recipes
+#: (Kaldi's heirs) and many NLP loops name it.
+EVALUATION_WORDS = frozenset({"test", "testing", "val", "valid", "validation", "eval", "evaluation", "evaluating",
+                              "validating", "cv", "dev"})
+TRAINING_WORDS = frozenset({"train", "training"})
+#: Lines that differ in one of these are records of two series (the template miner keeps them apart), and a
+#: key that is one of them is a section, not a value's name.
+SPLIT_NAMES = EVALUATION_WORDS | TRAINING_WORDS
+
 #: Standard metric names of the data contract.
 STANDARD_METRICS = (
     "loss",
