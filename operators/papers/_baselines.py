@@ -19,6 +19,9 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from assay.operators.papers._baseline_lists import CITATION, ONE_NAME
+from assay.operators.papers._baseline_lists import distribute as distribute
+from assay.operators.papers._baseline_lists import share_backwards as share_backwards
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._context import CLAUSE_END
 from assay.operators.papers._mentions import Mention, MentionIndex
@@ -53,14 +56,10 @@ _REACHED_WITHOUT = re.compile(
     r"(?P<v>without\s+\S[^,.;:()\n]*)",
     re.I,
 )
-# Verbs that name their baseline before the numbers: "outperforms A and B by 1.2x and 1.5x".
-_VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed)\w*\s+(?:the\s+)?$", re.I)
 # "compared to the runner-up, BarPipe": a descriptive phrase, then the system's name after a comma.
-# A name, perhaps with its citation ("Tiresias [22]"), which the caller drops.
-_ONE_NAME = r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?(?:\s*\[[\w\s,.-]{1,20}\])?"
 # ... or several: "compared with recent schedulers, FooSched and BarPipe, ...".
 _APPOSITIVE_NAME = re.compile(
-    rf",?\s*(?:namely\s+|i\.e\.,?\s+)?(?P<n>{_ONE_NAME}(?:,\s*{_ONE_NAME})*(?:,?\s+(?:and|or)\s+{_ONE_NAME})?)"
+    rf",?\s*(?:namely\s+|i\.e\.,?\s+)?(?P<n>{ONE_NAME}(?:,\s*{ONE_NAME})*(?:,?\s+(?:and|or)\s+{ONE_NAME})?)"
     r"(?=\s*(?:[,.;:)]|$|\s(?:and|by|on|in|with|for|which|while|across)\b))"
 )
 # A ratio "of" a named system's result: "68% of those achieved by ZeRO", "20% of GPipe's", "37% of Foo".
@@ -166,7 +165,7 @@ def versus(
         if _DESCRIPTIVE.search(phrase):
             named = _APPOSITIVE_NAME.match(text, end, s_end)
             if named:  # "compared to the second-best method, vPipe": the name, not the description
-                phrase, start, end = _CITATION.sub("", named.group("n")), named.start("n"), named.end("n")
+                phrase, start, end = CITATION.sub("", named.group("n")), named.start("n"), named.end("n")
         if end <= claim.start:
             if _INTRODUCES.match(text, end, claim.start):
                 introducing = (phrase, start, end)
@@ -261,7 +260,6 @@ def versus(
     return " ".join(phrase.split()), start, end
 
 
-_CITATION = re.compile(r"\s*\[[^\]]*\]")
 #: Two lines in a row shorter than this are a table's cells, a header or a legend, not prose broken by the
 #: layout: a comparison phrase on the first ends at its line break ("Speedup over DP" / "Threshold" / "per").
 _CELL_LINE = 25
@@ -289,8 +287,6 @@ _LATER_CLAUSE = re.compile(r"[;；]|,\s*(?:because|since|whereas|while|which|whe
 _RATHER = re.compile(r"\b(?:rather|other)\s+than\b", re.I)
 # A phrase ending in a common noun describes its systems ("the runner-up", "recent DL schedulers").
 _DESCRIPTIVE = re.compile(r"(?:^|\s)[a-z][a-z-]*$")
-# Something in a phrase that names a system: a capital or a digit ("the second-best method" names none).
-_NAMED = re.compile(r"[A-Z0-9]")
 # Capitalised words after "N% of" that are not systems ("30% of Peak", "50% of The ...").
 _PERCENT_WORDS = re.compile(r"^(?:the|peak|all|each|its|their|our|this|these|those|GPU|GPUs|CPU|CPUs)$", re.I)
 
@@ -325,131 +321,6 @@ def _overlapping(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> Itera
 _OPENS_SENTENCE = re.compile(r"\s*(?:[\w-]+\s+){0,2}")
 # A comparison that introduces a list of results: "faster than existing baselines: a 15% ... , a 3x ...".
 _INTRODUCES = re.compile(r"\s*[:：—]")
-_RESPECTIVELY = re.compile(r"\brespectively\b|分别")
-_PARTS = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|、|和|与|及)\s*")
-
-
-def distribute(text: str, claims: list[Claim]) -> None:
-    """ "4.5x and 3.1x higher than A and B, respectively": the i-th claim of a list sharing one comparison
-    phrase is measured against the i-th of the phrase's coordinated baselines."""
-    groups: dict[tuple[int, int], list[Claim]] = {}
-    for claim in claims:
-        if claim.versus_span and claim.sentence:
-            groups.setdefault(claim.versus_span, []).append(claim)
-    for (start, end), group in groups.items():
-        if len(group) < 2:
-            continue
-        sentence = group[0].sentence
-        assert sentence is not None
-        # "respectively", or a verb naming its baselines before the numbers ("surpasses A and B by 1.2x and
-        # 1.5x"), pairs them in order.
-        named_first = end <= group[0].start and _VERB_FIRST.search(text, max(sentence[0], start - 30), start)
-        parts = [p for p in _PARTS.split(text[start:end]) if p]
-        if len(parts) != len(group):
-            continue
-        # Without "respectively", as many named systems as numbers pair in order too ("(1.5x and 5.4x) over
-        # FooSched and BarPipe"); descriptions ("a batching baseline and the default") do not.
-        all_named = all(_NAMED.match(p) for p in parts)
-        if not (named_first or all_named or _RESPECTIVELY.search(text, *sentence)):
-            continue
-        offset = start
-        for claim, part in zip(group, parts, strict=True):
-            at = text.find(part, offset, end)
-            claim.versus, claim.versus_span = _CITATION.sub("", part).strip(), (at, at + len(part))
-            claim.versus_source = "respectively"
-            offset = at + len(part)
-    _respectively_runs(text, claims)
-    _respectively_named_before(text, claims)
-
-
-# "outperforms A, B, C, and D even more, reducing the time by 95%, 84%, 88%, and 53%, respectively": the
-# comparison names its list of baselines in an earlier clause of the sentence than the list of numbers.
-_LIST_BEFORE = re.compile(
-    r"\b(?:outperform\w*|beat(?:s|ing)?|surpass\w*|over|than|compared\s+(?:with|to|against)|relative\s+to|"
-    r"with\s+respect\s+to|w\.\s?r\.\s?t\.?|"
-    r"versus|vs\.?|against)\s+(?:the\s+)?"
-    rf"(?P<n>{_ONE_NAME}(?:\s*,\s*{_ONE_NAME})*,?\s+(?:and|or)\s+{_ONE_NAME})",
-)
-_ONE_OF_LIST = re.compile(rf"{_ONE_NAME}")
-
-
-def _respectively_named_before(text: str, claims: list[Claim]) -> None:
-    """A list of numbers with "respectively" and no baseline of its own takes, in order, the names of a
-    comparison earlier in its sentence that lists as many systems ("A outperforms B, C and D, cutting the
-    JCT by 40%, 30% and 20%, respectively")."""
-    by_sentence: dict[tuple[int, int], list[Claim]] = {}
-    for claim in claims:
-        if claim.sentence:
-            by_sentence.setdefault(claim.sentence, []).append(claim)
-    for sentence, group in by_sentence.items():
-        if not _RESPECTIVELY.search(text, *sentence):
-            continue
-        runs: list[list[Claim]] = []
-        for claim in group:
-            if runs and _LIST_PAIR.fullmatch(text, runs[-1][-1].end, claim.start):
-                runs[-1].append(claim)
-            else:
-                runs.append([claim])
-        for run in runs:
-            if len(run) < 2 or any(c.versus is not None for c in run):
-                continue
-            found = list(_LIST_BEFORE.finditer(text, sentence[0], run[0].start))
-            if not found:
-                continue
-            names = list(_ONE_OF_LIST.finditer(text, found[-1].start("n"), found[-1].end("n")))
-            if len(names) != len(run):
-                continue
-            for claim, name in zip(run, names, strict=True):
-                claim.versus = _CITATION.sub("", name.group()).strip()
-                claim.versus_span, claim.versus_source = (name.start(), name.end()), "respectively"
-
-
-def _respectively_runs(text: str, claims: list[Claim]) -> None:
-    """ "50% and 37% shorter JCT, 27% and 27% shorter tail JCT, and 20% and 33% shorter makespan, compared
-    to A and B, respectively": each earlier list of as many numbers as the phrase has baselines pairs with
-    them in order too, not only the list next to the phrase."""
-    by_sentence: dict[tuple[int, int], list[Claim]] = {}
-    for claim in claims:
-        if claim.sentence:
-            by_sentence.setdefault(claim.sentence, []).append(claim)
-    for sentence, group in by_sentence.items():
-        paired = [c for c in group if c.versus_source == "respectively"]
-        if len(paired) < 2 or not _RESPECTIVELY.search(text, *sentence):
-            continue
-        names = [(c.versus, c.versus_span) for c in paired]
-        runs: list[list[Claim]] = []
-        for claim in group:
-            if runs and _LIST_PAIR.fullmatch(text, runs[-1][-1].end, claim.start):
-                runs[-1].append(claim)
-            else:
-                runs.append([claim])
-        for run in runs:
-            if len(run) == len(names) and all(c.versus is None and c.end <= paired[0].start for c in run):
-                for claim, (name, span) in zip(run, names, strict=True):
-                    claim.versus, claim.versus_span, claim.versus_source = name, span, "respectively"
-
-
-def share_backwards(text: str, claims: list[Claim]) -> None:
-    """ "68% and 46% of those achieved by X": a baseline stated right after the last number of a list holds
-    for the numbers listed before it, which found none of their own."""
-    for index in range(len(claims) - 1, 0, -1):
-        claim = claims[index]
-        if not claim.versus or not claim.versus_span or claim.versus_span[0] < claim.end:
-            continue
-        j = index - 1
-        while (
-            j >= 0
-            and claims[j].versus is None
-            and claims[j].sentence == claim.sentence
-            and _LIST_PAIR.fullmatch(text, claims[j].end, claims[j + 1].start)
-        ):
-            claims[j].versus, claims[j].versus_span = claim.versus, claim.versus_span
-            claims[j].versus_source = "list"
-            j -= 1
-
-
-# Between two numbers of one list: "50% and 37%", "4x, 6x and 8x" (not a clause between them).
-_LIST_PAIR = re.compile(r"[\s,，、]*(?:(?:and|和|与|及|以及|or)[\s,，、]*)?", re.I)
 
 
 def _distance(claim: Claim, start: int, end: int) -> int:

@@ -1,0 +1,146 @@
+"""Baselines shared by lists: a list of numbers and a list of coordinated baselines paired in order
+("4.5x and 3.1x higher than A and B, respectively", "outperforms A and B by 1.2x and 1.5x"), a baseline named
+in an earlier clause for a "respectively" list, and a baseline stated after a list's last number holding for
+the numbers before it ("68% and 46% of those achieved by X"). Split from ``_baselines`` (which finds one
+claim's phrase): these rules run once over a document's claims, after every claim has its own phrase.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assay.operators.papers._claims import Claim
+
+# Verbs that name their baseline before the numbers: "outperforms A and B by 1.2x and 1.5x".
+_VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed)\w*\s+(?:the\s+)?$", re.I)
+# A name, perhaps with its citation ("Tiresias [22]"), which the caller drops.
+ONE_NAME = r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?(?:\s*\[[\w\s,.-]{1,20}\])?"
+CITATION = re.compile(r"\s*\[[^\]]*\]")
+# Something in a phrase that names a system: a capital or a digit ("the second-best method" names none).
+_NAMED = re.compile(r"[A-Z0-9]")
+
+_RESPECTIVELY = re.compile(r"\brespectively\b|分别")
+_PARTS = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|、|和|与|及)\s*")
+
+
+def distribute(text: str, claims: list[Claim]) -> None:
+    """ "4.5x and 3.1x higher than A and B, respectively": the i-th claim of a list sharing one comparison
+    phrase is measured against the i-th of the phrase's coordinated baselines."""
+    groups: dict[tuple[int, int], list[Claim]] = {}
+    for claim in claims:
+        if claim.versus_span and claim.sentence:
+            groups.setdefault(claim.versus_span, []).append(claim)
+    for (start, end), group in groups.items():
+        if len(group) < 2:
+            continue
+        sentence = group[0].sentence
+        assert sentence is not None
+        # "respectively", or a verb naming its baselines before the numbers ("surpasses A and B by 1.2x and
+        # 1.5x"), pairs them in order.
+        named_first = end <= group[0].start and _VERB_FIRST.search(text, max(sentence[0], start - 30), start)
+        parts = [p for p in _PARTS.split(text[start:end]) if p]
+        if len(parts) != len(group):
+            continue
+        # Without "respectively", as many named systems as numbers pair in order too ("(1.5x and 5.4x) over
+        # FooSched and BarPipe"); descriptions ("a batching baseline and the default") do not.
+        all_named = all(_NAMED.match(p) for p in parts)
+        if not (named_first or all_named or _RESPECTIVELY.search(text, *sentence)):
+            continue
+        offset = start
+        for claim, part in zip(group, parts, strict=True):
+            at = text.find(part, offset, end)
+            claim.versus, claim.versus_span = CITATION.sub("", part).strip(), (at, at + len(part))
+            claim.versus_source = "respectively"
+            offset = at + len(part)
+    _respectively_runs(text, claims)
+    _respectively_named_before(text, claims)
+
+
+# "outperforms A, B, C, and D even more, reducing the time by 95%, 84%, 88%, and 53%, respectively": the
+# comparison names its list of baselines in an earlier clause of the sentence than the list of numbers.
+_LIST_BEFORE = re.compile(
+    r"\b(?:outperform\w*|beat(?:s|ing)?|surpass\w*|over|than|compared\s+(?:with|to|against)|relative\s+to|"
+    r"with\s+respect\s+to|w\.\s?r\.\s?t\.?|"
+    r"versus|vs\.?|against)\s+(?:the\s+)?"
+    rf"(?P<n>{ONE_NAME}(?:\s*,\s*{ONE_NAME})*,?\s+(?:and|or)\s+{ONE_NAME})",
+)
+_ONE_OF_LIST = re.compile(rf"{ONE_NAME}")
+
+
+def _respectively_named_before(text: str, claims: list[Claim]) -> None:
+    """A list of numbers with "respectively" and no baseline of its own takes, in order, the names of a
+    comparison earlier in its sentence that lists as many systems ("A outperforms B, C and D, cutting the
+    JCT by 40%, 30% and 20%, respectively")."""
+    by_sentence: dict[tuple[int, int], list[Claim]] = {}
+    for claim in claims:
+        if claim.sentence:
+            by_sentence.setdefault(claim.sentence, []).append(claim)
+    for sentence, group in by_sentence.items():
+        if not _RESPECTIVELY.search(text, *sentence):
+            continue
+        runs: list[list[Claim]] = []
+        for claim in group:
+            if runs and _LIST_PAIR.fullmatch(text, runs[-1][-1].end, claim.start):
+                runs[-1].append(claim)
+            else:
+                runs.append([claim])
+        for run in runs:
+            if len(run) < 2 or any(c.versus is not None for c in run):
+                continue
+            found = list(_LIST_BEFORE.finditer(text, sentence[0], run[0].start))
+            if not found:
+                continue
+            names = list(_ONE_OF_LIST.finditer(text, found[-1].start("n"), found[-1].end("n")))
+            if len(names) != len(run):
+                continue
+            for claim, name in zip(run, names, strict=True):
+                claim.versus = CITATION.sub("", name.group()).strip()
+                claim.versus_span, claim.versus_source = (name.start(), name.end()), "respectively"
+
+
+def _respectively_runs(text: str, claims: list[Claim]) -> None:
+    """ "50% and 37% shorter JCT, 27% and 27% shorter tail JCT, and 20% and 33% shorter makespan, compared
+    to A and B, respectively": each earlier list of as many numbers as the phrase has baselines pairs with
+    them in order too, not only the list next to the phrase."""
+    by_sentence: dict[tuple[int, int], list[Claim]] = {}
+    for claim in claims:
+        if claim.sentence:
+            by_sentence.setdefault(claim.sentence, []).append(claim)
+    for sentence, group in by_sentence.items():
+        paired = [c for c in group if c.versus_source == "respectively"]
+        if len(paired) < 2 or not _RESPECTIVELY.search(text, *sentence):
+            continue
+        names = [(c.versus, c.versus_span) for c in paired]
+        runs: list[list[Claim]] = []
+        for claim in group:
+            if runs and _LIST_PAIR.fullmatch(text, runs[-1][-1].end, claim.start):
+                runs[-1].append(claim)
+            else:
+                runs.append([claim])
+        for run in runs:
+            if len(run) == len(names) and all(c.versus is None and c.end <= paired[0].start for c in run):
+                for claim, (name, span) in zip(run, names, strict=True):
+                    claim.versus, claim.versus_span, claim.versus_source = name, span, "respectively"
+
+
+def share_backwards(text: str, claims: list[Claim]) -> None:
+    """ "68% and 46% of those achieved by X": a baseline stated right after the last number of a list holds
+    for the numbers listed before it, which found none of their own."""
+    for index in range(len(claims) - 1, 0, -1):
+        claim = claims[index]
+        if not claim.versus or not claim.versus_span or claim.versus_span[0] < claim.end:
+            continue
+        j = index - 1
+        while (
+            j >= 0
+            and claims[j].versus is None
+            and claims[j].sentence == claim.sentence
+            and _LIST_PAIR.fullmatch(text, claims[j].end, claims[j + 1].start)
+        ):
+            claims[j].versus, claims[j].versus_span = claim.versus, claim.versus_span
+            claims[j].versus_source = "list"
+            j -= 1
+
+
+# Between two numbers of one list: "50% and 37%", "4x, 6x and 8x" (not a clause between them).
+_LIST_PAIR = re.compile(r"[\s,，、]*(?:(?:and|和|与|及|以及|or)[\s,，、]*)?", re.I)
