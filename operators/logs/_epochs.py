@@ -89,7 +89,7 @@ class EpochRelative:
             self._next = {}
         if "poch" not in text and "POCH" not in text:
             return
-        m = _EPOCH_BANNER.match(text)
+        m = EPOCH_BANNER.match(text)
         footer = None if m else _EPOCH_FOOTER.search(text)
         if m:
             self.banners[rank] = self.banners[None] = int(m.group(1))
@@ -140,14 +140,30 @@ class EpochRelative:
 
 #: The epoch of the lines before the first banner or footer: the one before the first the file names.
 _BEFORE = -1.0
-#: A line that only announces an epoch: ``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``,
-#: ``--- Beginning epoch 2 of 10 ---``, ``[Epoch 5]``, ``Epoch 3/20 (runs/exp1):`` (the run's name in parentheses),
-#: after a logger's level (``P3047 INFO ***** Epoch=2 start *****``).
-_EPOCH_BANNER = re.compile(
-    r"(?i)^(?:[^\n]*?\b(?:INFO|DEBUG|NOTICE)\b:?)?\W*(?:(?:start(?:ing|ed)?|begin(?:ning)?|running|training)\s+)?"
+#: A line that only announces an epoch, the one recogniser of such lines (``_event_steps`` places events by it too):
+#: ``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``, ``--- Beginning epoch 2 of 10 ---``, ``[Epoch 5]``,
+#: ``>>> Train Epoch: [9 / 500]``, ``Epoch 3/20 (runs/exp1):`` (the run's name in parentheses), after a logger's
+#: level (``P3047 INFO ***** Epoch=2 start *****``). Nothing else on the line: a value would make it a record.
+EPOCH_BANNER = re.compile(
+    r"(?i)^(?:[^\n]*?\b(?:INFO|DEBUG|NOTICE)\b:?)?\W*"
+    r"(?:(?:start(?:ing|ed)?|begin(?:ning)?|running|train(?:ing)?)\s+)?"
     r"epoch\s*[:#=]?\s*\[?\s*(\d+)"
     r"\s*(?:(?:/|of)\s*\d+\s*)?\]?(?:\s*(?:starts?|started|begins?|begun)\b)?(?:\s*\([^()]*\))?\W*$"
 )
+#: A progress bar over the epochs (``Epoch:  40%|████      | 2/5 [10:00<15:00, 300.0s/it]``): tqdm's
+#: ``trange(epochs, desc="Epoch")`` in sentence-transformers' ``SentenceTransformer.fit`` and the HF Trainer before
+#: 4.0 (``trange(epochs_trained, num_train_epochs, desc="Epoch")``). Its count is the epochs done, so the run is in
+#: the epoch of that number, counted from 0.
+_EPOCH_BAR = re.compile(r"(?i)^\s*epochs?\s*:?\s*\d{1,3}%\|[^|\n]*\|\s*(\d+)/\d+\s*\[")
+
+
+def epoch_opened(text: str) -> int | None:
+    """The epoch a line opens and says nothing else about: a banner (``EPOCH_BANNER``) or a bar over the epochs
+    (``_EPOCH_BAR``, its count from 0); ``None`` for any other line."""
+    m = EPOCH_BANNER.match(text) or _EPOCH_BAR.match(text)
+    return int(m.group(1)) if m else None
+
+
 #: A line that says an epoch ended: ``End of epoch 3``, ``Epoch 3 finished ... avg loss 0.41``, ``epoch 3 done``,
 #: ``***** Epoch=3 end *****``.
 _EPOCH_FOOTER = re.compile(

@@ -14,13 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-#: A line that only opens an epoch: ``Epoch 88/450 (results/run):``, ``>>> Train Epoch: [9 / 500]``,
-#: ``==> Epoch 3``; no value printed on it (a decimal number would make it a record of its own).
-EPOCH_HEADER = re.compile(
-    r"^\W*(?:(?:train(?:ing)?|start(?:ing)?)\s+)?epoch\s*[:#=]?\s*\[?\s*(\d+)\s*(?:(?:/|of)\s*\d+\s*)?\]?"
-    r"(?![\w.])(?!.*\d\.\d)",
-    re.I,
-)
+from assay.operators.logs._epochs import epoch_opened
+
 #: A bare progress bar: its count, and a report glued after it (``  9%|█▊ | 1/11 [00:00<00:06]Traceback``).
 _BAR = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]")
 #: An event this many lines after an epoch header is still placed by it.
@@ -56,9 +51,9 @@ def place_by_headers(
     for line_no, text in lines:
         if line_no > last_line:
             break
-        m = EPOCH_HEADER.match(text)
-        if m:
-            headers.append((line_no, int(m[1])))
+        epoch = epoch_opened(text)
+        if epoch is not None:
+            headers.append((line_no, epoch))
     records = sorted(record_steps)
     for ev in wanted:
         before = [h for h in headers if h[0] < ev["line_no"] and ev["line_no"] - h[0] <= WINDOW]

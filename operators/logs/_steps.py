@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 
+from assay.operators.logs._epoch_bases import printer_of
 from assay.operators.logs._epochs import (  # noqa: F401 -- the epoch context is read with the steps
     EPOCH_NUMBER,
     EpochBars,
@@ -194,6 +195,15 @@ class EpochCounters:
         # a bar's records with the epoch beside them: key -> (line, epoch as printed, printed k/N, n, total)
         self._bars: dict[tuple[int | None, str, int], list[tuple[int, int | None, bool, int, int]]] = {}
         self.zero_printed = False  # the file names an epoch 0 somewhere (``Epoch[0] Elapsed time``)
+        # the first epoch's number as the printer of the file's counter lines numbers it (``_epoch_bases``)
+        self.printer_first: int | None = None
+
+    def first(self, rank: int | None) -> int:
+        """The run's first epoch: 0 once the text names an epoch 0 (the text wins), else the base of the printer
+        whose shape the counter lines are in (``_epoch_bases.PRINTERS``), else 1."""
+        if rank in self.zero_based or self.zero_printed:
+            return 0
+        return self.printer_first if self.printer_first is not None else 1
 
     def note(self, text: str) -> None:
         """Note an epoch 0 on any line: the run counts its epochs from 0."""
@@ -244,6 +254,12 @@ class EpochCounters:
             bare = epoch if epoch and epoch.group("of") is None else None
             epoch = None if bare else epoch
         now = int(bare.group(1) or bare.group(2)) if bare else None
+        known = printer_of(text)
+        if known is not None:
+            if self.printer_first is None:
+                self.printer_first = known[0].first_epoch
+            if epoch is None and now is None and known[1].start("k") < found.start():
+                now = int(known[1]["k"])  # an epoch printed without its word (timm's ``Train: 5 [ 600/1200``)
         k = int(epoch.group("k") or epoch.group("bk")) if epoch else None
         if kind == "bar":
             at = k if k is not None else now if now is not None else banner
@@ -268,7 +284,7 @@ class EpochCounters:
             self._state[key] = (n, stride, 0, now)
             self.last_total[rank] = total
             return n
-        first = 0 if rank in self.zero_based or self.zero_printed else 1  # the run's first epoch: 0 once an epoch 0 is seen, else 1
+        first = self.first(rank)
         if epoch and first <= k <= int(epoch.group("of") or epoch.group("bof")):
             # the epoch printed k/N before it: the counter's steps go on from the epochs before
             offset = (k - first) * total
@@ -301,8 +317,7 @@ class EpochCounters:
         total = self.last_total.get(rank)
         if not m or total is None:
             return None
-        first = 0 if rank in self.zero_based or self.zero_printed else 1
-        return (int(m.group(1)) - first + 1) * total
+        return (int(m.group(1)) - self.first(rank) + 1) * total
 
     def place(self, text: str, line_no: int, rank: int | None) -> None:
         """An evaluation line that repeats a training counter with its epoch (``Epoch 3 Batch 50/225 - Test
@@ -316,8 +331,7 @@ class EpochCounters:
         bare = EPOCH_NUMBER.search(text[: found.start()])
         if (rank, _counter_word(text[: found.start()]), total) not in self._state or not bare:
             return  # an evaluation's own counter (another total), or no epoch beside it
-        first = 0 if rank in self.zero_based or self.zero_printed else 1
-        offset = (int(bare.group(1) or bare.group(2)) - first) * total
+        offset = (int(bare.group(1) or bare.group(2)) - self.first(rank)) * total
         if offset > 0:
             self.offsets[line_no] = offset
 

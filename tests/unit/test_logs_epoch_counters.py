@@ -74,8 +74,16 @@ def test_a_metric_logger_epoch_in_brackets(tmp_path):
     log = _log(tmp_path, [line(0, 900), line(0, 990), line(1, 0), line(1, 10)])
     assert _steps(log) == [900, 990, 1000, 1010]
     assert "restart" not in log.event_kinds()
-    # none named: from 1 (the rule of docs/logs.md), consistently over the epochs of the excerpt
+    # none named: the MetricLogger's own base, 0 (its header prints the epoch of ``range(start_epoch, epochs)``,
+    # ``_epoch_bases``), consistently over the epochs of the excerpt
     log = _log(tmp_path, [line(4, 990), line(5, 0), line(5, 10)])
+    assert _steps(log) == [4990, 5000, 5010]
+    assert "restart" not in log.event_kinds()
+
+
+def test_a_bare_epoch_of_a_shape_no_printer_row_knows_counts_from_one(tmp_path):
+    # a script's own line: no row of ``_epoch_bases`` knows its printer, so the general rule (from 1) holds
+    log = _log(tmp_path, [f"epoch {e} | Batch {i}/1000 | loss 5.{i // 10}" for e, i in ((4, 990), (5, 0), (5, 10))])
     assert _steps(log) == [3990, 4000, 4010]
     assert "restart" not in log.event_kinds()
 

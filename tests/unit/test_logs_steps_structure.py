@@ -272,9 +272,10 @@ def test_an_image_classifier_meter_line_and_its_test_line(tmp_path):
     ]
     lines.append("Test: [ 10/196]\tTime  0.200 ( 0.300)\tLoss 5.5 (5.6)\tAcc@1   4.12 (  4.45)")
     log = parse_log(write(tmp_path, "imagenet.log", lines))
-    # epoch 2 with no epoch 0 printed: the first epoch is taken as 1, so epoch 1's 5005 batches come before
-    assert [s for s, _ in log.series("loss")] == [5105, 5115, 5125]
-    assert log.series("val_loss") == [(5125, 5.5)]  # the test line's loss, at the training step
+    # epoch 2 with no epoch 0 printed: the ImageNet example numbers its epochs from 0 (``_epoch_bases``), so
+    # epochs 0 and 1, 5005 batches each, come before
+    assert [s for s, _ in log.series("loss")] == [10110, 10120, 10130]
+    assert log.series("val_loss") == [(10130, 5.5)]  # the test line's loss, at the training step
     assert {"acc_1", "acc_5", "loss_avg", "acc_1_avg"} <= names_of(log)
     assert not any(n.startswith("acc_at") for n in names_of(log))
 
