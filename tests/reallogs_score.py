@@ -248,8 +248,10 @@ def _event_found(want: dict[str, Any], events: list[tuple[str, int | None]]) -> 
     return any(s is not None and abs(s - want["step"]) <= tolerance for s in candidates)
 
 
-#: One tool that gold files key by two names (the package's and the project's).
-TOOL_ALIASES = {"msswift": "swift"}
+#: Tools that gold files may key by another name than the entity's letters: the package's and the project's
+#: (ms-swift is ``swift``, MMTracking's package ``mmtrack``), or the repository the code was first published in
+#: (InternEvo's training code came out in the InternLM repository), or a fork of the same code (keras-rl2).
+TOOL_ALIASES = {"msswift": "swift", "mmtracking": "mmtrack", "internlm": "internevo", "kerasrl2": "kerasrl"}
 
 
 def tool_key(name: str | None) -> str | None:

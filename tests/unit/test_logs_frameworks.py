@@ -29,6 +29,22 @@ def test_names_are_unique_and_rows_carry_examples():
     assert all(m.example.strip() for m in MARKERS)
 
 
+def _overlaps() -> list[tuple[str, str]]:
+    """(example's tool, pattern's tool) for every row whose pattern matches another tool's example line, where
+    neither row says it runs on top of the other."""
+    return [
+        (a.framework, b.framework)
+        for a in MARKERS
+        for b in MARKERS
+        if a is not b and b.framework not in a.over and a.framework not in b.over and b.regex.search(a.example)
+    ]
+
+
+def test_no_rows_pattern_matches_another_tools_example():
+    """A pattern that matches another tool's line is too broad: it would name that tool's logs after its own."""
+    assert _overlaps() == []
+
+
 #: Own scripts in the shapes people print: no tool's marker in them.
 CUSTOM = [
     ["epoch 1 step 10 loss 2.31", "epoch 1 step 20 loss 2.12", "epoch 1 step 30 loss 1.98"],
@@ -36,6 +52,15 @@ CUSTOM = [
     ["iter=5 train_loss=1.20 lr=0.001", "iter=10 train_loss=1.10 lr=0.001"],
     ["2024-01-02 10:00:00 INFO training started", "2024-01-02 10:00:05 INFO step 1 | loss 4.5 | lr 1e-4"],
     ["[epoch 3] batch 40/400 loss=0.71 acc=0.62", "[epoch 3] batch 80/400 loss=0.69 acc=0.63"],
+    # the shapes near the rows read from tools' sources, printed by one's own loop
+    ["Epoch: [2]  [ 100/500]  eta: 0:01:10  lr: 0.000100  loss: 1.2040 (1.3001)  time: 0.2101  data: 0.0010",
+     "Epoch: [2]  [ 200/500]  eta: 0:00:50  lr: 0.000100  loss: 1.1002 (1.2500)  time: 0.2100  data: 0.0011"],
+    ["[10]\tloss: 0.52 acc: 0.81", "[20]\tloss: 0.47 acc: 0.83"],
+    ["global_step=100 loss=0.91 reward=1.5", "global_step=200 loss=0.88 reward=2.1"],
+    ["Episode 10: reward: 21.0, steps: 200", "Episode 20: reward: 35.5, steps: 200"],
+    ["[train] epoch: 1, iter: 100, lr: 0.001, loss: 0.82", "[train] epoch: 1, iter: 200, lr: 0.001, loss: 0.79"],
+    ["Iteration 100/1500 | mean reward 12.1 | loss 0.31", "Iteration 200/1500 | mean reward 14.0 | loss 0.29"],
+    ["epoch  train_loss  val_loss  val_acc", "1      0.91        0.95      0.61", "2      0.82        0.88      0.66"],
 ]
 
 
@@ -103,6 +128,26 @@ MORE_SHAPES = [
       "loss_rpn_cls: 0.61  loss_rpn_bbox: 0.12  loss_cls: 1.4"], "MMDetection"),
     (["03/04 05:06:07 - mmengine - INFO - Iter(train) [  400/160000]  lr: 6.0e-05  loss: 1.05  "
       "decode.loss_ce: 1.05  decode.acc_seg: 61.2"], "MMSegmentation"),
+    # the rows read from the tools' own sources (issue 25, fifth round): their other shapes
+    (["default_scope = 'mmyolo'", "05/06 10:11:12 - mmengine - INFO - Epoch(train)  [3][ 50/925]  lr: 1.0e-02  "
+      "loss: 1.91  loss_cls: 0.51  loss_bbox: 0.88"], "MMYOLO"),
+    (["epoch       iteration   main/loss   main/loss_ctc  main/loss_att  validation/main/loss  elapsed_time",
+      "1           500         141.2       190.4          120.1          101.2                 310.5"], "ESPnet"),
+    (["Will train until validation-logloss hasn't improved in 20 rounds.", "[0]\tvalidation-logloss:0.65012"],
+     "XGBoost"),
+    (["[LightGBM] [Info] Total Bins 6120", "[LightGBM] [Info] Number of data points in the train set: 8000"],
+     "LightGBM"),
+    (["3000/50000: episode: 12, duration: 2.310s, episode steps: 250, steps per second: 108, episode reward: 250.000, "
+      "mean reward: 1.000 [1.000, 1.000]"], "Keras-RL"),
+    (["Epoch #5: test_reward: 95.400000, best_reward: 120.300000 in #4"], "Tianshou"),
+    (["Training  [  300/125000]  eta: 3 days, 0:10:00  lr: 0.0002 (0.0002)  dino_local_crops_loss: 9.91 (9.95)  "
+      "ibot_loss: 1.20 (1.22)"], "DINOv2"),
+    (["I0506 07:08:09.100000 140 terminal.py:91] [Environment Loop] Episode Length = 1000 | Episode Return = 12.5 | "
+      "Steps Per Second = 880.1"], "Acme"),
+    (["[TRAIN_..][epoch: 12, iter:  60,000, lr:(5.000e-05,5.000e-05,)] [eta: 10:01:02, time (data): 0.301 (0.002)] "
+      "l_g_pix: 1.1e-02 l_g_percep: 2.3e+00"], "BasicSR"),
+    (["2024-05-06 07:08:09,100\tINFO train.py:300 in record_current_batch_training_metrics -- tflops=99.1,step=3,"
+      "loss=7.21"], "InternEvo"),
 ]
 
 

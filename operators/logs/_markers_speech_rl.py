@@ -1,0 +1,87 @@
+"""Framework markers of speech, reinforcement-learning, recommendation and tabular tools (rows of
+``_frameworks.MARKERS``).
+
+Each row's pattern is read from the tool's own source (the comment names the file) and carries an own-worded example
+line in the tool's shape; ``tests/unit/test_logs_frameworks.py`` runs every example through ``parse_log`` and checks
+that no other row's pattern matches it.
+"""
+
+from __future__ import annotations
+
+from assay.operators.logs._marker import ELASTIC, Marker
+
+#: Most specific first (``_frameworks``).
+SPEECH_RL_ROWS: tuple[Marker, ...] = (
+    # --- speech -----------------------------------------------------------------------------------------------
+    Marker("ESPnet", r"\bespnet2?[./](?:bin|tasks|train|asr|tts)\b|\b\d+epoch:train:\d+-\d+batch: "
+           r"|\b\d+epoch results: \[train\]|\((?:trainer|reporter|abs_task):\d+\) INFO: "
+           r"|\bmain/loss_(?:ctc|att)\b",
+           "[node0] 2023-02-03 04:05:06,789 (trainer:732) INFO: 3epoch:train:201-300batch: iter_time=0.1, loss=41.2",
+           over=(ELASTIC,)),
+    Marker("icefall", r"\bicefall[./]|(?:^|\s)(?:INFO|WARNING|DEBUG|ERROR) \[[\w.]+\.py:\d+\] \(\d+/\d+\) ",
+           "2022-05-06 07:08:09,101 INFO [train.py:812] (2/4) Epoch 3, batch 450, loss[loss=0.21, over 900 frames]",
+           over=(ELASTIC,)),
+    Marker("SpeechBrain", r"\bspeechbrain\.(?:core|utils|dataio)\b",
+           "speechbrain.utils.train_logger - epoch: 4, lr: 1.0e-03 - train loss: 1.21 - valid loss: 1.35"),
+    Marker("Coqui TTS", r"--> STEP: \d+/\d+ -- GLOBAL_STEP: \d+|^\s*\| > (?:loss|grad_norm)\w*: [\d.]+ +\(",
+           "   --> STEP: 12/300 -- GLOBAL_STEP: 40012"),
+    Marker("WeNet", r"\b(?:TRAIN|CV) Batch \d+/\d+ loss [\d.]+ loss_att [\d.]+ loss_ctc",
+           "2024-01-02 03:04:05,600 DEBUG TRAIN Batch 2/1200 loss 40.1 loss_att 35.2 loss_ctc 51.3 lr 0.0008 rank 0"),
+    Marker("PaddleSpeech", r"\] Train: Rank: \d+, epoch: \d+, step: \d+, batch ?: \d+/\d+",
+           "[INFO 2022/01/02 03:04:05 trainer.py:180] Train: Rank: 0, epoch: 2, step: 900, batch : 12/400, lr: 0.001"),
+    # --- reinforcement learning -------------------------------------------------------------------------------
+    # Sample Factory's runner reports throughput over three windows and the frames so far
+    # (alex-petrenko/sample-factory sample_factory/algo/runners/runner.py print_stats)
+    Marker("Sample Factory", r"\bFps is \(\d+ sec: [\d.na]+, \d+ sec: [\d.na]+, \d+ sec: [\d.na]+\)\. Total num frames: \d+"
+           r"|\bsample_factory/(?:algo|algorithms|train|utils)/",
+           "[2024-05-06 07:08:09,100][04242] Fps is (10 sec: 4096.0, 60 sec: 3980.2, 300 sec: 3900.7). Total num frames: "
+           "1228800. Throughput: 0: 1024.0. Samples: 1228800. Policy #0 lag: (min: 0.0, avg: 1.2, max: 3.0)"),
+    # CleanRL's single-file agents print each finished episode and the rate (vwxyzjn/cleanrl cleanrl/ppo.py:
+    # 'global_step=..., episodic_return=...', 'SPS:')
+    Marker("CleanRL", r"^global_step=\d+, episodic_return=\[?-?[\d.]+|\bcleanrl/\w+\.py\b",
+           "global_step=20480, episodic_return=[42.]"),
+    # RSL-RL's on-policy runner prints a centred 'Learning iteration N/M' block; its rate line is its own
+    # (leggedrobotics/rsl_rl rsl_rl/runners/on_policy_runner.py log: 'Computation: N steps/s (collection: ..., learning ...)')
+    Marker("RSL-RL", r"\bsteps/s \(collection: [\d.]+s, learning [\d.]+s\)|\brsl_rl/(?:runners|algorithms|modules)/",
+           "                       Computation: 48211 steps/s (collection: 1.602s, learning 0.436s)"),
+    # Acme's TerminalLogger: '[Label] Key = value | Key = value', the label and the keys title-cased
+    # (google-deepmind/acme acme/utils/loggers/terminal.py serialize)
+    Marker("Acme", r"\[(?:Learner|Actor|Evaluator|Environment Loop|Train|Eval)\] (?:[A-Z]\w*(?: [A-Z\d]\w*)* = [^|\n]+ \| )+"
+           r"[A-Z]\w*(?: [A-Z\d]\w*)* = |\bacme/(?:agents|jax|tf|utils)/",
+           "I0304 05:06:07.800000 140 terminal.py:91] [Learner] Critic Loss = 0.412 | Learner Steps = 2000 | "
+           "Policy Loss = -1.204 | Walltime = 310.2"),
+    # Keras-RL's training callbacks (keras-rl/keras-rl rl/callbacks.py: TrainIntervalLogger, TrainEpisodeLogger);
+    # before Keras, whose progress bar they draw
+    Marker("Keras-RL", r"^Interval \d+ \(\d+ steps performed\)|^\d+ episodes - episode_reward: -?[\d.]+ \["
+           r"|^\s*\d+/\d+: episode: \d+, duration: [\d.]+s, episode steps: ",
+           "Interval 4 (30000 steps performed)"),
+    # Dopamine's runner, through absl (google/dopamine dopamine/discrete_domains/run_experiment.py _run_train_phase)
+    Marker("Dopamine", r"\bAverage undiscounted return per (?:training|evaluation) episode: "
+           r"|\bdopamine/(?:discrete_domains|agents|jax|replay_memory)/",
+           "I0102 03:04:05.600000 1401 run_experiment.py:420] Average undiscounted return per training episode: 11.84"),
+    # Tianshou's trainer ends each epoch with the test reward and the best so far, '±' its spread
+    # (thu-ml/tianshou tianshou/trainer/base.py: 'Epoch #N: test_reward: ... ± ..., best_reward: ...')
+    Marker("Tianshou", r"^Epoch #\d+: test_reward: -?[\d.]+(?: ± [\d.]+)?, best_reward: |\btianshou/(?:trainer|policy|data)/",
+           "Epoch #3: test_reward: 187.500000 ± 12.100000, best_reward: 200.000000 ± 0.000000 in #2"),
+    Marker("RLlib", r"^timesteps_total: \d+\s*$|^episode_reward_mean: -?[\d.]+\s*$", "episode_reward_mean: 21.5"),
+    Marker("Stable-Baselines3", r"^\|\s+(?:rollout|time|train)/\s+\|\s+\||\|\s+ep_rew_mean\s+\|",
+           "|    ep_rew_mean     | 21.4     |"),
+    # --- recommendation, tabular and classic learners ---------------------------------------------------------
+    # no other tool prints in that form ---------------------------------------------------------------------
+    Marker("skorch", r"^\s*epoch +train_loss +(?:\w+ +)*dur\s*$",
+           "  epoch    train_loss    valid_acc    valid_loss     dur"),
+    Marker("RecBole", r"\bepoch \d+ training \[time: [\d.]+s, train loss: |\bepoch \d+ evaluating \[time: [\d.]+s, "
+           r"valid_score: ",
+           "Mon 01 Jan 2024 10:00:00 INFO  epoch 4 training [time: 12.30s, train loss: 310.2201]"),
+    Marker("DLRM", r"^Finished training it \d+/\d+ of epoch \d+, [\d.]+ ms/it, loss ",
+           "Finished training it 200/4000 of epoch 1, 88.10 ms/it, loss 0.471200"),
+    Marker("fastai", r"^epoch +train_loss +valid_loss\b", "epoch     train_loss  valid_loss  accuracy  time"),
+    # XGBoost's evaluation line: '[round]' then tab-separated 'data-metric:value' (dmlc/xgboost
+    # python-package/xgboost/callback.py: '[%d]\t%s' over _fmt_metric)
+    Marker("XGBoost", r"^\[\d+\]\t[\w.]+-[\w@:.-]+:-?[\d.]+(?:e-?\d+)?(?:\t|$)|\bWill train until [\w.]+-[\w@:.-]+ hasn't improved",
+           "[40]\ttrain-rmse:0.41021\tvalidation-rmse:0.52310"),
+    # LightGBM's evaluation line: "[round]" then "data's metric: value" (microsoft/LightGBM
+    # python-package/lightgbm/callback.py _format_eval_result), and its own bracketed logger
+    Marker("LightGBM", r"^\[ *\d+\]\s+\w+'s [\w@-]+: -?[\d.]+|^\[LightGBM\] \[(?:Info|Warning|Fatal)\]",
+           "[120]\tvalid_0's l2: 0.2104\tvalid_0's l1: 0.3301"),
+)
