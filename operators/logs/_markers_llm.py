@@ -66,6 +66,12 @@ LLM_ROWS: tuple[Marker, ...] = (
            "tflops=151.2,step=40,loss=2.4102,tgs (tokens/gpu/second)=3210.5,lr=3e-05,loss_scale=65536.0",
            over=(ELASTIC,)),
     # --- language-model and text training codebases -----------------------------------------------------------
+    # fairseq2's LogMetricRecorder: '<Title> Metrics (step N) - Name: value | Name: value' (facebookresearch/fairseq2
+    # src/fairseq2/metrics/recorders/log.py); before fairseq, whose package name it extends
+    Marker("fairseq2", r"\b(?:Train|Validation|Evaluation) Metrics \(step \d+\)(?: - [\w/.-]+)? - [A-Z][\w ]*: "
+           r"|\bfairseq2[./](?:recipes|models|trainer|metrics|checkpoint|gang|setup)\b",
+           "[01/02/24 03:04:05] INFO fairseq2.recipes - Train Metrics (step 40) - Loss: 2.311 | Gradient Norm: 1.02 | "
+           "Learning Rate: 3e-05", over=(ELASTIC,)),
     Marker("fairseq", r"\bfairseq(?:_cli)?\.(?:train|trainer|tasks|models|data|utils|checkpoint_utils"
            r"|distributed)\b|\| fairseq\.|\| INFO \| train_inner \||\bepoch \d{3}:\s+\d+ / \d+ loss="
            r"|\| valid on '\w+' subset \|",
@@ -76,6 +82,10 @@ LLM_ROWS: tuple[Marker, ...] = (
            over=(ELASTIC,)),
     Marker("LitGPT", r"\blitgpt[./]|\blit_gpt[./]|\| loss train: [\d.]+, val: |\biter time: [\d.]+ ?ms \((?:optimizer\.step|opt\.step)\)",
            "Epoch 1 | iter 40 step 10 | loss train: 1.912, val: n/a | iter time: 310.22 ms (step)",
+           over=(ELASTIC,)),
+    # LLM Foundry trains through Composer; its package names it (mosaicml/llm-foundry llmfoundry/command_utils/train.py)
+    Marker("LLM Foundry", r"\bllmfoundry[./](?:command_utils|callbacks|models|data|utils|registry|train)\b",
+           '  File "/usr/lib/python3/dist-packages/llmfoundry/command_utils/train.py", line 520, in train',
            over=(ELASTIC,)),
     Marker("Composer", r"\bcomposer\.(?:trainer|core|callbacks|utils|algorithms)\b|^\s*Train time/batch: \d"
            r"|Train loss/train/total: ",
@@ -101,8 +111,18 @@ LLM_ROWS: tuple[Marker, ...] = (
     Marker("OpenRLHF", r"^\((?:ActorModel|CriticModel|RewardModel|ReferenceModel|LLM)RayActor pid=\d+",
            "(ActorModelRayActor pid=4242) Train epoch [1/2]:  50%|#####     | 8/16 [01:00<01:00, pg=0.01, kl=0]"),
     Marker("trlx", r"^\[rollout \d+ / \d+\]:", "[rollout 3 / 8]:  38%|###8      | 3/8 [00:09<00:15,  3.10s/it]"),
+    # NeMo-Aligner drives NeMo's trainer; its package names it (NVIDIA/NeMo-Aligner nemo_aligner/algorithms/)
+    Marker("NeMo-Aligner", r"\bnemo_aligner[./](?:algorithms|models|utils|data)\b",
+           '  File "/opt/NeMo-Aligner/nemo_aligner/algorithms/dpo.py", line 240, in fit',
+           over=("NeMo", "PyTorch Lightning", ELASTIC)),
+    # LMFlow's pipelines drive the HF Trainer; its package names it (OptimalScale/LMFlow src/lmflow/pipeline/finetuner.py)
+    Marker("LMFlow", r"\blmflow[./](?:pipeline|models|datasets|utils|args)\b",
+           '  File "/work/LMFlow/src/lmflow/pipeline/finetuner.py", line 560, in tune', over=(HF, DS, ELASTIC)),
     Marker("NeMo AutoModel", r"\| step \d+ \| epoch \d+ \| loss [\d.]+ \|.*\| tps [\d.]+\([\d.]+/gpu\)",
            "2025-01-02 03:04:05 | INFO | root | step 7 | epoch 0 | loss 1.0210 | lr 1.00e-05 | tps 4200.1(525.0/gpu)"),
+    # Paxml (Pax) marks its own progress lines '[PAX STATUS]' (google/paxml paxml/programs.py, main.py)
+    Marker("Paxml", r"\[PAX STATUS\]", "I0203 04:05:06.700000 1401 programs.py:366] [PAX STATUS]: train_step() took 0.611 "
+           "seconds."),
     Marker("MaxText", r"\bcompleted step: \d+, seconds: [\d.]+, TFLOP/s/device:|\bMaxText\b|\bmaxtext/",
            "I0203 04:05:06.700000 1401 metric_logger.py:190] completed step: 7, seconds: 1.204, "
            "TFLOP/s/device: 210.5, loss: 9.812"),
@@ -122,4 +142,8 @@ LLM_ROWS: tuple[Marker, ...] = (
     Marker("Flair", r"(?:^|[\d,] )epoch \d+ - iter \d+/\d+ - loss [\d.]+|(?:^|[\d,] )EPOCH \d+ done: loss [\d.]+ - lr",
            "2020-01-02 03:04:05,600 epoch 3 - iter 120/400 - loss 0.2210 - samples/sec: 88.1"),
     Marker("fastText", r'^\{"progress":[\d.]+,"loss":[\d.]+,"lr":', '{"progress":12.5,"loss":1.2031,"lr":0.04,"words":900}'),
+    # spaCy's training table: 'E', '#', a 'LOSS <pipe>' column per pipe, the scores, 'SCORE', upper-cased
+    # (explosion/spaCy spacy/training/loggers.py console_logger)
+    Marker("spaCy", r"^\s*E\s+#\s+(?:LOSS \S+\s+)+.*\bSCORE\s*$",
+           "  E    #       LOSS TOK2VEC  LOSS NER  ENTS_F  ENTS_P  ENTS_R  SCORE "),
 )

@@ -64,6 +64,10 @@ SPEECH_RL_ROWS: tuple[Marker, ...] = (
     Marker("Tianshou", r"^Epoch #\d+: test_reward: -?[\d.]+(?: ± [\d.]+)?, best_reward: |\btianshou/(?:trainer|policy|data)/",
            "Epoch #3: test_reward: 187.500000 ± 12.100000, best_reward: 200.000000 ± 0.000000 in #2"),
     Marker("RLlib", r"^timesteps_total: \d+\s*$|^episode_reward_mean: -?[\d.]+\s*$", "episode_reward_mean: 21.5"),
+    # OpenAI Baselines' logger table with its PPO2 keys (openai/baselines baselines/ppo2/ppo2.py: misc/serial_timesteps,
+    # misc/nupdates, eprewmean, eplenmean)
+    Marker("OpenAI Baselines", r"^\|\s+(?:misc/(?:serial_timesteps|nupdates|total_timesteps)|eprewmean|eplenmean)\s+\|",
+           "| misc/serial_timesteps   | 2048        |"),
     Marker("Stable-Baselines3", r"^\|\s+(?:rollout|time|train)/\s+\|\s+\||\|\s+ep_rew_mean\s+\|",
            "|    ep_rew_mean     | 21.4     |"),
     # --- recommendation, tabular and classic learners ---------------------------------------------------------
@@ -84,4 +88,12 @@ SPEECH_RL_ROWS: tuple[Marker, ...] = (
     # python-package/lightgbm/callback.py _format_eval_result), and its own bracketed logger
     Marker("LightGBM", r"^\[ *\d+\]\s+\w+'s [\w@-]+: -?[\d.]+|^\[LightGBM\] \[(?:Info|Warning|Fatal)\]",
            "[120]\tvalid_0's l2: 0.2104\tvalid_0's l1: 0.3301"),
+    # Catalyst's progress bars are described '<epoch>/<epochs> * Epoch (<loader>)', its older console logger
+    # '<epoch> * Epoch (<loader>) metrics:' (catalyst-team/catalyst: its tqdm callback, its old ConsoleLogger)
+    Marker("Catalyst", r"\b\d+/\d+ \* Epoch \(\w+\)|\b\d+ \* Epoch \(\w+\) metrics: ",
+           "1/10 * Epoch (train): 100% 469/469 [00:12<00:00, 38.11it/s, accuracy01=0.912, loss=0.301]"),
+    # CatBoost's iteration line: 'N:' then learn/test values, tab-separated, the time passed and left
+    # (catboost/catboost catboost/libs/logging: '\ttotal: ...', '\tremaining: ...')
+    Marker("CatBoost", r"^\d+:\t(?:learn|test): -?[\d.]+[^\n]*\ttotal: [^\t]+\tremaining: ",
+           "120:\tlearn: 0.4012311\ttest: 0.4420127\tbest: 0.4401000 (98)\ttotal: 3.21s\tremaining: 23.5s"),
 )

@@ -102,6 +102,12 @@ VISION_ROWS: tuple[Marker, ...] = (
     Marker("DINOv2", r"^[IWEF]\d{8} \d\d:\d\d:\d\d \d+ dinov2 |\bdino_local_crops_loss: [\d.na]|\bdinov2/(?:train|eval|loss|layers|models|data)/",
            "I20240203 04:05:06 4242 dinov2 helpers.py:103] Training  [  1200/125000]  eta: 2 days, 1:02:03  "
            "lr: 0.0001 (0.0001)  total_loss: 10.9120 (11.0021)"),
+    # DINO's training loop: 'Starting DINO training !', a MetricLogger headed 'Epoch: [N/M]' with its weight decay,
+    # and log.txt lines of train_loss, train_lr, train_wd (facebookresearch/dino main_dino.py)
+    Marker("DINO", r"\bStarting DINO training\b|^Epoch: \[\d+/\d+\]\s+\[\s*\d+/\d+\]\s+eta: .*\blr: [\d.e-]+ \([\d.e-]+\)\s+wd: "
+           r"|^\{\"train_loss\": [^,]+, \"train_lr\": [^,]+, \"train_wd\": [^,]+, \"epoch\": \d+\}",
+           "Epoch: [7/100]  [ 400/1251]  eta: 0:08:11  loss: 9.8123 (9.9001)  lr: 0.000510 (0.000510)  "
+           "wd: 0.041200 (0.041200)  time: 0.4010  data: 0.0021  max mem: 12040"),
     # LAVIS's runner heads its MetricLogger lines 'Train: data epoch: [N]' (salesforce/LAVIS
     # lavis/tasks/base_task.py); runners copied from it (MiniGPT-4, InstructBLIP forks) print it too
     Marker("LAVIS", r"\bTrain: data epoch: \[\d+\]|\blavis/(?:runners|tasks|models|datasets|common)/",

@@ -148,6 +148,11 @@ MORE_SHAPES = [
       "l_g_pix: 1.1e-02 l_g_percep: 2.3e+00"], "BasicSR"),
     (["2024-05-06 07:08:09,100\tINFO train.py:300 in record_current_batch_training_metrics -- tflops=99.1,step=3,"
       "loss=7.21"], "InternEvo"),
+    (['{"train_loss": 10.41, "train_lr": 0.0004, "train_wd": 0.04, "epoch": 3}'], "DINO"),
+    (["5 * Epoch (valid) metrics: accuracy01: 0.9012 | loss: 0.3311"], "Catalyst"),
+    (["| eprewmean            | 18.2        |", "| fps                  | 1210        |"], "OpenAI Baselines"),
+    (["2024-01-02 03:04:05 INFO fairseq2 - Validation Metrics (step 500) - Loss: 2.011 | Perplexity: 7.47"],
+     "fairseq2"),
 ]
 
 
