@@ -9,7 +9,7 @@ import re
 from assay.operators.logs._fields import variable_names
 from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import key_slug, metric_name
-from assay.operators.logs._steps import EVALUATION_WORD
+from assay.operators.logs._steps import EVALUATION_WORD, PASS_WORDS, UPDATE_WORDS, step_word
 
 
 def moving_counter(
@@ -25,6 +25,10 @@ def moving_counter(
     rows = cluster.rows
     if not any(_a_count(row[2][pos]) for row in rows):
         return None  # a counter word before no count (``waiting for batch 0.020s``): no step of its own
+    if names is not None:
+        passes = passes_between_repeats(cluster, pos, names)
+        if passes is not None:
+            return passes
     if names is not None and "epoch" in names.get(pos, "").lower():
         paired = counter_with_total(cluster, names, percent)
         if paired is not None:
@@ -51,6 +55,32 @@ def moving_counter(
             continue
         rising.append((values[-1], at))
     return max(rising)[1] if rising else pos
+
+
+def passes_between_repeats(cluster: Cluster, pos: int, names: dict[int, str]) -> int | None:
+    """An update counter taken for the step (``step 1`` beside ``iter 2``: ``_steps._optimizer_step``) whose records
+    are at most one update apart: the loop prints on every pass, not every N updates (LitGPT's old fine-tuning loop
+    prints ``iter 2 step 1``, ``iter 3 step 1``, ... under gradient accumulation, the updating pass marked, so one
+    template may hold every other pass), and LitGPT's own logger steps those records by the pass
+    (``fabric.log_dict(metrics, step=iter_num)``): the passes counter, rising on every record, is the step.
+    ``None`` where records are several updates apart (``iter 3050700 step 610140`` every 60 updates: the update is
+    the step), with one record, or where nothing counts passes."""
+    rows, template = cluster.rows, cluster.template
+    if step_word(names.get(pos, "")) not in UPDATE_WORDS:
+        return None
+    updates = [whole_number(row[2][pos]) for row in rows]
+    strides = [b - a for a, b in zip(updates, updates[1:], strict=False)] if None not in updates else []
+    if not strides or max(strides) > 1:
+        return None  # records several updates apart: a loop that logs every N updates is stepped by them
+    for at, name in sorted(names.items()):
+        if at == pos or step_word(name) not in PASS_WORDS or template[at + 1 : at + 2] == ["/"]:
+            continue  # a counter printed with its total counts within an epoch (``it[ 7/ 20]``), not the run's passes
+        passes = [whole_number(row[2][at]) for row in rows]
+        if None in passes or any(p < u for p, u in zip(passes, updates, strict=False)):
+            continue  # the passes of a run are at least its updates
+        if all(a < b for a, b in zip(passes, passes[1:], strict=False)):
+            return at
+    return None
 
 
 def _a_count(token: str) -> bool:

@@ -337,5 +337,7 @@ def test_the_split_after_a_metric_carries_to_the_next_split_alone(tmp_path):
     path = tmp_path / "splits.log"
     path.write_text("\n".join(lines) + "\n")
     log = parse_log(str(path))
-    assert log.series("val_loss") == [(200, 2.3)]
-    assert log.series("step_time_ms") == [(100, 300.0), (200, 300.0)]  # the unit printed apart from its value
+    # records 25 updates apart: the optimizer step is the step, ``iter`` counts the passes between updates
+    # (``test_logs_update_counter``)
+    assert log.series("val_loss") == [(50, 2.3)]
+    assert log.series("step_time_ms") == [(25, 300.0), (50, 300.0)]  # the unit printed apart from its value
