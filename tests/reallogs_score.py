@@ -250,8 +250,10 @@ def _event_found(want: dict[str, Any], events: list[tuple[str, int | None]]) -> 
 
 #: Tools that gold files may key by another name than the entity's letters: the package's and the project's
 #: (ms-swift is ``swift``, MMTracking's package ``mmtrack``), or the repository the code was first published in
-#: (InternEvo's training code came out in the InternLM repository), or a fork of the same code (keras-rl2).
-TOOL_ALIASES = {"msswift": "swift", "mmtracking": "mmtrack", "internlm": "internevo", "kerasrl2": "kerasrl"}
+#: (InternEvo's training code came out in the InternLM repository), a fork of the same code (keras-rl2), or the
+#: short name (OpenAI's ``baselines``, Pax for Paxml).
+TOOL_ALIASES = {"msswift": "swift", "mmtracking": "mmtrack", "internlm": "internevo", "kerasrl2": "kerasrl",
+                "baselines": "openaibaselines", "pax": "paxml"}
 
 
 def tool_key(name: str | None) -> str | None:

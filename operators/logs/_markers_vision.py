@@ -130,6 +130,11 @@ VISION_ROWS: tuple[Marker, ...] = (
            "2024-03-04 05:06:07,890 INFO: [train..][epoch:  2, iter:   4,200, lr:(2.000e-04,)] [eta: 3:10:11, "
            "time (data): 0.412 (0.003)] l_pix: 2.1034e-02"),
     # --- tools whose excerpts often print no package name: a phrase or a logger layout only they print --------
+    # InsightFace's arcface_torch logging callback: 'Speed N samples/sec   Loss ...   Global Step: N   [Fp16 Grad
+    # Scale: N   ]Required: N hours' (deepinsight/insightface recognition/arcface_torch/utils/utils_callbacks.py)
+    Marker("InsightFace", r"\bGlobal Step: \d+\s+(?:Fp16 Grad Scale: [\d.]+\s+)?Required: [\d.]+ hours",
+           "Training: 2023-04-05 06:07:08,900-Speed 4120.31 samples/sec   Loss 21.4012   LearningRate 0.100000   "
+           "Epoch: 2   Global Step: 9000   Fp16 Grad Scale: 16384   Required: 31 hours"),
     Marker("nnU-Net", r"Average global foreground Dice:|\(interpret this as an estimate for the Dice"
            r"|^(?:[\d-]+ [\d:.]+: )?Pseudo dice \[|\bnnUNet_(?:preprocessed|raw|results)\b|\bnnUNetTrainer\w*\b",
            "2024-05-06 07:08:09.101112: Average global foreground Dice: [0.7712, 0.6407]"),
