@@ -31,6 +31,7 @@ from assay.operators.papers._contrast import contrast_baselines, while_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
+from assay.operators.papers._object_baselines import object_baselines
 from assay.operators.papers._phrase_names import name_baselines
 from assay.operators.papers._proposals import name_before
 from assay.operators.papers._sections import Structure
@@ -137,6 +138,8 @@ def attribute(
         previous, previous_sentence = claim, sentence
     distribute(text, claims)
     share_backwards(text, claims)
+    # "speeds up X by 2x", "reduces X's time by 30%": the verb's object is the baseline
+    object_baselines(text, claims, mentions, proposed_names)
     setups = comparison_setups(text, structure, proposed_names)
     for claim in claims:
         resolve_pronoun(text, claim, mentions)

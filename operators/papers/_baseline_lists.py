@@ -12,7 +12,7 @@ import re
 from assay.operators.papers._claims import Claim
 
 # Verbs that name their baseline before the numbers: "outperforms A and B by 1.2x and 1.5x".
-_VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed)\w*\s+(?:the\s+)?$", re.I)
+_VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed|outpac)\w*\s+(?:the\s+)?$", re.I)
 # A name, perhaps with its citation ("Tiresias [22]"), which the caller drops.
 ONE_NAME = r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?(?:\s*\[[\w\s,.-]{1,20}\])?"
 CITATION = re.compile(r"\s*\[[^\]]*\]")

@@ -25,6 +25,7 @@ from assay.operators.papers._baseline_lists import share_backwards as share_back
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._context import CLAUSE_END
 from assay.operators.papers._mentions import Mention, MentionIndex
+from assay.operators.papers._phrase_shape import mask_citations, shape
 from assay.operators.papers._proposals import acceptable
 from assay.operators.papers._sections import Structure
 
@@ -45,7 +46,10 @@ _PHRASE = r"(?:[^,.;:()\n]|(?<=\d)\.(?=\d)|\n(?!\s*\n))"
 _VERSUS_EN = re.compile(
     r"\b(?:compared\s+(?:with|to|against)|relative\s+to|with\s+respect\s+to|w\.\s?r\.\s?t\.?|"
     r"in\s+comparison\s+(?:with|to)|over|than|versus|vs\.?|"
-    r"against|outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|exceed(?:s|ed|ing)?)\s+(?!\s*[\d$~])"
+    r"against|outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|exceed(?:s|ed|ing)?|"
+    # verbs whose object is the system compared with: "outpaces X by 1.9x", "trails X by 3%", "lags behind X"
+    r"outpac(?:e|es|ed|ing)|trail(?:s|ed|ing)?|(?:lag(?:s|ged|ging)?|f[ae]ll(?:s|ing)?)\s+behind|"
+    r"edg(?:e|es|ed|ing)\s+out|improv(?:e|es|ed|ing)\s+upon)\s+(?!\s*[\d$~])"
     # "than with FooSched", "than under the default": the baseline, not the preposition.
     rf"(?:(?:with|using|under)\s+)?(?:the\s+|a\s+|an\s+)?(?P<v>{_PHRASE}{{2,90}})",
     re.I,
@@ -79,9 +83,18 @@ _VERSUS_ZH = re.compile(
     r"(?=\s*(?:[，。；,;的]|\[|$)|\s(?!和|与|及|、|基线|框架|系统|方法|实现|版本|库|方案|算法|策略)[^\sA-Za-z])"
     # "（1.36 rps 对比 0.67 rps）": a value set against a value names no baseline.
     r"|(?:相比于?|相较于?|相对于|对比于?|较之)(?!\s*\d)(?P<v2>[^，。；,;]{1,80}?)(?=[，。；,;]|$|的|，)"
-    r"|比(?P<v3>[^，。；,;\d]{1,30}?)(?:快|高|低|少|多|好|强|提升|提高|减少|降低)"
+    r"|比(?P<v3>[^，。；,;\d]{1,30}?)(?:快|高|低|少|多|好|强|提升|提高|减少|降低|增加|缩短|节省|加速|加快|提速)"
     r"|优于(?P<v4>[^，。；,;\d]{1,40}?)(?=\d|[，。；,;]|$)"
     r"|在(?P<v5>[^，。；,;在]{1,30}?(?:基线|框架|系统|方法|实现|库|baselines?|systems?))上"
+    # "较X提升了1.3倍": 较 with the baseline before a change (not the adverb of "较高", "较大", "较之").
+    r"|较(?![之为高低大小多少长短快慢好差早晚强弱])(?P<v7>[^，。；,;\d]{1,30}?)"
+    r"(?:提升|提高|降低|减少|增加|缩短|节省|加速|加快|快|高|低|少|多|好|强)"
+    # "是X的1.6倍", "达到了X的93%": the number is a multiple or a share of X's figure.
+    r"|(?:是|为|达到了?|相当于|仅为|只有)(?P<v8>[^，。；,;\d的是为]{1,30}?)(?:的[^，。；,;\d的是为]{1,10})?"
+    r"的\s*(?=\d[\d.]*\s*(?:倍|%|％))"
+    # "超过了X（...9.8倍）": surpassing a named system (a Latin name; "超过90%" is a bound).
+    r"|(?:超过|超越|胜过|领先于?)了?(?P<v9>[^，。；,;\d（(]{0,20}?[A-Za-z][^，。；,;\d（(]{0,30}?)"
+    r"(?=\s*[（(，。；,;]|\s*\d|$)"
 )
 _REACH = 40
 _ZH_CLAUSE_END = re.compile(r"[；;。]")
@@ -90,7 +103,7 @@ _ZH_COMMA = re.compile(r"[，,；;。]")
 # coordination or a head noun ("A 和 B", "X 基线", "X 的实现").
 _ZH_LATIN_LEAD = re.compile(
     r"^(?P<n>[A-Za-z][A-Za-z0-9_.+-]*(?:[ ][A-Za-z][A-Za-z0-9_.+-]*)*)\s*(?=[\u4e00-\u9fff])"
-    r"(?!和|与|及|、|的|基线|框架|系统|方法|实现|版本|库|模型|方案|算法|策略)"
+    r"(?!和|与|及|、|的|基线|框架|系统|方法|实现(?!了)|版本|库|模型|方案|算法|策略)"
 )
 _BARE_COMPARATIVE = re.compile(
     r"^(?:more|less|fewer|faster|higher|lower|better|an?|the|one|two|twice|thrice|double|triple|half)$", re.I
@@ -151,7 +164,7 @@ def versus(
             start, phrase = start + reached.start("v"), reached.group("v")
             stop = _STOP_EN.search(phrase, len("without"))
         else:
-            stop = _STOP_EN.search(phrase)
+            stop = _STOP_EN.search(mask_citations(phrase))  # "than A [12] and B [7]" runs on
         phrase = _cell_cut(text, m.start(), (phrase[: stop.start()] if stop else phrase).strip())
         if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase) or _MULTIPLE_FIRST.match(phrase):
             continue
@@ -162,6 +175,10 @@ def versus(
             # one of a numbered series, whose number the stop cut off.
             continue
         end = start + len(phrase)
+        # what the phrase's grammar names: "both A and B", "that of A", "the best of A, B and C", "A does"
+        phrase, start, end = shape(text, start, end, s_end)
+        if "[" in phrase:
+            phrase = " ".join(CITATION.sub("", phrase).split())
         if _DESCRIPTIVE.search(phrase):
             named = _APPOSITIVE_NAME.match(text, end, s_end)
             if named:  # "compared to the second-best method, vPipe": the name, not the description
@@ -187,7 +204,9 @@ def versus(
         preferred = start >= claim.end and distance <= _REACH
         candidates.append((0 if preferred else 1, distance, phrase, start, end))
     for m in _VERSUS_ZH.finditer(text, s_start, s_end):
-        group = next(g for g in ("v1", "v6", "v2", "v3", "v4", "v5") if m.group(g) is not None)
+        group = next(
+            g for g in ("v1", "v6", "v2", "v3", "v4", "v5", "v7", "v8", "v9") if m.group(g) is not None
+        )
         phrase = m.group(group).strip()
         lead = _ZH_LATIN_LEAD.match(phrase)
         if lead:  # "比ZeRO将总通信量减少": the name, not the words the segmentation ran on into

@@ -1,0 +1,106 @@
+"""What a comparison phrase names, by its grammar: the words after "than", "over", "compared to", ... are a noun
+phrase whose head or appositive is the baseline, with words around it that are not part of the name.
+
+``_baselines.versus`` cuts the phrase where its clause goes on; this module reads the phrase's shape. Each
+shape is a row of ``SHAPES`` with its own example (tested through ``extract_knowledge`` in
+``tests/unit/test_papers_comparisons.py``):
+
+* a quantifier over a coordination: "than both A and B" -> ``A and B`` ("either", "all of", "each of");
+* a selection from a list: "over the best of A, B and C" -> ``A, B and C`` (the list runs over its commas,
+  which end a phrase elsewhere);
+* the figure of another system: "than that of A", "than those achieved by A" -> ``A``;
+* the clause of the than-phrase: "than A does", "than A can" -> ``A`` (its verb is no part of the name);
+* a description with its name in apposition: "than the state-of-the-art scheduler A" -> ``A`` (the words
+  before the name end in a noun that describes a system: ``_phrase_names.DESCRIPTORS``); "than vanilla A"
+  keeps its modifier, which names a variant;
+* examples of a description: "existing schedulers such as A" / "like A" / "including A" -> ``A``.
+
+A citation between coordinated names ("A [12] and B [7]") no longer ends the phrase (``mask_citations``).
+A module of its own because it is one step over one phrase, with no knowledge of the claim or the document.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assay.operators.papers._baseline_lists import ONE_NAME
+from assay.operators.papers._phrase_names import DESCRIPTORS
+
+# A coordination of names: "A", "A and B", "A, B, and C" (citations allowed after each).
+_NAME_LIST = re.compile(rf"{ONE_NAME}(?:\s*,\s*{ONE_NAME})*(?:,?\s+(?:and|or)\s+{ONE_NAME})?")
+_AUX = r"does|do|did|can|could|would|will|is|are|was|were|has|have|had"
+
+#: (what the phrase's shape is, the pattern read on the phrase, an example): ``n`` is the baseline's start;
+#: a row whose ``list`` group matched takes the whole coordination of names from the text at that point.
+SHAPES: tuple[tuple[str, re.Pattern[str], str], ...] = (
+    (
+        "a quantifier over a coordination",
+        re.compile(r"^(?:both|either|all\s+of|each\s+of|any\s+of)\s+(?:the\s+)?(?P<n>\S)", re.I),
+        "than both FooSched and BarPipe",
+    ),
+    (
+        "a selection from a list",
+        re.compile(
+            r"^(?:the\s+)?(?:best|strongest|fastest|better|stronger|faster|top|leading)\s+(?:one\s+)?"
+            r"(?:of|among)\s+(?:the\s+)?(?P<list>)(?P<n>[A-Z]|[a-z]{1,3}[A-Z])"
+        ),
+        "over the best of FooSched, BarPipe and TideRun",
+    ),
+    (
+        "the figure of another system",
+        re.compile(
+            r"^(?:that|those|the\s+ones?)\s+(?:of|for|(?:achieved|reached|obtained|attained|measured)\s+"
+            r"(?:by|with))\s+(?:the\s+)?(?P<n>\S)"
+        ),
+        "lower than that of BarPipe",
+    ),
+    (
+        "examples of a description",
+        re.compile(
+            r"^(?:[a-z][\w-]*\s+){1,4}?(?:such\s+as|like|including|e\.\s?g\.,?)\s+(?P<list>)"
+            r"(?P<n>[A-Z]|[a-z]{1,3}[A-Z])"
+        ),
+        "existing schedulers such as BarPipe",
+    ),
+    (
+        "a description with its name in apposition",
+        re.compile(
+            rf"^(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){{0,4}}(?:{DESCRIPTORS})\s+(?P<n>{ONE_NAME})$"
+        ),
+        "the state-of-the-art scheduler BarPipe",
+    ),
+)
+# "than FooSched does", "than BarPipe can": the than-clause's verb after the name.
+_TRAILING_AUX = re.compile(rf"\s+(?:{_AUX})$")
+_NAME_START = re.compile(r"[A-Z]|[a-z]{1,3}[A-Z]")
+# A citation followed by more of a coordination: "FooSched [12] and BarPipe [7]".
+_INNER_CITATION = re.compile(r"\s*\[[\w\s.-]{1,20}\](?=\s*,?\s+(?:and|or)\s)")
+
+
+def mask_citations(phrase: str) -> str:
+    """The phrase with each citation that stands inside a coordination of names blanked out (same length),
+    so that a search for where the phrase ends does not stop at its bracket."""
+    return _INNER_CITATION.sub(lambda m: " " * len(m.group()), phrase)
+
+
+def shape(text: str, start: int, end: int, limit: int) -> tuple[str, int, int]:
+    """The baseline the phrase ``text[start:end]`` names, with its span (the phrase itself when no shape
+    applies); ``limit``: where the sentence ends, up to which a list may run."""
+    phrase = text[start:end]
+    for _what, pattern, _example in SHAPES:
+        m = pattern.search(phrase)
+        if not m:
+            continue
+        at = start + m.start("n")
+        if m.groupdict().get("list") is not None:
+            names = _NAME_LIST.match(text, at, limit)
+            if names:
+                return " ".join(names.group().split()), at, names.end()
+            continue
+        if at >= end:
+            continue
+        return shape(text, at, end, limit)
+    aux = _TRAILING_AUX.search(phrase)
+    if aux and _NAME_START.match(phrase) and aux.start() > 0:
+        return " ".join(phrase[: aux.start()].split()), start, start + aux.start()
+    return " ".join(phrase.split()), start, end
