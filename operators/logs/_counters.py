@@ -9,7 +9,8 @@ import re
 from assay.operators.logs._fields import variable_names
 from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import key_slug, metric_name
-from assay.operators.logs._steps import EVALUATION_WORD, PASS_WORDS, UPDATE_WORDS, step_word
+from assay.operators.logs._step_keys import PASS_WORDS, UPDATE_WORDS, step_word
+from assay.operators.logs._steps import EVALUATION_WORD
 
 
 def moving_counter(
@@ -58,7 +59,7 @@ def moving_counter(
 
 
 def passes_between_repeats(cluster: Cluster, pos: int, names: dict[int, str]) -> int | None:
-    """An update counter taken for the step (``step 1`` beside ``iter 2``: ``_steps._optimizer_step``) whose records
+    """An update counter taken for the step (``step 1`` beside ``iter 2``: ``_step_keys.optimizer_step``) whose records
     are at most one update apart: the loop prints on every pass, not every N updates (LitGPT's old fine-tuning loop
     prints ``iter 2 step 1``, ``iter 3 step 1``, ... under gradient accumulation, the updating pass marked, so one
     template may hold every other pass), and LitGPT's own logger steps those records by the pass

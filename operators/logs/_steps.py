@@ -13,7 +13,8 @@ from assay.operators.logs._epochs import (  # noqa: F401 -- the epoch context is
     EpochRelative,
     says_epoch_ended,
 )
-from assay.operators.logs._names import counts_across_epochs, is_step_key, key_slug
+from assay.operators.logs._names import counts_across_epochs, is_step_key
+from assay.operators.logs._step_keys import learners_own, optimizer_step
 
 #: A line about evaluation (``Epoch(val) [2][100/100]``, ``Test: [ 10/50]``): its counter counts evaluation
 #: batches, not training steps. The word alone: ``val_loss:`` on a training line's end is a metric's name.
@@ -65,10 +66,11 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
         running = [pos for pos in keys if template[pos + 1 : pos + 2] != ["/"]]
         if running and len(running) < len(keys):
             keys = running
+        keys = learners_own(template, names, keys)
         across = next((pos for pos in keys if counts_across_epochs(names[pos])), None)
         if across is not None:
             return across
-        return _optimizer_step(keys, names)
+        return optimizer_step(keys, names)
 
     for pos in sorted(names):
         if template[pos + 1 : pos + 3] == ["/", "<*>"] and names[pos].lower() in _COUNTER_WORDS:
@@ -99,29 +101,6 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
             return 0
     # a log of one line per epoch counts epochs
     return epoch
-
-
-#: Step words that count optimizer updates, and words that count the passes (micro-batches) between them.
-UPDATE_WORDS = {"step", "steps", "update", "updates", "optimizer_step", "opt_step"}
-PASS_WORDS = {"iter", "iters", "iteration", "iterations", "it", "micro_step", "micro_batch"}
-
-
-def step_word(name: str) -> str:
-    """A step key's word without its split (``train_iter`` -> ``iter``)."""
-    return re.sub(r"^(?:train|training)_", "", key_slug(name))
-
-
-def _optimizer_step(keys: list[int], names: dict[int, str]) -> int:
-    """Of several step keys on one line (none counting across epochs), the one that counts optimizer updates where
-    another counts the passes between them: LitGPT prints ``iter {iter_num} step {step_count}``, ``iter_num``
-    going up on every micro-batch and ``step_count`` on every optimizer step (``litgpt/pretrain.py``), and the
-    step is the update (unless the records repeat it: ``_counters.passes_between_repeats``). Else the first key."""
-    slugs = {pos: step_word(names[pos]) for pos in keys}
-    if any(slug in PASS_WORDS for slug in slugs.values()):
-        update = next((pos for pos in keys if slugs[pos] in UPDATE_WORDS), None)
-        if update is not None:
-            return update
-    return keys[0]
 
 
 #: What stands between a counter's word and its number: a separator, and the quotes of a JSON object whose

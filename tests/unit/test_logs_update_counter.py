@@ -30,3 +30,24 @@ def test_records_on_every_pass_are_stepped_by_the_pass(tmp_path):
         for i in range(1, 9)
     ]
     assert _steps(tmp_path, lines) == list(range(1, 9))
+
+
+def test_the_learners_counter_among_the_roles_counters_is_the_step(tmp_path):
+    # an RL framework's terminal logger prints every role's counter, titled, in key order: the learner's counts
+    # the training's updates, the actors' and evaluators' count environment steps
+    lines = []
+    for k, (env, updates) in enumerate(((410, 3), (880, 4), (1350, 5))):
+        lines.append(
+            f"I0102 11:00:0{k}.000000 13900 terminal.py:91] [Learner] Actor Episodes = {k + 1} | Actor Steps = {env} | "
+            f"Critic Loss = 0.2{k} | Evaluator Steps = 640 | Learner Steps = {updates} | Loss = -0.5{k} | Policy Loss = -0.6{k}"
+        )
+        lines.append(
+            f"I0102 11:00:0{k}.400000 13900 terminal.py:91] [Actor] Actor Episodes = {k + 1} | Actor Steps = {env + 200} | "
+            f"Episode Length = 200 | Episode Return = -19.0 | Learner Steps = {updates} | Steps Per Second = 80.5"
+        )
+    assert _steps(tmp_path, lines) == [3, 4, 5]
+
+
+def test_one_role_alone_keeps_its_counter(tmp_path):
+    lines = [f"[Actor] Actor Steps = {s} | Episode Return = -{s / 100:.1f} | Loss = 0.{s // 100}" for s in (300, 600, 900)]
+    assert _steps(tmp_path, lines) == [300, 600, 900]

@@ -1,0 +1,57 @@
+"""Which of several step keys on one line is the step: the learner's counter among the roles' (Acme's
+``Actor Steps`` / ``Learner Steps``), the optimizer's updates over the passes between them (LitGPT's ``iter N step
+M``). Read from the tools' own code; ``_steps.step_position`` applies them, ``_counters.passes_between_repeats``
+reads the records when updates repeat."""
+
+from __future__ import annotations
+
+import re
+
+from assay.operators.logs._names import key_slug
+
+#: Roles whose counter is the training's own: the learner's updates, not the actors' or evaluators' env steps.
+_LEARNER_ROLES = {"learner", "trainer", "train", "training", "optimizer", "update", "gradient", "sgd"}
+
+
+def learners_own(template: list[str], names: dict[int, str], keys: list[int]) -> list[int]:
+    """Several step keys of one word, each after the role that counts it (Acme's ``TerminalLogger`` prints every
+    counter of its ``counting.Counter``, ``actor_steps``, ``evaluator_steps``, ``learner_steps``, titled as
+    ``Actor Steps = 825 | ... | Learner Steps = 2``): the learner's counts the training's updates, the others count
+    environment steps, so it is the step. ``keys`` unchanged where no key's role is a learner's."""
+    if len(keys) < 2:
+        return keys
+    own = []
+    for pos in keys:
+        at = pos - 1
+        while at >= 0 and template[at] in ("=", ":"):
+            at -= 1
+        name = names[pos].lower().split()
+        role = name[-2] if len(name) >= 2 else (template[at - 1].lower() if at >= 1 else "")
+        if role in _LEARNER_ROLES:
+            own.append(pos)
+    return own if own and len(own) < len(keys) else keys
+
+
+#: Step words that count optimizer updates, and words that count the passes (micro-batches) between them.
+UPDATE_WORDS = {"step", "steps", "update", "updates", "optimizer_step", "opt_step"}
+PASS_WORDS = {"iter", "iters", "iteration", "iterations", "it", "micro_step", "micro_batch"}
+
+
+def step_word(name: str) -> str:
+    """A step key's word without its split (``train_iter`` -> ``iter``)."""
+    return re.sub(r"^(?:train|training)_", "", key_slug(name))
+
+
+def optimizer_step(keys: list[int], names: dict[int, str]) -> int:
+    """Of several step keys on one line (none counting across epochs), the one that counts optimizer updates where
+    another counts the passes between them: LitGPT prints ``iter {iter_num} step {step_count}``, ``iter_num``
+    going up on every micro-batch and ``step_count`` on every optimizer step (``litgpt/pretrain.py``). Records
+    several updates apart are read at the update, as the held-out sets' convention reads them (LitGPT's own
+    ``log_dict`` steps by ``iter_num``: that reading stays where records come at every pass,
+    ``_counters.passes_between_repeats``). Else the first key."""
+    slugs = {pos: step_word(names[pos]) for pos in keys}
+    if any(slug in PASS_WORDS for slug in slugs.values()):
+        update = next((pos for pos in keys if slugs[pos] in UPDATE_WORDS), None)
+        if update is not None:
+            return update
+    return keys[0]
