@@ -84,10 +84,11 @@ SPEECH_RL_ROWS: tuple[Marker, ...] = (
     # python-package/xgboost/callback.py: '[%d]\t%s' over _fmt_metric)
     Marker("XGBoost", r"^\[\d+\]\t[\w.]+-[\w@:.-]+:-?[\d.]+(?:e-?\d+)?(?:\t|$)|\bWill train until [\w.]+-[\w@:.-]+ hasn't improved",
            "[40]\ttrain-rmse:0.41021\tvalidation-rmse:0.52310"),
-    # LightGBM's evaluation line: "[round]" then "data's metric: value" (microsoft/LightGBM
-    # python-package/lightgbm/callback.py _format_eval_result), and its own bracketed logger
-    Marker("LightGBM", r"^\[ *\d+\]\s+\w+'s [\w@-]+: -?[\d.]+|^\[LightGBM\] \[(?:Info|Warning|Fatal)\]",
-           "[120]\tvalid_0's l2: 0.2104\tvalid_0's l1: 0.3301"),
+    # LightGBM's own bracketed logger (microsoft/LightGBM: '[LightGBM] [Info] ...' from its C++ core). Its evaluation
+    # line ("[N]\tvalid_0's l2: ...", python-package/lightgbm/callback.py) is left out: packages built like it print
+    # it under their own bracketed logger, which then names them (_packages)
+    Marker("LightGBM", r"^\[LightGBM\] \[(?:Info|Warning|Fatal|Debug)\]",
+           "[LightGBM] [Info] Number of data points in the train set: 8000, number of used features: 28"),
     # Catalyst's progress bars are described '<epoch>/<epochs> * Epoch (<loader>)', its older console logger
     # '<epoch> * Epoch (<loader>) metrics:' (catalyst-team/catalyst: its tqdm callback, its old ConsoleLogger)
     Marker("Catalyst", r"\b\d+/\d+ \* Epoch \(\w+\)|\b\d+ \* Epoch \(\w+\) metrics: ",

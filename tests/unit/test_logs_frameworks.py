@@ -135,7 +135,7 @@ MORE_SHAPES = [
       "1           500         141.2       190.4          120.1          101.2                 310.5"], "ESPnet"),
     (["Will train until validation-logloss hasn't improved in 20 rounds.", "[0]\tvalidation-logloss:0.65012"],
      "XGBoost"),
-    (["[LightGBM] [Info] Total Bins 6120", "[LightGBM] [Info] Number of data points in the train set: 8000"],
+    (["[LightGBM] [Warning] No further splits with positive gain, best gain: -inf", "[10]\tvalid_0's l2: 0.52"],
      "LightGBM"),
     (["3000/50000: episode: 12, duration: 2.310s, episode steps: 250, steps per second: 108, episode reward: 250.000, "
       "mean reward: 1.000 [1.000, 1.000]"], "Keras-RL"),
