@@ -100,6 +100,40 @@ PRINTERS: tuple[Printer, ...] = (
         "Train:",
     ),
     Printer(
+        "Swin Transformer's train_one_epoch (and the vision repositories built on its main.py)",
+        r"\bTrain:\s*\[(?P<k>\d+)/\d+\]\[(?P<n>\d+)/(?P<of>\d+)\]\s+eta\b",
+        0,
+        0,
+        GLOBAL,
+        # f'Train: [{epoch}/{config.TRAIN.EPOCHS}][{idx}/{num_steps}]' for epoch in range(config.TRAIN.START_EPOCH,
+        # config.TRAIN.EPOCHS), _C.TRAIN.START_EPOCH = 0
+        "microsoft/Swin-Transformer:main.py, microsoft/Swin-Transformer:config.py",
+        (
+            "[2023-03-04 05:06:07 swin_tiny](main.py 220): INFO Train: [4/300][600/1251]\teta 0:05:00 lr 0.000900\t"
+            "time 0.3000 (0.3100)\tloss 4.1000 (4.2000)\tgrad_norm 2.1000 (2.3000)\tmem 9000MB",
+            "[2023-03-04 05:06:37 swin_tiny](main.py 220): INFO Train: [4/300][700/1251]\teta 0:04:30 lr 0.000900\t"
+            "time 0.3000 (0.3100)\tloss 4.0500 (4.1900)\tgrad_norm 2.0000 (2.2900)\tmem 9000MB",
+        ),
+        (5604, 5704),
+        "Train:",
+    ),
+    Printer(
+        "HRNet-Semantic-Segmentation's train (and the segmentation repositories that copy its loop)",
+        r"\bEpoch:\s*\[(?P<k>\d+)/\d+\]\s*Iter:\s*\[(?P<n>\d+)/(?P<of>\d+)\],\s*Time:",
+        0,
+        0,
+        GLOBAL,
+        # 'Epoch: [{}/{}] Iter:[{}/{}], Time: {:.2f}, '.format(epoch, num_epoch, i_iter, epoch_iters, ...) for epoch
+        # in range(last_epoch, end_epoch), last_epoch 0; the lr schedule's step is i_iter + epoch * epoch_iters
+        "HRNet/HRNet-Semantic-Segmentation:lib/core/function.py, HRNet/HRNet-Semantic-Segmentation:tools/train.py",
+        (
+            "2022-06-07 08:09:10,111 Epoch: [6/484] Iter:[50/371], Time: 0.61, lr: [0.0098], Loss: 0.412000",
+            "2022-06-07 08:09:40,111 Epoch: [6/484] Iter:[60/371], Time: 0.61, lr: [0.0098], Loss: 0.409000",
+        ),
+        (2276, 2286),
+        "Iter:",
+    ),
+    Printer(
         "PaddleDetection's LogPrinter callback",
         r"\bEpoch:\s*\[(?P<k>\d+)\]\s+\[\s*(?P<n>\d+)\s*/\s*(?P<of>\d+)\]\s+learning_rate:",
         0,
@@ -164,6 +198,22 @@ PRINTERS: tuple[Printer, ...] = (
         ),
         (2750, 2800),
         "iter:",
+    ),
+    Printer(
+        "the PyTorch word language model example (and the nn.Transformer tutorial that copies its print)",
+        r"^\|\s*epoch\s+(?P<k>\d+)\s*\|\s*(?P<n>\d+)\s*/\s*(?P<of>\d+)\s+batches\s*\|",
+        1,
+        0,
+        GLOBAL,
+        # '| epoch {:3d} | {:5d}/{:5d} batches | lr {:02.2f} | ...'.format(epoch, batch, ...) for epoch in
+        # range(1, args.epochs + 1)
+        "pytorch/examples:word_language_model/main.py",
+        (
+            "| epoch   2 |   400/ 1500 batches | lr 20.00 | ms/batch 30.10 | loss  5.60 | ppl   270.43",
+            "| epoch   2 |   600/ 1500 batches | lr 20.00 | ms/batch 30.00 | loss  5.50 | ppl   244.69",
+        ),
+        (1900, 2100),
+        "batches",
     ),
     Printer(
         "Keras' ProgbarLogger under model.fit (one record per epoch when every bar reached its total)",
