@@ -216,6 +216,22 @@ PRINTERS: tuple[Printer, ...] = (
         "batches",
     ),
     Printer(
+        "the pytorch-tutorial training loops (copied into many course and research scripts)",
+        r"\bEpoch \[(?P<k>\d+)/\d+\], Step \[(?P<n>\d+)/(?P<of>\d+)\], Loss:",
+        1,
+        1,
+        GLOBAL,
+        # 'Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}'.format(epoch+1, num_epochs, i+1, total_step, loss.item())
+        "yunjey/pytorch-tutorial:tutorials/01-basics/feedforward_neural_network/main.py",
+        (
+            "Epoch [3/5], Step [500/600], Loss: 0.1200",
+            "Epoch [3/5], Step [600/600], Loss: 0.1100",
+            "Epoch [4/5], Step [100/600], Loss: 0.1000",
+        ),
+        (1700, 1800, 1900),
+        "Step [",
+    ),
+    Printer(
         "Keras' ProgbarLogger under model.fit (one record per epoch when every bar reached its total)",
         r"^\s*Epoch (?P<k>\d+)/\d+\s*$",
         1,
