@@ -27,6 +27,7 @@ from assay.operators.papers._baselines import (
     versus,
 )
 from assay.operators.papers._claims import Claim
+from assay.operators.papers._clause_subjects import clause_subject
 from assay.operators.papers._contrast import contrast_baselines, while_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
@@ -134,6 +135,11 @@ def attribute(
                 extra.append(
                     Mention(named[1], named[1] + len(named[0]), named[0], "system", named[0], 0.5, "rule")
                 )
+        if claim.subject is None and primary is None and lang == "en":
+            # a text with no system of its own (a measurement study): the clause's subject as written
+            phrase = clause_subject(text, sentence[0], claim.start)
+            if phrase and not (claim.versus and phrase.lower() in claim.versus.lower()):
+                claim.subject, claim.subject_source = phrase, "clause"
         claim.setting = _setting(claim, sentence, mentions)
         previous, previous_sentence = claim, sentence
     distribute(text, claims)

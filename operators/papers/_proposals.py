@@ -14,6 +14,7 @@ from itertools import islice
 
 from assay.operators.papers._mentions import Mention
 from assay.operators.papers._ownership import credited_to_others
+from assay.operators.papers._techniques import technique_phrases
 from assay.operators.papers._title_names import (
     _DISTINCTIVE,
     _NAME,
@@ -39,22 +40,32 @@ _EN_PROPOSE = re.compile(
     r"(?P<rest>(?:[^.;!?\n]|\n(?![ \t]*\n)){1,300})",
     re.IGNORECASE,
 )
-_ZH_PROPOSE = re.compile(r"(?:提出|推出|设计|开发|介绍|展示|实现|构建|研发)了?(?P<rest>[^。；！？!?]{0,80})")
+_ZH_PROPOSE = re.compile(
+    r"(?:提出|推出|发布|开源|设计|开发|介绍|展示|实现|构建|研发)了?(?P<rest>[^。；！？!?]{0,80})"
+)
 _NAMES = rf"{_NAME}(?:[ \t]+{_NAME})*"  # "Amazon SageMaker"
 _LEADING_NAME = re.compile(
     rf"^(?:(?:a|an|the)\s+)?(?P<n>{_NAMES})"
     r"(?=[ \t]*(?:[,:(—–\n]|\s+-\s|$)|\s+(?:which|that|on|in|as|atop|for|to|with|to)\b)"
 )
+# "we call it X", "which we call X", "we call our system X", "we name this design X": the name the paper gives.
+_WE_CALL = r"\bwe\s+(?:call|name|term|dub)(?:\s+(?:it|this|them|our|the)(?:\s+[a-z][\w-]*){0,3}?)?"
 _CALLED = re.compile(
-    rf"(?:\bcalled|\bnamed|\bdubbed|\btermed|\bcoined|称为|名为|叫做|命名为|即)\s*[\"“']?(?P<n>{_NAME})"
+    rf"(?:\bcalled|\bnamed|\bdubbed|\btermed|\bcoined|{_WE_CALL}|称为|名为|叫做|命名为|即)\s*[\"“']?(?P<n>{_NAME})"
 )
+# Said on its own, outside a "we propose" statement; not a cut-down variant named for an ablation ("we call it
+# X (baseline)", "... without the cache, which we call X-NoCache" is left to the baselines).
+_WE_CALL_ALONE = re.compile(rf"{_WE_CALL}\s*[\"“']?(?P<n>{_NAME})(?![\w-])(?!\s*\((?:baseline|w/o|without))")
+_VARIANT_WORDS = re.compile(r"\b(?:baseline|without|disabled?|vanilla|variant|ablat\w*)\b", re.I)
 _PAREN = re.compile(rf"[(（](?P<n>{_NAME})[)）]")
 _ZH_LEADING = re.compile(rf"^(?:一个|一种|一款|一套|了)?(?P<n>{_NAMES})(?![A-Za-z0-9])")
 # "提出了一种拓扑感知的集合通信库Lattice": the name right after the kind of system it is.
 _ZH_NOUN_NAME = re.compile(
     rf"(?:库|框架|系统|方法|引擎|调度器|编译器|平台|算法|工具|机制|技术|方案)\s*(?P<n>{_NAME})(?![A-Za-z0-9])"
 )
-_ZH_DE_NAME = re.compile(rf"的(?P<n>{_NAME})(?=[，,（(：:]|$)")
+# "...的最新的FooLib框架": the name after 的, perhaps with the kind of system it is, ending the clause.
+_ZH_KIND = r"(?:框架|系统|库|引擎|平台|工具|版本|方法|算法)"
+_ZH_DE_NAME = re.compile(rf"的(?P<n>{_NAME})\s*{_ZH_KIND}?(?=[，,（(：:]|$)")
 # "Merak, an automated ... framework", "TensorFlow is a ... system", "Celeritas，这是一个": found from these
 # literal anchors first, so the text is scanned once cheaply.
 _APPOSITION_ANCHOR = re.compile(r",\s+an?\s+|\s+is\s+an?\s+|[，,]?这是一[个种]")
@@ -73,7 +84,9 @@ _OUR_NOUN = (
     r"trainer|tuner|profiler)s?"
 )
 _OURS = (
-    re.compile(rf"\b[Oo]ur\s+{_OUR_WORDS}{_OUR_NOUN},?\s+(?:called\s+|named\s+)?(?P<n>{_NAME})(?![\w-])"),
+    re.compile(
+        rf"\b(?:[Oo]ur|[Tt]he\s+proposed)\s+{_OUR_WORDS}{_OUR_NOUN},?\s+(?:called\s+|named\s+)?(?P<n>{_NAME})(?![\w-])"
+    ),
     re.compile(rf"(?<![\w-])(?P<n>{_NAME}){_CITED},\s+our\s+{_OUR_WORDS}{_OUR_NOUN}\b"),
     re.compile(rf"(?<![\w-])(?P<n>{_NAME})\s*\(ours\)"),
 )
@@ -135,6 +148,9 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
         for pattern, span in ((_CALLED, rest), (_PAREN, rest.split("\n", 1)[0])):
             for n in pattern.finditer(span):
                 add(n.group("n"), base + n.start("n"), 0.8, "called")
+    for m in _WE_CALL_ALONE.finditer(text):
+        if not _VARIANT_WORDS.search(text, max(0, m.start() - 150), m.start()):
+            add(m.group("n"), m.start("n"), 0.8, "called")
     for pattern in _OURS:
         # "our open-source training framework, X", "X [9], our framework for ...", "X (ours)"
         for m in pattern.finditer(text):
@@ -170,7 +186,8 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
             # and not a known system the paper builds on or compares with.
             if (
                 name.lower() not in known_names
-                and text.count(name) >= 2
+                # said twice as a word of its own, not inside a compound ("Low-Latency ... Latency drops")
+                and len(occurrences(text, name, True, 2)) >= 2
                 and not re.search(rf"(?<![A-Za-z]){re.escape(name.lower())}(?![A-Za-z])", text)
             ):
                 add(name, m.start("n"), 0.6, "verb")
@@ -190,6 +207,10 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
             add(name.group("n"), name.start("n"), 0.7, "apposition", whose=True)
     for name, start in _frequent_names(text, lang, known):
         add(name, start, 0.5, "frequent")
+    if not any(p.how in _STRONG for p in found.values()):
+        # No name is proposed: a technique named by its words ("we propose a packing policy that ...").
+        for phrase, start, how in technique_phrases(text):
+            add(phrase, start, 0.6, how)
     if not found:
         # No sentence proposes anything: a known system the whole text is about ("ALPA ... ALPA ... ALPA").
         systems = Counter(m.name for m in known if m.type == "system" and m.source == "gazetteer")
@@ -256,6 +277,7 @@ _EVIDENCE = {
     "ours": 3.0,
     "called": 2.0,
     "apposition": 1.5,
+    "technique": 2.0,
     "verb": 0.5,
     "frequent": 0.0,
     "known": 0.0,
@@ -263,6 +285,8 @@ _EVIDENCE = {
 #: Names that only a strong statement (title, "we present X") makes the paper's own: a repeated name with
 #: nothing more is one the paper also has to beat.
 _STRONG = ("title", "propose", "ours", "called", "apposition")
+#: Proposals by words, not by a name (``_techniques``): the paper's own when it proposes no name.
+_UNNAMED = ("technique",)
 # A comparison word just before a name: the name is a baseline there ("than X", "compared to X", "与X").
 _COMPARED_BEFORE = re.compile(
     r"(?:\bthan|\bover|\bcompared\s+(?:with|to|against)|\brelative\s+to|\bversus|\bvs\.?|\bagainst|"
@@ -312,6 +336,9 @@ def own_systems(
     if any(how in _STRONG for *_, how in scored):
         # The paper states its own system: names merely repeated are not its own.
         return [name for _, _, name, how in scored if how in _STRONG]
+    if any(how in _UNNAMED for *_, how in scored):
+        # It names none but a technique by its words.
+        return [name for _, _, name, how in scored if how in _UNNAMED]
     # No statement makes any name the paper's own: a name merely repeated (a blog's "AllReduce", an
     # operation it tunes) is no system of the whole document's; a name opening sentences ("Ravel
     # synthesizes ...") or a known system the text is all about still is.

@@ -87,10 +87,25 @@ _CLAUSE_OPENS = re.compile(
 # What follows a subject: its verb (perhaps after a possessive, a parenthesis or an adverb), or in
 # Chinese a place or adverb before the verb ("X 在 A100 上为", "X 分别仅实现").
 _VERB_AFTER = re.compile(
+    # a possessive's measure before the verb: "X's throughput drops", "X's peak memory is"
+    r"(?:[’'`]s\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?=\w+\s*(?:by|to|from|is|are|was)\b))?"
     r"[’'`]?s?\s*(?:\([^)]{0,40}\)\s*)?(?:\w+ly\s+)?(?:is|are|was|were|has|have|had|can|could|does|did|only|"
     r"still|also|achieves?|achieved|reaches|reached|attains?|delivers?|provides?|offers?|gets?|shows?|runs?|"
     r"takes?|spends?|uses?|incurs?|increases?|reduces?|improves?|drops?|falls?|needs?|requires?|sees?|"
     r"suffers?|yields?|in\b|on\b|的|在|仅|分别|只|可|能|实现|达到|为|[a-z]{3,}(?:s|ed)\b)"
+)
+
+
+# A determiner and up to two modifiers before a name ("The baseline", "the existing", "这个新"), and the kind of
+# system after it ("planner", "框架"): the name heads the noun phrase, which may be the clause's subject.
+_DETERMINED = re.compile(
+    r"(?:\b(?:the|this|that|these|those)(?:\s+[a-z][\w-]*){0,2}|(?:这个|这一|该|此)?(?:新的?|原有的?|现有的?|默认的?))\s*$",
+    re.I,
+)
+_KIND_AFTER = re.compile(
+    r"\s*(?:system|framework|library|runtime|engine|scheduler|planner|allocator|tracer|profiler|server|"
+    r"compiler|kernel|implementation|baseline|version|release|框架|系统|库|引擎|版本)s?(?![\w-])",
+    re.I,
 )
 
 
@@ -109,9 +124,13 @@ def _topic(text: str, m: Mention, lo: int, claim_start: int) -> bool:
         r"(?:^|[,，;；]\s*|\b(?:and|but|yet|so|thus|hence|while|whereas)\s+)(?:in|for)\s*$", lead, re.I
     ):
         return re.match(r"\s*[,，]", text[m.end : m.end + 3]) is not None
+    # A noun phrase headed by the name opens the clause: "The baseline Stoat reaches ...", "the existing Plover
+    # planner leaves ...", "这个新X框架也超过了 ...": its determiner and modifiers before it, its kind after it.
+    lead = _DETERMINED.sub("", lead)
     if lead.strip() and not _CLAUSE_OPENS.search(lead.rstrip()):
         return False
-    return _VERB_AFTER.match(text, m.end, m.end + 40) is not None
+    kind = _KIND_AFTER.match(text, m.end, m.end + 30)
+    return _VERB_AFTER.match(text, kind.end() if kind else m.end, m.end + 40) is not None
 
 
 def not_its_own_baseline(claim: Claim, mentions: MentionIndex, primary: str | None) -> None:

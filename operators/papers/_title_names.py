@@ -30,7 +30,9 @@ def acceptable(name: str) -> bool:
 
 
 def occurrences(text: str, name: str, case_sensitive: bool, limit: int) -> list[tuple[int, int]]:
-    pattern = re.compile(rf"(?<![A-Za-z0-9-]){re.escape(name)}(?![A-Za-z0-9])", 0 if case_sensitive else re.I)
+    # a name of several words may wrap over a line ("frozen-aware\nstage partitioning")
+    words = r"\s+".join(re.escape(w) for w in name.split(" "))
+    pattern = re.compile(rf"(?<![A-Za-z0-9-]){words}(?![A-Za-z0-9])", 0 if case_sensitive else re.I)
     return [m.span() for m in islice(pattern.finditer(text), limit)]
 
 
@@ -43,9 +45,17 @@ def _used_as_name(text: str, name: str) -> int:
     )
 
 
-# A title "Ravel: ...", also with the release it announces ("Foo v2.1: 3x faster ..."; the name without it).
+# A title "Ravel: ...", also with the release it announces ("Foo v2.1: 3x faster ..."; the name without it), and
+# a post's "Introducing Foo: ..." / "Announcing Foo 2.0: ..." (the verb announces the name that follows it).
+_ANNOUNCING = r"(?:(?:Introducing|Announcing|Presenting|Meet|Releasing)[ \t]+)?"
+_RELEASE = r"(?:[ \t]+v?\d+(?:\.\d+)+|[ \t]+v\d+)?"
 _TITLE_NAME = re.compile(
-    rf"^\s*(?P<n>{_NAME}(?:[ \t]+{_NAME})?|[a-z][a-z0-9]{{2,15}})(?:[ \t]+v?\d+(?:\.\d+)+|[ \t]+v\d+)?\s*[:：]"
+    rf"^\s*{_ANNOUNCING}(?P<n>{_NAME}(?:[ \t]+{_NAME})?|[a-z][a-z0-9]{{2,15}}){_RELEASE}\s*[:：]"
+)
+# "Foo-MoE for NLG: ...": a name, then what it is for, before the colon; the name alone is the system when it
+# has a name's shape ("Garnet-MoE", not "Memory for Free: ...").
+_TITLE_NAME_FOR = re.compile(
+    rf"^\s*{_ANNOUNCING}(?P<n>{_NAME}){_RELEASE}[ \t]+(?:for|on|in|with|at)[ \t]+[^:：\n]{{1,40}}[:：]"
 )
 # A title that is a name and nothing else ("# FooLib", a README's first line), and a name heading a tagline in
 # the document's head block ("FooLib: fast training for everyone" a few lines under a bare title or a logo).
@@ -75,6 +85,12 @@ def _head_tagline(text: str) -> re.Match[str] | None:
     return None
 
 
+def _title_name_for(title: str) -> re.Match[str] | None:
+    """ "Garnet-MoE for Speech: ...": the lead's name when it has a name's shape (a capital or digit inside)."""
+    m = _TITLE_NAME_FOR.match(title)
+    return m if m and _DISTINCTIVE.search(m.group("n"), 1) and acceptable(m.group("n")) else None
+
+
 def _first_line(text: str) -> str:
     """The text's first line, a paper's title when the reader kept none (a PDF without an information
     dictionary, a paper read by ``assay eval``)."""
@@ -85,7 +101,12 @@ def _first_line(text: str) -> str:
 def title_name(text: str, title: str | None) -> re.Match[str] | None:
     """The name the document's title or head block gives it (group ``n``), or None."""
     head = title or _first_line(text)
-    titled = _TITLE_NAME.match(head) or _title_only_name(head, text) or _head_tagline(text)
+    titled = (
+        _TITLE_NAME.match(head)
+        or _title_only_name(head, text)
+        or _title_name_for(head)
+        or _head_tagline(text)
+    )
     if titled and titled.group("n").islower() and text.count(titled.group("n")) < 3:
         titled = None  # a lower-case word before a colon is a name only when the text keeps using it
     if titled and phrase_like(titled.group("n")) and _used_as_name(text, titled.group("n")) < 2:

@@ -1,0 +1,45 @@
+"""The grammatical subject of a claim's clause, read as words, for a text that presents no system of its own and
+names none in the clause: a measurement study's "Spot instances are on average 70% cheaper than ...", "On
+average, preemptible nodes run 2.5x longer ...". The noun phrase before the clause's verb is what the number is
+about; a pronoun ("we", "it") or a measure ("the overall utilization") is no subject, and none is given."""
+
+from __future__ import annotations
+
+import re
+
+# A sentence's opening adverbial, set off by a comma ("On average,", "Across regions,", "However,").
+_OPENER = re.compile(r"^\s*(?:(?:[A-Z][a-z]*|[a-z]+)(?:\s+[\w-]+){0,7}?,\s+)?")
+# The determiner a subject may start with.
+_DETERMINER = re.compile(r"^(?:the|a|an|these|those|such)\s+", re.I)
+# The clause's verb after its subject: an auxiliary, a copula, or a verb of a result.
+_VERB = re.compile(
+    r"\s+(?:is|are|was|were|has|have|had|can|could|will|would|may|might|do|does|did|remain|remains|stay|stays|"
+    r"achieves?|reach(?:es)?|reduces?|improves?|cuts?|costs?|runs?|takes?|uses?|needs?|delivers?|outperforms?|"
+    r"lowers?|raises?|increases?|decreases?|drops?|falls?|grows?|rises?|saves?|spends?|consumes?|incurs?|"
+    r"exceeds?|sustains?|keeps?|yields?|gives?|provides?|attains?|obtains?|trains?|serves?|scales?)\b"
+)
+# Words that make the phrase no subject: a pronoun, a self-reference, a measure or a number.
+_NOT_SUBJECT = re.compile(
+    r"^(?:we|it|its|they|their|this|that|there|our|us|i|he|she)\b|\d|"
+    r"\b(?:utili[sz]ation|throughput|latency|speedup|time|cost|overhead|memory|performance|efficiency|accuracy|"
+    r"improvement|reduction|result|results|figure|table)s?$",
+    re.I,
+)
+
+
+def clause_subject(text: str, lo: int, claim_start: int) -> str | None:
+    """The noun phrase opening the clause that ends at ``claim_start`` (from ``lo``, the sentence's start, or
+    the last ';' before the number), when a verb follows it within five words; None otherwise."""
+    span = text[lo:claim_start]
+    cut = span.rfind(";")
+    span = span[cut + 1 :] if cut >= 0 else span
+    start = _OPENER.match(span)
+    rest = span[start.end() if start else 0 :]
+    verb = _VERB.search(rest)
+    if not verb:
+        return None
+    phrase = _DETERMINER.sub("", " ".join(rest[: verb.start()].split()))
+    words = phrase.split()
+    if not 1 <= len(words) <= 5 or _NOT_SUBJECT.search(phrase) or "," in phrase:
+        return None
+    return phrase

@@ -1,0 +1,64 @@
+"""What a paper presents when it gives it no product name: a technique named by its words ("We propose
+frozen-aware stage partitioning, which ...", "we propose a packing policy that ..."). The object of the
+statement's verb is read as a noun phrase of two to four lower-case words, and kept only when the text names it
+again: the phrase is then the subject of the paper's results, as the measuring sets' readers write it ("frozen
+status-aware pipeline parallelism", "kernel fusion"). The proposal rules (``_proposals``) ask for these only
+when no name is proposed.
+
+Left out: a measurement study's object ("we study how spot instances are priced", "we analyse the prices of X")
+as the paper's own subject. It lost a baseline on a held-out paper and gained nothing; such a study's results
+take their clause's subject instead (``_clause_subjects``)."""
+
+from __future__ import annotations
+
+import re
+
+# "we propose", "this paper presents", "in this work, we introduce": the statement's object follows.
+_PROPOSE = re.compile(
+    r"\b(?:we|this\s+(?:paper|work|article))\s+(?:(?:also|further|first)\s+)?"
+    r"(?:propose[sd]?|presents?|introduce[sd]?|design(?:s|ed)?|develop(?:s|ed)?|devise[sd]?)\s+",
+    re.I,
+)
+# Two to four lower-case words after an article and an evaluative adjective, ending where the clause goes on
+# (a comma, a relative clause, a preposition, a verb, a participle: "instances offered by ...").
+_PHRASE = re.compile(
+    r"(?:(?:a|an|the)\s+)?(?:(?:novel|new|simple|general|lightweight|practical)\s+)?"
+    r"(?P<p>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){1,3}?)"
+    r"(?=\s*(?:[,.;:]|$)|\s+(?:that|which|to|for|in|where|called|named|dubbed|with|by|across|on|and|are|is|"
+    r"was|were|can|over|under|when|[a-z]+ed)\b)"
+)
+# Words that make a phrase no technique's name: function words inside it, or a head that names the paper's
+# own activity ("a detailed analysis", "a set of ...").
+_FUNCTION = frozenset(
+    "of to and or yet the a an for in on with our we its their this that these those is are be".split()
+)
+_NOT_HEADS = frozenset(
+    "analysis study survey evaluation characterization characterisation overview way ways idea ideas set number "
+    "series range variety result results question questions paper work".split()
+)
+
+
+def technique_phrases(text: str) -> list[tuple[str, int, str]]:
+    """``(phrase, start, how)`` for each technique the text proposes by words only (``how`` "technique"), first
+    statement first, each named at least twice in the text."""
+    out: list[tuple[str, int, str]] = []
+    seen: set[str] = set()
+    for m in _PROPOSE.finditer(text):
+        phrase = _PHRASE.match(text, m.end())
+        if not phrase:
+            continue
+        words = phrase.group("p").split()
+        if _FUNCTION.intersection(words) or words[-1] in _NOT_HEADS:
+            continue
+        name = " ".join(words)
+        if name in seen or _count(text, name) < 2:
+            continue
+        seen.add(name)
+        out.append((name, phrase.start("p"), "technique"))
+    return out
+
+
+def _count(text: str, phrase: str) -> int:
+    """How often the text names ``phrase`` (any case, across a line break)."""
+    pattern = r"\s+".join(re.escape(w) for w in phrase.split())
+    return len(re.findall(rf"(?<![\w-]){pattern}(?![\w-])", text, re.I))
