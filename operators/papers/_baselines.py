@@ -25,12 +25,15 @@ from assay.operators.papers._baseline_lists import share_backwards as share_back
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._context import CLAUSE_END
 from assay.operators.papers._mentions import Mention, MentionIndex
+from assay.operators.papers._phrase_names import DESCRIPTORS
 from assay.operators.papers._phrase_shape import mask_citations, shape
 from assay.operators.papers._proposals import acceptable
 from assay.operators.papers._sections import Structure
 
 _STOP_EN = re.compile(
     r"\s+(?:on|in|for|with|when|while|across|at|under|using|by|and\s+(?:achiev|deliver|reduc|improv)\w*|"
+    # a purpose clause: "40% fewer GPUs than X to reach the same accuracy"
+    r"to\s+(?:reach|achieve|attain|match|obtain|get|complete|finish|converge|train|serve|process|handle|run|support|sustain|maintain)\b|"
     r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|(?-i:[a-z]{3,}(?:es|ed)))\b|"
     # "... than X and speeds training up by 26%": a verb in -s with its object starts another clause.
     r"(?-i:and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b)|"
@@ -74,10 +77,25 @@ _SHARE_OF = re.compile(
 _TIMES_THE = re.compile(
     r"\s+the\s+(?:[\w-]+\s+){1,3}?of\s+(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
 )
+# "than the strongest baseline (BarPipe)": a description with its name in brackets.
+_BRACKETED_NAME = re.compile(rf"\s*\(\s*(?P<n>{ONE_NAME}(?:(?:\s*,\s*|,?\s+(?:and|or)\s+){ONE_NAME})*)\s*\)")
+# "2.1x the throughput of the best baseline, FooSched", "85% of the strongest baseline (BarPipe)": a figure of
+# a system described first and then named.
+_OF_DESCRIBED = re.compile(
+    r"\s+(?:the\s+[\w-]+(?:\s+[\w-]+)?\s+)?of\s+(?:the\s+)?(?:[a-z][\w-]*\s+){0,3}"
+    rf"(?:{DESCRIPTORS})(?:\s*,\s*|\s*\(\s*)(?P<v>{ONE_NAME})"
+)
+# A passive comparison: its grammatical subject is the baseline, its agent ("by X") the system measured.
+_PASSIVE = re.compile(
+    rf"(?P<v>{ONE_NAME})\s+(?:is|are|was|were|gets|got|being)\s+(?:\w+ly\s+)?"
+    r"(?:outperformed|beaten|surpassed|exceeded|outpaced|bested)\s+by\s+(?!\s*[\d$~])[^,;:()]{1,60}?\s+by\s+"
+    r"(?:(?:up\s+to|about|over|nearly|almost|roughly|on\s+average)\s+)?$"
+)
+_AGENT = re.compile(r"^by\s", re.I)
 # Words that stand for a system named elsewhere ("within 3% of it"): resolved by the caller.
 PRONOUN = re.compile(r"^(?:it|its|them|this|that|theirs|these|those)$", re.I)
 _VERSUS_ZH = re.compile(
-    r"与(?P<v1>[^，。；,;]{1,60}?)(?:相比|相较|比较)"
+    r"(?:与|(?:^|(?<=[，。；,;\n]))\s*(?:和|同|跟))(?P<v1>[^，。；,;]{1,60}?)(?:相比|相较|比较|对比)"
     # "相比 TransformerEngine 取得 ...": a Latin name right after the word is the whole baseline.
     r"|(?:相比于?|相较于?|相对于|对比于?|较之)\s*(?P<v6>[A-Za-z][A-Za-z0-9_.+-]*(?:[ ][A-Za-z][A-Za-z0-9_.+-]*)*)"
     r"(?=\s*(?:[，。；,;的]|\[|$)|\s(?!和|与|及|、|基线|框架|系统|方法|实现|版本|库|方案|算法|策略)[^\sA-Za-z])"
@@ -180,9 +198,12 @@ def versus(
         if "[" in phrase:
             phrase = " ".join(CITATION.sub("", phrase).split())
         if _DESCRIPTIVE.search(phrase):
-            named = _APPOSITIVE_NAME.match(text, end, s_end)
-            if named:  # "compared to the second-best method, vPipe": the name, not the description
+            # "compared to the second-best method, vPipe", "than the strongest baseline (vPipe)": the name
+            named = _APPOSITIVE_NAME.match(text, end, s_end) or _BRACKETED_NAME.match(text, end, s_end)
+            if named:
                 phrase, start, end = CITATION.sub("", named.group("n")), named.start("n"), named.end("n")
+        if _AGENT.match(phrase):
+            continue  # "X is outperformed by Y": the passive's agent is the one measured (``_PASSIVE``)
         if end <= claim.start:
             if _INTRODUCES.match(text, end, claim.start):
                 introducing = (phrase, start, end)
@@ -221,6 +242,10 @@ def versus(
             # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
             preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
+    passive = _PASSIVE.search(text, max(s_start, claim.start - 160), claim.start)
+    if passive and not CLAUSE_END.search(text, passive.end(), claim.start):
+        # "FooSched is outperformed by Quill by 30%": the passive's subject is what the number is against.
+        candidates.append((0, 0, CITATION.sub("", passive.group("v")), passive.start("v"), passive.end("v")))
     alike = _ALIKE_BUT.search(text, max(s_start, claim.start - 160), claim.start)
     if alike and _COMPARATIVE.match(text, claim.end, s_end):
         # "as accurate as X but ~10x lower cost": alike in one respect, the number says how it differs from X.
@@ -229,8 +254,10 @@ def versus(
         phrase = (phrase[: stop.start()] if stop else phrase).strip()
         if len(phrase) >= 2 and not _LONE_WORD.match(phrase):  # "the same as before but ...": no system
             candidates.append((0, 0, phrase, alike.start("v"), alike.start("v") + len(phrase)))
-    share = _SHARE_OF.match(text, claim.end, s_end) or (
-        _TIMES_THE.match(text, claim.end, s_end) if claim.unit == "x" else None
+    share = (
+        _SHARE_OF.match(text, claim.end, s_end)
+        or (_TIMES_THE.match(text, claim.end, s_end) if claim.unit == "x" else None)
+        or _OF_DESCRIBED.match(text, claim.end, s_end)
     )
     if share and claim.unit in ("%", "x") and not _PERCENT_WORDS.match(share.group("v")):
         # "68% of those achieved by ZeRO": the system whose result is the whole.

@@ -4,8 +4,10 @@ English also names what a number is measured against with verbs that act on it: 
 "X accelerates Y by 1.6x", "X reduces Y's iteration time by 30%", "X cuts the cost of Y by 40%", "X improves
 on Y by 17%" (the direct object, its possessive, or the noun after "of" in it), and "X brings a 20% gain to
 Y" (the goal of the gain). A list may leave the verb out after its first item ("speeds up A by 2x and B and
-C by 30%"). Per-number brackets name one baseline a number ("by 2x (A) and 3x (B)"), and "X matches Y's
-accuracy while training 2.1x faster" sets the number against Y. Chinese puts the object before the
+C by 30%", also with a comma alone), and a coordinated object pairs with a "respectively" list ("cuts the
+latency of A and B by 40% and 55%, respectively"). Per-number brackets name one baseline a number ("by 2x (A)
+and 3x (B)"); "X matches Y's accuracy while training 2.1x faster" sets the number against Y, and "replaces Y
+with a 3.2x faster Z" against what is replaced. Chinese puts the object before the
 number: "减少了Y的显存（最多13倍）".
 
 Only a system's name counts as that object -- the paper's known or compared systems, a name written as a
@@ -50,17 +52,19 @@ _BY = (
     r"\s+by\s+(?:(?:up\s+to|about|around|over|nearly|almost|roughly|approximately|more\s+than|at\s+least|"
     r"as\s+much\s+as|a\s+factor\s+of|an\s+average\s+of|on\s+average|only)\s+)*[~∼≈]?\s*"
 )
-_OBJECT_BY = re.compile(rf"\s+(?P<o>[^,;:.()\n]{{1,80}}?){_BY}")
+# The object's characters: a line break inside a paragraph is a PDF's or a source file's, not a clause's end.
+_WORDS = r"(?:[^,;:.()\n]|\n(?!\s*\n))"
+_OBJECT_BY = re.compile(rf"\s+(?P<o>{_WORDS}{{1,80}}?){_BY}")
 # A gapped item of a list: "... by 100% and BOHB and ASHA by 30%".
-_GAPPED = re.compile(rf"\s*,?\s*(?:and|while)\s+(?P<o>[^,;:.()\n]{{1,60}}?){_BY}")
+_GAPPED = re.compile(rf"\s*(?:,\s*(?:(?:and|while)\s+)?|\s(?:and|while)\s+)(?P<o>{_WORDS}{{1,60}}?){_BY}")
 _NAME = r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?"
 _CITE = r"(?:\s*\[[\w\s,.-]{1,20}\])?"
 # Where the name stands in the object: after "of" ("the cost of Y"), a possessive ("Y's iteration time"), or
 # the head, maybe with descriptor nouns ("synchronous Y", "the Y baseline", "Y and Z").
-_OF = re.compile(rf"\bof\s+(?:the\s+)?(?P<n>{_NAME}){_CITE}(?:['’]s?)?\s*$")
-_POSSESSIVE = re.compile(
-    rf"(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){{0,2}}(?P<n>{_NAME}){_CITE}['’]s?\s+[a-z]"
+_OF = re.compile(
+    rf"\bof\s+(?:the\s+)?(?P<n>{_NAME}{_CITE}(?:(?:\s*,\s*|,?\s+(?:and|or)\s+){_NAME}{_CITE})*)(?:['’]s?)?\s*$"
 )
+_POSSESSIVE = re.compile(rf"(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){{0,2}}(?P<n>{_NAME}){_CITE}['’]s?\s+[a-z]")
 _HEAD = re.compile(
     rf"(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){{0,2}}(?P<n>{_NAME}{_CITE}(?:,?\s+(?:and|or)\s+{_NAME}{_CITE})?)"
     rf"(?:\s+(?:{DESCRIPTORS}))*\s*$"
@@ -85,6 +89,13 @@ _MATCHES = re.compile(
 _COMPARATIVE = re.compile(
     r"\s*(?:less|more|fewer|lower|higher|faster|slower|smaller|larger|cheaper|better)\b"
 )
+# "replaces the FooSched planner with a 3.2x faster solver": the thing replaced is what the number is against.
+_REPLACES = re.compile(
+    r"\b(?:replac|switch|swap|substitut)\w*\s+(?:the\s+|an?\s+)?(?P<n>[^,;:.()]{2,60}?)\s+(?:with|by|for|to)\s+"
+    r"(?:an?\s+|the\s+)?(?:(?:nearly|up\s+to|about|roughly|over|almost)\s+)?[~∼≈]?\s*$"
+)
+_RESPECTIVELY = re.compile(r"\brespectively\b")
+_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
 # A bracket right after a number holding one name: "by 2x (FooSched) and 3x (BarPipe)".
 _BRACKET = re.compile(rf"\s*\((?P<n>{_NAME})\)")
 # Chinese: "减少了OpenFold的训练峰值内存需求（最多13倍）": the object's owner before 的, a Latin name.
@@ -100,13 +111,33 @@ def object_baselines(text: str, claims: list[Claim], mentions: MentionIndex, own
     (the rules above); per-number brackets naming systems in a list override a shared phrase."""
     _brackets(text, claims, mentions, own)
     previous: Claim | None = None
-    for claim in claims:
+    for index, claim in enumerate(claims):
         if claim.versus is None and claim.sentence:
             found = _object(text, claim, previous, mentions, own)
             if found:
-                claim.versus, claim.versus_span = text[found[0] : found[1]], found
+                claim.versus, claim.versus_span = " ".join(text[found[0] : found[1]].split()), found
                 claim.versus_source = "object"
+                _pair(text, claims, index)
         previous = claim
+
+
+def _pair(text: str, claims: list[Claim], index: int) -> None:
+    """ "cuts the tail latency of A and B by 40% and 55%, respectively": a coordinated object pairs in order
+    with the list of numbers its verb measures it by."""
+    first = claims[index]
+    assert first.versus_span is not None and first.sentence is not None
+    if not _RESPECTIVELY.search(text, *first.sentence):
+        return
+    names = list(_NAME_PART.finditer(text, *first.versus_span))
+    run = [first]
+    for other in claims[index + 1 :]:
+        if other.sentence != first.sentence or not _LIST_GAP.fullmatch(text, run[-1].end, other.start):
+            break
+        run.append(other)
+    if len(names) < 2 or len(run) != len(names) or any(c.versus is not None for c in run[1:]):
+        return
+    for claim, name in zip(run, names, strict=True):
+        claim.versus, claim.versus_span, claim.versus_source = name.group(), name.span(), "object"
 
 
 def _object(
@@ -133,6 +164,9 @@ def _object(
         group = "n1" if alike.group("n1") else "n2"
         if _system(text, alike.start(group), alike.end(group), True, mentions, own):
             return alike.span(group)
+    replaced = _REPLACES.search(text, lo, claim.start)
+    if replaced and claim.sentence and _COMPARATIVE.match(text, claim.end, claim.sentence[1]):
+        return replaced.span("n")
     zh = _ZH_OBJECT.search(text, lo, claim.start)
     if zh and _system(text, zh.start("n"), zh.end("n"), False, mentions, own):
         return zh.span("n")

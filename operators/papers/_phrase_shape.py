@@ -9,7 +9,8 @@ shape is a row of ``SHAPES`` with its own example (tested through ``extract_know
 * a selection from a list: "over the best of A, B and C" -> ``A, B and C`` (the list runs over its commas,
   which end a phrase elsewhere);
 * the figure of another system: "than that of A", "than those achieved by A" -> ``A``;
-* the clause of the than-phrase: "than A does", "than A can" -> ``A`` (its verb is no part of the name);
+* the clause of the than-phrase: "than A does", "than A can" -> ``A`` (its verb is no part of the name), and
+  a conjunction left at the phrase's end ("over A and by 45% over B" -> ``A``);
 * a description with its name in apposition: "than the state-of-the-art scheduler A" -> ``A`` (the words
   before the name end in a noun that describes a system: ``_phrase_names.DESCRIPTORS``); "than vanilla A"
   keeps its modifier, which names a variant;
@@ -64,14 +65,13 @@ SHAPES: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ),
     (
         "a description with its name in apposition",
-        re.compile(
-            rf"^(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){{0,4}}(?:{DESCRIPTORS})\s+(?P<n>{ONE_NAME})$"
-        ),
+        re.compile(rf"^(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){{0,4}}(?:{DESCRIPTORS})\s+(?P<n>{ONE_NAME})$"),
         "the state-of-the-art scheduler BarPipe",
     ),
 )
-# "than FooSched does", "than BarPipe can": the than-clause's verb after the name.
-_TRAILING_AUX = re.compile(rf"\s+(?:{_AUX})$")
+# "than FooSched does", "than BarPipe can": the than-clause's verb after the name; "by 31% over A and by 45%
+# over B": a conjunction the phrase's cut left behind.
+_TRAILING_AUX = re.compile(rf"\s+(?:{_AUX}|and|or)$")
 _NAME_START = re.compile(r"[A-Z]|[a-z]{1,3}[A-Z]")
 # A citation followed by more of a coordination: "FooSched [12] and BarPipe [7]".
 _INNER_CITATION = re.compile(r"\s*\[[\w\s.-]{1,20}\](?=\s*,?\s+(?:and|or)\s)")
