@@ -18,6 +18,7 @@ from assay.operators.papers._baselines import inside, name_key
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._parse import Parser, doubtful, subject_from_parse
+from assay.operators.papers._title_names import _NAME, acceptable
 
 #: Sentences parsed per document at most: a text of thousands of doubtful claims is a dump, not prose.
 MAX_PARSES = 200
@@ -53,9 +54,33 @@ def subject_by_rules(
             return m.name, "proposed", rival
         if text and _topic(text, m, sentence[0], claim.start):
             return m.name, "topic", rival
+    earlier = _earlier_version(claim, mentions, text)
+    if earlier:
+        return earlier, "version", rival
     if primary:
         return primary, "primary", rival
     return (before[-1].name, "nearest", rival) if before else (None, None, rival)
+
+
+# A baseline that is an earlier version of a system ("than the previous FooLib release", "比之前的X版本"): the
+# result is that system's, in its new version ("our new version is 12x longer than the previous X version").
+_EARLIER = re.compile(
+    rf"(?i:(?:(?:the|its|our)\s+)?(?:previous|prior|earlier|older|old|original|last)\s+(?:version\s+of\s+)?)"
+    rf"(?P<n>{_NAME})?|(?:之前|以前|此前|原来|原有|旧|上一代?|老)的?\s*(?P<zh>{_NAME})?"
+)
+
+
+def _earlier_version(claim: Claim, mentions: MentionIndex, text: str) -> str | None:
+    """The system whose earlier version is the claim's baseline (the one system named in it, or the name right
+    after "previous"), or None."""
+    found = claim.versus_span and text and _EARLIER.match(text, *claim.versus_span)
+    if not found:
+        return None
+    named = [m for m in mentions.inside(*claim.versus_span) if m.type in ("system", "method")]
+    if named:
+        return named[0].name if len(named) == 1 else None
+    name = found.group("n") or found.group("zh")
+    return name if name and acceptable(name) else None
 
 
 # Before a name: a word that makes it a setting, a baseline or a part of the paper's system, not what the
@@ -102,6 +127,13 @@ _DETERMINED = re.compile(
     r"(?:\b(?:the|this|that|these|those)(?:\s+[a-z][\w-]*){0,2}|(?:这个|这一|该|此)?(?:新的?|原有的?|现有的?|默认的?))\s*$",
     re.I,
 )
+# One or two words opening a sentence before a name: an adjective or adverb, or "we" with a verb that takes a
+# clause ("We find X uses 40% more": X is the clause's subject; "We run X on ..." takes X as its object).
+_OPENING_WORDS = re.compile(
+    r"^\s*(?:(?:we|i|they)\s+(?:find|found|observe[d]?|see|saw|note[d]?|notice[d]?|show(?:ed)?)|"
+    r"(?!(?:we|i|they|our|its|their)\b)[A-Za-z][\w-]*)\s+$",
+    re.I,
+)
 _KIND_AFTER = re.compile(
     r"\s*(?:system|framework|library|runtime|engine|scheduler|planner|allocator|tracer|profiler|server|"
     r"compiler|kernel|implementation|baseline|version|release|框架|系统|库|引擎|版本)s?(?![\w-])",
@@ -127,6 +159,10 @@ def _topic(text: str, m: Mention, lo: int, claim_start: int) -> bool:
     # A noun phrase headed by the name opens the clause: "The baseline Stoat reaches ...", "the existing Plover
     # planner leaves ...", "这个新X框架也超过了 ...": its determiner and modifiers before it, its kind after it.
     lead = _DETERMINED.sub("", lead)
+    if m.start - lo <= 30:
+        # at the sentence's start: a bare modifier ("Vanilla X reaches", "Even X needs") or a clause-taking
+        # verb's subject ("We find X uses ...") before the name
+        lead = _OPENING_WORDS.sub("", lead)
     if lead.strip() and not _CLAUSE_OPENS.search(lead.rstrip()):
         return False
     kind = _KIND_AFTER.match(text, m.end, m.end + 30)

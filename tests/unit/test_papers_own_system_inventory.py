@@ -372,6 +372,22 @@ ROWS: list[Row] = [
         {"64%": "Kite"},
     ),
     Row(
+        "zh_new_version_against_earlier",
+        "# Vireo4Sci：用AI系统加速科学发现\n\n"
+        "我们启动了一个名为Vireo4Sci的新计划，帮助科学家训练更大的模型。\n\n"
+        "## 系统层面\n\n"
+        "我们发布了支持长序列的Tanager框架。我们的新版本使模型的最长序列长度比之前的Tanager版本增加了11倍。\n",
+        {"11倍": "Tanager"},
+    ),
+    Row(
+        "new_release_against_earlier",
+        "Vireo4Sci: AI Systems for Science\n\n"
+        "We launch Vireo4Sci, an initiative to help scientists train larger models.\n\n"
+        "## Long sequences\n\n"
+        "Our new version supports sequences 7x longer than the previous Tanager release on the same GPUs.\n",
+        {"7x": "Tanager"},
+    ),
+    Row(
         "zh_new_version_subject",
         "# Vireo4Sci：用AI系统加速科学发现\n\n"
         "我们启动了一个名为Vireo4Sci的新计划，帮助科学家训练更大的模型。\n\n"
@@ -504,6 +520,27 @@ ROWS: list[Row] = [
         "The default PyTorch allocator wastes 31% of device memory to fragmentation on our workloads. Teal\n"
         "cuts the waste to 4%.\n",
         {"31%": "PyTorch", "4%": "Teal"},
+    ),
+    Row(
+        "bare_modifier_before_other_system",
+        "Shrike: Kernel Fusion for Pipeline Stages\n\n"
+        "Abstract\n\n"
+        "We present Shrike, which fuses the kernels at each pipeline stage's boundary, and compare it against\n"
+        "Megatron-LM on 64 GPUs.\n\n"
+        "5 Evaluation\n\n"
+        "Vanilla Megatron-LM reaches only 38% of peak on this model. Shrike raises it to 52%.\n",
+        {"38%": "Megatron-LM", "52%": "Shrike"},
+    ),
+    Row(
+        "we_find_other_system",
+        "Crake: Memory-Light Serving\n\n"
+        "Abstract\n\n"
+        "We present Crake, a serving runtime that pages attention state to host memory, and compare it against\n"
+        "Pipit-Serve.\n\n"
+        "5 Evaluation\n\n"
+        "We find Pipit-Serve uses 40% more device memory at the same batch size, while Crake serves 1.6x more\n"
+        "requests per second.\n",
+        {"40%": "Pipit-Serve", "1.6x": "Crake"},
     ),
     Row(
         "quoted_name_with_digit",
