@@ -143,10 +143,11 @@ _BEFORE = -1.0
 #: A line that only announces an epoch, the one recogniser of such lines (``_event_steps`` places events by it too):
 #: ``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``, ``--- Beginning epoch 2 of 10 ---``, ``[Epoch 5]``,
 #: ``>>> Train Epoch: [9 / 500]``, ``Epoch 3/20 (runs/exp1):`` (the run's name in parentheses), after a logger's
-#: level (``P3047 INFO ***** Epoch=2 start *****``). Nothing else on the line: a value would make it a record.
+#: level (``P3047 INFO ***** Epoch=2 start *****``) or a logger's dotted name that prints no level (``acme.loop.epochs -
+#: Going into epoch 2``). Nothing else on the line: a value would make it a record.
 EPOCH_BANNER = re.compile(
-    r"(?i)^(?:[^\n]*?\b(?:INFO|DEBUG|NOTICE)\b:?)?\W*"
-    r"(?:(?:start(?:ing|ed)?|begin(?:ning)?|running|train(?:ing)?)\s+)?"
+    r"(?i)^(?:[^\n]*?\b(?:INFO|DEBUG|NOTICE)\b:?|[a-z_]\w*(?:\.\w+)+\s+-)?\W*"
+    r"(?:(?:start(?:ing|ed)?|begin(?:ning)?|running|train(?:ing)?|going into|entering)\s+)?"
     r"epoch\s*[:#=]?\s*\[?\s*(\d+)"
     r"\s*(?:(?:/|of)\s*\d+\s*)?\]?(?:\s*(?:starts?|started|begins?|begun)\b)?(?:\s*\([^()]*\))?\W*$"
 )

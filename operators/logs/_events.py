@@ -144,6 +144,10 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("skipped_step", r"\bskipped \d+ (?:consecutive )?(?:iterations|iters|steps|updates|batches)\b"
               r".{0,40}\b(?:overflow|inf|nan)",
               "RuntimeError: skipped 30 consecutive steps because of fp16 overflow, stopping"),
+    # an fp16 overflow that lowers the loss scale: the update is dropped (fairseq's and other scalers' wording)
+    EventRule("skipped_step", r"\boverflow\b[^\n]{0,60}\b(?:sett?ing|reduc(?:e|ing)|decreas(?:e|ing)|lower(?:ing)?"
+              r"|halv(?:e|ing))\b[^\n]{0,12}\bloss[ _]?scal(?:e|er)\b",
+              "12:00:01 | WARNING | amp.scaler | overflow in fp16 gradients, lowering the loss scale to 512.0"),
     EventRule("skipped_step", r"\bfound inf\b|\binfs? (?:was |were )?found\b"
               r"|skipping (?:this |the )?(?:update|batch|iteration|optimizer step)",
               "grad norm is inf at update 301, skipping this batch"),
@@ -188,7 +192,7 @@ EVENTS: tuple[EventRule, ...] = (
     # an EMA copy, a scene's state): the verb opens the line, its object is the model or its state
     EventRule("checkpoint", r"^\W{0,3}(?:\[[^\]]{1,40}\]\s*)?sav(?:e|ed|ing) (?:the |a |an )?"
               r"(?:[\w-]+ )?(?:model|weights|params|parameters|network|snapshot|state"
-              r"|gaussians)s?(?:\s*$|\s*\.\.|:|\s+(?:to|at|in|for|as|of|under|into|\d|\(|\[))",
+              r"|gaussians)s?(?:\s*\.?\s*$|\s*\.\.|:|\s+(?:to|at|in|for|as|of|under|into|\d|\(|\[))",
               "[ITER 9000] Saving ema weights (rate 0.999) ..."),
     # a save or export named by the file it writes: a weights format's extension after the verb
     EventRule("checkpoint", r"\b(?:sav(?:e|ed|ing)|wr(?:ote|iting)|export(?:ed|ing)|dump(?:ed|ing)|stor(?:ed|ing))"

@@ -207,6 +207,9 @@ _NAME_STOPS = {"]", ")", "|", ",", ";", "}", "{", "│", "┃"}
 _PROSE_BEFORE = {"to", "we", "i", "you", "they", "he", "she", "will", "would", "can", "could", "should", "must"}
 #: A source location (``trainer.py:412``, ``yolox.core.trainer:246``): a file name or a dotted module path.
 _SOURCE_FILE = re.compile(r"(?i)^[\w/.\-]*\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|cuh|go|rs|java|scala|js|ts|jl|lua|rb)$")
+#: A folder path (``runs/exp3/save/ckpt+2024-...``): four or more parts, or a part of digits only; a metric's
+#: structured name has at most three (``throughput/device/data``).
+_FOLDER_PATH = re.compile(r"^[\w.\-]*(?:/[\w.\-]+){3,}$|^[\w.\-]*(?:/[\w.\-]+)*/\d+(?:/|$)")
 #: A dotted module path (``yolox.core.trainer:246``): a source location where its values are whole numbers (a
 #: dotted metric name, mmseg's ``decode.loss_seg: 0.1234``, holds fractions).
 MODULE_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
@@ -226,7 +229,7 @@ def _is_key(word: str, before: str, key: str) -> bool:
         return False  # (a split's tag before a colon, ``DEV : loss 0.04``, heads the fields after it)
     if before.lower() in _PROSE_BEFORE:
         return False
-    return not _SOURCE_FILE.match(word)
+    return not _SOURCE_FILE.match(word) and not _FOLDER_PATH.match(word)
 
 
 def series_name(word: str, keep_unknown: bool = True) -> str | None:
@@ -294,8 +297,12 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
         elif not key_slug(name).startswith(_SPLIT_PREFIXES):
             # every value of an evaluation record is the split's, its loss terms too (``nll_loss`` of a
             # ``valid:{...}`` record is no training loss, nor its step a training step); only a name that
-            # says its own split already (``val_loss``, ``valid_nll``, ``train_acc``) stands as printed
+            # says its own split already (``val_loss``, ``train_acc``) stands as printed
             metrics[at] = f"val_{key_slug(name)}"
+        elif key_slug(name).startswith(_OTHER_VAL_PREFIXES):
+            # the validation split spelled otherwise (``valid_score``, ``validation_acc``) takes the contract's
+            # ``val_`` prefix, as every other value of the record does
+            metrics[at] = "val_" + key_slug(name).split("_", 1)[1]
     # an evaluation that prints no loss but the error a loss function computes (3DGS's ``[ITER 7000] Evaluating
     # test: L1 0.0023 PSNR 39.5``): that error is the validation loss, unless the record prints a loss term
     evaluated = [at for at in sorted(metrics) if metrics[at].startswith("val_")]
@@ -311,6 +318,8 @@ _ERROR_LOSSES = {"val_l1", "val_l2", "val_mse"}
 
 #: A name that says its own split: it stands as printed on an evaluation line.
 _SPLIT_PREFIXES = tuple(f"{tag}_" for tag in sorted(SPLIT_NAMES))
+#: The validation split's other spellings, written ``val_`` on an evaluation line.
+_OTHER_VAL_PREFIXES = ("valid_", "validation_", "vali_", "validating_")
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,16 @@ def loss_by_ending(slug: str) -> str | None:
     return "val_loss" if slug.startswith(("val", "eval", "valid", "test")) else "loss"
 
 
+#: A loss term named by an ``l_`` prefix (BasicSR's and MMEditing's ``l_pix``, ``l_percep``, ``l_g_gan``): a term
+#: like ``pix_loss``, so the loss when it is a record's only one.
+_PREFIXED_TERM = re.compile(r"^l_[a-z][a-z0-9_]*$")
+
+
+def _loss_term(slug: str) -> str | None:
+    """``loss`` or ``val_loss`` for a loss term by its ending (``mse_loss``) or by the ``l_`` prefix (``l_pix``)."""
+    return loss_by_ending(slug) or ("loss" if _PREFIXED_TERM.match(slug) else None)
+
+
 _AVERAGED = re.compile(r"_(?:avg|average|mean|ema|smoothed|running)$")
 #: A total printed after the loss word (``Gen Loss Total``): the same loss as ``gen_total_loss``.
 TOTALLED = re.compile(r"(?<=loss)_(?:total|sum|overall|all)$")
@@ -42,7 +52,7 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
         if split in metrics.values():
             continue
         found = [
-            p for p in sorted(metrics) if not metric_name(words[p]) and loss_by_ending(key_slug(words[p])) == split
+            p for p in sorted(metrics) if not metric_name(words[p]) and _loss_term(key_slug(words[p])) == split
         ]
         if found and all(separate_objective(words[p]) for p in found):
             continue  # an RL trainer's policy, value, KL terms: separate objectives, no single loss
@@ -51,8 +61,8 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
         if len({_AVERAGED.sub("", key_slug(words[p])) for p in found}) == 1:
             metrics[(plain or found)[0]] = split
             continue
-        ranks = {p: _whole_rank(key_slug(words[p])) for p in found}
-        wholes = [p for p in found if ranks[p] is not None]
+        ranks = {p: _whole_rank(key_slug(words[p])) for p in found if loss_by_ending(key_slug(words[p]))}
+        wholes = [p for p in ranks if ranks[p] is not None]
         if wholes:
             metrics[min(wholes, key=lambda p: (ranks[p], -p))] = split
 

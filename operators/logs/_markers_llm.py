@@ -90,7 +90,12 @@ LLM_ROWS: tuple[Marker, ...] = (
     Marker("Composer", r"\bcomposer\.(?:trainer|core|callbacks|utils|algorithms)\b|^\s*Train time/batch: \d"
            r"|Train loss/train/total: ",
            "\t Train time/batch: 40", over=(ELASTIC,)),
-    Marker("OLMo", r"\bolmo(?:_core)?\.(?:train|util|model|optim|data)\b",
+    # OLMo-core, AI2's training library apart from the OLMo repository (allenai/OLMo-core: its package is
+    # ``olmo_core``, its trainer's callbacks log under ``olmo_core.train.callbacks``)
+    Marker("OLMo-core", r"\bolmo_core\.(?:train|utils|nn|optim|data|launch|distributed)\b",
+           "[2025-01-02 03:04:05] INFO     [olmo_core.train.trainer:880, rank=0] Saving checkpoint to step40",
+           over=(ELASTIC,)),
+    Marker("OLMo", r"\bolmo\.(?:train|util|model|optim|data)\b",
            "olmo.train:1021  INFO    [step=300/10000,epoch=0]", over=(ELASTIC,)),
     Marker("OpenNMT", r"\bonmt\.(?:trainer|utils|bin|models)\b|\bStep \d+/ *\d+; acc: *[\d.]+; ppl: *[\w.]+; xent:"
            r"|\bopennmt\.|\bStep = \d+ ; steps/s = ",

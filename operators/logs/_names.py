@@ -271,6 +271,9 @@ def metric_name(key: str) -> str | None:
     for prefix in ("eval_", "val_", "vali_", "valid_", "validation_", "test_"):
         if slug.startswith(prefix) and _ALIASES.get(slug[len(prefix) :]) == "loss":
             return "val_loss"
+        # the split written after the name (``loss_val``, as a hook that evaluates beside training prints it)
+        if slug.endswith("_" + prefix[:-1]) and _ALIASES.get(slug[: -len(prefix)]) == "loss":
+            return "val_loss"
     if slug.startswith(("lr_", "lr-")) or slug.startswith("learning_rate_"):
         return "lr"
     if _CAMEL.search(key):  # ``TrainLossPerSample``, ``LearningRate``: the words its capitals start

@@ -190,8 +190,9 @@ GENERIC: frozenset[str] = frozenset(p for c in CARRIERS for p in c.packages)
 #: ``File "..."`` line, a warning's ``/path/file.py:12:``).
 _LOGGER = re.compile(
     r"^(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL):(?P<a>[A-Za-z_][\w.]*):"
-    r"| - (?P<b>[A-Za-z_][\w.]*) - (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - "
-    r"| - (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - (?P<c>[A-Za-z_][\w.]*) - "
+    # after a time stamp, or first once the file's time-stamp prefix is stripped (``- mmdet.ssod - INFO -``)
+    r"|(?:^|\s)- (?P<b>[A-Za-z_][\w.]*) - (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - "
+    r"|(?:^|\s)- (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - (?P<c>[A-Za-z_][\w.]*) - "
     r"|\| (?:INFO|WARNING|ERROR|DEBUG) +\| (?P<d>[A-Za-z_][\w.]*) [|:-]"
     r"|(?:^|[\s\]])(?P<e>[a-z_][\w.]*) (?:INFO|WARNING|ERROR|DEBUG):"
     # a dotted name alone in brackets, or closing a bracketed record header (``[04/14 20:50:27 d2.utils.events]:``)

@@ -108,9 +108,11 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
 _QUOTED_SEP = r"""["']?\s*[:=#]?\s*["']?\s*"""
 #: The words a counter is printed after (``Batch 16/29316``, ``step: 10``, ``iter #7``).
 _COUNTER_KEYS = r"global_step|step|steps|iter|iteration|batch|it|update"
+#: A count printed with thousands separators (BasicSR's ``iter: 135,000``): one number, not 135 and a comma.
+_THOUSANDS = r"\d{1,3}(?:,\d{3})+(?![\d.])"
 #: A step counter anywhere in a line: a counter word's number, a bar's ``10/100 [``.
 _COUNTER = re.compile(
-    rf"\b(?P<key>{_COUNTER_KEYS})\b\s*[:=#]?\s*(?P<n>\d+)(?!\d|\.\d)(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
+    rf"\b(?P<key>{_COUNTER_KEYS})\b\s*[:=#]?\s*(?P<n>{_THOUSANDS}|\d+)(?!\d|\.\d)(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
     r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
     re.I,
 )
@@ -134,7 +136,7 @@ def counter_step(text: str) -> int | None:
         elif m.group("bar"):
             found = int(m.group("bar"))
         elif m.group("key").lower() != "batch" or m.group("of"):
-            found = int(m.group("n"))
+            found = int(m.group("n").replace(",", ""))
     if "-" in text:
         low = text.lower()
         for word in _RANGE_WORDS:

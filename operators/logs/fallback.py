@@ -156,6 +156,8 @@ class GenericParser(LogParser):
     joins_wrapped = True
     interesting = (
         rf"{_METRIC_WORD}[^\n]*\d"
+        # a metric word and a non-finite value after it, the line's numbers all before (``4/234 [==] - loss: inf``)
+        rf"|{_METRIC_WORD}[^\n]*[^A-Za-z](?i:nan|inf|infinity)(?:[^A-Za-z]|$)"
         # a short counter word before its number and total (``ep 2 it 30/50 | xent 1.9``)
         r"|\b(?i:it|ep|iter|step|batch)\b\s*[:=#]?\s*\d+\s*/\s*\d|" + NUMBER_ROW + "|" + BARE_BAR
         + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
@@ -367,7 +369,8 @@ def _drop_non_values(cluster: Cluster, names: dict[int, str]) -> None:
 
 
 def _whole(token: str) -> bool:
-    return token.isdigit()
+    """A whole number, the field separator a token keeps included (``[pkg.mod:62, rank=0]``)."""
+    return token.removesuffix(",").isdigit()
 
 
 def _percent_positions(cluster: Cluster, names: dict[int, str]) -> set[int]:
