@@ -1,7 +1,7 @@
 """Baselines shared by lists: a list of numbers and a list of coordinated baselines paired in order
 ("4.5x and 3.1x higher than A and B, respectively", "outperforms A and B by 1.2x and 1.5x"), a baseline named
 in an earlier clause for a "respectively" list, and a baseline stated after a list's last number holding for
-the numbers before it ("68% and 46% of those achieved by X"). Split from ``_baselines`` (which finds one
+the numbers before it ("68% and 46% of those achieved by X"; "1.4x on average, and up to 2.1x, over X"). Split from ``_baselines`` (which finds one
 claim's phrase): these rules run once over a document's claims, after every claim has its own phrase.
 """
 
@@ -16,8 +16,6 @@ _VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed|outpac)\w*\s+(?:t
 # A name, perhaps with its citation ("Tiresias [22]"), which the caller drops.
 ONE_NAME = r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?(?:\s*\[[\w\s,.-]{1,20}\])?"
 CITATION = re.compile(r"\s*\[[^\]]*\]")
-# Something in a phrase that names a system: a capital or a digit ("the second-best method" names none).
-_NAMED = re.compile(r"[A-Z0-9]")
 
 _RESPECTIVELY = re.compile(r"\brespectively\b|分别")
 _PARTS = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|、|和|与|及)\s*")
@@ -42,8 +40,9 @@ def distribute(text: str, claims: list[Claim]) -> None:
         if len(parts) != len(group):
             continue
         # Without "respectively", as many named systems as numbers pair in order too ("(1.5x and 5.4x) over
-        # FooSched and BarPipe"); descriptions ("a batching baseline and the default") do not.
-        all_named = all(_NAMED.match(p) for p in parts)
+        # FooSched and BarPipe"); descriptions ("a batching baseline and the default", "A 和 B 基线": a name with
+        # a head noun after it, which the list shares) do not.
+        all_named = all(_BARE_NAME.fullmatch(CITATION.sub("", p).strip()) for p in parts)
         if not (named_first or all_named or _RESPECTIVELY.search(text, *sentence)):
             continue
         offset = start
@@ -135,12 +134,22 @@ def share_backwards(text: str, claims: list[Claim]) -> None:
             j >= 0
             and claims[j].versus is None
             and claims[j].sentence == claim.sentence
-            and _LIST_PAIR.fullmatch(text, claims[j].end, claims[j + 1].start)
+            and (
+                _LIST_PAIR.fullmatch(text, claims[j].end, claims[j + 1].start)
+                or _SUMMARY_PAIR.fullmatch(text, claims[j].end, claims[j + 1].start)
+            )
         ):
             claims[j].versus, claims[j].versus_span = claim.versus, claim.versus_span
             claims[j].versus_source = "list"
             j -= 1
 
 
+_BARE_NAME = re.compile(rf"{ONE_NAME}")
+# An average and its peak stated as one result: "1.4x on average, and up to 2.1x, over X".
+_SUMMARY_PAIR = re.compile(
+    r"\s+(?:[a-z-]+\s+){0,2}?(?:on\s+average|in\s+(?:the\s+)?median|on\s+median|overall)\s*,?\s*(?:and|or)\s+"
+    r"(?:up\s+to|as\s+much\s+as|at\s+most|peaking\s+at)\s+",
+    re.I,
+)
 # Between two numbers of one list: "50% and 37%", "4x, 6x and 8x" (not a clause between them).
 _LIST_PAIR = re.compile(r"[\s,，、]*(?:(?:and|和|与|及|以及|or)[\s,，、]*)?", re.I)

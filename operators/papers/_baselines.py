@@ -97,10 +97,12 @@ PRONOUN = re.compile(r"^(?:it|its|them|this|that|theirs|these|those)$", re.I)
 _VERSUS_ZH = re.compile(
     r"(?:与|(?:^|(?<=[，。；,;\n]))\s*(?:和|同|跟))(?P<v1>[^，。；,;]{1,60}?)(?:相比|相较|比较|对比)"
     # "相比 TransformerEngine 取得 ...": a Latin name right after the word is the whole baseline.
-    r"|(?:相比于?|相较于?|相对于|对比于?|较之)\s*(?P<v6>[A-Za-z][A-Za-z0-9_.+-]*(?:[ ][A-Za-z][A-Za-z0-9_.+-]*)*)"
+    r"|(?:相比于?|相较于?|相对于?|对比于?|较之)\s*(?P<v6>[A-Za-z][A-Za-z0-9_.+-]*(?:[ ][A-Za-z][A-Za-z0-9_.+-]*)*)"
     r"(?=\s*(?:[，。；,;的]|\[|$)|\s(?!和|与|及|、|基线|框架|系统|方法|实现|版本|库|方案|算法|策略)[^\sA-Za-z])"
     # "（1.36 rps 对比 0.67 rps）": a value set against a value names no baseline.
-    r"|(?:相比于?|相较于?|相对于|对比于?|较之)(?!\s*\d)(?P<v2>[^，。；,;]{1,80}?)(?=[，。；,;]|$|的|，)"
+    r"|(?:相比于?|相较于?|相对于|对比于?|较之)(?!\s*\d)(?P<v2>[^，。；,;]{1,80}?)"
+    # ... up to the clause's end, 的, or 分别 / a change verb after the baselines ("相比A和B分别提升了")
+    r"(?=[，。；,;]|$|的|\s*分别|\s*(?:提升|提高|降低|减少|增加|缩短|加速|节省)了?\s*\d)"
     r"|比(?P<v3>[^，。；,;\d]{1,30}?)(?:快|高|低|少|多|好|强|提升|提高|减少|降低|增加|缩短|节省|加速|加快|提速)"
     r"|优于(?P<v4>[^，。；,;\d]{1,40}?)(?=\d|[，。；,;]|$)"
     r"|在(?P<v5>[^，。；,;在]{1,30}?(?:基线|框架|系统|方法|实现|库|baselines?|systems?))上"
@@ -116,6 +118,7 @@ _VERSUS_ZH = re.compile(
 )
 _REACH = 40
 _ZH_CLAUSE_END = re.compile(r"[；;。]")
+_ZH_RESPECTIVELY = re.compile(r"\s*分别$")
 _ZH_COMMA = re.compile(r"[，,；;。]")
 # A Latin name run straight into Chinese words that are not part of a name ("ZeRO将总通信量"), unlike a
 # coordination or a head noun ("A 和 B", "X 基线", "X 的实现").
@@ -146,7 +149,7 @@ _BUT = re.compile(r"\b(?:but|yet)\b")
 # "as accurate as X but ~10x lower cost", "similar patterns as X but has 10x lower overhead".
 _ALIKE_BUT = re.compile(
     r"\b(?:as|similar|same|comparable)\s+(?:[\w’'-]+\s+){0,5}?(?:as|to)\s+(?:the\s+)?"
-    rf"(?P<v>{_PHRASE}{{2,40}}?)\s+but\s+(?:[a-z]+\s+)?"
+    rf"(?P<v>{_PHRASE}{{2,40}}?)\s+(?:but|with|while|yet)\s+(?:[a-z]+\s+)?"
     r"(?:(?:about|roughly|nearly|only|up\s+to)\s+)?[~∼≈]?\s*$"
 )
 _COMPARATIVE = re.compile(
@@ -228,13 +231,13 @@ def versus(
         group = next(
             g for g in ("v1", "v6", "v2", "v3", "v4", "v5", "v7", "v8", "v9") if m.group(g) is not None
         )
-        phrase = m.group(group).strip()
+        phrase = _ZH_RESPECTIVELY.sub("", m.group(group).strip())  # "比A和B分别高出": the baselines, not 分别
         lead = _ZH_LATIN_LEAD.match(phrase)
         if lead:  # "比ZeRO将总通信量减少": the name, not the words the segmentation ran on into
             phrase = lead.group("n")
         if phrase:
-            start = m.start(group) + (m.group(group).index(phrase) if lead else 0)
-            end = start + len(phrase) if lead else m.end(group)
+            start = m.start(group) + m.group(group).index(phrase)
+            end = start + len(phrase)
             distance = _distance(claim, start, end)
             if start >= claim.end and (group != "v4" or _ZH_COMMA.search(text, claim.end, start)):
                 # "相比 X" after the number introduces the next statement; only "优于X" closes this one.

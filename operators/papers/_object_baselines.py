@@ -8,7 +8,7 @@ C by 30%", also with a comma alone), and a coordinated object pairs with a "resp
 latency of A and B by 40% and 55%, respectively"). Per-number brackets name one baseline a number ("by 2x (A)
 and 3x (B)"); "X matches Y's accuracy while training 2.1x faster" sets the number against Y, and "replaces Y
 with a 3.2x faster Z" against what is replaced. Chinese puts the object before the
-number: "减少了Y的显存（最多13倍）".
+number: "减少了Y的显存（最多13倍）", "将Y的训练时间缩短了40%".
 
 Only a system's name counts as that object -- the paper's known or compared systems, a name written as a
 system's ("FooSched", "vPipe"), or, after a verb whose object is a system or a task (speed up, accelerate,
@@ -102,6 +102,11 @@ _BRACKET = re.compile(rf"\s*\((?P<n>{_NAME})\)")
 _ZH_OBJECT = re.compile(
     r"(?:减少|降低|缩短|提升|提高|加速|加快|节省)了?\s*(?P<n>[A-Za-z][A-Za-z0-9_.+-]*)\s*的[^，。；,;]{0,30}$"
 )
+# The object moved before its verb by 将/把: "将A的训练时间缩短了40%".
+_ZH_BA = re.compile(
+    r"(?:将|把)\s*(?P<n>[A-Za-z][A-Za-z0-9_.+-]*)\s*的[^，。；,;]{0,30}?"
+    r"(?:缩短|降低|减少|提升|提高|加速|压缩|节省)了?[^，。；,;\d]{0,6}$"
+)
 #: Characters before a number searched for the verb and its object.
 _REACH = 160
 
@@ -167,7 +172,7 @@ def _object(
     replaced = _REPLACES.search(text, lo, claim.start)
     if replaced and claim.sentence and _COMPARATIVE.match(text, claim.end, claim.sentence[1]):
         return replaced.span("n")
-    zh = _ZH_OBJECT.search(text, lo, claim.start)
+    zh = _ZH_OBJECT.search(text, lo, claim.start) or _ZH_BA.search(text, lo, claim.start)
     if zh and _system(text, zh.start("n"), zh.end("n"), False, mentions, own):
         return zh.span("n")
     return None

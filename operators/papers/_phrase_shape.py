@@ -14,7 +14,9 @@ shape is a row of ``SHAPES`` with its own example (tested through ``extract_know
 * a description with its name in apposition: "than the state-of-the-art scheduler A" -> ``A`` (the words
   before the name end in a noun that describes a system: ``_phrase_names.DESCRIPTORS``); "than vanilla A"
   keeps its modifier, which names a variant;
-* examples of a description: "existing schedulers such as A" / "like A" / "including A" -> ``A``.
+* examples of a description: "existing schedulers such as A" / "like A" / "including A" -> ``A``;
+* a coordination of names the comma cut: "outperforms A, B and C by ..." -> ``A, B and C`` (for the list
+  rules to pair); the clause's verb left before a number: "the gains over A grow to 3x" -> ``A``.
 
 A citation between coordinated names ("A [12] and B [7]") no longer ends the phrase (``mask_citations``).
 A module of its own because it is one step over one phrase, with no knowledge of the claim or the document.
@@ -77,6 +79,17 @@ _NAME_START = re.compile(r"[A-Z]|[a-z]{1,3}[A-Z]")
 _INNER_CITATION = re.compile(r"\s*\[[\w\s.-]{1,20}\](?=\s*,?\s+(?:and|or)\s)")
 
 
+# "outperforms A, B and C by ...": a name followed by more names, the last after "and", is a coordination the
+# comma cut; it ends where the clause goes on.
+_LIST_TAIL = re.compile(
+    rf"(?:\s*,\s*{ONE_NAME})+,?\s+(?:and|or)\s+{ONE_NAME}"
+    r"(?=\s*(?:[,.;:)]|$|\s(?:by|on|in|with|for|across|at|respectively|when|while|under)\b))"
+)
+_ONE = re.compile(ONE_NAME)
+# "the gains of X over A grow to 3x": the clause's verb and its preposition, left when a number cut the phrase.
+_TRAILING_VERB = re.compile(r"\s+(?:[a-z]+\s+){1,2}(?:to|by|at|of)$")
+
+
 def mask_citations(phrase: str) -> str:
     """The phrase with each citation that stands inside a coordination of names blanked out (same length),
     so that a search for where the phrase ends does not stop at its bracket."""
@@ -100,6 +113,13 @@ def shape(text: str, start: int, end: int, limit: int) -> tuple[str, int, int]:
         if at >= end:
             continue
         return shape(text, at, end, limit)
+    if _ONE.fullmatch(phrase):
+        tail = _LIST_TAIL.match(text, end, limit)
+        if tail:
+            return " ".join(text[start : tail.end()].split()), start, tail.end()
+    verb = _TRAILING_VERB.search(phrase)
+    if verb and _NAME_START.match(phrase) and verb.start() > 0:
+        phrase, end = phrase[: verb.start()], start + verb.start()
     aux = _TRAILING_AUX.search(phrase)
     if aux and _NAME_START.match(phrase) and aux.start() > 0:
         return " ".join(phrase[: aux.start()].split()), start, start + aux.start()
