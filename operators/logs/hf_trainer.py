@@ -207,9 +207,15 @@ class HFTrainerParser(LogParser):
 
     def _release(self, step: int | None) -> None:
         """The waiting dicts at the bar's step; with no bar ever drawn their step is unknown (``None``): their
-        order is no step (TRL's dicts every ``logging_steps`` would read as steps 1, 2, 3)."""
+        order is no step (TRL's dicts every ``logging_steps`` would read as steps 1, 2, 3). Several dicts before
+        one bar (an excerpt, a console that kept no bar between them) are apart by their epochs: the bar's step
+        is the last one's, and the Trainer's epoch is its step over the steps of an epoch, so an earlier dict's
+        step is the bar's scaled by its epoch (``'epoch': 0.14`` ... ``0.19`` before ``19/98``: steps 14 ... 19)."""
+        last = next((e["epoch"] for e, *_ in reversed(self.waiting) if e.get("epoch")), None)
         for entry, line_no, rank, _ordinal in self.waiting:
-            emit_log_entry(entry, step, line_no, rank, self.out)
+            epoch = entry.get("epoch")
+            at = round(step * epoch / last) if step is not None and last and epoch and 0 < epoch < last else step
+            emit_log_entry(entry, at, line_no, rank, self.out)
         self.waiting = []
 
     def _read_cut(self) -> None:

@@ -124,3 +124,16 @@ def test_a_save_worded_as_a_sentence_is_a_checkpoint(tmp_path):
     lines = ["step 900 loss 0.412", "step 1000 loss 0.398", "Save the final model."]
     log = parse_log(write_log(tmp_path, lines))
     assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 1000)]
+
+
+def test_trainer_dicts_before_one_bar_are_apart_by_their_epochs(tmp_path):
+    bar = "\u2588" * 9
+    lines = [
+        "***** Running training *****",
+        "  Num examples = 12,000",
+        *(f"{{'loss': {2.5 - e / 10:.4f}, 'grad_norm': 3.1, 'learning_rate': 2e-05, 'epoch': {e}}}"
+          for e in (0.3, 0.4, 0.5)),
+        f" 50%|{bar}         | 50/100 [02:10<02:10,  2.61s/it]",
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("loss")] == [30, 40, 50]
