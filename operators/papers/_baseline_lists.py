@@ -1,7 +1,8 @@
 """Baselines shared by lists: a list of numbers and a list of coordinated baselines paired in order
 ("4.5x and 3.1x higher than A and B, respectively", "outperforms A and B by 1.2x and 1.5x"), a baseline named
 in an earlier clause for a "respectively" list, and a baseline stated after a list's last number holding for
-the numbers before it ("68% and 46% of those achieved by X"; "1.4x on average, and up to 2.1x, over X"). Split from ``_baselines`` (which finds one
+the numbers before it ("68% and 46% of those achieved by X"; "1.4x on average, and up to 2.1x, over X"), and
+a later conjunct that leaves its than-phrase out ("2x faster than X when busy, and 3x faster when idle"). Split from ``_baselines`` (which finds one
 claim's phrase): these rules run once over a document's claims, after every claim has its own phrase.
 """
 
@@ -142,6 +143,41 @@ def share_backwards(text: str, claims: list[Claim]) -> None:
             claims[j].versus, claims[j].versus_span = claim.versus, claim.versus_span
             claims[j].versus_source = "list"
             j -= 1
+    _elided(text, claims)
+
+
+# "2x faster than A when the cluster is busy, and 3x faster when it is idle": a later conjunct repeats the
+# comparative and leaves out its than-phrase, which is the earlier one's.
+_ELIDED_COMPARATIVE = re.compile(
+    r"\s*(?:less|more|fewer|lower|higher|faster|slower|smaller|larger|cheaper|better|shorter|longer|sooner)\b"
+)
+_CONJUNCT = re.compile(r",?\s+(?:and|but|while)\s+(?:(?:up\s+to|about|over|nearly|only)\s+)?[~∼≈]?$")
+_A_NAME = re.compile(r"\b[A-Z][\w+-]*|\b[a-z]{1,3}[A-Z]")
+_OWN_COMPARISON = re.compile(r"\b(?:than|over|versus|vs\.?|against|compared|relative)\b")
+
+
+def _elided(text: str, claims: list[Claim]) -> None:
+    """A claim without a baseline, its number followed by a comparative with no comparison of its own in its
+    clause, coordinated after a claim of the same sentence compared "than X" after its number: against X."""
+    for index in range(1, len(claims)):
+        claim, before = claims[index], claims[index - 1]
+        span = before.versus_span
+        if (
+            claim.versus is not None
+            or not before.versus
+            or span is None
+            or before.sentence != claim.sentence
+            or claim.sentence is None
+            or span[0] < before.end
+            or span[1] > claim.start
+            or not _ELIDED_COMPARATIVE.match(text, claim.end, claim.sentence[1])
+            or not _CONJUNCT.search(text, span[1], claim.start)
+        ):
+            continue
+        after = text[claim.end : claim.sentence[1]].split(",")[0]
+        if _OWN_COMPARISON.search(after) or _A_NAME.search(after):
+            continue  # "and 46% faster that Sputnik": the clause names its own comparand, however worded
+        claim.versus, claim.versus_span, claim.versus_source = before.versus, span, "list"
 
 
 _BARE_NAME = re.compile(rf"{ONE_NAME}")

@@ -73,6 +73,11 @@ _APPOSITIVE_NAME = re.compile(
 _SHARE_OF = re.compile(
     r"\s+of\s+(?:(?:those|that|the\s+\w+)\s+(?:[a-z]+(?:ed|en)\s+by\s+|of\s+)?)?(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
 )
+# "96% of the throughput that FooSched attains": the figure a named system reaches, in a relative clause.
+_SHARE_THAT = re.compile(
+    rf"\s+of\s+the\s+[\w-]+(?:\s+[\w-]+)?\s+(?:that|which)\s+(?P<v>{ONE_NAME})\s+"
+    r"(?:attains|achieves|reaches|gets|delivers|sustains|does|has|obtains)\b"
+)
 # "1.4x the training speed of GPipe": a multiple of a named system's figure.
 _TIMES_THE = re.compile(
     r"\s+the\s+(?:[\w-]+\s+){1,3}?of\s+(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
@@ -110,7 +115,7 @@ _VERSUS_ZH = re.compile(
     r"|较(?![之为高低大小多少长短快慢好差早晚强弱])(?P<v7>[^，。；,;\d]{1,30}?)"
     r"(?:提升|提高|降低|减少|增加|缩短|节省|加速|加快|快|高|低|少|多|好|强)"
     # "是X的1.6倍", "达到了X的93%": the number is a multiple or a share of X's figure.
-    r"|(?:是|为|达到了?|相当于|仅为|只有)(?P<v8>[^，。；,;\d的是为]{1,30}?)(?:的[^，。；,;\d的是为]{1,10})?"
+    r"|(?:是|为|达到了?|可达|高达|相当于|仅为|只有)(?P<v8>[^，。；,;\d的是为]{1,30}?)(?:的[^，。；,;\d的是为]{1,10})?"
     r"的\s*(?=\d[\d.]*\s*(?:倍|%|％))"
     # "超过了X（...9.8倍）": surpassing a named system (a Latin name; "超过90%" is a bound).
     r"|(?:超过|超越|胜过|领先于?)了?(?P<v9>[^，。；,;\d（(]{0,20}?[A-Za-z][^，。；,;\d（(]{0,30}?)"
@@ -261,6 +266,7 @@ def versus(
         _SHARE_OF.match(text, claim.end, s_end)
         or (_TIMES_THE.match(text, claim.end, s_end) if claim.unit == "x" else None)
         or _OF_DESCRIBED.match(text, claim.end, s_end)
+        or _SHARE_THAT.match(text, claim.end, s_end)
     )
     if share and claim.unit in ("%", "x") and not _PERCENT_WORDS.match(share.group("v")):
         # "68% of those achieved by ZeRO": the system whose result is the whole.

@@ -87,7 +87,7 @@ _LIST_TAIL = re.compile(
 )
 _ONE = re.compile(ONE_NAME)
 # "the gains of X over A grow to 3x": the clause's verb and its preposition, left when a number cut the phrase.
-_TRAILING_VERB = re.compile(r"\s+(?:[a-z]+\s+){1,2}(?:to|by|at|of)$")
+_TRAILING_VERB = re.compile(r"\s+(?:[a-z]+\s+){1,2}(?:to|by|at|of|from|between)$")
 
 
 def mask_citations(phrase: str) -> str:
