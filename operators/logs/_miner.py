@@ -12,9 +12,9 @@ from assay.operators.logs._names import SPLIT_NAMES
 _TOKEN = re.compile(
     r"[-+]?\d\.#(?:QNAN|SNAN|IND|INF)\d*"  # MSVC's non-finite floats (1.#QNAN0, -1.#INF00), one token
     r"|[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
-    # words and keys (train/loss, lr-AdamW, Acc@1, memory(GiB)); a parenthesis opens a word's unit only with a
+    # words and keys (train/loss, lr-AdamW, Acc@1, mAP@0.5, memory(GiB)); a parenthesis opens a word's unit only with a
     # letter (``Batch(100/1879)`` is a counter word and its counter)
-    r"|[A-Za-z_][A-Za-z0-9_./\-]*(?:\([A-Za-z][\w/%.\-]*\))?[A-Za-z0-9_./\-]*(?:@\d+)?"
+    r"|[A-Za-z_][A-Za-z0-9_./\-]*(?:\([A-Za-z][\w/%.\-]*\))?[A-Za-z0-9_./\-]*(?:@\d+(?:\.\d+)?)?"
     r"|\S"
 )
 _NUMERIC_WORDS = {"nan", "NaN", "inf", "Inf", "-inf", "-nan"}

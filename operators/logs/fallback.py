@@ -50,6 +50,7 @@ from assay.operators.logs._steps import (
     step_position,
 )
 from assay.operators.logs._tables import NUMBER_ROW, TABLE_LINE, TABLE_LINE_RE, Tables
+from assay.operators.logs._trees import TREE_LINE, TreeReports
 
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
@@ -163,6 +164,7 @@ class GenericParser(LogParser):
         + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
         r"|" + BOX_ROW.pattern
         + r"|^\s*$"  # a blank line ends a block of ``key: value`` lines (``KeyBlocks``)
+        + "|" + TREE_LINE  # a node of a report drawn as a tree (``├── Validation``)
         + r"|^\s*[|┃│║][^\n]*[|┃│║]\s*$"  # a row of a bordered table (``| step | loss |``, ``┃ step ┃``)
         + "|" + OPTION_LINES  # a script's options printed before it trains (``world_size: 8``, ``Namespace(``)
     )
@@ -179,6 +181,7 @@ class GenericParser(LogParser):
         self.keras = EpochBars()
         self.relative = EpochRelative()
         self.boxes = BoxTables(out)
+        self.trees = TreeReports()
         self.blocks = KeyBlocks(out, self._line, self._record_at)
         self.finer = False  # a counter finer than the epoch was seen
         self.gate = ShapeGate()
@@ -195,6 +198,11 @@ class GenericParser(LogParser):
         if "\r" in text.rstrip("\r"):
             for draw in last_draws(text):
                 self.parse_line(draw, line_no, rank)
+            return
+        tree = self.trees.line(text)
+        if tree is not None:  # a tree's node: a value under its sections' labels, or nothing to read
+            if tree:
+                self._line(tree, line_no, rank)
             return
         glued = BAR_GLUED.search(text)
         if not glued and _BARE_BAR.match(text):  # a bar of progress and rate only: no record (see per_epoch)

@@ -137,3 +137,25 @@ def test_trainer_dicts_before_one_bar_are_apart_by_their_epochs(tmp_path):
     ]
     log = parse_log(write_log(tmp_path, lines))
     assert [s for s, _ in log.series("loss")] == [30, 40, 50]
+
+
+def test_a_report_drawn_as_a_tree_reads_its_sections_and_skips_notes_on_values(tmp_path):
+    lines = [
+        "Fit round 3: 100%|#####| 40/40 [00:31<00:00,  1.29it/s, DetLoss/total=1.93]",
+        "RESULTS OF ROUND 3",
+        "├── Train",
+        "│   ├── Detloss/total = 1.9311",
+        "│   │   ├── Best so far = 2.0457 (↘ -0.1146)",
+        "│   │   └── Round N-1   = 2.0457 (↘ -0.1146)",
+        "│   └── Detloss/box = 0.8824",
+        "└── Eval",
+        "    ├── Recall@0.75 = 0.4410",
+        "    │   └── Best so far = 0.4702 (↗ 0.0292)",
+        "    └── Detloss/total = 1.6012",
+        "        └── Round N-1   = 1.5801 (↗ 0.0211)",
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1][1] == 1.9311
+    assert [v for _, v in log.series("val_loss")] == [1.6012]
+    assert "val_recall_0_75" in _names(log)
+    assert not {n for n in _names(log) if n.startswith(("best", "round", "n_1"))}
