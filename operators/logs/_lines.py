@@ -32,11 +32,13 @@ ANY_RANK_PREFIX = re.compile(r"^\[(?:rank|default)(?P<rank>\d+)\]:")
 
 
 #: Layers that wrap a log's own text, outermost first: a markdown quote of a pasted log, a log viewer's line
-#: number, a host name (pdsh, some launchers), a date stamp put in front by a logger or ``ts``. A file's
+#: number, a markdown list's number, a host name (pdsh, some launchers), a date stamp put in front by a logger or ``ts``. A file's
 #: prefix is the layers (and the one rank style) that at least a third of its lines carry, in any order.
 _LAYERS = {
     "quote": r">[ \t]?",
     "lineno": r"\[\d{1,9}\][ \t]",
+    # a markdown list's numbers (``1.  ``, ``2.  ``) a pasted excerpt was given, an emphasis mark glued to one
+    "listno": r"_?\d{1,4}\.[ \t]+",
     "host": r"[A-Za-z][\w-]*\d[\w.-]*: ",  # pdsh, clush, some launchers: the node's name
     "date": (
         # 2024-05-06 or, as PaddlePaddle's tools print it, [2024/05/06 07:08:09]
@@ -63,6 +65,8 @@ def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
     common = [n for n, c in counts.items() if c * 3 >= len(lines) and c >= 2]
     if "lineno" in common and not _numbers_every_line(lines):
         common.remove("lineno")  # ``[10]\ttraining's logloss``: a round counted in brackets, no viewer's numbering
+    if "listno" in common and not _numbers_every_line(lines, _LISTNO):
+        common.remove("listno")  # ``1. 5 2.0``: a number that opens a line of numbers, no list's numbering
     if "srun" in common and _counts_up(lines, styles["srun"]):
         common.remove("srun")  # `` 1000: 2.31, 2.40 avg loss``: an iteration counter opens each line, no rank
     rank_styles = [n for n in common if n in styles]
@@ -85,12 +89,13 @@ def _counts_up(lines: list[str], pattern: re.Pattern[str]) -> bool:
 
 
 _LINENO = re.compile(r"^(?:>[ \t]?)?\[(\d{1,9})\][ \t]")
+_LISTNO = re.compile(r"^(?:>[ \t]?)?_?(\d{1,4})\.[ \t]+")
 
 
-def _numbers_every_line(lines: list[str]) -> bool:
-    """A viewer's line numbers go up by one from a numbered line to the next (most of the time): a counter
-    printed in brackets by the log itself (a boosting round every 10) does not."""
-    numbers = [int(m[1]) for line in lines if (m := _LINENO.match(line))]
+def _numbers_every_line(lines: list[str], numbering: re.Pattern[str] = _LINENO) -> bool:
+    """A viewer's line numbers (or a list's) go up by one from a numbered line to the next (most of the time): a
+    counter printed in brackets by the log itself (a boosting round every 10) does not."""
+    numbers = [int(m[1]) for line in lines if (m := numbering.match(line))]
     steps = [b - a for a, b in zip(numbers, numbers[1:], strict=False)]
     return not steps or sum(d == 1 for d in steps) * 2 > len(steps)
 

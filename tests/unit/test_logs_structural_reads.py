@@ -159,3 +159,11 @@ def test_a_report_drawn_as_a_tree_reads_its_sections_and_skips_notes_on_values(t
     assert [v for _, v in log.series("val_loss")] == [1.6012]
     assert "val_recall_0_75" in _names(log)
     assert not {n for n in _names(log) if n.startswith(("best", "round", "n_1"))}
+
+
+def test_a_markdown_lists_numbers_are_a_prefix_layer(tmp_path):
+    lines = [f"{i}.  {11000 + 140 * i}/60000: episode: {70 + i}, duration: 1.310s, episode steps: {140 + 9 * i}, "
+             f"steps per second: 107, episode reward: {140 + 9 * i}.000, mean reward: 1.000 [1.000, 1.000], "
+             f"loss: {4.1 - i / 10:.6f}, mean_q: 8.{i}" for i in (1, 2, 3, 4)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.run["framework"] == "Keras-RL"
