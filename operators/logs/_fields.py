@@ -207,9 +207,9 @@ _NAME_STOPS = {"]", ")", "|", ",", ";", "}", "{", "│", "┃"}
 _PROSE_BEFORE = {"to", "we", "i", "you", "they", "he", "she", "will", "would", "can", "could", "should", "must"}
 #: A source location (``trainer.py:412``, ``yolox.core.trainer:246``): a file name or a dotted module path.
 _SOURCE_FILE = re.compile(r"(?i)^[\w/.\-]*\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|cuh|go|rs|java|scala|js|ts|jl|lua|rb)$")
-#: A folder path (``runs/exp3/save/ckpt+2024-...``): four or more parts, or a part of digits only; a metric's
-#: structured name has at most three (``throughput/device/data``).
-_FOLDER_PATH = re.compile(r"^[\w.\-]*(?:/[\w.\-]+){3,}$|^[\w.\-]*(?:/[\w.\-]+)*/\d+(?:/|$)")
+#: A folder path (``runs/exp3/save/ckpt+2024-...``): four or more parts, or a part of digits only inside it; a
+#: metric's structured name has at most three (``throughput/device/data``, ``lr/0``).
+_FOLDER_PATH = re.compile(r"^[\w.\-]*(?:/[\w.\-]+){3,}$|^[\w.\-]*(?:/[\w.\-]+)*/\d+/")
 #: A dotted module path (``yolox.core.trainer:246``): a source location where its values are whole numbers (a
 #: dotted metric name, mmseg's ``decode.loss_seg: 0.1234``, holds fractions).
 MODULE_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
