@@ -212,9 +212,10 @@ _STEP_KEYS = frozenset(
         "train_step",
         "global_iteration",
         # reinforcement learning counts environment steps: Stable-Baselines3 logs at ``total_timesteps``, RLlib
-        # reports ``timesteps_total``
+        # reports ``timesteps_total`` (``num_env_steps_sampled`` since its 2.0 counters)
         "total_timesteps",
         "timesteps_total",
+        "num_env_steps_sampled",
         "timesteps",
     }
 )
@@ -256,7 +257,9 @@ def counts_across_epochs(key: str) -> bool:
     """A step key that says it counts the whole run, not one epoch: it beats an in-epoch ``it 3/50`` on the
     same line (``ep 2 it 3/50 global_step 103``)."""
     slug = key_slug(key)
-    return is_step_key(key) and (slug.startswith(_ACROSS_EPOCHS) or slug in {"num_updates", "timesteps_total"})
+    return is_step_key(key) and (
+        slug.startswith(_ACROSS_EPOCHS) or slug in {"num_updates", "timesteps_total", "num_env_steps_sampled"}
+    )
 
 
 def metric_name(key: str) -> str | None:

@@ -167,3 +167,29 @@ def test_a_markdown_lists_numbers_are_a_prefix_layer(tmp_path):
              f"loss: {4.1 - i / 10:.6f}, mean_q: 8.{i}" for i in (1, 2, 3, 4)]
     log = parse_log(write_log(tmp_path, lines))
     assert log.run["framework"] == "Keras-RL"
+
+
+def _nested_dump(steps: int, loss: float) -> list[str]:
+    return [
+        "Result for APPO_MountainCar_0a1b2_00000:",
+        "  counters:",
+        f"    num_env_steps_sampled: {steps}",
+        f"    num_env_steps_trained: {steps}",
+        f"  episode_reward_mean: {-200 + steps / 1000:.1f}",
+        "  info:",
+        "    learner:",
+        "      default_policy:",
+        "        learner_stats:",
+        f"          total_loss: {loss}",
+        "          vf_loss: 0.5",
+        f"    num_env_steps_sampled: {steps}",
+        f"    num_env_steps_trained: {steps}",
+        "  hostname: node-a",
+        "",
+    ]
+
+
+def test_rllibs_count_of_environment_steps_is_the_step_of_its_result_dump(tmp_path):
+    lines = [*_nested_dump(6000, 3.25), *_nested_dump(12000, 2.75)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss") == [(6000, 3.25), (12000, 2.75)]
