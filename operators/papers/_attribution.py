@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from assay.operators.papers import _context
-from assay.operators.papers._ablation import ablations
+from assay.operators.papers._ablation import ablations, runs_with_component
 from assay.operators.papers._baselines import (
     comparison_setups,
     distribute,
@@ -167,7 +167,8 @@ def attribute(
     for claim in claims:
         if claim.versus is None and claim.subject_source in ("proposed", "primary") and setups:
             from_setup(claim, setups, structure)
-    restated(claims)
+    restated(claims, text)
+    runs_with_component(text, claims)
     ablations(text, claims, is_comparison)
     default_baselines(claims, structure)
     for claim in claims:

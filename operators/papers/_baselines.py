@@ -63,6 +63,12 @@ _REACHED_WITHOUT = re.compile(
     r"(?P<v>without\s+\S[^,.;:()\n]*)",
     re.I,
 )
+# "less traffic is sent over the spine links", "communication over cross-node links": a path, no baseline.
+_PATH_OVER = re.compile(
+    r"\b(?:communication|traffic|transfers?|messages?|packets?|data|bytes|sent|transferred|communicated|"
+    r"exchanged|moved|carried|routed|streamed)\s+$",
+    re.I,
+)
 # "compared to the runner-up, BarPipe": a descriptive phrase, then the system's name after a comma.
 # ... or several: "compared with recent schedulers, FooSched and BarPipe, ...".
 _APPOSITIVE_NAME = re.compile(
@@ -182,6 +188,10 @@ def versus(
     candidates: list[tuple[int, int, str, int, int]] = []
     introducing: tuple[str, int, int] | None = None
     for m in _overlapping(_VERSUS_EN, text, s_start, s_end):
+        if m.group().lower().startswith("over") and _PATH_OVER.search(
+            text, max(s_start, m.start() - 30), m.start()
+        ):
+            continue
         start = m.start("v")
         phrase = text[start : m.end("v")]
         reached = _REACHED_WITHOUT.match(phrase)
@@ -455,10 +465,12 @@ def from_setup(claim: Claim, setups: list[tuple[int, str]], structure: Structure
             return
 
 
-def restated(claims: list[Claim]) -> None:
+def restated(claims: list[Claim], text: str = "") -> None:
     """A result restated without its baseline (the conclusion's "improves JCT by 3.5x") keeps the one the
     paper gave it where it stated it with one ("by 3.5x compared to X"): the same subject, unit and value,
-    and one baseline only among those statements."""
+    and one baseline only among those statements. A run without a component ("than the best throughput
+    achieved without recomputation") is the baseline of a statement about that component only: a sentence
+    not naming it ("poor splits lead to up to 2x lower throughput") restates another result."""
     stated: dict[tuple[Any, ...], set[str]] = {}
     for claim in claims:
         if claim.versus and claim.versus_source in ("phrase", "respectively", "list"):
@@ -467,7 +479,16 @@ def restated(claims: list[Claim]) -> None:
         if claim.versus is None and claim.subject_source in ("proposed", "primary"):
             found = stated.get(_result_key(claim))
             if found and len(found) == 1:
-                claim.versus, claim.versus_source = next(iter(found)), "restated"
+                versus = next(iter(found))
+                without = re.match(r"without\s+(?:the\s+|our\s+|its\s+)?(.+)", versus, re.I)
+                if (
+                    without
+                    and claim.sentence
+                    and without.group(1).lower()
+                    not in " ".join(text[claim.sentence[0] : claim.sentence[1]].lower().split())
+                ):
+                    continue
+                claim.versus, claim.versus_source = versus, "restated"
 
 
 def _result_key(claim: Claim) -> tuple[Any, ...]:
