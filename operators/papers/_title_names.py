@@ -57,6 +57,9 @@ _TITLE_NAME = re.compile(
 _TITLE_NAME_FOR = re.compile(
     rf"^\s*{_ANNOUNCING}(?P<n>{_NAME}){_RELEASE}[ \t]+(?:for|on|in|with|at)[ \t]+[^:：\n]{{1,40}}[:：]"
 )
+# "FooLib with Quick Sync: ...": a platform, then the feature it gained, before the colon. The post is about the
+# feature when the body keeps naming it ("Quick Sync cuts ..."); else the lead names the system, as above.
+_TITLE_WITH = re.compile(rf"^\s*{_ANNOUNCING}{_NAME}{_RELEASE}[ \t]+with[ \t]+(?P<n>[^:：\n]{{2,40}}?)\s*[:：]")
 # A title that is a name and nothing else ("# FooLib", a README's first line), and a name heading a tagline in
 # the document's head block ("FooLib: fast training for everyone" a few lines under a bare title or a logo).
 _BARE_NAME = re.compile(rf"^[#\s]*(?P<n>{_NAME}(?:[ \t]+{_NAME})?)\s*$")
@@ -91,6 +94,13 @@ def _title_name_for(title: str) -> re.Match[str] | None:
     return m if m and _DISTINCTIVE.search(m.group("n"), 1) and acceptable(m.group("n")) else None
 
 
+def _title_feature(title: str, text: str) -> re.Match[str] | None:
+    """ "FooLib with Quick Sync: ...": the feature after "with", when the body uses it as a name at least twice
+    (a platform's post about what it gained is about the feature, not the platform)."""
+    m = _TITLE_WITH.match(title)
+    return m if m and acceptable(m.group("n")) and _used_as_name(text, m.group("n")) >= 2 else None
+
+
 def _first_line(text: str) -> str:
     """The text's first line, a paper's title when the reader kept none (a PDF without an information
     dictionary, a paper read by ``assay eval``)."""
@@ -104,6 +114,7 @@ def title_name(text: str, title: str | None) -> re.Match[str] | None:
     titled = (
         _TITLE_NAME.match(head)
         or _title_only_name(head, text)
+        or _title_feature(head, text)
         or _title_name_for(head)
         or _head_tagline(text)
     )

@@ -75,6 +75,22 @@ ROWS: list[Row] = [
         {"3.6x": "Garnet-MoE"},
     ),
     Row(
+        "title_platform_with_feature",
+        "Skylark with 2-phase Sparsify: 6x Less Traffic and 2.8x Faster Training\n\n"
+        "Skylark is a library for training large models on commodity clusters. Sending every update over a\n"
+        "slow network stalls it, so 2-phase Sparsify sends only the largest updates after a dense warm-up.\n"
+        "On a 40 Gbit Ethernet cluster, 2-phase Sparsify is 2.8x faster than dense updates in Skylark, and\n"
+        "each step moves 6x fewer bytes through the Skylark communication layer.\n",
+        {"2.8x": "2-phase Sparsify", "6x": "2-phase Sparsify"},
+    ),
+    Row(
+        "title_system_with_feature_named_once",
+        "Brisket with Learned Prefetching: Faster Input Pipelines\n\n"
+        "Brisket is a data loader that prefetches training samples by a learned model of access order.\n"
+        "Brisket raises GPU utilisation by 31% over a round-robin loader on image training jobs.\n",
+        {"31%": "Brisket"},
+    ),
+    Row(
         "title_release",
         "Skiff 2.0: Faster Fine-Tuning on One Node\n\n"
         "Today we release the second major version of our fine-tuning library. Fine-tuning a 7B model now takes\n"
