@@ -327,7 +327,15 @@ def by_part(scores: list[FileScore]) -> dict[str, list[FileScore]]:
     return parts
 
 
+#: The options ``main`` reads; any other is refused, so a mistyped one is not silently ignored.
+OPTIONS = ("--pipeline", "--quiet", "--all-mismatches", "--by-field")
+
+
 def main(argv: list[str]) -> int:
+    unknown = [a for a in argv if a.startswith("--") and a not in OPTIONS]
+    if unknown:
+        print(f"unknown option {unknown[0]}: the options are {', '.join(OPTIONS)}")
+        return 2
     quiet = "--quiet" in argv
     # a set that is development through and through (a held-out set once it has been measured) shows every file
     show_all = "--all-mismatches" in argv

@@ -78,7 +78,15 @@ def _mismatches(doc: Score) -> list[str]:
     return lines
 
 
+#: The options ``main`` reads; any other is refused, so a mistyped one is not silently ignored.
+OPTIONS = ("--quiet",)
+
+
 def main(argv: list[str]) -> int:
+    unknown = [a for a in argv if a.startswith("--") and a not in OPTIONS]
+    if unknown:
+        print(f"unknown option {unknown[0]}: the options are {', '.join(OPTIONS)} (dev mismatches are always listed)")
+        return 2
     quiet = "--quiet" in argv
     args = [a for a in argv if not a.startswith("--")]
     root = Path(args[0]) if args else DEFAULT_SET
