@@ -196,7 +196,10 @@ _alias(
 )
 
 _NON_WORD = re.compile(r"[^0-9a-z]+")
-_STEP_KEYS = frozenset(
+#: Step keys that count the whole run by their name alone, without a ``global_``/``total_`` qualifier: fairseq's
+#: updates; RLlib's environment steps (``num_env_steps_sampled`` since its 2.0 counters).
+_RUN_WIDE_STEP_KEYS = frozenset({"num_updates", "timesteps_total", "num_env_steps_sampled"})
+_STEP_KEYS = _RUN_WIDE_STEP_KEYS | frozenset(
     {
         "step",
         "_step",
@@ -208,14 +211,10 @@ _STEP_KEYS = frozenset(
         "trainer_global_step",
         "train_global_step",
         "global_steps",
-        "num_updates",  # fairseq
         "train_step",
         "global_iteration",
-        # reinforcement learning counts environment steps: Stable-Baselines3 logs at ``total_timesteps``, RLlib
-        # reports ``timesteps_total`` (``num_env_steps_sampled`` since its 2.0 counters)
+        # reinforcement learning counts environment steps: Stable-Baselines3 logs at ``total_timesteps``
         "total_timesteps",
-        "timesteps_total",
-        "num_env_steps_sampled",
         "timesteps",
     }
 )
@@ -258,7 +257,7 @@ def counts_across_epochs(key: str) -> bool:
     same line (``ep 2 it 3/50 global_step 103``)."""
     slug = key_slug(key)
     return is_step_key(key) and (
-        slug.startswith(_ACROSS_EPOCHS) or slug in {"num_updates", "timesteps_total", "num_env_steps_sampled"}
+        slug.startswith(_ACROSS_EPOCHS) or slug in _RUN_WIDE_STEP_KEYS
     )
 
 
