@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from assay.operators.papers._title_names import occurrences
+
 # "we propose", "this paper presents", "in this work, we introduce": the statement's object follows.
 _PROPOSE = re.compile(
     r"\b(?:we|this\s+(?:paper|work|article))\s+(?:(?:also|further|first)\s+)?"
@@ -51,14 +53,9 @@ def technique_phrases(text: str) -> list[tuple[str, int, str]]:
         if _FUNCTION.intersection(words) or words[-1] in _NOT_HEADS:
             continue
         name = " ".join(words)
-        if name in seen or _count(text, name) < 2:
+        if name in seen or len(occurrences(text, name, False, 2)) < 2:
             continue
         seen.add(name)
         out.append((name, phrase.start("p"), "technique"))
     return out
 
-
-def _count(text: str, phrase: str) -> int:
-    """How often the text names ``phrase`` (any case, across a line break)."""
-    pattern = r"\s+".join(re.escape(w) for w in phrase.split())
-    return len(re.findall(rf"(?<![\w-]){pattern}(?![\w-])", text, re.I))
