@@ -64,9 +64,12 @@ def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -
     if cut is None or len(cut.template) < 4:
         return
     size = len(cut.template)
+    # a record that stops on a separator after a value (``reward: -19,``) was cut between two fields
+    stops_between = cut.rows[0][2][-1][-1:] in (",", ";", "|") and cut.template[-1] == "<*>"
     for whole in sorted(clusters, key=lambda c: -len(c.rows)):
-        if len(whole.rows) < 2 or len(whole.template) <= size or whole.template[-1] == "<*>":
-            continue  # (records that end on a value give no sign of where a complete one ends)
+        if len(whole.rows) < 2 or len(whole.template) <= size or (whole.template[-1] == "<*>" and not stops_between):
+            continue  # (records that end on a value give no sign of where a complete one ends, unless the cut
+            # one stops on the separator that follows a value inside them)
         if cut.rows[0][2][-1] == whole.template[-1]:
             continue  # it ends as a whole record does: a shorter record of its own, not a cut one
         head = whole.template[: size - 1]

@@ -188,6 +188,9 @@ EVENTS: tuple[EventRule, ...] = (
               r"|\bsaving (?:the )?(?:model|state|snapshot) (?:at|for) (?:step|epoch|iter)"
               r"|\bsav(?:e|ed|ing) (?:a |the )?snapshot\b",
               "[rank0] step 1200: writing checkpoint to /scratch/run7/ckpt_1200"),
+    # a line that opens with the checkpoint and the step it was taken at, no verb (``Checkpoint at step 400``)
+    EventRule("checkpoint", r"^\W{0,3}(?:\[[^\]]{1,40}\]\s*)?checkpoint (?:at|for) (?:step|iter|iteration|epoch) \d+\s*\.?$",
+              "Checkpoint at step 7200"),
     # a save announced by the line's first words, whatever is saved under what name (``saving model 0...``,
     # an EMA copy, a scene's state): the verb opens the line, its object is the model or its state
     EventRule("checkpoint", r"^\W{0,3}(?:\[[^\]]{1,40}\]\s*)?sav(?:e|ed|ing) (?:the |a |an )?"

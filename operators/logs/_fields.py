@@ -62,7 +62,7 @@ def variable_names(template: list[str]) -> dict[int, str]:
                 break  # a name is never read across a value, a bracket or a field separator
             if (word[0].isalpha() or word[0] == "_") and word.lower() not in _FILLER:
                 before = template[j - 1] if j > 0 else ""
-                if not _is_key(word, before, template[j - 2] if j > 1 else ""):
+                if not _is_key(word, before, template[j - 2] if j > 1 else "") and not _after_logger(template, j):
                     break
                 if word.lower().endswith("ing") and template[j + 1 : j + 2] == ["to"]:
                     break  # a verb going to a value ("reducing to 1.0", "increasing to 8") tells a change
@@ -220,6 +220,16 @@ def _keyed(template: list[str], i: int) -> bool:
     j = i - 2 if template[i - 1 : i] in ([":"], ["="]) else i - 1
     word = template[j] if j >= 0 else ""
     return word[:1].isalpha() and word != "<*>" and word.lower() not in _FILLER and word.lower() not in _RATE_UNITS
+
+
+#: Python logging's default layout, ``LEVEL:logger:message`` (``logging.BASIC_FORMAT``, as ``basicConfig`` and
+#: absl-less TensorFlow 1 print it: ``INFO:tensorflow:loss = 0.41, step = 200``): its logger is no key.
+_LEVELS = {"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL"}
+
+
+def _after_logger(template: list[str], j: int) -> bool:
+    """Whether the word at ``j`` opens the message after a ``LEVEL:logger:`` prefix at the template's start."""
+    return j == 4 and template[0] in _LEVELS and template[1] == ":" and template[3] == ":"
 
 
 def _is_key(word: str, before: str, key: str) -> bool:

@@ -241,7 +241,22 @@ def is_step_key(key: str) -> bool:
     for prefix in ("training_", "train_", "acc_", "accumulated_", "global_"):
         if slug.startswith(prefix) and slug[len(prefix) :] in _STEP_KEYS:
             return True
-    return slug in _STEP_KEYS
+    return slug in _STEP_KEYS or _echoed_run_count(slug) is not None
+
+
+#: The splits an evaluation's record prefixes its keys with (fairseq's ``valid_loss`` ... ``valid_num_updates``).
+_EVAL_PREFIXES = ("valid_", "validation_", "val_", "eval_", "test_")
+
+
+def _echoed_run_count(slug: str) -> str | None:
+    """A run-wide counter an evaluation's record repeats under its split's prefix (``valid_num_updates``,
+    ``eval_global_step``): the training's step the evaluation ran at, not a count of the evaluation's own
+    batches (``val_step`` stays no step key). The counter's own name, else ``None``."""
+    for prefix in _EVAL_PREFIXES:
+        rest = slug[len(prefix) :]
+        if slug.startswith(prefix) and (rest in _RUN_WIDE_STEP_KEYS or rest == "global_step"):
+            return rest
+    return None
 
 
 #: A suffix that says a step word's value is its index or number (``step_i``, ``iter_num``, ``step_idx``).
@@ -256,6 +271,7 @@ def counts_across_epochs(key: str) -> bool:
     """A step key that says it counts the whole run, not one epoch: it beats an in-epoch ``it 3/50`` on the
     same line (``ep 2 it 3/50 global_step 103``)."""
     slug = key_slug(key)
+    slug = _echoed_run_count(slug) or slug
     return is_step_key(key) and (
         slug.startswith(_ACROSS_EPOCHS) or slug in _RUN_WIDE_STEP_KEYS
     )

@@ -23,6 +23,9 @@ from assay.operators.logs._numbers import memory_of, parse_quantity
 #: A table's header row (``step  loss  lr``) and its rows of numbers.
 _COLUMN = r"[A-Za-z_][\w/.\-():%]*"
 HEADER = re.compile(rf"^\s*{_COLUMN}(?:(?:\s{{2,}}|\t|\s*[|,]\s*){_COLUMN}(?: {_COLUMN})*)+\s*$")
+#: A key and its number (``iterations:1200``, ``acc: 0.41``): a record's pair, never a column's name, so a line of
+#: them apart by commas is a record (cut before its trailing comma, it would otherwise read as a header).
+_KEYED_NUMBER = re.compile(r"[A-Za-z_]\w*:\s*[-+]?\d")
 _BAR_TAIL = re.compile(r"\s\d{1,3}%\|")
 
 
@@ -198,7 +201,7 @@ class Tables:
             if any(self._row(header, cells, line_no, rank, current) for cells in _cells(header, text)):
                 return True
         self.flush(rank)
-        old = bool(HEADER.match(text))
+        old = bool(HEADER.match(text)) and not _KEYED_NUMBER.search(text)
         if not old and not _MAYBE_HEADER.match(text):
             return False  # a digit before any wide gap: no header (a cheap test first; most lines end here)
         found = _header(_body(text), line_no)

@@ -43,6 +43,10 @@ def join_wrapped(data: bytes) -> bytes:
     starts = np.concatenate(([0], ends[:-1] + 1))
     lengths = ends - starts
     nonempty = lengths > 0
+    # a console wraps at a number of characters, not bytes: a bar's blocks (``█``, three bytes in UTF-8) or a
+    # CJK word count once each
+    follow = np.concatenate(([0], np.cumsum((buf & 0xC0) == 0x80, dtype=np.int64)))
+    width_of = lengths - (follow[ends] - follow[starts])
     kinds = np.where(nonempty, _kinds(buf[np.minimum(starts, len(buf) - 1)]), -1)
     # a continuation: opens with a small letter or a digit, unlike the line before it
     goes_on = np.zeros(len(ends), dtype=bool)
@@ -54,16 +58,16 @@ def join_wrapped(data: bytes) -> bytes:
     # one space at the end (a line padded to a console's width ends in many)
     at_space = before[(lengths[before] > 1) & (last_byte == 32) & (buf[np.maximum(ends[before] - 2, 0)] != 32)]
     # cut inside a word or a number (a bar's ``]``, a sentence's ``.`` end a record where they stand)
-    wide = before[(lengths[before] >= _MIN_WIDTH) & (_kinds(last_byte) > 0)]
+    wide = before[(width_of[before] >= _MIN_WIDTH) & (_kinds(last_byte) > 0)]
     width = None
     if len(wide) >= 2:
-        values, counts = np.unique(lengths[wide], return_counts=True)
+        values, counts = np.unique(width_of[wide], return_counts=True)
         if counts.max() >= 2:
             width = int(values[counts.argmax()])
     spaced = set(at_space.tolist())
     cut = set(spaced)
     if width is not None:
-        cut.update(wide[lengths[wide] == width].tolist())
+        cut.update(wide[width_of[wide] == width].tolist())
     if len(cut) < 2:
         return data
     counted = np.bincount(kinds[nonempty].astype(np.int64), minlength=4)
@@ -78,7 +82,7 @@ def join_wrapped(data: bytes) -> bytes:
             last += 1
             if last - i >= _MAX_PIECES:
                 break
-        if last > i and width is not None and lengths[last] >= width and i not in spaced:
+        if last > i and width is not None and width_of[last] >= width and i not in spaced:
             last = i  # every piece as wide as the console: lines padded to its width (a table), not wrapped
         if last > i:
             joins.append((i, last))

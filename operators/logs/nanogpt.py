@@ -103,7 +103,9 @@ class NanoGPTParser(LogParser):
         if m:
             step = int(m.group("step"))
             out.metric("val_loss", step, parse_number(m.group("val")), line_no, rank)
-            out.metric("train_eval_loss", step, parse_number(m.group("train")), line_no, rank)
+            # the evaluation's estimate of the training loss (``estimate_loss`` over eval batches): an evaluation
+            # value, named with the ``eval_`` prefix every evaluation value carries, not a training step's loss
+            out.metric("eval_train_loss", step, parse_number(m.group("train")), line_no, rank)
             return
         m = _PARAMS.search(text)
         if m:

@@ -1,0 +1,99 @@
+"""Record shapes a structural reading gets right (issue 25): an evaluation's estimate of the training loss, a
+cut last record, a logger's ``LEVEL:name:`` prefix, a save reported by its step, a split-prefixed step key,
+a console wrap counted in characters. Each log is written here in the shape such tools print, through the whole
+``parse_log`` path."""
+
+from __future__ import annotations
+
+from assay.operators.logs import parse_log
+
+
+def _write(tmp_path, name, lines, end="\n"):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + end, encoding="utf-8")
+    return str(path)
+
+
+def _training_steps(log) -> set[int]:
+    """The steps that hold a training value (no evaluation's): what a reader counts as training records."""
+    rows = zip(log.metrics.column("step").to_pylist(), log.metrics.column("name").to_pylist(), strict=True)
+    return {s for s, n in rows if s is not None and not n.startswith(("val_", "eval_", "test_"))}
+
+
+def test_an_evaluations_estimate_of_the_training_loss_is_an_evaluation_value(tmp_path):
+    lines = [f"iter {i}: loss {3.1 - i / 500:.4f}, time 412.30ms, mfu 21.07%" for i in range(0, 120, 20)]
+    lines.append("step 120: train loss 2.8420, val loss 2.9911")  # the excerpt ends at the evaluation
+    log = parse_log(_write(tmp_path, "ckpt_run.log", lines))
+    assert log.series("val_loss") == [(120, 2.9911)]
+    assert log.series("eval_train_loss") == [(120, 2.842)]
+    assert max(_training_steps(log)) == 100
+    assert log.series("loss")[-1][0] == 100
+
+
+def test_a_record_of_comma_separated_pairs_cut_before_its_last_comma_is_no_table_header(tmp_path):
+    lines = [f"updates:{7000 + k}, train acc:0.{40 + k}, train loss:{90 - k}.125, loss ce:{50 - k}.5, loss kl:3.25,"
+             for k in range(8)]
+    lines.append("updates:7008, train acc:0.49, train loss:81.500, loss ce:41.5, loss kl:3.2")  # cut in its last value
+    log = parse_log(_write(tmp_path, "asr_loop.log", lines))
+    assert log.series("loss")[-1] == (7008, 81.5)
+    assert len(_training_steps(log)) == 9
+
+
+def test_a_record_cut_on_the_separator_after_a_value_is_read(tmp_path):
+    lines = [f"Round: {k}, Moves: {900 + 7 * k}, score: {-5 + k % 3}, Mean score: {-4.5 + k / 100:.3f}, Secs: 2.{k}1"
+             for k in range(20, 30)]
+    lines.append("Round: 30, Moves: 1101, score: -4,")  # the excerpt ends after a complete field
+    log = parse_log(_write(tmp_path, "agent.log", lines))
+    assert max(_training_steps(log)) == 30
+    assert len(_training_steps(log)) == 11
+
+
+def test_pythons_default_logging_prefix_names_no_value(tmp_path):
+    lines = ["INFO:tensorflow:Graph was finalized."]
+    for k in range(5):
+        lines.append(f"INFO:tensorflow:loss = {2.5 - k / 10:.7f}, step = {1 + 300 * k} ({1.2 + k / 10:.3f} sec)")
+        lines.append(f"INFO:tensorflow:global_step/sec: {240 + k}.5")
+    log = parse_log(_write(tmp_path, "estimator.log", lines))
+    assert [s for s, _ in log.series("loss")] == [1, 301, 601, 901, 1201]
+    assert log.series("loss")[-1] == (1201, 2.1)
+
+
+def test_a_checkpoint_reported_at_its_step_is_a_save(tmp_path):
+    lines = []
+    for s in range(100, 112):
+        lines.append(f"step {s} - loss {40 - s / 10:.4f} - moving ave loss {41 - s / 10:.4f}")
+        if s in (104, 110):
+            lines.append(f"Checkpoint at step {s}")
+    log = parse_log(_write(tmp_path, "detector.log", lines))
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 104), ("checkpoint", 110)]
+
+
+def test_an_evaluations_copy_of_the_run_wide_counter_is_its_step(tmp_path):
+    lines = [
+        '2024-02-03 10:00:00 | INFO | valid | {"epoch": 12, "valid_loss": "5.21", "valid_ppl": "37.1", '
+        '"valid_num_updates": "4800"}',
+        "2024-02-03 10:00:01 | INFO | fairseq.checkpoint_utils | Saved checkpoint ck/checkpoint12.pt (epoch 12 @ 4800 "
+        "updates, score 5.21) (writing took 3.5 seconds)",
+        '2024-02-03 10:00:02 | INFO | train | {"epoch": 12, "train_loss": "5.02", "train_ppl": "32.4", '
+        '"train_num_updates": "4800", "train_lr": "0.0004"}',
+    ]
+    log = parse_log(_write(tmp_path, "mt.log", lines))
+    assert log.series("val_loss") == [(4800, 5.21)]
+    assert log.series("loss") == [(4800, 5.02)]
+    assert _training_steps(log) == {4800}
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 4800)]
+
+
+def test_a_console_wrap_is_measured_in_characters_not_bytes(tmp_path):
+    # a download bar of three-byte blocks, then the trainer's line glued after it; the console wraps both at
+    # 120 characters, mid-word, and the bar grew between the two draws: as many characters, more bytes
+    def wrapped(name: str, blocks: int, glued: str) -> list[str]:
+        full = f"./{name}:  42%|" + "\u2588" * blocks + " " * (50 - blocks) + "| 1.2G/2.9G [00:41<01:02, 27.1MB/s]" + glued
+        return [full[:120], full[120:]]
+
+    lines = wrapped("shard_3.bin", 30, "[12:00:01] epoch: 0, batch: 310/9000, loss: 6.20415 ")
+    lines += wrapped("shard_4.b", 34, "Traceback (most recent call last):")
+    lines += ['  File "/srv/job/run.py", line 40, in <module>', "    trainer.fit()", "  Fi"]  # cut in the traceback
+    log = parse_log(_write(tmp_path, "pretrain.log", lines))
+    assert log.series("loss") == [(310, 6.20415)]
+    assert [(e["kind"], e["step"]) for e in log.events] == [("failure", 310)]
