@@ -11,6 +11,11 @@ Scoring rules (the set's README): each listed field counts once; a loss matches 
 absolute (at most 5 % of the gold), NaN matches NaN and an infinity the same infinity; an event matches an event of the same kind at the exact step, or within +-50 steps
 where the gold says the step is implied (``approx``, a ``note``, or no step); events marked ``excluded`` are
 left out. ``framework`` compares the run's framework entity through ``FRAMEWORKS``.
+
+A missed field is ``outside text`` when the text never prints its gold value (``outside_field``, decided from
+the gold and the log's text only; docs/gold-conventions.md, section 4); beside the totals each part gets a line
+with the misses outside the text by field and the share right of the other fields, and a dev mismatch line
+ends ``[outside text]``.
 """
 
 from __future__ import annotations
@@ -159,15 +164,20 @@ class FileScore:
     mismatches: list[str] = field(default_factory=list)
     #: the names of the fields that missed (``framework``, ``last_loss``, ``event:oom`` ...)
     missed: list[str] = field(default_factory=list)
+    #: those of ``missed`` whose gold value the text never prints (``outside_field``)
+    outside: list[str] = field(default_factory=list)
 
-    def check(self, name: str, ok: bool, got: Any, want: Any) -> None:
+    def check(self, name: str, ok: bool, got: Any, want: Any, outside: bool = False) -> None:
         self.total += 1
         if not ok:
             self.missed.append(name)
         if ok:
             self.right += 1
         else:
-            self.mismatches.append(f"{name}: got {got!r}, want {want!r}")
+            if outside:
+                self.outside.append(name)
+            tag = " [outside text]" if outside else ""
+            self.mismatches.append(f"{name}: got {got!r}, want {want!r}{tag}")
 
 
 def reduce(run: dict[str, Any], metric_rows: list[tuple], events: list[tuple[str, int | None]]) -> Read:
@@ -269,41 +279,90 @@ def same_tool(read: str | None, want: str | None) -> bool:
     return tool_key(read) == tool_key(want)
 
 
-def score_file(gold: dict[str, Any], read: Read) -> FileScore:
+def tool_names(key: str) -> set[str]:
+    """Every name this scorer takes for the tool keyed ``key``: the key, the framework entities it stands for,
+    and the ``TOOL_ALIASES`` of it."""
+    want = tool_key(key)
+    names = {key}
+    names |= {e for e, k in FRAMEWORKS.items() if want in (tool_key(e), tool_key(k))}
+    names |= {k for k in FRAMEWORKS.values() if tool_key(k) == want}
+    names |= {a for a, k in TOOL_ALIASES.items() if want in (a, k)} | {k for k in TOOL_ALIASES.values() if k == want}
+    return names
+
+
+#: Fields whose gold value is a number the log prints as it is (rules L3, L4, L6): missed, they are outside the
+#: text when the text prints no such number. Steps are not: a step is read from printed numbers by rules L2 and
+#: D7 (an in-epoch counter made global, the next of a sequence, a record counted), so an unprinted step does not
+#: say that a reader could not get it; an epoch base the text never shows (D6) the gold marks in ``outside_text``.
+#: ``n_steps`` and events are counted or placed by the reading rules, never printed as such.
+PRINTED_FIELDS = ("last_loss", "last_val_loss")
+
+
+def outside_field(name: str, gold: dict[str, Any], text: str | None) -> bool:
+    """Whether the missed field ``name`` has a gold value the text never prints: listed in the gold's
+    ``outside_text``; a tool named by none of its names (``tool_names``, any usual spelling); a loss or a layout
+    number the text prints at no precision (``outside_text.number_printed``). Everything else is in the text."""
+    listed = set(gold.get("outside_text") or ())
+    if name in listed or name.split(".")[0] in listed or (name.startswith("event ") and "events" in listed):
+        return True
+    if text is None:
+        return False
+    if name == "framework":
+        want = gold["framework"]
+        return want not in (None, "custom") and not _outside.name_printed(tool_names(want), text)
+    if name in PRINTED_FIELDS:
+        want = gold.get(name)
+    elif name.startswith("layout."):
+        want = gold["layout"].get(name.split(".", 1)[1])
+    else:
+        return False
+    return isinstance(want, int | float) and not isinstance(want, bool) and not _outside.number_printed(want, text)
+
+
+def score_file(gold: dict[str, Any], read: Read, text: str | None = None) -> FileScore:
+    """One file's fields scored; with the log's ``text``, each miss is also classified (``outside_field``)."""
     score = FileScore(gold["file"])
+
+    def check(name: str, ok: bool, got: Any, want: Any) -> None:
+        score.check(name, ok, got, want, outside=not ok and outside_field(name, gold, text))
+
     # "custom" is the gold's word for a user's own script: no framework name is right there
     want_framework = None if gold["framework"] == "custom" else gold["framework"]
-    score.check("framework", same_tool(read.framework, want_framework), read.framework, want_framework)
-    score.check("n_steps", len(read.steps) == gold["n_steps"], len(read.steps), gold["n_steps"])
+    check("framework", same_tool(read.framework, want_framework), read.framework, want_framework)
+    check("n_steps", len(read.steps) == gold["n_steps"], len(read.steps), gold["n_steps"])
     first = read.steps[0] if read.steps else None
     last = read.steps[-1] if read.steps else None
-    score.check("first_step", first == gold["first_step"], first, gold["first_step"])
-    score.check("last_step", last == gold["last_step"], last, gold["last_step"])
+    check("first_step", first == gold["first_step"], first, gold["first_step"])
+    check("last_step", last == gold["last_step"], last, gold["last_step"])
     step, value = read.last_loss or (None, None)
-    score.check("last_loss", same_loss(value, gold["last_loss"]), value, gold["last_loss"])
-    score.check("last_loss_step", step == gold["last_loss_step"], step, gold["last_loss_step"])
+    check("last_loss", same_loss(value, gold["last_loss"]), value, gold["last_loss"])
+    check("last_loss_step", step == gold["last_loss_step"], step, gold["last_loss_step"])
     if "last_val_loss" in gold:
         step, value = read.last_val or (None, None)
-        score.check("last_val_loss", same_loss(value, gold["last_val_loss"]), value, gold["last_val_loss"])
-        score.check("last_val_step", step == gold.get("last_val_step"), step, gold.get("last_val_step"))
+        check("last_val_loss", same_loss(value, gold["last_val_loss"]), value, gold["last_val_loss"])
+        check("last_val_step", step == gold.get("last_val_step"), step, gold.get("last_val_step"))
     for key, want in gold["layout"].items():
-        score.check(f"layout.{key}", read.layout.get(key) == want, read.layout.get(key), want)
+        check(f"layout.{key}", read.layout.get(key) == want, read.layout.get(key), want)
     for want in gold["events"]:
         if want.get("excluded"):
             continue
         found = _event_found(want, read.events)
-        score.check(f"event {want['kind']}@{want.get('step')}", found, read.events, want["kind"])
+        check(f"event {want['kind']}@{want.get('step')}", found, read.events, want["kind"])
     return score
 
 
 def score_set(root: Path = DEFAULT_SET, *, pipeline_db: Path | None = None) -> list[FileScore]:
     """Every gold file scored; read by the operators in this process, or by the pipeline into ``pipeline_db``."""
     golds = [json.loads(line) for line in (root / "gold.jsonl").read_text().splitlines() if line.strip()]
+
+    def text(gold: dict[str, Any]) -> str:
+        return (root / "logs" / gold["file"]).read_text("utf-8", errors="replace")
+
     if pipeline_db is None:
-        return [score_file(gold, read_file(root / "logs" / gold["file"])) for gold in golds]
+        return [score_file(gold, read_file(root / "logs" / gold["file"]), text(gold)) for gold in golds]
     reads = read_with_pipeline(root / "logs", pipeline_db)
     missing = Read(None, [], None, None, {}, [])  # a file the pipeline wrote no run for scores nothing
-    return [score_file(gold, reads.get(gold["file"], missing)) for gold in golds]
+    return [score_file(gold, reads.get(gold["file"], missing), text(gold)) for gold in golds]
 
 
 def share_right(scores: list[FileScore]) -> float:
@@ -311,11 +370,41 @@ def share_right(scores: list[FileScore]) -> float:
     return sum(s.right for s in scores) / total if total else 0.0
 
 
-def _split():
-    spec = importlib.util.spec_from_file_location("shared_split", Path(__file__).with_name("shared_split.py"))
+def _sibling(name: str):
+    """A module of this folder by file (``shared_split``, ``outside_text``), however this script is loaded."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _split():
+    return _sibling("shared_split")
+
+
+_outside = _sibling("outside_text")
+
+
+def _kind(missed: str) -> str:
+    """The field of a missed name: ``layout.tp`` as it is, ``event oom@120`` as ``event``."""
+    return missed.split(":")[0].split(" ")[0]
+
+
+def reachable_line(name: str, part: list[FileScore]) -> str:
+    """A part's fields right, its misses outside the text by field, and the share right of the other fields."""
+    right, total = sum(s.right for s in part), sum(s.total for s in part)
+    counts: dict[str, int] = {}
+    for s in part:
+        for missed in s.outside:
+            counts[_kind(missed)] = counts.get(_kind(missed), 0) + 1
+    k = sum(counts.values())
+    fields = f" ({', '.join(f'{f} {n}' for f, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))})" if k else ""
+    reachable = total - k
+    share = 100 * right / reachable if reachable else 0.0
+    return (
+        f"  {name:<4} fields right: {right}/{total} = {100 * right / total if total else 0.0:.1f} % ; "
+        f"misses outside the text: {k}{fields} ; right of the reachable fields: {right}/{reachable} = {share:.1f} %"
+    )
 
 
 def by_part(scores: list[FileScore]) -> dict[str, list[FileScore]]:
@@ -369,9 +458,12 @@ def main(argv: list[str]) -> int:
             counts: dict[str, int] = {}
             for s in part:
                 for missed in s.missed:
-                    kind = missed.split(":")[0].split(" ")[0]
+                    kind = _kind(missed)
                     counts[kind] = counts.get(kind, 0) + 1
             print(f"  {name:<4} misses by field: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])))
+    # beside the totals: the misses of a value the text never prints, and the share right of the rest
+    for name, part in {**by_part(scores), "all": scores}.items():
+        print(reachable_line(name, part))
     return 0
 
 
