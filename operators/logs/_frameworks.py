@@ -58,6 +58,11 @@ _GENERAL_ROWS: tuple[Marker, ...] = (
     Marker("MindSpore", r"\bmindspore[./]|\bmindformers\b|^epoch: \d+ step: \d+, loss is "
            r"|\{ Epoch:\[ *\d+/ *\d+\], step:\[ *\d+/ *\d+\], loss:|\bepoch time: [\d.]+ ?ms, per step time: ",
            "epoch: 3 step: 1560, loss is 0.41205"),
+    # BigDL's optimizers head each iteration's line with ``Optimizer.header``: ``[Epoch $epoch $count/$total][Iteration
+    # $iter][Wall Clock ${t}s]`` (intel-analytics/BigDL spark/dl/.../optim/Optimizer.scala, DistriOptimizer.scala)
+    Marker("BigDL", r"\[Epoch \d+ \d+/\d+\]\[Iteration \d+\]\[Wall Clock [\d.]+s\]",
+           "2019-02-03 04:05:06 INFO  DistriOptimizer$:408 - [Epoch 3 51200/60000][Iteration 1200][Wall Clock 310.4s] "
+           "Trained 512 records in 0.31 seconds. Throughput is 1651.6 records/second. Loss is 0.412."),
     Marker("Caffe", r"\b(?:sgd_)?solver\.cpp:\d+\] (?:Iteration \d+|Snapshotting|Train net output)",
            "I0102 03:04:05.600000  4242 solver.cpp:219] Iteration 800 (2.1 iter/s, 4.7s/10 iters), loss = 0.31"),
     Marker("MXNet", r"\bEpoch\[\d+\] Batch \[\d+\]\s+Speed: [\d.]+ samples/sec|\bEpoch\[\d+\] Train-[\w-]+=",
@@ -69,7 +74,9 @@ _GENERAL_ROWS: tuple[Marker, ...] = (
     Marker("MMEngine", r"(?:^|\s)- mmengine - (?:INFO|WARNING|ERROR|DEBUG) - |\b(?:Epoch|Iter)\((?:train|val|test)\) +\[",
            "06/07 08:09:10 - mmengine - INFO - Epoch(train)  [2][ 100/1250]  lr: 2.0e-02  loss: 0.8123",
            over=(ELASTIC,)),
-    Marker("Keras", r"^\s*\d+/\d+ (?:━+|\[[=>.]+\])[^\n]*? - \w+: [\d.na]",
+    # also its Progbar at verbose=2, one line per epoch: ``80/80 - 1s - loss: 0.41`` (Keras 3 adds ``- 9ms/step``)
+    Marker("Keras", r"^\s*\d+/\d+ (?:━+|\[[=>.]+\])[^\n]*? - \w+: [\d.na]"
+           r"|^\s*\d+/\d+ - \d+m?s(?: - \d+m?s/step)? - \w+: [-\d.na]",
            "150/150 ━━━━━━━━━━━━━━━━━━━━ 12s 80ms/step - accuracy: 0.7012 - loss: 0.8120 - val_loss: 0.9100"),
     Marker("TensorFlow", r"^(?:INFO|WARNING|ERROR):tensorflow:", "INFO:tensorflow:global step 40: loss = 2.7130 "
            "(0.412 sec/step)"),

@@ -18,7 +18,10 @@ SPEECH_RL_ROWS: tuple[Marker, ...] = (
            r"|\bmain/loss_(?:ctc|att)\b",
            "[node0] 2023-02-03 04:05:06,789 (trainer:732) INFO: 3epoch:train:201-300batch: iter_time=0.1, loss=41.2",
            over=(ELASTIC,)),
-    Marker("icefall", r"\bicefall[./]|(?:^|\s)(?:INFO|WARNING|DEBUG|ERROR) \[[\w.]+\.py:\d+\] \(\d+/\d+\) ",
+    # its recipes' train.py log ``Epoch {e}, batch {b}, loss[{loss_info}], tot_loss[{tot_loss}], ...``, each a
+    # MetricsTracker printed as ``name=value, ..., over N frames.`` (k2-fsa/icefall egs/*/ASR/*/train.py)
+    Marker("icefall", r"\bicefall[./]|(?:^|\s)(?:INFO|WARNING|DEBUG|ERROR) \[[\w.]+\.py:\d+\] \(\d+/\d+\) "
+           r"|\bloss\[[^\]\n]*\bover [\d.]+ frames\.?\], tot_loss\[",
            "2022-05-06 07:08:09,101 INFO [train.py:812] (2/4) Epoch 3, batch 450, loss[loss=0.21, over 900 frames]",
            over=(ELASTIC,)),
     Marker("SpeechBrain", r"\bspeechbrain\.(?:core|utils|dataio)\b",

@@ -126,7 +126,10 @@ VISION_ROWS: tuple[Marker, ...] = (
            '  File "/work/GFPGAN/gfpgan/models/gfpgan_model.py", line 370, in optimize_parameters'),
     # BasicSR's MessageLogger: ``[name..][epoch:  1, iter:   1,000, lr:(1.000e-04,)] [eta: ..., time (data): ...]``
     # then ``l_pix: 1.0e-02``; its logger is 'basicsr' (XPixelGroup/BasicSR basicsr/utils/logger.py)
-    Marker("BasicSR", r"\]\[epoch: *\d+, iter: *[\d,]+, lr:\(|\bbasicsr/(?:models|train|archs|data|utils)/",
+    # its 0.x trainer (codes/train.py, Dec 2018 to v1.0) logged ``<epoch:{:3d}, iter:{:8,d}, lr:{:.3e}> l_pix: ...`` under
+    # ``%(asctime)s.%(msecs)03d - %(levelname)s: `` (codes/utils/util.py setup_logger)
+    Marker("BasicSR", r"\]\[epoch: *\d+, iter: *[\d,]+, lr:\(|\bbasicsr/(?:models|train|archs|data|utils)/"
+           r"|(?:^|- INFO: )<epoch: *\d+, iter: *[\d,]+, lr:[\d.e+-]+> ",
            "2024-03-04 05:06:07,890 INFO: [train..][epoch:  2, iter:   4,200, lr:(2.000e-04,)] [eta: 3:10:11, "
            "time (data): 0.412 (0.003)] l_pix: 2.1034e-02"),
     # --- tools whose excerpts often print no package name: a phrase or a logger layout only they print --------
@@ -135,7 +138,11 @@ VISION_ROWS: tuple[Marker, ...] = (
     Marker("InsightFace", r"\bGlobal Step: \d+\s+(?:Fp16 Grad Scale: [\d.]+\s+)?Required: [\d.]+ hours",
            "Training: 2023-04-05 06:07:08,900-Speed 4120.31 samples/sec   Loss 21.4012   LearningRate 0.100000   "
            "Epoch: 2   Global Step: 9000   Fp16 Grad Scale: 16384   Required: 31 hours"),
+    # nnU-Net v1's NetworkTrainer prints ``train loss : %.4f`` alone on its line (a space before the colon) through
+    # print_to_log_file, which stamps ``%Y-%m-%d %H:%M:%S.%f: `` (a learnt prefix, stripped before markers are read)
+    # (MIC-DKFZ/nnUNet nnunet/training/network_training/network_trainer.py)
     Marker("nnU-Net", r"Average global foreground Dice:|\(interpret this as an estimate for the Dice"
+           r"|^(?:[\d-]+ [\d:.]+: )?train loss : [-\d.na]+\s*$"
            r"|^(?:[\d-]+ [\d:.]+: )?Pseudo dice \[|\bnnUNet_(?:preprocessed|raw|results)\b|\bnnUNetTrainer\w*\b",
            "2024-05-06 07:08:09.101112: Average global foreground Dice: [0.7712, 0.6407]"),
     Marker("OpenCLIP", r"\bTrain Epoch: \d+ \[ *\d+/\d+ \(\d+%\)\] (?:Data \(t\)|Loss: [\d.na]+ \([\d.na]+\) Data \(t\))"
@@ -154,8 +161,9 @@ VISION_ROWS: tuple[Marker, ...] = (
            "[05/06 07:08:09] ppdet.engine INFO: Epoch: [0] [ 20/500] learning_rate: 0.0001 loss: 3.21"),
     Marker("PaddleClas", r"\bppcls (?:INFO|WARNING|ERROR):|\[Train\]\[Epoch \d+/\d+\]\[Iter: \d+/\d+\]",
            "[2023/04/05 06:07:08] ppcls INFO: [Train][Epoch 3/120][Iter: 40/5005]lr(LinearWarmup): 0.0100, loss: 6.71"),
+    # and its legacy pdseg/train.py: ``epoch={} step={} lr={:.5f} loss={:.4f} ... step/sec={:.3f} | ETA {}``
     Marker("PaddleSeg", r"\bpaddleseg[./]|\[TRAIN\] epoch: \d+, iter: \d+/\d+, loss: [\d.na]+, lr: [\d.e-]+, "
-           r"batch_cost:",
+           r"batch_cost:|^epoch=\d+ step=\d+ lr=[\d.]+ loss=[\d.na]+ (?:\w+=[\d.na]+ )*step/sec=[\d.]+ \| ETA ",
            "2022-04-05 06:07:08 [INFO]\t[TRAIN] epoch: 2, iter: 60/1000, loss: 1.4102, lr: 0.009400, batch_cost: 0.41"),
     Marker("darkflow", r"^step \d+ - loss +[\d.na]+ - moving ave loss", "step 42 - loss 12.5001 - moving ave loss 13.0100"),
     Marker("3D Gaussian Splatting", r"^\[ITER \d+\] (?:Saving Gaussians|Evaluating (?:train|test):)",
