@@ -118,7 +118,8 @@ PROSE_WORDS = {
     "would": "3 h would take 2 days",
     "then": "run 5 times then 2 more",
 }
-_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+#: (a sentence's full stop may end one: ``Loss is 1.72.``; a version's next part may not: ``1.2.3``)
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?!\w|\.\w)")
 #: A number set as a key's value (``loss: 0.5``, ``epoch=3``): a record's pair, not a sentence's number.
 _KEYED_NUMBER = re.compile(rf"[A-Za-z_][\w/.-]*\s*[:=]\s*{_NUMBER}")
 _WORD = re.compile(r"[A-Za-z]+")
@@ -139,7 +140,16 @@ def is_prose(text: str, names_metric) -> bool:
     if not gap:
         return False
     for number in numbers:
-        named = _NAME.findall(text[max(0, number.start() - 40) : number.start()])
-        if named and text[: number.start()].rstrip().endswith(named[-1]) and names_metric(named[-1]):
+        head = text[max(0, number.start() - 40) : number.start()]
+        named = _NAME.findall(head)
+        # ``Loss is 1.72``: the copula between a metric's name and its number names it as a key would
+        while len(named) >= 2 and named[-1].lower() in _COPULAS and head.rstrip().endswith(named[-1]):
+            head = head.rstrip()[: -len(named[-1])]
+            named = named[:-1]
+        if named and head.rstrip().endswith(named[-1]) and names_metric(named[-1]):
             return False
     return True
+
+
+#: Words that join a name to its number in a sentence-shaped record (``Loss is 1.72``, ``lr was 0.1``).
+_COPULAS = {"is", "was", "are", "were"}

@@ -56,6 +56,10 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
         ]
         if found and all(separate_objective(words[p]) for p in found):
             continue  # an RL trainer's policy, value, KL terms: separate objectives, no single loss
+        if found and all(_OBJECTIVE_TERM.match(key_slug(words[p])) for p in found) and sum(
+            bool(_OBJECTIVE_TERM.match(key_slug(w))) for w in words.values()
+        ) >= 2:
+            continue  # the same unprefixed (``policy_loss`` beside ``value_loss``, Stable Baselines' table)
         # one loss term, with or without its running average (``closs: 1.08 (1.13)``): the term is the loss
         plain = [p for p in found if not _AVERAGED.search(key_slug(words[p]))]
         if len({_AVERAGED.sub("", key_slug(words[p])) for p in found}) == 1:

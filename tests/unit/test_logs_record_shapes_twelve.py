@@ -97,3 +97,34 @@ def test_a_console_wrap_is_measured_in_characters_not_bytes(tmp_path):
     log = parse_log(_write(tmp_path, "pretrain.log", lines))
     assert log.series("loss") == [(310, 6.20415)]
     assert [(e["kind"], e["step"]) for e in log.events] == [("failure", 310)]
+
+
+def test_a_record_worded_as_sentences_is_read(tmp_path):
+    # every value joined to its name by "is" and closed by a full stop; "in" between two numbers does not make
+    # it prose, since a metric's name comes before a number
+    lines = [
+        f"[Iteration {500 + k}] Processed 256 samples in {0.8 + k / 100:.3f} seconds. Loss is {3.2 - k / 10:.5f}. "
+        f"Current learning rate is 0.01."
+        for k in range(5)
+    ]
+    log = parse_log(_write(tmp_path, "jvm_job.log", lines))
+    assert log.series("loss")[-1] == (504, 2.8)
+    assert [s for s, _ in log.series("loss")] == [500, 501, 502, 503, 504]
+
+
+def test_a_policy_and_a_value_term_without_a_total_give_no_single_loss(tmp_path):
+    lines = []
+    for k, steps in enumerate((20480, 40960)):
+        lines += [
+            " " + "-" * 36,
+            f" | clipfrac           | 0.0{k + 1}25     |",
+            f" | policy_entropy     | {1.9 - k / 10:.3f}      |",
+            f" | policy_loss        | -0.0{k + 3}71    |",
+            f" | total_timesteps    | {steps}      |",
+            f" | value_loss         | {0.71 - k / 10:.3f}      |",
+            " " + "-" * 36,
+        ]
+    log = parse_log(_write(tmp_path, "ppo_agent.log", lines))
+    assert log.series("loss") == []
+    assert [s for s, _ in log.series("policy_loss")] == [20480, 40960]
+    assert log.series("value_loss")[-1] == (40960, 0.61)
