@@ -11,6 +11,7 @@ only rise (found from the table's rows, which wait for the table's end)."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -27,6 +28,8 @@ HEADER = re.compile(rf"^\s*{_COLUMN}(?:(?:\s{{2,}}|\t|\s*[|,]\s*){_COLUMN}(?: {_
 #: them apart by commas is a record (cut before its trailing comma, it would otherwise read as a header).
 _KEYED_NUMBER = re.compile(r"[A-Za-z_]\w*:\s*[-+]?\d")
 _BAR_TAIL = re.compile(r"\s\d{1,3}%\|")
+#: The batch count of the bar a row ends in (``| 15/234 [00:23<04:56, ...]``).
+_BAR_COUNT = re.compile(r"\s\d{1,3}%\|[^|\n]*\|\s*(\d+)/\d+\s*\[")
 
 
 def column_of_a_log(column: str) -> bool:
@@ -51,6 +54,9 @@ def _total_as_loss(header: list[str], values: list[float], metrics: dict[int, st
             continue
         for start in range(i - 2, -1, -1):
             parts = values[start:i]
+            if math.isnan(values[i]) and any(math.isnan(v) for v in parts):
+                metrics[i] = "loss"  # a sum with a NaN term is NaN: the row still adds up (a run diverging)
+                return
             if all(v >= 0 for v in parts) and abs(sum(parts) - values[i]) <= 1e-3 * max(abs(values[i]), 1e-9) + 5e-5:
                 metrics[i] = "loss"
                 return
@@ -198,9 +204,11 @@ class Tables:
         """True when ``text`` is a table's header or row (read here, not to be mined)."""
         header = self.headers.get(rank)
         if header is not None:
-            if any(self._row(header, cells, line_no, rank, current) for cells in _cells(header, text)):
+            bar = _BAR_COUNT.search(text)
+            count = int(bar[1]) if bar else None
+            if any(self._row(header, cells, line_no, rank, current, count) for cells in _cells(header, text)):
                 return True
-        self.flush(rank)
+        self.flush(rank, hold_bars=True)  # (rows in a bar by epoch wait through a line glued after their bar)
         old = bool(HEADER.match(text)) and not _KEYED_NUMBER.search(text)
         if not old and not _MAYBE_HEADER.match(text):
             return False  # a digit before any wide gap: no header (a cheap test first; most lines end here)
@@ -212,14 +220,18 @@ class Tables:
         if before is not None and before.line_no == line_no - 1:
             both = _stacked(before, found)
             if both.of_a_log():
+                self.flush(rank)
                 self.headers[rank] = both
                 return True
         if found.of_a_log():
+            self.flush(rank)
             self.headers[rank] = found
             return True
         return old
 
-    def _row(self, header: Header, cells: list[str], line_no: int, rank: int | None, current: int | None) -> bool:
+    def _row(
+        self, header: Header, cells: list[str], line_no: int, rank: int | None, current: int | None, count: int | None
+    ) -> bool:
         values = [_value(c) for c in cells]
         if any(v is None for v in values) or not isinstance(values[0], tuple):
             return False
@@ -227,29 +239,43 @@ class Tables:
             return False
         values += [True] * (len(header.names) - len(values))
         cells = cells + [""] * (len(header.names) - len(cells))
-        row = (line_no, rank, values, cells, current)
-        if _named_step(header) is None:
+        row = (line_no, rank, values, cells, current, count)
+        at = _named_step(header)
+        if at is None or (count is not None and not is_step_key(_PAREN.sub("", header.names[at]).strip())):
+            # held until the table ends: its rising column, or (rows in a bar by epoch) its epoch's constancy, says
             self.pending.setdefault(rank, []).append(row)
         else:
-            self._emit(header, [row], _named_step(header))
+            self._emit(header, [row], at)
         return True
 
-    def flush(self, rank: int | None) -> None:
-        """``rank``'s rows waiting for their table's end: at the step their rising column says."""
+    def flush(self, rank: int | None, hold_bars: bool = False) -> None:
+        """``rank``'s rows waiting for their table's end: at the step their rising column says (rows in a bar under
+        an epoch column: at their epoch, or their bar's count; ``hold_bars`` keeps those until a header or the end)."""
+        header = self.headers.get(rank)
+        if hold_bars and header is not None and _named_step(header) is not None:
+            return
         rows = self.pending.pop(rank, [])
         if rows:
-            header = self.headers[rank]
-            self._emit(header, rows, _rising(header, rows))
+            at = _named_step(header)
+            if at is None:
+                self._emit(header, rows, _rising(header, rows))
+            elif _first_epoch_batches(rows, at):
+                self._emit(header, rows, None, by_count=True)
+            else:
+                self._emit(header, rows, at)
 
     def finish(self) -> None:
         for r in list(self.pending):
             self.flush(r)
 
-    def _emit(self, header: Header, rows: list[tuple], at: int | None) -> None:
+    def _emit(self, header: Header, rows: list[tuple], at: int | None, by_count: bool = False) -> None:
         names = header.names
-        metrics = {i: name for i, column in enumerate(names) if i != at and (name := series_name(column))}
+        epoch = _named_step(header) if by_count else None
+        metrics = {i: name for i, column in enumerate(names) if i not in (at, epoch) and (name := series_name(column))}
         pick_loss(metrics, dict(enumerate(names)))
-        for line_no, rank, values, cells, current in rows:
+        for line_no, rank, values, cells, current, count in rows:
+            if by_count:
+                current = count
             numbers = [v[0] if isinstance(v, tuple) else 0.0 for v in values]
             found = dict(metrics)
             _total_as_loss(names, numbers, found)
@@ -275,6 +301,17 @@ def _named_step(header: Header) -> int | None:
     if at is None:
         at = next((i for i, c in enumerate(bare) if key_slug(c) == "epoch"), None)
     return at
+
+
+def _first_epoch_batches(rows: list[tuple], at: int) -> bool:
+    """Rows that each end in a bar of the first epoch (``0/299 ... | 15/234 [``), two or more, the bar's count
+    rising: the epoch never moves, so it counts no step; the bar's batches do, from the run's start."""
+    epochs = {row[3][at].split("/")[0] for row in rows}
+    counts = [row[5] for row in rows]
+    return (
+        len(rows) >= 2 and epochs == {"0"} and None not in counts
+        and all(b > a for a, b in zip(counts, counts[1:], strict=False))
+    )
 
 
 def _rising(header: Header, rows: list[tuple]) -> int | None:

@@ -5,6 +5,8 @@ a console wrap counted in characters. Each log is written here in the shape such
 
 from __future__ import annotations
 
+import math
+
 from assay.operators.logs import parse_log
 
 
@@ -128,3 +130,33 @@ def test_a_policy_and_a_value_term_without_a_total_give_no_single_loss(tmp_path)
     assert log.series("loss") == []
     assert [s for s, _ in log.series("policy_loss")] == [20480, 40960]
     assert log.series("value_loss")[-1] == (40960, 0.61)
+
+
+def _detector_row(epoch: str, box: str, obj: str, cls: str, total: str, bar: str) -> str:
+    return f"{epoch:>10}{'7.2G':>10}{box:>10}{obj:>10}{cls:>10}{total:>10}{'212':>10}{'640':>10}: {bar}"
+
+
+def test_bar_rows_of_the_first_epoch_count_by_their_bar_and_a_nan_term_makes_the_total_the_loss(tmp_path):
+    header = "     Epoch   gpu_mem       box       obj       cls     total    labels  img_size"
+    lines = [
+        header,
+        _detector_row("0/99", "0.0912", "1.904", "0.3301", "2.325", "  1%|#    | 3/300 [00:09<15:10,  3.05s/it]")
+        + "Some notice glued after the bar.",
+        _detector_row("0/99", "nan", "1.511", "nan", "nan", " 10%|##   | 30/300 [00:51<07:40,  1.70s/it]"),
+    ]
+    log = parse_log(_write(tmp_path, "detector.log", lines))
+    loss = log.series("loss")
+    assert [s for s, _ in loss] == [3, 30]
+    assert loss[0][1] == 2.325 and math.isnan(loss[1][1])
+    assert ("nan", 30) in [(e["kind"], e["step"]) for e in log.events]
+
+
+def test_epoch_rows_whose_total_is_nan_keep_the_epoch_and_the_loss(tmp_path):
+    header = "     Epoch   gpu_mem       box       obj       cls     total    labels  img_size"
+    lines = []
+    for e in (7, 8):
+        lines += [header, _detector_row(f"{e}/99", "nan", "0.021", "0", "nan",
+                                        "100%|#####| 300/300 [09:10<00:00,  1.83s/it]"), ""]
+    log = parse_log(_write(tmp_path, "detector.log", lines))
+    assert [s for s, _ in log.series("loss")] == [7, 8]
+    assert all(math.isnan(v) for _, v in log.series("loss"))
