@@ -123,14 +123,25 @@ _AUXILIARY_LOSS = re.compile(
 )
 
 
-def keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
+def keep_series_apart(metrics: dict[int, str], names: dict[int, str], groups: dict[int, str] | None = None) -> None:
     """Two values of one line never land in one series: where two keys map to the same name, a key the synonym
     table names so keeps it over one named by its ending (fairseq's ``loss`` over ``nll_loss``); between equals
-    (a running-mean ``loss=`` beside ``reduced_train_loss=``) the last printed keeps it. The others keep
-    their own names."""
+    (a running-mean ``loss=`` beside ``reduced_train_loss=``) the last printed keeps it, unless each sits in a
+    group labelled before its bracket (``loss[loss=0.74, ...], tot_loss[loss=1.08, ...]``): the group whose label
+    names the whole loss more surely keeps it (the batch's own over an aggregate's). The others keep their own
+    names (under their group's label where they have one)."""
+    groups = groups or {}
     last: dict[str, int] = {}
     for pos in sorted(metrics):
         keeper = last.get(metrics[pos])
+        if (
+            keeper is not None and pos in groups and keeper in groups
+            and _loss_rank(groups[pos]) != _loss_rank(groups[keeper])
+            and (metrics[pos] != "loss" or _loss_rank(names[pos]) == _loss_rank(names[keeper]))
+        ):
+            if _loss_rank(groups[pos]) < _loss_rank(groups[keeper]):
+                last[metrics[pos]] = pos
+            continue
         if keeper is not None and metrics[pos] == "val_loss" and _tests(names[pos]) != _tests(names[keeper]):
             # a validation loss beside a test loss (``Vali Loss: 0.59 Test Loss: 0.69``): the test loss is no
             # validation loss and keeps its own name
@@ -150,7 +161,27 @@ def keep_series_apart(metrics: dict[int, str], names: dict[int, str]) -> None:
         name = metrics[pos]
         if last[name] != pos:
             own = key_slug(names[pos])
+            if pos in groups and key_slug(groups[pos]):
+                own = f"{key_slug(groups[pos])}_{own}"
             metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
+
+
+def bracket_groups(template: list[str], positions) -> dict[int, str]:
+    """The label of the bracketed group each value sits in (``tot_loss`` for the value in ``tot_loss[loss=<*>]``),
+    where a word opens the group right before its ``[``."""
+    found: dict[int, str] = {}
+    for pos in positions:
+        depth = 0
+        for j in range(pos - 1, 0, -1):
+            if template[j] == "]":
+                depth += 1
+            elif template[j] == "[":
+                if depth == 0:
+                    if template[j - 1][:1].isalpha():
+                        found[pos] = template[j - 1]
+                    break
+                depth -= 1
+    return found
 
 
 def _tests(word: str) -> bool:

@@ -31,7 +31,7 @@ from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
 from assay.operators.logs._gate import ShapeGate, is_prose
 from assay.operators.logs._lines import LineBlock, PrefixStyle
-from assay.operators.logs._losses import keep_series_apart, names_whole_loss, pick_loss
+from assay.operators.logs._losses import bracket_groups, keep_series_apart, names_whole_loss, pick_loss
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
 from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, known_words
 from assay.operators.logs._numbers import memory_of, parse_quantity
@@ -547,7 +547,7 @@ def emit_series(
             if name == "loss" and key and not names_whole_loss(names[pos]):
                 metrics[pos] = key_slug(names[pos])
     evaluation_loss(cluster.template, metrics)
-    keep_series_apart(metrics, names)
+    keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics))
     if summary:
         metrics = {pos: f"epoch_avg_{name}" for pos, name in metrics.items()}
     elif _says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):

@@ -160,3 +160,15 @@ def test_epoch_rows_whose_total_is_nan_keep_the_epoch_and_the_loss(tmp_path):
     log = parse_log(_write(tmp_path, "detector.log", lines))
     assert [s for s, _ in log.series("loss")] == [7, 8]
     assert all(math.isnan(v) for _, v in log.series("loss"))
+
+
+def test_a_value_in_a_group_labelled_by_the_loss_keeps_the_name_over_an_aggregates(tmp_path):
+    lines = [
+        f"2023-03-04 05:06:{10 + k},000 INFO [fit.py:300] Epoch 0, batch {k * 100}, loss[mse_loss={0.5 - k / 50:.3f}, "
+        f"loss={0.61 - k / 50:.4f}, over 900 items.], tot_loss[mse_loss={0.7 - k / 100:.3f}, loss={0.8 - k / 100:.4f}, "
+        f"over {9000 + k} items.], batch size: 12"
+        for k in range(1, 6)
+    ]
+    log = parse_log(_write(tmp_path, "speech.log", lines))
+    assert log.series("loss")[-1] == (500, 0.51)
+    assert log.series("tot_loss_loss")[-1] == (500, 0.75)
