@@ -69,3 +69,45 @@ def place_by_headers(
             ev["step"] = epoch  # the run counts epochs (or has no record): the event is in the header's epoch
         elif bar:
             ev["step"] = last  # a bar counting one epoch's batches is no step of the run
+
+
+#: A whole number standing alone in a save's line, not part of a path, a name, a time or a decimal
+#: (``Saving checkpoints for 2000 into ./ckpt/model.ckpt``: 2000).
+_LONE_NUMBER = re.compile(r"(?<![\w./:\\+-])\d+(?![\w./:\\-]|\.\d)")
+
+
+_EPOCH_NUMBER = re.compile(r"(?i)\b(?:epoch|ep)\s*[:=#]?\s*\d")
+
+
+def saves_at_named_steps(events: list[dict[str, Any]], record_steps: list[tuple[int, int]]) -> None:
+    """A save whose line names one whole number that lies between the steps of the records around it is at that
+    number (in place): the step the save was taken at, which the record printed before it lags (``loss = ...,
+    step = 1501`` then ``Saving checkpoints for 2000 into ...`` then ``step = 2001``; ``for 0`` before the first
+    record at 1). After the last record, the number may run on by at most one stride of the records. A save
+    count (``saving checkpoint 3``), an epoch (``best model at epoch 3``), a line of several numbers, or a save placed by its own
+    words keeps its step."""
+    saves = [ev for ev in events if ev.get("kind") == "checkpoint"]
+    if not saves or not record_steps:
+        return
+    records = sorted(record_steps)
+    steps = sorted({s for _, s in records})
+    strides = sorted(b - a for a, b in zip(steps, steps[1:], strict=False))
+    stride = strides[len(strides) // 2] if strides else None
+    for ev in saves:
+        detail = ev.get("detail") or ""
+        numbers = _LONE_NUMBER.findall(detail)
+        if len(numbers) != 1 or _EPOCH_NUMBER.search(detail):
+            continue  # several numbers, or an epoch's (``Better model found at epoch 3``): no step named
+        named = int(numbers[0])
+        before = [s for line, s in records if line < ev["line_no"]]
+        low = before[-1] if before else None
+        if ev.get("step") is not None and ev["step"] != low:
+            continue  # placed by its own words already (a ``checkpoint-6000/`` folder)
+        # the next step the counter reaches (lines after the save at the same step, a rate's, are no later step)
+        after = [s for line, s in records if line > ev["line_no"] and s != low]
+        if after:
+            fits = (low is None or low <= named) and named <= after[0]
+        else:
+            fits = low is not None and stride is not None and low <= named <= low + stride
+        if fits:
+            ev["step"] = named

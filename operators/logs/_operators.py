@@ -22,7 +22,7 @@ from assay.ids import stable_id
 from assay.operators.logs._assemble import assemble, closing_events, merge
 from assay.operators.logs._base import LogParser, detect, parser_named
 from assay.operators.logs._coverage import silence
-from assay.operators.logs._event_steps import last_placeable_line, place_by_headers
+from assay.operators.logs._event_steps import last_placeable_line, place_by_headers, saves_at_named_steps
 from assay.operators.logs._frameworks import name_framework
 from assay.operators.logs._lines import detect_prefix, prefix_style, split_prefix, strip_prefixes
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
@@ -175,6 +175,11 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
         last = last_placeable_line(result.events)
         if last is not None:
             _place_by_headers(result, path, int(start), int(end), int(record.get("first_line") or 1), prefix, last)
+        if any(ev.get("kind") == "checkpoint" for ev in result.events):
+            stepped = result.metrics.filter(pc.is_valid(result.metrics["step"]))
+            saves_at_named_steps(
+                result.events, list(zip(stepped["line_no"].to_pylist(), stepped["step"].to_pylist(), strict=True))
+            )
         summary = {
             **result.summary,
             "doc_id": record["doc_id"],

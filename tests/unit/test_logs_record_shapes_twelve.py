@@ -172,3 +172,17 @@ def test_a_value_in_a_group_labelled_by_the_loss_keeps_the_name_over_an_aggregat
     log = parse_log(_write(tmp_path, "speech.log", lines))
     assert log.series("loss")[-1] == (500, 0.51)
     assert log.series("tot_loss_loss")[-1] == (500, 0.75)
+
+
+def test_a_save_naming_the_step_between_two_records_is_at_that_step(tmp_path):
+    lines = ["INFO:tensorflow:Saving checkpoints for 0 into /tmp/est/model.ckpt."]
+    for step in (1, 401, 801):
+        lines.append(f"INFO:tensorflow:loss = {0.9 - step / 1000:.4f}, step = {step} (2.1 sec)")
+        lines.append("INFO:tensorflow:global_step/sec: 190.5")
+    lines.append("INFO:tensorflow:Saving checkpoints for 1000 into /tmp/est/model.ckpt.")
+    lines.append("INFO:tensorflow:loss = 0.05, step = 1001 (2.0 sec)")
+    lines.append("INFO:tensorflow:Saving checkpoints for 1024 into /tmp/est/model.ckpt.")
+    lines.append("saving checkpoint 3 of this run")  # a save count keeps the step of the record before it
+    log = parse_log(_write(tmp_path, "estimator.log", lines))
+    saves = [e["step"] for e in log.events if e["kind"] == "checkpoint"]
+    assert saves == [0, 1000, 1024, 1001]
