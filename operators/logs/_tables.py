@@ -29,6 +29,7 @@ HEADER = re.compile(rf"^\s*{_COLUMN}(?:(?:\s{{2,}}|\t|\s*[|,]\s*){_COLUMN}(?: {_
 _KEYED_NUMBER = re.compile(r"[A-Za-z_]\w*:\s*[-+]?\d")
 _BAR_TAIL = re.compile(r"\s\d{1,3}%\|")
 #: The batch count of the bar a row ends in (``| 15/234 [00:23<04:56, ...]``).
+_NUMBER_ROW = re.compile(r"^\s*[-+]?\d[\d./]*\s+[-+]?(?:\d|\.\d|nan)")
 _BAR_COUNT = re.compile(r"\s\d{1,3}%\|[^|\n]*\|\s*(\d+)/\d+\s*\[")
 
 
@@ -199,10 +200,15 @@ class Tables:
     headers: dict[int | None, Header] = field(default_factory=dict)
     last: dict[int | None, Header] = field(default_factory=dict)  # the last line of names, a header or not
     pending: dict[int | None, list[tuple]] = field(default_factory=dict)
+    #: rows of numbers before any header of their rank: an excerpt that opens below its table's header
+    orphans: dict[int | None, list[tuple]] = field(default_factory=dict)
+    orphans_done: set = field(default_factory=set)
 
     def see(self, text: str, line_no: int, rank: int | None, current: int | None) -> bool:
         """True when ``text`` is a table's header or row (read here, not to be mined)."""
         header = self.headers.get(rank)
+        if header is None and rank not in self.orphans_done and _NUMBER_ROW.match(text):
+            self.orphans.setdefault(rank, []).append((text, line_no, current))
         if header is not None:
             bar = _BAR_COUNT.search(text)
             count = int(bar[1]) if bar else None
@@ -226,8 +232,22 @@ class Tables:
         if found.of_a_log():
             self.flush(rank)
             self.headers[rank] = found
+            self._adopt(found, rank)
             return True
         return old
+
+    def _adopt(self, header: Header, rank: int | None) -> None:
+        """The rows of numbers before the first header of ``rank`` (the excerpt began below it) are its rows
+        where each has a cell under every column, one token a column; read once, at that first header."""
+        if rank in self.orphans_done:
+            return
+        self.orphans_done.add(rank)
+        for text, line_no, current in self.orphans.pop(rank, []):
+            bar = _BAR_TAIL.search(text)
+            tokens = _body(text[: bar.start()] if bar else text).split()
+            if len(tokens) == len(header.names):
+                count = _BAR_COUNT.search(text)
+                self._row(header, tokens, line_no, rank, current, int(count[1]) if count else None)
 
     def _row(
         self, header: Header, cells: list[str], line_no: int, rank: int | None, current: int | None, count: int | None

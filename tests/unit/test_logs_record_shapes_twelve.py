@@ -186,3 +186,16 @@ def test_a_save_naming_the_step_between_two_records_is_at_that_step(tmp_path):
     log = parse_log(_write(tmp_path, "estimator.log", lines))
     saves = [e["step"] for e in log.events if e["kind"] == "checkpoint"]
     assert saves == [0, 1000, 1024, 1001]
+
+
+def test_rows_above_the_first_header_are_its_rows_where_they_fill_every_column(tmp_path):
+    header = "     Epoch   gpu_mem       box       obj       cls     total    labels  img_size"
+    done = "100%|#####| 300/300 [09:10<00:00,  1.83s/it]"
+    lines = [
+        _detector_row("11/99", "0.041", "0.021", "0.010", "0.072", done),  # the excerpt opens below its header
+        "",
+        header,
+        _detector_row("12/99", "0.040", "0.020", "0.010", "0.070", done),
+    ]
+    log = parse_log(_write(tmp_path, "detector.log", lines))
+    assert log.series("loss") == [(11, 0.072), (12, 0.07)]
