@@ -187,7 +187,7 @@ def versus(
     s_start, s_end = sentence
     candidates: list[tuple[int, int, str, int, int]] = []
     introducing: tuple[str, int, int] | None = None
-    for m in _overlapping(_VERSUS_EN, text, s_start, s_end):
+    for m in _comparisons(text, s_start, s_end):
         if m.group().lower().startswith("over") and _PATH_OVER.search(
             text, max(s_start, m.start() - 30), m.start()
         ):
@@ -380,6 +380,19 @@ def _overlapping(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> Itera
     while m:
         yield m
         m = pattern.search(text, m.start("v"), hi)
+
+
+def _comparisons(text: str, lo: int, hi: int) -> tuple[re.Match[str], ...]:
+    """The English comparison phrases of a sentence, read once for all of its claims (they come in order, so
+    the last sentence's are kept, with its text: at most one document's)."""
+    if _LAST_SENTENCE[0] is text and _LAST_SENTENCE[1] == (lo, hi):
+        return _LAST_SENTENCE[2]
+    found = tuple(_overlapping(_VERSUS_EN, text, lo, hi))
+    _LAST_SENTENCE[:] = [text, (lo, hi), found]
+    return found
+
+
+_LAST_SENTENCE: list[Any] = [None, None, ()]
 
 
 # "Compared with X, ..." / "Relative to X, ..." opening the sentence: its baseline holds for the sentence.

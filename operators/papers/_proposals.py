@@ -83,12 +83,16 @@ _OUR_NOUN = (
     r"technique|algorithm|design|stack|planner|optimizer|simulator|prototype|implementation|solution|"
     r"trainer|tuner|profiler)s?"
 )
+# Each with the words every match of it holds (its guard): a text without them is not scanned name by name.
 _OURS = (
-    re.compile(
-        rf"\b(?:[Oo]ur|[Tt]he\s+proposed)\s+{_OUR_WORDS}{_OUR_NOUN},?\s+(?:called\s+|named\s+)?(?P<n>{_NAME})(?![\w-])"
+    (
+        None,
+        re.compile(
+            rf"\b(?:[Oo]ur|[Tt]he\s+proposed)\s+{_OUR_WORDS}{_OUR_NOUN},?\s+(?:called\s+|named\s+)?(?P<n>{_NAME})(?![\w-])"
+        ),
     ),
-    re.compile(rf"(?<![\w-])(?P<n>{_NAME}){_CITED},\s+our\s+{_OUR_WORDS}{_OUR_NOUN}\b"),
-    re.compile(rf"(?<![\w-])(?P<n>{_NAME})\s*\(ours\)"),
+    (re.compile(r",\s+our\s"), re.compile(rf"(?<![\w-])(?P<n>{_NAME}){_CITED},\s+our\s+{_OUR_WORDS}{_OUR_NOUN}\b")),
+    (re.compile(r"\(ours\)"), re.compile(rf"(?<![\w-])(?P<n>{_NAME})\s*\(ours\)")),
 )
 
 _CONTRAST_BEFORE = re.compile(
@@ -151,8 +155,10 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
     for m in _WE_CALL_ALONE.finditer(text):
         if not _VARIANT_WORDS.search(text, max(0, m.start() - 150), m.start()):
             add(m.group("n"), m.start("n"), 0.8, "called")
-    for pattern in _OURS:
+    for guard, pattern in _OURS:
         # "our open-source training framework, X", "X [9], our framework for ...", "X (ours)"
+        if guard is not None and not guard.search(text):
+            continue
         for m in pattern.finditer(text):
             # Not "our approach, In ...", nor a contrast: "Unlike X, our system ...", "Unlike our system, X ..."
             if not _ordinary_word(text, m.group("n"), lang) and not _CONTRAST_BEFORE.search(
