@@ -29,6 +29,10 @@ HEADER = re.compile(rf"^\s*{_COLUMN}(?:(?:\s{{2,}}|\t|\s*[|,]\s*){_COLUMN}(?: {_
 _KEYED_NUMBER = re.compile(r"[A-Za-z_]\w*:\s*[-+]?\d")
 _BAR_TAIL = re.compile(r"\s\d{1,3}%\|")
 #: The batch count of the bar a row ends in (``| 15/234 [00:23<04:56, ...]``).
+#: Rows above a first header held at most (a pasted excerpt cut below its header shows a few).
+_MAX_ORPHANS = 50
+#: Rows in a bar under an epoch column held at most before they are read.
+_MAX_HELD = 10_000
 _NUMBER_ROW = re.compile(r"^\s*[-+]?\d[\d./]*\s+[-+]?(?:\d|\.\d|nan)")
 _BAR_COUNT = re.compile(r"\s\d{1,3}%\|[^|\n]*\|\s*(\d+)/\d+\s*\[")
 
@@ -208,7 +212,11 @@ class Tables:
         """True when ``text`` is a table's header or row (read here, not to be mined)."""
         header = self.headers.get(rank)
         if header is None and rank not in self.orphans_done and _NUMBER_ROW.match(text):
-            self.orphans.setdefault(rank, []).append((text, line_no, current))
+            held = self.orphans.setdefault(rank, [])
+            held.append((text, line_no, current))
+            if len(held) > _MAX_ORPHANS:  # a long table with no header: no excerpt's first rows (memory stays flat)
+                self.orphans.pop(rank)
+                self.orphans_done.add(rank)
         if header is not None:
             bar = _BAR_COUNT.search(text)
             count = int(bar[1]) if bar else None
@@ -264,6 +272,8 @@ class Tables:
         if at is None or (count is not None and not is_step_key(_PAREN.sub("", header.names[at]).strip())):
             # held until the table ends: its rising column, or (rows in a bar by epoch) its epoch's constancy, says
             self.pending.setdefault(rank, []).append(row)
+            if at is not None and len(self.pending[rank]) >= _MAX_HELD:
+                self.flush(rank)  # rows in a bar by epoch held this long: read so far (memory stays flat)
         else:
             self._emit(header, [row], at)
         return True
