@@ -14,6 +14,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+import pyarrow.compute as pc
+
 from assay.operators.logs._epochs import epoch_opened
 
 #: A bare progress bar: its count, and a report glued after it (``  9%|█▊ | 1/11 [00:00<00:06]Traceback``).
@@ -79,35 +82,47 @@ _LONE_NUMBER = re.compile(r"(?<![\w./:\\+-])\d+(?![\w./:\\-]|\.\d)")
 _EPOCH_NUMBER = re.compile(r"(?i)\b(?:epoch|ep)\s*[:=#]?\s*\d")
 
 
-def saves_at_named_steps(events: list[dict[str, Any]], record_steps: list[tuple[int, int]]) -> None:
+def saves_at_named_steps(events: list[dict[str, Any]], metrics: Any) -> None:
     """A save whose line names one whole number that lies between the steps of the records around it is at that
     number (in place): the step the save was taken at, which the record printed before it lags (``loss = ...,
     step = 1501`` then ``Saving checkpoints for 2000 into ...`` then ``step = 2001``; ``for 0`` before the first
     record at 1). After the last record, the number may run on by at most one stride of the records. A save
-    count (``saving checkpoint 3``), an epoch (``best model at epoch 3``), a line of several numbers, or a save placed by its own
-    words keeps its step."""
-    saves = [ev for ev in events if ev.get("kind") == "checkpoint"]
-    if not saves or not record_steps:
-        return
-    records = sorted(record_steps)
-    steps = sorted({s for _, s in records})
-    strides = sorted(b - a for a, b in zip(steps, steps[1:], strict=False))
-    stride = strides[len(strides) // 2] if strides else None
-    for ev in saves:
+    count (``saving checkpoint 3``), an epoch (``best model at epoch 3``), a line of several numbers, or a save
+    placed by its own words keeps its step. ``metrics``: the span's metric rows (an Arrow table), read only when
+    a save names a number."""
+    saves = []
+    for ev in events:
         detail = ev.get("detail") or ""
+        if ev.get("kind") != "checkpoint" or _EPOCH_NUMBER.search(detail):
+            continue  # an epoch's number (``Better model found at epoch 3``) names no step
         numbers = _LONE_NUMBER.findall(detail)
-        if len(numbers) != 1 or _EPOCH_NUMBER.search(detail):
-            continue  # several numbers, or an epoch's (``Better model found at epoch 3``): no step named
-        named = int(numbers[0])
-        before = [s for line, s in records if line < ev["line_no"]]
-        low = before[-1] if before else None
+        if len(numbers) == 1:
+            saves.append((ev, int(numbers[0])))
+    if not saves:
+        return
+    stepped = metrics.filter(pc.is_valid(metrics["step"]))
+    if not stepped.num_rows:
+        return
+    order = pc.sort_indices(stepped, sort_keys=[("line_no", "ascending")])
+    lines = stepped["line_no"].take(order).to_numpy()
+    steps = stepped["step"].take(order).to_numpy()
+    distinct = np.unique(steps)
+    stride = int(np.median(np.diff(distinct))) if len(distinct) > 1 else None
+    for ev, named in saves:
+        at = int(np.searchsorted(lines, ev["line_no"], side="left"))
+        low = int(steps[at - 1]) if at else None
         if ev.get("step") is not None and ev["step"] != low:
             continue  # placed by its own words already (a ``checkpoint-6000/`` folder)
         # the next step the counter reaches (lines after the save at the same step, a rate's, are no later step)
-        after = [s for line, s in records if line > ev["line_no"] and s != low]
-        if after:
-            fits = (low is None or low <= named) and named <= after[0]
+        rest = steps[int(np.searchsorted(lines, ev["line_no"], side="right")) :][:_LOOK_AHEAD]
+        later = rest[rest != low] if low is not None else rest
+        if len(later):
+            fits = (low is None or low <= named) and named <= int(later[0])
         else:
             fits = low is not None and stride is not None and low <= named <= low + stride
         if fits:
             ev["step"] = named
+
+
+#: Metric rows after a save searched for the next step the counter reaches.
+_LOOK_AHEAD = 10_000

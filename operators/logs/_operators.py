@@ -175,11 +175,7 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
         last = last_placeable_line(result.events)
         if last is not None:
             _place_by_headers(result, path, int(start), int(end), int(record.get("first_line") or 1), prefix, last)
-        if any(ev.get("kind") == "checkpoint" for ev in result.events):
-            stepped = result.metrics.filter(pc.is_valid(result.metrics["step"]))
-            saves_at_named_steps(
-                result.events, list(zip(stepped["line_no"].to_pylist(), stepped["step"].to_pylist(), strict=True))
-            )
+        saves_at_named_steps(result.events, result.metrics)
         summary = {
             **result.summary,
             "doc_id": record["doc_id"],
