@@ -55,7 +55,8 @@ _CALLED = re.compile(
 )
 # Said on its own, outside a "we propose" statement; not a cut-down variant named for an ablation ("we call it
 # X (baseline)", "... without the cache, which we call X-NoCache" is left to the baselines).
-_WE_CALL_ALONE = re.compile(rf"{_WE_CALL}\s*[\"“']?(?P<n>{_NAME})(?![\w-])(?!\s*\((?:baseline|w/o|without))")
+# A lookahead for a scanning pattern's first characters skips other positions fast (same matches).
+_WE_CALL_ALONE = re.compile(rf"(?=w){_WE_CALL}\s*[\"“']?(?P<n>{_NAME})(?![\w-])(?!\s*\((?:baseline|w/o|without))")
 _VARIANT_WORDS = re.compile(r"\b(?:baseline|without|disabled?|vanilla|variant|ablat\w*)\b", re.I)
 _PAREN = re.compile(rf"[(（](?P<n>{_NAME})[)）]")
 _ZH_LEADING = re.compile(rf"^(?:一个|一种|一款|一套|了)?(?P<n>{_NAMES})(?![A-Za-z0-9])")
@@ -85,12 +86,8 @@ _OUR_NOUN = (
 )
 # Each with the words every match of it holds (its guard): a text without them is not scanned name by name.
 _OURS = (
-    (
-        None,
-        re.compile(
-            rf"\b(?:[Oo]ur|[Tt]he\s+proposed)\s+{_OUR_WORDS}{_OUR_NOUN},?\s+(?:called\s+|named\s+)?(?P<n>{_NAME})(?![\w-])"
-        ),
-    ),
+    (None, re.compile(rf"(?=[OoTt])\b(?:[Oo]ur|[Tt]he\s+proposed)\s+{_OUR_WORDS}{_OUR_NOUN},?\s+"
+                      rf"(?:called\s+|named\s+)?(?P<n>{_NAME})(?![\w-])")),
     (re.compile(r",\s+our\s"), re.compile(rf"(?<![\w-])(?P<n>{_NAME}){_CITED},\s+our\s+{_OUR_WORDS}{_OUR_NOUN}\b")),
     (re.compile(r"\(ours\)"), re.compile(rf"(?<![\w-])(?P<n>{_NAME})\s*\(ours\)")),
 )
@@ -361,7 +358,7 @@ def _footnoted(text: str, name: str, names: set[str]) -> bool:
 # Where a paper names what it is compared with: a comparison word, "we compare (X) against/with", a
 # baselines list ("baselines: A, B and C", "against three baselines, A, B and C").
 _COMPARISON_ANCHOR = re.compile(
-    r"\b(?:than|over|compared\s+(?:with|to|against)|relative\s+to|versus|vs\.?|against|outperform\w*|"
+    r"(?=[TtOoCcRrVvAaSsBbIi相与优对])\b(?:than|over|compared\s+(?:with|to|against)|relative\s+to|versus|vs\.?|against|outperform\w*|"
     r"surpass\w*|beats?|baselines?\s*(?:[:(]|such\s+as|including|are|,)|such\s+as|including)\s+"
     r"|相比于?|相较于?|与|优于|对比",
     re.I,
