@@ -201,17 +201,3 @@ def test_goodput_grows_the_job_cheapest_to_restart_into_leftover_gpus(dear_first
     assert out["dear"].workers == 2 and out["dear"].gpu_type == "slow", out["dear"].reason
     assert out["cheap"].workers > 2 and out["cheap"].gpu_type == "slow", out["cheap"].reason
     assert sum(d.workers for d in out.values() if d.gpu_type == "slow") <= 7
-
-
-def test_goodput_bounds_growth_on_a_slower_type_in_throughput_not_workers():
-    """A job measured on the two GPUs of the fast type (four times a slow GPU), 32 slow GPUs idle: four
-    times the workers seen (8 slow GPUs) do less than its two fast ones, so under a bound in workers it
-    could never be worth moving; four times its throughput seen (up to 32 slow GPUs, about twice what it
-    has) is worth the move."""
-    limits, model = _scaling_model()
-    job = JobView("a", 0.0, 2, workers=2, placement=(8, 8), batch_size=16, limits=limits, model=model,
-                  gpu_type="fast", models={"fast": model}, type_speed={"slow": 1.0, "fast": 4.0}, restart_s=10.0)
-    cluster = ClusterView((4,) * 8 + (2,), (0,) * 8 + (2,), ("slow",) * 8 + ("fast",))
-    d = get_policy("goodput").decide([job], cluster, 36000.0)["a"]
-    assert d.gpu_type == "slow" and d.workers > 16, d.reason
-    assert {cluster.node_types[n] for n in d.placement} == {"slow"}

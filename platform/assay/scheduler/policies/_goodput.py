@@ -59,8 +59,7 @@ class Goodput:
       its speedup (and Pollux's age-based discount for young jobs), so a change must pay for itself
       within about ``horizon_s``;
     - ``min_resize``: a running job is only resized by at least this fraction (or stopped);
-    - ``growth``: at most ``growth`` x the most workers a job has been measured on (on a slower GPU type
-      the job has not run on, as many more as its single-GPU speed ratio: the bound is in throughput);
+    - ``growth``: at most ``growth`` x the most workers a job has been measured on;
     - ``placement``: ``pack`` (fewest nodes) or ``spread``; ``whole_nodes``: jobs larger than a node get
       whole nodes; ``adapt_batch``: choose batch sizes (and let jobs re-tune them between epochs).
     """

@@ -4,9 +4,6 @@ after Sia (Jayaram Subramanya et al., SOSP'23).
 - A job's goodput on a type comes from its model for that type once it has run there; before, it is
   projected from the model of a type it has run on, scaled by the job's single-GPU throughput ratio of
   the two types (measured when the job arrived). A job never seen running starts at its fewest workers.
-- A job may grow to ``growth`` x the throughput it has been seen at: on its type, ``growth`` x the most
-  workers seen; on a slower type it has not run on, that many times the single-GPU speed ratio more (a
-  job seen on two fast GPUs may take many idle slow ones, which a bound in workers never let it reach).
 - Speedups are over the job's single-GPU goodput on its slowest type, so one scale ranks all types; the
   value of a choice is the Box-Cox utility of that speedup times the job's weight, as on one type.
 - A move (another type, or another worker count) costs the job's own checkpoint-restore seconds: its
@@ -74,7 +71,7 @@ def decide_typed(policy, jobs: Sequence[JobView], cluster: ClusterView, now: flo
         per = {}
         for t in types:
             model, ratio = _source(job, t)
-            hi = _hi(policy, job, model, totals[t], ratio)
+            hi = _hi(policy, job, model, totals[t])
             per[t] = (model, ratio, hi)
             if model is not None and hi >= 1:
                 requests.append((model, hi))
@@ -97,19 +94,13 @@ def decide_typed(policy, jobs: Sequence[JobView], cluster: ClusterView, now: flo
     return out
 
 
-def _hi(policy, job: JobView, model: GoodputModel | None, total: int, ratio: float = 1.0) -> int:
-    """The most workers on a type: ``growth`` x the most seen, counted in throughput. ``ratio`` is the
-    type's single-GPU speed over that of the type ``model`` was measured on (1 on its own type): on a
-    slower type the bound allows as many more workers as it takes to reach that throughput (else a job
-    measured on a few fast GPUs could never be worth moving to many idle slow ones); on a faster type it
-    stays ``growth`` x the workers seen."""
+def _hi(policy, job: JobView, model: GoodputModel | None, total: int) -> int:
     lo = max(job.min_workers, 1)
     hi = min(job.upper_workers, total)
     if model is None:
         return min(hi, lo)
     seen = max(model.max_observed_workers, job.workers, 1)
-    slower = 1.0 / min(max(ratio, 1e-12), 1.0)
-    return min(hi, max(lo, math.ceil(policy.growth * seen * slower - 1e-9)))
+    return min(hi, max(lo, math.ceil(policy.growth * seen)))
 
 
 def _base_speed(job: JobView) -> float:
