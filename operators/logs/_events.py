@@ -174,6 +174,15 @@ EVENTS: tuple[EventRule, ...] = (
     # a save reported in Chinese: the model saved (模型已保存), saving the model (保存模型), saved to (已保存到)
     EventRule("checkpoint", r"模型已保存|(?:^|[^不未否])保存模型|已保存到|检查点已保存|保存检查点",
               "第 3 轮结束，模型已保存"),
+    # a save reported done in Chinese: the save completed (完成第N次的保存, 保存完成, 保存成功, 已保存)
+    EventRule("checkpoint", r"完成[^，。,;；\n]{0,12}保存|保存(?:完成|成功|完毕)|已保存",
+              "[12:00:01] 完成第 3 次的保存"),
+    # a save reported as the line's last words, after what led to it (``val loss improved, model saved``)
+    EventRule("checkpoint", r"\b(?:model|weights|checkpoint|state)s? (?:has been |have been |was |were )?saved\s*[.!]?\s*$",
+              "epoch 4: validation accuracy went up to 0.913, model saved"),
+    # a save announced by a bracketed tag that opens the message (``[SAVE] Best model at epoch 12.``)
+    EventRule("checkpoint", r"(?:^|\s|:)\[(?:SAVE|SAVED|SAVING)\]\s",
+              "2025-01-02 03:04:05.678 INFO:   [SAVE] best weights so far, epoch 12."),
     # the best model so far written out (after an evaluation), in the words training loops print it
     EventRule("checkpoint", r"\bsaved? (?:a |the )?new best\b.{0,30}\bmodel\b|\bsav(?:ed|ing) (?:the )?best\b.{0,20}"
               r"\b(?:model|weights|checkpoint)\b|\bbest (?:\w+ )?(?:model|checkpoint) (?:saved|written)\b"
