@@ -52,7 +52,9 @@ def moving_counter(
         values = [whole_number(row[2][at]) for row in rows]
         if None in values or not all(a < b for a, b in zip(values, values[1:], strict=False)):
             continue
-        if by_epoch and not _steady_counter((names or {}).get(at, ""), values, epochs):
+        # an unnamed number in brackets (``epoch 0[500]``) counts beside the epoch as a named counter does
+        name = (names or {}).get(at) or ("[]" if cluster.template[at - 1 : at + 2] == ["[", "<*>", "]"] else "")
+        if by_epoch and not _steady_counter(name, values, epochs):
             continue
         rising.append((values[-1], at))
     return max(rising)[1] if rising else pos

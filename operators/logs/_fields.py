@@ -186,6 +186,8 @@ def phrase_name(template: list[str], j: int) -> str | None:
         # the loss's own words say whether it is the loss (see pick_loss), also with a total after the
         # loss word (``Gen Loss Total : 49.0``)
         return " ".join(words)
+    if len(words) > 1 and words[-1].lower() == "cost":
+        return " ".join(words)  # what is costed names it: ``time cost 0.5s`` is a timing, ``train cost`` the loss
     for k in range(len(words) - 1):  # the longest known run first
         if metric_name(" ".join(words[k:])):
             return " ".join(words[k:])
@@ -225,6 +227,9 @@ def _keyed(template: list[str], i: int) -> bool:
 #: Python logging's default layout, ``LEVEL:logger:message`` (``logging.BASIC_FORMAT``, as ``basicConfig`` and
 #: absl-less TensorFlow 1 print it: ``INFO:tensorflow:loss = 0.41, step = 200``): its logger is no key.
 _LEVELS = {"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL"}
+#: The levels a loop prints its records at; a warning's or an error's numbers are the report's (``WARNING: loss
+#: is nan at step 540`` is no record).
+_RECORD_LEVELS = {"DEBUG", "INFO"}
 
 
 def _after_logger(template: list[str], j: int) -> bool:
@@ -235,8 +240,8 @@ def _after_logger(template: list[str], j: int) -> bool:
 def _is_key(word: str, before: str, key: str) -> bool:
     """Whether ``word`` names the value after it: not when it is itself the value of a ``key`` before it
     (``Device=xla:0``), a verb of a sentence (``we found``, ``to allocate``), or a file name (``x.py:12``)."""
-    if before in (":", "=") and key[:1].isalpha() and key.lower() not in SPLIT_NAMES:
-        return False  # (a split's tag before a colon, ``DEV : loss 0.04``, heads the fields after it)
+    if before in (":", "=") and key[:1].isalpha() and key.lower() not in SPLIT_NAMES and key not in _RECORD_LEVELS:
+        return False  # (a record's level and its colon, ``INFO: Epoch [3/300]``, are a prefix: a key follows)  # (a split's tag before a colon, ``DEV : loss 0.04``, heads the fields after it)
     if before.lower() in _PROSE_BEFORE:
         return False
     return not _SOURCE_FILE.match(word) and not _FOLDER_PATH.match(word)

@@ -86,6 +86,13 @@ _alias(
     # optimises, a score as often as a loss (kept under its own name)
     "objf",
     "objective_function",
+    # the cost a loop minimises, the older word for the loss (Marian's ``Cost 5.20``, Theano- and TF1-era
+    # tutorials' ``cost=``); only bare or with the training split: a timing's ``batch_cost``, ``time cost``,
+    # ``reader_cost`` keep their names
+    "cost",
+    "train_cost",
+    "training_cost",
+    "avg_cost",
 )
 _alias(
     "val_loss",
@@ -104,6 +111,9 @@ _alias(
     "validation_lm_loss",
     "valid_objf",
     "val_objf",
+    "val_cost",
+    "valid_cost",
+    "validation_cost",
 )
 _alias("lr", "lr", "learning_rate", "train_learning_rate", "learning_rate_training", "lr_0", "current_lr", "cur_lr")
 _alias(

@@ -261,6 +261,8 @@ class Tables:
         self, header: Header, cells: list[str], line_no: int, rank: int | None, current: int | None, count: int | None
     ) -> bool:
         values = [_value(c) for c in cells]
+        if values and values[0] is None and _split_row(header, cells, values, line_no, rank, current, self.out):
+            return True
         if any(v is None for v in values) or not isinstance(values[0], tuple):
             return False
         if sum(isinstance(v, tuple) for v in values) < 2:
@@ -322,6 +324,31 @@ class Tables:
                 value = memory_of(cells[i].split()[0]) if name == "memory_mb" else values[i][0]
                 if value is not None:
                     self.out.metric(name, step, value, line_no, rank)
+
+
+#: The split a row of an evaluation table is labelled with in its first cell (``train``, ``vali``, ``test``).
+SPLIT_LABELS = {"train": "", "training": "", "val": "val_", "vali": "val_", "valid": "val_", "validation": "val_",
+                "dev": "val_", "cv": "val_", "eval": "val_", "test": "test_"}
+
+
+def _split_row(
+    header: Header, cells: list[str], values: list, line_no: int, rank: int | None, current: int | None, out: Collector
+) -> bool:
+    """A row whose first cell names a split and whose other cells are numbers (a report after an epoch, one row a
+    split: ``train | 0.98 | ...``, ``vali | 1.39 | ...``): each value under its column's name, the split's prefix
+    before it (the validation row's loss is ``val_loss``, the test row's ``test_loss``), at the step of the lines
+    before the table."""
+    prefix = SPLIT_LABELS.get(cells[0].strip().lower())
+    rest = values[1:]
+    if prefix is None or len(rest) < 1 or not all(isinstance(v, tuple) for v in rest):
+        return False
+    metrics = {i: name for i, column in enumerate(header.names) if i and (name := series_name(column))}
+    pick_loss(metrics, dict(enumerate(header.names)))
+    for i, name in metrics.items():
+        if i < len(values) and isinstance(values[i], tuple):
+            name = name.removeprefix("val_") if prefix else name
+            out.metric(f"{prefix}{name}" if prefix else name, current, values[i][0], line_no, rank)
+    return True
 
 
 def _named_step(header: Header) -> int | None:

@@ -18,9 +18,9 @@ def _names(log) -> set[str]:
 
 def test_pipe_separated_records_with_unknown_keys_are_read(tmp_path):
     lines = ["solver 0.4 ready"]
-    lines += [f"cycle {1 + n // 5} | pass {n * 20} | cost {3 - n / 10:.2f} | speed {700 + n}" for n in range(1, 11)]
+    lines += [f"cycle {1 + n // 5} | pass {n * 20} | penalty {3 - n / 10:.2f} | speed {700 + n}" for n in range(1, 11)]
     log = parse_log(write_log(tmp_path, lines))
-    cost = log.series("cost")
+    cost = log.series("penalty")
     assert [s for s, _ in cost] == list(range(20, 220, 20))  # the counter that rises by one stride is the step
     assert cost[0][1] == 2.9 and log.series("speed")[-1] == (200, 710.0)
 

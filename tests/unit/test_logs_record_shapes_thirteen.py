@@ -1,0 +1,96 @@
+"""Shapes a structural reading gets right across tools (issue 25, reallogs13 round): a level's colon before an
+epoch counter, a save announced by a bracketed tag or reported done in Chinese, an unnamed counter in brackets
+beside the epoch. Each log is written here in the shape such tools print, through the whole ``parse_log`` path."""
+
+from __future__ import annotations
+
+from assay.operators.logs import parse_log
+
+
+def _write(tmp_path, name, lines, end="\n"):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + end, encoding="utf-8")
+    return str(path)
+
+
+def _steps(log, name="loss"):
+    return [s for s, _ in log.series(name)]
+
+
+def test_a_level_and_its_colon_before_an_epoch_counter_leave_the_epoch_the_step(tmp_path):
+    # ``INFO: Epoch [012/200] - ...``: the level's colon is a prefix; ``Epoch`` is no value of ``INFO``
+    lines = [
+        f"2024-05-06 07:08:{10 + k:02d}.100 INFO: Epoch [{12 + k:03d}/200] - Train Loss: {4.5 - k / 10:.4f}, "
+        f"Valid Loss: {5.1 - k / 20:.4f}, LR: [0.0005]"
+        for k in range(6)
+    ]
+    log = parse_log(_write(tmp_path, "regress.log", lines))
+    assert _steps(log) == [12, 13, 14, 15, 16, 17]
+    assert log.series("val_loss")[-1] == (17, 4.85)
+
+
+def test_a_bracketed_save_tag_and_a_chinese_save_done_are_checkpoints(tmp_path):
+    lines = []
+    for k in range(4):
+        lines.append(f"INFO: Epoch [{k + 1:03d}/50] - Train Loss: {2.0 - k / 10:.3f}, Valid Loss: {2.5 - k / 9:.3f}")
+        if k in (1, 3):
+            lines.append(f"INFO:   [SAVE] lowest validation loss so far, epoch {k + 1}.")
+    log = parse_log(_write(tmp_path, "tagged_saves.log", lines))
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 2), ("checkpoint", 4)]
+
+    lines = []
+    for k in range(4):
+        lines.append(f"Train epoch: 0, batch: {100 * (k + 1)}/9000, loss: {3.2 - k / 10:.4f}, time: 1.2s")
+        lines.append(f"完成第{100 * (k + 1)}次的保存")
+    log = parse_log(_write(tmp_path, "zh_saves.log", lines))
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", s) for s in (100, 200, 300, 400)]
+
+
+def test_a_bare_cost_is_the_loss_and_a_costed_time_is_not(tmp_path):
+    # an NMT-style update line that calls its loss the cost; the timing ``time cost`` keeps its own name
+    lines = [
+        f"[2023-02-03 04:05:{k:02d}] Ep. 2 : Up. {3000 + 500 * k} : Sen. {120 + k},{k:03d} : Cost {4.9 - k / 10:.6f}"
+        f" : Time {300 + k}.25s : {2100 + k}.50 words/s"
+        for k in range(5)
+    ]
+    log = parse_log(_write(tmp_path, "nmt_updates.log", lines))
+    assert [s for s, _ in log.series("loss")] == [3000, 3500, 4000, 4500, 5000]
+    assert log.series("loss")[-1] == (5000, 4.5)
+
+    lines = [f"step {10 * k}, loss {2.5 - k / 10:.2f}, time cost {0.4 + k / 100:.2f}s" for k in range(1, 5)]
+    log = parse_log(_write(tmp_path, "timed.log", lines))
+    assert log.series("loss")[-1] == (40, 2.1)
+    assert "time_cost" in set(log.metrics.column("name").to_pylist())
+
+
+def test_an_unnamed_counter_in_brackets_beside_the_epoch_is_the_step(tmp_path):
+    # ``epoch 2[1400], ...``: the bracketed number rises by one stride across the epoch's change; the epoch does not
+    lines = [f"epoch {2 + (k >= 4)}[{1000 + 200 * k}], loss: {6.0 - k / 4:.3f}, lr: 0.00020 " for k in range(8)]
+    lines.insert(6, "save model: out/ocr_2200.h5")
+    log = parse_log(_write(tmp_path, "ocr_iters.log", lines))
+    assert _steps(log) == [1000 + 200 * k for k in range(8)]
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 2000)]
+
+
+def test_a_table_of_rows_labelled_by_split_gives_each_splits_values(tmp_path):
+    # after an epoch's banner, a report of one row a split (the first cell the split's name): the training row's
+    # loss is the loss, the validation row's the validation loss, the test row's the test loss
+    lines = []
+    for epoch, (tr, va, te) in ((3, (0.91, 1.21, 1.30)), (4, (0.85, 1.17, 1.26))):
+        lines += [
+            f"Epoch  {epoch}",
+            "Fitting: 100%|##########| 40/40 [00:02<00:00, 18.10it/s]",
+            "┌───────┬────────┬──────────┐",
+            "│ split │   loss │ accuracy │",
+            "├───────┼────────┼──────────┤",
+            f"│ train │ {tr:.4f} │   0.7000 │",
+            f"│ vali  │ {va:.4f} │   0.6500 │",
+            f"│ test  │ {te:.4f} │   0.6400 │",
+            "└───────┴────────┴──────────┘",
+        ]
+    lines.append("validation loss improved, model saved")
+    log = parse_log(_write(tmp_path, "split_table.log", lines))
+    assert log.series("loss") == [(3, 0.91), (4, 0.85)]
+    assert log.series("val_loss") == [(3, 1.21), (4, 1.17)]
+    assert log.series("test_loss")[-1] == (4, 1.26)
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 4)]
