@@ -149,12 +149,12 @@ def counter_step(text: str) -> int | None:
     return found
 
 
-#: A counter printed with its total: ``Step [100/600]``, ``Batch 16/5000``, a bar's ``100/1875 [``, a bracketed
-#: ``[  50/1000]``.
+#: A counter printed with its total: ``Step [100/600]``, ``Batch 16/5000``, ``progress 20/2754`` (a position
+#: with its total is a counter whatever counts), a bar's ``100/1875 [``, a bracketed ``[  50/1000]``.
 #: Words a counter is printed before: ``|   200/ 2983 batches |`` (PyTorch's word language model).
 _COUNTED_AFTER = "batches|steps|iters|iterations|updates"
 _COUNTER_OF = re.compile(
-    rf"\b(?:{_COUNTER_KEYS})\b{_QUOTED_SEP}\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
+    rf"\b(?:{_COUNTER_KEYS}|progress)\b{_QUOTED_SEP}\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
     r"|(?P<bar>\d+)/(?P<bar_total>\d+) \[|\[\s*(?P<bracket>\d+)/(?P<bracket_total>\d+)\b"
     rf"|(?P<after>\d+)\s*/\s*(?P<after_total>\d+)\s+(?:{_COUNTED_AFTER})\b",  # "200/ 2983 batches"
     re.I,

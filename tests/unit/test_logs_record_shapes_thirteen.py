@@ -94,3 +94,14 @@ def test_a_table_of_rows_labelled_by_split_gives_each_splits_values(tmp_path):
     assert log.series("val_loss") == [(3, 1.21), (4, 1.17)]
     assert log.series("test_loss")[-1] == (4, 1.26)
     assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 4)]
+
+
+def test_a_progress_counter_with_its_total_goes_on_from_the_epochs_before(tmp_path):
+    # epoch 0 printed (by its evaluation), then epoch 1's training ``progress k/400``: the run counts epochs from 0,
+    # so epoch 1's position k is step 400 + k, and the counter starting again is no restart
+    lines = [f"Epoch 0 [DEV] progress {k}/60 loss {0.9 + k / 1000:.4f} tag_acc 0.81" for k in (40, 50)]
+    lines.append("Epoch 1/8...")
+    lines += [f"Epoch 1 [TRAIN] progress {k}/400 loss {0.7 - k / 1000:.4f} tag_acc 0.83" for k in (0, 10, 20, 30)]
+    log = parse_log(_write(tmp_path, "tagger.log", lines))
+    assert _steps(log) == [400, 410, 420, 430]
+    assert "restart" not in log.event_kinds()
