@@ -89,12 +89,14 @@ def emit_record(out: Collector, rows: list[tuple[str, str, int, int | None]]) ->
     return step
 
 
-#: A line that is only a key and its number (a YAML or ``key: value`` dump, one field per line).
-KEY_LINE = re.compile(r"^\s*(?P<key>[A-Za-z_][\w/.@\-]*):\s+(?P<value>[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+"
-                      r"|nan|inf))\s*$")
+#: A line that is only a key and its number (a YAML or ``key: value`` dump, one field per line), also a field of a
+#: JSON object printed one field per line (``{"iter": 1200,``, ``  "loss": 0.56,``, ``"time": 0.41}``).
+KEY_LINE = re.compile(r"^\s*\{?\s*[\"']?(?P<key>[A-Za-z_][\w/.@\-]*)[\"']?:\s+(?P<value>[-+]?(?:\d+\.?\d*"
+                      r"(?:[eE][-+]?\d+)?|\.\d+|nan|inf))\s*,?\s*(?P<close>\})?\s*$")
 
-#: A line of such a dump whose value is no number (``hostname: node-3``) or that opens a section (``info:``).
-_OTHER_KEY_LINE = re.compile(r"^\s*[A-Za-z_][\w/.@\-]*:(?:\s+\S+)?\s*$")
+#: A line of such a dump whose value is no number (``hostname: node-3``, ``"eta": "1 day, 3:00:00",``) or that
+#: opens a section (``info:``).
+_OTHER_KEY_LINE = re.compile(r"^\s*[A-Za-z_][\w/.@\-]*:(?:\s+\S+)?\s*$|^\s*\{?\s*\"[\w/.@\-]+\":\s*\"[^\"]*\",?\s*$")
 
 
 class KeyBlocks:
@@ -129,6 +131,8 @@ class KeyBlocks:
             self.flush()
         self.rows.append((key, m.group("value"), line_no, rank))
         self.texts.append((text, line_no, rank))
+        if m.group("close"):
+            self.flush()  # the object's closing brace ends its record
         return True
 
     def flush(self) -> int | None:

@@ -105,3 +105,20 @@ def test_a_progress_counter_with_its_total_goes_on_from_the_epochs_before(tmp_pa
     log = parse_log(_write(tmp_path, "tagger.log", lines))
     assert _steps(log) == [400, 410, 420, 430]
     assert "restart" not in log.event_kinds()
+
+
+def test_a_json_record_printed_one_field_a_line_is_one_record(tmp_path):
+    lines = []
+    for it, loss in ((5000, 0.83), (5020, 0.81)):
+        lines += [
+            f'{{"acc_fg": 0.71{it % 7}, ',
+            '  "eta": "0 days, 02:10:11",',
+            f'  "iter": {it},',
+            f'  "loss": {loss}, ',
+            f'  "loss_box": {loss / 3:.4f},',
+            '  "lr": 0.002000, ',
+            f'  "time": 0.4{it % 9}}}',
+        ]
+    log = parse_log(_write(tmp_path, "stats.log", lines))
+    assert log.series("loss") == [(5000, 0.83), (5020, 0.81)]
+    assert log.series("lr")[-1] == (5020, 0.002)
