@@ -300,11 +300,12 @@ def positional_counter(cluster: Cluster, names: dict[int, str], percent: set[int
     return None
 
 
-def range_end(cluster: Cluster, pos: int) -> int:
+def range_end(cluster: Cluster, pos: int, names: dict[int, str] | None = None) -> int:
     """A counter printed as the range of batches a report covers (``minibatches 40-49``, ``Minibatch[ 1- 500]``):
     the report is at the range's end, so the step is the position of the range's second number (``pos`` if the
     value after it is no range's end). Every record's range must go forward; a range glued without a space
-    (``40-49``) reads its end as a negative number, made whole again in the records."""
+    (``40-49``) reads its end as a negative number, made whole again in the records. The range's first number is
+    the counter's, no series: it leaves ``names``."""
     t, rows = cluster.template, cluster.rows
     if t[pos + 1 : pos + 3] == ["-", "<*>"]:
         end, glued = pos + 2, False
@@ -320,4 +321,6 @@ def range_end(cluster: Cluster, pos: int) -> int:
     if glued:
         for row in rows:
             row[2][end] = row[2][end][1:]
+    if names is not None:
+        names.pop(pos, None)
     return end

@@ -90,6 +90,9 @@ _alias(
     # tutorials' ``cost=``); only bare or with the training split: a timing's ``batch_cost``, ``time cost``,
     # ``reader_cost`` keep their names
     "cost",
+    # the loss's value, printed as one word (MXNet metrics' ``lossvalue=11.52``)
+    "lossvalue",
+    "loss_value",
     "train_cost",
     "training_cost",
     "avg_cost",

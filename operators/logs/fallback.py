@@ -409,7 +409,7 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
         if found is None:
             found = steady_named_counter(cluster, names, percent)
         if found is not None:
-            found = range_end(cluster, found)
+            found = range_end(cluster, found, names)
         cluster.typed = (names, found, percent)
     names, step_pos, percent = cluster.typed
     return dict(names), step_pos, percent

@@ -122,3 +122,18 @@ def test_a_json_record_printed_one_field_a_line_is_one_record(tmp_path):
     log = parse_log(_write(tmp_path, "stats.log", lines))
     assert log.series("loss") == [(5000, 0.83), (5020, 0.81)]
     assert log.series("lr")[-1] == (5020, 0.002)
+
+
+def test_a_batch_range_counts_at_its_end_and_its_start_is_no_series(tmp_path):
+    # ``Batch [1200-1250]``: the report is at 1250; the range's first number is the counter's, so a line cut
+    # before any value (``Spe``) holds no training value; ``lossvalue`` is the loss's value
+    lines = [
+        f"INFO:root:Epoch[0] Batch [{b}-{b + 50}]\tSpeed: {300 + b % 7}.10 samples/sec\tacc=0.{40 + b // 50}"
+        f"\tlossvalue={9.9 - b / 1000:.6f}"
+        for b in range(1200, 1450, 50)
+    ]
+    lines.append("INFO:root:Epoch[0] Batch [1450-1500]\tSpe")
+    log = parse_log(_write(tmp_path, "face_batches.log", lines))
+    assert _steps(log) == [1250, 1300, 1350, 1400, 1450]
+    assert log.series("loss")[-1] == (1450, 8.5)
+    assert "batch" not in set(log.metrics.column("name").to_pylist())
