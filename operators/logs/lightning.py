@@ -46,6 +46,8 @@ def _metric(key: str) -> str | None:
         return None
     if slug.endswith("_epoch") and metric_name(slug[: -len("_epoch")]):
         return slug  # the epoch mean of a metric logged per step: kept under its own name
+    if slug.endswith("_step") and metric_name(slug[: -len("_step")]):
+        return metric_name(slug[: -len("_step")])  # logged on each step (``total_loss_step``): the metric itself
     return metric_name(key) or extra_metric_name(key)
 
 

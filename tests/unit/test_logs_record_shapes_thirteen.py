@@ -137,3 +137,15 @@ def test_a_batch_range_counts_at_its_end_and_its_start_is_no_series(tmp_path):
     assert _steps(log) == [1250, 1300, 1350, 1400, 1450]
     assert log.series("loss")[-1] == (1450, 8.5)
     assert "batch" not in set(log.metrics.column("name").to_pylist())
+
+
+def test_a_loss_logged_on_each_step_is_the_loss(tmp_path):
+    # Lightning's ``on_step`` suffix: ``total_loss_step`` is the total loss at the bar's step
+    lines = ["GPU available: True (cuda), used: True"]
+    lines += [
+        f"Epoch 0:  {4 * k}%|##        | {k}/25 [00:0{k}<00:12,  1.90it/s, v_num=3, total_loss_step={3.9 - k / 10:.2f}e+3,"
+        f" lr_step=0.010, top_3_acc_step=0.2{k}]"
+        for k in range(1, 5)
+    ]
+    log = parse_log(_write(tmp_path, "semantic.log", lines))
+    assert log.series("loss")[-1] == (4, 3500.0)
