@@ -290,12 +290,26 @@ def counts_across_epochs(key: str) -> bool:
     )
 
 
+#: A gradient-boosting evaluation list's key, its split and metric joined by a hyphen (XGBoost's ``[40]
+#: train-rmse:0.41  eval-rmse:0.52``, ``validation_0-mae``): an error of the booster's objective, so the training
+#: split's is the loss and an evaluation split's the validation loss. Not a score that rises (``auc``, ``ndcg``)
+#: nor a rate of wrong labels (``error``).
+_BOOSTER_KEY = re.compile(
+    r"^(?P<split>train|training|learn|eval|valid|validation|val|test)(?:_\d+)?-(?:rmse|mse|mae|rmsle|mape|m?logloss"
+    r"|l1|l2|huber|mphe)$",
+    re.I,
+)
+
+
 def metric_name(key: str) -> str | None:
     """The standard name of a printed metric key (``'lm loss'``, ``'train/loss'``, ``'lr-AdamW'``), or
     ``None`` when the key is not one assay knows."""
     slug = key_slug(key)
     if slug in _ALIASES:
         return _ALIASES[slug]
+    booster = _BOOSTER_KEY.match(key)
+    if booster:
+        return "loss" if booster["split"].lower() in ("train", "training", "learn") else "val_loss"
     for prefix in ("train_", "training_", "trainer_", "reduced_"):  # reduced: averaged over the ranks
         if slug.startswith(prefix) and slug[len(prefix) :] in _ALIASES:
             return _ALIASES[slug[len(prefix) :]]

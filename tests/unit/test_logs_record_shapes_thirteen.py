@@ -149,3 +149,19 @@ def test_a_loss_logged_on_each_step_is_the_loss(tmp_path):
     ]
     log = parse_log(_write(tmp_path, "semantic.log", lines))
     assert log.series("loss")[-1] == (4, 3500.0)
+
+
+def test_a_boosters_split_metric_pairs_give_the_loss_and_the_validation_loss(tmp_path):
+    # a gradient-boosting evaluation list: ``train-rmse`` is the training objective's error, ``eval-rmse`` the
+    # held-out one's; a score that rises (``eval-auc``) stays a metric of its own
+    lines = [
+        f"[2020-01-02 03:04:{r // 10:02d}] tracker relay [{r}]\ttrain-rmse:{9.0 - r / 10:.6f}\teval-rmse:"
+        f"{9.5 - r / 20:.6f}\teval-auc:0.{60 + r // 10}"
+        for r in range(10, 60, 10)
+    ]
+    log = parse_log(_write(tmp_path, "booster.log", lines))
+    assert log.series("loss") == [(r, round(9.0 - r / 10, 6)) for r in range(10, 60, 10)]
+    assert log.series("val_loss")[-1] == (50, 7.0)
+    assert "eval_auc" in set(log.metrics.column("name").to_pylist()) or "val_auc" in set(
+        log.metrics.column("name").to_pylist()
+    )
