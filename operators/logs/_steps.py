@@ -177,6 +177,13 @@ _POSTFIX_EPOCH = re.compile(rf"(?i)\bepoch\b{_QUOTED_SEP}(?P<k>\d+)(?:\s*/\s*(?P
 BARE_BAR = r"^\s*(?:[A-Za-z][A-Za-z _-]*:\s*)?\d+%\|[^|\n]*\|\s*\d+/\d+\s*\[[^\]=\n]*\]\s*$"
 
 
+#: A Python list of a record's numbers printed alone (after a logger's ``LEVEL:name:``), all fractions but one whole
+#: number: that number is the run's step (VITS-style trainers log ``[global_step, lr]`` or ``[loss_d, loss_g, ...,
+#: global_step, lr]``), the values after it in the line's record. Group 1: the step.
+_FRACTION = r"[-+]?(?:\d*\.\d+|\d+\.\d*)(?:[eE][-+]?\d+)?|[-+]?\d+[eE][-+]?\d+"
+LISTED_STEP = rf"(?:^|:)\s*\[\s*(?:(?:{_FRACTION})\s*,\s*)*(\d+)\s*(?:,\s*(?:{_FRACTION})\s*)+\]\s*$"
+
+
 #: A counter that says it counts the whole run (``epoch 2/ 10 | global iteration 920/ 3402``): its steps are as
 #: printed, never shifted by the epoch beside it.
 _GLOBAL_WORD = re.compile(r"(?i)\bglobal[\s_-]*(?:[a-z]+[\s_-]*)?[:=#]?\s*\[?\s*$")

@@ -41,6 +41,7 @@ from assay.operators.logs._records import BAR_GLUED, last_draws, second_lines
 from assay.operators.logs._steps import (
     BARE_BAR,
     EVALUATION_WORD,
+    LISTED_STEP,
     EpochBars,
     EpochCounters,
     EpochRelative,
@@ -62,7 +63,7 @@ _EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
 
 
 #: A counter of the whole run printed beside an epoch's (``GLOBAL_STEP: 370050``, ``global step 1200``).
-_GLOBAL_COUNTER = re.compile(r"(?i)\bglobal[_ ]?step\b\s*[:=#]?\s*(\d+)(?![\d.])")
+_GLOBAL_COUNTER = re.compile(rf"(?i)\bglobal[_ ]?step\b\s*[:=#]?\s*(\d+)(?![\d.])|{LISTED_STEP}")
 
 _BORDERS = "|┃│║"
 _INNER_BORDER = re.compile(r"\s*[┃│║]\s*")
@@ -166,7 +167,7 @@ class GenericParser(LogParser):
         + r"|^\s*$"  # a blank line ends a block of ``key: value`` lines (``KeyBlocks``)
         + "|" + TREE_LINE  # a node of a report drawn as a tree (``├── Validation``)
         + r"|^\s*[|┃│║][^\n]*[|┃│║]\s*$"  # a row of a bordered table (``| step | loss |``, ``┃ step ┃``)
-        + "|" + OPTION_LINES  # a script's options printed before it trains (``world_size: 8``, ``Namespace(``)
+        + "|" + OPTION_LINES + "|" + LISTED_STEP  # a script's options (``world_size: 8``); a step in a list
     )
     #: the lines mined; ``interesting`` also takes a table's header or row of other shapes (``TABLE_LINE``)
     mined = re.compile(interesting)
@@ -271,8 +272,8 @@ class GenericParser(LogParser):
             return
         run_wide = _GLOBAL_COUNTER.search(text)
         if run_wide:  # ``STEP: 49/377 -- GLOBAL_STEP: 370050``: the counter of the whole run over the epoch's
-            self.finer = True
-            self.steps[rank] = self.steps[None] = int(run_wide.group(1))
+            self.finer = True  # (or the one whole number of a list printed alone, ``[200, 9.99e-05]``)
+            self.steps[rank] = self.steps[None] = int(run_wide.group(1) or run_wide.group(2))
             return
         counted = self.epochs.see(text, line_no, rank, self.relative.banner_of(rank))
         found = counted if counted is not None else counter_step(text)

@@ -165,3 +165,17 @@ def test_a_boosters_split_metric_pairs_give_the_loss_and_the_validation_loss(tmp
     assert "eval_auc" in set(log.metrics.column("name").to_pylist()) or "val_auc" in set(
         log.metrics.column("name").to_pylist()
     )
+
+
+def test_a_list_of_numbers_printed_alone_gives_its_whole_number_as_the_step(tmp_path):
+    # a VITS-style trainer logs ``[global_step, lr]`` on a line of its own, then its loss terms
+    lines = []
+    for epoch, step in ((5, 1500), (6, 1800), (7, 2100)):
+        lines += [
+            f"INFO:my-voice:Train Epoch: {epoch} [3%]",
+            f"INFO:my-voice:[{step}, 9.99{epoch}e-05]",
+            f"INFO:my-voice:loss_disc=2.{epoch}1, loss_gen=3.{epoch}2, loss_fm=9.{epoch}0,loss_mel=18.{epoch}4",
+            f"INFO:my-voice:====> Epoch: {epoch}",
+        ]
+    log = parse_log(_write(tmp_path, "voice.log", lines))
+    assert [s for s, _ in log.series("loss_gen")] == [1500, 1800, 2100]
