@@ -241,7 +241,9 @@ def _is_key(word: str, before: str, key: str) -> bool:
     """Whether ``word`` names the value after it: not when it is itself the value of a ``key`` before it
     (``Device=xla:0``), a verb of a sentence (``we found``, ``to allocate``), or a file name (``x.py:12``)."""
     if before in (":", "=") and key[:1].isalpha() and key.lower() not in SPLIT_NAMES and key not in _RECORD_LEVELS:
-        return False  # (a record's level and its colon, ``INFO: Epoch [3/300]``, are a prefix: a key follows)  # (a split's tag before a colon, ``DEV : loss 0.04``, heads the fields after it)
+        # (a split's tag before a colon, ``DEV : loss 0.04``, heads the fields after it; a record's level and its
+        # colon, ``INFO: Epoch [3/300]``, are a prefix: a key follows)
+        return False
     if before.lower() in _PROSE_BEFORE:
         return False
     return not _SOURCE_FILE.match(word) and not _FOLDER_PATH.match(word)
