@@ -18,7 +18,9 @@ sentences that leave a subject in doubt when it is installed.
 
 Printed: docs/s of each, the ratios (assay's with Ray's start-up -- ``ray.init`` -- excluded, and included),
 claims written by the two full extractions (they must agree), and the peak memory of all processes of each
-(this one and its children, proportional set size, sampled by peak_memory.py at a rate that keeps its cost small). Then full papers: a 200-page corpus of
+(this one and its children, proportional set size, sampled by peak_memory.py at a rate that keeps its cost small)
+and the CPU-seconds of each side's process tree with the ratios they give (steadier than wall clock on a
+shared machine; a lower bound, see peak_memory.py). Then full papers: a 200-page corpus of
 two-column PDFs (20 papers of 10 pages, made from the development papers' text) through the pipeline,
 in pages per second.
 
@@ -216,7 +218,8 @@ def main() -> None:
               f"assay on the {os.environ['ASSAY_RUNNER']} runner")
 
         # First: its worker processes are forked, and a process that runs Ray (later) is not forked.
-        min_s, min_claims = minimal(shards, folder / "minimal.duckdb", args.cpus)
+        with PeakMemory() as min_mem:
+            min_s, min_claims = minimal(shards, folder / "minimal.duckdb", args.cpus)
         with PeakMemory() as base_mem:
             base_s, base_claims = baseline(shards, folder / "baseline.duckdb", args.cpus)
         with PeakMemory() as assay_mem:
@@ -264,6 +267,16 @@ def main() -> None:
         f"({with_startup:,.0f} docs/s)"
     )
     print(f"ratio assay / minimal script: {assay_rate / min_rate:.2f}x")
+    # CPU-seconds of each side's whole process tree (Ray's processes included for assay, its start-up too): the
+    # wall-clock ratios above swing with the machine's other load, these much less (peak_memory's note)
+    print(
+        f"CPU-seconds per 1,000 abstracts: minimal {1000 * min_mem.cpu_s / n:.2f}, baseline "
+        f"{1000 * base_mem.cpu_s / n:.2f}, assay {1000 * assay_mem.cpu_s / summary.n_ok:.2f}"
+    )
+    print(
+        f"ratio by CPU-seconds, assay / baseline: {base_mem.cpu_s / n / (assay_mem.cpu_s / summary.n_ok):.2f}x, "
+        f"assay / minimal script: {min_mem.cpu_s / n / (assay_mem.cpu_s / summary.n_ok):.2f}x"
+    )
     if paper_summary is not None:
         print(
             f"full papers: {args.pages} pages in {paper_summary.n_ok} two-column PDFs, "

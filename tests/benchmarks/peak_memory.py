@@ -7,6 +7,12 @@ table of every process, which is far from free for Ray's workers (each maps the 
 taking 13-16 % of both cores, time the measured pipeline lost. So :class:`PeakMemory` times each sample
 and waits at least ``BUDGET`` times as long before the next one: the sampler never takes more than about
 1/``BUDGET`` of one core, whatever the process tree.
+
+Each sample also reads every process's CPU time (``/proc/PID/stat``), so ``cpu_s`` is the CPU-seconds the tree
+spent inside the block: wall-clock rates swing with the machine's other load, CPU-seconds much less. A process
+that starts and ends between two samples is missed, and one that ends loses what it spent after its last
+sample, so the figure is a lower bound (a process reaped by this one is counted in neither its own nor this
+process's figure: this process's own time excludes its children's).
 """
 
 from __future__ import annotations
@@ -35,8 +41,18 @@ def _pss_kb(pid: int) -> int:
         return 0
 
 
-def tree_memory_mb(root: int) -> float:
-    """Memory of ``root`` and all its descendants (Linux /proc; PSS where the kernel has it), in MB."""
+def _cpu_s(pid: int) -> float | None:
+    """User + system CPU-seconds of ``pid`` itself (not its reaped children), or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def tree_pids(root: int) -> list[int]:
+    """``root`` and all its descendants (Linux /proc)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -47,20 +63,28 @@ def tree_memory_mb(root: int) -> float:
         except (OSError, ValueError, IndexError):
             continue
         children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0, [root]
+    found, todo = [], [root]
     while todo:
         pid = todo.pop()
-        total += _pss_kb(pid)
+        found.append(pid)
         todo.extend(children.get(pid, ()))
-    return total * 1024 / 1e6
+    return found
+
+
+def tree_memory_mb(root: int, pids: list[int] | None = None) -> float:
+    """Memory of ``root`` and all its descendants (Linux /proc; PSS where the kernel has it), in MB."""
+    return sum(_pss_kb(pid) for pid in (pids if pids is not None else tree_pids(root))) * 1024 / 1e6
 
 
 class PeakMemory:
     """``with PeakMemory() as mem: ...`` then ``mem.peak`` (MB, this process and its descendants) and
-    ``mem.samples``, sampled in a thread at a rate that keeps the sampler's own cost small."""
+    ``mem.samples``, sampled in a thread at a rate that keeps the sampler's own cost small; ``mem.cpu_s``, the
+    CPU-seconds the tree spent in the block (a lower bound, see the module's note)."""
 
     def __init__(self) -> None:
         self.peak = 0.0
+        self._cpu_first: dict[int, float] = {}  # each process's CPU time when first seen (0 if born inside)
+        self._cpu_last: dict[int, float] = {}
         self.samples = 0
         self.sampling_s = 0.0
         self._stop = threading.Event()
@@ -68,11 +92,22 @@ class PeakMemory:
 
     def sample(self) -> float:
         started = time.perf_counter()
-        self.peak = max(self.peak, tree_memory_mb(os.getpid()))
+        pids = tree_pids(os.getpid())
+        first_sample = not self.samples
+        for pid in pids:
+            cpu = _cpu_s(pid)
+            if cpu is not None:
+                self._cpu_first.setdefault(pid, cpu if first_sample else 0.0)
+                self._cpu_last[pid] = cpu
+        self.peak = max(self.peak, tree_memory_mb(os.getpid(), pids))
         took = time.perf_counter() - started
         self.samples += 1
         self.sampling_s += took
         return took
+
+    @property
+    def cpu_s(self) -> float:
+        return sum(self._cpu_last[pid] - first for pid, first in self._cpu_first.items())
 
     def _run(self) -> None:
         took = self.sample()
@@ -80,6 +115,7 @@ class PeakMemory:
             took = self.sample()
 
     def __enter__(self) -> PeakMemory:
+        self.sample()  # CPU times at the start, before the thread (which samples again) runs
         self._thread.start()
         return self
 
