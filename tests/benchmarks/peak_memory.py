@@ -9,10 +9,12 @@ and waits at least ``BUDGET`` times as long before the next one: the sampler nev
 1/``BUDGET`` of one core, whatever the process tree.
 
 Each sample also reads every process's CPU time (``/proc/PID/stat``), so ``cpu_s`` is the CPU-seconds the tree
-spent inside the block: wall-clock rates swing with the machine's other load, CPU-seconds much less. A process
-that starts and ends between two samples is missed, and one that ends loses what it spent after its last
-sample, so the figure is a lower bound (a process reaped by this one is counted in neither its own nor this
-process's figure: this process's own time excludes its children's).
+spent inside the block: wall-clock rates swing with the machine's other load, CPU-seconds much less. Two
+counts, each short only where the other may be exact, and ``cpu_s`` is the larger: every process's own time
+as last sampled (short by what an ended process spent after its last sample), and the processes alive at the
+end with the time of the children they reaped (the kernel charges a parent with a reaped child's whole time;
+short by what ended unreaped or outlived its parent, as Ray's processes at shutdown do). Both count from each
+process's value at the start; the sampler's own time (about 1/``BUDGET`` of a core, in this process) is in.
 """
 
 from __future__ import annotations
@@ -41,12 +43,13 @@ def _pss_kb(pid: int) -> int:
         return 0
 
 
-def _cpu_s(pid: int) -> float | None:
-    """User + system CPU-seconds of ``pid`` itself (not its reaped children), or None once it is gone."""
+def _cpu_s(pid: int) -> tuple[float, float] | None:
+    """CPU-seconds of ``pid`` itself, and of the children it has reaped; None once it is gone."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / tick, (int(fields[13]) + int(fields[14])) / tick
     except (OSError, ValueError, IndexError):
         return None
 
@@ -83,8 +86,10 @@ class PeakMemory:
 
     def __init__(self) -> None:
         self.peak = 0.0
-        self._cpu_first: dict[int, float] = {}  # each process's CPU time when first seen (0 if born inside)
-        self._cpu_last: dict[int, float] = {}
+        # each process's (own, reaped children's) CPU time when first seen (0 if born inside), and last seen
+        self._cpu_first: dict[int, tuple[float, float]] = {}
+        self._cpu_last: dict[int, tuple[float, float]] = {}
+        self._alive: set[int] = set()  # the processes of the last sample
         self.samples = 0
         self.sampling_s = 0.0
         self._stop = threading.Event()
@@ -94,11 +99,13 @@ class PeakMemory:
         started = time.perf_counter()
         pids = tree_pids(os.getpid())
         first_sample = not self.samples
+        self._alive = set()
         for pid in pids:
             cpu = _cpu_s(pid)
             if cpu is not None:
-                self._cpu_first.setdefault(pid, cpu if first_sample else 0.0)
+                self._cpu_first.setdefault(pid, cpu if first_sample else (0.0, 0.0))
                 self._cpu_last[pid] = cpu
+                self._alive.add(pid)
         self.peak = max(self.peak, tree_memory_mb(os.getpid(), pids))
         took = time.perf_counter() - started
         self.samples += 1
@@ -107,7 +114,14 @@ class PeakMemory:
 
     @property
     def cpu_s(self) -> float:
-        return sum(self._cpu_last[pid] - first for pid, first in self._cpu_first.items())
+        own = sum(self._cpu_last[pid][0] - first[0] for pid, first in self._cpu_first.items())
+        # an ended process's whole time is in its parent's reaped-children figure; what it spent before the block
+        # is taken off
+        reaped = sum(
+            sum(self._cpu_last[pid]) - sum(first) if pid in self._alive else -sum(first)
+            for pid, first in self._cpu_first.items()
+        )
+        return max(own, reaped)
 
     def _run(self) -> None:
         took = self.sample()
