@@ -11,11 +11,14 @@ from __future__ import annotations
 from assay.operators.logs._marker import ELASTIC, Marker
 
 
-def _openmmlab(package: str) -> str:
+def _openmmlab(package: str, dirs: str | None = "models|apis|core|datasets|engine", also: str = "") -> str:
     """An OpenMMLab codebase's marks: its logger (``- mmrotate - INFO -``, MMCV's runner), its configs'
-    ``default_scope`` (MMEngine's runner, whose own logger is ``mmengine``) and its package's module paths."""
-    return (rf"(?:^|\s)- {package} - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.{package}\b"
-            rf"|\b{package}/(?:models|apis|core|datasets|engine)/")
+    ``default_scope`` (MMEngine's runner, whose own logger is ``mmengine``) and its package's module paths
+    (``dirs``: the package's own folders; None: any path under it); ``also``: another alternative, a loss key
+    only that codebase's heads print under MMEngine's logger."""
+    paths = rf"\b{package}/(?:{dirs})/" if dirs else rf"\b{package}/"
+    return (rf"(?:^|\s)- {package} - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.{package}\b|{paths}"
+            + (f"|{also}" if also else ""))
 
 
 #: Most specific first (``_frameworks``).
@@ -33,35 +36,32 @@ VISION_ROWS: tuple[Marker, ...] = (
     Marker("MMTracking", _openmmlab("mmtrack"),
            "2022-02-03 04:05:06,700 - mmtrack - INFO - Epoch [2][120/1500]\tlr: 1.0e-03, loss: 1.31",
            over=(ELASTIC,)),
-    Marker("MMDetection3D", r"(?:^|\s)- mmdet3d - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmdet3d\b|\bmmdet3d/",
+    Marker("MMDetection3D", _openmmlab("mmdet3d", dirs=None),
            "2023-04-05 06:07:08,900 - mmdet3d - INFO - Epoch [2][100/3712]\tlr: 1.0e-03, loss: 1.42",
            over=(ELASTIC,)),
-    Marker("MMDetection", r"(?:^|\s)- mmdet - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmdet\b|\bmmdet/(?:models|apis|core|datasets)/"
-           r"|- mmengine - \w+ - .*\bloss_rpn_cls: ",
+    Marker("MMDetection", _openmmlab("mmdet", "models|apis|core|datasets", also=r"- mmengine - \w+ - .*\bloss_rpn_cls: "),
            "2021-06-07 08:09:10,111 - mmdet - INFO - Epoch [3][150/2000]\tlr: 2.0e-02, loss_cls: 0.31, loss: 0.77",
            over=(ELASTIC,)),
-    Marker("MMSegmentation", r"(?:^|\s)- mmseg - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmseg\b|\bmmseg/(?:models|apis|datasets)/"
-           r"|- mmengine - \w+ - .*\bdecode\.loss_ce: ",
+    Marker("MMSegmentation", _openmmlab("mmseg", "models|apis|datasets", also=r"- mmengine - \w+ - .*\bdecode\.loss_ce: "),
            "2022-03-04 05:06:07,800 - mmseg - INFO - Iter [400/80000]\tlr: 9.9e-03, decode.loss_ce: 0.52, loss: 0.52",
            over=(ELASTIC,)),
     # open-mmlab/mmagic configs/_base_/default_runtime.py: default_scope (MMEditing's successor)
     Marker("MMagic", _openmmlab("mmagic"),
            "default_scope = 'mmagic'",
            over=(ELASTIC,)),
-    Marker("MMEditing", r"(?:^|\s)- mmedit - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmedit\b|\bmmedit/(?:models|apis|core|datasets)/",
+    Marker("MMEditing", _openmmlab("mmedit", "models|apis|core|datasets"),
            "  File \"/work/mmediting/mmedit/models/restorers/basic_restorer.py\", line 88, in forward_train",
            over=(ELASTIC,)),
-    Marker("MMPose", r"(?:^|\s)- mmpose - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmpose\b|\bmmpose/(?:models|apis|datasets)/"
-           r"|- mmengine - \w+ - .*\b(?:loss_kpt|acc_pose): ",
+    Marker("MMPose", _openmmlab("mmpose", "models|apis|datasets", also=r"- mmengine - \w+ - .*\b(?:loss_kpt|acc_pose): "),
            "2022-01-02 03:04:05,600 - mmpose - INFO - Epoch [5][50/300]\tlr: 5.0e-04, heatmap_loss: 0.0012",
            over=(ELASTIC,)),
-    Marker("MMOCR", r"(?:^|\s)- mmocr - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmocr\b|\bmmocr/(?:models|apis|datasets)/",
+    Marker("MMOCR", _openmmlab("mmocr", "models|apis|datasets"),
            "2022-02-03 04:05:06,700 - mmocr - INFO - Epoch [1][20/500]\tlr: 1.0e-03, loss_ce: 2.9, loss: 2.9",
            over=(ELASTIC,)),
-    Marker("MMAction2", r"(?:^|\s)- mmaction - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmaction\b|\bmmaction/(?:models|apis|datasets)/",
+    Marker("MMAction2", _openmmlab("mmaction", "models|apis|datasets"),
            "2021-09-10 11:12:13,140 - mmaction - INFO - Epoch [1][40/900]\tlr: 1.0e-02, loss_cls: 2.3, loss: 2.3",
            over=(ELASTIC,)),
-    Marker("MMClassification", r"(?:^|\s)- mmcls - (?:INFO|WARNING|ERROR|DEBUG) - |default_scope ?= ?.mmcls\b|\bmmcls/(?:models|apis|datasets)/",
+    Marker("MMClassification", _openmmlab("mmcls", "models|apis|datasets"),
            "2021-11-12 13:14:15,160 - mmcls - INFO - Epoch [4][300/5005]\tlr: 1.0e-01, loss: 3.11",
            over=(ELASTIC,)),
     Marker("MMPretrain", r"\bmmpretrain[./]|default_scope ?= ?.mmpretrain\b", "  File \"/ws/mmpretrain/mmpretrain/models/backbones/vit.py\", line 9",
