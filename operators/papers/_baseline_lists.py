@@ -71,20 +71,10 @@ def _respectively_named_before(text: str, claims: list[Claim]) -> None:
     """A list of numbers with "respectively" and no baseline of its own takes, in order, the names of a
     comparison earlier in its sentence that lists as many systems ("A outperforms B, C and D, cutting the
     JCT by 40%, 30% and 20%, respectively")."""
-    by_sentence: dict[tuple[int, int], list[Claim]] = {}
-    for claim in claims:
-        if claim.sentence:
-            by_sentence.setdefault(claim.sentence, []).append(claim)
-    for sentence, group in by_sentence.items():
+    for sentence, group in _by_sentence(claims).items():
         if not _RESPECTIVELY.search(text, *sentence):
             continue
-        runs: list[list[Claim]] = []
-        for claim in group:
-            if runs and _LIST_PAIR.fullmatch(text, runs[-1][-1].end, claim.start):
-                runs[-1].append(claim)
-            else:
-                runs.append([claim])
-        for run in runs:
+        for run in _list_runs(text, group):
             if len(run) < 2 or any(c.versus is not None for c in run):
                 continue
             found = list(_LIST_BEFORE.finditer(text, sentence[0], run[0].start))
@@ -102,25 +92,35 @@ def _respectively_runs(text: str, claims: list[Claim]) -> None:
     """ "40% and 31% lower cost, 22% and 18% lower tail latency, and 15% and 26% shorter runs, compared
     to A and B, respectively": each earlier list of as many numbers as the phrase has baselines pairs with
     them in order too, not only the list next to the phrase."""
-    by_sentence: dict[tuple[int, int], list[Claim]] = {}
-    for claim in claims:
-        if claim.sentence:
-            by_sentence.setdefault(claim.sentence, []).append(claim)
-    for sentence, group in by_sentence.items():
+    for sentence, group in _by_sentence(claims).items():
         paired = [c for c in group if c.versus_source == "respectively"]
         if len(paired) < 2 or not _RESPECTIVELY.search(text, *sentence):
             continue
         names = [(c.versus, c.versus_span) for c in paired]
-        runs: list[list[Claim]] = []
-        for claim in group:
-            if runs and _LIST_PAIR.fullmatch(text, runs[-1][-1].end, claim.start):
-                runs[-1].append(claim)
-            else:
-                runs.append([claim])
-        for run in runs:
+        for run in _list_runs(text, group):
             if len(run) == len(names) and all(c.versus is None and c.end <= paired[0].start for c in run):
                 for claim, (name, span) in zip(run, names, strict=True):
                     claim.versus, claim.versus_span, claim.versus_source = name, span, "respectively"
+
+
+def _by_sentence(claims: list[Claim]) -> dict[tuple[int, int], list[Claim]]:
+    """The claims of each sentence, in order (claims without a sentence left out)."""
+    found: dict[tuple[int, int], list[Claim]] = {}
+    for claim in claims:
+        if claim.sentence:
+            found.setdefault(claim.sentence, []).append(claim)
+    return found
+
+
+def _list_runs(text: str, group: list[Claim]) -> list[list[Claim]]:
+    """``group`` cut into runs of claims listed together (``40% and 31%``: only a list's joiner between)."""
+    runs: list[list[Claim]] = []
+    for claim in group:
+        if runs and _LIST_PAIR.fullmatch(text, runs[-1][-1].end, claim.start):
+            runs[-1].append(claim)
+        else:
+            runs.append([claim])
+    return runs
 
 
 def share_backwards(text: str, claims: list[Claim]) -> None:
