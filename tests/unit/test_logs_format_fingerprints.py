@@ -5,15 +5,9 @@ with values of our own, through the whole ``parse_log`` path; a user's look-alik
 from __future__ import annotations
 
 import pytest
+from log_files import write_log
 
 from assay.operators.logs import parse_log
-
-
-def _write(tmp_path, name, lines):
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return str(path)
-
 
 CASES = {
     # BasicSR 0.x trainer: ``<epoch:  N, iter:  N,NNN, lr:X> key: value ...`` behind its asctime.msecs stamp
@@ -39,7 +33,7 @@ CASES = {
 
 @pytest.mark.parametrize("tool", sorted(CASES))
 def test_a_tools_own_format_names_it(tmp_path, tool):
-    log = parse_log(_write(tmp_path, "run.log", CASES[tool]))
+    log = parse_log(write_log(tmp_path, CASES[tool], "run.log"))
     assert log.run["framework"] == tool
     assert log.series("loss")
 
@@ -51,10 +45,10 @@ def test_bigdl_iterations_are_read_and_named(tmp_path):
         f"Loss is {2.31 - k / 10:.4f}. Current learning rate is 0.05. "
         for k in range(4)
     ]
-    log = parse_log(_write(tmp_path, "spark_train.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "spark_train.log"))
     assert log.run["framework"] == "BigDL"
 
 
 def test_a_look_alike_line_of_ones_own_script_names_no_tool(tmp_path):
     lines = [f"train loss: {0.4 - k / 100:.4f} (epoch {k})" for k in range(4)]
-    assert parse_log(_write(tmp_path, "mine.log", lines)).run["framework"] is None
+    assert parse_log(write_log(tmp_path, lines, "mine.log")).run["framework"] is None

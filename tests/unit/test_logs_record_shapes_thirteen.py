@@ -4,13 +4,9 @@ beside the epoch. Each log is written here in the shape such tools print, throug
 
 from __future__ import annotations
 
+from log_files import write_log
+
 from assay.operators.logs import parse_log
-
-
-def _write(tmp_path, name, lines, end="\n"):
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + end, encoding="utf-8")
-    return str(path)
 
 
 def _steps(log, name="loss"):
@@ -24,7 +20,7 @@ def test_a_level_and_its_colon_before_an_epoch_counter_leave_the_epoch_the_step(
         f"Valid Loss: {5.1 - k / 20:.4f}, LR: [0.0005]"
         for k in range(6)
     ]
-    log = parse_log(_write(tmp_path, "regress.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "regress.log"))
     assert _steps(log) == [12, 13, 14, 15, 16, 17]
     assert log.series("val_loss")[-1] == (17, 4.85)
 
@@ -35,14 +31,14 @@ def test_a_bracketed_save_tag_and_a_chinese_save_done_are_checkpoints(tmp_path):
         lines.append(f"INFO: Epoch [{k + 1:03d}/50] - Train Loss: {2.0 - k / 10:.3f}, Valid Loss: {2.5 - k / 9:.3f}")
         if k in (1, 3):
             lines.append(f"INFO:   [SAVE] lowest validation loss so far, epoch {k + 1}.")
-    log = parse_log(_write(tmp_path, "tagged_saves.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "tagged_saves.log"))
     assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 2), ("checkpoint", 4)]
 
     lines = []
     for k in range(4):
         lines.append(f"Train epoch: 0, batch: {100 * (k + 1)}/9000, loss: {3.2 - k / 10:.4f}, time: 1.2s")
         lines.append(f"完成第{100 * (k + 1)}次的保存")
-    log = parse_log(_write(tmp_path, "zh_saves.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "zh_saves.log"))
     assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", s) for s in (100, 200, 300, 400)]
 
 
@@ -53,12 +49,12 @@ def test_a_bare_cost_is_the_loss_and_a_costed_time_is_not(tmp_path):
         f" : Time {300 + k}.25s : {2100 + k}.50 words/s"
         for k in range(5)
     ]
-    log = parse_log(_write(tmp_path, "nmt_updates.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "nmt_updates.log"))
     assert [s for s, _ in log.series("loss")] == [3000, 3500, 4000, 4500, 5000]
     assert log.series("loss")[-1] == (5000, 4.5)
 
     lines = [f"step {10 * k}, loss {2.5 - k / 10:.2f}, time cost {0.4 + k / 100:.2f}s" for k in range(1, 5)]
-    log = parse_log(_write(tmp_path, "timed.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "timed.log"))
     assert log.series("loss")[-1] == (40, 2.1)
     assert "time_cost" in set(log.metrics.column("name").to_pylist())
 
@@ -67,7 +63,7 @@ def test_an_unnamed_counter_in_brackets_beside_the_epoch_is_the_step(tmp_path):
     # ``epoch 2[1400], ...``: the bracketed number rises by one stride across the epoch's change; the epoch does not
     lines = [f"epoch {2 + (k >= 4)}[{1000 + 200 * k}], loss: {6.0 - k / 4:.3f}, lr: 0.00020 " for k in range(8)]
     lines.insert(6, "save model: out/ocr_2200.h5")
-    log = parse_log(_write(tmp_path, "ocr_iters.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "ocr_iters.log"))
     assert _steps(log) == [1000 + 200 * k for k in range(8)]
     assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 2000)]
 
@@ -89,7 +85,7 @@ def test_a_table_of_rows_labelled_by_split_gives_each_splits_values(tmp_path):
             "└───────┴────────┴──────────┘",
         ]
     lines.append("validation loss improved, model saved")
-    log = parse_log(_write(tmp_path, "split_table.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "split_table.log"))
     assert log.series("loss") == [(3, 0.91), (4, 0.85)]
     assert log.series("val_loss") == [(3, 1.21), (4, 1.17)]
     assert log.series("test_loss")[-1] == (4, 1.26)
@@ -102,7 +98,7 @@ def test_a_progress_counter_with_its_total_goes_on_from_the_epochs_before(tmp_pa
     lines = [f"Epoch 0 [DEV] progress {k}/60 loss {0.9 + k / 1000:.4f} tag_acc 0.81" for k in (40, 50)]
     lines.append("Epoch 1/8...")
     lines += [f"Epoch 1 [TRAIN] progress {k}/400 loss {0.7 - k / 1000:.4f} tag_acc 0.83" for k in (0, 10, 20, 30)]
-    log = parse_log(_write(tmp_path, "tagger.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "tagger.log"))
     assert _steps(log) == [400, 410, 420, 430]
     assert "restart" not in log.event_kinds()
 
@@ -119,7 +115,7 @@ def test_a_json_record_printed_one_field_a_line_is_one_record(tmp_path):
             '  "lr": 0.002000, ',
             f'  "time": 0.4{it % 9}}}',
         ]
-    log = parse_log(_write(tmp_path, "stats.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "stats.log"))
     assert log.series("loss") == [(5000, 0.83), (5020, 0.81)]
     assert log.series("lr")[-1] == (5020, 0.002)
 
@@ -133,7 +129,7 @@ def test_a_batch_range_counts_at_its_end_and_its_start_is_no_series(tmp_path):
         for b in range(1200, 1450, 50)
     ]
     lines.append("INFO:root:Epoch[0] Batch [1450-1500]\tSpe")
-    log = parse_log(_write(tmp_path, "face_batches.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "face_batches.log"))
     assert _steps(log) == [1250, 1300, 1350, 1400, 1450]
     assert log.series("loss")[-1] == (1450, 8.5)
     assert "batch" not in set(log.metrics.column("name").to_pylist())
@@ -147,7 +143,7 @@ def test_a_loss_logged_on_each_step_is_the_loss(tmp_path):
         f" lr_step=0.010, top_3_acc_step=0.2{k}]"
         for k in range(1, 5)
     ]
-    log = parse_log(_write(tmp_path, "semantic.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "semantic.log"))
     assert log.series("loss")[-1] == (4, 3500.0)
 
 
@@ -159,7 +155,7 @@ def test_a_boosters_split_metric_pairs_give_the_loss_and_the_validation_loss(tmp
         f"{9.5 - r / 20:.6f}\teval-auc:0.{60 + r // 10}"
         for r in range(10, 60, 10)
     ]
-    log = parse_log(_write(tmp_path, "booster.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "booster.log"))
     assert log.series("loss") == [(r, round(9.0 - r / 10, 6)) for r in range(10, 60, 10)]
     assert log.series("val_loss")[-1] == (50, 7.0)
     assert "eval_auc" in set(log.metrics.column("name").to_pylist()) or "val_auc" in set(
@@ -177,5 +173,5 @@ def test_a_list_of_numbers_printed_alone_gives_its_whole_number_as_the_step(tmp_
             f"INFO:my-voice:loss_disc=2.{epoch}1, loss_gen=3.{epoch}2, loss_fm=9.{epoch}0,loss_mel=18.{epoch}4",
             f"INFO:my-voice:====> Epoch: {epoch}",
         ]
-    log = parse_log(_write(tmp_path, "voice.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "voice.log"))
     assert [s for s, _ in log.series("loss_gen")] == [1500, 1800, 2100]

@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import math
 
+from log_files import write_log
+
 from assay.operators.logs import parse_log
-
-
-def _write(tmp_path, name, lines, end="\n"):
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + end, encoding="utf-8")
-    return str(path)
 
 
 def _training_steps(log) -> set[int]:
@@ -25,7 +21,7 @@ def _training_steps(log) -> set[int]:
 def test_an_evaluations_estimate_of_the_training_loss_is_an_evaluation_value(tmp_path):
     lines = [f"iter {i}: loss {3.1 - i / 500:.4f}, time 412.30ms, mfu 21.07%" for i in range(0, 120, 20)]
     lines.append("step 120: train loss 2.8420, val loss 2.9911")  # the excerpt ends at the evaluation
-    log = parse_log(_write(tmp_path, "ckpt_run.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "ckpt_run.log"))
     assert log.series("val_loss") == [(120, 2.9911)]
     assert log.series("eval_train_loss") == [(120, 2.842)]
     assert max(_training_steps(log)) == 100
@@ -36,7 +32,7 @@ def test_a_record_of_comma_separated_pairs_cut_before_its_last_comma_is_no_table
     lines = [f"updates:{7000 + k}, train acc:0.{40 + k}, train loss:{90 - k}.125, loss ce:{50 - k}.5, loss kl:3.25,"
              for k in range(8)]
     lines.append("updates:7008, train acc:0.49, train loss:81.500, loss ce:41.5, loss kl:3.2")  # cut in its last value
-    log = parse_log(_write(tmp_path, "asr_loop.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "asr_loop.log"))
     assert log.series("loss")[-1] == (7008, 81.5)
     assert len(_training_steps(log)) == 9
 
@@ -45,7 +41,7 @@ def test_a_record_cut_on_the_separator_after_a_value_is_read(tmp_path):
     lines = [f"Round: {k}, Moves: {900 + 7 * k}, score: {-5 + k % 3}, Mean score: {-4.5 + k / 100:.3f}, Secs: 2.{k}1"
              for k in range(20, 30)]
     lines.append("Round: 30, Moves: 1101, score: -4,")  # the excerpt ends after a complete field
-    log = parse_log(_write(tmp_path, "agent.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "agent.log"))
     assert max(_training_steps(log)) == 30
     assert len(_training_steps(log)) == 11
 
@@ -55,7 +51,7 @@ def test_pythons_default_logging_prefix_names_no_value(tmp_path):
     for k in range(5):
         lines.append(f"INFO:tensorflow:loss = {2.5 - k / 10:.7f}, step = {1 + 300 * k} ({1.2 + k / 10:.3f} sec)")
         lines.append(f"INFO:tensorflow:global_step/sec: {240 + k}.5")
-    log = parse_log(_write(tmp_path, "estimator.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "estimator.log"))
     assert [s for s, _ in log.series("loss")] == [1, 301, 601, 901, 1201]
     assert log.series("loss")[-1] == (1201, 2.1)
 
@@ -66,7 +62,7 @@ def test_a_checkpoint_reported_at_its_step_is_a_save(tmp_path):
         lines.append(f"step {s} - loss {40 - s / 10:.4f} - moving ave loss {41 - s / 10:.4f}")
         if s in (104, 110):
             lines.append(f"Checkpoint at step {s}")
-    log = parse_log(_write(tmp_path, "detector.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "detector.log"))
     assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 104), ("checkpoint", 110)]
 
 
@@ -79,7 +75,7 @@ def test_an_evaluations_copy_of_the_run_wide_counter_is_its_step(tmp_path):
         '2024-02-03 10:00:02 | INFO | train | {"epoch": 12, "train_loss": "5.02", "train_ppl": "32.4", '
         '"train_num_updates": "4800", "train_lr": "0.0004"}',
     ]
-    log = parse_log(_write(tmp_path, "mt.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "mt.log"))
     assert log.series("val_loss") == [(4800, 5.21)]
     assert log.series("loss") == [(4800, 5.02)]
     assert _training_steps(log) == {4800}
@@ -96,7 +92,7 @@ def test_a_console_wrap_is_measured_in_characters_not_bytes(tmp_path):
     lines = wrapped("shard_3.bin", 30, "[12:00:01] epoch: 0, batch: 310/9000, loss: 6.20415 ")
     lines += wrapped("shard_4.b", 34, "Traceback (most recent call last):")
     lines += ['  File "/srv/job/run.py", line 40, in <module>', "    trainer.fit()", "  Fi"]  # cut in the traceback
-    log = parse_log(_write(tmp_path, "pretrain.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "pretrain.log"))
     assert log.series("loss") == [(310, 6.20415)]
     assert [(e["kind"], e["step"]) for e in log.events] == [("failure", 310)]
 
@@ -109,7 +105,7 @@ def test_a_record_worded_as_sentences_is_read(tmp_path):
         f"Current learning rate is 0.01."
         for k in range(5)
     ]
-    log = parse_log(_write(tmp_path, "jvm_job.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "jvm_job.log"))
     assert log.series("loss")[-1] == (504, 2.8)
     assert [s for s, _ in log.series("loss")] == [500, 501, 502, 503, 504]
 
@@ -126,7 +122,7 @@ def test_a_policy_and_a_value_term_without_a_total_give_no_single_loss(tmp_path)
             f" | value_loss         | {0.71 - k / 10:.3f}      |",
             " " + "-" * 36,
         ]
-    log = parse_log(_write(tmp_path, "ppo_agent.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "ppo_agent.log"))
     assert log.series("loss") == []
     assert [s for s, _ in log.series("policy_loss")] == [20480, 40960]
     assert log.series("value_loss")[-1] == (40960, 0.61)
@@ -144,7 +140,7 @@ def test_bar_rows_of_the_first_epoch_count_by_their_bar_and_a_nan_term_makes_the
         + "Some notice glued after the bar.",
         _detector_row("0/99", "nan", "1.511", "nan", "nan", " 10%|##   | 30/300 [00:51<07:40,  1.70s/it]"),
     ]
-    log = parse_log(_write(tmp_path, "detector.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "detector.log"))
     loss = log.series("loss")
     assert [s for s, _ in loss] == [3, 30]
     assert loss[0][1] == 2.325 and math.isnan(loss[1][1])
@@ -157,7 +153,7 @@ def test_epoch_rows_whose_total_is_nan_keep_the_epoch_and_the_loss(tmp_path):
     for e in (7, 8):
         lines += [header, _detector_row(f"{e}/99", "nan", "0.021", "0", "nan",
                                         "100%|#####| 300/300 [09:10<00:00,  1.83s/it]"), ""]
-    log = parse_log(_write(tmp_path, "detector.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "detector.log"))
     assert [s for s, _ in log.series("loss")] == [7, 8]
     assert all(math.isnan(v) for _, v in log.series("loss"))
 
@@ -169,7 +165,7 @@ def test_a_value_in_a_group_labelled_by_the_loss_keeps_the_name_over_an_aggregat
         f"over {9000 + k} items.], batch size: 12"
         for k in range(1, 6)
     ]
-    log = parse_log(_write(tmp_path, "speech.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "speech.log"))
     assert log.series("loss")[-1] == (500, 0.51)
     assert log.series("tot_loss_loss")[-1] == (500, 0.75)
 
@@ -183,7 +179,7 @@ def test_a_save_naming_the_step_between_two_records_is_at_that_step(tmp_path):
     lines.append("INFO:tensorflow:loss = 0.05, step = 1001 (2.0 sec)")
     lines.append("INFO:tensorflow:Saving checkpoints for 1024 into /tmp/est/model.ckpt.")
     lines.append("saving checkpoint 3 of this run")  # a save count keeps the step of the record before it
-    log = parse_log(_write(tmp_path, "estimator.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "estimator.log"))
     saves = [e["step"] for e in log.events if e["kind"] == "checkpoint"]
     assert saves == [0, 1000, 1024, 1001]
 
@@ -197,5 +193,5 @@ def test_rows_above_the_first_header_are_its_rows_where_they_fill_every_column(t
         header,
         _detector_row("12/99", "0.040", "0.020", "0.010", "0.070", done),
     ]
-    log = parse_log(_write(tmp_path, "detector.log", lines))
+    log = parse_log(write_log(tmp_path, lines, "detector.log"))
     assert log.series("loss") == [(11, 0.072), (12, 0.07)]
