@@ -25,6 +25,7 @@ from assay.operators.papers._baseline_lists import share_backwards as share_back
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._context import CLAUSE_END
 from assay.operators.papers._mentions import Mention, MentionIndex
+from assay.operators.papers._nlp import HAS_CJK
 from assay.operators.papers._phrase_names import DESCRIPTORS
 from assay.operators.papers._phrase_shape import mask_citations, shape
 from assay.operators.papers._proposals import acceptable
@@ -242,7 +243,8 @@ def versus(
         distance = _distance(claim, start, end)
         preferred = start >= claim.end and distance <= _REACH
         candidates.append((0 if preferred else 1, distance, phrase, start, end))
-    for m in _VERSUS_ZH.finditer(text, s_start, s_end):
+    # every Chinese comparison holds a Han character: an English sentence has none to look for
+    for m in _VERSUS_ZH.finditer(text, s_start, s_end) if HAS_CJK.search(text, s_start, s_end) else ():
         group = next(
             g for g in ("v1", "v6", "v2", "v3", "v4", "v5", "v7", "v8", "v9") if m.group(g) is not None
         )
@@ -260,7 +262,8 @@ def versus(
             # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
             preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
-    passive = _PASSIVE.search(text, max(s_start, claim.start - 160), claim.start)
+    lo = max(s_start, claim.start - 160)
+    passive = _PASSIVE.search(text, lo, claim.start) if text.find("by", lo, claim.start) >= 0 else None
     if passive and not CLAUSE_END.search(text, passive.end(), claim.start):
         # "FooSched is outperformed by Quill by 30%": the passive's subject is what the number is against.
         candidates.append((0, 0, CITATION.sub("", passive.group("v")), passive.start("v"), passive.end("v")))

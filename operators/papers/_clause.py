@@ -14,9 +14,11 @@ says, from the words around it, whether the number is a claim, so either can cha
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import NamedTuple
 
-from assay.operators.papers._cues import CUES
+from assay.operators.papers._cues import CUES, Cue
 from assay.operators.papers._figure_text import even_row, label_line, plot_label, tick_label, torn_decimal
 from assay.operators.papers._table_units import (
     BARE_CELL,
@@ -52,22 +54,69 @@ def not_a_result(text: str, start: int, end: int, shape: str) -> str | None:
         or plot_label(text, start, end)
     ):
         return "figure text"
-    clause = sentence = None
-    for cue in CUES:
-        if shape not in cue.shapes:
+    plan = _plan(shape)
+    # Which places hold any of the shape's cues at all (one combined pattern each): most numbers are results,
+    # and a place that holds none needs none of its cues tried.
+    after = plan.after is not None and plan.after.match(text, end) is not None
+    clause = sentence = inside = None
+    if plan.clause is not None or plan.sentence is not None:
+        clause, sentence = _clause(text, start), _sentence(text, start)
+    near = {
+        "after": after,
+        "clause": plan.clause is not None and plan.clause.search(clause or "") is not None,
+        "sentence": plan.sentence is not None and plan.sentence.search(sentence or "") is not None,
+        "parenthesis": plan.parenthesis,
+    }
+    if plan.parenthesis:
+        inside = _parenthesis(text, start, end) or _legend_entry(text, start, end)
+        near["parenthesis"] = inside is not None
+    for cue in plan.cues:
+        if not near[cue.where]:
             continue
         if cue.where == "after":
             hit = bool(cue.pattern.match(text, end))
         elif cue.where == "parenthesis":
-            inside = _parenthesis(text, start, end) or _legend_entry(text, start, end)
-            hit = inside is not None and bool(cue.pattern.fullmatch(inside))
+            hit = bool(cue.pattern.fullmatch(inside or ""))
         else:
-            if clause is None:
-                clause, sentence = _clause(text, start), _sentence(text, start)
             hit = bool(cue.pattern.search(clause if cue.where == "clause" else sentence))
         if hit and (cue.overrides_result or not _states_result(text, start, end, cue.result_in)):
             return cue.name
     return None
+
+
+class _Plan(NamedTuple):
+    """The cues of one claim shape, in the table's order, and one pattern per place matching where any of
+    them does (None where the shape has no cue there)."""
+
+    cues: tuple[Cue, ...]
+    after: re.Pattern[str] | None
+    clause: re.Pattern[str] | None
+    sentence: re.Pattern[str] | None
+    parenthesis: bool
+
+
+_FLAGS = ((re.I, "i"), (re.S, "s"), (re.M, "m"))
+
+
+def _any_of(patterns: list[re.Pattern[str]]) -> re.Pattern[str] | None:
+    """One pattern that matches (at a place) where any of ``patterns`` does, each keeping its own flags."""
+    if not patterns:
+        return None
+    parts = []
+    for p in patterns:
+        flags = "".join(letter for flag, letter in _FLAGS if p.flags & flag)
+        parts.append(f"(?{flags}:{p.pattern})" if flags else f"(?:{p.pattern})")
+    return re.compile("|".join(parts))
+
+
+@functools.cache
+def _plan(shape: str) -> _Plan:
+    cues = tuple(c for c in CUES if shape in c.shapes)
+    return _Plan(
+        cues,
+        *(_any_of([c.pattern for c in cues if c.where == where]) for where in ("after", "clause", "sentence")),
+        any(c.where == "parenthesis" for c in cues),
+    )
 
 
 def _states_result(text: str, start: int, end: int, scope: str = "clause") -> bool:

@@ -115,7 +115,7 @@ CUES: tuple[Cue, ...] = (
         _RATIOS,
         "sentence",
         re.compile(
-            r"\b(?:(?:is|was|are|were|be)\s+(?:\w+ly\s+)?(?:set|fixed|configured|chosen|capped|limited)\s+"
+            r"(?=[iwabcdsp])\b(?:(?:is|was|are|were|be)\s+(?:\w+ly\s+)?(?:set|fixed|configured|chosen|capped|limited)\s+"
             r"(?:to|at|as)\b|"
             r"(?:chosen|drawn|sampled|selected|picked)\s+(?:uniformly\s+)?(?:at\s+random\s+)?from\b|"
             r"\b(?:we\s+(?:restrict|limit|cap|bound|clip)|(?:is|are|was|were)\s+(?:restricted|limited|capped|bounded))"
@@ -282,7 +282,7 @@ CUES: tuple[Cue, ...] = (
         # "For simplicity, we assume the backward pass takes twice as long as the forward pass", "In this
         # example, ...": a premise of a model or a drawing, not a measurement.
         re.compile(
-            r"\b(?:we\s+assume|assum(?:e|es|ing)\s+that|suppose|in\s+this\s+(?:example|illustration|toy)|"
+            r"(?=[wasif])\b(?:we\s+assume|assum(?:e|es|ing)\s+that|suppose|in\s+this\s+(?:example|illustration|toy)|"
             r"for\s+(?:simplicity|illustration))\b[^.;]*$",
             re.I,
         ),
@@ -351,13 +351,13 @@ CUES: tuple[Cue, ...] = (
         _RATIOS,
         "sentence",
         re.compile(
-            r"\b(?:valid|considered|deemed|regarded|defined|classified|counted|counts|labell?ed|treated|"
+            r"(?=[vcdrltqswiab完理])(?:\b(?:valid|considered|deemed|regarded|defined|classified|counted|counts|labell?ed|treated|"
             r"qualif\w+|called|said)\b[^.;]*\b(?:if|when|once|whenever|as\s+long\s+as|provided)\b[^.;,]*$"
             r"|\b(?:we\s+define|is\s+defined\s+as|are\s+defined\s+as|by\s+definition|"
             r"we\s+call|we\s+say)\b[^.;]*$|\b(?:denot(?:e|es|ed|ing)|stands?\s+for)\b[^.;,]*$"
             r"|\b(?:a|an|the)\s+(?:perfect|ideal|optimal|theoretical(?:ly)?\s+optimal)\s+[^.;,]{0,60}?"
             r"\b(?:has|have|is|would|achieves?|reaches|gets|yields|attains)\b[^.;,]*$"
-            r"|(?:完美|理想)的?[^，。；,;]{0,40}(?:具有|为|是|达到|可达|实现)[^，。；,;]*$",
+            r"|(?:完美|理想)的?[^，。；,;]{0,40}(?:具有|为|是|达到|可达|实现)[^，。；,;]*$)",
             re.I,
         ),
         True,
