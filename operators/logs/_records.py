@@ -39,7 +39,9 @@ def second_lines(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -> d
     the templates that print one counter (by its name) follows a line of one other typed template, and the
     two counters move in lockstep, the second by a whole multiple (two or more) of the first over three or more
     records, the second counts samples of the first's steps: its lines are at the first line's step (line
-    number -> step; the rows are updated). ``step_of``: a template's typed names and step position."""
+    number -> step; the rows are updated). A pair printed again (the same step with the same count: a record
+    repeated, or a run resumed over steps it had printed) counts once; the same step with another count is no
+    lockstep. ``step_of``: a template's typed names and step position."""
     typed = [(c, *step_of(c)[:2]) for c in miner.clusters()]
     typed = [(c, names.get(pos, ""), pos) for c, names, pos in typed if pos is not None]
     if len(typed) < 2:
@@ -60,7 +62,8 @@ def second_lines(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -> d
         groups.setdefault((name, id(head[0])), []).append((cluster, pairs))
     fixed: dict[int, int] = {}
     for members in groups.values():
-        pairs = sorted(p for _, ps in members for p in ps)
+        # a record printed again (a snapshot's line repeated, a second run over the same steps) is one pair
+        pairs = sorted({p for _, ps in members for p in ps})
         if len(pairs) < 3 or any(a2 <= a1 for (a1, _), (a2, _) in zip(pairs, pairs[1:], strict=False)):
             continue
         (a0, b0), (a1, b1) = pairs[0], pairs[1]
