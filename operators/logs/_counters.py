@@ -234,6 +234,9 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
     t = cluster.template
     if _leading_counter(cluster):
         return 0
+    enclosed = _enclosed_position(cluster)
+    if enclosed is not None:
+        return None if evaluating else enclosed
     for pos in range(1, len(t) - 2):
         # followed by a key (``[400] train_loss=``), not by another bracket (mmengine's ``[1][25/25]``)
         if t[pos - 1] == "[" and t[pos] == "<*>" and t[pos + 1] == "]" and t[pos + 2][:1].isalpha():
@@ -245,6 +248,34 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
             ):
                 return pos
             return None
+    return None
+
+
+#: The brackets a position with its total is printed in (``(1000/40000)``, ``[ 30/500]``).
+_OPENS = {"(": ")", "[": "]"}
+
+
+def _enclosed_position(cluster: Cluster) -> int | None:
+    """A position printed with its total in brackets or parentheses and no name of its own, opening the fields
+    after it (``[node 0][Fit](1000/40000) mean loss: 0.93``, one such line per metric, each repeating the
+    counter): where its total stays the same and its value rises on every record (two or more) within that
+    total, it is the loop's position in the run, the step. A value that stays or goes back (a rank, a part
+    out of parts) counts nothing."""
+    t, rows = cluster.template, cluster.rows
+    if len(rows) < 2:
+        return None
+    for pos in range(1, len(t) - 4):
+        close = _OPENS.get(t[pos - 1])
+        if not close or t[pos : pos + 4] != ["<*>", "/", "<*>", close] or not t[pos + 4][:1].isalpha():
+            continue
+        values = [whole_number(row[2][pos]) for row in rows]
+        totals = {whole_number(row[2][pos + 2]) for row in rows}
+        if None in values or None in totals or len(totals) != 1:
+            return None
+        total = totals.pop()
+        if all(a < b for a, b in zip(values, values[1:], strict=False)) and values[-1] <= total:
+            return pos
+        return None
     return None
 
 
