@@ -8,7 +8,10 @@ digit of a time stamp, a capital of a level), a continuation opens differently (
 where records open otherwise), and the line before it was cut: it ends in one space, or it ends inside a word
 or a number at the length where two or more lines of the block are cut so, and the record's last piece is
 shorter than that (a table padded to the console's width has every line as wide). A join needs two or more
-such records in the block, so a lone line that happens to end in a space changes nothing.
+such records in the block, so a lone line that happens to end in a space changes nothing, unless the line
+ends in a field separator and its space (``... - yolo_loss: 28.9 - `` then ``head_loss: 104.6 - val_loss:
+...``): a record does not end on its separator. A line's kind is read after the indentation every line of
+the block shares, so a block pasted with every line indented (a markdown code block) is read as its lines are.
 
 The block keeps its size and its line count: the pieces of a record are put on its first line and the
 lines they came from are left empty, so every other line keeps its number and its byte offset."""
@@ -21,6 +24,8 @@ import numpy as np
 _MIN_WIDTH = 60
 #: Most continuation lines joined to one record.
 _MAX_PIECES = 4
+#: The field separators a record cut right after one ends in (before its one space): ``-``, ``|``, ``,``, ``;``.
+_SEPARATORS = np.frombuffer(b"-|,;", dtype=np.uint8)
 #: Share of a block's non-empty lines that must open like a record's first line.
 _RECORD_SHARE = 1 / 3
 
@@ -47,11 +52,16 @@ def join_wrapped(data: bytes) -> bytes:
     # CJK word count once each
     follow = np.concatenate(([0], np.cumsum((buf & 0xC0) == 0x80, dtype=np.int64)))
     width_of = lengths - (follow[ends] - follow[starts])
-    kinds = np.where(nonempty, _kinds(buf[np.minimum(starts, len(buf) - 1)]), -1)
+    # a line's kind is its first character after the indentation a pasted block gives every line alike
+    shown = np.flatnonzero((buf != 32) & (buf != 9))
+    first = shown[np.minimum(np.searchsorted(shown, starts), len(shown) - 1)] if len(shown) else starts
+    nonempty &= first < ends
+    indent = int((first - starts)[nonempty].min()) if nonempty.any() else 0
+    kinds = np.where(nonempty, _kinds(buf[np.minimum(starts + indent, len(buf) - 1)]), -1)
     # a continuation: opens with a small letter or a digit, unlike the line before it
     goes_on = np.zeros(len(ends), dtype=bool)
     goes_on[1:] = ((kinds[1:] == 1) | (kinds[1:] == 2)) & (kinds[1:] != kinds[:-1])
-    if goes_on.sum() < 2:
+    if not goes_on.any():
         return data
     before = np.flatnonzero(goes_on) - 1  # the lines a continuation follows
     last_byte = buf[np.maximum(ends[before] - 1, 0)]
@@ -65,10 +75,13 @@ def join_wrapped(data: bytes) -> bytes:
         if counts.max() >= 2:
             width = int(values[counts.argmax()])
     spaced = set(at_space.tolist())
+    # a field separator and one space at the end (``... - ``, ``... | ``, ``..., ``): a record cut for sure
+    sep = buf[np.maximum(ends[at_space] - 2, 0)]
+    sure = set(at_space[np.isin(sep, _SEPARATORS)].tolist())
     cut = set(spaced)
     if width is not None:
         cut.update(wide[width_of[wide] == width].tolist())
-    if len(cut) < 2:
+    if not cut or (len(cut) < 2 and not sure):
         return data
     counted = np.bincount(kinds[nonempty].astype(np.int64), minlength=4)
     opening = {k for k in range(4) if counted[k] >= _RECORD_SHARE * nonempty.sum()}
@@ -88,6 +101,8 @@ def join_wrapped(data: bytes) -> bytes:
             joins.append((i, last))
         free = last + 1
     if len(joins) < 2:
+        joins = [(first, last) for first, last in joins if first in sure]
+    if not joins:
         return data
     out = bytearray(data)
     for first, last in joins:

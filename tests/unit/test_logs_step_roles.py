@@ -49,3 +49,36 @@ def test_a_bracketed_part_out_of_parts_that_does_not_rise_is_no_step(tmp_path):
     lines = [f"[shard](2/4) loss: {1.5 - i / 10:.2f}" for i in range(4)]
     log = parse_log(write_log(tmp_path, lines))
     assert [s for s, _ in log.series("loss")] == [None] * 4
+
+
+def _epoch_bars(indent: str = "    ") -> list[str]:
+    # an excerpt pasted as an indented block: epoch 1's bar with an unknown total, then per epoch a save and
+    # the epoch's closing bar; epoch 1's closing bar is wrapped after a separator
+    lines = [
+        "420/Unknown - 61s 140ms/step - loss: 312.5000 - box_loss: 40.2500 - cls_loss: 272.2500",
+        "Epoch 00001: saving model to ckpt/detector_1.tf",
+        "420/420 [==============================] - 150s 350ms/step - loss: 312.5000 - box_loss: 40.2500 - ",
+        "cls_loss: 272.2500 - val_loss: 90.1250 - val_box_loss: 9.5000 - lr: 1.0000e-03",
+    ]
+    for epoch, loss in ((2, 75.5), (3, 41.25)):
+        lines += [
+            f"Epoch {epoch}/30",
+            f"420/420 [==============================] - ETA: 0s - loss: {loss:.4f} - box_loss: 6.0000",
+            f"Epoch {epoch:05d}: saving model to ckpt/detector_{epoch}.tf",
+            f"420/420 [==============================] - 140s 333ms/step - loss: {loss:.4f} - box_loss: 6.0000"
+            f" - val_loss: {loss / 2:.4f} - lr: 1.0000e-03",
+        ]
+    return [indent + line for line in lines]
+
+
+def test_an_epoch_bar_wrapped_after_its_separator_is_one_record_at_the_epoch(tmp_path):
+    log = parse_log(write_log(tmp_path, _epoch_bars()))
+    assert sorted({s for s, _ in log.series("loss") if s is not None}) == [1, 2, 3]
+    assert log.series("val_loss")[0] == (1, 90.125)  # the wrapped piece is at epoch 1, not at the batch count
+    assert "restart" not in log.event_kinds()
+
+
+def test_a_save_naming_its_epoch_before_any_stepped_record_is_at_that_epoch(tmp_path):
+    log = parse_log(write_log(tmp_path, _epoch_bars(indent="")))
+    saves = sorted(e["step"] for e in log.events if e["kind"] == "checkpoint")
+    assert saves == [1, 2, 3]
