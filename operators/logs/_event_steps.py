@@ -6,7 +6,8 @@ place: a log with no record before the event (its only counter is an epoch heade
 report glued after a progress bar that counts the batches of one epoch (``1/11 [...]Traceback``), whose
 count is no step of the run. Both happened in the epoch the last header before them opened: that epoch is
 the step where the run counts its steps by epochs (no record before the event, or the record before it is
-the epoch before), else the last record's step stays."""
+the epoch before), else the last record's step stays. An event whose own line names its epoch is in that
+epoch by the same rule (Keras's ``Epoch 00001: saving model to ...`` before any record with a step)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from assay.operators.logs._epochs import epoch_opened
 
 #: A bare progress bar: its count, and a report glued after it (``  9%|█▊ | 1/11 [00:00<00:06]Traceback``).
 _BAR = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]")
+#: An epoch an event's own line names (``Epoch 00003: saving model``, ``nan loss in epoch 4``); not ``3/50``.
+_OWN_EPOCH = re.compile(r"(?i)\bepoch\s*[:=#]?\s*(\d+)\b(?!\s*/\s*\d|\.\d)")
 #: An event this many lines after an epoch header is still placed by it.
 WINDOW = 5000
 
@@ -60,6 +63,9 @@ def place_by_headers(
     records = sorted(record_steps)
     for ev in wanted:
         before = [h for h in headers if h[0] < ev["line_no"] and ev["line_no"] - h[0] <= WINDOW]
+        own = _OWN_EPOCH.search(ev.get("detail") or "")
+        if own:  # the event's line names its epoch (``Epoch 00001: saving model to ...``): its own header
+            before.append((ev["line_no"], int(own[1])))
         bar = _BAR.match(ev.get("detail") or "")
         if not before:
             if ev.get("step") is None and bar:
