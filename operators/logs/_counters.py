@@ -213,6 +213,12 @@ def whole_number(token: str) -> int | None:
     return int(token) if token.isdigit() else None
 
 
+def step_number(token: str) -> int | None:
+    """A step as a counter prints it: a whole number (``100``, ``100,``) or an ordinal (``20th``)."""
+    ordinal = _ORDINAL.match(token)
+    return int(ordinal[1]) if ordinal else whole_number(token)
+
+
 def second_counts(cluster: Cluster, pos: int) -> bool:
     """A pair ``a/b`` whose second number changes from record to record while the first stays (WeNet's
     ``TRAIN Batch 4/203700`` then ``4/203800``) is no counter with its total: a total does not change within
@@ -282,13 +288,24 @@ def _enclosed_position(cluster: Cluster) -> int | None:
 def _leading_counter(cluster: Cluster) -> bool:
     """A whole number that opens every line of a template whose fields are all named, and that rises from
     record to record (``   12 4.31 s run, 2.87 loss, ...``): the step, as a loop that prints its counter first
-    writes it. Needs three records: two lines rising by chance say nothing."""
+    writes it; so is an ordinal that opens every line and rises (``20th train loss: ...``, ``21th ...``), which
+    numbers its record whatever word follows. Needs three records: two lines rising by chance say nothing."""
     names, _, _ = cluster.typed or ({}, None, set())
     t = cluster.template
-    if len(cluster.rows) < 3 or t[:1] != ["<*>"] or len(t) < 3 or not _opens_fields(t) or 0 in names:
+    if len(cluster.rows) < 3 or t[:1] != ["<*>"] or len(t) < 3 or 0 in names:
         return False
-    values = [whole_number(row[2][0]) for row in cluster.rows]  # ``490,`` (``490, loss 5.49``) too
+    ordinals = [_ORDINAL.match(row[2][0]) for row in cluster.rows]
+    if all(ordinals):  # ``20th train loss: ...``: an ordinal numbers the record, whatever word follows it
+        values = [int(m[1]) for m in ordinals]
+    elif _opens_fields(t):
+        values = [whole_number(row[2][0]) for row in cluster.rows]  # ``490,`` (``490, loss 5.49``) too
+    else:
+        return False
     return None not in values and all(a < b for a, b in zip(values, values[1:], strict=False))
+
+
+#: An ordinal number as a loop prints its count (``1st``, ``22nd``, ``20th``; ``21th`` as scripts write it).
+_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$", re.I)
 
 
 def _opens_fields(t: list[str]) -> bool:

@@ -24,7 +24,7 @@ from assay.operators.logs._counters import (
     range_end,
     second_counts,
     steady_named_counter,
-    whole_number,
+    step_number,
 )
 from assay.operators.logs._cut import join_cut_record
 from assay.operators.logs._events import EXCEPTION_LINE, classify
@@ -430,7 +430,7 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
         names, pos, _ = _step_of(cluster)
         if pos is None:
             continue
-        counted = {n: int(t[pos]) if t[pos].isdigit() else whole_number(t[pos]) for n, _, t, _ in cluster.rows}
+        counted = {n: int(t[pos]) if t[pos].isdigit() else step_number(t[pos]) for n, _, t, _ in cluster.rows}
         counted = {n: v for n, v in counted.items() if v is not None}  # (``env_step=50000,``: its separator)
         if pos >= 2 and cluster.template[pos - 1] == "/" and second_counts(cluster, pos - 2):
             second.update(counted)

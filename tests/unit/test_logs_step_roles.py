@@ -82,3 +82,16 @@ def test_a_save_naming_its_epoch_before_any_stepped_record_is_at_that_epoch(tmp_
     log = parse_log(write_log(tmp_path, _epoch_bars(indent="")))
     saves = sorted(e["step"] for e in log.events if e["kind"] == "checkpoint")
     assert saves == [1, 2, 3]
+
+
+def test_an_ordinal_that_opens_every_record_and_rises_is_the_step(tmp_path):
+    # one line per epoch numbered by an ordinal (``41th`` as such scripts spell it), then an evaluation line
+    # with an ordinal of its own, which counts evaluations, not the run
+    lines = [
+        f"{e}th fit Loss: total loss {-0.5 - e / 100:.3f} / trans loss {1.2 - e / 100:.3f} / rot loss 0.021"
+        for e in range(41, 46)
+    ]
+    lines.append("0th eval Loss: total loss -0.912 / trans loss 0.805 / rot loss 0.019")
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("loss")] == [41, 42, 43, 44, 45]
+    assert log.series("val_loss") == [(45, -0.912)]
