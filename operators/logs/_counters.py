@@ -234,7 +234,8 @@ def second_counts(cluster: Cluster, pos: int) -> bool:
 
 def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
     """A whole number alone in brackets that never goes down across the records (clu's ``logging_writer.py:35]
-    [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth. On an
+    [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth, and a
+    template of one record (a save's count, ``Checkpoint [3]``, on a line of its own) shows no counting. On an
     evaluation's line, a number in brackets right after another bracketed one (``Epoch(val) [8][1730]``: the
     epoch, then the batches it evaluated) counts the evaluation, not the run: the line takes the training step."""
     t = cluster.template
@@ -249,6 +250,8 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
             if evaluating and t[pos - 2 : pos - 1] == ["]"]:
                 return None
             values = [row[2][pos] for row in cluster.rows]
+            if len(values) < 2:
+                return None  # one record says nothing of how it counts (``Checkpoint [3]  Train-ppl=38.2``)
             if all(v.isdigit() for v in values) and all(
                 int(a) <= int(b) for a, b in zip(values, values[1:], strict=False)
             ):

@@ -95,3 +95,16 @@ def test_an_ordinal_that_opens_every_record_and_rises_is_the_step(tmp_path):
     log = parse_log(write_log(tmp_path, lines))
     assert [s for s, _ in log.series("loss")] == [41, 42, 43, 44, 45]
     assert log.series("val_loss") == [(45, -0.912)]
+
+
+def test_a_save_count_in_brackets_on_lines_of_their_own_is_no_step(tmp_path):
+    # batches counted in brackets, then a save's report whose lines each repeat its count ``Snapshot [2]``
+    lines = [f"[INFO:nmt.fit] Round[1] Step [{b}]   rate: 0.71 steps/sec   ppl={40 - b / 1000:.4f}" for b in (1900, 1950, 2000)]
+    lines += [
+        "[INFO:nmt.fit] Snapshot [2]  Train-ppl=38.0000",
+        "[INFO:nmt.fit] Snapshot [2]  Heldout-ppl=21.5000",
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    rows = log.metrics.to_pylist()
+    assert {r["step"] for r in rows} == {1900, 1950, 2000}  # the save's lines are at the last step, not at 2
+    assert "restart" not in log.event_kinds()
