@@ -1,5 +1,5 @@
 """Records that are not one per line: several on one physical line (a progress bar redrawn with carriage
-returns, a record glued right after a bar) and one printed over two lines, each with a counter of its own.
+returns, a record glued right after a bar, a logger's records pasted without line breaks) and one printed over two lines, each with a counter of its own.
 The general reader (``fallback``) reads them as the tool meant them."""
 
 from __future__ import annotations
@@ -13,6 +13,22 @@ from assay.operators.logs._miner import Cluster, TemplateMiner
 #: A progress bar's counter and its bracket (``| 760/2001 [30:21<48:56, 2.37s/it, loss=0.15]``) with another
 #: record glued right after it, no space between (a logger's line printed while the bar was drawn): two records.
 BAR_GLUED = re.compile(r"\|\s*\d+/\d+\s*\[[^\]\[]*\](?=\S)")
+
+#: A logger's date and time glued right after the text of the record before it (``... ips: 15.9 ins/s2022-07-28
+#: 08:44:26,560 - INFO - epoch: 0, ...``, records pasted without their line breaks): another record starts there.
+GLUED_STAMP = re.compile(r"(?<=[^\d\s])(?=\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2})")
+
+
+def records_of_line(text: str) -> list[str] | None:
+    """The records of one physical line that holds several, each to be read as a line of its own: the draws of
+    a bar redrawn with carriage returns (``last_draws``), or a logger's records pasted without line breaks (split
+    before each date and time glued to the text before it); ``None`` where the line is one record."""
+    if "\r" in text.rstrip("\r"):
+        return last_draws(text)
+    if not GLUED_STAMP.search(text):
+        return None
+    return [part for part in GLUED_STAMP.split(text) if part.strip()]
+
 
 #: A bar's position as it draws it (``| 40/100 [``), to keep one draw per position.
 _BAR_AT = re.compile(r"(\d+)/\d+\s*\[")

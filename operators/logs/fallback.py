@@ -37,7 +37,7 @@ from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug,
 from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._pairs import split_paired_keys
-from assay.operators.logs._records import BAR_GLUED, last_draws, second_lines
+from assay.operators.logs._records import BAR_GLUED, records_of_line, second_lines
 from assay.operators.logs._steps import (
     BARE_BAR,
     EVALUATION_WORD,
@@ -196,9 +196,9 @@ class GenericParser(LogParser):
         return found
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
-        if "\r" in text.rstrip("\r"):
-            for draw in last_draws(text):
-                self.parse_line(draw, line_no, rank)
+        if (pieces := records_of_line(text)) is not None:  # a bar's draws, records pasted without line breaks
+            for piece in pieces:
+                self.parse_line(piece, line_no, rank)
             return
         tree = self.trees.line(text)
         if tree is not None:  # a tree's node: a value under its sections' labels, or nothing to read

@@ -108,3 +108,13 @@ def test_a_save_count_in_brackets_on_lines_of_their_own_is_no_step(tmp_path):
     rows = log.metrics.to_pylist()
     assert {r["step"] for r in rows} == {1900, 1950, 2000}  # the save's lines are at the last step, not at 2
     assert "restart" not in log.event_kinds()
+
+
+def test_logger_records_pasted_without_line_breaks_are_read_one_by_one(tmp_path):
+    # each record opens with its date and time, glued right after the unit ending the record before it
+    records = [
+        f"2023-03-02 10:{m:02d}:07,120 - INFO - round: 1, step_no: {s}, recall:0.{600 + m}, speed: 15.1 rows/s"
+        for m, s in ((1, 510), (2, 520), (3, 530), (4, 540))
+    ]
+    log = parse_log(write_log(tmp_path, ["tail of an earlier one, speed: 14.9 rows/s" + "".join(records)]))
+    assert [s for s, _ in log.series("recall")] == [510, 520, 530, 540]
