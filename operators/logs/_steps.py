@@ -110,9 +110,11 @@ _QUOTED_SEP = r"""["']?\s*[:=#]?\s*["']?\s*"""
 _COUNTER_KEYS = r"global_step|step|steps|iter|iteration|batch|it|update"
 #: A count printed with thousands separators (BasicSR's ``iter: 135,000``): one number, not 135 and a comma.
 _THOUSANDS = r"\d{1,3}(?:,\d{3})+(?![\d.])"
-#: A step counter anywhere in a line: a counter word's number, a bar's ``10/100 [``.
+#: A step counter anywhere in a line: a counter word's number (with an index suffix too: ``batch_id: 3820``,
+#: ``step_idx=5``), a bar's ``10/100 [``.
 _COUNTER = re.compile(
-    rf"\b(?P<key>{_COUNTER_KEYS})\b\s*[:=#]?\s*(?P<n>{_THOUSANDS}|\d+)(?!\d|\.\d)(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
+    rf"\b(?P<key>(?:{_COUNTER_KEYS})(?:_(?:id|idx|num|no))?)\b\s*[:=#]?\s*(?P<n>{_THOUSANDS}|\d+)(?!\d|\.\d)"
+    r"(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
     r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
     re.I,
 )

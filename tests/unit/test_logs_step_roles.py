@@ -118,3 +118,16 @@ def test_logger_records_pasted_without_line_breaks_are_read_one_by_one(tmp_path)
     ]
     log = parse_log(write_log(tmp_path, ["tail of an earlier one, speed: 14.9 rows/s" + "".join(records)]))
     assert [s for s, _ in log.series("recall")] == [510, 520, 530, 540]
+
+
+def test_a_counter_word_with_an_index_suffix_is_a_counter(tmp_path):
+    # ``batch_idx`` counts as ``batch`` does, line by line too, beside a round that stays 0 (one record broken
+    # inside a key in the middle)
+    def record(b: int, end: str = "") -> str:
+        return f"INFO - round: 0, batch_idx: {b}, recall:0.{700 + b // 10}, wait: 0.00{b // 10}{end}"
+
+    lines = [record(b) for b in (100, 110, 120)]
+    lines += ["INFO - round: 0, batch_idx: 130, recall:0.713, wa", "it: 0.0013", record(140)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("recall")[0] == (100, 0.71)
+    assert log.series("recall")[-1] == (140, 0.714)
