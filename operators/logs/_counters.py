@@ -234,8 +234,9 @@ def second_counts(cluster: Cluster, pos: int) -> bool:
 
 def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
     """A whole number alone in brackets that never goes down across the records (clu's ``logging_writer.py:35]
-    [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth, and a
-    template of one record (a save's count, ``Checkpoint [3]``, on a line of its own) shows no counting. On an
+    [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth, and the
+    number after a word naming a save (``Checkpoint [3]  Validation-perplexity=19.2`` after batch 3000) counts
+    saves. On an
     evaluation's line, a number in brackets right after another bracketed one (``Epoch(val) [8][1730]``: the
     epoch, then the batches it evaluated) counts the evaluation, not the run: the line takes the training step."""
     t = cluster.template
@@ -250,8 +251,8 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
             if evaluating and t[pos - 2 : pos - 1] == ["]"]:
                 return None
             values = [row[2][pos] for row in cluster.rows]
-            if len(values) < 2:
-                return None  # one record says nothing of how it counts (``Checkpoint [3]  Train-ppl=38.2``)
+            if pos >= 2 and _SAVE_WORD.match(t[pos - 2]):
+                return None  # a save's count (``Checkpoint [3]  Train-ppl=38.2``), no step
             if all(v.isdigit() for v in values) and all(
                 int(a) <= int(b) for a, b in zip(values, values[1:], strict=False)
             ):
@@ -260,6 +261,8 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
     return None
 
 
+#: A word naming a save, whose bracketed number counts saves (``Checkpoint [3]``, ``Snapshot [2]``), not steps.
+_SAVE_WORD = re.compile(r"(?i)^(?:checkpoint|ckpt|snapshot|save|saved)s?$")
 #: The brackets a position with its total is printed in (``(1000/40000)``, ``[ 30/500]``).
 _OPENS = {"(": ")", "[": "]"}
 
