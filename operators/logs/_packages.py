@@ -151,7 +151,7 @@ CARRIERS: tuple[Carrier, ...] = (
     _carrier("jax jaxlib optax orbax chex", "JAX and its optimiser and checkpoint libraries: what JAX tools "
              "are built from, as torch is for PyTorch tools",
              "/env/lib/python3.11/site-packages/jax/_src/xla_bridge.py:900: UserWarning: no GPU"),
-    _carrier("absl google six tqdm rich click typer fire hydra omegaconf yaml ruamel",
+    _carrier("absl google six tqdm rich click typer fire hydra omegaconf jsonargparse yaml ruamel",
              "command-line, configuration and progress-bar helpers: they parse or draw for the tool",
              "I0102 03:04:05.600000 140 absl.logging:12] flags parsed"),
     _carrier("tensorboard tensorboardX wandb mlflow comet_ml neptune",
@@ -209,7 +209,11 @@ _LOGGER = re.compile(
     # a record that opens with its logger (``pkg.engine - INFO - ...``), or a dotted logger right after the level
     # (``INFO pkg.engine: ...``, ``2024-01-02 03:04:05 WARNING pkg.data.loader - ...``)
     r"|^(?P<k>[a-z_]\w*(?:\.\w+)*) - (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - "
-    r"|(?:^|[\s\]])(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) +(?P<l>[a-z_]\w+(?:\.[a-z_]\w*)+)(?::| - )",
+    r"|(?:^|[\s\]])(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) +(?P<l>[a-z_]\w+(?:\.[a-z_]\w*)+)(?::| - )"
+    # a dotted logger right after the record's time and a bar, before its message (``%(asctime)s | %(name)s:``:
+    # ``2023-02-01T10:00:00 | pkg.trainers.loop: Starting``; the bar opens the line once the file's time-stamp
+    # prefix is stripped); the bar keeps a flattened config (``optim.lr: 0.1``) out
+    r"|(?:^|\d\d:\d\d:\d\d(?:[.,]\d+)? )\| (?P<m>[a-z_]\w*(?:\.[a-z_]\w*)+): ",
     re.M,
 )
 _PATH = re.compile(

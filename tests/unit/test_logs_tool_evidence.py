@@ -79,6 +79,9 @@ def test_one_banner_does_not_rename_a_run_read_as_the_hf_trainer(tmp_path):
                               ("/opt/k9/k9/python/k9/autograd.py", "forward"))],
         # the environment's banners
         ["CUDA version 12.1", "Python version: 3.10.4", "NCCL version 2.18.1+cuda12.1", "torch v2.1.0", *_STEPS],
+        # a command-line parser's logger, and a flattened config whose dotted keys are no loggers
+        ["2024-01-02 03:04:05 | jsonargparse.core: parsed 12 options", *_STEPS],
+        ["lr_sched.warmup.steps: 100", "lr_sched.decay.kind: cosine", *_STEPS],
     ],
 )
 def test_guards_name_nothing(tmp_path, lines):
@@ -107,7 +110,9 @@ def test_a_banner_describing_ones_own_program_names_nothing(tmp_path):
 @pytest.mark.parametrize(
     "line",
     ["quokkadet.engine - INFO - epoch 1 started", "2024-01-02 03:04:05 INFO quokkadet.engine: epoch 1 started",
-     "2024-01-02 03:04:05 WARNING quokkadet.data.loader - short shard"],
+     "2024-01-02 03:04:05 WARNING quokkadet.data.loader - short shard",
+     # ``%(asctime)s | %(name)s: %(message)s``: the stamp is stripped as the file's prefix, the bar stays
+     "2024-01-02T03:04:05 | quokkadet.trainers.loop: epoch 1 started"],
 )
 def test_a_logger_before_or_after_its_level_names_its_package(tmp_path, line):
     assert (_framework(tmp_path, [line, *_STEPS]) or "").lower() == "quokkadet"
