@@ -38,6 +38,10 @@ _STOP_EN = re.compile(
     r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|(?-i:[a-z]{3,}(?:es|ed)))\b|"
     # "... than X and speeds training up by 26%": a verb in -s with its object starts another clause.
     r"(?-i:and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b)|"
+    # a modal after "and" opens a coordinated verb phrase: "than the maximum and can cut energy by 12%"
+    r"and\s+(?:can|cannot|could|may|might|will|would|should|must)\b|"
+    # a subordinating conjunction opens a clause: "than Quill until it converges", "than X unless ..."
+    r"until|unless|although|though|whereas|whenever|"
     r"respectively|which|that|thanks|because|without|through|but|yet|is|are|was|were|"
     # "compared to X as we grow the model": 'as' with a pronoun opens a clause of its own, no name's part.
     r"as\s+(?:we|they|it|one|you|our|their|its))\b|\s*(?:[,;:()\[\]]|\.(?!\d))|"
@@ -164,6 +168,14 @@ _ALIKE_BUT = re.compile(
     rf"(?P<v>{_PHRASE}{{2,40}}?)\s+(?:but|with|while|yet)\s+(?:[a-z]+\s+)?"
     r"(?:(?:about|roughly|nearly|only|up\s+to)\s+)?[~∼≈]?\s*$"
 )
+# "X offers the same accuracy as Y, incurs 5x less traffic and ...": a predicate that likens the subject to Y,
+# then coordinated predicates of the same subject (a verb right after the comma or "and") whose comparatives
+# name no baseline of their own: they say how it differs from Y.
+_ALIKE_CHAIN = re.compile(
+    r"\b(?:the\s+same|similar|comparable|as\s+[a-z]+)\s+(?:[\w’'-]+\s+){0,3}?(?:as|to)\s+(?:the\s+)?"
+    rf"(?P<v>{_PHRASE}{{2,40}}?)(?=\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?-i:[a-z]{{3,}}(?:s|ed))\s)",
+    re.I,
+)
 _COMPARATIVE = re.compile(
     r"\s*(?:less|more|fewer|lower|higher|faster|slower|smaller|larger|cheaper|better|worse)\b", re.I
 )
@@ -275,6 +287,10 @@ def versus(
         phrase = (phrase[: stop.start()] if stop else phrase).strip()
         if len(phrase) >= 2 and not _LONE_WORD.match(phrase):  # "the same as before but ...": no system
             candidates.append((0, 0, phrase, alike.start("v"), alike.start("v") + len(phrase)))
+    if not candidates and _COMPARATIVE.match(text, claim.end, s_end):
+        chain = _alike_chain(text, s_start, claim.start)
+        if chain:
+            candidates.append((2, 0, *chain))
     share = (
         _SHARE_OF.match(text, claim.end, s_end)
         or (_TIMES_THE.match(text, claim.end, s_end) if claim.unit == "x" else None)
@@ -326,6 +342,18 @@ def versus(
         return introducing
     _, _, phrase, start, end = min(candidates)
     return " ".join(phrase.split()), start, end
+
+
+def _alike_chain(text: str, lo: int, hi: int) -> tuple[str, int, int] | None:
+    """The system a predicate before ``hi`` likens the subject to ("offers the same accuracy as Y, incurs ..."),
+    when nothing closes the clause between it and ``hi`` (``_ALIKE_CHAIN``)."""
+    for m in reversed(list(_ALIKE_CHAIN.finditer(text, lo, hi))):
+        if CLAUSE_END.search(text, m.end(), hi) or _BUT.search(text, m.end(), hi):
+            return None
+        phrase = " ".join(CITATION.sub("", m.group("v")).split())
+        if len(phrase) >= 2 and not _LONE_WORD.match(phrase):  # "the same as before, ...": no system
+            return phrase, m.start("v"), m.start("v") + len(m.group("v").rstrip())
+    return None
 
 
 #: Two lines in a row shorter than this are a table's cells, a header or a legend, not prose broken by the
