@@ -28,6 +28,7 @@ from assay.operators.papers._baselines import (
 )
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._clause_subjects import clause_subject
+from assay.operators.papers._comparand import comparand_numbers
 from assay.operators.papers._contrast import contrast_baselines, while_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
@@ -154,6 +155,8 @@ def attribute(
     competitor_deficits(text, claims, mentions, proposed_names, primary)
     contrast_baselines(text, sentences, claims, mentions, proposed_names)
     while_baselines(text, claims, mentions, proposed_names)
+    # "3% vs 85%", "compared to 35.8% under X": the second number is the comparand's own figure
+    comparand_numbers(text, claims, mentions)
     # "relative to the baseline": which one the paper says in context (its setup, the same result stated
     # elsewhere, its default); none found, the words stay
     unnamed = {
