@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from assay.operators.papers import _confidence
+from assay.operators.papers._anaphora import continue_numbers
 from assay.operators.papers._attribution import attribute
 from assay.operators.papers._claims import Claim, find_claims
 from assay.operators.papers._clause import table_result
@@ -145,6 +146,7 @@ def _finish(draft: _Draft, operator: str, limits: Limits) -> dict[str, list[dict
     own = {n.lower() for n in draft.own}
     continue_subjects(text, claims, own)
     distribute_subjects(text, claims, MentionIndex(draft.mentions + draft.subjects), own)
+    continue_numbers(text, claims)  # "These ratios drop to 58% and 32%": the previous sentence's, in order
     for claim in claims:
         claim.confidence = _confidence.confidence(claim, lang)
     baselines = baseline_mentions(text, claims, MentionIndex(draft.mentions + draft.subjects))
