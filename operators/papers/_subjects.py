@@ -46,6 +46,11 @@ def subject_by_rules(
         # A name the built-in list calls a method (ZeRO, FlashAttention) is a subject as much as a system.
         if m.type in ("system", "method") and not inside(m, claim.versus_span)
     ]
+    label = _line_label(text, sentence[0], claim.start) if text else None
+    if label:
+        # a labelled line ("SwiftInfer: ... 46%") starts its own statement: names on the lines before are not
+        # its subject
+        before = [m for m in before if m.start >= label[1]]
     rival = any(m.name.lower() not in proposed for m in before)
     for m in reversed(before):
         if m.name.lower() in proposed:
@@ -57,9 +62,33 @@ def subject_by_rules(
     earlier = _earlier_version(claim, mentions, text)
     if earlier:
         return earlier, "version", rival
+    if label:
+        return label[0], "topic", rival
     if primary:
         return primary, "primary", rival
     return (before[-1].name, "nearest", rival) if before else (None, None, rival)
+
+
+# A line that a name labels, after a list marker: "- [FooLib](https://...): ... 46%", "* **FooLib**: ...", "FooLib：...".
+# A README's or a blog's list of systems states each one's result on its own line.
+_LINE_LABEL = re.compile(
+    r"(?:^|\n)[ \t]*(?:[-*•+][ \t]+)?(?:\*\*|\[)?(?P<n>[A-Z][\w.+-]*)(?:\*\*|\]\([^)\s]*\))?[ \t]*[:：]"
+)
+# A label distinctive enough to be a name: a capital or a digit after its first letter ("SwiftInfer", "Grok-1").
+_DISTINCT = re.compile(r".[\w.+-]*[A-Z0-9]")
+
+
+def _line_label(text: str, lo: int, claim_start: int) -> tuple[str, int] | None:
+    """The name labelling the line of the claim ("SwiftInfer: ... 46%"), when it is distinctive and no
+    clause break stands between the label and the number on that line; with the end of the label."""
+    line = text.rfind("\n", 0, claim_start) + 1
+    found = _LINE_LABEL.match(text, line - 1 if line else 0)
+    if not found or found.start("n") < lo - 200 or text.find("\n", found.end(), claim_start) >= 0:
+        return None
+    name = found.group("n")
+    if not (_DISTINCT.match(name) and acceptable(name)) or _TOPIC_BREAK.search(text, found.end(), claim_start):
+        return None
+    return name, found.end()
 
 
 # A baseline that is an earlier version of a system ("than the previous FooLib release", "比之前的X版本"): the
