@@ -151,6 +151,12 @@ def attribute(
     for claim in claims:
         resolve_pronoun(text, claim, mentions)
         not_its_own_baseline(claim, mentions, primary)
+        if claim.subject is None and claim.versus and claim.sentence and lang == "en":
+            # "Grid Search needs 72x more samples than ours": the paper's system is the baseline, so the
+            # subject is the clause's own, as written
+            phrase = clause_subject(text, claim.sentence[0], claim.start)
+            if phrase and phrase.lower() not in claim.versus.lower():
+                claim.subject, claim.subject_source = phrase, "clause"
     # "BarPipe takes 2.1x longer than ours": a competitor's deficit is its claim, before any default.
     competitor_deficits(text, claims, mentions, proposed_names, primary)
     contrast_baselines(text, sentences, claims, mentions, proposed_names)

@@ -14,7 +14,7 @@ _DETERMINER = re.compile(r"^(?:the|a|an|these|those|such)\s+", re.I)
 # The clause's verb after its subject: an auxiliary, a copula, or a verb of a result.
 _VERB = re.compile(
     r"\s+(?:is|are|was|were|has|have|had|can|could|will|would|may|might|do|does|did|remain|remains|stay|stays|"
-    r"achieves?|reach(?:es)?|reduces?|improves?|cuts?|costs?|runs?|takes?|uses?|needs?|delivers?|outperforms?|"
+    r"results?\s+in|leads?\s+to|achieves?|reach(?:es)?|reduces?|improves?|cuts?|costs?|runs?|takes?|uses?|needs?|delivers?|outperforms?|"
     r"lowers?|raises?|increases?|decreases?|drops?|falls?|grows?|rises?|saves?|spends?|consumes?|incurs?|"
     r"exceeds?|sustains?|keeps?|yields?|gives?|provides?|attains?|obtains?|trains?|serves?|scales?)\b"
 )
