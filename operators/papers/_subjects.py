@@ -64,6 +64,9 @@ def subject_by_rules(
         return earlier, "version", rival
     if label:
         return label[0], "topic", rival
+    owner = _measure_owner(text, sentence[0], claim) if text else None
+    if owner:
+        return owner, "topic", rival
     if primary:
         return primary, "primary", rival
     return (before[-1].name, "nearest", rival) if before else (None, None, rival)
@@ -89,6 +92,25 @@ def _line_label(text: str, lo: int, claim_start: int) -> tuple[str, int] | None:
     if not (_DISTINCT.match(name) and acceptable(name)) or _TOPIC_BREAK.search(text, found.end(), claim_start):
         return None
     return name, found.end()
+
+
+# "the training throughput of FooSys is 2x that of X": the measure's owner heads the clause's subject.
+_MEASURE_OF = re.compile(
+    r"\b(?:performance|throughput|latency|speed|time|memory|cost|accuracy|utili[sz]ation|overhead|efficiency|"
+    r"bandwidth|footprint|usage|consumption)\s+of\s+(?:the\s+)?(?P<n>[A-Z][\w+.-]*[\w+])\s+(?:is|are|was|were)\b"
+)
+
+
+def _measure_owner(text: str, lo: int, claim: Claim) -> str | None:
+    """The name whose measure is the subject of the claim's clause ("the throughput of FooSys is 2x ..."), when
+    nothing but the clause's own words stands between it and the number."""
+    found = max(_MEASURE_OF.finditer(text, lo, claim.start), key=lambda m: m.start(), default=None)
+    if found is None or _TOPIC_BREAK.search(text, found.end(), claim.start) or "," in text[found.end() : claim.start]:
+        return None
+    name = found.group("n")
+    if not acceptable(name) or (claim.versus and name_key(name) == name_key(claim.versus)):
+        return None
+    return name
 
 
 # A baseline that is an earlier version of a system ("than the previous FooLib release", "比之前的X版本"): the

@@ -1,0 +1,34 @@
+""""The training throughput of X is 2x that of Y": the name whose measure heads the clause's subject is what the
+number is about, even when no list knows it, rather than the paper's own system. Own-worded sentences, each
+through the whole extraction (``extract_knowledge``)."""
+
+from __future__ import annotations
+
+import pytest
+from papers_extract import claims_in_order
+
+from assay.dsl import get_operator
+
+EXTRACT = get_operator("extract_knowledge")
+
+
+@pytest.fixture(scope="module", params=["none", "auto"])
+def bound(request):
+    return EXTRACT.bind(parse=request.param)
+
+
+def test_the_owner_of_the_measured_quantity_is_the_subject(bound):
+    found = claims_in_order(
+        "We present Quill, a planner. On the largest model, the training throughput of Split-B+R is more than "
+        "twice that of even partitioning.",
+        bound,
+    )
+    assert [(c["subject"], c["versus"]) for c in found] == [("Split-B+R", "even partitioning")]
+
+
+def test_a_clause_break_leaves_the_papers_system(bound):
+    found = claims_in_order(
+        "We present Quill, a planner. The throughput of Split-B+R is low, and Quill cuts the step time by 30%.",
+        bound,
+    )
+    assert [c["subject"] for c in found] == ["Quill"]
