@@ -18,6 +18,8 @@ _VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed|outpac)\w*\s+(?:t
 ONE_NAME = r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?(?:\s*\[[\w\s,.-]{1,20}\])?"
 CITATION = re.compile(r"\s*\[[^\]]*\]")
 
+# "at 55%", "at about 40%": a level or condition, set after the number a comparison is about.
+_AT_LEVEL = re.compile(r"\bat\s+(?:(?:about|around|roughly|nearly|over|least|most)\s+)?[~∼≈]?$", re.I)
 _RESPECTIVELY = re.compile(r"\brespectively\b|分别")
 _PARTS = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|、|和|与|及)\s*")
 
@@ -28,6 +30,11 @@ def distribute(text: str, claims: list[Claim]) -> None:
     groups: dict[tuple[int, int], list[Claim]] = {}
     for claim in claims:
         if claim.versus_span and claim.sentence:
+            if claim.versus_span in groups and _AT_LEVEL.search(text, max(0, claim.start - 24), claim.start):
+                # "16x longer sequences at 55% MFU than A and B": the number after "at" is the level the
+                # comparison holds at, no second comparison with the phrase
+                claim.versus, claim.versus_span, claim.versus_source = None, None, None
+                continue
             groups.setdefault(claim.versus_span, []).append(claim)
     for (start, end), group in groups.items():
         if len(group) < 2:
