@@ -56,6 +56,12 @@ _UNNAMED = re.compile(
 _ENDS_BARE = re.compile(r"\s*(?:[,.;:]|$)|\s+(?:on|in|for|at|across|when|while|and|but)\b", re.I)
 
 
+# A measure alone, its setting cut off ("the performance on 1024 GPUs"): a run at another setting, no system.
+_LONE_MEASURE = re.compile(
+    r"^(?:the\s+)?(?:performance|throughput|latency|time|speed|efficiency|runtime|results?)$", re.I
+)
+
+
 def _unnamed(versus: str | None) -> bool:
     return bool(versus) and _UNNAMED.match(versus.strip()) is not None
 
@@ -186,6 +192,11 @@ def attribute(
     _fields(text, sentences, claims, mentions, structure)
     # last, once the defaults have counted the phrases as written: each baseline phrase to the name it holds
     name_baselines(text, claims, mentions, proposed_names)
+    for claim in claims:
+        if claim.versus and _LONE_MEASURE.match(claim.versus):
+            # "76.5% compared to the performance on 1024 GPUs": the same system at another setting, no
+            # system to name (after the defaults, which count the phrases as written)
+            claim.versus, claim.versus_span, claim.versus_source = None, None, None
     return extra
 
 
