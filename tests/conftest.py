@@ -254,3 +254,12 @@ def ray_nodes(tmp_path: Path):
         yield nodes
     finally:
         _stop_nodes(nodes)
+
+
+@pytest.fixture(scope="module", params=["none", "auto"])
+def papers_bound(request):
+    """``extract_knowledge`` bound once with the rules alone and once with the trained parse where installed:
+    a papers test taking it runs both ways."""
+    from assay.dsl import get_operator
+
+    return get_operator("extract_knowledge").bind(parse=request.param)

@@ -4,24 +4,14 @@ those numbers' subjects and baselines, in order. Own-worded sentences, each thro
 
 from __future__ import annotations
 
-import pytest
 from papers_extract import claims_in_order
 
-from assay.dsl import get_operator
 
-EXTRACT = get_operator("extract_knowledge")
-
-
-@pytest.fixture(scope="module", params=["none", "auto"])
-def bound(request):
-    return EXTRACT.bind(parse=request.param)
-
-
-def test_these_shares_keep_the_previous_sentences_systems(bound):
+def test_these_shares_keep_the_previous_sentences_systems(papers_bound):
     found = claims_in_order(
         "We present Quill, a planner. The largest batches that Megatron-LM and GPipe fit are only 71% and 52% "
         "of those reached by ZeRO at 4 stages. These shares fall further to 60% and 38% at 8 stages.",
-        bound,
+        papers_bound,
     )
     assert [(c["value"], c["subject"], c["versus"]) for c in found[2:]] == [
         (60.0, "Megatron-LM", "ZeRO"),
@@ -29,12 +19,12 @@ def test_these_shares_keep_the_previous_sentences_systems(bound):
     ]
 
 
-def test_a_different_count_or_an_ordinary_opening_pairs_nothing(bound):
+def test_a_different_count_or_an_ordinary_opening_pairs_nothing(papers_bound):
     found = claims_in_order(
         "We present Quill, a planner. The largest batches that Megatron-LM and GPipe fit are only 71% and 52% "
         "of those reached by ZeRO at 4 stages. These shares fall to 60% at 8 stages. Quill then cuts the "
         "step time by 12%.",
-        bound,
+        papers_bound,
     )
     assert found[2]["subject"] != "Megatron-LM"
     assert (found[3]["subject"], found[3]["versus"]) == ("Quill", None)

@@ -4,24 +4,14 @@ worded sentences, each through the whole extraction (``extract_knowledge``)."""
 
 from __future__ import annotations
 
-import pytest
 from papers_extract import claims_in_order
 
-from assay.dsl import get_operator
 
-EXTRACT = get_operator("extract_knowledge")
-
-
-@pytest.fixture(scope="module", params=["none", "auto"])
-def bound(request):
-    return EXTRACT.bind(parse=request.param)
-
-
-def test_the_level_after_at_is_no_second_comparison(bound):
+def test_the_level_after_at_is_no_second_comparison(papers_bound):
     found = claims_in_order(
         "We present Quill, a trainer. Quill trains 12x longer contexts at 48% MFU than Megatron-SP and "
         "DeepSpeed Ulysses.",
-        bound,
+        papers_bound,
     )
     assert [(c["value"], c["versus"]) for c in found] == [
         (12.0, "Megatron-SP and DeepSpeed Ulysses"),
@@ -29,9 +19,9 @@ def test_the_level_after_at_is_no_second_comparison(bound):
     ]
 
 
-def test_a_list_of_numbers_still_pairs_with_its_names(bound):
+def test_a_list_of_numbers_still_pairs_with_its_names(papers_bound):
     found = claims_in_order(
         "We present Quill, a trainer. Quill is 1.5x and 5.4x faster than Megatron-SP and DeepSpeed Ulysses.",
-        bound,
+        papers_bound,
     )
     assert [c["versus"] for c in found] == ["Megatron-SP", "DeepSpeed Ulysses"]

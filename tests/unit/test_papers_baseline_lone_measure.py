@@ -4,28 +4,18 @@ through the whole extraction (``extract_knowledge``)."""
 
 from __future__ import annotations
 
-import pytest
 from papers_extract import claims_in_order
 
-from assay.dsl import get_operator
 
-EXTRACT = get_operator("extract_knowledge")
-
-
-@pytest.fixture(scope="module", params=["none", "auto"])
-def bound(request):
-    return EXTRACT.bind(parse=request.param)
-
-
-def test_a_measure_at_another_setting_is_no_baseline(bound):
+def test_a_measure_at_another_setting_is_no_baseline(papers_bound):
     found = claims_in_order(
         "We present Quill, a trainer. On 4096 GPUs we see a small drop in efficiency, 81.5% compared to the "
         "performance on 512 GPUs.",
-        bound,
+        papers_bound,
     )
     assert [c["versus"] for c in found] == [None]
 
 
-def test_a_named_baseline_with_its_setting_stays(bound):
-    found = claims_in_order("We present Quill, a trainer. Quill is 2x faster than Megatron-LM on 512 GPUs.", bound)
+def test_a_named_baseline_with_its_setting_stays(papers_bound):
+    found = claims_in_order("We present Quill, a trainer. Quill is 2x faster than Megatron-LM on 512 GPUs.", papers_bound)
     assert [c["versus"] for c in found] == ["Megatron-LM"]

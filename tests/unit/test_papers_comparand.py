@@ -4,35 +4,25 @@ through the whole extraction (``extract_knowledge``)."""
 
 from __future__ import annotations
 
-import pytest
 from papers_extract import claims_in_order
 
-from assay.dsl import get_operator
 
-EXTRACT = get_operator("extract_knowledge")
-
-
-@pytest.fixture(scope="module", params=["none", "auto"])
-def bound(request):
-    return EXTRACT.bind(parse=request.param)
+def subjects_and_baselines(papers_bound, text: str) -> list[tuple[str | None, str | None]]:
+    return [(c["subject"], c["versus"]) for c in claims_in_order(text, papers_bound)]
 
 
-def subjects_and_baselines(bound, text: str) -> list[tuple[str | None, str | None]]:
-    return [(c["subject"], c["versus"]) for c in claims_in_order(text, bound)]
-
-
-def test_the_figure_after_vs_is_the_baselines_own(bound):
+def test_the_figure_after_vs_is_the_baselines_own(papers_bound):
     found = subjects_and_baselines(
-        bound,
+        papers_bound,
         "We present Quill, a tracer. Quill's probes show far lower overhead than Ferret (2-9% vs 70-75%) "
         "thanks to batching.",
     )
     assert found == [("Quill", "Ferret"), ("Ferret", None)]
 
 
-def test_a_system_after_the_compared_figure_owns_it(bound):
+def test_a_system_after_the_compared_figure_owns_it(papers_bound):
     found = subjects_and_baselines(
-        bound,
+        papers_bound,
         "We present Quill, a tracer. With Quill the gap between the slowest and the fastest stage is only "
         "6.1%, compared to 29.4% under Megatron-LM's partitioning.",
     )
@@ -40,8 +30,8 @@ def test_a_system_after_the_compared_figure_owns_it(bound):
     assert found[0][0] == "Quill"
 
 
-def test_a_setting_after_the_compared_figure_is_no_owner(bound):
+def test_a_setting_after_the_compared_figure_is_no_owner(papers_bound):
     found = subjects_and_baselines(
-        bound, "We present Quill, a tracer. Quill cuts the stall time by 20%, compared to 14% for the static trace."
+        papers_bound, "We present Quill, a tracer. Quill cuts the stall time by 20%, compared to 14% for the static trace."
     )
     assert [s for s, _ in found] == ["Quill", "Quill"]

@@ -4,31 +4,21 @@ through the whole extraction (``extract_knowledge``)."""
 
 from __future__ import annotations
 
-import pytest
 from papers_extract import claims_in_order
 
-from assay.dsl import get_operator
 
-EXTRACT = get_operator("extract_knowledge")
-
-
-@pytest.fixture(scope="module", params=["none", "auto"])
-def bound(request):
-    return EXTRACT.bind(parse=request.param)
-
-
-def test_the_owner_of_the_measured_quantity_is_the_subject(bound):
+def test_the_owner_of_the_measured_quantity_is_the_subject(papers_bound):
     found = claims_in_order(
         "We present Quill, a planner. On the largest model, the training throughput of Split-B+R is more than "
         "twice that of even partitioning.",
-        bound,
+        papers_bound,
     )
     assert [(c["subject"], c["versus"]) for c in found] == [("Split-B+R", "even partitioning")]
 
 
-def test_a_clause_break_leaves_the_papers_system(bound):
+def test_a_clause_break_leaves_the_papers_system(papers_bound):
     found = claims_in_order(
         "We present Quill, a planner. The throughput of Split-B+R is low, and Quill cuts the step time by 30%.",
-        bound,
+        papers_bound,
     )
     assert [c["subject"] for c in found] == ["Quill"]

@@ -5,28 +5,18 @@ writes it ("Random Probing"), not none. Own-worded sentences, each through the w
 
 from __future__ import annotations
 
-import pytest
 from papers_extract import claims_in_order
 
-from assay.dsl import get_operator
 
-EXTRACT = get_operator("extract_knowledge")
-
-
-@pytest.fixture(scope="module", params=["none", "auto"])
-def bound(request):
-    return EXTRACT.bind(parse=request.param)
-
-
-def test_the_clause_subject_of_a_comparison_against_the_papers_system(bound):
+def test_the_clause_subject_of_a_comparison_against_the_papers_system(papers_bound):
     found = claims_in_order(
         "We present Quill, a tuner. In the worst case, Random Probing results in 40x more regret than Quill "
         "until it settles.",
-        bound,
+        papers_bound,
     )
     assert [(c["subject"], c["versus"]) for c in found] == [("Random Probing", "Quill")]
 
 
-def test_a_pronoun_subject_stays_unknown(bound):
-    found = claims_in_order("We present Quill, a tuner. It needs 40x more trials than Quill on this trace.", bound)
+def test_a_pronoun_subject_stays_unknown(papers_bound):
+    found = claims_in_order("We present Quill, a tuner. It needs 40x more trials than Quill on this trace.", papers_bound)
     assert all(c["subject"] != "It" for c in found)
