@@ -16,6 +16,7 @@ pytest.importorskip("ray")
 
 from assay.checks import ClaimSetting  # noqa: E402
 from assay.checks._reproduce import reproduce  # noqa: E402
+from assay.checks._sweep import WARMUP_STEPS  # noqa: E402
 from assay.store import write_rows  # noqa: E402
 from assay.store.queries import sql  # noqa: E402
 from assay.store.queries_checks import checks_of  # noqa: E402
@@ -83,7 +84,9 @@ def test_a_layout_claim_is_reproduced_through_the_live_scheduler_despite_a_kille
     assert (jobs["baseline"]["pp"], jobs["baseline"]["tp"]) == (1, 2)
     for j in jobs.values():
         assert j["state"] == "completed" and j["run_id"]
-        assert j["tokens_per_s"] > 0 and j["steps_measured"] >= STEPS - 4
+        # Warm-up steps are always left out; outlier steps (a checkpoint write, a busy neighbour on a loaded
+        # 2-core CI machine) vary run to run, but most of the run is still measured.
+        assert j["tokens_per_s"] > 0 and STEPS // 2 <= j["steps_measured"] <= STEPS - WARMUP_STEPS
         steps = job_metrics(db, j["job_id"], ["step_time_ms"]).step.tolist()
         assert sorted(steps) == list(range(1, STEPS + 1)), "each step once, the re-run ones included"
     measured = check.evidence["measured"]["gpt-tiny"]
