@@ -94,8 +94,11 @@ _LISTNO = re.compile(r"^(?:>[ \t]?)?_?(\d{1,4})\.[ \t]+")
 
 def _numbers_every_line(lines: list[str], numbering: re.Pattern[str] = _LINENO) -> bool:
     """A viewer's line numbers (or a list's) go up by one from a numbered line to the next (most of the time): a
-    counter printed in brackets by the log itself (a boosting round every 10) does not."""
+    counter printed in brackets by the log itself (a boosting round every 10) does not, and no viewer numbers a
+    line 0, where a counter of rounds from its first (``[0]\ttrain-rmse:0.61``) starts."""
     numbers = [int(m[1]) for line in lines if (m := numbering.match(line))]
+    if 0 in numbers:
+        return False
     steps = [b - a for a, b in zip(numbers, numbers[1:], strict=False)]
     return not steps or sum(d == 1 for d in steps) * 2 > len(steps)
 

@@ -28,3 +28,16 @@ def test_a_round_counter_in_brackets_with_evaluation_words_is_the_step(tmp_path)
     lines = [f"[{n}]\ttrain-logloss:0.{9 - k}\teval-logloss:0.{9 - k}5" for k, n in enumerate((100, 200, 300))]
     log = parse_log(write_log(tmp_path, lines))
     assert sorted(set(log.metrics.column("step").to_pylist())) == [100, 200, 300]
+
+
+def test_rounds_counted_from_zero_in_brackets_are_steps_not_a_viewers_line_numbers(tmp_path):
+    # Every line opens with a bracketed number one above the last, as a viewer's line numbers do; but no viewer
+    # numbers a line 0, so these are the tool's rounds (a boosting library printing each round from the first).
+    lines = [f"[{n}] train-rmse:0.{80 - 7 * n}\tvalid-rmse:0.{85 - 6 * n}" for n in range(5)]
+    log = parse_log(write_log(tmp_path, lines))
+    steps = log.metrics.column("step").to_pylist()
+    assert sorted(set(steps)) == [0, 1, 2, 3, 4]
+    # The same lines numbered from 1 by a viewer keep their numbering out of the records.
+    viewer = [f"[{n + 1}] epoch {n} loss {0.9 - n / 10:.2f}" for n in range(5)]
+    log = parse_log(write_log(tmp_path, viewer, name="viewer.log"))
+    assert sorted(set(log.metrics.column("step").to_pylist())) == [0, 1, 2, 3, 4]
