@@ -279,7 +279,7 @@ def doubts(text: str, claims: list[Claim], mentions: MentionIndex, names: list[s
     baseline_starts = [b[0] for b in baselines]
     parsed: dict[tuple[int, int], Doubt] = {}
     for claim in claims:
-        if claim.subject_source == "comparand":
+        if claim.subject_source in ("comparand", "component"):
             continue  # the figure of the system a comparison names ("3% vs 85%"), no subject in doubt
         lo, hi = claim.sentence or (claim.start, claim.end)
         near = baselines[bisect.bisect_left(baseline_starts, lo) : bisect.bisect_left(baseline_starts, hi)]

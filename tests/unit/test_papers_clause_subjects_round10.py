@@ -1,0 +1,32 @@
+"""Round 10 of the subject rules (issue 26), each from what a clause says, not from names. Own-worded sentences
+about invented systems, each through the whole extraction (``extract_knowledge``), with the rules alone and with
+the trained parse where installed (``papers_bound``)."""
+
+from __future__ import annotations
+
+from papers_extract import claims_in_order
+
+
+def test_a_component_that_causes_the_change_is_the_system_with_it(papers_bound):
+    # "<component> results in a N% increase": the number is the paper's system with that component (D2), and
+    # it is compared with no other system
+    found = claims_in_order(
+        "We present Marlin, a checkpointing library. Marlin cuts recovery time by 35% over Kestrel. "
+        "Marlin saves 2x more states than Kestrel. Marlin is 1.5x faster than Kestrel on large models. "
+        "Runs with the Yarrow-7B model show that eager flushing results in a 0.4% increase in step time "
+        "and a 1.2% reduction in stall time.",
+        papers_bound,
+    )
+    last = found[-2:]
+    assert [c["value"] for c in last] == [0.4, 1.2]
+    assert all(c["subject"] == "Marlin with eager flushing" for c in last)
+    assert all(c["versus"] is None for c in last)
+
+
+def test_a_measure_or_pronoun_causing_a_change_is_no_component(papers_bound):
+    found = claims_in_order(
+        "We present Marlin, a checkpointing library. Our tests show that this results in a 3% increase in "
+        "step time.",
+        papers_bound,
+    )
+    assert [c["subject"] for c in found] == ["Marlin"]
