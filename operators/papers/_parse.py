@@ -54,7 +54,7 @@ def subject_from_parse(
     if token is None:
         return None
     subject = _governing_subject(token)
-    if subject is None:
+    if subject is None or _changed_measure(subject):
         return None
     # The subject's noun phrase without the clauses hanging on it ("a baseline that sustains 39 TFLOPs").
     right = subject.i
@@ -78,6 +78,21 @@ def subject_from_parse(
     if subject.lower_ in ("baseline", "baselines"):
         return " ".join(t.text for t in phrase if t.pos_ not in ("DET", "PUNCT"))
     return None
+
+
+# Verbs of a change in amount, as a passive participle: their passive subject is the quantity changed ("X is
+# increased by 12%"); read from the word, since the parse gives no lemmas.
+_CHANGED = re.compile(
+    r"(?:increas|decreas|reduc|rais|lower|improv|degrad|slow|shorten|lengthen|inflat|extend|boost|"
+    r"dropp|halv|doubl)ed|cut|grown|shrunk",
+    re.I,
+)
+
+
+def _changed_measure(subject: Token) -> bool:
+    """Whether ``subject`` is the passive subject of a verb of change ("for some jobs, the JCT is increased
+    by 12%"): the quantity that changed, a measure, never the system whose result the number is."""
+    return subject.dep_ == "nsubjpass" and _CHANGED.fullmatch(subject.head.text) is not None
 
 
 def _token_at(doc: Doc, offset: int) -> Token | None:

@@ -278,10 +278,24 @@ def doubts(text: str, claims: list[Claim], mentions: MentionIndex, names: list[s
     baselines = sorted(c.versus_span for c in claims if c.versus_span)
     baseline_starts = [b[0] for b in baselines]
     parsed: dict[tuple[int, int], Doubt] = {}
+    kept: Claim | None = None
     for claim in claims:
         if claim.subject_source in ("comparand", "component"):
             continue  # the figure of the system a comparison names ("3% vs 85%"), no subject in doubt
         lo, hi = claim.sentence or (claim.start, claim.end)
+        if claim.subject_source == "proposed" and (
+            _own_opens_clause(text, claim, mentions, lo)
+            or (
+                kept is not None
+                and kept.sentence == claim.sentence
+                and kept.subject == claim.subject
+                and _SECOND_OBJECT.fullmatch(text, kept.end, claim.start) is not None
+            )
+        ):
+            # "..., FooSys uses 12% more time but 21% less energy": the paper's system is the clause's own
+            # subject, and of the number coordinated after it
+            kept = claim
+            continue
         near = baselines[bisect.bisect_left(baseline_starts, lo) : bisect.bisect_left(baseline_starts, hi)]
         # Another system named before the number, not as a baseline ("than GPipe and 1.4x over X").
         others = [
@@ -306,6 +320,21 @@ def doubts(text: str, claims: list[Claim], mentions: MentionIndex, names: list[s
         ]
         parsed[(lo, hi)].claims.append((claim, claim.start - lo, spans))
     return list(parsed.values())
+
+
+# Between two numbers of one verb: the first one's words, a conjunction, no new verb ("12% more time but 21% less").
+_SECOND_OBJECT = re.compile(r"[^\W\d]*(?:[ \t-]+[^\W\d]+){0,3}\s+(?:and|but|or|yet)\s+", re.I)
+
+
+def _own_opens_clause(text: str, claim: Claim, mentions: MentionIndex, lo: int) -> bool:
+    """Whether the paper's system the rules chose opens the clause holding the number as its grammatical
+    subject ("Training X on Y, FooSys uses 12% more time"): its verb follows it and no comma or clause word
+    stands between it and the number, so words before the clause (a participle's object) are no rival."""
+    own = [m for m in mentions.inside(lo, claim.start) if m.name == claim.subject]
+    if not own:
+        return False
+    m = own[-1]
+    return not re.search(r"[,;:，；]", text[m.end : claim.start]) and _topic(text, m, lo, claim.start)
 
 
 def decide_by_parse(doubts: list[Doubt], parse: Parser) -> None:
