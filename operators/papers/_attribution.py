@@ -27,7 +27,7 @@ from assay.operators.papers._baselines import (
     versus,
 )
 from assay.operators.papers._claims import Claim
-from assay.operators.papers._clause_subjects import cause_phrase, clause_subject
+from assay.operators.papers._clause_subjects import cause_phrase, clause_subject, share_part
 from assay.operators.papers._comparand import comparand_numbers
 from assay.operators.papers._contrast import contrast_baselines, while_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
@@ -153,6 +153,12 @@ def attribute(
             cause = cause_phrase(text, sentence[0], claim.start)
             if cause and cause.lower() not in proposed_names:
                 claim.subject, claim.subject_source = f"{claim.subject} with {cause}", "component"
+        if claim.subject_source == "primary" and claim.versus is None and lang == "en":
+            # "..., collective waits remain as high as 40% of step time": a share is the part's the clause
+            # names, not the paper's system's (D1)
+            part = share_part(text, sentence[0], claim.start, claim.end)
+            if part and part.lower() not in proposed_names:
+                claim.subject, claim.subject_source = part, "component"
         claim.setting = _setting(claim, sentence, mentions)
         previous, previous_sentence = claim, sentence
     distribute(text, claims)

@@ -76,3 +76,29 @@ def cause_phrase(text: str, lo: int, claim_start: int) -> str | None:
     if not 1 <= len(words) <= 4 or _NO_COMPONENT.search(phrase):
         return None
     return phrase
+
+
+# What a share's clause says before its number: the part's noun phrase and its verb of being ("X remains as
+# high as", "X is up to", "X accounts for").
+_PART_VERB = re.compile(
+    r"\s+(?:is|are|was|were|remains?|stays?|accounts?\s+for|makes?\s+up|takes?\s+up|consumes?|occupies|occupy)\b"
+)
+
+
+def share_part(text: str, lo: int, claim_start: int, claim_end: int) -> str | None:
+    """The part a share is of a whole ("..., collective waits remain as high as 40% of step time" ->
+    "collective waits"): the noun phrase of two to four words opening the number's clause, when "of" follows
+    the number; a pronoun or a number is no part."""
+    if not re.match(r"\s*(?:\*\*)?\s*of\s+\w", text[claim_end : claim_end + 12]):
+        return None
+    span = text[lo:claim_start]
+    opens = list(_CLAUSE_OPEN.finditer(span))
+    clause = span[opens[-1].end() :] if opens else span
+    verb = _PART_VERB.search(clause)
+    if not verb:
+        return None
+    phrase = _DETERMINER.sub("", " ".join(clause[: verb.start()].split()))
+    words = phrase.split()
+    if not 2 <= len(words) <= 4 or re.search(r"^(?:we|it|its|they|their|this|that|our)\b|\d|[()]", phrase, re.I):
+        return None
+    return phrase

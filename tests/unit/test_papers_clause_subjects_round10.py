@@ -50,3 +50,14 @@ def test_the_passive_subject_of_a_change_is_a_measure_not_the_subject(papers_bou
         papers_bound,
     )
     assert [(c["value"], c["subject"]) for c in found] == [(40.0, "Marlin"), (5.0, "Marlin")]
+
+
+def test_a_share_of_a_whole_belongs_to_the_part_its_clause_names(papers_bound):
+    # D1: "N% of <whole>" after a clause whose subject is the part: the part, not the paper's system
+    found = claims_in_order(
+        "We present Marlin, a checkpointing library. Marlin cuts recovery time by 35% over Kestrel. "
+        "Even on the newest clusters with fast links, checkpoint stalls remain as high as 38% of "
+        "training step time.",
+        papers_bound,
+    )
+    assert [(c["value"], c["subject"], c["versus"]) for c in found][-1] == (38.0, "checkpoint stalls", None)
