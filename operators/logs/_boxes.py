@@ -8,7 +8,7 @@ import re
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._fields import series_name
 from assay.operators.logs._losses import pick_loss
-from assay.operators.logs._names import is_step_key
+from assay.operators.logs._names import is_step_key, key_slug
 from assay.operators.logs._numbers import parse_quantity
 from assay.operators.logs._steps import counts_across_epochs
 
@@ -62,11 +62,15 @@ class BoxTables:
 
 def _step_of_record(rows: list[tuple[str, str, int, int | None]]) -> int | None:
     """A record's step: its key that counts across the run (``timesteps_total``, ``global_step``), else its
-    first step key (``step``, ``training_iteration``); printed whole or in ``%g`` notation."""
+    first step key (``step``, ``training_iteration``), else its epoch (a report a tool prints once an epoch,
+    ``| Epoch | 3 |``); printed whole or in ``%g`` notation."""
     steps = [(k.rsplit("/", 1)[-1], w) for k, v, _, _ in rows if is_step_key(k.rsplit("/", 1)[-1])
              and (w := _whole(v)) is not None]
     across = [w for k, w in steps if counts_across_epochs(k)]
-    return across[0] if across else (steps[0][1] if steps else None)
+    if across or steps:
+        return across[0] if across else steps[0][1]
+    epochs = [w for k, v, _, _ in rows if key_slug(k.rsplit("/", 1)[-1]) == "epoch" and (w := _whole(v)) is not None]
+    return epochs[0] if epochs else None
 
 
 def emit_record(out: Collector, rows: list[tuple[str, str, int, int | None]]) -> int | None:

@@ -86,3 +86,38 @@ def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -
             whole.rows.append((line_no, rank, kept + [""] * (len(whole.template) - size), step))
             miner.by_length[size].remove(cut)
             return
+
+
+_FIXED = re.compile(r"^[-+]?\d+\.(\d+)$")
+
+
+def _decimals(value: str) -> int | None:
+    m = _FIXED.match(value)
+    return len(m.group(1)) if m else None
+
+
+def blank_cut_tail(miner: TemplateMiner) -> None:
+    """The file's last record, when its template ends on a value that each of its other records (three or more)
+    prints with the same number of decimals (a fixed format, ``{:.6f}``) and it prints fewer: the line was cut
+    inside that value, so the value is not read (docs/gold-conventions.md, D9). ``Loss: 0.000001305`` after
+    records that print ``Loss: 0.000002487727670``."""
+    clusters = miner.clusters()
+    if not clusters:
+        return
+    last = max(row[0] for c in clusters for row in c.rows)
+    cluster = next(c for c in clusters if any(row[0] == last for row in c.rows))
+    if cluster.template[-1] != "<*>" or len(cluster.rows) < 4:
+        return
+    others = {_decimals(row[2][-1]) for row in cluster.rows if row[0] != last and row[2]}
+    if len(others) != 1 or (width := others.pop()) is None or width < 2:
+        return
+    row = next(row for row in cluster.rows if row[0] == last)
+    printed = _decimals(row[2][-1]) if row[2] else None
+    if printed is not None and printed < width:
+        row[2][-1] = ""
+
+
+def mend_cut_tail(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -> None:
+    """The file's last record, if the excerpt cut it: joined to its template, and a value the cut shortened blanked."""
+    join_cut_record(miner, step_of)
+    blank_cut_tail(miner)

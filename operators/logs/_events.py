@@ -189,6 +189,9 @@ EVENTS: tuple[EventRule, ...] = (
               r"|\bnew best (?:\w+ )?(?:model|checkpoint)\b.{0,20}\bsaved\b|\bBetter model found at\b"
               r"|\bbest model has been updated\b",
               "epoch 7: val dice 0.912 > 0.905, saved new best metric model"),
+    # a new best score, then the loop's bare "saving" after it (the model it keeps is implied)
+    EventRule("checkpoint", r"\bnew best\b[^\n]{0,40}[,;:]\s*saving\b",
+              "** new best top1 0.7412 at epoch 9, saving"),
     # the same worded as what the loop does now, a report's heading (``Save best model: monitor(max)=0.81``)
     EventRule("checkpoint", r"\bsave (?:the )?best (?:\w+ )?(?:model|weights|checkpoint)\b(?:\s*[:.]|\s+(?:to|at|in)\b)",
               "2025-01-09 08:10:11,120 P4411 INFO Save best model: val_auc=0.7731"),

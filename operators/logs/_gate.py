@@ -22,6 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from assay.operators.logs._events import classify
 from assay.operators.logs._lines import LineBlock
 
 #: A number as printed in a record (``3``, ``-0.51``, ``1.2e-05``, ``.5``).
@@ -153,3 +154,15 @@ def is_prose(text: str, names_metric) -> bool:
 
 #: Words that join a name to its number in a sentence-shaped record (``Loss is 1.72``, ``lr was 0.1``).
 _COPULAS = {"is", "was", "are", "were"}
+
+
+_NON_FINITE = {"nan", "inf", "+inf", "-inf", "infinity", "-infinity"}
+
+
+def only_a_nan_message(template: list[str], rows: list[list[str]]) -> bool:
+    """A line template whose every value is a NaN or an infinity word and whose line the event table reads as
+    a NaN (``Stopping epoch because loss is NaN``): the event's message, not a record. A template that also
+    prints finite values (``Loss is 2.31`` ... ``Loss is nan``) stays a record of the run diverging."""
+    values = [tokens[i] for tokens in rows for i, t in enumerate(template) if t == "<*>" and i < len(tokens)]
+    values = [v for v in values if v.lower() in _NON_FINITE or not v[:1].isalpha()]  # words that vary are no values
+    return bool(values) and all(v.lower() in _NON_FINITE for v in values) and classify(" ".join(rows[0])) == "nan"

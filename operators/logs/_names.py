@@ -254,7 +254,24 @@ def is_step_key(key: str) -> bool:
     for prefix in ("training_", "train_", "acc_", "accumulated_", "global_"):
         if slug.startswith(prefix) and slug[len(prefix) :] in _STEP_KEYS:
             return True
-    return slug in _STEP_KEYS or _echoed_run_count(slug) is not None
+    return slug in _STEP_KEYS or _echoed_run_count(slug) is not None or run_count(key)
+
+
+#: A counter of the whole run's environment steps, written with a word that says it adds up (reinforcement
+#: learning loggers: ``TotalEnvInteracts``, ``CumSteps``, ``total_env_steps``, ``env_steps_total``): the
+#: run's step, as ``total_timesteps`` is. A bare ``total_steps`` or ``num_steps`` is left out: configs print
+#: those as settings.
+_RUN_COUNT = re.compile(
+    r"^(?:(?:cum|cumulative)_(?:env_|environment_)?(?:steps|timesteps|interacts|interactions|frames)"
+    r"|(?:(?:total|cum|cumulative)_)?(?:env|environment)_(?:steps|timesteps|interacts|interactions|frames)"
+    r"|total_(?:env_)?interact(?:s|ions))(?:_total|_sampled)?$"
+)
+
+
+def run_count(key: str) -> bool:
+    """Whether ``key`` (its last ``/`` part, capitals starting words) counts the run's environment steps."""
+    last = key.rsplit("/", 1)[-1]
+    return bool(_RUN_COUNT.match(key_slug(_CAMEL.sub("_", last))))
 
 
 #: The splits an evaluation's record prefixes its keys with (fairseq's ``valid_loss`` ... ``valid_num_updates``).
@@ -286,7 +303,7 @@ def counts_across_epochs(key: str) -> bool:
     slug = key_slug(key)
     slug = _echoed_run_count(slug) or slug
     return is_step_key(key) and (
-        slug.startswith(_ACROSS_EPOCHS) or slug in _RUN_WIDE_STEP_KEYS
+        slug.startswith(_ACROSS_EPOCHS) or slug in _RUN_WIDE_STEP_KEYS or run_count(key)
     )
 
 
@@ -310,9 +327,12 @@ def metric_name(key: str) -> str | None:
     booster = _BOOSTER_KEY.match(key)
     if booster:
         return "loss" if booster["split"].lower() in ("train", "training", "learn") else "val_loss"
-    for prefix in ("train_", "training_", "trainer_", "reduced_"):  # reduced: averaged over the ranks
+    for prefix in ("train_", "training_", "trn_", "trainer_", "reduced_"):  # reduced: averaged over the ranks
         if slug.startswith(prefix) and slug[len(prefix) :] in _ALIASES:
             return _ALIASES[slug[len(prefix) :]]
+        # the training split written after the name (``loss_trn`` beside ``loss_val`` in a data file's header)
+        if prefix in ("train_", "training_", "trn_") and slug.endswith("_" + prefix[:-1]) and _ALIASES.get(slug[: -len(prefix)]) == "loss":
+            return "loss"
     for prefix in ("eval_", "val_", "vali_", "valid_", "validation_", "test_"):
         if slug.startswith(prefix) and _ALIASES.get(slug[len(prefix) :]) == "loss":
             return "val_loss"

@@ -71,13 +71,14 @@ def _total_as_loss(header: list[str], values: list[float], metrics: dict[int, st
 #: digit but a source location at its end), or a row that starts with a number and has another after a wide gap;
 #: either may open with a bracketed note (``[ 10%  ]``). RE2 and Python alike (the prefilter is RE2's).
 TABLE_LINE = (
-    r"^\s*(?:\[[^\]\n]*\]\s*)?[A-Za-z_][^\d\n]*(?:\s{2,}|\t)[A-Za-z_(%][^\d\n]*(?:\s+\[?[\w./\-]+:\d+\]?)?\s*$"
+    r"^\s*(?:\[[^\]\n]*\]\s*|#+\s*)?[A-Za-z_][^\d\n]*(?:\s{2,}|\t)[A-Za-z_(%][^\d\n]*(?:\s+\[?[\w./\-]+:\d+\]?)?\s*$"
     r"|^\s*(?:\[[^\]\n]*\]\s*)?\[?\s*[-+]?(?:\d|\.\d|nan|inf)[^\n]*(?:\s{2,}|\t)\S*(?:\d|nan|inf)"
 )
 TABLE_LINE_RE = re.compile(TABLE_LINE)
-#: A note at the start of a line in brackets (``[    5%      ]``, ``[------------]``), and at its end a source
+#: A note at the start of a line in brackets (``[    5%      ]``, ``[------------]``) or the comment mark a data
+#: file's header opens with (``#  step  rmse_val  lr``, as ``numpy.savetxt`` writes it), and at its end a source
 #: location (``latfacto.py:604``, ``[trainer.cc:120]``) or a bracketed note: blanked, so that positions stay.
-_LEAD_NOTE = re.compile(r"^\s*\[[^\]]*\]")
+_LEAD_NOTE = re.compile(r"^\s*(?:\[[^\]]*\]|#+(?=\s))")
 _TAIL_NOTE = re.compile(r"(?:\s\[?[\w./\-]+\.\w+:\d+\]?|\s\[[^\]]*[A-Za-z][^\]]*\])\s*$")
 _WORDS_LINE = re.compile(r"^[^\d]*$")
 _MAYBE_HEADER = re.compile(r"^[^\d]*?(?:\s{2}|\t|[|,])")

@@ -26,10 +26,10 @@ from assay.operators.logs._counters import (
     steady_named_counter,
     step_number,
 )
-from assay.operators.logs._cut import join_cut_record
+from assay.operators.logs._cut import mend_cut_tail
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
-from assay.operators.logs._gate import ShapeGate, is_prose
+from assay.operators.logs._gate import ShapeGate, is_prose, only_a_nan_message
 from assay.operators.logs._lines import LineBlock, PrefixStyle
 from assay.operators.logs._losses import bracket_groups, keep_series_apart, names_whole_loss, pick_loss
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
@@ -303,7 +303,7 @@ class GenericParser(LogParser):
                     (n, r, t, fixed.get(n, _context(bar_lines, fixed, n, step, bool(per_epoch))))
                     for n, r, t, step in cluster.rows
                 ]
-        join_cut_record(self.miner, _step_of)
+        mend_cut_tail(self.miner, _step_of)
         second = second_lines(self.miner, _step_of)
         _steps_from_typed_lines(self.miner)
         emit_all(
@@ -342,11 +342,6 @@ def _step_before(lines: list[int], steps: dict[int, int], line_no: int) -> int |
 
 #: Words that make a line numbered by its epoch a summary of the epoch's steps (``epoch 3 average loss: 0.2``).
 _AGGREGATE_WORDS = {"average", "avg", "mean"}
-
-
-def _says_epoch_ended(template: list[str], finer: bool = True) -> bool:
-    """A line that reports an epoch's end (``end of epoch 7``, ``Epoch 3 finished``): see ``_epochs``."""
-    return says_epoch_ended(template, finer)
 
 
 def _why(
@@ -491,6 +486,8 @@ def emit_all(
         if pos is not None and c.template[pos + 1 : pos + 2] == ["/"] and (found := samples_per_step([row[2] for row in c.rows], pos)):
             samples[int(c.rows[0][2][pos + 2])] = found
     for cluster in clusters:
+        if only_a_nan_message(cluster.template, [row[2] for row in cluster.rows]):
+            continue  # the NaN event's message (see _events), not a record
         emit_series(
             cluster,
             out,
@@ -551,7 +548,7 @@ def emit_series(
     keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics))
     if summary:
         metrics = {pos: f"epoch_avg_{name}" for pos, name in metrics.items()}
-    elif _says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):
+    elif says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):
         # ``| end of epoch 7 | time: 131s | valid loss 4.2``: the epoch's
         metrics = {pos: n if n.startswith("val_") else f"epoch_{n}" for pos, n in metrics.items()}
     # a template whose records mostly follow a counter line (an excerpt may open inside the record before)
