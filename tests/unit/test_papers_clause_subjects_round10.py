@@ -4,6 +4,7 @@ the trained parse where installed (``papers_bound``)."""
 
 from __future__ import annotations
 
+import pytest
 from papers_extract import claims_in_order
 
 
@@ -61,3 +62,45 @@ def test_a_share_of_a_whole_belongs_to_the_part_its_clause_names(papers_bound):
         papers_bound,
     )
     assert [(c["value"], c["subject"], c["versus"]) for c in found][-1] == (38.0, "checkpoint stalls", None)
+
+
+# The two whole-path tests above guard the outcome; short own-worded texts do not name a rival the rules take
+# for a system, so the parse is never asked there. The rules themselves are tested where they decide.
+
+
+def _doubted(text: str) -> list:
+    from assay.operators.papers._claims import Claim
+    from assay.operators.papers._mentions import Mention, MentionIndex
+    from assay.operators.papers._subjects import doubts
+
+    def mention(name: str) -> Mention:
+        at = text.index(name)
+        return Mention(at, at + len(name), name, "system", name, 0.9, "gazetteer")
+
+    claims = [
+        Claim(text.index(n), text.index(n) + len(n), n, "%", value=float(n[:-1]), subject="Marlin",
+              sentence=(0, len(text)), subject_source="proposed", rival_before=True)
+        for n in ("10%", "30%")
+    ]
+    return doubts(text, claims, MentionIndex([mention("Kestrel"), mention("Marlin")]), ["Marlin"])
+
+
+def test_the_papers_system_opening_the_numbers_clause_is_not_put_to_the_parse():
+    # a rival named in a participle's clause before the comma leaves the subject in no doubt ...
+    assert _doubted("Restoring Kestrel from a crash on four GPUs, Marlin takes 10% more memory but 30% less time.") == []
+    # ... one that opens the clause itself does
+    assert _doubted("Kestrel, unlike Marlin, takes 10% more memory but 30% less time.")
+
+
+def test_the_passive_subject_of_a_verb_of_change_is_never_the_parses_subject():
+    from assay.operators.papers import _nlp
+    from assay.operators.papers._parse import subject_from_parse
+
+    if not _nlp.trained_model_available():
+        pytest.skip(f"{_nlp.TRAINED_MODEL} is not installed")
+    parse = _nlp.build_parser()
+    text = "On two of the jobs, Kestrel is increased by 5%."
+    kestrel = (text.index("Kestrel"), text.index("Kestrel") + 7, "Kestrel", True)
+    assert subject_from_parse(parse(text), text.index("5%"), [kestrel], "Marlin") is None
+    text = "Kestrel is 5% faster than Marlin."
+    assert subject_from_parse(parse(text), text.index("5%"), [(0, 7, "Kestrel", True)], "Marlin") == "Kestrel"
