@@ -98,6 +98,12 @@ def emit_record(out: Collector, rows: list[tuple[str, str, int, int | None]]) ->
 KEY_LINE = re.compile(r"^\s*\{?\s*[\"']?(?P<key>[A-Za-z_][\w/.@\-]*)[\"']?:\s+(?P<value>[-+]?(?:\d+\.?\d*"
                       r"(?:[eE][-+]?\d+)?|\.\d+|nan|inf))\s*,?\s*(?P<close>\})?\s*$")
 
+#: A line of a tabular logger's report without its colon (rllab's, garage's and rlpyt's ``Diagnostics/CumSteps
+#: 10000``): a key shaped as an identifier (a ``/`` section, an ``_`` or a capital inside it; a word of prose has
+#: none) and its number apart by spaces, after the separator a logger's prefix may leave (``| ``).
+KEY_SPACE_LINE = re.compile(r"^\s*(?:[|:-]\s+)?(?P<key>[A-Za-z_]\w*(?:/\w+)+|[A-Za-z]+_\w+|[A-Z]?[a-z]+[A-Z]\w*)(?: \([^)]{1,8}\))?"
+                            r"\s+(?P<value>[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf))\s*$")
+
 #: A line of such a dump whose value is no number (``hostname: node-3``, ``"eta": "1 day, 3:00:00",``) or that
 #: opens a section (``info:``).
 _OTHER_KEY_LINE = re.compile(r"^\s*[A-Za-z_][\w/.@\-]*:(?:\s+\S+)?\s*$|^\s*\{?\s*\"[\w/.@\-]+\":\s*\"[^\"]*\",?\s*$")
@@ -122,6 +128,8 @@ class KeyBlocks:
             self.flush()
             return True
         m = KEY_LINE.match(text) if ":" in text else None
+        if m is None:
+            m = KEY_SPACE_LINE.match(text)
         if not m:
             if not self.rows:
                 return False

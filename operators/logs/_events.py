@@ -189,6 +189,11 @@ EVENTS: tuple[EventRule, ...] = (
               r"|\bnew best (?:\w+ )?(?:model|checkpoint)\b.{0,20}\bsaved\b|\bBetter model found at\b"
               r"|\bbest model has been updated\b",
               "epoch 7: val dice 0.912 > 0.905, saved new best metric model"),
+    # "checkpoint" as the verb of the save: what is written and where, or the step it is written at (not
+    # "activation checkpointing", which names no object and no step)
+    EventRule("checkpoint", r"\bcheckpointing (?:the )?(?:model|weights|state|run|trainer) (?:to|into)\b"
+              r"|\bcheckpointing at (?:step|iter|iteration|epoch)\b",
+              "12:00:01 INFO (saver) Checkpointing model to: /runs/exp4/"),
     # a new best score, then the loop's bare "saving" after it (the model it keeps is implied)
     EventRule("checkpoint", r"\bnew best\b[^\n]{0,40}[,;:]\s*saving\b",
               "** new best top1 0.7412 at epoch 9, saving"),

@@ -10,7 +10,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-_ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+#: A terminal's escape sequence (colours, cursor moves), also as a pager shows it in a pasted excerpt (``less``
+#: prints the escape byte as ``ESC``, ``cat -v`` as ``^[``).
+_ANSI = re.compile(rb"(?:\x1b|ESC|\^\[)\[[0-9;?]*[A-Za-z]")
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,8 @@ def after_prefix(pattern: str, style: PrefixStyle | None) -> str:
 
 
 def strip_ansi(data: bytes) -> bytes:
-    return _ANSI.sub(b"", data) if data.find(b"\x1b") >= 0 else data  # a one-byte find is a memchr
+    shown = data.find(b"ESC[") >= 0 or data.find(b"^[[") >= 0
+    return _ANSI.sub(b"", data) if shown or data.find(b"\x1b") >= 0 else data  # a one-byte find is a memchr
 
 
 class LineBlock:

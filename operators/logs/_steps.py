@@ -29,12 +29,14 @@ _SETTING_WORDS = {"total", "max", "maximum", "num", "number", "accumulation", "w
 
 
 def _after_a_setting_word(text: str, at: int) -> bool:
-    """The word right before ``at`` (``Total steps``, ``num_steps``) is one of ``_SETTING_WORDS``."""
-    before = text[max(0, at - 14) : at].lower()
-    if not before or before[-1] not in " _":
-        return False
-    word = re.split(r"[^a-z]", before[:-1])[-1]
-    return word in _SETTING_WORDS
+    """One of the (up to three) words right before ``at`` is one of ``_SETTING_WORDS``: the step word is a
+    setting's head noun (``Total steps``, ``num_steps``, ``Total prediction steps = 3``)."""
+    before = _WORDS_BEFORE.search(text[max(0, at - 40) : at].lower())
+    return before is not None and any(w in _SETTING_WORDS for w in re.split(r"[ _]+", before.group(1).strip(" _")))
+
+
+#: The words (letters only) a step word's noun phrase ends with before it, up to three.
+_WORDS_BEFORE = re.compile(r"((?:[a-z]+[ _]){1,3})$")
 
 
 def _a_setting(template: list[str], pos: int) -> bool:
@@ -42,7 +44,14 @@ def _a_setting(template: list[str], pos: int) -> bool:
     j = pos - 1
     while j >= 0 and template[j] in (":", "=", "of"):
         j -= 1
-    return j >= 1 and template[j][:1].isalpha() and template[j - 1].lower() in _SETTING_WORDS
+    if j < 1 or not template[j][:1].isalpha():
+        return False
+    words: list[str] = []  # the words of the name's own phrase before it (up to three), none across a value
+    for w in reversed(template[max(0, j - 3) : j]):
+        if not w.isalpha():
+            break
+        words.append(w.lower())
+    return any(w in _SETTING_WORDS for w in words)
 
 
 #: Counters printed as ``Batch 16/29316``: a step when no step key names one.

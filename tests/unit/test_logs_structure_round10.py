@@ -74,3 +74,55 @@ def test_a_message_that_the_loss_is_nan_is_an_event_not_a_record(tmp_path):
     lines = [f"Loss is {v}" for v in ("2.31", "2.12", "nan")]
     log = parse_log(write_log(tmp_path, [f"step {i} {ln}" for i, ln in enumerate(lines)], name="diverged.log"))
     assert math.isnan(_series(log, "loss")[-1][1])
+
+
+def test_a_setting_whose_noun_phrase_ends_in_steps_numbers_no_record(tmp_path):
+    # "Total prediction steps = 3" in an evaluation's banner is a count of the evaluation, not the step the
+    # evaluation's values are at: they stay at the training step before them
+    lines = [
+        "[2024-02-01 10:00:00,000] [INFO] - loss: 0.61, learning_rate: 3e-06, global_step: 100, epoch: 5.0",
+        "[2024-02-01 10:00:00,001] [INFO] - ***** Running Evaluation *****",
+        "[2024-02-01 10:00:00,002] [INFO] -   Total prediction steps = 3",
+        "[2024-02-01 10:00:01,000] [INFO] - eval_loss: 0.74, eval_accuracy: 0.70, epoch: 5.0",
+        "[2024-02-01 10:00:02,000] [INFO] - loss: 0.55, learning_rate: 3e-06, global_step: 110, epoch: 5.5",
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert _series(log, "val_loss") == [(100, 0.74)]
+
+
+def test_a_batch_size_written_in_words_in_a_start_up_banner_is_the_runs_layout(tmp_path):
+    lines = [
+        "[2024-02-01 10:00:00,000] [INFO] - ***** Running training *****",
+        "[2024-02-01 10:00:00,000] [INFO] -   Instantaneous batch size per device = 16",
+        "[2024-02-01 10:00:00,000] [INFO] -   Total train batch size (w. parallel, distributed & accumulation) = 128",
+        "[2024-02-01 10:00:01,000] [INFO] - loss: 0.61, learning_rate: 3e-06, global_step: 10, epoch: 0.1",
+        "[2024-02-01 10:00:02,000] [INFO] - loss: 0.58, learning_rate: 3e-06, global_step: 20, epoch: 0.2",
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert (log.run["micro_batch_size"], log.run["global_batch_size"]) == (16, 128)
+
+
+def test_escape_sequences_shown_by_a_pager_are_stripped_as_the_bytes_are(tmp_path):
+    header = "epoch       iteration   main/loss   validation/main/loss   elapsed_time"
+    rows = [f"{{esc}}[J0           {i * 100:<12d}{700 - i * 50:<12.3f}{'':23s}{i * 40.5:.3f}" for i in (1, 2, 3)]
+    for esc, name in (("\x1b", "bytes.log"), ("ESC", "less.log"), ("^[", "catv.log")):
+        log = parse_log(write_log(tmp_path, [header, *(r.format(esc=esc) for r in rows)], name=name))
+        assert [s for s, _ in _series(log, "loss")] == [100, 200, 300], name
+
+
+def test_a_tabular_loggers_key_and_value_lines_are_one_record_at_its_run_wide_count(tmp_path):
+    lines = ["itr #499 saving snapshot...", "----------------------------- ---------------"]
+    lines += [f"2024-02-01 10:00:00.{i:06d} | {k} {v}" for i, (k, v) in enumerate(
+        [("Diagnostics/Iteration", 499), ("Diagnostics/CumTime (s)", 812.4), ("Diagnostics/CumSteps", 2000),
+         ("Diagnostics/StepsPerSecond", 2.46), ("loss/Average", 0.4123), ("loss/Std", 0.0321)])]
+    log = parse_log(write_log(tmp_path, lines))
+    assert set(log.metrics.column("step").to_pylist()) == {2000}
+    # a sentence of two words and a number is no such line
+    log = parse_log(write_log(tmp_path, ["warmup done 3", "we trained 12", "step 5 loss 0.4"], name="prose.log"))
+    assert _series(log, "loss") == [(5, 0.4)]
+
+
+def test_activation_checkpointing_is_no_save(tmp_path):
+    lines = ["using activation checkpointing in 24 layers", "gradient checkpointing to save memory: on",
+             "step 1 loss 0.9", "step 2 loss 0.8"]
+    assert "checkpoint" not in {e["kind"] for e in parse_log(write_log(tmp_path, lines)).events}
