@@ -27,7 +27,7 @@ from assay.operators.papers._context import CLAUSE_END
 from assay.operators.papers._mentions import Mention, MentionIndex
 from assay.operators.papers._nlp import HAS_CJK
 from assay.operators.papers._phrase_names import DESCRIPTORS
-from assay.operators.papers._phrase_shape import mask_citations, shape
+from assay.operators.papers._phrase_shape import SPAN_OVER, closes_sentence, mask_citations, shape
 from assay.operators.papers._proposals import acceptable
 from assay.operators.papers._sections import Structure
 
@@ -114,16 +114,18 @@ _VERSUS_ZH = re.compile(
     r"(?:与|(?:^|(?<=[，。；,;\n]))\s*(?:和|同|跟))(?P<v1>[^，。；,;]{1,60}?)(?:相比|相较|比较|对比)"
     # "相比 TransformerEngine 取得 ...": a Latin name right after the word is the whole baseline.
     r"|(?:相比于?|相较于?|相对于?|对比于?|较之)\s*(?P<v6>[A-Za-z][A-Za-z0-9_.+-]*(?:[ ][A-Za-z][A-Za-z0-9_.+-]*)*)"
-    r"(?=\s*(?:[，。；,;的]|\[|$)|\s(?!和|与|及|、|基线|框架|系统|方法|实现|版本|库|方案|算法|策略)[^\sA-Za-z])"
+    r"(?=\s*(?:[，。；,;的]|\[|$)|\s(?!和|与|及|、|基线|基准|框架|系统|方法|实现|版本|库|方案|算法|策略)[^\sA-Za-z])"
     # "（1.36 rps 对比 0.67 rps）": a value set against a value names no baseline.
     r"|(?:相比于?|相较于?|相对于|对比于?|较之)(?!\s*\d)(?P<v2>[^，。；,;]{1,80}?)"
     # ... up to the clause's end, 的, or 分别 / a change verb after the baselines ("相比A和B分别提升了")
     r"(?=[，。；,;]|$|的|\s*分别|\s*(?:提升|提高|降低|减少|增加|缩短|加速|节省)了?\s*\d)"
-    r"|比(?P<v3>[^，。；,;\d]{1,30}?)(?:快|高|低|少|多|好|强|提升|提高|减少|降低|增加|缩短|节省|加速|加快|提速)"
+    # a digit glued to a Latin word is part of a name ("比FP16 cuDNN基准快"), not the number
+    r"|比(?P<v3>(?:[^，。；,;\d]|(?<=[A-Za-z])\d+){1,30}?)"
+    r"(?:快|高|低|少|多|好|强|提升|提高|减少|降低|增加|缩短|节省|加速|加快|提速)"
     r"|优于(?P<v4>[^，。；,;\d]{1,40}?)(?=\d|[，。；,;]|$)"
     r"|在(?P<v5>[^，。；,;在]{1,30}?(?:基线|框架|系统|方法|实现|库|baselines?|systems?))上"
     # "较X提升了1.3倍": 较 with the baseline before a change (not the adverb of "较高", "较大", "较之").
-    r"|较(?![之为高低大小多少长短快慢好差早晚强弱])(?P<v7>[^，。；,;\d]{1,30}?)"
+    r"|较(?![之为高低大小多少长短快慢好差早晚强弱])(?P<v7>(?:[^，。；,;\d]|(?<=[A-Za-z])\d+){1,30}?)"
     r"(?:提升|提高|降低|减少|增加|缩短|节省|加速|加快|快|高|低|少|多|好|强)"
     # "是X的1.6倍", "达到了X的93%": the number is a multiple or a share of X's figure.
     r"|(?:是|为|达到了?|可达|高达|相当于|仅为|只有)(?P<v8>[^，。；,;\d的是为]{1,30}?)(?:的[^，。；,;\d的是为]{1,10})?"
@@ -140,7 +142,7 @@ _ZH_COMMA = re.compile(r"[，,；;。]")
 # coordination or a head noun ("A 和 B", "X 基线", "X 的实现").
 _ZH_LATIN_LEAD = re.compile(
     r"^(?P<n>[A-Za-z][A-Za-z0-9_.+-]*(?:[ ][A-Za-z][A-Za-z0-9_.+-]*)*)\s*(?=[\u4e00-\u9fff])"
-    r"(?!和|与|及|、|的|基线|框架|系统|方法|实现(?!了)|版本|库|模型|方案|算法|策略)"
+    r"(?!和|与|及|、|的|基线|基准|框架|系统|方法|实现(?!了)|版本|库|模型|方案|算法|策略)"
 )
 _BARE_COMPARATIVE = re.compile(
     r"^(?:more|less|fewer|faster|higher|lower|better|an?|the|one|two|twice|thrice|double|triple|half)$", re.I
@@ -201,8 +203,8 @@ def versus(
     candidates: list[tuple[int, int, str, int, int]] = []
     introducing: tuple[str, int, int] | None = None
     for m in _comparisons(text, s_start, s_end):
-        if m.group().lower().startswith("over") and _PATH_OVER.search(
-            text, max(s_start, m.start() - 30), m.start()
+        if m.group().lower().startswith("over") and (
+            _PATH_OVER.search(text, max(s_start, m.start() - 30), m.start()) or SPAN_OVER.match(text, m.start())
         ):
             continue
         start = m.start("v")
@@ -268,8 +270,13 @@ def versus(
             start = m.start(group) + m.group(group).index(phrase)
             end = start + len(phrase)
             distance = _distance(claim, start, end)
-            if start >= claim.end and (group != "v4" or _ZH_COMMA.search(text, claim.end, start)):
-                # "相比 X" after the number introduces the next statement; only "优于X" closes this one.
+            if (
+                start >= claim.end
+                and (group != "v4" or _ZH_COMMA.search(text, claim.end, start))
+                and not (group in ("v1", "v2") and closes_sentence(text, claim.end, m, s_end))
+            ):
+                # "相比 X" after the number introduces the next statement; only "优于X" closes this one, and
+                # "与X相比" when it ends the sentence ("...提升了2倍，与X相比。": nothing follows for it to introduce).
                 continue
             # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
             preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)

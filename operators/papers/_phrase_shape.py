@@ -124,3 +124,26 @@ def shape(text: str, start: int, end: int, limit: int) -> tuple[str, int, int]:
     if aux and _NAME_START.match(phrase) and aux.start() > 0:
         return " ".join(phrase[: aux.start()].split()), start, start + aux.start()
     return " ".join(phrase.split()), start, end
+
+
+# "varies over time", "over the course of a day", "over the past year": a stretch of time, no baseline.
+SPAN_OVER = re.compile(
+    r"over\s+(?:time|(?:the\s+)?(?:course|lifetime|duration|span)\s+of|"
+    r"(?:the\s+)?(?:past|last|next|previous|following|first|entire|whole)\s+(?:\w+\s+)?"
+    r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?|runs?|periods?|decades?))\b",
+    re.I,
+)
+
+
+# A clause or sentence break in Chinese.
+_ZH_BREAK = re.compile(r"[；;。]")
+# What may follow a Chinese comparison that closes its sentence: a full stop, spaces, a closing bracket.
+_ZH_SENTENCE_END = re.compile(r"[\s。.!?！？)）]*")
+
+
+def closes_sentence(text: str, claim_end: int, m: re.Match[str], s_end: int) -> bool:
+    """Whether the Chinese comparison ``m`` after a claim is the last thing its sentence says ("实现了2倍的吞吐量
+    提升，与X相比。") with no clause break (；。) between the claim and it: it then holds for the claims before it."""
+    return _ZH_SENTENCE_END.fullmatch(text, m.end(), s_end) is not None and not _ZH_BREAK.search(
+        text, claim_end, m.start()
+    )

@@ -78,8 +78,17 @@ def _doubted(text: str) -> list:
         return Mention(at, at + len(name), name, "system", name, 0.9, "gazetteer")
 
     claims = [
-        Claim(text.index(n), text.index(n) + len(n), n, "%", value=float(n[:-1]), subject="Marlin",
-              sentence=(0, len(text)), subject_source="proposed", rival_before=True)
+        Claim(
+            text.index(n),
+            text.index(n) + len(n),
+            n,
+            "%",
+            value=float(n[:-1]),
+            subject="Marlin",
+            sentence=(0, len(text)),
+            subject_source="proposed",
+            rival_before=True,
+        )
         for n in ("10%", "30%")
     ]
     return doubts(text, claims, MentionIndex([mention("Kestrel"), mention("Marlin")]), ["Marlin"])
@@ -87,7 +96,12 @@ def _doubted(text: str) -> list:
 
 def test_the_papers_system_opening_the_numbers_clause_is_not_put_to_the_parse():
     # a rival named in a participle's clause before the comma leaves the subject in no doubt ...
-    assert _doubted("Restoring Kestrel from a crash on four GPUs, Marlin takes 10% more memory but 30% less time.") == []
+    assert (
+        _doubted(
+            "Restoring Kestrel from a crash on four GPUs, Marlin takes 10% more memory but 30% less time."
+        )
+        == []
+    )
     # ... one that opens the clause itself does
     assert _doubted("Kestrel, unlike Marlin, takes 10% more memory but 30% less time.")
 
@@ -104,3 +118,52 @@ def test_the_passive_subject_of_a_verb_of_change_is_never_the_parses_subject():
     assert subject_from_parse(parse(text), text.index("5%"), [kestrel], "Marlin") is None
     text = "Kestrel is 5% faster than Marlin."
     assert subject_from_parse(parse(text), text.index("5%"), [(0, 7, "Kestrel", True)], "Marlin") == "Kestrel"
+
+
+# --- baselines: a Chinese comparison whose baseline holds a Latin name with digits and a kind word, one closing
+# its sentence after the numbers, and "over" a stretch of time
+
+
+def test_a_chinese_baseline_with_digits_and_a_kind_word_is_kept_whole(papers_bound):
+    found = claims_in_order(
+        "我们提出了FooQ，一种新的量化方法。平均而言，FooQ在A100 GPU上的矩阵乘法比BF16 cuDNN基准提高了1.8倍。"
+        "在小batch的推理中，FooQ的性能比BF16基准高出1.2到2.4倍。",
+        papers_bound,
+    )
+    assert [c["versus"] for c in found] == ["BF16 cuDNN基准", "BF16基准"]
+
+
+def test_a_chinese_comparison_closing_its_sentence_holds_for_the_numbers_before_it(papers_bound):
+    found = claims_in_order(
+        "我们提出了FooQ，一种新的量化方法。我们在两个GPU上评估了FooQ，实现了1.3倍的延迟减少和2.5倍的吞吐量增加，"
+        "与BF16基线相比。",
+        papers_bound,
+    )
+    assert [(c["value"], c["versus"]) for c in found] == [(1.3, "BF16基线"), (2.5, "BF16基线")]
+
+
+def test_a_chinese_comparison_that_opens_the_next_statement_is_not_the_earlier_numbers():
+    from assay.operators.papers._baselines import _VERSUS_ZH
+    from assay.operators.papers._phrase_shape import closes_sentence
+
+    text = "吞吐量提升了2倍，与X基线相比，延迟也更低。"
+    m = next(_VERSUS_ZH.finditer(text))
+    assert not closes_sentence(text, text.index("倍") + 1, m, len(text))
+    text = "吞吐量提升了2倍，与X基线相比。"
+    m = next(_VERSUS_ZH.finditer(text))
+    assert closes_sentence(text, text.index("倍") + 1, m, len(text))
+
+
+def test_over_a_stretch_of_time_names_no_baseline(papers_bound):
+    found = claims_in_order(
+        "We present Quill, a GPU sharing service. Our study shows that the average cache hit rate is often "
+        "below 30% because access patterns drift over time and between epochs.",
+        papers_bound,
+    )
+    assert [c["versus"] for c in found] == [None]
+    from assay.operators.papers._phrase_shape import SPAN_OVER
+
+    assert SPAN_OVER.match("over time and between epochs")
+    assert SPAN_OVER.match("over the course of a day")
+    assert not SPAN_OVER.match("over Kestrel")
+    assert not SPAN_OVER.match("over running each job alone")
