@@ -1,5 +1,5 @@
-"""Which of several step keys on one line is the step: the learner's counter among the roles' (Acme's
-``Actor Steps`` / ``Learner Steps``), the optimizer's updates over the passes between them (LitGPT's ``iter N step
+"""Which of several step keys on one line is the step: the actors' environment steps among the roles' counters
+(Acme's ``Actor Steps`` / ``Learner Steps``), the optimizer's updates over the passes between them (LitGPT's ``iter N step
 M``). Read from the tools' own code; ``_steps.step_position`` applies them, ``_counters.passes_between_repeats``
 reads the records when updates repeat."""
 
@@ -9,15 +9,17 @@ import re
 
 from assay.operators.logs._names import key_slug
 
-#: Roles whose counter is the training's own: the learner's updates, not the actors' or evaluators' env steps.
-_LEARNER_ROLES = {"learner", "trainer", "train", "training", "optimizer", "update", "gradient", "sgd"}
+#: Roles whose counter counts the environment's steps (the run-wide step of reinforcement learning, D10 of
+#: docs/gold-conventions.md), not the learner's updates nor the evaluator's own episodes.
+_ENVIRONMENT_ROLES = {"actor", "actors", "env", "environment", "agent", "rollout", "sampler", "explorer", "collector",
+                      "worker"}
 
 
-def learners_own(template: list[str], names: dict[int, str], keys: list[int]) -> list[int]:
+def environment_steps(template: list[str], names: dict[int, str], keys: list[int]) -> list[int]:
     """Several step keys of one word, each after the role that counts it (Acme's ``TerminalLogger`` prints every
-    counter of its ``counting.Counter``, ``actor_steps``, ``evaluator_steps``, ``learner_steps``, titled as
-    ``Actor Steps = 825 | ... | Learner Steps = 2``): the learner's counts the training's updates, the others count
-    environment steps, so it is the step. ``keys`` unchanged where no key's role is a learner's."""
+    counter of its ``counting.Counter``, titled: ``Actor Steps = 825 | ... | Learner Steps = 2``): the actors'
+    counts the environment's steps, the run's step in reinforcement learning; the learner's counts its updates and
+    the evaluator's its own episodes. ``keys`` unchanged where no key's role is an actor's."""
     if len(keys) < 2:
         return keys
     own = []
@@ -27,7 +29,7 @@ def learners_own(template: list[str], names: dict[int, str], keys: list[int]) ->
             at -= 1
         name = names[pos].lower().split()
         role = name[-2] if len(name) >= 2 else (template[at - 1].lower() if at >= 1 else "")
-        if role in _LEARNER_ROLES:
+        if role in _ENVIRONMENT_ROLES:
             own.append(pos)
     return own if own and len(own) < len(keys) else keys
 

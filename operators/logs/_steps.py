@@ -14,7 +14,7 @@ from assay.operators.logs._epochs import (  # noqa: F401 -- the epoch context is
     says_epoch_ended,
 )
 from assay.operators.logs._names import counts_across_epochs, is_step_key
-from assay.operators.logs._step_keys import learners_own, optimizer_step
+from assay.operators.logs._step_keys import environment_steps, optimizer_step
 
 #: A line about evaluation (``Epoch(val) [2][100/100]``, ``Test: [ 10/50]``): its counter counts evaluation
 #: batches, not training steps. The word alone: ``val_loss:`` on a training line's end is a metric's name.
@@ -75,7 +75,7 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
         running = [pos for pos in keys if template[pos + 1 : pos + 2] != ["/"]]
         if running and len(running) < len(keys):
             keys = running
-        keys = learners_own(template, names, keys)
+        keys = environment_steps(template, names, keys)
         across = next((pos for pos in keys if counts_across_epochs(names[pos])), None)
         if across is not None:
             return across

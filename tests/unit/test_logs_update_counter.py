@@ -32,9 +32,9 @@ def test_records_on_every_pass_are_stepped_by_the_pass(tmp_path):
     assert _steps(tmp_path, lines) == list(range(1, 9))
 
 
-def test_the_learners_counter_among_the_roles_counters_is_the_step(tmp_path):
-    # an RL framework's terminal logger prints every role's counter, titled, in key order: the learner's counts
-    # the training's updates, the actors' and evaluators' count environment steps
+def test_the_actors_environment_steps_among_the_roles_counters_are_the_step(tmp_path):
+    # an RL framework's terminal logger prints every role's counter, titled, in key order: the actors' count the
+    # environment's steps, the run's step in RL (docs/gold-conventions.md, D10); the learner's counts updates
     lines = []
     for k, (env, updates) in enumerate(((410, 3), (880, 4), (1350, 5))):
         lines.append(
@@ -45,7 +45,7 @@ def test_the_learners_counter_among_the_roles_counters_is_the_step(tmp_path):
             f"I0102 11:00:0{k}.400000 13900 terminal.py:91] [Actor] Actor Episodes = {k + 1} | Actor Steps = {env + 200} | "
             f"Episode Length = 200 | Episode Return = -19.0 | Learner Steps = {updates} | Steps Per Second = 80.5"
         )
-    assert _steps(tmp_path, lines) == [3, 4, 5]
+    assert _steps(tmp_path, lines) == [410, 880, 1350]  # the learner's lines print the loss
 
 
 def test_one_role_alone_keeps_its_counter(tmp_path):
