@@ -153,6 +153,16 @@ def attribute(
             cause = cause_phrase(text, sentence[0], claim.start)
             if cause and cause.lower() not in proposed_names:
                 claim.subject, claim.subject_source = f"{claim.subject} with {cause}", "component"
+        elif claim.subject_source == "primary" and claim.versus_source == "phrase" and lang == "en":
+            # "the tuned batch size can lead to 20% lower energy than the default choice": a technique set
+            # against another choice, not a run of the paper's system, is the phrase alone (D2)
+            cause = cause_phrase(text, sentence[0], claim.start)
+            if (
+                cause
+                and cause.lower() not in proposed_names
+                and cause.lower() not in (claim.versus or "").lower()
+            ):
+                claim.subject, claim.subject_source = cause, "component"
         if claim.subject_source == "primary" and claim.versus is None and lang == "en":
             # "..., collective waits remain as high as 40% of step time": a share is the part's the clause
             # names, not the paper's system's (D1)

@@ -59,6 +59,13 @@ _NO_COMPONENT = re.compile(
 )
 
 
+# A bracketed aside after the cause ("(Opt. in Figure 1)") and a modal before its verb ("can lead to").
+_ASIDE = re.compile(r"\s*\([^()]{0,60}\)")
+_MODAL = re.compile(
+    r"\s+(?:can|could|may|might|will|would|should|does|did|do)(?:\s+(?:also|further|even|still))?\s*$"
+)
+
+
 def cause_phrase(text: str, lo: int, claim_start: int) -> str | None:
     """The noun phrase that a causal verb ("results in", "leads to") makes the cause of the change the number
     measures, when it opens its clause (after "that", a comma, the sentence's start) and no clause break
@@ -68,7 +75,8 @@ def cause_phrase(text: str, lo: int, claim_start: int) -> str | None:
     cause = max(_CAUSE.finditer(span), key=lambda m: m.start(), default=None)
     if cause is None or re.search(r"[;:]|,\s|\b(?:while|whereas|but)\b", span[cause.end() :]):
         return None
-    head = span[: cause.start()]
+    # "X (Opt. in Figure 1) can lead to": a bracketed aside and a modal are no part of the phrase
+    head = _MODAL.sub("", _ASIDE.sub("", span[: cause.start()]))
     opens = list(_CLAUSE_OPEN.finditer(head))
     phrase = head[opens[-1].end() :] if opens else head
     phrase = _DETERMINER.sub("", " ".join(phrase.split()))

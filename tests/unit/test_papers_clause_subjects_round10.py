@@ -167,3 +167,26 @@ def test_over_a_stretch_of_time_names_no_baseline(papers_bound):
     assert SPAN_OVER.match("over the course of a day")
     assert not SPAN_OVER.match("over Kestrel")
     assert not SPAN_OVER.match("over running each job alone")
+
+
+# --- a technique that causes the change and is set against another choice is the phrase alone (D2)
+
+
+def test_a_cause_set_against_another_choice_is_the_phrase_alone(papers_bound):
+    found = claims_in_order(
+        "We present Marlin, a checkpointing library. Marlin cuts recovery time by 35% over Kestrel. "
+        "Marlin saves 2x more states than Kestrel. Our study finds that the stall-aware flush interval "
+        "(Interval Opt. in Figure 2) can lead to 18% lower write traffic than the stock setting.",
+        papers_bound,
+    )
+    last = found[-1]
+    assert (last["value"], last["subject"], last["versus"]) == (18.0, "stall-aware flush interval", "stock setting")
+
+
+def test_a_cause_phrase_drops_its_aside_and_modal_and_refuses_a_pronoun():
+    from assay.operators.papers._clause_subjects import cause_phrase
+
+    text = "In short, the tuned flush interval (Opt. in Figure 2) can lead to 18% lower write traffic."
+    assert cause_phrase(text, 0, text.index("18%")) == "tuned flush interval"
+    text = "In short, this can lead to 18% lower write traffic."
+    assert cause_phrase(text, 0, text.index("18%")) is None
