@@ -246,8 +246,10 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
     if enclosed is not None:
         return None if evaluating else enclosed
     for pos in range(1, len(t) - 2):
-        # followed by a key (``[400] train_loss=``), not by another bracket (mmengine's ``[1][25/25]``)
-        if t[pos - 1] == "[" and t[pos] == "<*>" and t[pos + 1] == "]" and t[pos + 2][:1].isalpha():
+        # followed by a key (``[400] train_loss=``, R's ``[5]:  train's l2:``), not by another bracket (mmengine's
+        # ``[1][25/25]``)
+        after = t[pos + 3] if t[pos + 2] == ":" and pos + 3 < len(t) else t[pos + 2]
+        if t[pos - 1] == "[" and t[pos] == "<*>" and t[pos + 1] == "]" and after[:1].isalpha():
             if evaluating and t[pos - 2 : pos - 1] == ["]"]:
                 return None
             values = [row[2][pos] for row in cluster.rows]

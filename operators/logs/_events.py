@@ -111,7 +111,8 @@ EVENTS: tuple[EventRule, ...] = (
     # stopped. A checkpoint's name is required after "initializing from" (not ``Initializing from scratch``)
     EventRule("restart", r"\binitiali[sz]ing (?:model |weights |training )?from\s+\S*(?:checkpoint|ckpt|snapshot"
               r"|\.t7\b|\.pth?\b|\.safetensors\b)|\bloaded (?:the )?(?:model )?checkpoint from\b"
-              r"|\bresum(?:ed|ing) (?:training |the run )?from (?:the )?(?:last |latest |saved )?(?:checkpoint|ckpt)\b",
+              r"|\bresum(?:ed|ing) (?:training |the run )?from (?:the )?(?:last |latest |saved )?(?:checkpoint|ckpt)\b"
+              r"|\bloading (?:a|the) (?:last |latest |saved )?checkpoint from\b",
               "Initializing from \tsnaps/ckpt_40.t7"),
     EventRule("failure", r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED",
               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED"),
@@ -214,9 +215,10 @@ EVENTS: tuple[EventRule, ...] = (
               r"(?:[\w-]+ )?(?:model|weights|params|parameters|network|snapshot|state"
               r"|gaussians)s?(?:\s*\.?\s*$|\s*\.\.|:|\s+(?:to|at|in|for|as|of|under|into|\d|\(|\[))",
               "[ITER 9000] Saving ema weights (rate 0.999) ..."),
-    # a save or export named by the file it writes: a weights format's extension after the verb
-    EventRule("checkpoint", r"\b(?:sav(?:e|ed|ing)|wr(?:ote|iting)|export(?:ed|ing)|dump(?:ed|ing)|stor(?:ed|ing))"
-              r"\b[^\n]{0,80}\.(?:pt|pth|ckpt|safetensors|h5|hdf5|pdparams|caffemodel|solverstate|msgpack|keras)\b"
+    # a save or export named by the file it writes: a weights format's extension after the verb (the verb as a
+    # word of the line, not a folder of a path: ``.../save/tokenizer.ckpt`` is no save)
+    EventRule("checkpoint", r"(?:^|[^/\w])(?:sav(?:e|ed|ing)|wr(?:ote|iting)|export(?:ed|ing)|dump(?:ed|ing)|stor(?:ed|ing))"
+              r"[\s:][^\n]{0,80}\.(?:pt|pth|ckpt|safetensors|h5|hdf5|pdparams|caffemodel|solverstate|msgpack|keras)\b"
               r"|\bSnapshotting (?:solver state )?to\b|\b(?:exported|exporting) (?:the )?(?:model|weights|checkpoint)\b",
               "epoch 4 done, val acc 0.81; stored weights as runs/exp2/last.pth"),
     # An uncaught exception: the last line of a traceback (``ValueError: ...``) at the start of a line.

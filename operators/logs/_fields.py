@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from assay.operators.logs._key_shapes import bracketed_keys, possessive_name
 from assay.operators.logs._losses import TOTALLED, loss_by_ending
 from assay.operators.logs._names import (
     EVALUATION_WORDS,
@@ -86,31 +87,9 @@ def variable_names(template: list[str]) -> dict[int, str]:
                         names[i] = phrased
                 break
     _value_first_names(template, names)
-    _bracketed_keys(template, names)
+    bracketed_keys(template, names)
     return names
 
-
-#: Bracketed words that tag a line rather than name a value (``[INFO] 2024-...``).
-_TAGS = {"info", "warning", "warn", "error", "debug", "critical", "trace", "fatal", "notice"}
-
-
-def _bracketed_keys(template: list[str], names: dict[int, str]) -> None:
-    """Keys printed in brackets before their values (``[Loss] 0.41 | [step]  1574``): where a template prints
-    at least two values so, each bracketed word names the value after it. One alone may be a tag (a logger's
-    ``[train] 12``) and names nothing."""
-    found = {
-        i: template[i - 2]
-        for i, token in enumerate(template)
-        if token == "<*>" and i >= 3 and template[i - 1] == "]" and template[i - 3] == "["
-        and _is_word_key(template[i - 2])
-    }
-    if len(found) >= 2:
-        for i, word in found.items():
-            names.setdefault(i, word)
-
-
-def _is_word_key(token: str) -> bool:
-    return (token[:1].isalpha() or token[:1] == "_") and token != "<*>" and token.lower() not in _TAGS
 
 #: Separators between the fields of a line (``a, b``, ``a | b``, ``a; b``).
 _FIELD_SEPARATORS = {",", ";", "|"}
@@ -178,6 +157,9 @@ def phrase_name(template: list[str], j: int) -> str | None:
     synonym table knows (``Learning Rate 2e-05`` is lr), a loss named by its whole phrase (``batch avg ctc loss``
     and ``batch avg loss`` are two series), ``None`` for a count of the run (``Total Batches 800``), else the
     word at ``j`` itself."""
+    possessed = possessive_name(template, j)  # a booster's ``train's l2``: the split's objective
+    if possessed:
+        return possessed
     start = j
     while start > 0 and j - start < 3 and _is_word(template[start - 1]):
         start -= 1

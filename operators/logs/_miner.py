@@ -11,7 +11,11 @@ from assay.operators.logs._names import SPLIT_NAMES
 
 _TOKEN = re.compile(
     r"[-+]?\d\.#(?:QNAN|SNAN|IND|INF)\d*"  # MSVC's non-finite floats (1.#QNAN0, -1.#INF00), one token
-    r"|[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+)?"  # numbers, with a unit glued on
+    # numbers, with a unit glued on; letters glued to a decimal that a colon follows are the next field's key, not
+    # a unit (a fixed-width column that overflowed: ``learn 0.6355974416passed: 17.4 sec``); a whole number keeps
+    # them (ESPnet's ``1-100batch:``)
+    r"|[-+]?(?:\d[\d,]*\.\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+(?![A-Za-z%:]))?"
+    r"|[-+]?\d[\d,]*(?:[eE][-+]?\d+)?(?:[A-Za-z%]+)?"
     # words and keys (train/loss, lr-AdamW, Acc@1, mAP@0.5, memory(GiB)); a parenthesis opens a word's unit only with a
     # letter (``Batch(100/1879)`` is a counter word and its counter)
     r"|[A-Za-z_][A-Za-z0-9_./\-]*(?:\([A-Za-z][\w/%.\-]*\))?[A-Za-z0-9_./\-]*(?:@\d+(?:\.\d+)?)?"

@@ -33,17 +33,19 @@ _IN_DUMP = re.compile(rf"(?<![\w.])['\"]?(?P<key>{_KEYS})['\"]?\s*[:=]\s*(?P<val
 
 
 #: The lines that may hold options, for the reader's line selection (RE2: no look-around).
-OPTION_LINES = rf"^\s*-{{0,2}}(?:{_KEYS})\s*[:= ]|(?i:namespace)\(|(?i:batch size)(?: \([^)]*\))?\s*[:=]\s*\d+\s*$"
+OPTION_LINES = rf"^\s*-{{0,2}}(?:{_KEYS})\s*[:= ]|(?i:namespace)\(|(?i:batch size|num gpus)(?: \([^)]*\))?\s*[:=]\s*\d+"
 
 
 #: A batch size written in words, as a trainer's start-up banner prints it (``Instantaneous batch size per device =
-#: 8``, ``Total train batch size (w. parallel, distributed & accumulation) = 64``): per device, or of the whole
-#: step where a word says so (total, global, effective). The line is the message alone (after ``] ``, ``- ``).
+#: 8``, ``Total train batch size (w. parallel, distributed & accumulation) = 64``, several on a line apart by ``|``):
+#: per device, or of the whole step where a word says so (total, global, effective); and the GPUs it runs on
+#: (``Num GPUs = 1``), its world size. Each stands alone between separators (``|``, ``,``) or at the line's end.
 _WORDED_BATCH = re.compile(
-    r"(?:^|[\]|:-]\s)\s*(?P<words>(?:[A-Za-z]+ ){0,3})batch size(?P<per> per (?:device|gpu|process|rank|worker))?"
-    r"(?: \([^)]*\))?\s*[:=]\s*(?P<value>\d+)\s*$",
+    r"(?<![\w'])(?P<words>(?:[A-Za-z]+ ){0,3})batch size(?P<per> per (?:device|gpu|process|rank|worker))?"
+    r"(?: \([^)]*\))?\s*[:=]\s*(?P<value>\d+)\s*(?=\||,|$)",
     re.I,
 )
+_WORDED_GPUS = re.compile(r"(?<![\w'])(?:num|number of) gpus\s*[:=]\s*(?P<value>\d+)\s*(?=\||,|$)", re.I)
 _WHOLE_STEP = {"total", "global", "effective"}
 
 
@@ -52,10 +54,15 @@ def options_of(text: str) -> dict[str, int]:
     alone = _ALONE.match(text)
     if alone:
         return {OPTION_SETTINGS[alone.group("key")]: int(alone.group("value"))}
-    worded = _WORDED_BATCH.search(text)  # after a logger's prefix, which the style may not have peeled
-    if worded:
+    found: dict[str, int] = {}
+    for worded in _WORDED_BATCH.finditer(text):  # after a logger's prefix, which the style may not have peeled
         whole = not worded.group("per") and bool(_WHOLE_STEP & set(worded.group("words").lower().split()))
-        return {"global_batch_size" if whole else "micro_batch_size": int(worded.group("value"))}
+        found.setdefault("global_batch_size" if whole else "micro_batch_size", int(worded.group("value")))
+    gpus = _WORDED_GPUS.search(text)
+    if gpus:
+        found["world_size"] = int(gpus.group("value"))
+    if found:
+        return found
     if not _DUMP.search(text):
         return {}
     found: dict[str, int] = {}

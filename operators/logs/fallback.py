@@ -168,6 +168,7 @@ class GenericParser(LogParser):
         + "|" + TREE_LINE  # a node of a report drawn as a tree (``├── Validation``)
         + r"|^\s*[|┃│║][^\n]*[|┃│║]\s*$"  # a row of a bordered table (``| step | loss |``, ``┃ step ┃``)
         + "|" + OPTION_LINES + "|" + LISTED_STEP  # a script's options (``world_size: 8``); a step in a list
+        + r"|^\s*\[\d+\]:?\s+[A-Za-z]\w*(?:'s\s|-)[\w@.\-]+\s*:\s*[-+]?\.?\d"  # a booster's round: ``[10]  train's l2: 0.1``
     )
     #: the lines mined; ``interesting`` also takes a table's header or row of other shapes (``TABLE_LINE``)
     mined = re.compile(interesting)

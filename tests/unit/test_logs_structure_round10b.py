@@ -1,0 +1,67 @@
+"""Shapes read from structure (issue 25, session-10 round on a second development set), each on a log written here
+in that shape, through the whole ``parse_log`` path: a booster's evaluation list with its splits in the
+possessive, a round counter followed by a colon, a key glued to the decimal before it, a start-up banner's
+fields apart by ``|``, a save verb that is only a folder of a path, and a run that loads a checkpoint to go on."""
+
+from __future__ import annotations
+
+from log_files import write_log
+
+from assay.operators.logs import parse_log
+
+
+def _series(log, name: str) -> list[tuple[int, float]]:
+    t = log.metrics
+    return [(s, v) for s, n, v in zip(t.column("step").to_pylist(), t.column("name").to_pylist(),
+                                      t.column("value").to_pylist(), strict=True) if n == name]
+
+
+def test_a_boosters_splits_in_the_possessive_are_its_loss_and_validation_loss(tmp_path):
+    # the Python package's form: a tab after the round, ``training's`` and ``valid_1's`` before each metric
+    lines = [f"[{r}]\ttraining's l2: 0.{90 - r}\tvalid_1's l2: 0.{95 - r}" for r in (10, 20, 30)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert _series(log, "loss") == [(10, 0.8), (20, 0.7), (30, 0.6)]
+    assert _series(log, "val_loss")[-1] == (30, 0.65)
+
+
+def test_a_round_counter_followed_by_a_colon_is_the_step(tmp_path):
+    # another binding's form: ``[5]:`` then the evaluation list, a round on every line
+    lines = [f"[{r}]:    train's l2:0.0{960 - r}    valid's l2:0.1{50 - r}" for r in range(5, 10)]
+    log = parse_log(write_log(tmp_path, lines, name="r.log"))
+    assert [s for s, _ in _series(log, "loss")] == [5, 6, 7, 8, 9]
+    assert _series(log, "val_loss")[-1] == (9, 0.141)
+
+
+def test_a_key_glued_to_the_decimal_before_it_is_a_key_not_a_unit(tmp_path):
+    # a fixed-width column that overflowed: the value runs into the next field's key
+    lines = [f"step {i} loss 0.{62 - i}31415926took: 17.{i} sec" for i in range(1, 5)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert _series(log, "loss")[-1] == (4, 0.5831415926)
+    # a unit glued to its number stays the value's (no colon follows it)
+    log = parse_log(write_log(tmp_path, [f"step {i} loss 0.5 mem 3.{i}GB" for i in range(1, 4)], name="units.log"))
+    assert _series(log, "memory_mb") == [(1, 3.1 * 1024), (2, 3.2 * 1024), (3, 3.3 * 1024)]
+
+
+def test_a_banners_fields_apart_by_bars_give_the_layout(tmp_path):
+    lines = [
+        "== FastTune == | Num GPUs = 2",
+        "   Batch size per device = 4 | Gradient Accumulation steps = 8",
+        "   Total batch size = 64 | Total steps = 500",
+        *(f"step {s}, loss {2.0 - s / 100:.2f}" for s in (10, 20, 30)),
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert (log.run["world_size"], log.run["micro_batch_size"], log.run["global_batch_size"]) == (2, 4, 64)
+    assert [s for s, _ in _series(log, "loss")] == [10, 20, 30]
+
+
+def test_a_save_verb_that_is_a_folder_of_a_path_is_no_save(tmp_path):
+    lines = ["fetch tokenizer: using existing file in /runs/exp1/save/tokenizer.ckpt",
+             "step 1 loss 0.9", "step 2 loss 0.8", "saving weights to /runs/exp1/save/step2.ckpt"]
+    events = parse_log(write_log(tmp_path, lines)).events
+    assert [(e["kind"], e["step"]) for e in events] == [("checkpoint", 2)]
+
+
+def test_loading_a_checkpoint_to_go_on_is_a_restart(tmp_path):
+    lines = ["INFO - Loading a checkpoint from /runs/exp1/save/CKPT+2024-01-02", "INFO - Going into epoch 25",
+             "INFO - epoch: 25, lr: 1e-4 - train loss: 0.72", "INFO - epoch: 26, lr: 1e-4 - train loss: 0.70"]
+    assert "restart" in {e["kind"] for e in parse_log(write_log(tmp_path, lines)).events}
