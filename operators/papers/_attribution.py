@@ -27,7 +27,12 @@ from assay.operators.papers._baselines import (
     versus,
 )
 from assay.operators.papers._claims import Claim
-from assay.operators.papers._clause_subjects import cause_phrase, clause_subject, share_part
+from assay.operators.papers._clause_subjects import (
+    cause_phrase,
+    clause_subject,
+    compared_subject,
+    share_part,
+)
 from assay.operators.papers._comparand import comparand_numbers
 from assay.operators.papers._contrast import contrast_baselines, while_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
@@ -157,6 +162,16 @@ def attribute(
             # "the tuned batch size can lead to 20% lower energy than the default choice": a technique set
             # against another choice, not a run of the paper's system, is the phrase alone (D2)
             cause = cause_phrase(text, sentence[0], claim.start)
+            if cause is None:
+                # "Compared to full copies, delta copying reduces stalls by 2x": the technique the sentence
+                # sets against another, when the phrase names no system (no name written in capitals)
+                found = compared_subject(text, sentence[0], claim.start)
+                if (
+                    found
+                    and not re.search(r"[A-Z]", found[0])
+                    and not any(m.type == "system" for m in mentions.overlapping(found[1], found[2]))
+                ):
+                    cause = found[0]
             if (
                 cause
                 and cause.lower() not in proposed_names

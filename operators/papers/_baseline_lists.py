@@ -2,7 +2,8 @@
 ("4.5x and 3.1x higher than A and B, respectively", "outperforms A and B by 1.2x and 1.5x"), a baseline named
 in an earlier clause for a "respectively" list, and a baseline stated after a list's last number holding for
 the numbers before it ("68% and 46% of those achieved by X"; "1.4x on average, and up to 2.1x, over X"), and
-a later conjunct that leaves its than-phrase out ("2x faster than X when busy, and 3x faster when idle"). Split from ``_baselines`` (which finds one
+a later conjunct that leaves its than-phrase out ("2x faster than X when busy, and 3x faster when idle", or
+"..., and 3x when idle", the comparative left out as well). Split from ``_baselines`` (which finds one
 claim's phrase): these rules run once over a document's claims, after every claim has its own phrase.
 """
 
@@ -158,6 +159,9 @@ def share_backwards(text: str, claims: list[Claim]) -> None:
 _ELIDED_COMPARATIVE = re.compile(
     r"\s*(?:less|more|fewer|lower|higher|faster|slower|smaller|larger|cheaper|better|shorter|longer|sooner)\b"
 )
+# "2x slower than A at low load, and 3x at high load": the conjunct leaves out the comparative too, its number
+# followed only by the condition it holds under (or the sentence's end)
+_ELIDED_ALL = re.compile(r"\s*(?:(?:at|on|for|in|under|with|when|during)\b|[.;)]|$)")
 _CONJUNCT = re.compile(r",?\s+(?:and|but|while)\s+(?:(?:up\s+to|about|over|nearly|only)\s+)?[~∼≈]?$")
 _A_NAME = re.compile(r"\b[A-Z][\w+-]*|\b[a-z]{1,3}[A-Z]")
 _OWN_COMPARISON = re.compile(r"\b(?:than|over|versus|vs\.?|against|compared|relative)\b")
@@ -177,7 +181,10 @@ def _elided(text: str, claims: list[Claim]) -> None:
             or claim.sentence is None
             or span[0] < before.end
             or span[1] > claim.start
-            or not _ELIDED_COMPARATIVE.match(text, claim.end, claim.sentence[1])
+            or not (
+                _ELIDED_COMPARATIVE.match(text, claim.end, claim.sentence[1])
+                or _ELIDED_ALL.match(text, claim.end, claim.sentence[1])
+            )
             or not _CONJUNCT.search(text, span[1], claim.start)
         ):
             continue

@@ -46,7 +46,9 @@ _STOP_EN = re.compile(
     # "compared to X as we grow the model": 'as' with a pronoun opens a clause of its own, no name's part.
     r"as\s+(?:we|they|it|one|you|our|their|its))\b|\s*(?:[,;:()\[\]]|\.(?!\d))|"
     # A number starts another statement, not a model's size after an article ("than the 2.5B model").
-    r"(?<!\bthe)\s+(?:(?:and|or)\s+)?[\d$~]|\s+[\d$~](?![\d.]*[BMK]\b)",
+    # ("than X and up to **3x** higher ...": its bound and a Markdown emphasis before it)
+    r"(?<!\bthe)\s+(?:(?:and|or)\s+)?(?:(?:up\s+to|as\s+much\s+as)\s+)?(?:\*\*|__)?[\d$~]|"
+    r"\s+[\d$~](?![\d.]*[BMK]\b)",
     re.I,
 )
 # A phrase runs over a line break inside a paragraph (a PDF's or a LaTeX source's lines), not a blank line.

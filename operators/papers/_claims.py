@@ -38,7 +38,8 @@ _X = (
     r"[ \t]?[xX](?![A-Za-z0-9])|[ \t~]*×|[ \t~]*\$[ \t]*\\times[ \t]*\$|[ \t~]*\\times(?![A-Za-z])[ \t]*\$?"
     r"|[ \t~]*\{\\times\}|[ \t~]*\\texttimes(?![A-Za-z])|[ \t]*倍"
 )
-_PCT = r"[ \t]*\\?[ \t]*[%％]|[ \t]+per[ \t]?cent\b"
+# "10+%": at least the number, a plus sign written right before the percent sign
+_PCT = r"\+?[ \t]*\\?[ \t]*[%％]|[ \t]+per[ \t]?cent\b"
 _PP = r"[ \t]+percentage[ \t]+points?\b|[ \t]*个百分点"
 _OOM = r"[ \t]+orders?[ \t]+of[ \t]+magnitude\b|[ \t]*个?数量级"
 _TIMES = r"[ \t]+times\b"

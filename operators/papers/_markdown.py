@@ -7,6 +7,10 @@ import re
 
 _FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n(?:---|\.\.\.)\n", re.S)
 _FRONT_TITLE = re.compile(r"^title:\s*[\"']?(?P<t>.*?)[\"']?\s*$", re.M)
+#: The front matter's lede, one line under its key (``summary:``, ``description:``): the post's own words.
+_FRONT_LEDE = re.compile(
+    r"^(?:summary|description|subtitle|excerpt):[ \t]*[\"']?(?P<t>[^\n]*?)[\"']?[ \t]*$", re.M
+)
 #: A pipe table's delimiter row (``|---|:---:|``, ``---|---``): dashes, optional colons, cells parted by bars.
 _DELIMITER = r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*"
 #: A GitHub-flavoured pipe table: a header line with a bar, its delimiter row, then every following line with a
@@ -79,7 +83,11 @@ def markdown_to_text(source: str) -> tuple[str, str | None]:
     if front:
         found = _FRONT_TITLE.search(front.group("body"))
         title = found.group("t").strip() if found else None
+        lede = _FRONT_LEDE.search(front.group("body"))
         source = source[front.end() :]
+        if lede and lede.group("t").strip():
+            # a post's summary is its own sentence ("what v2 brings: 3x fewer stalls"), read as its lede
+            source = f"{lede.group('t').strip()}\n\n{source}"
     body = _strip(source).strip()
     if title:
         # the front matter's title is the post's heading, as a paper's title is its first line: its claims

@@ -1,0 +1,81 @@
+"""Round 11 of the claim and attribution rules (issue 26), each from what a clause, a number or a Markdown post's
+structure says, not from names. Own-worded sentences about invented systems, each through the whole extraction
+(``extract_knowledge``, or ``read_paper`` first for a file), with the rules alone and with the trained parse where
+installed (``papers_bound``)."""
+
+from __future__ import annotations
+
+from papers_extract import claims_in_order, file_claims
+
+_OWN = "We present Marlin, a checkpointing library. Marlin cuts recovery time by 35% over Kestrel. "
+
+
+def test_a_technique_set_against_another_choice_by_the_sentence_opener_is_the_subject(papers_bound):
+    # "Compared to X, <technique> <verb of change> ... by N": the technique, not the paper's system (D2), for
+    # every number of the clause
+    found = claims_in_order(
+        _OWN + "Compared to full snapshots, checkpointing with deltas reduces stall time by up to 2.4x for "
+        "small jobs, and by up to 3.1x for large jobs.",
+        papers_bound,
+    )
+    last = found[-2:]
+    assert [c["value"] for c in last] == [2.4, 3.1]
+    assert all(c["subject"] == "checkpointing with deltas" for c in last)
+    assert all(c["versus"] == "full snapshots" for c in last)
+
+
+def test_the_papers_system_or_a_named_system_after_the_opener_stays_the_subject(papers_bound):
+    found = claims_in_order(
+        _OWN + "Compared to full snapshots, Marlin reduces stall time by 2.4x. "
+        "Compared to full snapshots, sharding across Kestrel nodes reduces stall time by 1.2x.",
+        papers_bound,
+    )
+    assert [c["subject"] for c in found[-2:]] == ["Marlin", "Marlin"]
+
+
+def test_a_conjunct_leaving_out_comparative_and_baseline_keeps_the_earlier_baseline(papers_bound):
+    # "N x worse than X at A, and M x at B": the second number is compared with X too
+    found = claims_in_order(
+        _OWN + "Sharded writes fill the queue and give 1.8x worse throughput than Kestrel at low load, and "
+        "2.5x at high load.",
+        papers_bound,
+    )
+    assert [(c["value"], c["versus"]) for c in found[-2:]] == [(1.8, "Kestrel"), (2.5, "Kestrel")]
+
+
+def test_a_share_that_a_clause_subject_wastes_is_that_subjects(papers_bound):
+    # D1: "<part> waste N% of <whole>": the share is of the part the clause names, not the paper's system
+    found = claims_in_order(
+        _OWN + "We find that existing stores waste 30% – 50% of disk space due to duplication.",
+        papers_bound,
+    )
+    assert found[-1]["subject"] == "existing stores"
+    assert found[-1]["versus"] is None
+
+
+def test_a_percent_with_a_plus_sign_is_at_least_that_number(papers_bound):
+    found = claims_in_order(_OWN + "A new flush order can raise throughput by 12+% at no memory cost.", papers_bound)
+    assert [(c["value"], c["unit"]) for c in found[-1:]] == [(12.0, "%")]
+
+
+def test_an_emphasised_second_number_ends_the_first_baseline(papers_bound):
+    # "than X and up to **N x** higher than Y": the bold second number opens its own comparison
+    found = claims_in_order(
+        _OWN + "In our runs, Marlin achieves up to **12x** higher throughput compared to Kestrel and up to "
+        "**2.5x** higher throughput than Quill.",
+        papers_bound,
+    )
+    assert [(c["value"], c["versus"]) for c in found[-2:]] == [(12.0, "Kestrel"), (2.5, "Quill")]
+
+
+def test_a_posts_front_matter_summary_is_read_as_its_text(tmp_path):
+    post = (
+        "---\n"
+        'title: "Marlin 2 is out"\n'
+        'summary: "What Marlin 2 brings: up to 3x faster recovery than Kestrel, and cheaper storage."\n'
+        "tags:\n  - release\n"
+        "---\n\n"
+        "We present Marlin 2, a checkpointing library. Marlin 2 is 1.5x faster than Kestrel on large models.\n"
+    )
+    found = sorted(file_claims(tmp_path, post, "post.md"), key=lambda c: c["start"])
+    assert [(c["value"], c["versus"]) for c in found] == [(3.0, "Kestrel"), (1.5, "Kestrel")]
