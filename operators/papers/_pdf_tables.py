@@ -13,7 +13,8 @@ are put back in their grid by where they stand:
   every column it reaches (``Speedup over X / Overall``): it is centred over its group and often narrower
   than it, so it reaches halfway to its neighbour titles; a header set further off than a row, or one cell
   a line, is still the header while its lines hold only short names over the columns; column names PDFium
-  ran into one line are given word by word to the columns under them;
+  ran into one line are given word by word to the columns under them, and names set further apart than a
+  title's words (``Share of`` and ``Achieved`` on one line) are each their own column's, no group's title;
 - **cells**: a line of two or more values is cut into one cell a value (``_pdf_cells``: PDFium runs
   cells closer than an em into one, and glues ratios, ``1.94×3.29×``);
 - **columns**: the x-ranges of the body rows' cells, overlapping ranges merged (a column's numbers are
@@ -98,6 +99,11 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
         # a little higher or lower than its neighbours) still has its group's titles over its sub-headers
         lower = [c for below in head_rows[k + 1 :] for c in below]
         for i, cell in enumerate(row):
+            run = _run_together(cell, columns)
+            if run:  # two columns' names on one line ("Share of | Achieved"), no group's title
+                for j, text in run:
+                    header[j] = f"{header[j]} {text}".strip()
+                continue
             # a group's title over its sub-headers: their path's first level
             if _groups(cell, lower, columns):
                 for j in _reach(row, i, columns, lower):
@@ -122,8 +128,9 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
             if not filled[j]:
                 filled[j] = _nearest_label(grid, centres, i, j)
         out.append(" | ".join(_bare(text) for text in filled))
-    # a header of group paths may be longer than a row (``_tables`` reads it as the table's first line)
-    checked = out[len(before) + 1 :] if grouped else out
+    # a header of group paths or stacked lines may be longer than a row (``_tables`` reads it as the table's
+    # first line)
+    checked = out[len(before) + 1 :] if grouped or len(head_rows) > 1 else out
     if any(len(row) > _ROW_CHARS for row in checked):
         return None  # no table's row (a diagram's labels): the structure reader would read it as prose
     return out
@@ -188,6 +195,29 @@ def _split_names(cell: Line, columns: Sequence[tuple[float, float]]) -> list[tup
     if sorted(placed) != spanned:
         return [(j, cell.text) for j in spanned]
     return [(j, " ".join(placed[j])) for j in spanned]
+
+
+def _run_together(cell: Line, columns: Sequence[tuple[float, float]]) -> list[tuple[int, str]] | None:
+    """The names of two or more columns that PDFium ran into one header line, told apart from a group's
+    title by the gap between them: wider than half the line's height (a title's words are a space apart),
+    each name's words over one column of its own; None otherwise (or where the words' places are unknown)."""
+    words = cell.text.split()
+    if len(words) < 2:
+        return None
+    placed = pieces(cell, words)
+    wide = 0.5 * (cell.top - cell.bottom)
+    runs: list[list[Line]] = [[placed[0]]]
+    for before, piece in zip(placed, placed[1:], strict=False):
+        if piece.left - before.right > wide:
+            runs.append([piece])
+        else:
+            runs[-1].append(piece)
+    if len(runs) < 2:
+        return None
+    homes = [{_column_of(p, columns) for p in run} for run in runs]
+    if any(len(h) != 1 for h in homes) or len({min(h) for h in homes}) != len(runs):
+        return None
+    return [(min(h), " ".join(p.text for p in run)) for h, run in zip(homes, runs, strict=True)]
 
 
 def _number(text: str) -> bool:

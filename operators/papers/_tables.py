@@ -56,9 +56,10 @@ _BASELINE_PHRASE = re.compile(
 )
 #: A row label that names the baseline itself (``Baseline (dense)``, ``Vanilla PyTorch``, ``Naive overlap``).
 _BASELINE_LABEL = re.compile(r"\b(?:baselines?|vanilla|naive|unoptimi[sz]ed)\b", re.I)
-#: A share of a reference written in a header ("% of Advertised Peak"): its cells are set against it.
+#: A share of a reference written in a header ("% of Advertised Peak", "Percentage of rated peak"): its cells
+#: are set against it.
 _SHARE_OF = re.compile(
-    r"[%％]\s*of\s+(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})", re.I
+    r"(?:[%％]|\b(?:percentage|percent|fraction|share)\b)\s*of\s+(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})", re.I
 )
 #: A measure "for" a system (``Speedup for X``): its baseline only when X is a system the paper compares
 #: with (``Speedup for BERT`` is a workload's).

@@ -5,7 +5,11 @@ installed (``papers_bound``)."""
 
 from __future__ import annotations
 
-from papers_extract import claims_in_order, file_claims
+from papers_extract import claims_in_order, extracted_claims, file_claims
+from test_papers_pdf import make_paper
+from test_papers_pdf_tables import LEFT, _table
+
+from assay.dsl import get_operator
 
 _OWN = "We present Marlin, a checkpointing library. Marlin cuts recovery time by 35% over Kestrel. "
 
@@ -79,3 +83,31 @@ def test_a_posts_front_matter_summary_is_read_as_its_text(tmp_path):
     )
     found = sorted(file_claims(tmp_path, post, "post.md"), key=lambda c: c["start"])
     assert [(c["value"], c["versus"]) for c in found] == [(3.0, "Kestrel"), (1.5, "Kestrel")]
+
+
+#: A wide scaling table whose header is stacked over two lines, two of its columns' first lines ("Share of",
+#: "Achieved") set closer than an em, so PDFium runs them into one line over both columns; the stacked
+#: header is longer than a body row may be.
+WIDE_TABLE = [
+    (54, 9, "Table 2: Weak scaling of Quill on more GPUs."),
+    (54, 7, "Number of", 110, "Attention", 160, "Hidden", 210, "Pipeline stages", 290, "Number of", 350,
+     "Achieved", 420, "Share of", 452, "Achieved"),
+    (54, 7, "size (B)", 110, "heads", 160, "width", 210, "per replica", 290, "GPUs in total", 350,
+     "TFLOP/s per GPU", 420, "rated peak", 470, "PFLOP/s overall"),
+    (54, 7, "1.3", 110, "16", 160, "2048", 210, "1", 290, "64", 350, "120", 420, "41%", 470, "7.7"),
+    (54, 7, "6.7", 110, "32", 160, "4096", 210, "2", 290, "128", 350, "126", 420, "43%", 470, "16.1"),
+]
+
+
+def test_column_names_run_into_one_pdf_line_stay_apart_and_a_share_header_sets_the_baseline(tmp_path):
+    # "Share of <reference>" over a column of percents: each cell is measured against the reference (D1), the
+    # neighbour column's "Achieved" no part of its name, and the long stacked header still a table's
+    page = [(150, 740, 16, "Quill: Checkpoints Without the Stall")]
+    page += [(54, 700 - 12 * n, 10, line) for n, line in enumerate(LEFT)]
+    page += _table(WIDE_TABLE, 590)
+    path = tmp_path / "quill_wide.pdf"
+    path.write_bytes(make_paper([page], title="Quill"))
+    records, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
+    assert not failures, failures
+    found = [c for c in extracted_claims(records[0]["text"], source_uri=str(path)) if c["unit"] == "%"]
+    assert [(c["value"], c["versus"]) for c in found] == [(41.0, "rated peak"), (43.0, "rated peak")]
