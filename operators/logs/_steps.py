@@ -3,7 +3,6 @@ in brackets, a progress bar's position; and counters that start again at each ep
 
 from __future__ import annotations
 
-import math
 import re
 
 from assay.operators.logs._epoch_bases import printer_of
@@ -373,25 +372,3 @@ def _counter_word(before: str) -> str:
 _LAST_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
-def samples_per_step(rows: list[list[str]], step_pos: int) -> tuple[int, int] | None:
-    """A counter ``n/N`` that counts samples, not batches (open_clip's ``Train Epoch: 0 [ 6464/109468 (6%)]``):
-    its values are all multiples of a batch (a power of two, 8 or more) and advance by several batches per
-    record, and the total (a data set's size) is no multiple of it. Then ``(batch, first)``: the step is
-    ``n / batch - first`` (``first`` is 1 where the count includes the batch just done: 64, 6464, ...)."""
-    values, totals = [], set()
-    for tokens in rows:
-        if len(tokens) <= step_pos + 2 or not (tokens[step_pos].isdigit() and tokens[step_pos + 2].isdigit()):
-            return None
-        values.append(int(tokens[step_pos]))
-        totals.add(int(tokens[step_pos + 2]))
-    if len(values) < 3 or len(totals) != 1:
-        return None
-    batch = math.gcd(*values)
-    if batch < 8 or batch & (batch - 1) or totals.pop() % batch == 0:
-        return None
-    strides = {b - a for a, b in zip(values, values[1:], strict=False) if b > a}
-    if not strides or min(strides) <= batch:
-        return None
-    every = math.gcd(*strides) // batch
-    first = 1 if all((v // batch) % every == 1 % every for v in values) else 0
-    return batch, first

@@ -38,6 +38,7 @@ from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._records import BAR_GLUED, records_of_line, second_lines
+from assay.operators.logs._samples import printed_batches, samples_per_step
 from assay.operators.logs._steps import (
     BARE_BAR,
     EVALUATION_WORD,
@@ -46,7 +47,6 @@ from assay.operators.logs._steps import (
     EpochCounters,
     EpochRelative,
     counter_step,
-    samples_per_step,
     says_epoch_ended,
     step_position,
 )
@@ -482,9 +482,10 @@ def emit_all(
         names_whole_loss(word) and pos != _step_of(c)[1] for c in clusters for pos, word in _step_of(c)[0].items()
     )
     samples = {}  # a counter's total -> its batch, where the counter counts samples (see samples_per_step)
+    printed = printed_batches(getattr(out, "settings", {}))
     for c in clusters:
         pos = _step_of(c)[1]
-        if pos is not None and c.template[pos + 1 : pos + 2] == ["/"] and (found := samples_per_step([row[2] for row in c.rows], pos)):
+        if pos is not None and c.template[pos + 1 : pos + 2] == ["/"] and (found := samples_per_step([row[2] for row in c.rows], pos, printed)):
             samples[int(c.rows[0][2][pos + 2])] = found
     for cluster in clusters:
         if only_a_nan_message(cluster.template, [row[2] for row in cluster.rows]):

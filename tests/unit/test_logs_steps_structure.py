@@ -488,15 +488,18 @@ def test_json_records_stepped_by_their_epoch_keep_no_epoch_series(tmp_path):
     assert "epoch" not in names_of(log)
 
 
-def test_a_bracketed_count_of_samples_gives_the_batch_index(tmp_path):
+def test_a_bracketed_count_of_samples_gives_the_batch_index_where_the_batch_is_printed(tmp_path):
     lines = [
         f"2023-07-01,10:0{i}:00 | INFO | Train Epoch: 0 [{32 + i * 3200:6d}/50000 ({i * 6}%)] Loss: 0.{90 - i} (0.9)"
         f" LR: 0.0001"
         for i in range(4)
     ]
     lines.append("2023-07-01,10:09:00 | INFO | Train Epoch: 0 [ 12832/50000 (25%)] Loss: 0.85 (0.9) LR:")
+    # the values alone do not say the batch: the counter stays as printed (docs/gold-conventions.md, D7)
     log = parse_log(write(tmp_path, "samples.log", lines))
-    # 32 samples a batch, counted after each batch: 32 is batch 0, 3232 batch 100
+    assert [s for s, _ in log.series("loss")] == [32, 3232, 6432, 9632, 12832]
+    # with the batch printed: 32 samples a batch, counted after each batch: 32 is batch 0, 3232 batch 100
+    log = parse_log(write(tmp_path, "batched.log", ["batch_size: 32", *lines]))
     assert [s for s, _ in log.series("loss")] == [0, 100, 200, 300, 400]
 
 
