@@ -310,6 +310,10 @@ def versus(
         # "68% of those achieved by ZeRO": the system whose result is the whole.
         candidates.append((0, 0, share.group("v"), share.start("v"), share.end("v")))
     peak = _OF_PEAK.match(text, claim.end, s_end) if claim.unit == "%" else None
+    pair = _VS_PERCENT.match(text, claim.end, s_end) if claim.unit == "%" and not peak else None
+    if pair:
+        # "(48% vs. 31% of peak)": two shares of one peak, each measured against it
+        peak = _OF_PEAK.match(text, pair.end(), s_end)
     if peak:
         # "11.7% of the peak flop/s", "(37% of peak)": a share of the hardware's peak, measured against it.
         phrase = peak.group("v")
@@ -400,6 +404,8 @@ _PERCENT_WORDS = re.compile(r"^(?:the|peak|all|each|its|their|our|this|these|tho
 _OF_PEAK = re.compile(
     r"\s+of\s+(?:the\s+)?(?P<v>(?:(?:theoretical|hardware)\s+)?peak\b[^,.;:()\n]{0,60})", re.I
 )
+# The second share of a pair set side by side, the peak written once after it: "48% vs. 31%".
+_VS_PERCENT = re.compile(r"\s*(?:vs\.?|versus)\s+\d+(?:\.\d+)?\s*%")
 _WITHIN_OF = re.compile(rf"\s+of\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})")
 _WITHIN_BEFORE = re.compile(r"\bwithin\s*$", re.I)
 # A distance given in brackets between a closeness word and what it is measured from.

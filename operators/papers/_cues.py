@@ -354,8 +354,13 @@ CUES: tuple[Cue, ...] = (
             r"(?=[vcdrltqswiab完理])(?:\b(?:valid|considered|deemed|regarded|defined|classified|counted|counts|labell?ed|treated|"
             r"qualif\w+|called|said)\b[^.;]*\b(?:if|when|once|whenever|as\s+long\s+as|provided)\b[^.;,]*$"
             r"|\b(?:we\s+define|is\s+defined\s+as|are\s+defined\s+as|by\s+definition|"
-            r"we\s+call|we\s+say)\b[^.;]*$|\b(?:denot(?:e|es|ed|ing)|stands?\s+for)\b[^.;,]*$"
-            r"|\b(?:a|an|the)\s+(?:perfect|ideal|optimal|theoretical(?:ly)?\s+optimal)\s+[^.;,]{0,60}?"
+            r"we\s+say)\b[^.;]*$|\b(?:denot(?:e|es|ed|ing)|stands?\s+for|"
+            # "a technique we call Foo, to train ...": the name's apposition ends at its comma
+            r"we\s+call)\b[^.;,]*$"
+            # (not "the optimal value of the batch size is ... and raises throughput by 15%": a tuned setting's
+            # measured effect)
+            r"|\b(?:a|an|the)\s+(?:perfect|ideal|optimal|theoretical(?:ly)?\s+optimal)\s+"
+            r"(?!(?:value|choice|setting|configuration)s?\s+of\b)[^.;,]{0,60}?"
             r"\b(?:has|have|is|would|achieves?|reaches|gets|yields|attains)\b[^.;,]*$"
             r"|(?:完美|理想)的?[^，。；,;]{0,40}(?:具有|为|是|达到|可达|实现)[^，。；,;]*$)",
             re.I,

@@ -111,3 +111,36 @@ def test_column_names_run_into_one_pdf_line_stay_apart_and_a_share_header_sets_t
     assert not failures, failures
     found = [c for c in extracted_claims(records[0]["text"], source_uri=str(path)) if c["unit"] == "%"]
     assert [(c["value"], c["versus"]) for c in found] == [(41.0, "rated peak"), (43.0, "rated peak")]
+
+
+def test_a_pair_of_shares_set_side_by_side_are_both_of_the_peak_written_after_them(papers_bound):
+    # "(A% vs. B% of peak)": the first share is of the peak too, not of the comparison before the bracket
+    found = claims_in_order(
+        _OWN + "Kestrel trains large models but with lower throughput than what Marlin reaches (48% vs. 31% "
+        "of peak).",
+        papers_bound,
+    )
+    assert [(c["value"], c["versus"]) for c in found[-2:]] == [(48.0, "peak"), (31.0, "peak")]
+
+
+def test_a_name_given_in_an_apposition_does_not_make_the_sentence_a_definition(papers_bound):
+    # "a technique we call X, to ...": the naming ends at its comma; "we call <thing> <adj> when ..." still
+    # defines a term, no result
+    found = claims_in_order(
+        _OWN + "We combine three kinds of parallelism, a technique we call Marlin, to train large models with "
+        "good performance (47% of peak device throughput) on many GPUs. We call a layout balanced when it "
+        "keeps 90% of its links busy.",
+        papers_bound,
+    )
+    assert [(c["value"], c["versus"]) for c in found[1:]] == [(47.0, "peak device throughput")]
+
+
+def test_the_measured_effect_of_a_tuned_settings_optimal_value_is_a_claim(papers_bound):
+    # "the optimal value of <setting> ... can increase throughput by N": measured, not an ideal's property;
+    # "an ideal schedule would reach N%" stays out
+    found = claims_in_order(
+        _OWN + "In our experiments, the optimal value of the block size is job-dependent and can increase "
+        "throughput by 15%. An ideal schedule would keep 100% of the links busy.",
+        papers_bound,
+    )
+    assert [c["value"] for c in found[1:]] == [15.0]
