@@ -144,3 +144,26 @@ def test_the_measured_effect_of_a_tuned_settings_optimal_value_is_a_claim(papers
         papers_bound,
     )
     assert [c["value"] for c in found[1:]] == [15.0]
+
+
+def test_a_bare_this_moving_the_number_to_a_new_value_keeps_the_previous_comparison(papers_bound):
+    # "This grows to N x on <setting>": the previous sentence's ratio again, against the same baseline
+    found = claims_in_order(
+        _OWN + "On one node, Marlin is faster than Quill by 1.4x. This grows to 9x on 64 nodes, when the "
+        "writes cross racks.",
+        papers_bound,
+    )
+    assert [(c["value"], c["subject"], c["versus"]) for c in found[-2:]] == [
+        (1.4, "Marlin", "Quill"),
+        (9.0, "Marlin", "Quill"),
+    ]
+
+
+def test_a_demonstrative_after_an_opening_adverbial_points_back_too(papers_bound):
+    # "With <setting> (...), this speedup drops to N%": the opener does not hide the pointing back
+    found = claims_in_order(
+        _OWN + "At small scale, Marlin is up to 1.6x faster than Quill. With more shards per rank (64 in "
+        "all), this speedup drops to 12%.",
+        papers_bound,
+    )
+    assert [(c["value"], c["versus"]) for c in found[-2:]] == [(1.6, "Quill"), (12.0, "Quill")]
