@@ -67,8 +67,8 @@ def competitor_deficits(
     """Give each slowdown or deficit whose clause's subject is another system to that system, against
     the paper's own system where the clause names it after the number."""
     for claim in claims:
-        if not claim.sentence or claim.unit not in ("x", "%"):
-            continue
+        if not claim.sentence or claim.unit not in ("x", "%") or claim.subject_source == "component":
+            continue  # a component the clause makes the cause ("<system> with X") is no competitor
         if not _DEFICIT.match(text, claim.end, claim.sentence[1]):
             continue
         rival = _clause_subject(text, claim, mentions, own)

@@ -167,3 +167,27 @@ def test_a_demonstrative_after_an_opening_adverbial_points_back_too(papers_bound
         papers_bound,
     )
     assert [(c["value"], c["versus"]) for c in found[-2:]] == [(1.6, "Quill"), (12.0, "Quill")]
+
+
+def test_a_known_technique_in_plain_words_causing_a_change_is_the_system_with_it(papers_bound):
+    # "<known technique> leads to N% lower ...": the paper's system run with it (D2), as an unlisted
+    # component is; a capitalised name causing a change stays its own subject
+    found = claims_in_order(
+        _OWN + "For short jobs, gradient checkpointing leads to up to 21% lower throughput due to the extra "
+        "pass. ZeRO leads to 30% lower memory use.",
+        papers_bound,
+    )
+    assert [(c["value"], c["subject"], c["versus"]) for c in found[1:]] == [
+        (21.0, "Marlin with gradient checkpointing", None),
+        (30.0, "ZeRO", None),
+    ]
+
+
+def test_the_length_a_run_is_set_to_is_no_claim(papers_bound):
+    # "when X is run for N% fewer iterations": a setting of the run; "converges in N% fewer" is a result
+    found = claims_in_order(
+        _OWN + "The losses match exactly when Kestrel is run for 25% fewer iterations. Marlin converges in "
+        "20% fewer iterations than Kestrel.",
+        papers_bound,
+    )
+    assert [c["value"] for c in found[1:]] == [20.0]
