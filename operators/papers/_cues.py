@@ -444,7 +444,9 @@ CUES: tuple[Cue, ...] = (
             r"\s*(?:(?!(?:on|in|at|of|to|by|as|or|an|vs|is|if|it|we|up|so|no)\b)[a-z]{1,2}\b(?![./])"
             r"|[A-Za-z]+\s*[=+*/^−]"
             # a variable written as code ("2 × cp_size"), or a product of two factors ("4 x AllReduce x n")
-            r"|[A-Za-z]\w*_\w+|[A-Za-z][\w-]*[ \t]+[x×][ \t]+\w)"
+            r"|[A-Za-z]\w*_\w+|[A-Za-z][\w-]*[ \t]+[x×][ \t]+\w"
+            # a number and an operator after it, a displayed equation's next line too ("4 ×" / "1 + s/6h")
+            r"|\d+(?:\.\d+)?[ \t]*[+=*/^−](?!\d*[ \t]*[x×%]))"
         ),
         True,
         "The buffer takes 4 × b bytes for a block of b values, the index 2 × n_ranks − 1, the traffic "

@@ -191,3 +191,13 @@ def test_the_length_a_run_is_set_to_is_no_claim(papers_bound):
         papers_bound,
     )
     assert [c["value"] for c in found[1:]] == [20.0]
+
+
+def test_a_product_whose_next_factor_opens_a_sum_is_a_formula(papers_bound):
+    # "is 4 ×" / "1 + 2k": a displayed equation's product broken over lines, no ratio
+    found = claims_in_order(
+        _OWN + "As a result, the total count per layer\nis 4 ×\n1 + 2k\nwhen k is small. Marlin is 2x faster "
+        "than Kestrel.",
+        papers_bound,
+    )
+    assert [c["value"] for c in found[1:]] == [2.0]
