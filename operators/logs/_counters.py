@@ -47,7 +47,7 @@ def moving_counter(
     epochs = [whole_number(row[2][pos]) for row in rows]
     rising = []
     for at, token in enumerate(cluster.template):
-        if token != "<*>" or at == pos or at in percent:
+        if token != "<*>" or at == pos or at in percent or _in_clock(cluster.template, at):
             continue
         values = [whole_number(row[2][at]) for row in rows]
         if None in values or not all(a < b for a, b in zip(values, values[1:], strict=False)):
@@ -58,6 +58,12 @@ def moving_counter(
             continue
         rising.append((values[-1], at))
     return max(rising)[1] if rising else pos
+
+
+def _in_clock(template: list[str], at: int) -> bool:
+    """Whether the value at ``at`` is a part of a clock time (a bar's ``[14:15<00:00``, ``eta 1:02:03``): its
+    seconds rise from record to record as no counter does."""
+    return (template[at - 2 : at] == ["<*>", ":"]) or (template[at + 1 : at + 3] == [":", "<*>"])
 
 
 def passes_between_repeats(cluster: Cluster, pos: int, names: dict[int, str]) -> int | None:

@@ -65,3 +65,12 @@ def test_loading_a_checkpoint_to_go_on_is_a_restart(tmp_path):
     lines = ["INFO - Loading a checkpoint from /runs/exp1/save/CKPT+2024-01-02", "INFO - Going into epoch 25",
              "INFO - epoch: 25, lr: 1e-4 - train loss: 0.72", "INFO - epoch: 26, lr: 1e-4 - train loss: 0.70"]
     assert "restart" in {e["kind"] for e in parse_log(write_log(tmp_path, lines)).events}
+
+
+def test_the_seconds_of_a_bars_clock_count_no_steps(tmp_path):
+    # a bar pasted at its end each epoch: the counter stands still at its total, and the elapsed time's seconds
+    # (15, 16, 18) rise as a counter would; they are a clock's, never the step
+    lines = [f"100%|##########| 2774/2774 [14:{s}<00:00,  3.24it/s, train_loss=5.{86 - k}]"
+             for k, s in enumerate((15, 16, 18))]
+    steps = {s for s, _ in _series(parse_log(write_log(tmp_path, lines)), "loss")}
+    assert not steps & {15, 16, 18}
