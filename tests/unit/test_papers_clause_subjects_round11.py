@@ -127,9 +127,9 @@ def test_a_name_given_in_an_apposition_does_not_make_the_sentence_a_definition(p
     # "a technique we call X, to ...": the naming ends at its comma; "we call <thing> <adj> when ..." still
     # defines a term, no result
     found = claims_in_order(
-        _OWN + "We combine three kinds of parallelism, a technique we call Marlin, to train large models with "
-        "good performance (47% of peak device throughput) on many GPUs. We call a layout balanced when it "
-        "keeps 90% of its links busy.",
+        _OWN + "Snapshots go to memory first and to disk later, a scheme we call Marlin, to keep long jobs "
+        "running near full speed (47% of peak device throughput) across a cluster. We call a layout balanced "
+        "when it keeps 90% of its links busy.",
         papers_bound,
     )
     assert [(c["value"], c["versus"]) for c in found[1:]] == [(47.0, "peak device throughput")]
