@@ -10,36 +10,30 @@ from log_files import write_log
 from assay.operators.logs import parse_log
 
 
-def _series(log, name: str) -> list[tuple[int, float]]:
-    t = log.metrics
-    return [(s, v) for s, n, v in zip(t.column("step").to_pylist(), t.column("name").to_pylist(),
-                                      t.column("value").to_pylist(), strict=True) if n == name]
-
-
 def test_a_boosters_splits_in_the_possessive_are_its_loss_and_validation_loss(tmp_path):
     # the Python package's form: a tab after the round, ``training's`` and ``valid_1's`` before each metric
     lines = [f"[{r}]\ttraining's l2: 0.{90 - r}\tvalid_1's l2: 0.{95 - r}" for r in (10, 20, 30)]
     log = parse_log(write_log(tmp_path, lines))
-    assert _series(log, "loss") == [(10, 0.8), (20, 0.7), (30, 0.6)]
-    assert _series(log, "val_loss")[-1] == (30, 0.65)
+    assert log.series("loss") == [(10, 0.8), (20, 0.7), (30, 0.6)]
+    assert log.series("val_loss")[-1] == (30, 0.65)
 
 
 def test_a_round_counter_followed_by_a_colon_is_the_step(tmp_path):
     # another binding's form: ``[5]:`` then the evaluation list, a round on every line
     lines = [f"[{r}]:    train's l2:0.0{960 - r}    valid's l2:0.1{50 - r}" for r in range(5, 10)]
     log = parse_log(write_log(tmp_path, lines, name="r.log"))
-    assert [s for s, _ in _series(log, "loss")] == [5, 6, 7, 8, 9]
-    assert _series(log, "val_loss")[-1] == (9, 0.141)
+    assert [s for s, _ in log.series("loss")] == [5, 6, 7, 8, 9]
+    assert log.series("val_loss")[-1] == (9, 0.141)
 
 
 def test_a_key_glued_to_the_decimal_before_it_is_a_key_not_a_unit(tmp_path):
     # a fixed-width column that overflowed: the value runs into the next field's key
     lines = [f"step {i} loss 0.{62 - i}31415926took: 17.{i} sec" for i in range(1, 5)]
     log = parse_log(write_log(tmp_path, lines))
-    assert _series(log, "loss")[-1] == (4, 0.5831415926)
+    assert log.series("loss")[-1] == (4, 0.5831415926)
     # a unit glued to its number stays the value's (no colon follows it)
     log = parse_log(write_log(tmp_path, [f"step {i} loss 0.5 mem 3.{i}GB" for i in range(1, 4)], name="units.log"))
-    assert _series(log, "memory_mb") == [(1, 3.1 * 1024), (2, 3.2 * 1024), (3, 3.3 * 1024)]
+    assert log.series("memory_mb") == [(1, 3.1 * 1024), (2, 3.2 * 1024), (3, 3.3 * 1024)]
 
 
 def test_a_banners_fields_apart_by_bars_give_the_layout(tmp_path):
@@ -51,7 +45,7 @@ def test_a_banners_fields_apart_by_bars_give_the_layout(tmp_path):
     ]
     log = parse_log(write_log(tmp_path, lines))
     assert (log.run["world_size"], log.run["micro_batch_size"], log.run["global_batch_size"]) == (2, 4, 64)
-    assert [s for s, _ in _series(log, "loss")] == [10, 20, 30]
+    assert [s for s, _ in log.series("loss")] == [10, 20, 30]
 
 
 def test_a_save_verb_that_is_a_folder_of_a_path_is_no_save(tmp_path):
@@ -72,5 +66,5 @@ def test_the_seconds_of_a_bars_clock_count_no_steps(tmp_path):
     # (15, 16, 18) rise as a counter would; they are a clock's, never the step
     lines = [f"100%|##########| 2774/2774 [14:{s}<00:00,  3.24it/s, train_loss=5.{86 - k}]"
              for k, s in enumerate((15, 16, 18))]
-    steps = {s for s, _ in _series(parse_log(write_log(tmp_path, lines)), "loss")}
+    steps = {s for s, _ in parse_log(write_log(tmp_path, lines)).series("loss")}
     assert not steps & {15, 16, 18}
