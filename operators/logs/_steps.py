@@ -251,6 +251,7 @@ class EpochCounters:
         numbers them (an epoch printed ``k/N`` is the ``k``-th: ``k - 1`` where the file names an epoch 0)."""
         out: dict[int, int] = {}
         for rows in self._bars.values():
+            rows = _epochs_before_the_first_banner(rows)
             decided = rows[:-1] if len(rows) > 1 else rows
             if len(rows) < 2 or any(k is None for _, k, _, _, _ in rows) or any(n != of for *_, n, of in decided):
                 continue
@@ -372,3 +373,15 @@ def _counter_word(before: str) -> str:
 _LAST_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
+def _epochs_before_the_first_banner(rows: list[tuple]) -> list[tuple]:
+    """Bars ``(line, epoch, of_form, n, total)`` whose first ones precede the first banner (a loop that announces
+    ``Going into epoch 7`` only after the first epoch it ran): where every bar after them has its epoch, one up
+    from the bar before, those first bars are the epochs before it."""
+    known = next((i for i, row in enumerate(rows) if row[1] is not None), None)
+    if not known or any(row[1] is None for row in rows[known:]):
+        return rows
+    if any(b[1] != a[1] + 1 for a, b in zip(rows[known:], rows[known + 1 :], strict=False)):
+        return rows
+    first = rows[known][1] - known
+    return [(line, first + i, *rest) if epoch is None else (line, epoch, *rest)
+            for i, (line, epoch, *rest) in enumerate(rows)]

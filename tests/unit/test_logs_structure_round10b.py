@@ -68,3 +68,17 @@ def test_the_seconds_of_a_bars_clock_count_no_steps(tmp_path):
              for k, s in enumerate((15, 16, 18))]
     steps = {s for s, _ in parse_log(write_log(tmp_path, lines)).series("loss")}
     assert not steps & {15, 16, 18}
+
+
+def test_bars_pasted_at_their_total_each_epoch_are_the_epochs_records(tmp_path):
+    # a loop that announces "Going into epoch N" only after its first epoch: the first bar, at its total like
+    # the others, is the epoch before the first banner; the epoch's summary line after each bar is at that epoch
+    lines = []
+    for k, epoch in enumerate((4, 5, 6)):
+        if k:
+            lines.append(f"toolkit.loop.epochs - Going into epoch {epoch}")
+        lines.append(f"100%|##########| 900/900 [05:{10 + k}<00:00,  2.9it/s, train_loss=3.{9 - k}]")
+        lines.append(f"toolkit.loop.logger - Epoch: {epoch}, lr: 1e-04 - train loss: 3.{9 - k} - valid loss: 4.{5 - k}")
+    log = parse_log(write_log(tmp_path, lines))
+    assert sorted({s for s, _ in log.series("loss")}) == [4, 5, 6]
+    assert log.series("val_loss")[-1] == (6, 4.3)
