@@ -97,23 +97,40 @@ def _decimals(value: str) -> int | None:
 
 
 def blank_cut_tail(miner: TemplateMiner) -> None:
-    """The file's last record, when its template ends on a value that each of its other records (three or more)
-    prints with the same number of decimals (a fixed format, ``{:.6f}``) and it prints fewer: the line was cut
-    inside that value, so the value is not read (docs/gold-conventions.md, D9). ``Loss: 0.000001305`` after
-    records that print ``Loss: 0.000002487727670``."""
+    """The file's last record, when its template ends on a value that each of its other records (three or more;
+    or those of the longer template it starts, where the cut took the fields after it too) prints with the same
+    number of decimals (a fixed format, ``{:.6f}``) and it prints fewer (two fewer than the shortest where the
+    widths vary, as ``%g`` prints them): the line was cut inside that value, so
+    the value is not read (docs/gold-conventions.md, D9). ``Loss: 0.000001305`` after records that print
+    ``Loss: 0.000002487727670``."""
     clusters = miner.clusters()
     if not clusters:
         return
     last = max(row[0] for c in clusters for row in c.rows)
     cluster = next(c for c in clusters if any(row[0] == last for row in c.rows))
-    if cluster.template[-1] != "<*>" or len(cluster.rows) < 4:
+    if cluster.template[-1] != "<*>":
         return
-    others = {_decimals(row[2][-1]) for row in cluster.rows if row[0] != last and row[2]}
-    if len(others) != 1 or (width := others.pop()) is None or width < 2:
+    siblings = [row[2][-1] for row in cluster.rows if row[0] != last and row[2]]
+    if len(siblings) < 3:
+        # cut before the fields after it too (``[31]:  train's l2:0.084``): the value at the same place in the
+        # template whose records start as it does
+        at = len(cluster.template) - 1
+        longer = [c for c in clusters if len(c.rows) >= 3 and len(c.template) > at + 1
+                  and all(t == u or "<*>" in (t, u) for t, u in zip(c.template[:at], cluster.template[:at], strict=False))
+                  and c.template[at] == "<*>"]
+        siblings = [row[2][at] for c in longer for row in c.rows if len(row[2]) > at]
+    if len(siblings) < 3:
         return
+    widths = {_decimals(v) for v in siblings}
+    if None in widths:
+        return
+    # a fixed format prints one width; ``%g`` drops trailing zeros, so its widths vary by a digit or two: a value
+    # two digits shorter than the shortest of them was cut
+    fixed = len(widths) == 1
+    width = min(widths)
     row = next(row for row in cluster.rows if row[0] == last)
     printed = _decimals(row[2][-1]) if row[2] else None
-    if printed is not None and printed < width:
+    if width >= 2 and printed is not None and printed < width - (0 if fixed else 1):
         row[2][-1] = ""
 
 

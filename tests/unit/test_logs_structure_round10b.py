@@ -82,3 +82,16 @@ def test_bars_pasted_at_their_total_each_epoch_are_the_epochs_records(tmp_path):
     log = parse_log(write_log(tmp_path, lines))
     assert sorted({s for s, _ in log.series("loss")}) == [4, 5, 6]
     assert log.series("val_loss")[-1] == (6, 4.3)
+
+
+def test_a_last_line_cut_inside_a_value_and_before_the_fields_after_it_is_no_record(tmp_path):
+    # %g-style values (trailing zeros dropped, so widths vary by a digit); the last line stops inside its first
+    # value, the fields after it gone: that value is a prefix of another number, not a reading
+    values = ["0.0950898", "0.094514", "0.0939542", "0.0934401", "0.092749"]
+    lines = [f"[{r}]:   train's l2:{v}    valid's l2:0.10{r}" for r, v in enumerate(values, start=5)]
+    lines.append("[10]:   train's l2:0.09")
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1] == (9, 0.092749)
+    # printed whole, the same short value is read
+    lines[-1] = "[10]:   train's l2:0.0921003    valid's l2:0.1010"
+    assert parse_log(write_log(tmp_path, lines, name="whole.log")).series("loss")[-1] == (10, 0.0921003)
