@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from assay.operators.papers._cues import CUES, Cue
 from assay.operators.papers._figure_text import even_row, label_line, plot_label, tick_label, torn_decimal
+from assay.operators.papers._table_compare import comparing_column
 from assay.operators.papers._table_units import (
     BARE_CELL,
     SETTING_CELL,
@@ -163,8 +164,10 @@ def _sentence(text: str, start: int) -> str:
 # residue, not prose, but a row that names a system and holds a ratio states a result ("Foo | 3.2x").
 _CELL_SEP = " | "
 _RATIO_CELL = re.compile(
-    r"[~≈<>]?\s*[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*(?:[x×]|\\?%|％|times)"
-    r"(?:\s*(?:[-–~]|to)\s*(?:\d+(?:\.\d+)?)\s*(?:[x×]|\\?%|％))?\s*(?:\([^)]*\))?\s*",
+    r"[~≈<>]?\s*[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*(?:[x×]|\\?%|％|times)"
+    r"(?:\s*(?:[-–~]|to)\s*(?:\d+(?:\.\d+)?)\s*(?:[x×]|\\?%|％))?\s*(?:\([^)]*\))?\s*"
+    # a mark set after the figure (an emoji, a dagger) is decoration: "1.8x ⚑" is the cell's ratio
+    r"(?:[^\w\s\d.,|()%％]{1,2}\s*)?",
     re.I,
 )
 _RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
@@ -172,7 +175,7 @@ _RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
 RESULT_HEADER = re.compile(
     r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|saving|\bvs\.?|versus|compar|relative|"
     r"normali[sz]ed|ratio|efficien|utili[sz]|throughput|latency|\bJCT\b|makespan|\bpeak\b|flop/?s|\bMFU\b|"
-    r"\bCV\b|variation|stability|加速|提升|降低|开销",
+    r"\bCV\b|variation|stability|\bdifferen|\bchange\b|加速|提升|降低|开销",
     re.I,
 )
 _HYPERPARAMETERS = (
@@ -216,6 +219,11 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     if _HYPERPARAMETER.search(own) or (SETTING_HEADER.search(own) and not results):
         return False
     if by_setting:  # a row of a setting states results only where the table says it measures them
+        # a quotient of the row's own figures is a restatement, and a column holding the unit a series
+        # normalised to one setting, unless its header says what it sets against what ("A vs B"): then it is
+        # the comparison the table was drawn for, row by row
+        if comparing_column(text, lo, column):
+            return results
         return results and not _quotient(row_cells, column, unit) and not _normalised(text, lo, column)
     return unit == "x" or results
 

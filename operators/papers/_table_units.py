@@ -27,8 +27,11 @@ _TIMES_HEAD = re.compile(r"[(\[]\s*[x×]\s*[)\]]", re.I)
 BARE_CELL = re.compile(r"\s*[~≈]?\s*(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*")
 #: A first cell that is the row's setting, not a name: a count or size (``512``, ``4,096``, ``16.8M``, ``2K``),
 #: a resolution or shape (``256 × 256``), an assignment (``BS = 4`` starts with a letter and needs no rule).
+_SIZE = r"\d[\d,]*(?:\.\d+)?\s*(?:[KMBGT]|k)?"
+#: A shape's factors may carry their size's letter each (``64×0.5K``) and a mix of shapes is joined by plus
+#: signs (``2×32K + 30×4K``): a setting still.
 SETTING_CELL = re.compile(
-    r"\s*[~≈]?\s*\d[\d,]*(?:\.\d+)?\s*(?:[KMBGT]|k)?\s*(?:[x×]\s*\d[\d,]*(?:\.\d+)?\s*)*[*†‡]?\s*"
+    rf"\s*[~≈]?\s*{_SIZE}\s*(?:[x×]\s*{_SIZE}\s*)*(?:\+\s*{_SIZE}\s*(?:[x×]\s*{_SIZE}\s*)*)*[*†‡]?\s*"
 )
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import Mention
+from assay.operators.papers._table_compare import change_pair, compared
 from assay.operators.papers._table_units import SETTING_CELL
 
 CELL_SEP = " | "
@@ -127,6 +128,14 @@ def attribute_cells(
         cell = cell_of(text, claim.start, claim.end, tables)
         if cell is None:
             continue
+        row = cell.table.rows[cell.row]
+        head = cell.table.header[cell.column] if cell.column < len(cell.table.header) else ""
+        pair = compared(head) or change_pair(cell.table.header, row, cell.column)
+        if pair:  # the column's header, or the two figures its change is worked from, say who and against what
+            claim.subject, claim.subject_source = pair[0], "table"
+            claim.versus, claim.versus_span, claim.versus_source = pair[1], None, "table"
+            _provenance(claim, cell)
+            continue
         subject, axis = _subject(cell, owned, systems)
         if subject is not None:
             claim.subject, claim.subject_source = subject, "table"
@@ -145,12 +154,14 @@ def attribute_cells(
         # a table that names no baseline keeps the one the claim already has (its sentence's, else the
         # paper's default): clearing it helped a paper whose tables are ablations but cost every cell of
         # one whose baselines sit in a header spanning several columns ('Speedup for X'), not read yet
-        # provenance: the claim's sentence is its row; its setting names the table and the row
-        claim.sentence = cell.span
-        where = (
-            f"table: {cell.table.caption[:80] or '(no caption)'}, row {cell.row + 1}{_setting_label(cell)}"
-        )
-        claim.setting = f"{claim.setting}; {where}" if claim.setting else where
+        _provenance(claim, cell)
+
+
+def _provenance(claim: Claim, cell: Cell) -> None:
+    """The claim's sentence is its row; its setting names the table and the row."""
+    claim.sentence = cell.span
+    where = f"table: {cell.table.caption[:80] or '(no caption)'}, row {cell.row + 1}{_setting_label(cell)}"
+    claim.setting = f"{claim.setting}; {where}" if claim.setting else where
 
 
 def _setting_label(cell: Cell) -> str:

@@ -1,0 +1,103 @@
+"""Whose a table cell's ratio is and against what, where the table's layout says so rather than a name.
+
+Two layouts the row-and-column reader (``_tables``) cannot place by the systems it knows:
+
+- **a comparing column**: the ratio column's own header says what it sets against what (``Fused vs eager``,
+  ``A over B``): the part before the comparison is the subject, the part after the baseline. Such a column
+  holds the comparison the table was drawn for, even where its figures are the quotient of two other cells
+  of the row (``_clause.table_result`` keeps them).
+- **a change column beside its two figures**: a column of changes named by a measure alone (``Improvement``,
+  ``Difference``, ``Change``) next to two columns of measurements of the same thing by two systems
+  (``Old (ms) | New (ms) | Improvement``, ``Metric | Before | After | Difference``): the change is the later
+  figure's against the earlier one, found by the arithmetic (the two cells of the row whose relative change
+  is the cell's value), so the subject is the later column's name and the baseline the earlier's, the measure
+  words and the unit dropped from both.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assay.operators.papers._table_units import CELL_SEP, header_row
+
+#: A header that compares two things: ``X vs Y``, ``X vs. Y``, ``X versus Y``, ``X over Y``, ``X relative to Y``.
+_COMPARING = re.compile(
+    r"^\s*(?P<x>[^|]*?[A-Za-z][^|]*?)\s+(?:vs\.?|versus|over|relative\s+to|compared\s+(?:to|with))\s+"
+    r"(?P<y>[A-Za-z][^|]*?)\s*(?:\([^)]*\))?\s*$",
+    re.I,
+)
+#: Words of a header that name a measure, not who measured it.
+_MEASURE_WORDS = re.compile(
+    r"\b(?:speed-?ups?|improvements?|impr\.|differences?|diff\.?|changes?|delta|gains?|reductions?|ratio|"
+    r"speedup)\b",
+    re.I,
+)
+#: A change column's header: a measure word alone, perhaps with its unit (``Improvement``, ``Difference (%)``).
+_CHANGE_HEAD = re.compile(
+    r"^\s*(?:relative\s+|rel\.\s+)?(?:improvements?|impr\.|differences?|diff\.?|changes?|delta|Δ|gains?|"
+    r"reductions?|speed-?ups?)\s*(?:\(\s*(?:%|x|×)\s*\))?\s*$",
+    re.I,
+)
+_NUMBER = re.compile(r"^\s*[~≈]?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[A-Za-zµ/]+)?\s*$")
+_VALUE = re.compile(r"[-−+]?\s*(?P<n>\d+(?:\.\d+)?)")
+#: Unit brackets and measure names dropped from a figure column's header to leave who measured it.
+_UNIT_BRACKET = re.compile(r"\s*[(\[][^)\]]*[)\]]\s*")
+
+
+def comparing_column(text: str, row_start: int, column: int) -> bool:
+    """Whether the header over ``column`` of the table holding the row at ``row_start`` compares two things."""
+    return compared(_header(text, row_start, column)) is not None
+
+
+def compared(head: str) -> tuple[str, str] | None:
+    """``(subject, baseline)`` a comparing header names (``Fused vs eager`` -> ``("Fused", "eager")``), else
+    None; a side that is a measure word alone (``Speedup vs X``) names no subject."""
+    m = _COMPARING.match(head)
+    if not m:
+        return None
+    x, y = m.group("x").strip(" :,;"), m.group("y").strip(" :,;")
+    if not x or not y or len(x) > 40 or len(y) > 40 or _MEASURE_WORDS.fullmatch(x):
+        return None
+    return x, y
+
+
+def change_pair(header: list[str], row: list[str], column: int) -> tuple[str, str] | None:
+    """``(subject, baseline)`` for a change cell (``row[column]``) under a header of a measure alone, from the
+    two figure columns of its row whose relative change is the cell's value: the later column the subject,
+    the earlier its baseline, their headers less units and the words they share (``Old TPOT (ms)`` and
+    ``New TPOT (ms)`` give ``New`` and ``Old``). None where no pair or more than one fits."""
+    if column >= len(header) or not _CHANGE_HEAD.match(header[column]):
+        return None
+    value = _VALUE.search(row[column])
+    if not value:
+        return None
+    change = float(value.group("n"))
+    figures = [(j, float(m.group("n").replace(",", ""))) for j, c in enumerate(row) if j and j != column
+               and j < len(header) and (m := _NUMBER.match(c))]
+    fits = []
+    for a, (i, before) in enumerate(figures):
+        for j, after in figures[a + 1:]:
+            if not before or not after:
+                continue
+            ratio = "x" in row[column].lower() or "×" in row[column]
+            got = max(before, after) / min(before, after) if ratio else abs(after - before) / before * 100
+            if abs(got - change) <= max(0.051 if not ratio else 0.02, 0.01 * change):
+                fits.append((j, i))
+    if len(fits) != 1:
+        return None
+    j, i = fits[0]
+    subject, baseline = _who(header[j], header[i]), _who(header[i], header[j])
+    return (subject, baseline) if subject and baseline else None
+
+
+def _who(head: str, other: str) -> str:
+    """A figure column's header less its unit bracket and the words it shares with the other figure column."""
+    mine = _UNIT_BRACKET.sub(" ", head).split()
+    theirs = {w.lower() for w in _UNIT_BRACKET.sub(" ", other).split()}
+    kept = [w for w in mine if w.lower() not in theirs]
+    return " ".join(kept).strip(" :,;") if kept and re.search(r"[A-Za-z]", " ".join(kept)) else ""
+
+
+def _header(text: str, row_start: int, column: int) -> str:
+    head = header_row(text, row_start).split(CELL_SEP)
+    return head[column] if column < len(head) else ""
