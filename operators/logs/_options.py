@@ -32,21 +32,27 @@ _DUMP = re.compile(r"(?i)(?:\bnamespace\(|\b(?:args|arguments|options|opts|confi
 _IN_DUMP = re.compile(rf"(?<![\w.])['\"]?(?P<key>{_KEYS})['\"]?\s*[:=]\s*(?P<value>\d+)(?![\w.])")
 
 
-#: The lines that may hold options, for the reader's line selection (RE2: no look-around).
-OPTION_LINES = rf"^\s*-{{0,2}}(?:{_KEYS})\s*[:= ]|(?i:namespace)\(|(?i:batch size|num gpus)(?: \([^)]*\))?\s*[:=]\s*\d+"
-
-
 #: A batch size written in words, as a trainer's start-up banner prints it (``Instantaneous batch size per device =
 #: 8``, ``Total train batch size (w. parallel, distributed & accumulation) = 64``, several on a line apart by ``|``):
 #: per device, or of the whole step where a word says so (total, global, effective); and the GPUs it runs on
 #: (``Num GPUs = 1``), its world size. Each stands alone between separators (``|``, ``,``) or at the line's end.
+_PER_DEVICE = r" per (?:device|gpu|process|rank|worker)"
+_BATCH_AFTER = r"(?: \([^)]*\))?\s*[:=]\s*"
+_GPUS = r"(?:num|number of) gpus\s*[:=]\s*"
 _WORDED_BATCH = re.compile(
-    r"(?<![\w'])(?P<words>(?:[A-Za-z]+ ){0,3})batch size(?P<per> per (?:device|gpu|process|rank|worker))?"
-    r"(?: \([^)]*\))?\s*[:=]\s*(?P<value>\d+)\s*(?=\||,|$)",
+    rf"(?<![\w'])(?P<words>(?:[A-Za-z]+ ){{0,3}})batch size(?P<per>{_PER_DEVICE})?{_BATCH_AFTER}(?P<value>\d+)"
+    r"\s*(?=\||,|$)",
     re.I,
 )
-_WORDED_GPUS = re.compile(r"(?<![\w'])(?:num|number of) gpus\s*[:=]\s*(?P<value>\d+)\s*(?=\||,|$)", re.I)
+_WORDED_GPUS = re.compile(rf"(?<![\w']){_GPUS}(?P<value>\d+)\s*(?=\||,|$)", re.I)
 _WHOLE_STEP = {"total", "global", "effective"}
+
+#: The lines that may hold options, for the reader's line selection (RE2: no look-around); the worded forms
+#: from the same pieces as the patterns that read them.
+OPTION_LINES = (
+    rf"^\s*-{{0,2}}(?:{_KEYS})\s*[:= ]|(?i:namespace)\("
+    rf"|(?i:batch size(?:{_PER_DEVICE})?{_BATCH_AFTER}|{_GPUS})\d+"
+)
 
 
 def options_of(text: str) -> dict[str, int]:
@@ -65,7 +71,6 @@ def options_of(text: str) -> dict[str, int]:
         return found
     if not _DUMP.search(text):
         return {}
-    found: dict[str, int] = {}
     for m in _IN_DUMP.finditer(text):
         found.setdefault(OPTION_SETTINGS[m.group("key")], int(m.group("value")))
     return found

@@ -95,3 +95,10 @@ def test_a_last_line_cut_inside_a_value_and_before_the_fields_after_it_is_no_rec
     # printed whole, the same short value is read
     lines[-1] = "[10]:   train's l2:0.0921003    valid's l2:0.1010"
     assert parse_log(write_log(tmp_path, lines, name="whole.log")).series("loss")[-1] == (10, 0.0921003)
+
+
+def test_every_worded_setting_the_options_read_is_also_a_line_the_reader_selects(tmp_path):
+    # the line selection is built from the same pieces as the patterns that read the settings
+    lines = ["   Number of GPUs = 2", "   Train batch size per worker = 4", "step 10, loss 1.90", "step 20, loss 1.80"]
+    log = parse_log(write_log(tmp_path, lines))
+    assert (log.run["world_size"], log.run["micro_batch_size"]) == (2, 4)
