@@ -17,6 +17,20 @@ from assay.operators.logs._steps import counts_across_epochs
 BOX_ROW = re.compile(r"^\s*\|\s+(?P<key>[A-Za-z_][\w/.\-]*)\s+\|\s*(?P<value>[^|\s]*)\s*\|\s*$")
 
 
+_BORDERS = "|┃│║"
+_INNER_BORDER = re.compile(r"\s*[┃│║]\s*")
+
+
+def unborder(text: str) -> str:
+    """A bordered table's row without its outer borders, its inner ones as ``|`` (``| step | loss |``,
+    ``┃ step ┃ loss ┃``, ``│ 10 │ 0.91 │``): the header-and-rows reader then reads it as a ``|``-separated
+    table. Any other line as it is."""
+    stripped = text.strip()
+    if len(stripped) < 3 or stripped[0] not in _BORDERS or stripped[-1] not in _BORDERS:
+        return text
+    return _INNER_BORDER.sub(" | ", stripped[1:-1]).strip()
+
+
 def _whole(value: str) -> int | None:
     """A step printed whole (``400``) or in ``%g`` notation (``5e+04``, as a logger that formats every value
     alike prints it); a fraction is no step."""

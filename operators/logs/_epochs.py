@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 
+from assay.operators.logs._miner import Cluster
+from assay.operators.logs._step_keys import PASS_WORDS, UPDATE_WORDS, step_word
+
 #: A line that is only an epoch header: Keras' ``Epoch 41/190``.
 _EPOCH_HEADER = re.compile(r"^\s*Epoch\s+(?P<k>\d+)\s*/\s*(?P<of>\d+)\s*$", re.I)
 #: A line that opens with its batch counter: Keras' ``244/244 ━━━━ 270s 911ms/step - loss: 0.41`` or
@@ -50,6 +53,22 @@ class EpochBars:
             k = epoch if epoch is not None else self.first_header - 1
             out[line_no] = k if per_epoch else (k - 1) * of + n
         return out
+
+
+def counts_each_epoch(cluster: Cluster, pos: int, names: dict[int, str]) -> bool:
+    """Whether the epoch at ``pos`` numbers its records because the step counter beside it on the same line
+    never moves (``Epoch 7 | Steps: 5120 | Loss: 40.7``, the same count on three or more records while the epoch
+    rises): that counter is each epoch's number of batches, so the record is the epoch's and its step the epoch
+    (a tool that prints epochs only), never that count made global across the epochs. A counter printed with
+    its total (``iter 500/500``) is not one: its length is printed, and it is made global (``EpochCounters``)."""
+    rows = cluster.rows
+    return len(rows) >= 3 and any(
+        at != pos
+        and step_word(name) in UPDATE_WORDS | PASS_WORDS
+        and cluster.template[at + 1 : at + 2] != ["/"]
+        and len({row[2][at] for row in rows}) == 1
+        for at, name in names.items()
+    )
 
 
 class EpochRelative:

@@ -10,6 +10,7 @@ from assay.operators.logs._epochs import (  # noqa: F401 -- the epoch context is
     EPOCH_NUMBER,
     EpochBars,
     EpochRelative,
+    counts_each_epoch,
     says_epoch_ended,
 )
 from assay.operators.logs._names import counts_across_epochs, is_step_key

@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from assay.operators.logs._base import LogParser, register_parser
-from assay.operators.logs._boxes import BOX_ROW, BoxTables, KeyBlocks
+from assay.operators.logs._boxes import BOX_ROW, BoxTables, KeyBlocks, unborder
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._counters import (
     bracketed_counter,
@@ -47,6 +47,7 @@ from assay.operators.logs._steps import (
     EpochCounters,
     EpochRelative,
     counter_step,
+    counts_each_epoch,
     says_epoch_ended,
     step_position,
 )
@@ -64,20 +65,6 @@ _EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
 
 #: A counter of the whole run printed beside an epoch's (``GLOBAL_STEP: 370050``, ``global step 1200``).
 _GLOBAL_COUNTER = re.compile(rf"(?i)\bglobal[_ ]?step\b\s*[:=#]?\s*(\d+)(?![\d.])|{LISTED_STEP}")
-
-_BORDERS = "|┃│║"
-_INNER_BORDER = re.compile(r"\s*[┃│║]\s*")
-
-
-def _unborder(text: str) -> str:
-    """A bordered table's row without its outer borders, its inner ones as ``|`` (``| step | loss |``,
-    ``┃ step ┃ loss ┃``, ``│ 10 │ 0.91 │``): the header-and-rows reader then reads it as a ``|``-separated
-    table. Any other line as it is."""
-    stripped = text.strip()
-    if len(stripped) < 3 or stripped[0] not in _BORDERS or stripped[-1] not in _BORDERS:
-        return text
-    return _INNER_BORDER.sub(" | ", stripped[1:-1]).strip()
-
 
 #: A traceback's first words glued after a record on one line (``iter 160 || Loss: 4.8 || Traceback (most
 #: recent call last):``, two streams written to one file without a newline between them).
@@ -219,7 +206,7 @@ class GenericParser(LogParser):
             return
         if self.boxes.see(text, line_no, rank):
             return
-        text = _unborder(text)
+        text = unborder(text)
         if not self.steps:  # before the first record: a script's printed options say the run's layout
             for setting, value in options_of(text).items():
                 self.out.setting(setting, value, line_no)
@@ -525,8 +512,11 @@ def emit_series(
     shifts, relative = shifts or {}, relative or {}
     names, step_pos, _ = _step_of(cluster)
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
-    # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step
+    # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step,
+    # unless the step counter on its line never moves (``counts_each_epoch``): then its step is the epoch itself
     by_epoch = step_pos is not None and names.get(step_pos, "").lower() == "epoch"
+    own_epoch = by_epoch and counts_each_epoch(cluster, step_pos, names)
+    by_epoch = by_epoch and not own_epoch
     # among lines that count finer steps, such a line that averages (``epoch 3 average loss: 0.2``) sums up
     # the epoch: no step record of its own, and its values are the epoch's averages, not the step's
     summary = (
@@ -579,7 +569,7 @@ def emit_series(
                 epochs_before = shifts.get(line_no, 0) // total
                 step = int(parsed[0]) // samples[0] - samples[1] + epochs_before * -(-total // samples[0])
             elif float(parsed[0]).is_integer():  # a fractional epoch (0.25) counts no steps
-                step = int(parsed[0]) + ((shifts if counted else relative).get(line_no, 0))
+                step = int(parsed[0]) + ({} if own_epoch else shifts if counted else relative).get(line_no, 0)
         for pos, name in metrics.items():
             parsed = parse_quantity(tokens[pos])
             if parsed is None:
