@@ -67,6 +67,9 @@ _LONE_MEASURE = re.compile(
 )
 
 
+# "on X" / "across X" just before a name: the data set or the machines a run used.
+_SETTING_BEFORE = re.compile(r"\b(?:on|across)\s+(?:the\s+)?$", re.I)
+
 def _unnamed(versus: str | None) -> bool:
     return bool(versus) and _UNNAMED.match(versus.strip()) is not None
 
@@ -142,6 +145,8 @@ def attribute(
             named = name_before(
                 text, sentence[0], claim.start, lang, mentions.inside(sentence[0], claim.start)
             )
+            if named and _SETTING_BEFORE.search(text, max(sentence[0], named[1] - 8), named[1]):
+                named = None  # "1.8x on FooBench", "across TPUv4 pods": where the run ran, not what it measures
             if named and not (claim.versus_span and claim.versus_span[0] <= named[1] < claim.versus_span[1]):
                 claim.subject, claim.subject_source = named[0], "nearest"
                 extra.append(

@@ -70,10 +70,10 @@ _REACHED_WITHOUT = re.compile(
     r"(?P<v>without\s+\S[^,.;:()\n]*)",
     re.I,
 )
-# "less traffic is sent over the spine links", "communication over cross-node links": a path, no baseline.
+# "traffic sent over the spine links": a path; "latency (over all lengths)", "averaged over runs": a scope.
 _PATH_OVER = re.compile(
-    r"\b(?:communication|traffic|transfers?|messages?|packets?|data|bytes|sent|transferred|communicated|"
-    r"exchanged|moved|carried|routed|streamed)\s+$",
+    r"(?:\b(?:communication|traffic|transfers?|messages?|packets?|data|bytes|sent|transferred|communicated|"
+    r"exchanged|moved|carried|routed|streamed|averaged)\s+|\(\s*)$",
     re.I,
 )
 # "compared to the runner-up, BarPipe": a descriptive phrase, then the system's name after a comma.

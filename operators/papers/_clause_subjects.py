@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from assay.operators.papers._gazetteer import generic_names
+
 # A sentence's opening adverbial, set off by a comma ("On average,", "Across regions,", "However,").
 _OPENER = re.compile(r"^\s*(?:(?:[A-Z][a-z]*|[a-z]+)(?:\s+[\w-]+){0,7}?,\s+)?")
 # The determiner a subject may start with.
@@ -42,6 +44,8 @@ def clause_subject(text: str, lo: int, claim_start: int) -> str | None:
     words = phrase.split()
     if not 1 <= len(words) <= 5 or _NOT_SUBJECT.search(phrase) or "," in phrase:
         return None
+    if len(words) == 1 and phrase.lower() in generic_names():
+        return None  # "TTFT drops by 24%": a measure written as an acronym, not what is measured
     return phrase
 
 

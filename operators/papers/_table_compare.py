@@ -12,13 +12,16 @@ Two layouts the row-and-column reader (``_tables``) cannot place by the systems 
   figure's against the earlier one, found by the arithmetic (the two cells of the row whose relative change
   is the cell's value), so the subject is the later column's name and the baseline the earlier's, the measure
   words and the unit dropped from both.
+- **a measurement study's rows**: in a paper that proposes no system, a row is what its label names (``FooNet,
+  8 GPUs | 5.3% | 80%``): the label is the subject of the row's cells, and in a table set side by side in two
+  halves, each half's own label (the nearest cell to the left that holds no figure).
 """
 
 from __future__ import annotations
 
 import re
 
-from assay.operators.papers._table_units import CELL_SEP, header_row
+from assay.operators.papers._table_units import CELL_SEP, SETTING_CELL, VALUE_CELL, header_row
 
 #: A header that compares two things: ``X vs Y``, ``X vs. Y``, ``X versus Y``, ``X over Y``, ``X relative to Y``.
 _COMPARING = re.compile(
@@ -101,3 +104,13 @@ def _who(head: str, other: str) -> str:
 def _header(text: str, row_start: int, column: int) -> str:
     head = header_row(text, row_start).split(CELL_SEP)
     return head[column] if column < len(head) else ""
+
+
+def row_label(row: list[str], column: int) -> str | None:
+    """The label of the cell at ``column`` of ``row``: the nearest cell to its left that holds no figure, when
+    it names something (not a setting such as ``# GPUs=8``, not a measure)."""
+    left = [c for c in row[:column] if c.strip() and not VALUE_CELL.match(c.strip())]
+    label = " ".join(left[-1].split()) if left else ""
+    if not label or SETTING_CELL.fullmatch(label) or _MEASURE_WORDS.search(label):
+        return None
+    return label if re.search(r"[A-Za-z]{2}", label) else None

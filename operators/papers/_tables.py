@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import Mention
-from assay.operators.papers._table_compare import change_pair, compared
-from assay.operators.papers._table_units import SETTING_CELL
+from assay.operators.papers._table_compare import change_pair, compared, row_label
+from assay.operators.papers._table_units import SETTING_CELL, VALUE_CELL
 
 CELL_SEP = " | "
 #: Where a mention comes from when it names a system for sure: the gazetteer, or the paper's comparisons.
@@ -44,7 +44,6 @@ _MAX_ROWS = 200
 _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|表)\s*[0-9IVX]+[a-z]?\s*[:.|–—-]?", re.I)
 #: A cell that stands for the baseline of its row or column: the unit ratio or a dash.
 _UNIT_CELL = re.compile(r"^[(\[]?\s*(?:1(?:\.0+)?\s*[x×]|100(?:\.0+)?\s*%|[-–—]|n/?a)\s*[)\]]?$", re.I)
-_VALUE_CELL = re.compile(r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*[^\s\d]{0,4}\s*[)\]]?$")
 #: A phrase of a header or caption that names the baseline.
 _BASELINE_PHRASE = re.compile(
     r"(?:speed-?ups?\s+(?:over|of\s+\w+\s+over)|\bover|\bvs\.?|\bversus|relative\s+to|compared\s+(?:to|with)|"
@@ -148,6 +147,12 @@ def attribute_cells(
             # the name next to the number is a row's label or a header that names no known system (a
             # model, a workload): the table names no system, so the result is the paper's own
             claim.subject, claim.subject_source = own[0], "primary"
+        elif not own and claim.subject_source in (None, "nearest"):
+            # a paper with no system of its own (a measurement study): a row is what its label names ("FooNet,
+            # 8 GPUs | 5.3%"), not a name nearest before it in the flattened table
+            label = row_label(cell.table.rows[cell.row], cell.column)
+            if label:
+                claim.subject, claim.subject_source = label, "row"
         baseline = _baseline(cell, axis, owned, systems)
         if baseline and baseline.lower() != (claim.subject or "").lower():
             claim.versus, claim.versus_span, claim.versus_source = baseline, None, "table"
@@ -187,7 +192,7 @@ def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | No
         if offset <= start and end <= offset + len(cell):
             column = j
         offset += len(cell) + len(CELL_SEP)
-    if column is None or not _VALUE_CELL.match(cells[column].strip()):
+    if column is None or not VALUE_CELL.match(cells[column].strip()):
         return None
     top = _table_top(text, lo)
     table = cache.get(top) if cache is not None and top in cache else _read_table(text, top)
@@ -243,7 +248,7 @@ def _read_table(text: str, top: int) -> Table | None:
     if not lines:
         return None
     first = lines[0]
-    has_header = not any(_VALUE_CELL.match(c) for c in first[1:] if c) and len(lines) > 1
+    has_header = not any(VALUE_CELL.match(c) for c in first[1:] if c) and len(lines) > 1
     header, rows = (first, lines[1:]) if has_header else ([""] * len(first), lines)
     caption = _caption_above(text, top)
     below = _caption_below(text, at)
@@ -299,7 +304,7 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str]) -> tupl
     if cell.column == 0:
         return None, ""
     head = _who(table.header[cell.column] if cell.column < len(table.header) else "")
-    label = _who(row[0]) if row and not _VALUE_CELL.match(row[0]) else ""
+    label = _who(row[0]) if row and not VALUE_CELL.match(row[0]) else ""
     head_ok = bool(head) and _is_name(head) and not _measure(head)
     label_ok = bool(label) and _is_name(label) and not _measure(label)
     own_column = next(
@@ -357,7 +362,7 @@ def _baseline(cell: Cell, axis: str, owned: dict[str, str], systems: dict[str, s
         who = _who(head)
         if who and _is_name(who) and not _measure(who) and not _named_in(who, owned):
             return who
-        label = _who(row[0]) if row and not _VALUE_CELL.match(row[0]) else ""
+        label = _who(row[0]) if row and not VALUE_CELL.match(row[0]) else ""
         if label and _named(label, {}, systems):
             return label
     share = _SHARE_OF.search(head)

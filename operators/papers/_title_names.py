@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from itertools import islice
 
-from assay.operators.papers._gazetteer import generic_names
+from assay.operators.papers._gazetteer import generic_names, load, normalise
 from assay.operators.papers._ownership import phrase_like
 
 # A name may end in "+" or "++" (ZeRO++, Optimus+).
@@ -19,11 +19,16 @@ _NAME = (
 _DISTINCTIVE = re.compile(r"[A-Z0-9]")
 # A model size ("4B", "13B", "1.3T") or a count with a unit letter: never a system's name.
 _SIZE = re.compile(r"^\d+(?:\.\d+)?[KMBTkmbt]$")
+# A configuration written as one word: a device count glued to the device ("4xH100", "8×A100") or a parallel
+# degree ("TP8", "EP1", "DP4"). It says what a run ran on, never what is measured.
+_CONFIGURATION = re.compile(r"^(?:\d+[x×][A-Z0-9][\w-]*|(?:TP|PP|DP|EP|SP|CP|MP|ETP|FSDP)\d+)$")
 
 
 def acceptable(name: str) -> bool:
     """Whether a capitalised word could be a system's name (not "GPU", "We", "3D", "GPUs")."""
     if len(name) < 2 or name.lower() in generic_names() or name.isdigit() or _SIZE.match(name):
+        return False
+    if _CONFIGURATION.match(name):
         return False
     # Trailing plural of a generic acronym ("GPUs") or a word that is only a number with a letter ("3D").
     return not (name.endswith("s") and name[:-1].lower() in generic_names())
@@ -64,6 +69,23 @@ _TITLE_WITH = re.compile(rf"^\s*{_ANNOUNCING}{_NAME}{_RELEASE}[ \t]+with[ \t]+(?
 # the document's head block ("FooLib: fast training for everyone" a few lines under a bare title or a logo).
 _BARE_NAME = re.compile(rf"^[#\s]*(?P<n>{_NAME}(?:[ \t]+{_NAME})?)\s*$")
 _TAGLINE = re.compile(rf"^[#>*\s]*(?P<n>{_NAME}(?:[ \t]+{_NAME})?)[ \t]*[:：][ \t]*\S")
+# "FooServe × BarOps: ...": two projects joined by "×" ("x", "+", "meets"), a post on what one brings to the
+# other. Group ``n`` is the first name in ``_JOINT_FIRST``, the second in ``_JOINT_SECOND``.
+_JOINED = r"[ \t]+(?:[×x+]|meets)[ \t]+"
+_JOINT_FIRST = re.compile(rf"^\s*(?P<n>{_NAME}){_JOINED}{_NAME}{_RELEASE}\s*[:：]")
+_JOINT_SECOND = re.compile(rf"^\s*{_NAME}{_JOINED}(?P<n>{_NAME}){_RELEASE}\s*[:：]")
+# A lead of three or four capitalised words before the colon ("FooLib Data Efficiency: ..."): a name when the
+# body writes it again, not a headline's phrase.
+_LONG_LEAD = re.compile(rf"^\s*{_ANNOUNCING}(?P<n>{_NAME}(?:[ \t]+{_NAME}){{2,3}}){_RELEASE}\s*[:：]")
+# A title that is a platform with what it gained and nothing else ("# FooLib with Bar kernels"): the whole title
+# names the system its results are about.
+_BARE_WITH = re.compile(rf"^[#\s]*(?P<n>{_NAME}[ \t]+with[ \t]+{_NAME}(?:[ \t]+[a-z]+){{0,2}})\s*$")
+# A headline whose subject is what the post is about: "How Speculative Decoding Boosts FooServe ...",
+# "Fused Kernels Cut Latency by 2x". Its subject is the post's technique.
+_HEADLINE = re.compile(
+    r"^\s*(?:How[ \t]+)?(?P<n>[A-Z][\w-]*(?:[ \t]+[A-Z][\w-]*){0,3})[ \t]+"
+    r"(?:Boosts|Accelerates|Speeds[ \t]+Up|Improves|Cuts|Reduces|Enables|Doubles|Halves|Delivers|Achieves)\b"
+)
 #: How many non-empty lines a document's head block (title, logo, tagline, links) holds.
 _HEAD_LINES = 8
 
@@ -101,6 +123,39 @@ def _title_feature(title: str, text: str) -> re.Match[str] | None:
     return m if m and acceptable(m.group("n")) and _used_as_name(text, m.group("n")) >= 2 else None
 
 
+def _title_joint(title: str) -> re.Match[str] | None:
+    """ "FooServe × BarOps: ...": the joined name the built-in list does not know (the host project is a known
+    one), else the second."""
+    first, second = _JOINT_FIRST.match(title), _JOINT_SECOND.match(title)
+    if not first or not second:
+        return None
+    known = {normalise(t.name) for t in load() if t.type == "system"}
+    if normalise(second.group("n")) in known and normalise(first.group("n")) not in known:
+        return first if acceptable(first.group("n")) else None
+    return second if acceptable(second.group("n")) else None
+
+
+def _title_long_lead(title: str, text: str) -> re.Match[str] | None:
+    """ "FooLib Data Efficiency: ...": a lead of three or four name-shaped words that the body uses again."""
+    m = _LONG_LEAD.match(title)
+    return m if m and _DISTINCTIVE.search(m.group("n"), 1) and _used_as_name(text, m.group("n")) >= 2 else None
+
+
+def _bare_with(title: str) -> re.Match[str] | None:
+    """ "# FooLib with Bar kernels": a title that is only a platform and what it gained."""
+    m = _BARE_WITH.match(title)
+    return m if m and acceptable(m.group("n").split()[0]) else None
+
+
+def _headline_subject(title: str, text: str) -> re.Match[str] | None:
+    """ "How Speculative Decoding Boosts FooServe ...": the headline's subject, when the body writes it (in any
+    case) at least twice."""
+    m = _HEADLINE.match(title)
+    if not m or m.group("n").lower() in generic_names():
+        return None
+    return m if text.lower().count(m.group("n").lower(), len(title) if text.startswith(title) else 0) >= 2 else None
+
+
 def _first_line(text: str) -> str:
     """The text's first line, a paper's title when the reader kept none (a PDF without an information
     dictionary, a paper read by ``assay eval``)."""
@@ -116,10 +171,14 @@ def title_name(text: str, title: str | None) -> re.Match[str] | None:
         or _title_only_name(head, text)
         or _title_feature(head, text)
         or _title_name_for(head)
+        or _title_joint(head)
+        or _title_long_lead(head, text)
+        or _bare_with(head)
         or _head_tagline(text)
     )
     if titled and titled.group("n").islower() and text.count(titled.group("n")) < 3:
         titled = None  # a lower-case word before a colon is a name only when the text keeps using it
     if titled and phrase_like(titled.group("n")) and _used_as_name(text, titled.group("n")) < 2:
         titled = None  # "Democratizing AI: ...": a phrase, unless the body keeps using it as a name
-    return titled
+    # a headline's subject is a phrase by nature ("Speculative Decoding"), its own test is the body's use of it
+    return titled or _headline_subject(head, text)

@@ -1,0 +1,115 @@
+"""Round 12 of the attribution rules (issue 26): the name a post gives itself in its title when the title is no
+"Name: tagline", and words that are never a subject (a configuration written as one word, a measure's acronym,
+the data set a run used). Own-worded posts about invented systems, each through the whole path: ``read_paper`` on
+a Markdown file, ``segment_text``, ``extract_knowledge``."""
+
+from __future__ import annotations
+
+from papers_extract import claims_in_order, file_claims
+
+
+def _post(title: str, body: str) -> str:
+    return f'---\nlayout: post\ntitle: "{title}"\nauthor: "The Team"\n---\n\n{body}\n'
+
+
+def test_a_title_joining_a_known_host_and_a_new_project_names_the_new_one(tmp_path):
+    # "<host> × <guest>: ...": the post is about what the guest brings; the host is a project the list knows
+    body = (
+        "This post shows what the fused kernels of the Quillon project bring to PyTorch users, and how the "
+        "Quillon team built them.\n\n| Batch | Speedup |\n|---|---|\n| 8 | 1.42x |\n| 64 | 1.87x |\n"
+    )
+    found = file_claims(tmp_path, _post("PyTorch × Quillon: Fused Attention for Everyone", body), "post.md")
+    assert [(c["value"], c["subject"]) for c in found if c["unit"] == "x"] == [(1.42, "Quillon"), (1.87, "Quillon")]
+
+
+def test_a_joint_title_whose_first_name_is_the_new_one_names_the_first(tmp_path):
+    body = "The kernels of the Quillon project now run inside PyTorch programs: step time drops by 23% in our tests.\n"
+    found = file_claims(tmp_path, _post("Quillon x PyTorch: Faster Steps", body), "post.md")
+    assert [(c["value"], c["subject"]) for c in found] == [(23.0, "Quillon")]
+
+
+def test_a_lead_of_three_name_words_the_body_repeats_is_the_posts_system(tmp_path):
+    body = (
+        "Tern Data Pruning drops redundant samples before they reach the GPU. With Tern Data Pruning, "
+        "pretraining needs 1.9x fewer tokens to reach the same loss.\n"
+    )
+    found = file_claims(tmp_path, _post("Tern Data Pruning: A Library That Trains on Less", body), "post.md")
+    assert [(c["value"], c["subject"]) for c in found] == [(1.9, "Tern Data Pruning")]
+
+
+def test_a_three_word_headline_lead_the_body_never_repeats_names_nothing(tmp_path):
+    body = "We measured many kernels. The fused one gives a 1.3x speedup on long prompts.\n"
+    found = file_claims(tmp_path, _post("Fast Kernel Notes: What We Learned", body), "post.md")
+    assert found[0]["subject"] != "Fast Kernel Notes"
+
+
+def test_a_bare_title_of_a_platform_with_what_it_gained_names_the_tables_cells(tmp_path):
+    # "# <platform> with <feature>" and nothing else: the results of the post's table are that platform's
+    text = (
+        "# Tern with Quill kernels\n\nWe replaced some kernels of Tern with Quill kernels.\n\n"
+        "| Hardware | Small | Large |\n|---|:---:|:---:|\n| A100 | 1.31x | 1.52x |\n| V100 | 1.12x | 1.20x |\n"
+    )
+    found = file_claims(tmp_path, text, "notes.md")
+    cells = [c for c in found if c["unit"] == "x"]
+    assert [c["value"] for c in cells] == [1.31, 1.52, 1.12, 1.2]
+    assert {c["subject"] for c in cells} == {"Tern with Quill kernels"}
+
+
+def test_a_headline_subject_that_boosts_a_system_is_the_posts_technique(tmp_path):
+    body = (
+        "Speculative prefill lets Tern start answering before the prompt is read. Speculative prefill needs a "
+        "small draft model.\n\nAt low load the first token arrives 1.6x sooner.\n"
+    )
+    found = file_claims(tmp_path, _post("How Speculative Prefill Boosts Tern Latency by up to 1.6x", body), "post.md")
+    # named as the body writes it most often
+    assert [(c["value"], c["subject"]) for c in found] == [(1.6, "Speculative prefill"), (1.6, "Speculative prefill")]
+
+
+def test_a_device_count_glued_to_its_device_and_a_parallel_degree_are_never_subjects():
+    found = claims_in_order(
+        "At high load we see a 1.4x slowdown for the large model with 4xH100, and a 1.8x slowdown on long "
+        "inputs with 4xH100. On average 1.59x at TP8 / EP1 and 1.21x at TP1 / EP8 over Kestrel."
+    )
+    assert [c["value"] for c in found] == [1.4, 1.8, 1.59, 1.21]
+    assert [c["subject"] for c in found] == [None, None, None, None]
+    assert [c["versus"] for c in found[2:]] == ["Kestrel", "Kestrel"]
+
+
+def test_the_data_set_a_run_used_is_no_subject():
+    found = claims_in_order("For the large model we see a 1.2x gain on FooBench, and a 1.8x gain on BarQA.")
+    assert [c["subject"] for c in found] == [None, None]
+
+
+def test_a_measure_written_as_an_acronym_is_no_clause_subject():
+    found = claims_in_order(
+        "TTFT drops by about 24% on average versus the default backend, and TPOT by about 17%. As high QPS, "
+        "we see a 1.4x slowdown."
+    )
+    assert [c["value"] for c in found] == [24.0, 17.0, 1.4]
+    assert [c["subject"] for c in found] == [None, None, None]
+
+
+def test_over_opening_a_bracketed_scope_or_after_averaged_is_no_baseline():
+    found = claims_in_order(
+        "Quill kernels reduce the average latency (over different sequence lengths) by 6-24%. Averaged over "
+        "five seeds, Quill kernels cut memory by 12%."
+    )
+    assert [c["value_low"] if c["value_low"] else c["value"] for c in found] == [6.0, 12.0]
+    assert [c["versus"] for c in found] == [None, None]
+
+
+def test_a_measurement_studys_table_rows_are_what_their_labels_name(tmp_path):
+    # a paper that proposes no system: each row's label (each half's own label where two halves sit side by
+    # side) is what its cells measure, not a name nearest before the cell in the flattened table
+    text = (
+        "# Where the time goes in benchmark entries\n\nWe study the entries of a public benchmark.\n\n"
+        "| Entry | Overhead | Entry | Overhead |\n|---|---|---|---|\n"
+        "| FooNet, 8xV100 | 5.3% | FooNet, 1xTPU | 4.5% |\n| BarNet, 32xV100 | 11.2% | BazNet, 1xTPU | 2.3% |\n"
+    )
+    found = file_claims(tmp_path, text, "study.md")
+    assert [(c["value"], c["subject"]) for c in found] == [
+        (5.3, "FooNet, 8xV100"),
+        (4.5, "FooNet, 1xTPU"),
+        (11.2, "BarNet, 32xV100"),
+        (2.3, "BazNet, 1xTPU"),
+    ]
