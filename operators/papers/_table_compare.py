@@ -12,6 +12,9 @@ Two layouts the row-and-column reader (``_tables``) cannot place by the systems 
   figure's against the earlier one, found by the arithmetic (the two cells of the row whose relative change
   is the cell's value), so the subject is the later column's name and the baseline the earlier's, the measure
   words and the unit dropped from both.
+- **a column per device against a device**: the caption (or the header) sets the figures against a device
+  (``speedups with respect to a K80 GPU``) and each column's header names another (``Throughput / P100``): the
+  cell is the column's device against the caption's, a comparison of hardware.
 - **a measurement study's rows**: in a paper that proposes no system, a row is what its label names (``FooNet,
   8 GPUs | 5.3% | 80%``): the label is the subject of the row's cells, and in a table set side by side in two
   halves, each half's own label (the nearest cell to the left that holds no figure).
@@ -114,3 +117,34 @@ def row_label(row: list[str], column: int) -> str | None:
     if not label or SETTING_CELL.fullmatch(label) or _MEASURE_WORDS.search(label):
         return None
     return label if re.search(r"[A-Za-z]{2}", label) else None
+
+
+# A reference a caption or header sets figures against: "relative to a K80", "with respect to the FooChip".
+_REFERENCE = re.compile(
+    r"(?:relative\s+to|with\s+respect\s+to|w\.?r\.?t\.?|normali[sz]ed\s+(?:to|by|against)|compared\s+(?:to|with)|"
+    r"\bover|\bvs\.?|\bversus)\s+(?:an?\s+|the\s+)?(?P<ref>[^.;,|()]{1,40})",
+    re.I,
+)
+
+
+def device_pair(head: str, caption: str, devices: dict[str, str]) -> tuple[str, str] | None:
+    """The column's device and the device its figures are set against, when the header names one device and
+    the header or caption a reference that is another (``devices``: each device's written form, lower case,
+    to its name)."""
+    ref = _REFERENCE.search(head) or _REFERENCE.search(caption)
+    against = _device_in(ref.group("ref"), devices) if ref else None
+    named = _device_in(head[: ref.start()] if ref and ref.string is head else head, devices, last=True)
+    if against and named and named != against:
+        return named, against
+    return None
+
+
+def _device_in(text: str, devices: dict[str, str], last: bool = False) -> str | None:
+    found = [
+        (m.start(), name)
+        for form, name in devices.items()
+        for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text, re.I)
+    ]
+    if not found:
+        return None
+    return (max(found) if last else min(found))[1]

@@ -30,8 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.operators.papers._claims import Claim
-from assay.operators.papers._mentions import Mention
-from assay.operators.papers._table_compare import change_pair, compared, row_label
+from assay.operators.papers._mentions import COUNT_SOURCE, Mention
+from assay.operators.papers._table_compare import change_pair, compared, device_pair, row_label
 from assay.operators.papers._table_units import SETTING_CELL, VALUE_CELL
 
 CELL_SEP = " | "
@@ -47,7 +47,7 @@ _UNIT_CELL = re.compile(r"^[(\[]?\s*(?:1(?:\.0+)?\s*[x×]|100(?:\.0+)?\s*%|[-–
 #: A phrase of a header or caption that names the baseline.
 _BASELINE_PHRASE = re.compile(
     r"(?:speed-?ups?\s+(?:over|of\s+\w+\s+over)|\bover|\bvs\.?|\bversus|relative\s+to|compared\s+(?:to|with)|"
-    r"normali[sz]ed\s+(?:to|by|against|w\.?r\.?t\.?)|\bthan|w\.?r\.?t\.?|against)\s+"
+    r"normali[sz]ed\s+(?:to|by|against|w\.?r\.?t\.?)|\bthan|w\.?r\.?t\.?|with\s+respect\s+to|against)\s+"
     # "runtime over different numbers of workers": a sweep of settings, no baseline
     r"(?!(?:the\s+)?(?:different|various|varying|several|multiple|increasing|decreasing)\b|"
     r"(?:a\s+range|the\s+numbers?)\s+of\b)"
@@ -120,6 +120,7 @@ def attribute_cells(
         if m.type in ("system", "method") and m.source in _KNOWN_SOURCES
     }
     owned = {n.lower(): n for n in own}
+    devices = {m.text.lower(): m.name for m in mentions if m.type == "hardware" and m.source != COUNT_SOURCE}
     tables: dict[int, Table | None] = {}
     for claim in claims:
         if not claim.is_ratio:
@@ -129,7 +130,11 @@ def attribute_cells(
             continue
         row = cell.table.rows[cell.row]
         head = cell.table.header[cell.column] if cell.column < len(cell.table.header) else ""
-        pair = compared(head) or change_pair(cell.table.header, row, cell.column)
+        pair = (
+            compared(head)
+            or change_pair(cell.table.header, row, cell.column)
+            or device_pair(head, cell.table.caption, devices)
+        )
         if pair:  # the column's header, or the two figures its change is worked from, say who and against what
             claim.subject, claim.subject_source = pair[0], "table"
             claim.versus, claim.versus_span, claim.versus_source = pair[1], None, "table"

@@ -214,13 +214,15 @@ def test_memory_zone_keeps_the_vocabulary_from_growing():
 def test_trained_pipeline_finds_the_same_claims_and_adds_named_entities():
     trained = EXTRACT.bind(model=_nlp.TRAINED_MODEL)
     assert trained.fn.model == _nlp.TRAINED_MODEL
-    text = STRATA + " The work was done at Google and Microsoft Research."
+    text = STRATA + " The work was done at Google and at Quillford University."
     (t,) = run(trained, text)
     (b,) = run(EXTRACT.bind(), text)
     assert [c["claim_id"] for c in t["claims"]] == [c["claim_id"] for c in b["claims"]]
     assert {"Strata", "GPipe", "64 V100 GPUs"} <= set(entity_names(t))
-    assert entity_names(t).get("Google") == "organization"
-    assert "Google" not in entity_names(b)
+    # the built-in list names well-known companies; the trained pipeline's recogniser adds the others
+    assert entity_names(b).get("Google") == entity_names(t).get("Google") == "organization"
+    assert entity_names(t).get("Quillford University") == "organization"
+    assert "Quillford University" not in entity_names(b)
 
 
 @pytest.mark.skipif(not TRAINED, reason=f"{_nlp.TRAINED_MODEL} is not installed")

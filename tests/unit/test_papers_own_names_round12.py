@@ -113,3 +113,29 @@ def test_a_measurement_studys_table_rows_are_what_their_labels_name(tmp_path):
         (11.2, "BarNet, 32xV100"),
         (2.3, "BazNet, 1xTPU"),
     ]
+
+
+def test_a_column_per_device_against_a_device_the_caption_names_is_a_hardware_comparison(tmp_path):
+    # "speedups with respect to a K80": each column's device (after the measure) against the caption's device
+    text = (
+        "# Cost of training on rented GPUs\n\nWe measure throughput on three GPU generations.\n\n"
+        "| Model | Throughput / P100 | Throughput / V100 |\n|---|---|---|\n"
+        "| FooNet | 3.1× | 5.2× |\n| BarNet | 1.4× | 2.6× |\n\n"
+        "Table 1: Throughput speedups with respect to a NVIDIA K80 GPU.\n"
+    )
+    found = file_claims(tmp_path, text, "study.md")
+    assert [(c["value"], c["subject"], c["versus"]) for c in found] == [
+        (3.1, "P100", "K80"),
+        (5.2, "V100", "K80"),
+        (1.4, "P100", "K80"),
+        (2.6, "V100", "K80"),
+    ]
+
+
+def test_a_company_is_never_the_subject():
+    # a vendor in the possessive before the device it makes: neither is a system whose result the number is
+    found = claims_in_order(
+        "While one of NVIDIA's more recent offerings, the V100, is fastest for every model, its speedup varies "
+        "from 2.2× to 9.6× across models."
+    )
+    assert [c["subject"] for c in found] == [None]
