@@ -4,8 +4,9 @@ First the comparison phrase of the claim's clause (``versus``: "1.4x over X", "c
 X", "within 5% of X", "与X相比", a phrase running over a PDF's line breaks), shared in order by a list of
 numbers and a list of baselines (``distribute``); then what the paragraph and the document say: a pronoun
 stands for the system named before it (``resolve_pronoun``), "We compare A against ours" names the
-baseline of the results after it (``comparison_setups``, ``from_setup``), and a result restated without its baseline
-keeps the one it was stated with (``restated``). A module of its own because these rules decide one field
+baseline of the results after it and a result restated without its baseline keeps the one it was stated with
+(``_baseline_setups``, re-exported here). What a phrase's words say it is (a bound, a measure of a system, a
+distance from X) is read in ``_baseline_phrases``. A module of its own because these rules decide one field
 and share its names' spans and keys; the subject's rules (``_subjects``) read them.
 
 Why one module: each way a sentence names its baseline (than/over/compared to, lists, appositives,
@@ -14,7 +15,6 @@ pronouns, restated results) is tried in one ranked order on one clause; the orde
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -22,6 +22,10 @@ from typing import Any
 from assay.operators.papers._baseline_lists import CITATION, ONE_NAME
 from assay.operators.papers._baseline_lists import distribute as distribute
 from assay.operators.papers._baseline_lists import share_backwards as share_backwards
+from assay.operators.papers._baseline_phrases import distance_from, is_bound, measured_system
+from assay.operators.papers._baseline_setups import comparison_setups as comparison_setups
+from assay.operators.papers._baseline_setups import from_setup as from_setup
+from assay.operators.papers._baseline_setups import restated as restated
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._context import CLAUSE_END
 from assay.operators.papers._mentions import Mention, MentionIndex
@@ -29,10 +33,10 @@ from assay.operators.papers._nlp import HAS_CJK
 from assay.operators.papers._phrase_names import DESCRIPTORS
 from assay.operators.papers._phrase_shape import SPAN_OVER, closes_sentence, mask_citations, shape
 from assay.operators.papers._proposals import acceptable
-from assay.operators.papers._sections import Structure
 
 _STOP_EN = re.compile(
-    r"\s+(?:on|in|for|with|when|while|across|at|under|using|by|and\s+(?:achiev|deliver|reduc|improv)\w*|"
+    # (not after "of": "the baseline of using X", "the cost of running X" say what the baseline is)
+    r"(?<!\bof)\s+(?:on|in|for|with|when|while|across|at|under|using|by|and\s+(?:achiev|deliver|reduc|improv)\w*|"
     # a purpose clause: "40% fewer GPUs than X to reach the same accuracy"
     r"to\s+(?:reach|achieve|attain|match|obtain|get|complete|finish|converge|train|serve|process|handle|run|support|sustain|maintain)\b|"
     r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|(?-i:[a-z]{3,}(?:es|ed)))\b|"
@@ -47,8 +51,8 @@ _STOP_EN = re.compile(
     r"as\s+(?:we|they|it|one|you|our|their|its))\b|\s*(?:[,;:()\[\]]|\.(?!\d))|"
     # A number starts another statement, not a model's size after an article ("than the 2.5B model").
     # ("than X and up to **3x** higher ...": its bound and a Markdown emphasis before it)
-    r"(?<!\bthe)\s+(?:(?:and|or)\s+)?(?:(?:up\s+to|as\s+much\s+as)\s+)?(?:\*\*|__)?[\d$~]|"
-    r"\s+[\d$~](?![\d.]*[BMK]\b)",
+    r"(?<!\bthe)\s+(?:(?:and|or)\s+)?(?:(?:up\s+to|as\s+much\s+as)\s+)?(?:\*\*|__)?[\d$~](?![\d.]*[x×][A-Z])|"
+    r"\s+[\d$~](?![\d.]*(?:[BMK]\b|[x×][A-Z]))",
     re.I,
 )
 # A phrase runs over a line break inside a paragraph (a PDF's or a LaTeX source's lines), not a blank line.
@@ -219,6 +223,11 @@ def versus(
         else:
             stop = _STOP_EN.search(mask_citations(phrase))  # "than A [12] and B [7]" runs on
         phrase = _cell_cut(text, m.start(), (phrase[: stop.start()] if stop else phrase).strip())
+        if is_bound(phrase):
+            continue  # "achieving over a 2.2x speedup": "over" bounds the number after it
+        measured = measured_system(text, phrase, start + len(phrase), _STOP_EN) if stop else None
+        if measured:  # "compared to the latency with X": the same measure of X
+            phrase, start = measured[0], measured[1]
         if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase) or _MULTIPLE_FIRST.match(phrase):
             continue
         if _LONE_MODIFIER.match(phrase) or (
@@ -343,6 +352,9 @@ def versus(
         phrase = (phrase[: stop.start()] if stop else phrase).strip()
         if len(phrase) >= 2:
             candidates.append((0, 0, phrase, close.start("v"), close.start("v") + len(phrase)))
+    gap = distance_from(text, claim.end, s_end, _STOP_EN)
+    if gap:  # "a 2x gap from ideal scaling", "10x away from peak device throughput": the distance to X
+        candidates.append((0, 0, *gap))
     within = _WITHIN_OF.match(text, claim.end, s_end)
     if within and _WITHIN_BEFORE.search(text, max(s_start, claim.start - 12), claim.start):
         # "within 5% of Megatron-LM": the system it comes close to is the baseline.
@@ -453,105 +465,6 @@ def _distance(claim: Claim, start: int, end: int) -> int:
     if start >= claim.end:
         return start - claim.end
     return 0
-
-
-# "We compare the native scheduler against Quokka": the evaluation's setup names the baseline of the
-# results that follow it in its section ("Quokka cuts the tail latency by 95%").
-_SETUP = re.compile(
-    r"\b(?:we|We)\s+(?:also\s+|then\s+|further\s+)?compare\s+(?P<a>[^.;:!?\n]{2,80}?)\s+"
-    r"(?:against|with|to)\s+(?P<b>[^.;:!?\n]{2,80}?)(?=\s*[.;:!?\n]|\s+(?:using|on|under|across|for|in|at)\b)"
-)
-# "We also run the baseline version of our framework, i.e. with both optimizations disabled, and call it
-# FooSys (baseline)": an ablation names its variant of the paper's own system once, in its setup, and the
-# results after it are measured against that name. The sentence must say the variant is one of the paper's
-# own ("our", the system's name) and cut down ("baseline", "without", "disabled", "vanilla", ...), so
-# "we call it FooSys" naming the system itself is no baseline.
-_NAMED_VARIANT = re.compile(
-    r"\b(?:(?:(?:we|We|and)\s+)?(?:call|name|denote|label|refer\s+to)\s+"
-    r"(?:it|this\s+(?:version|variant|configuration))(?:\s+as)?"
-    r"|(?:referred\s+to|denoted|labell?ed)\s+as|hereafter)\s+"
-    r"(?P<b>[^\s.;:!?,()][^.;:!?\n()]{0,59}?(?:\s*\([^()\n]{1,30}\))?)(?=\s*(?:[.;:!?,)]|$))",
-    re.M,
-)
-_CUT_DOWN = re.compile(
-    r"\b(?:baseline|without|disabled|turned\s+off|switched\s+off|vanilla|unoptimi[sz]ed|no\s+\w+)\b", re.I
-)
-_SENTENCE_START = re.compile(r"[.!?]\s+(?=[A-Z0-9])|\n\s*\n")
-_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-_PAREN_NOTE = re.compile(r"\s*[(\[][^)\]]*[)\]]")
-_OWN_WORDS = re.compile(r"\b(?:our|ours)\b", re.I)
-
-
-def comparison_setups(text: str, structure: Structure, own: set[str]) -> list[tuple[int, str]]:
-    """(position, baseline) of each "we compare A against B" whose one side is the paper's system, and of
-    each cut-down variant of the paper's own system that its setup names ("... and call it FooSys (base)")."""
-    out = []
-    for m in _SETUP.finditer(text):
-        a, b = (_PAREN_NOTE.sub("", m.group(g)).strip() for g in ("a", "b"))
-        a_own, b_own = (_names_own(side, own) for side in (a, b))
-        if a_own != b_own:
-            baseline = b if a_own else a
-            baseline = re.sub(r"^(?:the|a|an)\s+", "", baseline, flags=re.I)
-            if 2 <= len(baseline) <= 60 and " and " not in baseline and "," not in baseline:
-                out.append((m.start(), baseline))
-    for m in _NAMED_VARIANT.finditer(text):
-        opening = max(
-            (s.end() for s in _SENTENCE_START.finditer(text, max(0, m.start() - 300), m.start())),
-            default=max(0, m.start() - 300),
-        )
-        described = text[opening : m.start()]
-        if _CUT_DOWN.search(described) and _names_own(described, own):
-            out.append((m.start(), m.group("b").strip()))
-    return sorted(out)
-
-
-def _names_own(side: str, own: set[str]) -> bool:
-    words = set(re.findall(r"[\w+-]+", side.lower()))
-    return bool(_OWN_WORDS.search(side)) or any(name in words for name in own)
-
-
-def from_setup(claim: Claim, setups: list[tuple[int, str]], structure: Structure) -> None:
-    """The baseline of the nearest setup before the claim, in the same section and its paragraph or the
-    next ("We compare A against ours. <blank line> Figure 5 shows the results: ours cuts ... by 40%")."""
-    section = bisect.bisect_right(structure.starts, claim.start)
-    for pos, baseline in reversed(setups):
-        if pos < claim.start:
-            if (
-                bisect.bisect_right(structure.starts, pos) == section
-                and len(_PARAGRAPH_BREAK.findall(structure.text, pos, claim.start)) <= 1
-            ):
-                claim.versus, claim.versus_source = baseline, "setup"
-            return
-
-
-def restated(claims: list[Claim], text: str = "") -> None:
-    """A result restated without its baseline (the conclusion's "improves JCT by 3.5x") keeps the one the
-    paper gave it where it stated it with one ("by 3.5x compared to X"): the same subject, unit and value,
-    and one baseline only among those statements. A run without a component ("than the best throughput
-    achieved without recomputation") is the baseline of a statement about that component only: a sentence
-    not naming it ("poor splits lead to up to 2x lower throughput") restates another result."""
-    stated: dict[tuple[Any, ...], set[str]] = {}
-    for claim in claims:
-        if claim.versus and claim.versus_source in ("phrase", "respectively", "list"):
-            stated.setdefault(_result_key(claim), set()).add(claim.versus)
-    for claim in claims:
-        if claim.versus is None and claim.subject_source in ("proposed", "primary"):
-            found = stated.get(_result_key(claim))
-            if found and len(found) == 1:
-                versus = next(iter(found))
-                without = re.match(r"without\s+(?:the\s+|our\s+|its\s+)?(.+)", versus, re.I)
-                if (
-                    without
-                    and claim.sentence
-                    and without.group(1).lower()
-                    not in " ".join(text[claim.sentence[0] : claim.sentence[1]].lower().split())
-                ):
-                    continue
-                claim.versus, claim.versus_source = versus, "restated"
-
-
-def _result_key(claim: Claim) -> tuple[Any, ...]:
-    return (claim.subject, claim.unit, claim.value, claim.value_low, claim.value_high)
 
 
 #: Characters before a pronoun searched for what it stands for (its sentence and the one before).

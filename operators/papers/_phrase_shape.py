@@ -16,7 +16,8 @@ shape is a row of ``SHAPES`` with its own example (tested through ``extract_know
   keeps its modifier, which names a variant;
 * examples of a description: "existing schedulers such as A" / "like A" / "including A" -> ``A``;
 * a coordination of names the comma cut: "outperforms A, B and C by ..." -> ``A, B and C`` (for the list
-  rules to pair); the clause's verb left before a number: "the gains over A grow to 3x" -> ``A``.
+  rules to pair); the clause's verb left before a number: "the gains over A grow to 3x" -> ``A``, or a verb
+  of change a preposition cut: "the advantage over A grows with skew" -> ``A``.
 
 A citation between coordinated names ("A [12] and B [7]") no longer ends the phrase (``mask_citations``).
 A module of its own because it is one step over one phrase, with no knowledge of the claim or the document.
@@ -88,6 +89,12 @@ _LIST_TAIL = re.compile(
 _ONE = re.compile(ONE_NAME)
 # "the gains of X over A grow to 3x": the clause's verb and its preposition, left when a number cut the phrase.
 _TRAILING_VERB = re.compile(r"\s+(?:[a-z]+\s+){1,2}(?:to|by|at|of|from|between)$")
+# "the advantage over static grows with skew": the clause's verb of change after the phrase, which a
+# preposition after it cut ("with skew"), is no part of the baseline.
+_TRAILING_CHANGE = re.compile(
+    r"\s+(?:grows?|grew|increases?|increased|shrinks?|shrank|widens?|widened|narrows?|narrowed|rises?|rose|"
+    r"drops?|dropped|falls?|fell|diminish(?:es|ed)|vanish(?:es|ed)|disappears?|disappeared|peaks?|peaked)$"
+)
 
 
 def mask_citations(phrase: str) -> str:
@@ -117,6 +124,9 @@ def shape(text: str, start: int, end: int, limit: int) -> tuple[str, int, int]:
         tail = _LIST_TAIL.match(text, end, limit)
         if tail:
             return " ".join(text[start : tail.end()].split()), start, tail.end()
+    change = _TRAILING_CHANGE.search(phrase)
+    if change and change.start() > 0:
+        phrase, end = phrase[: change.start()], start + change.start()
     verb = _TRAILING_VERB.search(phrase)
     if verb and _NAME_START.match(phrase) and verb.start() > 0:
         phrase, end = phrase[: verb.start()], start + verb.start()
@@ -130,7 +140,9 @@ def shape(text: str, start: int, end: int, limit: int) -> tuple[str, int, int]:
 SPAN_OVER = re.compile(
     r"over\s+(?:time|(?:the\s+)?(?:course|lifetime|duration|span)\s+of|"
     r"(?:the\s+)?(?:past|last|next|previous|following|first|entire|whole)\s+(?:\w+\s+)?"
-    r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?|runs?|periods?|decades?))\b",
+    r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?|runs?|periods?|decades?)|"
+    # "pricing over longer horizons", "over a short horizon": a stretch of time by its length
+    r"(?:an?\s+|the\s+)?(?:(?:longer|shorter|long|short|longest|shortest|extended)\s+)?(?:time\s+)?horizons?)\b",
     re.I,
 )
 

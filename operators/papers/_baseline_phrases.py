@@ -1,0 +1,67 @@
+"""What a comparison phrase's words say it is, read once ``_baselines.versus`` has cut it (issue 26):
+
+* a bound, not a baseline: "over" before a number ("achieving over a 2.2x speedup") qualifies the number that
+  follows it (``is_bound``);
+* a measure of a system: "compared to the latency with X", "than the throughput under X" set the number
+  against the same measure of X, so X is the baseline (``measured_system``); a measure at a setting ("the
+  performance on 1024 GPUs") names no system and is left to be dropped;
+* a distance from X after the number: "a 2x gap from ideal scaling", "a factor of 10x away from peak device
+  throughput" measure how far the subject is from X (``distance_from``).
+
+A module of its own because each rule reads one phrase's shape, with no knowledge of the document.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "over a 2.2x speedup", "over the 30% mark": the words after the comparison word open with a figure.
+_FIGURE = re.compile(r"[~∼≈]?\d[\d.,]*\s*(?:x|×|%|-?fold)(?![\w-])", re.I)
+# A measure word standing for "the measure of": "the latency", "the throughput", ...
+_MEASURE = re.compile(
+    r"^(?:the\s+)?(?:[a-z]+\s+)?(?:performance|throughput|latency|latencies|time|speed|efficiency|runtime|"
+    r"results?|cost|memory(?:\s+usage)?|bandwidth|accuracy|utili[sz]ation)$",
+    re.I,
+)
+# ... and the system it is the measure of, after "with", "using" or "under" (not a setting: "on", "at", "for").
+_WITH_SYSTEM = re.compile(
+    r"\s+(?:with|using|under|of)\s+(?:the\s+|a\s+|an\s+)?(?P<v>[^,.;:()\n]{2,60})", re.I
+)
+# "a 2x gap from X", "10x away from X", "(over 2x gap to X)": after the number, before the phrase.
+_DISTANCE = re.compile(
+    r"\s*[x×]?\s*(?:\)\s*)?(?:gap|distance|away|off)\s+(?:from|to)\s+(?:the\s+)?(?P<v>(?:[^,.;:()\n]|\n(?!\s*\n)){2,90})", re.I
+)
+
+
+def is_bound(phrase: str) -> bool:
+    """Whether the words after a comparison word are a figure: "over" is then the number's bound."""
+    return _FIGURE.match(phrase) is not None
+
+
+def measured_system(text: str, phrase: str, end: int, stop: re.Pattern[str]) -> tuple[str, int, int] | None:
+    """The system whose measure the phrase names ("the latency with CUDA-only kernels": CUDA-only kernels),
+    with its span, when the phrase cut at ``end`` is a measure alone; ``stop`` ends the system's words."""
+    if not _MEASURE.match(phrase):
+        return None
+    m = _WITH_SYSTEM.match(text, end)
+    if not m:
+        return None
+    words = m.group("v")
+    cut = stop.search(words)
+    words = (words[: cut.start()] if cut else words).strip()
+    if len(words) < 2:
+        return None
+    return words, m.start("v"), m.start("v") + len(words)
+
+
+def distance_from(text: str, end: int, limit: int, stop: re.Pattern[str]) -> tuple[str, int, int] | None:
+    """What a number right before "gap from X" / "away from X" measures the distance to: X, with its span."""
+    m = _DISTANCE.match(text, end, limit)
+    if not m:
+        return None
+    words = m.group("v")
+    cut = stop.search(words)
+    words = (words[: cut.start()] if cut else words).strip()
+    if len(words) < 2:
+        return None
+    return words, m.start("v"), m.start("v") + len(words)
