@@ -142,7 +142,8 @@ def _finish(draft: _Draft, operator: str, limits: Limits) -> dict[str, list[dict
     doc_id, text, lang, claims, proposed = draft.doc_id, draft.text, draft.lang, draft.claims, draft.proposed
     cap = limits.max_mentions
     # a table cell's row and column name its system and baseline (after the parse, which reads sentences)
-    attribute_cells(text, claims, draft.own, draft.mentions)
+    references = {id(c) for c in attribute_cells(text, claims, draft.own, draft.mentions)}
+    claims = draft.claims = [c for c in claims if id(c) not in references]
     own = {n.lower() for n in draft.own}
     continue_subjects(text, claims, own)
     distribute_subjects(text, claims, MentionIndex(draft.mentions + draft.subjects), own)

@@ -192,6 +192,7 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
                 # said twice as a word of its own, not inside a compound ("Low-Latency ... Latency drops")
                 and len(occurrences(text, name, True, 2)) >= 2
                 and not re.search(rf"(?<![A-Za-z]){re.escape(name.lower())}(?![A-Za-z])", text)
+                and ("-" not in name or _DISTINCTIVE.search(name, 1))  # "First-time requests": ordinary words
             ):
                 add(name, m.start("n"), 0.6, "verb")
     for anchor in _APPOSITION_ANCHOR.finditer(text):

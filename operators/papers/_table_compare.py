@@ -15,6 +15,10 @@ Two layouts the row-and-column reader (``_tables``) cannot place by the systems 
 - **a column per device against a device**: the caption (or the header) sets the figures against a device
   (``speedups with respect to a K80 GPU``) and each column's header names another (``Throughput / P100``): the
   cell is the column's device against the caption's, a comparison of hardware.
+- **a column that says whose each row is**: a header naming the kind of what its cells name (``Backend``,
+  ``Method``, ``System``, ...) over ``Baseline``, ``FooCache``, ``BarCache``: the row's cell there is the subject of
+  the row's figures, and the row whose cell there is the reference (``Baseline``, ``Vanilla``, ``None``) is their
+  baseline; that row's own unit ratio (``1.0x``) is the normalisation, no result.
 - **a measurement study's rows**: in a paper that proposes no system, a row is what its label names (``FooNet,
   8 GPUs | 5.3% | 80%``): the label is the subject of the row's cells, and in a table set side by side in two
   halves, each half's own label (the nearest cell to the left that holds no figure).
@@ -23,6 +27,7 @@ Two layouts the row-and-column reader (``_tables``) cannot place by the systems 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from assay.operators.papers._table_units import CELL_SEP, SETTING_CELL, VALUE_CELL, header_row
 
@@ -148,3 +153,50 @@ def _device_in(text: str, devices: dict[str, str], last: bool = False) -> str | 
     if not found:
         return None
     return (max(found) if last else min(found))[1]
+
+
+#: A header naming the column that says whose each row is.
+_WHO_HEAD = re.compile(
+    r"^\s*(?:backends?|methods?|systems?|approach(?:es)?|frameworks?|schemes?|techniques?|engines?|"
+    r"implementations?|strateg(?:y|ies)|polic(?:y|ies)|variants?|optimi[sz]ations?|solutions?)\s*$",
+    re.I,
+)
+#: A cell of that column naming the reference every other row is set against.
+_REFERENCE_CELL = re.compile(r"^\s*(?:baselines?|vanilla|naive|none|default|original|unoptimi[sz]ed)\b", re.I)
+
+
+def who_column(
+    header: list[str], rows: list[list[str]], row: int, column: int, unit: Callable[[str], bool]
+) -> tuple[str, str, bool] | None:
+    """Whose the figure at ``column`` of ``rows[row]`` is, by a column whose header names the kind of what its
+    cells name: that cell, the reference row's cell, and whether the row is the reference itself; None unless
+    the table has a reference row whose figure in ``column`` is the unit (``unit``: ``1.0x``), the sign that its
+    rows are set against it (else the caption or the header says against what)."""
+    k = next((j for j, h in enumerate(header) if j != column and _WHO_HEAD.match(h)), None)
+    if k is None:
+        return None
+    reference = next(
+        (r for r in rows if k < len(r) and column < len(r) and _REFERENCE_CELL.match(r[k]) and unit(r[column].strip())),
+        None,
+    )
+    cells = rows[row]
+    who = " ".join(cells[k].split()) if k < len(cells) else ""
+    if reference is None or not who or VALUE_CELL.match(who):
+        return None
+    return who, " ".join(reference[k].split()), reference is cells
+
+
+def by_layout(
+    header: list[str],
+    rows: list[list[str]],
+    row: int,
+    column: int,
+    caption: str,
+    devices: dict[str, str],
+    unit: Callable[[str], bool],
+) -> tuple[str, str, bool] | None:
+    """Whose the figure at ``column`` of ``rows[row]`` is and against what, where the table's layout says so
+    (the readings of this module, in order), and whether the cell is the reference row's own normalisation."""
+    head = header[column] if column < len(header) else ""
+    pair = compared(head) or change_pair(header, rows[row], column) or device_pair(head, caption, devices)
+    return (pair[0], pair[1], False) if pair else who_column(header, rows, row, column, unit)

@@ -34,8 +34,9 @@ SETTING_CELL = re.compile(
     rf"\s*[~≈]?\s*{_SIZE}\s*(?:[x×]\s*{_SIZE}\s*)*(?:\+\s*{_SIZE}\s*(?:[x×]\s*{_SIZE}\s*)*)*[*†‡]?\s*"
 )
 
-#: A cell that holds a figure: a signed or bounded number with a short unit (``3.8%``, ``-1.2x``, ``<5 ms``).
-VALUE_CELL = re.compile(r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*[^\s\d]{0,4}\s*[)\]]?$")
+#: A cell that holds a figure: a signed or bounded number with a short unit (``3.8%``, ``-1.2x``, ``<5 ms``), and
+#: perhaps a mark after it (``1.91x ⚡``, ``2.1x†``).
+VALUE_CELL = re.compile(r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*[^\s\d]{0,4}\s*[)\]]?(?:\s*[^\w\s]{1,2})?$")
 
 
 def column_unit(header: str) -> str | None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
-from assay.operators.papers._table_compare import change_pair, compared, device_pair, row_label
+from assay.operators.papers._table_compare import by_layout, row_label
 from assay.operators.papers._table_units import SETTING_CELL, VALUE_CELL
 
 CELL_SEP = " | "
@@ -109,8 +109,9 @@ class Cell:
 
 def attribute_cells(
     text: str, claims: Sequence[Claim], own: Sequence[str], mentions: Sequence[Mention]
-) -> None:
-    """Give each ratio claim that fills a table cell the subject and baseline its row and column name.
+) -> list[Claim]:
+    """Give each ratio claim that fills a table cell the subject and baseline its row and column name; returns
+    the cells that are the reference row's own normalisation (no claims).
     ``own``: the paper's systems, most likely first; ``mentions``: the names found in the text, of which
     the systems and methods the gazetteer knows or the paper compares with count as systems (not every
     capitalised word: a table's row labels are often workloads)."""
@@ -122,20 +123,18 @@ def attribute_cells(
     owned = {n.lower(): n for n in own}
     devices = {m.text.lower(): m.name for m in mentions if m.type == "hardware" and m.source != COUNT_SOURCE}
     tables: dict[int, Table | None] = {}
+    references: list[Claim] = []
     for claim in claims:
         if not claim.is_ratio:
             continue
         cell = cell_of(text, claim.start, claim.end, tables)
         if cell is None:
             continue
-        row = cell.table.rows[cell.row]
-        head = cell.table.header[cell.column] if cell.column < len(cell.table.header) else ""
-        pair = (
-            compared(head)
-            or change_pair(cell.table.header, row, cell.column)
-            or device_pair(head, cell.table.caption, devices)
-        )
-        if pair:  # the column's header, or the two figures its change is worked from, say who and against what
+        table = cell.table
+        pair = by_layout(table.header, table.rows, cell.row, cell.column, table.caption, devices, _UNIT_CELL.match)
+        if pair:  # the table's layout says who and against what (a comparing header, a change column, ...)
+            if pair[2]:
+                references.append(claim)  # the reference row's own 1.0x: the normalisation, no result (P8)
             claim.subject, claim.subject_source = pair[0], "table"
             claim.versus, claim.versus_span, claim.versus_source = pair[1], None, "table"
             _provenance(claim, cell)
@@ -165,6 +164,7 @@ def attribute_cells(
         # paper's default): clearing it helped a paper whose tables are ablations but cost every cell of
         # one whose baselines sit in a header spanning several columns ('Speedup for X'), not read yet
         _provenance(claim, cell)
+    return references
 
 
 def _provenance(claim: Claim, cell: Cell) -> None:

@@ -139,3 +139,35 @@ def test_a_company_is_never_the_subject():
         "from 2.2× to 9.6× across models."
     )
     assert [c["subject"] for c in found] == [None]
+
+
+def test_a_column_saying_whose_each_row_is_names_the_subject_and_its_reference_row_the_baseline(tmp_path):
+    # a "Backend" column over Baseline / Quill / Tern: each row's figure is its backend's against the reference
+    # row's; the reference's own 1.0x is the normalisation, no claim; a cell may carry a mark after its figure
+    text = (
+        "# Quill: caching for image models\n\nWe present Quill, a cache for diffusion models.\n\n"
+        "| Model | Backend | Config | Time | Speedup |\n|---|---|---|---|---|\n"
+        "| **FooNet** | Baseline | None | 20.0s | 1.0x |\n"
+        "| **FooNet** | **Quill** | `a=1` | 10.5s | **1.91x** ⚡ |\n"
+        "| **FooNet** | **Tern** | b=2 | 10.8s | **1.85x** ⚡ |\n"
+    )
+    found = file_claims(tmp_path, text, "post.md")
+    assert [(c["value"], c["subject"], c["versus"]) for c in found] == [
+        (1.91, "Quill", "Baseline"),
+        (1.85, "Tern", "Baseline"),
+    ]
+
+
+def test_a_capitalised_compound_of_ordinary_words_opening_list_items_is_no_system(tmp_path):
+    # "First-time requests: ..." opens two lines with a verb after it: a condition, not a name the post proposes
+    body = (
+        "Shared Buffer Caching keeps decoded inputs in shared memory. Shared Buffer Caching avoids copies.\n\n"
+        "First-time requests see all of the work.\n\n"
+        "- **First-time requests**: Prefill throughput improved by **11.5%**\n"
+        "- **Cached requests**: Prefill throughput increased by **69.9%**\n"
+    )
+    found = file_claims(tmp_path, _post("Shared Buffer Caching: Faster Transfers", body), "post.md")
+    assert [(c["value"], c["subject"]) for c in found] == [
+        (11.5, "Shared Buffer Caching"),
+        (69.9, "Shared Buffer Caching"),
+    ]
