@@ -32,6 +32,7 @@ from assay.operators.papers._clause_subjects import (
     clause_subject,
     compared_subject,
     share_part,
+    unknown_topic,
 )
 from assay.operators.papers._comparand import comparand_numbers
 from assay.operators.papers._contrast import contrast_baselines, while_baselines
@@ -141,6 +142,10 @@ def attribute(
         )
         if claim.subject and claim.subject.lower() in canonical:
             claim.subject = canonical[claim.subject.lower()]  # the paper's own name as its body writes it
+        if claim.subject_source == "primary" and lang == "en":
+            coined = unknown_topic(text, sentence[0], claim.start, mentions)
+            if coined and coined.lower() not in proposed_names:
+                claim.subject, claim.subject_source = coined, "topic"
         if claim.subject is None:
             named = name_before(
                 text, sentence[0], claim.start, lang, mentions.inside(sentence[0], claim.start)

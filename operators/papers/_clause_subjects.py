@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 
 from assay.operators.papers._gazetteer import generic_names
+from assay.operators.papers._mentions import Mention, MentionIndex
+from assay.operators.papers._subjects import clause_topic
+from assay.operators.papers._title_names import _NAME, acceptable
 
 # A sentence's opening adverbial, set off by a comma ("On average,", "Across regions,", "However,").
 _OPENER = re.compile(r"^\s*(?:(?:[A-Z][a-z]*|[a-z]+)(?:\s+[\w-]+){0,7}?,\s+)?")
@@ -147,3 +150,36 @@ def compared_subject(text: str, lo: int, claim_start: int) -> tuple[str, int, in
         return None
     start = lo + opener.end() + raw.find(phrase.split()[0])
     return phrase, start, lo + opener.end() + len(raw.rstrip())
+
+
+# A name written with a capital inside it ("LatencyBudget", "FooNet", "vLLM"): a coined name, not a word.
+_COINED = re.compile(rf"(?<![\w-])(?=[\w-]*[a-z][\w-]*[A-Z]|[A-Z][a-z]+[A-Z])(?P<n>{_NAME})(?![\w-])")
+
+# Two names joined by "and"/"or" ("Greedy and LatencyBudget"), one of them coined.
+_PAIR = re.compile(rf"(?<![\w-])(?:both\s+|either\s+)?(?P<pair>(?P<a>{_NAME})\s+(?:and|or)\s+(?P<b>{_NAME}))(?![\w-])")
+
+
+def unknown_topic(text: str, lo: int, claim_start: int, mentions: MentionIndex) -> str | None:
+    """A coined name that no list knows, which opens the clause holding the number as its subject ("both
+    Greedy and LatencyBudget reduce latency by 11%" -> LatencyBudget; "FooCache cuts stalls by 30%"): the
+    clause is about that system, not the paper's own. Not a name any list types as something else (a model, a
+    device)."""
+    for m in _PAIR.finditer(text, lo, claim_start):
+        # "both Greedy and LatencyBudget reduce ...": the two together are the clause's subject
+        pair = m.group("pair")
+        coined = any(_COINED.fullmatch(m.group(k)) for k in ("a", "b"))
+        if coined and not _other_kind(mentions, m.start("pair"), m.end("pair")) and clause_topic(
+            text, Mention(m.start(), m.end(), pair, "system", pair, 0.5, "rule"), lo, claim_start
+        ):
+            return pair
+    for m in _COINED.finditer(text, lo, claim_start):
+        name = m.group("n")
+        if not acceptable(name) or _other_kind(mentions, m.start(), m.end()):
+            continue
+        if clause_topic(text, Mention(m.start(), m.end(), name, "system", name, 0.5, "rule"), lo, claim_start):
+            return name
+    return None
+
+
+def _other_kind(mentions: MentionIndex, start: int, end: int) -> bool:
+    return any(m.type not in ("system", "method") for m in mentions.overlapping(start, end))

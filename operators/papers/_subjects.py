@@ -57,7 +57,7 @@ def subject_by_rules(
             if m.name != primary and _HOST_BEFORE.search(text, sentence[0], m.start):
                 continue  # "we implement our approach in X": X hosts the paper's system, it is not measured
             return m.name, "proposed", rival
-        if text and _topic(text, m, sentence[0], claim.start):
+        if text and clause_topic(text, m, sentence[0], claim.start):
             return m.name, "topic", rival
     earlier = _earlier_version(claim, mentions, text)
     if earlier:
@@ -192,7 +192,7 @@ _KIND_AFTER = re.compile(
 )
 
 
-def _topic(text: str, m: Mention, lo: int, claim_start: int) -> bool:
+def clause_topic(text: str, m: Mention, lo: int, claim_start: int) -> bool:
     """Whether ``m`` is what the clause holding the number is about: its subject or topic, not a setting or a
     baseline named on the way."""
     if _NOT_TOPIC_BEFORE.search(text, max(lo, m.start - 20), m.start):
@@ -334,7 +334,7 @@ def _own_opens_clause(text: str, claim: Claim, mentions: MentionIndex, lo: int) 
     if not own:
         return False
     m = own[-1]
-    return not re.search(r"[,;:，；]", text[m.end : claim.start]) and _topic(text, m, lo, claim.start)
+    return not re.search(r"[,;:，；]", text[m.end : claim.start]) and clause_topic(text, m, lo, claim.start)
 
 
 def decide_by_parse(doubts: list[Doubt], parse: Parser) -> None:

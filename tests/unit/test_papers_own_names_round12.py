@@ -171,3 +171,19 @@ def test_a_capitalised_compound_of_ordinary_words_opening_list_items_is_no_syste
         (11.5, "Shared Buffer Caching"),
         (69.9, "Shared Buffer Caching"),
     ]
+
+
+def test_a_coined_name_opening_the_clause_is_its_subject_though_no_list_knows_it():
+    # a name with a capital inside ("FooCache", "LatencyBudget") that opens the clause and is followed by its
+    # verb is what the clause measures, not the paper's own system; two joined by "and" together
+    found = claims_in_order(
+        "We present Kestrel, a scheduler. Under moderate load (a), both Greedy and LatencyBudget reduce latency "
+        "by 11%, as stealing reclaims idle time. FooCache lowers stalls by 2x. Kestrel cuts them by 3x, and it "
+        "beats BarQueue by 40%."
+    )
+    assert [(c["value"], c["subject"]) for c in found] == [
+        (11.0, "Greedy and LatencyBudget"),
+        (2.0, "FooCache"),
+        (3.0, "Kestrel"),
+        (40.0, "Kestrel"),
+    ]
