@@ -39,6 +39,7 @@ from assay.operators.papers._subjects import (
     doubts,
 )
 from assay.operators.papers._tables import attribute_cells
+from assay.operators.papers._title_names import short_form
 
 #: Characters of text scanned for claims at a time: a long document is read piece by piece, so the
 #: claim limit stops the scan early.
@@ -118,7 +119,8 @@ def _draft(source: Source, operator: str, limits: Limits) -> _Draft:
     found = found + hardware_counts(text, found, cap) + sized_models(text, found, cap)
     structure = Structure(text)
     proposed = proposals(text, lang, found, title)
-    own = own_systems(text, proposed, found, structure.section)
+    # each named as the body names it: "Sparsity-aware Memory Optimization (SAMO)" is SAMO after that
+    own = list(dict.fromkeys(short_form(text, n) for n in own_systems(text, proposed, found, structure.section)))
     found = found + _proposal_mentions(text, lang, proposed, cap)
     compared = compared_systems(text, lang, own, found)
     found = found + _names_mentions(text, lang, compared, cap)

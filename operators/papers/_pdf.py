@@ -110,6 +110,8 @@ def _pdfium_text(data: bytes) -> str | None:
 #: tightest justified word spaces are 0.1-0.2 em).
 _WORD_GAP = 0.1
 _LINE_BREAKS = "\r\n"
+#: A loose character box's height as a share of its font size (0.93-0.94 measured on conference PDFs).
+_LOOSE_BOX_HEIGHT = 0.93
 #: A character turned by more than this (radians) is not on a horizontal line.
 _UPRIGHT = 0.05
 
@@ -163,9 +165,13 @@ def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[l
                 turned += 1
                 continue
             upright += 1
-        left, _, right, _ = textpage.get_charbox(i, loose=True)
+        left, low, right, high = textpage.get_charbox(i, loose=True)
         pdfium_c.FPDFText_GetCharOrigin(raw, i, x, y)
         size = float(pdfium_c.FPDFText_GetFontSize(raw, i)) or 10.0
+        if high - low > 2 * size:
+            # a font set at size 1 and scaled by the text matrix (PDFium reports the unscaled size): the
+            # glyph's loose box, which spans the font's height, is the size the page shows
+            size = (high - low) / _LOOSE_BOX_HEIGHT
         # the box a line of this size takes around its baseline (loose boxes of adjacent lines overlap)
         bottom, top = y.value - 0.25 * size, y.value + 0.75 * size
         if chars:

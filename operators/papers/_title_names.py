@@ -41,6 +41,22 @@ def occurrences(text: str, name: str, case_sensitive: bool, limit: int) -> list[
     return [m.span() for m in islice(pattern.finditer(text), limit)]
 
 
+# An acronym a name of several words defines right after it: "Sparsity-aware Memory Optimization (SAMO)".
+_DEFINED_ACRONYM = re.compile(r"\s*\((?P<a>[A-Z][A-Za-z0-9+-]{1,11})\)")
+
+
+def short_form(text: str, name: str) -> str:
+    """The acronym a name of several words defines at its first use ("Long Name (LN)"), when the text writes
+    the acronym more often than the name: papers name their system by it after that."""
+    if " " not in name:
+        return name
+    uses = occurrences(text, name, False, 2000)
+    m = _DEFINED_ACRONYM.match(text, uses[0][1]) if uses else None
+    if m and len(occurrences(text, m.group("a"), True, len(uses) + 1)) > len(uses):
+        return m.group("a")
+    return name
+
+
 def _used_as_name(text: str, name: str) -> int:
     """How often the text writes ``name`` other than as a title's lead (the title, a running head: "X: ...")."""
     return sum(
