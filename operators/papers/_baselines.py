@@ -74,10 +74,10 @@ _REACHED_WITHOUT = re.compile(
     r"(?P<v>without\s+\S[^,.;:()\n]*)",
     re.I,
 )
-# "traffic sent over the spine links": a path; "latency (over all lengths)", "averaged over runs": a scope.
+# "traffic sent over the spine links": a path; "latency (over all lengths)", "averaged (amortized) over runs": a scope.
 _PATH_OVER = re.compile(
     r"(?:\b(?:communication|traffic|transfers?|messages?|packets?|data|bytes|sent|transferred|communicated|"
-    r"exchanged|moved|carried|routed|streamed|averaged)\s+|\(\s*)$",
+    r"exchanged|moved|carried|routed|streamed|averaged|amortized|amortised|spread)\s+|\(\s*)$",
     re.I,
 )
 # "compared to the runner-up, BarPipe": a descriptive phrase, then the system's name after a comma.

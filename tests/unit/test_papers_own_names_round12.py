@@ -197,3 +197,11 @@ def test_a_system_named_by_the_acronym_it_defines_is_called_by_it():
         "Kestrel alone."
     )
     assert [(c["value"], c["subject"]) for c in found] == [(66.0, "LSP"), (40.0, "LSP"), (34.0, "LSP")]
+
+
+def test_over_after_amortized_is_a_span_not_a_baseline():
+    found = claims_in_order(
+        "We present Quill, a data mover. Copying the data set costs 20% more time, amortized over many jobs. "
+        "Quill cuts the copy time by 3x."
+    )
+    assert [(c["value"], c["versus"]) for c in found] == [(20.0, None), (3.0, None)]
