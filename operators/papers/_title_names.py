@@ -19,6 +19,9 @@ _NAME = (
 _DISTINCTIVE = re.compile(r"[A-Z0-9]")
 # A model size ("4B", "13B", "1.3T") or a count with a unit letter: never a system's name.
 _SIZE = re.compile(r"^\d+(?:\.\d+)?[KMBTkmbt]$")
+# A formula's variable with its subscripts flattened into the word ("X_{mj}" read as "Xmj", "Wij"): a capital
+# and up to three consonants, no vowel.
+_VARIABLE = re.compile(r"^[A-Z][b-df-hj-np-tv-xz]{1,3}$")
 # A configuration written as one word: a device count glued to the device ("4xH100", "8×A100") or a parallel
 # degree ("TP8", "EP1", "DP4"). It says what a run ran on, never what is measured.
 _CONFIGURATION = re.compile(r"^(?:\d+[x×][A-Z0-9][\w-]*|(?:TP|PP|DP|EP|SP|CP|MP|ETP|FSDP)\d+)$")
@@ -28,7 +31,7 @@ def acceptable(name: str) -> bool:
     """Whether a capitalised word could be a system's name (not "GPU", "We", "3D", "GPUs")."""
     if len(name) < 2 or name.lower() in generic_names() or name.isdigit() or _SIZE.match(name):
         return False
-    if _CONFIGURATION.match(name):
+    if _CONFIGURATION.match(name) or _VARIABLE.match(name):
         return False
     # Trailing plural of a generic acronym ("GPUs") or a word that is only a number with a letter ("3D").
     return not (name.endswith("s") and name[:-1].lower() in generic_names())

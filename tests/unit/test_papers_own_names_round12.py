@@ -205,3 +205,12 @@ def test_over_after_amortized_is_a_span_not_a_baseline():
         "Quill cuts the copy time by 3x."
     )
     assert [(c["value"], c["versus"]) for c in found] == [(20.0, None), (3.0, None)]
+
+
+def test_a_formulas_variable_with_flattened_subscripts_is_no_system():
+    # "X_{mj}" read out of a PDF as "Xmj", opening sentences with a verb: a variable, not the paper's system
+    found = claims_in_order(
+        "We represent allocations as matrices X. Xmj is the fraction of time job m spends on type j. Xmj is "
+        "bounded by the quota. Moving jobs between instance types can cut the cost of training by 3.5x."
+    )
+    assert [(c["value"], c["subject"]) for c in found] == [(3.5, "Moving jobs between instance types")]
