@@ -1,6 +1,9 @@
 """Which whole number of a mined template counts the run's steps, read from how its values behave across the
 template's records (a bar that never moves, a total that changes, a number alone in brackets, a number that
-opens every line): the rules ``fallback`` applies after the step words of ``_steps.step_position``."""
+opens every line): the rules ``fallback`` applies after the step words of ``_steps.step_position``.
+
+Why one module: every rule here reads the same thing, a template's values across its records, and they are
+tried in one order on one template; split, each part would re-read the rows and re-derive the others' terms."""
 
 from __future__ import annotations
 
@@ -8,8 +11,8 @@ import re
 
 from assay.operators.logs._fields import variable_names
 from assay.operators.logs._miner import Cluster
-from assay.operators.logs._names import key_slug, metric_name
-from assay.operators.logs._step_keys import PASS_WORDS, UPDATE_WORDS, step_word
+from assay.operators.logs._names import AMOUNT_WORDS, key_slug, metric_name
+from assay.operators.logs._step_keys import PASS_WORDS, UPDATE_WORDS, counts_within, step_word
 from assay.operators.logs._steps import EVALUATION_WORD
 
 
@@ -42,7 +45,8 @@ def moving_counter(
         running = _running_twin(rows, pos, names)
         if running is not None:
             return running
-    if not still and not by_epoch and not _wanders([row[2][pos] for row in rows]):
+    within = names is not None and counts_within(cluster.template, pos, names)  # ``episode steps: 13``
+    if not still and not by_epoch and not within and not _wanders([row[2][pos] for row in rows]):
         return pos
     epochs = [whole_number(row[2][pos]) for row in rows]
     rising = []
@@ -176,9 +180,6 @@ def _wanders(values: list[str]) -> bool:
     return down >= 2 and down >= sum(a < b for a, b in pairs)
 
 
-#: Words that say a rising number counts amounts, not steps: samples, tokens, images, time, memory.
-AMOUNT_WORDS = re.compile(r"sample|token|tok|img|image|example|seen|consumed|byte|time|sec|elapsed|mem|size|len", re.I)
-
 
 def _steady_counter(name: str, values: list[int], epochs: list[int | None]) -> bool:
     """A named counter (not an amount) that reaches past the epoch and rises by a steady stride (no step more
@@ -251,6 +252,8 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
     enclosed = _enclosed_position(cluster)
     if enclosed is not None:
         return None if evaluating else enclosed
+    if (counter := _epoch_then_counter(cluster)) is not None:  # ``[  2]  480 || ...``
+        return None if evaluating else counter
     for pos in range(1, len(t) - 2):
         # followed by a key (``[400] train_loss=``, R's ``[5]:  train's l2:``), not by another bracket (mmengine's
         # ``[1][25/25]``)
@@ -267,6 +270,19 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
                 return pos
             return None
     return None
+
+
+def _epoch_then_counter(cluster: Cluster) -> int | None:
+    """A whole number alone in brackets, then a bare whole number with no name, opening the line (``[  2]
+    480 || ...``): the epoch, then the loop's counter, the step. The epoch never goes down and the counter rises
+    within an epoch from record to record (two or more); a rank tag going back and forth is no such pair."""
+    t, rows = cluster.template, cluster.rows
+    if len(rows) < 2 or t[:4] != ["[", "<*>", "]", "<*>"] or t[4:5] in ([":"], ["/"], ["."]):
+        return None
+    pairs = [(whole_number(row[2][1]), whole_number(row[2][3])) for row in rows]
+    if any(None in pair for pair in pairs) or any(b <= a for a, b in zip(pairs, pairs[1:], strict=False)):
+        return None
+    return 3
 
 
 #: A word naming a save, whose bracketed number counts saves (``Checkpoint [3]``, ``Snapshot [2]``), not steps.

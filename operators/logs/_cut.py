@@ -67,7 +67,14 @@ def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -
     # a record that stops on a separator after a value (``reward: -19,``) was cut between two fields
     stops_between = cut.rows[0][2][-1][-1:] in (",", ";", "|") and cut.template[-1] == "<*>"
     for whole in sorted(clusters, key=lambda c: -len(c.rows)):
-        if len(whole.rows) < 2 or len(whole.template) <= size or (whole.template[-1] == "<*>" and not stops_between):
+        # a value that every complete record follows with its format's punctuation (``M: 5.79 | S: ...``,
+        # ``[-2.41, 0.84]``), where the last line stops on it without it: cut there (D9), whatever the records
+        # end on; its value is read as any cut value is (``cut_value_kept``)
+        follows = whole.template[size] if len(whole.template) > size else ""
+        before_separator = cut.template[-1] == "<*>" and follows not in ("", "<*>") and not follows[:1].isalnum()
+        if len(whole.rows) < 2 or len(whole.template) <= size or (
+            whole.template[-1] == "<*>" and not stops_between and not before_separator
+        ):
             continue  # (records that end on a value give no sign of where a complete one ends, unless the cut
             # one stops on the separator that follows a value inside them)
         if cut.rows[0][2][-1] == whole.template[-1]:

@@ -39,8 +39,10 @@ NOT_RECORDS = {
     r"\bNCCL (?:INFO|WARN)\b": "node3:1201:1290 [2] NCCL INFO Channel 01/04 : 0 1 2 3 4 5 6 7 comm 0x7f1a2b",
 }
 _NOT_RECORDS = "|".join(NOT_RECORDS)
-#: The numbers of a line, masked to form its shape.
+#: The numbers of a line, masked to form its shape, and the runs of blanks padding them, made one (a counter
+#: right-aligned in a column, ``[  0]       0`` then ``[  0]      10``, keeps its shape as it grows a digit).
 _MASKED = r"\d+"
+_PADDING = r"[ \t]+"
 #: How often a shape repeats before its lines are taken as records.
 REPEATS = 3
 #: Shapes remembered per span at most (memory stays flat on a long log of ever-new lines).
@@ -77,7 +79,7 @@ class ShapeGate:
             if not len(picked):
                 return picked
         texts = lines.to_pylist()
-        shapes = pc.replace_substring_regex(lines, _MASKED, b"#").to_pylist()
+        shapes = pc.replace_substring_regex(pc.replace_substring_regex(lines, _MASKED, b"#"), _PADDING, b" ").to_pylist()
         for shape, text in zip(shapes, texts, strict=True):
             seen = self.seen.get(shape)
             if seen is None:
@@ -88,11 +90,30 @@ class ShapeGate:
             else:
                 self.seen[shape] = (seen[0] + 1, seen[1] if _measured(text) == seen[1] else None)
         kept = [i for i, shape in zip(picked.tolist(), shapes, strict=True) if self._record(shape)]
+        last = block.n - 1
+        if picked[-1] == last and (not kept or kept[-1] != last) and self._cut_record(shapes[-1]):
+            kept.append(last)
         return np.asarray(kept, dtype=np.int64)
+
+    def _cut_record(self, shape: bytes) -> bool:
+        """The block's last line is the start of a record's shape (the file ends in the middle of a record,
+        ``... | C: 7.35 | M: 5.7``): that record, cut; the reader mends or drops its last value (``_cut``)."""
+        shape = shape.rstrip()
+        return any(s.startswith(shape) and len(s) > len(shape) and self._record(s) for s in self.seen)
 
     def _record(self, shape: bytes) -> bool:
         n, first = self.seen.get(shape, (0, ()))
         return n >= REPEATS and first is None
+
+
+def not_only_tables(block: LineBlock, skip: np.ndarray, table: str, words: str) -> np.ndarray:
+    """``skip`` without the lines that the pattern ``table`` selects (a row with ``|`` or wide gaps between its
+    fields) and the pattern ``words`` (a metric word) does not: such a line is still weighed by its shape, since
+    a record whose keys no list holds (``[ 2]  40 || A: 1.2 | Q: 3.4 | Z: 4.6``) is no table's row."""
+    if not len(skip):
+        return skip
+    only_table = block.matching_among(skip, table) - block.matching_among(skip, words)
+    return skip[~np.isin(skip, list(only_table))] if only_table else skip
 
 
 def _measured(text: bytes) -> tuple[bytes, ...]:

@@ -219,6 +219,14 @@ class LineBlock:
         mask = pc.match_substring_regex(self.arrow, pattern)
         return np.asarray(pc.indices_nonzero(mask), dtype=np.int64)
 
+    def matching_among(self, indices: np.ndarray, pattern: str) -> set[int]:
+        """The indices among ``indices`` whose lines an RE2 ``pattern`` matches (one pass over those lines only)."""
+        if not len(indices):
+            return set()
+        lines = self.arrow.take(pa.array(indices, type=pa.int64()))
+        mask = np.asarray(pc.match_substring_regex(lines, pattern).fill_null(False), dtype=bool)
+        return set(indices[mask].tolist())
+
     def containing(self, literal: str) -> np.ndarray:
         if not self.n:
             return np.empty(0, dtype=np.int64)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from assay.operators.logs._names import key_slug, metric_name
+from assay.operators.logs._names import AMOUNT_WORDS, key_slug, metric_name
 
 
 def loss_by_ending(slug: str) -> str | None:
@@ -27,7 +27,12 @@ def _loss_term(slug: str) -> str | None:
     return loss_by_ending(slug) or ("loss" if _PREFIXED_TERM.match(slug) else None)
 
 
-_AVERAGED = re.compile(r"_(?:avg|average|mean|ema|smoothed|running)$")
+#: An average after the loss word, also with what it is averaged over (``loss_avg_rank``: this process's average;
+#: ``loss_avg_slice``: over a slice of the data): the loss itself, averaged, not a term of it.
+_AVERAGED = re.compile(
+    r"_(?:avg|average|mean|ema|smoothed|running)"
+    r"(?:_(?:rank|gpu|device|node|worker|slice|shard|epoch|batch|step|iter|window|all|global|local))?$"
+)
 #: A total printed after the loss word (``Gen Loss Total``): the same loss as ``gen_total_loss``.
 TOTALLED = re.compile(r"(?<=loss)_(?:total|sum|overall|all)$")
 
@@ -194,3 +199,60 @@ def _loss_rank(word: str) -> int:
     average 2), a term's (``lm_loss``, ``nll_loss``) after them all."""
     rank = _whole_rank(key_slug(word))
     return 9 if rank is None else rank
+
+
+#: Fewest terms a total must add up before it is taken for one: two numbers summing to a third happens by chance.
+_MIN_TERMS = 3
+
+
+def total_of_terms(template: list[str], rows: list, metrics: dict[int, str], names: dict[int, str]) -> None:
+    """A record whose loss no name gives, printed as its terms under keys that say nothing (``A: 1.20 | Q: 3.40 |
+    Z: 0.65 | W: 5.25``): the field of a group that equals the sum of the group's other fields on every record
+    (three terms or more, within the rounding of the decimals printed) is their total, the loss. The structure
+    says it, not the key's letter. A group is the run of fields between double separators (``||``); every
+    field of it is a measurement (a fraction) under a key the synonym table does not know as another metric
+    and that names no amount (a time, a size). Two complete records at least; ``metrics`` is updated."""
+    if "loss" in metrics.values() or len(rows) < 2:
+        return
+    for group in _groups(template, names):
+        if len(group) < _MIN_TERMS + 1 or not all(_a_term(names[p]) for p in group):
+            continue
+        whole = [row for row in rows if all(p < len(row[2]) and row[2][p] for p in group)]  # a cut record left out
+        for total in group:
+            terms = [p for p in group if p != total]
+            if len(whole) >= 2 and all(_adds_up(row[2], total, terms) for row in whole):
+                metrics[total] = "loss"
+                return
+
+
+def _groups(template: list[str], names: dict[int, str]) -> list[list[int]]:
+    """The named positions of a template in runs that a double separator (``||``, ``| |``) parts."""
+    groups: list[list[int]] = [[]]
+    last = None
+    for pos in sorted(names):
+        between = template[last + 1 : pos] if last is not None else []
+        if "||" in between or any(a == b == "|" for a, b in zip(between, between[1:], strict=False)):
+            groups.append([])
+        groups[-1].append(pos)
+        last = pos
+    return [g for g in groups if g]
+
+
+def _a_term(word: str) -> bool:
+    known = metric_name(word)
+    return (known is None or known == "loss" or loss_by_ending(key_slug(word)) is not None) and not AMOUNT_WORDS.search(word)
+
+
+_DECIMALS = re.compile(r"^[-+]?\d*\.(\d+)$")
+
+
+def _adds_up(tokens: list[str], total: int, terms: list[int]) -> bool:
+    """The value at ``total`` is the sum of those at ``terms``, each printed with decimals, within the error
+    their rounding allows (half a unit of the last decimal printed, for each number)."""
+    printed = [_DECIMALS.match(tokens[p].rstrip(",;|")) for p in (total, *terms)]
+    if not all(printed):
+        return False
+    values = [float(m.group(0)) for m in printed]
+    unit = 10.0 ** -max(len(m.group(1)) for m in printed)
+    slack = 0.5 * unit * len(values) + 1e-12
+    return abs(values[0]) > slack and abs(values[0] - sum(values[1:])) <= slack

@@ -247,6 +247,10 @@ def key_slug(key: str) -> str:
     return _NON_WORD.sub("_", key.strip().lower()).strip("_")
 
 
+#: Words that say a rising number counts amounts, not steps (and a measure no loss is): samples, tokens, images, time, memory.
+AMOUNT_WORDS = re.compile(r"sample|token|tok|img|image|example|seen|consumed|byte|time|sec|elapsed|mem|size|len", re.I)
+
+
 def is_step_key(key: str) -> bool:
     """A step's key, also behind a word that says training (DLLogger's ``Training Iteration: 651``) or that
     it counts across epochs (OpenPCDet's ``Acc_iter 1100``, accumulated)."""

@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from assay.operators.logs._base import LogParser
 from assay.operators.logs._collect import Collector
@@ -184,7 +183,7 @@ def feed_block(
     if common is None:
         # which of the picked lines the event phrases match: one RE2 pass over those lines only (the phrase
         # table is thousands of characters; Python's re took about a millisecond a line over it)
-        common = _matching_among(block, hits, after_prefix(f"(?i:{COMMON_FILTER})", prefix))
+        common = block.matching_among(hits, after_prefix(f"(?i:{COMMON_FILTER})", prefix))
     by_shape = _with_records_by_shape(parser, block, hits, handled)
     shaped = set(np.setdiff1d(by_shape, hits, assume_unique=True).tolist()) if len(by_shape) > len(hits) else ()
     hits = by_shape
@@ -217,15 +216,6 @@ def _with_records_by_shape(
     skip = hits if handled is None or not len(handled) else np.concatenate([hits, handled])
     extra = admit(block, skip)
     return np.union1d(hits, extra) if len(extra) else hits
-
-
-def _matching_among(block: LineBlock, indices: np.ndarray, pattern: str) -> set[int]:
-    """The indices among ``indices`` whose lines an RE2 ``pattern`` matches."""
-    if not len(indices):
-        return set()
-    lines = block.arrow.take(pa.array(indices, type=pa.int64()))
-    mask = np.asarray(pc.match_substring_regex(lines, pattern).fill_null(False), dtype=bool)
-    return set(indices[mask].tolist())
 
 
 #: A number the end of the file cut short: ``lm loss: 8.`` (digits and a point or an unfinished exponent).

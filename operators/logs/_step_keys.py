@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from assay.operators.logs._names import key_slug
+from assay.operators.logs._names import is_step_key, key_slug
 
 #: Roles whose counter counts the environment's steps (the run-wide step of reinforcement learning, D10 of
 #: docs/gold-conventions.md), not the learner's updates nor the evaluator's own episodes.
@@ -57,3 +57,26 @@ def optimizer_step(keys: list[int], names: dict[int, str]) -> int:
         if update is not None:
             return update
     return keys[0]
+
+
+def counts_within(template: list[str], pos: int, names: dict[int, str]) -> bool:
+    """A step key whose word follows the name of another counter of the same line (``episode: 569, ...,
+    episode steps: 13``): it counts the steps of that unit (an episode's length), not the run's, whatever its
+    values do; the template's number that rises on every record is the step then."""
+    at = pos - 1
+    while at >= 0 and template[at] in (":", "=", "#"):
+        at -= 1
+    if at < 1 or not template[at][:1].isalpha() or not is_step_key(template[at]):
+        return False
+    unit = template[at - 1].lower()
+    return unit.isalpha() and any(p != pos and word.lower() == unit for p, word in names.items())
+
+
+def a_record_count(rows: list, pos: int) -> bool:
+    """A step key a setting's word qualifies (``total step: 32900``) that every record of a template prints is
+    the records' step, not a setting (printed once, in a banner): over two records or more, its value changes,
+    or each record at it comes from another process (``rank: 9``, ``rank: 15``, at one step; ``_processes``)."""
+    values, ranks = [row[2][pos].rstrip(",;") for row in rows], [row[1] for row in rows]
+    if len(rows) < 2 or not all(v.isdigit() for v in values):
+        return False
+    return len(set(values)) > 1 or (None not in ranks and len(set(ranks)) == len(ranks))

@@ -14,7 +14,7 @@ from assay.operators.logs._epochs import (  # noqa: F401 -- the epoch context is
     says_epoch_ended,
 )
 from assay.operators.logs._names import counts_across_epochs, is_step_key
-from assay.operators.logs._step_keys import environment_steps, optimizer_step
+from assay.operators.logs._step_keys import a_record_count, environment_steps, optimizer_step
 
 #: A line about evaluation (``Epoch(val) [2][100/100]``, ``Test: [ 10/50]``): its counter counts evaluation
 #: batches, not training steps. The word alone: ``val_loss:`` on a training line's end is a metric's name.
@@ -58,10 +58,13 @@ def _a_setting(template: list[str], pos: int) -> bool:
 _COUNTER_WORDS = {"batch", "batches", "step", "steps", "iter", "iteration", "it", "update", "updates"}
 
 
-def step_position(template: list[str], names: dict[int, str], not_counters: set[int] = frozenset()) -> int | None:
+def step_position(
+    template: list[str], names: dict[int, str], not_counters: set[int] = frozenset(), rows: list | None = None
+) -> int | None:
     """Where a template prints its step: a step key (``step 10``, ``iter: 10``), else a counter ``N/M``
     after a counter word (``Batch 16/29316``), before a bar's ``[`` (``10/100 [00:01<...``) or in brackets on a
-    training line (``[  50/1000]``)."""
+    training line (``[  50/1000]``). With the template's ``rows``, a step key a setting's word qualifies is the
+    step where the records print it (``_step_keys.a_record_count``)."""
     names = {pos: word for pos, word in names.items() if pos not in not_counters}  # a percentage is no step
     evaluating = any(EVALUATION_WORD.search(word) for word in template if word != "<*>")
     # an evaluation line's counter with a total (``[Eval][Epoch 3][Iter: 5/10]``) counts its batches: the line
@@ -69,6 +72,8 @@ def step_position(template: list[str], names: dict[int, str], not_counters: set[
     if evaluating:
         names = {pos: word for pos, word in names.items() if template[pos + 1 : pos + 2] != ["/"]}
     keys = [pos for pos, word in sorted(names.items()) if is_step_key(word) and not _a_setting(template, pos)]
+    if not keys and rows:
+        keys = [pos for pos, word in sorted(names.items()) if is_step_key(word) and a_record_count(rows, pos)]
     if keys:  # the first step key, unless another on the line counts across epochs
         # a key printed with its total (``iter[ 14/ 15]``) counts within an epoch: a step key without one on
         # the same line (``[step]  1574``) counts across the run

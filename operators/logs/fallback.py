@@ -29,14 +29,21 @@ from assay.operators.logs._counters import (
 from assay.operators.logs._cut import mend_cut_tail
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
-from assay.operators.logs._gate import ShapeGate, is_prose, only_a_nan_message
+from assay.operators.logs._gate import ShapeGate, is_prose, not_only_tables, only_a_nan_message
 from assay.operators.logs._lines import LineBlock, PrefixStyle
-from assay.operators.logs._losses import bracket_groups, keep_series_apart, names_whole_loss, pick_loss
+from assay.operators.logs._losses import (
+    bracket_groups,
+    keep_series_apart,
+    names_whole_loss,
+    pick_loss,
+    total_of_terms,
+)
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
 from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, known_words
 from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._pairs import split_paired_keys
+from assay.operators.logs._processes import process_ranks
 from assay.operators.logs._records import BAR_GLUED, records_of_line, second_lines
 from assay.operators.logs._samples import printed_batches, samples_per_step
 from assay.operators.logs._steps import (
@@ -178,8 +185,8 @@ class GenericParser(LogParser):
 
     def admit(self, block: LineBlock, skip: np.ndarray) -> np.ndarray:
         """The lines of ``block`` (outside ``skip``) that no word selects but their shape does: records of
-        two or more key-number pairs that repeat (see ``_gate``)."""
-        found = self.gate.admit(block, skip)
+        two or more key-number pairs that repeat (see ``_gate``), also among the lines taken only as a table's."""
+        found = self.gate.admit(block, not_only_tables(block, skip, TABLE_LINE, self.mined.pattern))
         self.by_shape = {block.line_no(i) for i in found.tolist()}
         return found
 
@@ -377,15 +384,15 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
         names = variable_names(cluster.template)
         split_paired_keys(cluster.template, names)
         _drop_non_values(cluster, names)
-        percent = _percent_positions(cluster, names)
-        found = step_position(cluster.template, names, not_counters=percent)
+        percent = _percent_positions(cluster, names) | process_ranks(cluster, names)  # neither is a step
+        found = step_position(cluster.template, names, not_counters=percent, rows=cluster.rows)
         if found is not None and second_counts(cluster, found):
             found += 2  # ``Batch 4/203700``: the epoch, then the counter
         if found is not None:
             found = moving_counter(cluster, found, percent, names)
         for pos in percent:
             if cluster.template[pos + 1 : pos + 2] == ["|"]:
-                del names[pos]
+                names.pop(pos, None)
         if found is None:
             found = bracketed_counter(cluster, evaluating=_evaluating(cluster.template))
         if found is None:
@@ -530,6 +537,7 @@ def emit_series(
         if name:
             metrics[pos] = name
     pick_loss(metrics, names)
+    total_of_terms(cluster.template, cluster.rows, metrics, names)
     if whole_loss_named:  # a term taken for the loss only for want of another: its own name again
         for pos, name in metrics.items():  # (an identifier, ``train_ma_ce_loss``, or words before a separator,
             # ``cls loss: 0.52`` as its underscored form; not prose, ``with loss 2.1``)

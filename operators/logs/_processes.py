@@ -1,0 +1,34 @@
+"""Which process printed a record: a key that names the process (``rank: 3``, ``local_rank=1``, ``gpu 2``,
+``worker: 5``) inside a record of an unknown format gives the record's rank (the metrics table's ``rank`` column),
+never a step nor a series. Several processes print one step each (``rank: 9 ... step: 400``, then ``rank: 15 ...
+step: 400``): the rank going up and down is who printed, not the run going back."""
+
+from __future__ import annotations
+
+from assay.operators.logs._counters import whole_number
+from assay.operators.logs._miner import Cluster
+from assay.operators.logs._names import key_slug
+
+#: Keys that name the process a line comes from (the event reader masks the same words: ``_collect._WHO``).
+PROCESS_KEYS = {"rank", "local_rank", "global_rank", "gpu", "gpu_id", "device", "device_id", "worker", "worker_id",
+                "node", "node_rank", "proc", "process"}
+
+
+def process_ranks(cluster: Cluster, names: dict[int, str]) -> set[int]:
+    """The positions of ``names`` whose key names a process and whose value is a whole number on every record:
+    taken out of ``names`` (no series), and each record's rank set from it where the line's prefix gave none.
+    Returns those positions, so that no counter rule takes one for the step."""
+    found = set()
+    for pos, word in list(names.items()):
+        if key_slug(word) not in PROCESS_KEYS:
+            continue
+        values = [whole_number(row[2][pos]) for row in cluster.rows]
+        if None in values:
+            continue  # ``device: cuda``, ``gpu: 4.1G``: no process number
+        found.add(pos)
+        del names[pos]
+    if len(found) == 1:
+        pos = next(iter(found))
+        cluster.rows = [(n, r if r is not None else whole_number(t[pos]), t, s) for n, r, t, s in cluster.rows]
+    return found
+

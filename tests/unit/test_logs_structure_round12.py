@@ -1,0 +1,105 @@
+"""Logs round 12 (issue 25): class-level readings found on a newly opened set, each rule on a log written here
+in its shape (own-worded tool output) and read through the whole ``parse_log`` path."""
+
+from __future__ import annotations
+
+from log_files import write_log
+
+from assay.operators.logs import parse_log
+
+
+def _rows(log, name: str) -> list[tuple]:
+    """``(step, value, rank)`` of the metric ``name`` in line order."""
+    table = log.metrics.sort_by([("line_no", "ascending")])
+    rows = zip(*(table.column(c).to_pylist() for c in ("step", "name", "value", "rank")), strict=True)
+    return [(s, v, r) for s, n, v, r in rows if n == name]
+
+
+def _fit_line(worker: int, step: int, loss: float) -> str:
+    return (
+        f"<2031-03-04 05:06:07> [fitter] :: fit, worker: {worker}, round: 1/40, shard_pos: {step}/50000, "
+        f"total step: {step}, (loss_avg_worker: {loss:.3f}), (loss_avg_shard: {loss + 0.1:.3f}), "
+        f"(grad_norm: {loss * 3:.2f}), (lr: 2.500e-04)"
+    )
+
+
+def test_a_process_key_gives_the_rank_and_a_setting_worded_step_printed_on_every_record_is_the_step(tmp_path):
+    # three workers print each step: ``worker`` says who printed (the rank column), never the step, and its
+    # going down is no restart; ``total step`` changes from record to record, so it is the step, not a setting;
+    # ``loss_avg_worker`` (the loss averaged over one process) is the loss, before ``loss_avg_shard``
+    lines = [_fit_line(w, s, 0.9 - s / 10000 + w / 100) for s in (4100, 4200, 4300) for w in (5, 2, 7)]
+    log = parse_log(write_log(tmp_path, lines))
+    loss = _rows(log, "loss")
+    assert [s for s, _, _ in loss] == [4100] * 3 + [4200] * 3 + [4300] * 3
+    assert [r for _, _, r in loss] == [5, 2, 7] * 3
+    assert loss[-1][1] == 0.9 - 0.43 + 0.07
+    assert not [e for e in log.events if e["kind"] == "restart"]
+    assert not _rows(log, "worker")
+
+
+def test_records_of_several_processes_at_one_setting_worded_step_take_that_step(tmp_path):
+    # the step does not move over the excerpt, but each record at it comes from another process: the records'
+    # step, not a banner's setting
+    lines = [_fit_line(w, 7700, 0.61 + w / 100) for w in (11, 3, 8)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [(s, r) for s, _, r in _rows(log, "loss")] == [(7700, 11), (7700, 3), (7700, 8)]
+
+
+def _parts_line(epoch: int, it: int, parts: tuple[float, ...], width: int = 7) -> str:
+    total = sum(parts)
+    fields = " | ".join(f"{k}: {v:.3f}" for k, v in zip("PQRW", parts, strict=True))
+    return f"[{epoch:3d}] {it:{width}d} || {fields} | Z: {total:.3f} || left: 1:02:03 || wall: 0.8{it % 10}"
+
+
+_PARTS = [(2.101, 7.333, 1.254, 9.871), (2.052, 6.912, 1.249, 8.113), (1.998, 6.407, 1.247, 7.006),
+          (1.975, 6.118, 1.239, 6.512), (1.940, 5.871, 1.233, 5.004)]
+
+
+def test_a_bracketed_epoch_then_a_bare_counter_and_a_total_of_its_terms_give_step_and_loss(tmp_path):
+    # letters as keys, no loss word: ``[  0]`` is the epoch, the bare number after it the step, and the field
+    # that adds up the others of its group on every record (``Z``) is the total, the loss
+    lines = [_parts_line(0, 20 * k, parts) for k, parts in enumerate(_PARTS)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("loss")] == [0, 20, 40, 60, 80]
+    assert log.series("loss")[-1] == (80, round(sum(_PARTS[-1]), 3))
+
+
+def test_no_field_is_a_total_where_none_adds_up_the_others(tmp_path):
+    # the same shape whose last field is no sum (and a group of two terms and their sum): no loss is invented
+    lines = [
+        f"[  1] {10 * k:5d} || P: {p:.3f} | Q: {q:.3f} | R: {r:.3f} | Z: {w:.3f} || U: {p:.2f} | V: {q:.2f} | "
+        f"Y: {p + q:.2f}"
+        for k, (p, q, r, w) in enumerate(_PARTS)
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss") == []
+    assert [s for s, _ in log.series("p")] == [0, 10, 20, 30, 40]
+
+
+def test_a_right_aligned_counter_growing_a_digit_keeps_its_records_shape(tmp_path):
+    # keys no list knows, a counter right-aligned in its column: the padding changes as it grows (98 -> 100),
+    # never more than twice at one width; the records are still one shape
+    lines = [_parts_line(3, it, parts, width=5) for it, parts in zip((98, 99, 100, 101), _PARTS, strict=False)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("loss")] == [98, 99, 100, 101]
+
+
+def test_a_last_record_cut_before_its_formats_separator_is_a_record(tmp_path):
+    # the excerpt ends after ``R: 1.233`` where every record goes on with `` | W: ...``: the record, cut (D9)
+    lines = [_parts_line(0, 20 * k, parts) for k, parts in enumerate(_PARTS[:4])]
+    lines.append("[  0]      80 || P: 1.940 | Q: 5.871 | R: 1.233")
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("p")] == [0, 20, 40, 60, 80]
+    assert log.series("loss")[-1] == (60, round(sum(_PARTS[3]), 3))
+
+
+def test_a_step_word_after_another_counters_name_counts_that_unit_not_the_run(tmp_path):
+    # ``trial steps`` beside ``trial: 41`` is the length of one trial; the run-wide count before ``/90000`` is
+    # the step, also over four records where the trial lengths happen to rise more often than fall
+    lengths = [17, 260, 391, 342]
+    at, lines = 61000, []
+    for k, n in enumerate(lengths):
+        at += n
+        lines.append(f"{at}/90000: trial: {41 + k}, trial steps: {n}, took: 0.9s, obj: {5 - k / 3:.6f}, q_mean: 2.5")
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("obj")] == [61017, 61277, 61668, 62010]
