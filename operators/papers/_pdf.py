@@ -22,6 +22,7 @@ from pypdf import PdfReader
 from assay.operators.papers import _pdf_columns as columns
 from assay.operators.papers import _pdf_layout as layout
 from assay.operators.papers._pdf_asides import document_text
+from assay.operators.papers._pdf_ligatures import ligature_codes
 
 _HEADER_WINDOW = 1024  # the PDF spec allows junk before the header; readers look this far
 
@@ -40,7 +41,7 @@ def pdf_to_text(data: bytes) -> tuple[str, str | None]:
         if reader.is_encrypted and not reader.decrypt(""):
             raise ValueError("encrypted PDF: cannot read without its password")
         title = _title(reader)
-        text = _pdfium_text(data)
+        text = _pdfium_text(data, ligature_codes(reader))
         n_pages = len(reader.pages)
         if text is None:
             text = "\n\n".join(layout.clean(page.extract_text() or "").strip() for page in reader.pages)
@@ -71,8 +72,9 @@ def _title(reader: PdfReader) -> str | None:
     return " ".join(str(title).split()) or None
 
 
-def _pdfium_text(data: bytes) -> str | None:
-    """The document's text through PDFium and the layout rules; None when pypdfium2 is not installed."""
+def _pdfium_text(data: bytes, ligatures: dict[tuple[str, int], str]) -> str | None:
+    """The document's text through PDFium and the layout rules; None when pypdfium2 is not installed.
+    ``ligatures``: the letters of ligature glyphs PDFium returns as control codes (``_pdf_ligatures``)."""
     try:
         import pypdfium2 as pdfium
         import pypdfium2.raw as pdfium_c
@@ -87,7 +89,7 @@ def _pdfium_text(data: bytes) -> str | None:
             width, height = page.get_size()
             textpage = page.get_textpage()
             try:
-                pages.append(layout.lines_of(_segments(textpage, pdfium_c)))
+                pages.append(layout.lines_of(_segments(textpage, pdfium_c, ligatures)))
             finally:
                 textpage.close()
                 page.close()
@@ -110,13 +112,19 @@ def _pdfium_text(data: bytes) -> str | None:
 #: tightest justified word spaces are 0.1-0.2 em).
 _WORD_GAP = 0.1
 _LINE_BREAKS = "\r\n"
+#: Codes PDFium writes itself, never a font's: its line breaks and its mark of a hyphen at a line's end.
+_PDFIUM_MARKS = frozenset({0x02, 0x0A, 0x0D})
 #: A loose character box's height as a share of its font size (0.93-0.94 measured on conference PDFs).
 _LOOSE_BOX_HEIGHT = 0.93
+#: A reported font size this many times its glyphs' loose box is a font scaled down by the text matrix.
+_SCALED = 4.0
 #: A character turned by more than this (radians) is not on a horizontal line.
 _UPRIGHT = 0.05
 
 
-def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[layout.Segment]:
+def _segments(
+    textpage: Any, pdfium_c: Any, ligatures: dict[tuple[str, int], str], upright_only: bool = True
+) -> list[layout.Segment]:
     """The page's characters in PDFium's order, cut into runs on one line: at PDFium's line breaks, where
     the next character is on another line, or a gutter's width away. A space goes where PDFium put one or
     where the gap between two characters is a word's.
@@ -132,6 +140,7 @@ def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[l
     sizes: list[float] = []
     last_right = baseline = 0.0
     x, y = ctypes.c_double(), ctypes.c_double()
+    font, flags = ctypes.create_string_buffer(128), ctypes.c_int()
 
     def close() -> None:
         # PDFium gives UTF-16 code units: a character beyond the BMP (math letters) comes as a pair
@@ -149,12 +158,18 @@ def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[l
         sizes.clear()
 
     for i in range(textpage.count_chars()):
-        ch = chr(pdfium_c.FPDFText_GetUnicode(raw, i))
+        code = pdfium_c.FPDFText_GetUnicode(raw, i)
+        ch = chr(code)
+        spelled = None
+        if code < 32 and ligatures and code not in _PDFIUM_MARKS:
+            # a ligature glyph the font names but PDFium cannot spell ("/f_i" at code 27): its letters
+            pdfium_c.FPDFText_GetFontInfo(raw, i, font, len(font), ctypes.byref(flags))
+            spelled = ligatures.get((font.value.decode("latin-1"), code))
         if ch in _LINE_BREAKS:
             if chars:
                 close()
             continue
-        if ch.isspace():
+        if spelled is None and ch.isspace():
             if chars and chars[-1] != " ":
                 chars.append(" ")
                 edges.append((last_right, last_right))
@@ -168,13 +183,17 @@ def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[l
         left, low, right, high = textpage.get_charbox(i, loose=True)
         pdfium_c.FPDFText_GetCharOrigin(raw, i, x, y)
         size = float(pdfium_c.FPDFText_GetFontSize(raw, i)) or 10.0
-        if high - low > 2 * size:
-            # a font set at size 1 and scaled by the text matrix (PDFium reports the unscaled size): the
-            # glyph's loose box, which spans the font's height, is the size the page shows
+        if high - low > 2 * size or 0 < _SCALED * (high - low) < size:
+            # a font scaled by the text matrix (``/F1 1 Tf 9 0 0 9 x y Tm``, ``/F1 200 Tf 0.05 0 0 0.05 x y Tm``):
+            # PDFium reports the unscaled size; the glyph's loose box, which spans the font's height, is the
+            # size the page shows. (A box half the size is a figure's text in a scaled form: left as it is,
+            # the layout rules were measured with it.)
             size = (high - low) / _LOOSE_BOX_HEIGHT
         # the box a line of this size takes around its baseline (loose boxes of adjacent lines overlap)
         bottom, top = y.value - 0.25 * size, y.value + 0.75 * size
-        if chars:
+        # the second half of a character beyond the BMP (a math letter, 𝑊) goes with the first, whatever its
+        # box says: split apart, each half decodes to U+FFFD
+        if chars and not "\udc00" <= ch <= "\udfff":
             gap = left - last_right
             other_line = abs(y.value - baseline) > 0.5 * min(size, sizes[-1])
             if other_line or gap > layout.SAME_LINE_GAP * size or gap < -size:
@@ -187,12 +206,14 @@ def _segments(textpage: Any, pdfium_c: Any, upright_only: bool = True) -> list[l
             baseline = y.value
         else:
             box[:] = [min(box[0], left), min(box[1], bottom), max(box[2], right), max(box[3], top)]
-        chars.append(ch)
-        edges.append((left, right))
+        for letter in spelled or ch:
+            chars.append(letter)
+            edges.append((left, right))
         sizes.append(round(size, 1))
         last_right = right
     if chars:
         close()
     if turned > upright:
-        return _segments(textpage, pdfium_c, upright_only=False)
+        return _segments(textpage, pdfium_c, ligatures, upright_only=False)
     return out
+
