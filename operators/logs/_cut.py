@@ -68,10 +68,14 @@ def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -
     stops_between = cut.rows[0][2][-1][-1:] in (",", ";", "|") and cut.template[-1] == "<*>"
     for whole in sorted(clusters, key=lambda c: -len(c.rows)):
         # a value that every complete record follows with its format's punctuation (``M: 5.79 | S: ...``,
-        # ``[-2.41, 0.84]``), where the last line stops on it without it: cut there (D9), whatever the records
-        # end on; its value is read as any cut value is (``cut_value_kept``)
+        # ``[-2.41, 0.84]``), or a key that they follow with its separator and value (``, Eta`` before ``:``),
+        # where the last line stops without it: cut there (D9), whatever the records end on; its last value is
+        # read as any cut value is (``cut_value_kept``)
         follows = whole.template[size] if len(whole.template) > size else ""
-        before_separator = cut.template[-1] == "<*>" and follows not in ("", "<*>") and not follows[:1].isalnum()
+        punctuation = follows not in ("", "<*>") and not follows[:1].isalnum()
+        before_separator = (cut.template[-1] == "<*>" and punctuation) or (
+            cut.template[-1][:1].isalpha() and follows in (":", "=")
+        )
         if len(whole.rows) < 2 or len(whole.template) <= size or (
             whole.template[-1] == "<*>" and not stops_between and not before_separator
         ):

@@ -158,6 +158,9 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("nan", r"became infinite or nan|loss became nan|non-finite loss|loss is not finite|= (?:nan|inf) is not finite"
               r"|gradients are nan|\bnan encountered|Invalid loss, terminating training",
               "FloatingPointError: Loss became infinite or NaN at iteration=88!"),
+    # a run said to have diverged, with the loss's non-finite value on the line (TensorFlow's NanTensorHook)
+    EventRule("nan", r"\b(?:model|training|run|loss) diverged\b[^\n]*\b(?:nan|inf)\b",
+              "ERROR:trainer: run diverged at update 77, loss = NaN"),
     EventRule("checkpoint", r"saving checkpoint|saving model checkpoint|Saving the checkpoint"
               r"|checkpoint .* is about to be saved|\bsaved checkpoint\b|Checkpoint saved|Scheduled async checkpoint"
               r"|\bmodel (?:weights )?saved (?:to|at|in)\b",

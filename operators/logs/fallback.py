@@ -475,6 +475,7 @@ def emit_all(
     whole = any(
         names_whole_loss(word) and pos != _step_of(c)[1] for c in clusters for pos, word in _step_of(c)[0].items()
     )
+    trained = {key_slug(w) for c in clusters if not _evaluating(c.template) for w in _step_of(c)[0].values()}
     samples = {}  # a counter's total -> its batch, where the counter counts samples (see samples_per_step)
     printed = printed_batches(getattr(out, "settings", {}))
     for c in clusters:
@@ -492,7 +493,7 @@ def emit_all(
             stepped_elsewhere=counted,
             fixed=fixed,
             relative=relative,
-            whole_loss_named=whole,
+            whole_loss_named=whole and trained,
             samples_by_total=samples,
         )
 
@@ -506,7 +507,7 @@ def emit_series(
     stepped_elsewhere: bool = False,
     fixed: dict[int, int] | None = None,
     relative: dict[int, int] | None = None,
-    whole_loss_named: bool = False,
+    whole_loss_named: set[str] | bool = False,
     samples_by_total: dict[int, tuple[int, int]] | None = None,
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
@@ -538,10 +539,12 @@ def emit_series(
             metrics[pos] = name
     pick_loss(metrics, names)
     total_of_terms(cluster.template, cluster.rows, metrics, names)
-    if whole_loss_named:  # a term taken for the loss only for want of another: its own name again
+    if whole_loss_named:  # a term taken for the loss only for want of another: its own name again (on an
+        # evaluation's line, a term the training lines print too; another is its loss, ``logloss: 2.5``)
         for pos, name in metrics.items():  # (an identifier, ``train_ma_ce_loss``, or words before a separator,
             # ``cls loss: 0.52`` as its underscored form; not prose, ``with loss 2.1``)
             key = " " not in names[pos] or cluster.template[pos - 1 : pos] in ([":"], ["="])
+            key = key and (not _evaluating(cluster.template) or key_slug(names[pos]) in whole_loss_named)
             if name == "loss" and key and not names_whole_loss(names[pos]):
                 metrics[pos] = key_slug(names[pos])
     evaluation_loss(cluster.template, metrics)

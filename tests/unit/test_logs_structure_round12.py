@@ -25,7 +25,7 @@ def _fit_line(worker: int, step: int, loss: float) -> str:
 
 def test_a_process_key_gives_the_rank_and_a_setting_worded_step_printed_on_every_record_is_the_step(tmp_path):
     # three workers print each step: ``worker`` says who printed (the rank column), never the step, and its
-    # going down is no restart; ``total step`` changes from record to record, so it is the step, not a setting;
+    # going down is no restart; ``total step`` changes from record to record: the step, not a setting;
     # ``loss_avg_worker`` (the loss averaged over one process) is the loss, before ``loss_avg_shard``
     lines = [_fit_line(w, s, 0.9 - s / 10000 + w / 100) for s in (4100, 4200, 4300) for w in (5, 2, 7)]
     log = parse_log(write_log(tmp_path, lines))
@@ -51,8 +51,13 @@ def _parts_line(epoch: int, it: int, parts: tuple[float, ...], width: int = 7) -
     return f"[{epoch:3d}] {it:{width}d} || {fields} | Z: {total:.3f} || left: 1:02:03 || wall: 0.8{it % 10}"
 
 
-_PARTS = [(2.101, 7.333, 1.254, 9.871), (2.052, 6.912, 1.249, 8.113), (1.998, 6.407, 1.247, 7.006),
-          (1.975, 6.118, 1.239, 6.512), (1.940, 5.871, 1.233, 5.004)]
+_PARTS = [
+    (2.101, 7.333, 1.254, 9.871),
+    (2.052, 6.912, 1.249, 8.113),
+    (1.998, 6.407, 1.247, 7.006),
+    (1.975, 6.118, 1.239, 6.512),
+    (1.940, 5.871, 1.233, 5.004),
+]
 
 
 def test_a_bracketed_epoch_then_a_bare_counter_and_a_total_of_its_terms_give_step_and_loss(tmp_path):
@@ -67,7 +72,8 @@ def test_a_bracketed_epoch_then_a_bare_counter_and_a_total_of_its_terms_give_ste
 def test_no_field_is_a_total_where_none_adds_up_the_others(tmp_path):
     # the same shape whose last field is no sum (and a group of two terms and their sum): no loss is invented
     lines = [
-        f"[  1] {10 * k:5d} || P: {p:.3f} | Q: {q:.3f} | R: {r:.3f} | Z: {w:.3f} || U: {p:.2f} | V: {q:.2f} | "
+        f"[  1] {10 * k:5d} || P: {p:.3f} | Q: {q:.3f} | R: {r:.3f} | Z: {w:.3f} || "
+        f"U: {p:.2f} | V: {q:.2f} | "
         f"Y: {p + q:.2f}"
         for k, (p, q, r, w) in enumerate(_PARTS)
     ]
@@ -79,7 +85,9 @@ def test_no_field_is_a_total_where_none_adds_up_the_others(tmp_path):
 def test_a_right_aligned_counter_growing_a_digit_keeps_its_records_shape(tmp_path):
     # keys no list knows, a counter right-aligned in its column: the padding changes as it grows (98 -> 100),
     # never more than twice at one width; the records are still one shape
-    lines = [_parts_line(3, it, parts, width=5) for it, parts in zip((98, 99, 100, 101), _PARTS, strict=False)]
+    lines = [
+        _parts_line(3, it, parts, width=5) for it, parts in zip((98, 99, 100, 101), _PARTS, strict=False)
+    ]
     log = parse_log(write_log(tmp_path, lines))
     assert [s for s, _ in log.series("loss")] == [98, 99, 100, 101]
 
@@ -100,6 +108,44 @@ def test_a_step_word_after_another_counters_name_counts_that_unit_not_the_run(tm
     at, lines = 61000, []
     for k, n in enumerate(lengths):
         at += n
-        lines.append(f"{at}/90000: trial: {41 + k}, trial steps: {n}, took: 0.9s, obj: {5 - k / 3:.6f}, q_mean: 2.5")
+        lines.append(
+            f"{at}/90000: trial: {41 + k}, trial steps: {n}, took: 0.9s, obj: {5 - k / 3:.6f}, q_mean: 2.5"
+        )
     log = parse_log(write_log(tmp_path, lines))
     assert [s for s, _ in log.series("obj")] == [61017, 61277, 61668, 62010]
+
+
+def test_a_last_record_cut_after_a_key_before_its_value_is_the_record_cut(tmp_path):
+    # the excerpt ends on ``Wait`` where every record goes on with ``: 0:12:01, Loss: ...``: the record, cut,
+    # so the ``Expense`` before it is no loss of a record of its own; the last loss is the complete record's
+    lines = [
+        f"det.fit INFO: Round: {k:06d}, Lr: 0.0{k // 10 + 10}, Expense: 5.{k}1s, Wait: 0:12:{k:02d}, "
+        f"Loss: {20 - k / 10:.3f}, Box Loss {3 - k / 100:.3f}, Label Loss: {17 - k / 10:.3f}"
+        for k in range(10, 60, 10)
+    ]
+    lines.append("det.fit INFO: Round: 000060, Lr: 0.016, Expense: 5.71s, Wait")
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1] == (50, 15.0)
+    assert [s for s, _ in log.series("lr")][-1] == 60
+
+
+def test_a_run_said_to_diverge_with_a_nan_loss_is_a_nan_event(tmp_path):
+    lines = [f"INFO:fitter:loss = {2 - k / 10:.4f}, step = {100 * k} (12.5 sec)" for k in range(1, 5)]
+    lines.append("ERROR:fitter:Training diverged with loss = NaN.")
+    log = parse_log(write_log(tmp_path, lines))
+    assert [e["kind"] for e in log.events] == ["nan"]
+
+
+def test_an_evaluations_only_loss_term_is_its_loss_beside_training_records_that_name_their_whole_loss(
+    tmp_path,
+):
+    # the training lines name their whole loss (``sum_loss``) beside its parts; the evaluation line's one loss
+    # term (``logloss``), which no training line prints, is the validation loss, not a term under its own name
+    lines = [
+        f"step {100 * k} , sum_loss: {1.2 - k / 50:.4f}, fit_loss: {1.0 - k / 50:.4f}, aux_loss: 0.2"
+        for k in range(1, 6)
+    ]
+    lines.append("eval valid at epoch 1: auc:0.61,logloss:2.4123,ndcg@4:0.1")
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("val_loss") == [(500, 2.4123)]
+    assert log.series("loss")[-1] == (500, 1.1)
