@@ -168,7 +168,8 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("checkpoint", r"saving model to|Saving model weights to|Saved adapter weights to|\bsaved? model in\b",
               "Iter 200: Saved adapter weights to run/adapters.safetensors and run/0000200_adapters.safetensors."),
     EventRule("checkpoint", r"\bsav(?:e|ed|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b"
-              r"|Saving current state to|^(?:\[[\d:.]+\] )?(?:model|optimizer|weights) saved\b",
+              r"|Saving current state to|^(?:\[[\d:.]+\] )?(?:model|optimizer|weights) saved\b"
+              r"|\bsaving (?:model |training |optimizer )?state, (?:iter|step|epoch)\b",  # ``Saving state, iter: 0``
               "[12:30:45.120000] optimizer saved"),
     # a save of two things joined by "and" (the model and its optimizer), or a checkpoint named with its step
     # glued on (``checkpoint_101``, ``checkpoint-7``) that ``\bcheckpoint\b`` does not see

@@ -149,3 +149,21 @@ def test_an_evaluations_only_loss_term_is_its_loss_beside_training_records_that_
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("val_loss") == [(500, 2.4123)]
     assert log.series("loss")[-1] == (500, 1.1)
+
+
+def test_a_metric_name_before_keys_joined_by_slashes_is_each_keys_head_noun(tmp_path):
+    # ``Loss start/end/total=a/b/c``: three losses, the last one the whole (``total Loss``), so it is the loss
+    lines = [
+        f"12:00:0{k} - qa - INFO - Epoch: 1, Batch: {100 * k}/900, Loss start/end/total="
+        f"{0.4 - k / 100:.4f}/{0.2:.4f}/{0.6 - k / 100:.4f}, LR=0.0001, Throughput=51.2 samples/s"
+        for k in range(1, 5)
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1] == (400, 0.56)
+
+
+def test_saving_a_state_at_an_iteration_is_a_save(tmp_path):
+    lines = ["iter 0 || Loss: 9.1234 || Saving state, iter: 0"]
+    lines += [f"iter {k} || Loss: {9 - k / 10:.4f} || Timer: 0.3{k} sec." for k in (5, 10, 15)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 0)]
