@@ -23,13 +23,15 @@ from assay.operators.papers import _pdf_columns as columns
 from assay.operators.papers import _pdf_layout as layout
 from assay.operators.papers._pdf_asides import document_text
 from assay.operators.papers._pdf_ligatures import ligature_codes
+from assay.operators.papers._pdf_title import choose_title
 
 _HEADER_WINDOW = 1024  # the PDF spec allows junk before the header; readers look this far
 
 
 def pdf_to_text(data: bytes) -> tuple[str, str | None]:
     """``(text, title)``: the body text in reading order with captions, figure and table text as their own
-    paragraphs; the title from the document information."""
+    paragraphs; the title from the document information where the first page prints it, else the one the
+    first page sets in its largest type."""
     if b"%PDF-" not in data[:_HEADER_WINDOW]:
         raise ValueError("not a PDF: no %PDF header")
     logs = [logging.getLogger(name) for name in ("pypdf", "pdfminer")]
@@ -41,10 +43,12 @@ def pdf_to_text(data: bytes) -> tuple[str, str | None]:
         if reader.is_encrypted and not reader.decrypt(""):
             raise ValueError("encrypted PDF: cannot read without its password")
         title = _title(reader)
-        text = _pdfium_text(data, ligature_codes(reader))
+        read = _pdfium_text(data, ligature_codes(reader), title)
         n_pages = len(reader.pages)
-        if text is None:
+        if read is None:
             text = "\n\n".join(layout.clean(page.extract_text() or "").strip() for page in reader.pages)
+        else:
+            text, title = read
     except ValueError:
         raise
     except Exception as exc:  # noqa: BLE001 -- PDF libraries raise many types for damaged files
@@ -72,9 +76,12 @@ def _title(reader: PdfReader) -> str | None:
     return " ".join(str(title).split()) or None
 
 
-def _pdfium_text(data: bytes, ligatures: dict[tuple[str, int], str]) -> str | None:
-    """The document's text through PDFium and the layout rules; None when pypdfium2 is not installed.
-    ``ligatures``: the letters of ligature glyphs PDFium returns as control codes (``_pdf_ligatures``)."""
+def _pdfium_text(
+    data: bytes, ligatures: dict[tuple[str, int], str], info_title: str | None
+) -> tuple[str, str | None] | None:
+    """The document's text through PDFium and the layout rules, and its title (``_pdf_title``); None when
+    pypdfium2 is not installed. ``ligatures``: the letters of ligature glyphs PDFium returns as control codes
+    (``_pdf_ligatures``); ``info_title``: the information dictionary's title."""
     try:
         import pypdfium2 as pdfium
         import pypdfium2.raw as pdfium_c
@@ -104,7 +111,8 @@ def _pdfium_text(data: bytes, ligatures: dict[tuple[str, int], str]) -> str | No
         x = columns.gutter(lines, width)
         ordered = columns.reading_order(columns.split_at(lines, x), x)
         parts.append(layout.page_parts(ordered, body, heads, height))
-    return document_text(parts)
+    title = choose_title(info_title, pages[0], heights[0], body) if pages else info_title
+    return document_text(parts), title
 
 
 #: A gap between two characters' advance boxes wider than this share of the font size is a word break
