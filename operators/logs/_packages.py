@@ -193,7 +193,8 @@ _LOGGER = re.compile(
     # after a time stamp, or first once the file's time-stamp prefix is stripped (``- mmdet.ssod - INFO -``)
     r"|(?:^|\s)- (?P<b>[A-Za-z_][\w.]*) - (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - "
     r"|(?:^|\s)- (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - (?P<c>[A-Za-z_][\w.]*) - "
-    r"|\| (?:INFO|WARNING|ERROR|DEBUG) +\| (?P<d>[A-Za-z_][\w.]*) [|:-]"
+    # (loguru's default layout names the module, its function and line: ``| INFO     | pkg.mod:train:196 - ``)
+    r"|\| (?:INFO|WARNING|ERROR|DEBUG) +\| (?P<d>[A-Za-z_][\w.]*)(?: [|:-]|:\w+:\d+ - )"
     r"|(?:^|[\s\]])(?P<e>[a-z_][\w.]*) (?:INFO|WARNING|ERROR|DEBUG):"
     # a dotted name alone in brackets, or closing a bracketed record header (``[04/14 20:50:27 d2.utils.events]:``)
     r"|\[(?:[^\]\[\n]*\s)?(?P<f>[a-z_]\w*(?:\.\w+)+)\]"

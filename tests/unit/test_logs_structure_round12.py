@@ -167,3 +167,14 @@ def test_saving_a_state_at_an_iteration_is_a_save(tmp_path):
     lines += [f"iter {k} || Loss: {9 - k / 10:.4f} || Timer: 0.3{k} sec." for k in (5, 10, 15)]
     log = parse_log(write_log(tmp_path, lines))
     assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 0)]
+
+
+def test_loguru_s_default_layout_names_the_module_and_so_the_tool(tmp_path):
+    # ``time | LEVEL | module:function:line - message``: the module's package names the run's tool
+    lines = [
+        f"2031-01-02 03:04:{k:02d}.100 | INFO     | wavefit.asr.trainer:fit_epoch:88 - Train: epoch: 0, "
+        f"step: {25 * k}, loss: {40 - k:.4f}, lr: 0.0001"
+        for k in range(1, 5)
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.run["framework"] == "wavefit"
