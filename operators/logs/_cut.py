@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from assay.operators.logs._miner import Cluster, TemplateMiner
+from assay.operators.logs._processes import rank_in
 
 #: Significant digits (after a decimal's leading zeros) a cut decimal keeps before it is read: with four, the
 #: digits the cut took change the value by less than 0.1 % (a loss read as the same one) and its magnitude not
@@ -94,6 +95,7 @@ def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -
             kept = list(tokens[:size])
             if whole.template[size - 1] == "<*>" and not cut_value_kept(kept[-1], [r[2][size - 1] for r in whole.rows]):
                 kept[-1] = ""
+            rank = rank if rank is not None else rank_in(whole.template, kept)  # ``rank: 12`` on the cut line
             whole.rows.append((line_no, rank, kept + [""] * (len(whole.template) - size), step))
             miner.by_length[size].remove(cut)
             return

@@ -178,3 +178,11 @@ def test_loguru_s_default_layout_names_the_module_and_so_the_tool(tmp_path):
     ]
     log = parse_log(write_log(tmp_path, lines))
     assert log.run["framework"] == "wavefit"
+
+
+def test_a_cut_last_record_keeps_the_rank_its_process_key_gives(tmp_path):
+    # the excerpt ends inside worker 9's record: it joins its template, at its step and under its own rank
+    lines = [_fit_line(w, s, 0.7 + w / 100) for s in (900, 1000) for w in (4, 6)]
+    lines.append(_fit_line(9, 1000, 0.75).split(" 2.")[0])  # ends on ``(grad_norm:``
+    log = parse_log(write_log(tmp_path, lines))
+    assert _rows(log, "loss")[-1] == (1000, 0.75, 9)
