@@ -79,7 +79,8 @@ class ShapeGate:
             if not len(picked):
                 return picked
         texts = lines.to_pylist()
-        shapes = pc.replace_substring_regex(pc.replace_substring_regex(lines, _MASKED, b"#"), _PADDING, b" ").to_pylist()
+        masked = pc.replace_substring_regex(lines, _MASKED, b"#")
+        shapes = pc.replace_substring_regex(masked, _PADDING, b" ").to_pylist()
         for shape, text in zip(shapes, texts, strict=True):
             seen = self.seen.get(shape)
             if seen is None:
@@ -112,7 +113,10 @@ def not_only_tables(block: LineBlock, skip: np.ndarray, table: str, words: str) 
     a record whose keys no list holds (``[ 2]  40 || A: 1.2 | Q: 3.4 | Z: 4.6``) is no table's row."""
     if not len(skip):
         return skip
-    only_table = block.matching_among(skip, table) - block.matching_among(skip, words)
+    tables = block.matching_among(skip, table)  # the words are searched in those lines only (one pass each)
+    if not tables:
+        return skip
+    only_table = tables - block.matching_among(np.asarray(sorted(tables), dtype=np.int64), words)
     return skip[~np.isin(skip, list(only_table))] if only_table else skip
 
 

@@ -217,7 +217,8 @@ def total_of_terms(template: list[str], rows: list, metrics: dict[int, str], nam
     for group in _groups(template, names):
         if len(group) < _MIN_TERMS + 1 or not all(_a_term(names[p]) for p in group):
             continue
-        whole = [row for row in rows if all(p < len(row[2]) and row[2][p] for p in group)]  # a cut record left out
+        # (a cut record, its fields blank, left out)
+        whole = [row for row in rows if all(p < len(row[2]) and row[2][p] for p in group)]
         for total in group:
             terms = [p for p in group if p != total]
             if len(whole) >= 2 and all(_adds_up(row[2], total, terms) for row in whole):
@@ -240,7 +241,8 @@ def _groups(template: list[str], names: dict[int, str]) -> list[list[int]]:
 
 def _a_term(word: str) -> bool:
     known = metric_name(word)
-    return (known is None or known == "loss" or loss_by_ending(key_slug(word)) is not None) and not AMOUNT_WORDS.search(word)
+    loss_like = known is None or known == "loss" or loss_by_ending(key_slug(word)) is not None
+    return loss_like and not AMOUNT_WORDS.search(word)
 
 
 _DECIMALS = re.compile(r"^[-+]?\d*\.(\d+)$")
