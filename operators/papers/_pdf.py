@@ -96,7 +96,7 @@ def _pdfium_text(
             width, height = page.get_size()
             textpage = page.get_textpage()
             try:
-                pages.append(layout.lines_of(_segments(textpage, pdfium_c, ligatures)))
+                pages.append(layout.lines_of(_segments(textpage, pdfium_c, ligatures, page.get_cropbox())))
             finally:
                 textpage.close()
                 page.close()
@@ -126,19 +126,26 @@ _PDFIUM_MARKS = frozenset({0x02, 0x0A, 0x0D})
 _LOOSE_BOX_HEIGHT = 0.93
 #: A reported font size this many times its glyphs' loose box is a font scaled down by the text matrix.
 _SCALED = 4.0
+#: How far outside the page's crop box (points) a character's origin may lie and still be seen.
+_OFF_PAGE = 2.0
 #: A character turned by more than this (radians) is not on a horizontal line.
 _UPRIGHT = 0.05
 
 
 def _segments(
-    textpage: Any, pdfium_c: Any, ligatures: dict[tuple[str, int], str], upright_only: bool = True
+    textpage: Any,
+    pdfium_c: Any,
+    ligatures: dict[tuple[str, int], str],
+    page_box: tuple[float, float, float, float] = (-1e9, -1e9, 1e9, 1e9),
+    upright_only: bool = True,
 ) -> list[layout.Segment]:
     """The page's characters in PDFium's order, cut into runs on one line: at PDFium's line breaks, where
     the next character is on another line, or a gutter's width away. A space goes where PDFium put one or
     where the gap between two characters is a word's.
 
     Turned characters (a figure's vertical axis title, an arXiv stamp in the margin) are left out, unless
-    most of the page is turned (a table set landscape)."""
+    most of the page is turned (a table set landscape); so are characters drawn outside the page's crop box
+    (``page_box``: a figure cropped from a larger page keeps its hidden text)."""
     raw = textpage.raw
     turned = upright = 0
     out: list[layout.Segment] = []
@@ -190,6 +197,10 @@ def _segments(
             upright += 1
         left, low, right, high = textpage.get_charbox(i, loose=True)
         pdfium_c.FPDFText_GetCharOrigin(raw, i, x, y)
+        if not (page_box[0] - _OFF_PAGE <= x.value <= page_box[2] + _OFF_PAGE) or not (
+            page_box[1] - _OFF_PAGE <= y.value <= page_box[3] + _OFF_PAGE
+        ):
+            continue  # drawn outside the page (a cropped figure's hidden labels): no one sees it
         size = float(pdfium_c.FPDFText_GetFontSize(raw, i)) or 10.0
         if high - low > 2 * size or 0 < _SCALED * (high - low) < size:
             # a font scaled by the text matrix (``/F1 1 Tf 9 0 0 9 x y Tm``, ``/F1 200 Tf 0.05 0 0 0.05 x y Tm``):
@@ -222,6 +233,6 @@ def _segments(
     if chars:
         close()
     if turned > upright:
-        return _segments(textpage, pdfium_c, ligatures, upright_only=False)
+        return _segments(textpage, pdfium_c, ligatures, page_box, upright_only=False)
     return out
 

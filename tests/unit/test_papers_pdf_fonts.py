@@ -73,3 +73,13 @@ def test_pdfiums_own_mark_of_a_line_end_hyphen_is_no_ligature():
     )
     text = " ".join(_lines(stream, differences=b"2 /f_i 27 /f_f"))
     assert "obtained" in text and "fi" not in text
+
+
+def test_text_drawn_outside_the_page_is_not_read():
+    # a figure cropped from a larger page keeps its hidden labels, some of them above the page's top edge
+    stream = (
+        b"BT /F1 10 Tf 72 700 Td (Quill writes every shard in parallel.) Tj ET\n"
+        b"BT /F1 10 Tf 72 830 Td (HIDDEN LABEL) Tj ET"
+    )
+    assert _lines(stream) == ["Quill writes every shard in parallel."]
+
