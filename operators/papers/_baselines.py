@@ -48,15 +48,16 @@ _STOP_EN = re.compile(
     r"until|unless|although|though|whereas|whenever|"
     r"respectively|which|that|thanks|because|without|through|but|yet|is|are|was|were|"
     # "compared to X as we grow the model": 'as' with a pronoun opens a clause of its own, no name's part.
-    r"as\s+(?:we|they|it|one|you|our|their|its))\b|\s*(?:[,;:()\[\]]|\.(?!\d))|"
+    r"as\s+(?:we|they|it|one|you|our|their|its))\b|\s*(?:[,;:()\[\]]|\.(?!\d|(?-i:[a-z])))|"
     # A number starts another statement, not a model's size after an article ("than the 2.5B model").
     # ("than X and up to **3x** higher ...": its bound and a Markdown emphasis before it)
     r"(?<!\bthe)\s+(?:(?:and|or)\s+)?(?:(?:up\s+to|as\s+much\s+as)\s+)?(?:\*\*|__)?[\d$~](?![\d.]*[x×][A-Z])|"
     r"\s+[\d$~](?![\d.]*(?:[BMK]\b|[x×][A-Z]))",
     re.I,
 )
-# A phrase runs over a line break inside a paragraph (a PDF's or a LaTeX source's lines), not a blank line.
-_PHRASE = r"(?:[^,.;:()\n]|(?<=\d)\.(?=\d)|\n(?!\s*\n))"
+# A phrase runs over a line break inside a paragraph (a PDF's or a LaTeX source's lines), not a blank line, and
+# over a dot inside a name ("llama.cpp", "Node.js").
+_PHRASE = r"(?:[^,.;:()\n]|(?<=\d)\.(?=\d)|(?<=[A-Za-z])\.(?=(?-i:[a-z]))|\n(?!\s*\n))"
 _VERSUS_EN = re.compile(
     r"\b(?:compared\s+(?:with|to|against)|relative\s+to|with\s+respect\s+to|w\.\s?r\.\s?t\.?|"
     r"in\s+comparison\s+(?:with|to)|over|than|versus|vs\.?|"
@@ -156,6 +157,11 @@ _BARE_COMPARATIVE = re.compile(
 # "more than twice as fast as X": the phrase after "than" is the multiple itself, not the baseline.
 _MULTIPLE_FIRST = re.compile(r"(?:twice|thrice|double|triple|half)\b", re.I)
 _AS_AS = re.compile(rf"\s+as\s+[a-z]+\s+as\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})")
+# "lower than that achieved by X": the pronoun stands for the measure, X is whose it is.
+_REACHED_BY = re.compile(
+    r"(?:that|those)\s+(?:achieved|obtained|reached|attained|measured|delivered)\s+(?:by|with)\s+(?:the\s+|an?\s+)?(?P<v>\S.*)",
+    re.I | re.S,
+)
 # "twice that of X", "3x those of X": what follows a multiple names the system whose figure it multiplies.
 _THAT_OF = re.compile(
     rf"\s+(?:that|those)\s+(?:of|achieved\s+by|reached\s+by)\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})"
@@ -216,10 +222,14 @@ def versus(
         start = m.start("v")
         phrase = text[start : m.end("v")]
         reached = _REACHED_WITHOUT.match(phrase)
+        by_whom = None if reached else _REACHED_BY.match(phrase)
         if reached:
             # "2x higher than the best throughput achieved without recomputation": the run without it.
             start, phrase = start + reached.start("v"), reached.group("v")
             stop = _STOP_EN.search(phrase, len("without"))
+        elif by_whom:  # "18% lower than that achieved by X": X's
+            start, phrase = start + by_whom.start("v"), by_whom.group("v")
+            stop = _STOP_EN.search(phrase)
         else:
             stop = _STOP_EN.search(mask_citations(phrase))  # "than A [12] and B [7]" runs on
         phrase = _cell_cut(text, m.start(), (phrase[: stop.start()] if stop else phrase).strip())

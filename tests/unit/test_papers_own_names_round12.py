@@ -214,3 +214,21 @@ def test_a_formulas_variable_with_flattened_subscripts_is_no_system():
         "bounded by the quota. Moving jobs between instance types can cut the cost of training by 3.5x."
     )
     assert [(c["value"], c["subject"]) for c in found] == [(3.5, "Moving jobs between instance types")]
+
+
+def test_a_baseline_named_with_a_dot_inside_stays_whole():
+    # "llama.cpp", "Node.js": a dot before a lower-case letter is inside the name; one before a capital ends it
+    found = claims_in_order(
+        "We present Tern, an inference engine. Tern outperforms llama.cpp by up to 11.69x while keeping model "
+        "accuracy. The average speedup compared with llama.cpp is 2.89x. Tern is 1.4x faster than FooServe.Next, "
+        "we study memory."
+    )
+    assert [(c["value"], c["versus"]) for c in found] == [(11.69, "llama.cpp"), (2.89, "llama.cpp"), (1.4, "FooServe")]
+
+
+def test_that_achieved_by_names_whose_measure_the_pronoun_stands_for():
+    found = claims_in_order(
+        "We present Tern, an inference engine. On one consumer GPU, Tern is only 18% slower than that\n"
+        "achieved by BarServe on a server GPU."
+    )
+    assert [(c["value"], c["versus"]) for c in found] == [(18.0, "BarServe")]
