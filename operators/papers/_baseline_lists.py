@@ -73,24 +73,35 @@ _LIST_BEFORE = re.compile(
     rf"(?P<n>{ONE_NAME}(?:\s*,\s*{ONE_NAME})*,?\s+(?:and|or)\s+{ONE_NAME})",
 )
 _ONE_OF_LIST = re.compile(rf"{ONE_NAME}")
+# Between such a list and its numbers, a copula: "the speedup over A, B and C is 1.2x, 1.4x and 1.1x".
+_PREDICATE = re.compile(
+    r"\s*(?:\[[^\]]{1,20}\]\s*)?,?\s*(?:is|are|was|were|reaches|reach|:)\s*"
+    r"(?:(?:about|around|roughly|up\s+to|on\s+average)\s+)?[~≈∼]?\s*",
+    re.I,
+)
 
 
 def _respectively_named_before(text: str, claims: list[Claim]) -> None:
     """A list of numbers with "respectively" and no baseline of its own takes, in order, the names of a
     comparison earlier in its sentence that lists as many systems ("A outperforms B, C and D, cutting the
-    JCT by 40%, 30% and 20%, respectively")."""
+    JCT by 40%, 30% and 20%, respectively"); so does a list the numbers follow as its predicate, with or
+    without "respectively" ("the average speedup over B, C and D is 1.2x, 1.4x and 1.1x")."""
     for sentence, group in _by_sentence(claims).items():
-        if not _RESPECTIVELY.search(text, *sentence):
-            continue
+        respectively = _RESPECTIVELY.search(text, *sentence)
         for run in _list_runs(text, group):
-            if len(run) < 2 or any(c.versus is not None for c in run):
+            if len(run) < 2:
                 continue
             found = list(_LIST_BEFORE.finditer(text, sentence[0], run[0].start))
             if not found:
                 continue
             names = list(_ONE_OF_LIST.finditer(text, found[-1].start("n"), found[-1].end("n")))
-            if len(names) != len(run):
+            listed = {CITATION.sub("", n.group()).strip() for n in names}
+            # a number whose own phrase found one of the list's names (its first, cut at a comma) is the
+            # list's as well
+            if len(names) != len(run) or any(c.versus is not None and c.versus not in listed for c in run):
                 continue
+            if not respectively and not _PREDICATE.fullmatch(text, found[-1].end("n"), run[0].start):
+                continue  # without "respectively", only a list the numbers follow as its predicate
             for claim, name in zip(run, names, strict=True):
                 claim.versus = CITATION.sub("", name.group()).strip()
                 claim.versus_span, claim.versus_source = (name.start(), name.end()), "respectively"

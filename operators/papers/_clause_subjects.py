@@ -155,6 +155,8 @@ def compared_subject(text: str, lo: int, claim_start: int) -> tuple[str, int, in
 # A name written with a capital inside it ("LatencyBudget", "FooNet", "vLLM"): a coined name, not a word.
 _COINED = re.compile(rf"(?<![\w-])(?=[\w-]*[a-z][\w-]*[A-Z]|[A-Z][a-z]+[A-Z])(?P<n>{_NAME})(?![\w-])")
 
+# A name and a comma just before: the pair ends a longer list ("over A, B, C and D").
+_LISTED_BEFORE = re.compile(rf"(?<![\w-]){_NAME},\s*$")
 # Two names joined by "and"/"or" ("Greedy and LatencyBudget"), one of them coined.
 _PAIR = re.compile(rf"(?<![\w-])(?:both\s+|either\s+)?(?P<pair>(?P<a>{_NAME})\s+(?:and|or)\s+(?P<b>{_NAME}))(?![\w-])")
 
@@ -165,7 +167,10 @@ def unknown_topic(text: str, lo: int, claim_start: int, mentions: MentionIndex) 
     clause is about that system, not the paper's own. Not a name any list types as something else (a model, a
     device)."""
     for m in _PAIR.finditer(text, lo, claim_start):
-        # "both Greedy and LatencyBudget reduce ...": the two together are the clause's subject
+        # "both Greedy and LatencyBudget reduce ...": the two together are the clause's subject (not the tail
+        # of a longer list: "over A, B, C and D is ...")
+        if _LISTED_BEFORE.search(text, max(lo, m.start() - 40), m.start()):
+            continue
         pair = m.group("pair")
         coined = any(_COINED.fullmatch(m.group(k)) for k in ("a", "b"))
         if coined and not _other_kind(mentions, m.start("pair"), m.end("pair")) and clause_topic(

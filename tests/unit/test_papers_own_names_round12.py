@@ -232,3 +232,22 @@ def test_that_achieved_by_names_whose_measure_the_pronoun_stands_for():
         "achieved by BarServe on a server GPU."
     )
     assert [(c["value"], c["versus"]) for c in found] == [(18.0, "BarServe")]
+
+
+def test_a_list_of_baselines_the_numbers_follow_as_its_predicate_pairs_in_order():
+    # "the average speedup over A, B, C and D is w, x, y and z", with or without "respectively": the i-th
+    # number is against the i-th system; the names are baselines, not the subjects of the numbers
+    found = claims_in_order(
+        "We present Tern, an inference engine. The average speedup over FooServe, BarRT, BazLLM, and FlashFoo "
+        "is 1.24x, 1.44x, 1.13x, and 1.21x. The average speedup over FooServe, BarRT and FlashFoo is 1.05x, "
+        "1.06x, and 1.09x, respectively."
+    )
+    assert [(c["value"], c["subject"], c["versus"]) for c in found] == [
+        (1.24, "Tern", "FooServe"),
+        (1.44, "Tern", "BarRT"),
+        (1.13, "Tern", "BazLLM"),
+        (1.21, "Tern", "FlashFoo"),
+        (1.05, "Tern", "FooServe"),
+        (1.06, "Tern", "BarRT"),
+        (1.09, "Tern", "FlashFoo"),
+    ]
