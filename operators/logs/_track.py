@@ -82,6 +82,10 @@ class StepTrack:
         after = np.concatenate((steps[1:], [-1]))
         out = []
         for i in np.flatnonzero((steps < prev) & (after < prev)):
+            if i == 1 and prior_step is None:
+                # the only record before the dip is the log's first: a banner read as a record ("Epoch:500
+                # 3GPU, batch size: 32" above the run's "Epoch: 0"), not a run that went on and resumed
+                continue
             out.append(
                 Event(
                     int(lines[i]),

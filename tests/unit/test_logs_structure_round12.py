@@ -186,3 +186,15 @@ def test_a_cut_last_record_keeps_the_rank_its_process_key_gives(tmp_path):
     lines.append(_fit_line(9, 1000, 0.75).split(" 2.")[0])  # ends on ``(grad_norm:``
     log = parse_log(write_log(tmp_path, lines))
     assert _rows(log, "loss")[-1] == (1000, 0.75, 9)
+
+
+def test_a_banner_read_as_the_first_record_makes_no_restart(tmp_path):
+    # a user's header with a number after "Epoch:" and a setting's key-value reads as a record at 800; the run's
+    # own records then start at 0: the only record before the dip is the log's first, so no run resumed
+    lines = ["Epoch:800 2GPU(2*a4000, batch size: 16 )", "Mixed precision: True", "Epoch: 0"]
+    for it in range(0, 50, 10):
+        lines.append(f"Train loss {it} {40.0 - it / 10:.6f} Grad Norm {9.0 - it / 20:.6f} 4.10s/it")
+    lines.append("Saving model and optimizer state at iteration 40 to /runs/glow/checkpoint_40")
+    log = parse_log(write_log(tmp_path, lines, "glow.log"))
+    kinds = [e["kind"] for e in log.events]
+    assert "restart" not in kinds and "checkpoint" in kinds
