@@ -128,13 +128,16 @@ _AUXILIARY_LOSS = re.compile(
 )
 
 
-def keep_series_apart(metrics: dict[int, str], names: dict[int, str], groups: dict[int, str] | None = None) -> None:
+def keep_series_apart(
+    metrics: dict[int, str], names: dict[int, str], groups: dict[int, str] | None = None, template: list[str] = ()
+) -> None:
     """Two values of one line never land in one series: where two keys map to the same name, a key the synonym
     table names so keeps it over one named by its ending (fairseq's ``loss`` over ``nll_loss``); between equals
     (a running-mean ``loss=`` beside ``reduced_train_loss=``) the last printed keeps it, unless each sits in a
     group labelled before its bracket (``loss[loss=0.74, ...], tot_loss[loss=1.08, ...]``): the group whose label
     names the whole loss more surely keeps it (the batch's own over an aggregate's). The others keep their own
-    names (under their group's label where they have one)."""
+    names (under their group's label where they have one), or where their key is the same word, the words
+    their key's phrase opens with in ``template`` (``Mean Reward: 0.3 ... Std of Reward: 0.4``: ``mean_reward``)."""
     groups = groups or {}
     last: dict[str, int] = {}
     for pos in sorted(metrics):
@@ -168,7 +171,28 @@ def keep_series_apart(metrics: dict[int, str], names: dict[int, str], groups: di
             own = key_slug(names[pos])
             if pos in groups and key_slug(groups[pos]):
                 own = f"{key_slug(groups[pos])}_{own}"
+            if not own or own == name:
+                own = _key_phrase(template, pos)
             metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
+
+
+#: Words a key's phrase may hold before its last word (``Std of Reward``, ``Mean Episode Length``), and the units
+#: that end the value before it (``Time Elapsed: 80.9 s Mean Reward``), which are no part of it.
+_PHRASE_WORD = re.compile(r"^[A-Za-z][A-Za-z-]*$")
+_UNIT_WORDS = {"s", "sec", "secs", "seconds", "ms", "min", "mins", "h", "hrs", "it", "gb", "mb", "kb", "x"}
+
+
+def _key_phrase(template: list[str], pos: int) -> str | None:
+    """The slug of the words (up to three) that make the key of the value at ``pos``, where the template has more
+    than its last word before the separator: ``Std of Reward: <*>`` gives ``std_of_reward``."""
+    j = pos - 1
+    while j >= 0 and template[j] in (":", "="):
+        j -= 1
+    words: list[str] = []
+    while j >= 0 and len(words) < 3 and _PHRASE_WORD.match(template[j]) and template[j].lower() not in _UNIT_WORDS:
+        words.append(template[j])
+        j -= 1
+    return key_slug("_".join(reversed(words))) if len(words) >= 2 else None
 
 
 def bracket_groups(template: list[str], positions) -> dict[int, str]:

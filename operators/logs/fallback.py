@@ -548,7 +548,7 @@ def emit_series(
             if name == "loss" and key and not names_whole_loss(names[pos]):
                 metrics[pos] = key_slug(names[pos])
     evaluation_loss(cluster.template, metrics)
-    keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics))
+    keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics), cluster.template)
     if summary:
         metrics = {pos: f"epoch_avg_{name}" for pos, name in metrics.items()}
     elif says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):

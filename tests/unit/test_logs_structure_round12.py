@@ -198,3 +198,16 @@ def test_a_banner_read_as_the_first_record_makes_no_restart(tmp_path):
     log = parse_log(write_log(tmp_path, lines, "glow.log"))
     kinds = [e["kind"] for e in log.events]
     assert "restart" not in kinds and "checkpoint" in kinds
+
+
+def test_two_keys_ending_in_one_word_keep_their_phrases_apart(tmp_path):
+    # "Mean Score: ... Std of Score: ...": the key a series loses its name to is named by its whole phrase, not
+    # by its place on the line; a unit ending the value before it ("80.9 s") is no part of the phrase
+    lines = [
+        f"INFO:agents.trainer: run1: Step: {s}. Time Elapsed: {5.1 * s / 1000:.3f} s Mean Score: 0.{s // 1000}. "
+        f"Std of Score: 0.{9 - s // 1000}. Training."
+        for s in range(1000, 6000, 1000)
+    ]
+    log = parse_log(write_log(tmp_path, lines, "agents.log"))
+    names = set(log.metrics.column("name").to_pylist())
+    assert "mean_score" in names and not any("_at_" in n for n in names)
