@@ -15,6 +15,9 @@ _EPOCH_HEADER = re.compile(r"^\s*Epoch\s+(?P<k>\d+)\s*/\s*(?P<of>\d+)\s*$", re.I
 #: ``244/244 [======] - 270s - loss: 0.41``.
 #: MONAI's tutorials print ``3/16, train_loss: 0.41``.
 _LEADING_COUNTER = re.compile(r"^\s*(?P<n>\d+)/(?P<of>\d+)(?:\s+(?:\[|[^\w\s])|,\s)")
+#: A line that prints an epoch's record with no counter, its time first: Keras 2's ``verbose=2``
+#: (`` - 8s - loss: 0.41 - acc: 0.91``).
+_TIMED_RECORD = re.compile(r"^\s*-\s+\d+(?:\.\d+)?m?s\b(?:\s+\d+\w*/step)?\s+-\s+\w[\w/]*:\s")
 
 
 class EpochBars:
@@ -27,6 +30,7 @@ class EpochBars:
         self.epoch: dict[int | None, int] = {}
         self.first_header: int | None = None
         self.bars: list[tuple[int, int | None, int, int]] = []  # line, epoch (None: before any header), n, M
+        self.timed: list[tuple[int, int]] = []  # line, epoch: an epoch's record printed with no bar
 
     def see(self, text: str, line_no: int, rank: int | None) -> bool:
         """Take a header line (True: the line says nothing else); note a bar line's counter."""
@@ -39,12 +43,17 @@ class EpochBars:
         b = _LEADING_COUNTER.match(text)
         if b:
             self.bars.append((line_no, self.epoch.get(rank), int(b.group("n")), int(b.group("of"))))
+        elif self.epoch.get(rank) is not None and _TIMED_RECORD.match(text):
+            self.timed.append((line_no, self.epoch[rank]))
         return False
 
     def steps(self) -> dict[int, int]:
-        """Line number -> the bar's step, once every line is seen."""
-        if self.first_header is None or not self.bars:
+        """Line number -> the bar's step, once every line is seen. With no bars at all, an epoch's record printed
+        under its header without one (Keras 2's ``verbose=2``) is at its epoch."""
+        if self.first_header is None:
             return {}
+        if not self.bars:
+            return dict(self.timed)
         # the last bar may be an epoch cut short (a killed run, an excerpt): it decides nothing
         decided = self.bars[:-1] if len(self.bars) > 1 else self.bars
         per_epoch = all(n == of for _, _, n, of in decided)

@@ -211,3 +211,12 @@ def test_two_keys_ending_in_one_word_keep_their_phrases_apart(tmp_path):
     log = parse_log(write_log(tmp_path, lines, "agents.log"))
     names = set(log.metrics.column("name").to_pylist())
     assert "mean_score" in names and not any("_at_" in n for n in names)
+
+
+def test_an_epochs_record_printed_under_its_header_without_a_bar_is_at_that_epoch(tmp_path):
+    # Keras 2's verbose=2: "Epoch k/N" then " - 8s - loss: ..." with no counter of its own: the record is epoch k's
+    lines = ["Train on 4000 samples, validate on 1000 samples"]
+    for k in range(1, 5):
+        lines += [f"Epoch {k}/40", f" - {9 - k}s - loss: {2.0 / k:.4f} - acc: {0.5 + k / 20:.4f} - val_loss: {2.2 / k:.4f}"]
+    log = parse_log(write_log(tmp_path, lines, "fit.log"))
+    assert [(s, round(v, 4)) for s, v, _ in _rows(log, "loss")] == [(1, 2.0), (2, 1.0), (3, 0.6667), (4, 0.5)]
