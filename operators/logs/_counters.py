@@ -269,7 +269,20 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
             ):
                 return pos
             return None
-    return None
+    return _counter_beside_time(cluster)
+
+
+def _counter_beside_time(cluster: Cluster) -> int | None:
+    """A bracket that opens the line with a whole number and, after a bar, the time passed (gpt-2's training
+    script: ``[12 | 301.45] loss=3.10 avg=3.21``): the number is the step where it never goes down."""
+    t = cluster.template
+    if t[:5] != ["[", "<*>", "|", "<*>", "]"]:
+        return None
+    counts = [row[2][1] for row in cluster.rows]
+    times = [row[2][3] for row in cluster.rows]
+    if not all(c.isdigit() for c in counts) or not all(re.fullmatch(r"\d+\.\d+", v) for v in times):
+        return None
+    return 1 if all(int(a) <= int(b) for a, b in zip(counts, counts[1:], strict=False)) else None
 
 
 def _epoch_then_counter(cluster: Cluster) -> int | None:

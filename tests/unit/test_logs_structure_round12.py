@@ -220,3 +220,10 @@ def test_an_epochs_record_printed_under_its_header_without_a_bar_is_at_that_epoc
         lines += [f"Epoch {k}/40", f" - {9 - k}s - loss: {2.0 / k:.4f} - acc: {0.5 + k / 20:.4f} - val_loss: {2.2 / k:.4f}"]
     log = parse_log(write_log(tmp_path, lines, "fit.log"))
     assert [(s, round(v, 4)) for s, v, _ in _rows(log, "loss")] == [(1, 2.0), (2, 1.0), (3, 0.6667), (4, 0.5)]
+
+
+def test_a_bracket_opening_the_line_with_a_counter_and_the_time_passed_gives_the_step(tmp_path):
+    # "[12 | 301.45] loss=3.10 avg=3.21": the whole number that never goes down is the step, the decimal the time
+    lines = [f"[{i} | {20.5 * i:.2f}] loss={3.9 - i / 10:.2f} avg={3.95 - i / 20:.2f}" for i in range(1, 7)]
+    log = parse_log(write_log(tmp_path, lines, "gpt.log"))
+    assert [s for s, _, _ in _rows(log, "loss")] == [1, 2, 3, 4, 5, 6]
