@@ -43,20 +43,17 @@ def measured_system(text: str, phrase: str, end: int, stop: re.Pattern[str]) -> 
     with its span, when the phrase cut at ``end`` is a measure alone; ``stop`` ends the system's words."""
     if not _MEASURE.match(phrase):
         return None
-    m = _WITH_SYSTEM.match(text, end)
-    if not m:
-        return None
-    words = m.group("v")
-    cut = stop.search(words)
-    words = (words[: cut.start()] if cut else words).strip()
-    if len(words) < 2:
-        return None
-    return words, m.start("v"), m.start("v") + len(words)
+    return _named(_WITH_SYSTEM.match(text, end), stop)
 
 
 def distance_from(text: str, end: int, limit: int, stop: re.Pattern[str]) -> tuple[str, int, int] | None:
     """What a number right before "gap from X" / "away from X" measures the distance to: X, with its span."""
-    m = _DISTANCE.match(text, end, limit)
+    return _named(_DISTANCE.match(text, end, limit), stop)
+
+
+def _named(m: re.Match[str] | None, stop: re.Pattern[str]) -> tuple[str, int, int] | None:
+    """The words of ``m``'s group ``v`` up to where ``stop`` ends them, with their span; None for fewer than two
+    characters."""
     if not m:
         return None
     words = m.group("v")
