@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from pdf_files import pdf_file, stream
 
 from assay.operators.papers._pdf import pdf_to_text
 from assay.operators.papers._pdf_layout import join_lines
@@ -54,32 +55,18 @@ def make_paper(pages: list[list[tuple]], title: str = "") -> bytes:
         + f"] /Count {n} >>".encode(),
     ]
     for i, lines in enumerate(pages):
-        stream = b"\n".join(_text(*line) for line in lines)
+        content = b"\n".join(_text(*line) for line in lines)
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
             f"/Resources << /Font << /F1 {font} 0 R >> >> >>".encode()
         )
-        objects.append(
-            b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream"
-        )
+        objects.append(stream(content))
     objects.append(
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding "
         b"/BaseEncoding /WinAnsiEncoding /Differences [1 /fi] >> >>"
     )
     objects.append(b"<< /Title " + _literal(title) + b" /Producer (assay tests) >>")
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, obj in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + obj + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += (
-        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R /Info {len(objects)} 0 R >>\n"
-        f"startxref\n{xref}\n%%EOF\n"
-    ).encode()
-    return bytes(out)
+    return pdf_file(objects, info=True)
 
 
 LEFT = [

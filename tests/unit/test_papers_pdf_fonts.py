@@ -5,6 +5,9 @@ no Unicode for PDFium (``/f_i`` at code 27, as ACM's Libertine fonts have it), a
 
 from __future__ import annotations
 
+from pdf_files import pdf_file
+from pdf_files import stream as pdf_stream
+
 from assay.operators.papers._pdf import pdf_to_text
 
 _CMAP = b"""/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /T def
@@ -23,20 +26,11 @@ def _pdf(stream: bytes, differences: bytes = b"", to_unicode: bool = False) -> b
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
         b"/Resources << /Font << /F1 6 0 R >> >> >>",
-        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream",
-        b"<< /Length " + str(len(_CMAP)).encode() + b" >>\nstream\n" + _CMAP + b"\nendstream",
+        pdf_stream(stream),
+        pdf_stream(_CMAP),
         font,
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, obj in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + obj + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
+    return pdf_file(objects)
 
 
 def _lines(stream: bytes, **font) -> list[str]:

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pdf_files import pdf_file, stream
 
 from assay.ids import content_id
 from assay.operators.papers import read_paper
@@ -33,21 +34,11 @@ def make_pdf(lines: list[str], title: str | None = None) -> bytes:
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
         b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length " + str(len(body)).encode() + b" >>\nstream\n" + body + b"\nendstream",
+        stream(body),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         b"<< /Title " + literal(title or "") + b" /Producer (assay) >>",
     ]
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, obj in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + obj + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    trailer = f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R /Info 6 0 R >>\n"
-    out += (trailer + f"startxref\n{xref}\n%%EOF\n").encode()
-    return bytes(out)
+    return pdf_file(objects, info=True)
 
 
 def read(path: Path) -> list[dict]:
