@@ -22,7 +22,7 @@ from pypdf import PdfReader
 from assay.operators.papers import _pdf_columns as columns
 from assay.operators.papers import _pdf_layout as layout
 from assay.operators.papers._pdf_asides import document_text
-from assay.operators.papers._pdf_ligatures import ligature_codes
+from assay.operators.papers._pdf_ligatures import Ligatures
 from assay.operators.papers._pdf_title import choose_title
 
 _HEADER_WINDOW = 1024  # the PDF spec allows junk before the header; readers look this far
@@ -43,7 +43,7 @@ def pdf_to_text(data: bytes) -> tuple[str, str | None]:
         if reader.is_encrypted and not reader.decrypt(""):
             raise ValueError("encrypted PDF: cannot read without its password")
         title = _title(reader)
-        read = _pdfium_text(data, ligature_codes(reader), title)
+        read = _pdfium_text(data, Ligatures(reader), title)
         n_pages = len(reader.pages)
         if read is None:
             text = "\n\n".join(layout.clean(page.extract_text() or "").strip() for page in reader.pages)
@@ -77,7 +77,7 @@ def _title(reader: PdfReader) -> str | None:
 
 
 def _pdfium_text(
-    data: bytes, ligatures: dict[tuple[str, int], str], info_title: str | None
+    data: bytes, ligatures: Ligatures, info_title: str | None
 ) -> tuple[str, str | None] | None:
     """The document's text through PDFium and the layout rules, and its title (``_pdf_title``); None when
     pypdfium2 is not installed. ``ligatures``: the letters of ligature glyphs PDFium returns as control codes
@@ -135,7 +135,7 @@ _UPRIGHT = 0.05
 def _segments(
     textpage: Any,
     pdfium_c: Any,
-    ligatures: dict[tuple[str, int], str],
+    ligatures: Ligatures,
     page_box: tuple[float, float, float, float] = (-1e9, -1e9, 1e9, 1e9),
     upright_only: bool = True,
 ) -> list[layout.Segment]:
@@ -176,7 +176,7 @@ def _segments(
         code = pdfium_c.FPDFText_GetUnicode(raw, i)
         ch = chr(code)
         spelled = None
-        if code < 32 and ligatures and code not in _PDFIUM_MARKS:
+        if code < 32 and code not in _PDFIUM_MARKS:
             # a ligature glyph the font names but PDFium cannot spell ("/f_i" at code 27): its letters
             pdfium_c.FPDFText_GetFontInfo(raw, i, font, len(font), ctypes.byref(flags))
             spelled = ligatures.get((font.value.decode("latin-1"), code))
@@ -235,4 +235,3 @@ def _segments(
     if turned > upright:
         return _segments(textpage, pdfium_c, ligatures, page_box, upright_only=False)
     return out
-

@@ -8,6 +8,7 @@ becomes a space ("signicant", "di erent"). The glyph's name says its letters: ``
 Glyph List's rule for a ligature's name, its components joined by underscores), as are the standard names
 ``fi``, ``fl``, ``ff``, ``ffi``, ``ffl``. This module reads those names from each font's encoding (pypdf) so the
 reader can spell the characters PDFium returns at their codes, by the font PDFium says the character is in.
+The fonts are read only when a page holds such a code (``Ligatures``): most PDFs never need them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,20 @@ _NAMED = {"fi": "fi", "fl": "fl", "ff": "ff", "ffi": "ffi", "ffl": "ffl", "ft": 
 _COMPONENTS = re.compile(r"^[A-Za-z](?:_[A-Za-z])+$")
 #: A subset font's six-letter tag before its name (``QOBDPZ+LinLibertineTB``), which PDFium leaves out.
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
+
+
+class Ligatures:
+    """The letters of ``(font name, code)`` (``ligature_codes``), the document's fonts read at the first
+    lookup."""
+
+    def __init__(self, reader: Any) -> None:
+        self._reader = reader
+        self._codes: dict[tuple[str, int], str] | None = None
+
+    def get(self, key: tuple[str, int]) -> str | None:
+        if self._codes is None:
+            self._codes = ligature_codes(self._reader)
+        return self._codes.get(key)
 
 
 def ligature_codes(reader: Any) -> dict[tuple[str, int], str]:
