@@ -9,7 +9,8 @@ from assay.operators.logs._counters import whole_number
 from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import key_slug
 
-#: Keys that name the process a line comes from (the event reader masks the same words: ``_collect._WHO``).
+#: Keys that name the process a line comes from (the event reader masks a few such words in event texts to
+#: group a message every rank prints: ``_collect._WHO``, a list of its own).
 PROCESS_KEYS = {
     "rank",
     "local_rank",
