@@ -1,6 +1,6 @@
 """Score the claims the papers operators read from the real-papers measuring set against what a person read.
 
-``python tests/realpapers_score.py [SET_DIR] [--quiet]`` reads every paper of ``SET_DIR/docs`` (default:
+``python tests/realpapers_score.py [SET_DIR] [--quiet] [--all-mismatches]`` reads every paper of ``SET_DIR/docs`` (default:
 ``<repo>/../shared/realpapers``) named by ``SET_DIR/gold.jsonl`` (``doc`` = the file's stem) as ``assay run
 papers`` does, in this process (``read_paper``, ``segment_text``, ``extract_knowledge`` with the pipeline's
 default model), and scores the ratio claims with ``assay.evaluation``, the one definition of a right claim
@@ -11,7 +11,8 @@ compared exactly (``exact_name``: case, spaces and punctuation dropped, no conta
 It prints, per document, precision, recall, subject / baseline / both right, and the totals of the development
 and test parts apart (``tests/shared_split.py``) and overall. The mismatches (misses, false positives,
 misattributions) are listed for development documents only: the test part is measured, never looked into.
-``--quiet`` leaves the mismatches out.
+``--quiet`` leaves the mismatches out; ``--all-mismatches`` lists them for every document (a held-out set after
+its one measured reading, opened for development).
 
 Beside the totals, each part gets a line on the matched claims whose subject or baseline is wrong: how many of
 them have a gold name the document's text (as read) never prints (``attributions``; docs/gold-conventions.md,
@@ -187,15 +188,16 @@ def reachable_line(name: str, claims: list[Attribution]) -> str:
 
 
 #: The options ``main`` reads; any other is refused, so a mistyped one is not silently ignored.
-OPTIONS = ("--quiet",)
+OPTIONS = ("--quiet", "--all-mismatches")
 
 
 def main(argv: list[str]) -> int:
     unknown = [a for a in argv if a.startswith("--") and a not in OPTIONS]
     if unknown:
-        print(f"unknown option {unknown[0]}: the options are {', '.join(OPTIONS)} (dev mismatches are always listed)")
+        print(f"unknown option {unknown[0]}: the options are {', '.join(OPTIONS)} (dev mismatches are listed unless --quiet)")
         return 2
     quiet = "--quiet" in argv
+    every = "--all-mismatches" in argv
     args = [a for a in argv if not a.startswith("--")]
     root = Path(args[0]) if args else DEFAULT_SET
     if not (root / "gold.jsonl").exists():
@@ -208,7 +210,7 @@ def main(argv: list[str]) -> int:
         result.total.documents.items(), key=lambda kv: (result.parts[kv[0]], result.names[kv[0]])
     ):
         print(f"{result.parts[key]:<4} {result.names[key]:<{width}}  {figures(doc)}")
-        if not quiet and result.parts[key] == split.DEV:
+        if not quiet and (every or result.parts[key] == split.DEV):
             for line in _mismatches(doc, result.attributions.get(key)):
                 print(f"        {line}")
     for note in result.notes:
