@@ -93,6 +93,73 @@ def cause_phrase(text: str, lo: int, claim_start: int) -> str | None:
     return phrase
 
 
+# A verb by which a technique acts on what the number measures: "X cuts the bubble time by 31%", "X provides
+# memory savings of 18%". Transitive only: "the waste ratio decreases by 10%" is a measure changing, no cause.
+_ACTING_VERB = re.compile(
+    r"\b(?:reduc|cut|lower|improv|boost|shorten|accelerat|speed|sav|eliminat|remov|hid|halv|doubl|provid|"
+    r"bring|yield|deliver|trim|shrink|increas|rais|decreas)(?:es|s|ed|e)?(?:\s+up)?\b",
+    re.I,
+)
+# Adverbs and a modal between the technique and its verb ("X thus cuts", "X can further reduce").
+_BETWEEN = re.compile(
+    r"(?:\s+(?:thus|therefore|indeed|further|also|still|alone|significantly|effectively|substantially|greatly|"
+    r"consistently|only|even|can|could|may|might|will|would|does|did))+\s*$",
+    re.I,
+)
+# What the verb acts on, up to the number: a few words of object and the preposition or noun before the number,
+# with no clause break and no comparison (a compared system is the baseline rules' business).
+_ACTED_ON = re.compile(
+    r"\s+(?!by\b|to\b|from\b)[\w-]+(?:\s+[\w'’-]+){0,5}?\s+(?:by|of|to)(?:\s+(?:up\s+to|about|nearly|almost|"
+    r"around|roughly|over|more\s+than|at\s+least|as\s+much\s+as))?\s*$|"
+    r"\s+[\w-]+(?:\s+[\w-]+){0,2}\s+by\s+(?:up\s+to\s+)?$",
+    re.I,
+)
+# A bound the number is stated with ("by more than 18%"), no comparison.
+_BOUND = re.compile(
+    r"\s+(?:up\s+to|about|nearly|almost|around|roughly|over|more\s+than|less\s+than|at\s+least|as\s+much\s+as)\s*$",
+    re.I,
+)
+# A head that is the paper's system itself or a workload, never a component of it.
+_SELF_HEADS = frozenset(
+    "system systems framework frameworks approach approaches method methods design designs implementation "
+    "solution solutions scheme schemes prototype tool tools library libraries runtime engine platform baseline "
+    "baselines model models job jobs workload workloads request requests user users task tasks gpu gpus node "
+    "nodes application applications".split()
+)
+_QUANTIFIER = re.compile(r"^(?:each|every|all|most|some|many|both|few|several|any|no|one|two)\b", re.I)
+
+
+def acting_phrase(text: str, lo: int, claim_start: int) -> str | None:
+    """The technique written in plain words that acts on what the number measures, opening the number's
+    clause: "Stage folding thus cuts the bubble time by 31%" -> "stage folding", "Optimizer sharding
+    provides memory savings of 18%" -> "optimizer sharding". One to five words, lower case past the first,
+    none a pronoun, measure, number, the system itself or a workload; the verb takes an object before the
+    number ("the waste ratio decreases by 10%" is a measure changing, not a technique acting)."""
+    span = text[lo:claim_start]
+    verbs = [m for m in _ACTING_VERB.finditer(span) if _ACTED_ON.fullmatch(span, m.end())]
+    if not verbs:
+        return None
+    verb = verbs[-1]
+    acted_on = _BOUND.sub("", span[verb.end() :])
+    if re.search(r"[;:]|,\s|\b(?:than|compared|relative|over|versus|vs)\b", acted_on, re.I):
+        return None
+    head = _BETWEEN.sub("", span[: verb.start()])
+    opens = list(_CLAUSE_OPEN.finditer(head))
+    phrase = head[opens[-1].end() :] if opens else head
+    at_start = not opens or opens[-1].start() == 0 and not head[: opens[-1].end()].strip()
+    # ", and it cuts ...": the coordinator opens the clause; what follows is its subject
+    phrase = re.sub(r"^(?:and|or|but|then|so|yet)\s+", "", " ".join(phrase.split()), flags=re.I)
+    phrase = _DETERMINER.sub("", phrase)
+    words = phrase.split()
+    if not 1 <= len(words) <= 5 or _NO_COMPONENT.search(phrase) or _QUANTIFIER.match(phrase):
+        return None
+    if words[-1].lower() in _SELF_HEADS or any(re.search(r"[A-Z]", w) for w in words[1:]):
+        return None
+    if re.search(r"[A-Z]", words[0]) and not (at_start and re.fullmatch(r"[A-Z][a-z-]+", words[0])):
+        return None  # a capital past a clause's first word is a name, which the name rules read
+    return phrase[0].lower() + phrase[1:] if re.fullmatch(r"[A-Z][a-z-]+", words[0]) else phrase
+
+
 # What a share's clause says before its number: the part's noun phrase and its verb of being ("X remains as
 # high as", "X is up to", "X accounts for").
 _PART_VERB = re.compile(
