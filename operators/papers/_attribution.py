@@ -32,10 +32,12 @@ from assay.operators.papers._clause_subjects import (
     cause_phrase,
     clause_subject,
     compared_subject,
+    configuration,
+    level_owner,
     share_part,
     unknown_topic,
 )
-from assay.operators.papers._comparand import comparand_numbers
+from assay.operators.papers._comparand import comparand_numbers, derived_numbers
 from assay.operators.papers._contrast import contrast_baselines, while_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
@@ -143,6 +145,11 @@ def attribute(
         )
         if claim.subject and claim.subject.lower() in canonical:
             claim.subject = canonical[claim.subject.lower()]  # the paper's own name as its body writes it
+        owner = level_owner(text, claim.start, claim.end, mentions) if lang == "en" else None
+        if owner and claim.subject_source not in ("table", "row", "comparand"):
+            # "exact match is 38.5% for DenseTune": the level is that system's, whoever the clause is about
+            claim.subject, claim.subject_source = owner[0], "nearest"
+            extra.append(Mention(owner[1], owner[1] + len(owner[0]), owner[0], "system", owner[0], 0.5, "rule"))
         if claim.subject_source == "primary" and lang == "en":
             coined = unknown_topic(text, sentence[0], claim.start, mentions)
             if coined and coined.lower() not in proposed_names:
@@ -168,7 +175,7 @@ def attribute(
             # system with that component (D2), no comparison with another system
             cause = cause_phrase(text, sentence[0], claim.start)
             if cause and cause.lower() not in proposed_names:
-                claim.subject, claim.subject_source = f"{claim.subject} with {cause}", "component"
+                claim.subject, claim.subject_source = configuration(claim.subject, cause), "component"
         elif claim.subject_source == "primary" and claim.versus_source == "phrase" and lang == "en":
             # "the tuned batch size can lead to 20% lower energy than the default choice": a technique set
             # against another choice, not a run of the paper's system, is the phrase alone (D2)
@@ -203,7 +210,7 @@ def attribute(
                 m.type == "method" and m.name == claim.subject and m.text.lower() == cause.lower()
                 for m in mentions.inside(sentence[0], claim.start)
             ):
-                claim.subject, claim.subject_source = f"{primary} with {cause}", "component"
+                claim.subject, claim.subject_source = configuration(primary, cause), "component"
         claim.setting = _setting(claim, sentence, mentions)
         previous, previous_sentence = claim, sentence
     distribute(text, claims)
@@ -226,6 +233,7 @@ def attribute(
     while_baselines(text, claims, mentions, proposed_names)
     # "3% vs 85%", "compared to 35.8% under X": the second number is the comparand's own figure
     comparand_numbers(text, claims, mentions)
+    derived_numbers(text, claims)
     # "relative to the baseline": which one the paper says in context (its setup, the same result stated
     # elsewhere, its default); none found, the words stay
     unnamed = {
@@ -271,7 +279,7 @@ def techniques_acting(text: str, claims: list[Claim], proposed_names: set[str]) 
             continue  # already a configuration of the system ("<system> with X" from an ablation)
         phrase = acting_phrase(text, claim.sentence[0], claim.start)
         if phrase and phrase.lower() not in proposed_names and phrase.lower() not in (claim.versus or "").lower():
-            claim.subject, claim.subject_source = f"{claim.subject} with {phrase}", "component"
+            claim.subject, claim.subject_source = configuration(claim.subject, phrase), "component"
 
 
 def _earlier(claims: list[Claim], index: int, sentence: tuple[int, int]) -> list[int]:

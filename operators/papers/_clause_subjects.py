@@ -109,7 +109,7 @@ _BETWEEN = re.compile(
 # What the verb acts on, up to the number: a few words of object and the preposition or noun before the number,
 # with no clause break and no comparison (a compared system is the baseline rules' business).
 _ACTED_ON = re.compile(
-    r"\s+(?!by\b|to\b|from\b)[\w-]+(?:\s+[\w'’-]+){0,5}?\s+(?:by|of|to)(?:\s+(?:up\s+to|about|nearly|almost|"
+    r"\s+(?!by\b|to\b|from\b)[\w-]+(?:\s+[\w'’-]+){0,5}?\s+(?:by|of)(?:\s+(?:up\s+to|about|nearly|almost|"
     r"around|roughly|over|more\s+than|at\s+least|as\s+much\s+as))?\s*$|"
     r"\s+[\w-]+(?:\s+[\w-]+){0,2}\s+by\s+(?:up\s+to\s+)?$",
     re.I,
@@ -255,3 +255,47 @@ def unknown_topic(text: str, lo: int, claim_start: int, mentions: MentionIndex) 
 
 def _other_kind(mentions: MentionIndex, start: int, end: int) -> bool:
     return any(m.type not in ("system", "method") for m in mentions.overlapping(start, end))
+
+
+# "accuracy is 38.5% for DenseTune, 39.1% for SlimTune-r4": the name right after a level's number, joined by
+# "for"; up to three capitalised words ("Full FT"), then the clause goes on or ends.
+_FOR_NAME = re.compile(
+    rf"(?:\s*(?:\$|\*\*|\)))?\s+for\s+(?:the\s+)?(?P<n>{_NAME}(?:\s+{_NAME}){{0,2}})"
+    r"(?=\s*(?:[,.;:)]|$)|\s+(?:and|at|on|in|with|versus|vs\.?|while|but|under|after|before)\b)"
+)
+# The number is a change ("by 30% for X": the clause's actor changed it, X is where) or a bound's comparison.
+_BY_BEFORE = re.compile(r"\bby\s+(?:up\s+to\s+|about\s+|nearly\s+|almost\s+|over\s+|more\s+than\s+)?\$?\s*$", re.I)
+
+
+def level_owner(text: str, claim_start: int, claim_end: int, mentions: MentionIndex) -> tuple[str, int] | None:
+    """The name a level's number is given to by "for" right after it ("exact match is 38.5% for DenseTune and
+    40.2% for SlimTune-r8" -> DenseTune, SlimTune-r8), with its offset: the number belongs to that system, not
+    to the paper's. Not after "by" (a change the clause's actor made, "by 30% for DenseTune" says where), and
+    not a name a list types as something else (a model, a device: "1.5x for GPT-3" is a setting)."""
+    if _BY_BEFORE.search(text, max(0, claim_start - 30), claim_start):
+        return None
+    m = _FOR_NAME.match(text, claim_end)
+    if not m:
+        return None
+    name = m.group("n")
+    if not all(acceptable(w) or w.isupper() for w in name.split()) or _other_kind(mentions, m.start("n"), m.end("n")):
+        return None
+    return name, m.start("n")
+
+
+# A gerund that takes a component away ("Removing frequency scaling results in ...") or puts it in ("Enabling
+# the cache cuts ...").
+_TAKEN_AWAY = re.compile(r"^(?:removing|dropping|disabling|omitting|excluding|turning\s+off|switching\s+off)\s+", re.I)
+_PUT_IN = re.compile(r"^(?:using|enabling|adding|applying|turning\s+on|switching\s+on)\s+", re.I)
+
+
+def configuration(system: str, phrase: str) -> str:
+    """The run a component phrase makes of ``system`` (D2): "<system> with <component>", or "<system> without
+    <component>" when the phrase takes it away ("removing frequency scaling" -> "FooSys without frequency
+    scaling")."""
+    away = _TAKEN_AWAY.match(phrase)
+    if away:
+        return f"{system} without {_DETERMINER.sub('', phrase[away.end():])}"
+    put = _PUT_IN.match(phrase)
+    return f"{system} with {_DETERMINER.sub('', phrase[put.end():]) if put else phrase}"
+

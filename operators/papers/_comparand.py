@@ -46,6 +46,37 @@ def comparand_numbers(text: str, claims: list[Claim], mentions: MentionIndex) ->
             second.versus, second.versus_span, second.versus_source = None, None, None
 
 
+# Between the comparand's figure with its owner and the number derived from the pair: "..., a 22% gain".
+_DERIVED_GAP = re.compile(
+    r"[^,;:.()]{0,40},\s*(?:i\.e\.,?\s*)?(?:an?\s+|or\s+)?(?:\$\s*)?$", re.I
+)
+
+
+def derived_numbers(text: str, claims: list[Claim]) -> None:
+    """A number derived from a pair just set against each other ("FooTune reaches 6100 tokens/s versus 5000
+    tokens/s for BarTune, a 22% gain") compares the first number's system with the comparand's owner: its
+    subject is the first's, its baseline the owner the comparand was given. Run after ``comparand_numbers``."""
+    for first, second, third in zip(claims, claims[1:], claims[2:], strict=False):
+        if not first.sentence == second.sentence == third.sentence:
+            continue
+        if third.unit not in ("x", "%") or first.unit == third.unit or third.versus is not None:
+            continue
+        if not _VS_GAP.fullmatch(text, first.end, second.start) or not _DERIVED_GAP.fullmatch(
+            text, second.end, third.start
+        ):
+            continue
+        owner = second.subject if second.subject_source == "comparand" or _named_after(text, second) else None
+        if owner and first.subject and owner != first.subject:
+            third.subject, third.subject_source = first.subject, first.subject_source
+            third.versus, third.versus_span, third.versus_source = owner, None, "comparand"
+
+
+def _named_after(text: str, claim: Claim) -> bool:
+    """Whether the number's subject is the name its preposition gives it ("5000 tokens/s for Dense FT")."""
+    after = _OWNER_AFTER.match(text, claim.end)
+    return bool(after and claim.subject and text.startswith(claim.subject, after.end()))
+
+
 def _owner_after(text: str, claim: Claim, mentions: MentionIndex) -> str | None:
     """The system named by the preposition right after the number ("35.8% under BarPipe's ...")."""
     after = _OWNER_AFTER.match(text, claim.end)

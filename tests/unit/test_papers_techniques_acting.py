@@ -55,3 +55,16 @@ def test_the_technique_keeps_the_baseline_the_sentence_names(papers_bound):
         _OWN + "Explicit modeling of stragglers improves throughput by 1.3x compared to Flint.", papers_bound
     )
     assert (found[-1]["subject"], found[-1]["versus"]) == ("Brisket with explicit modeling of stragglers", "Flint")
+
+
+def test_a_component_taken_away_is_the_system_without_it(papers_bound):
+    found = _subjects(
+        "Removing stage folding results in a 12.5% increase in iteration time. Disabling the prefetcher cuts "
+        "throughput by 8%. Using the cache lowers the step time by 6%.",
+        papers_bound,
+    )
+    assert found == [
+        (12.5, "Brisket without stage folding"),
+        (8.0, "Brisket without prefetcher"),
+        (6.0, "Brisket with cache"),
+    ]
