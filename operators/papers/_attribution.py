@@ -277,7 +277,7 @@ def techniques_acting(text: str, claims: list[Claim], proposed_names: set[str]) 
             continue
         if claim.subject.lower() not in proposed_names:
             continue  # already a configuration of the system ("<system> with X" from an ablation)
-        phrase = acting_phrase(text, claim.sentence[0], claim.start)
+        phrase = acting_phrase(text, claim.sentence[0], claim.start, claim.end)
         if phrase and phrase.lower() not in proposed_names and phrase.lower() not in (claim.versus or "").lower():
             claim.subject, claim.subject_source = configuration(claim.subject, phrase), "component"
 

@@ -119,6 +119,12 @@ _BOUND = re.compile(
     r"\s+(?:up\s+to|about|nearly|almost|around|roughly|over|more\s+than|less\s+than|at\s+least|as\s+much\s+as)\s*$",
     re.I,
 )
+# A verb stating a level, right before the number: "X achieves 4x higher throughput than Y".
+_LEVEL_VERB = re.compile(r"\b(?:achiev|deliver|reach|attain|giv|show|yield|provid|offer)(?:es|s|ed|e)?\b", re.I)
+# A comparative right after the number ("4x higher", "30% lower", "2x faster"), so the level compares.
+_COMPARATIVE_AFTER = re.compile(
+    r"\s*(?:higher|lower|faster|slower|more|less|better|fewer|smaller|larger|greater|shorter|longer)\b", re.I
+)
 # A head that is the paper's system itself or a workload, never a component of it.
 _SELF_HEADS = frozenset(
     "system systems framework frameworks approach approaches method methods design designs implementation "
@@ -129,7 +135,7 @@ _SELF_HEADS = frozenset(
 _QUANTIFIER = re.compile(r"^(?:each|every|all|most|some|many|both|few|several|any|no|one|two)\b", re.I)
 
 
-def acting_phrase(text: str, lo: int, claim_start: int) -> str | None:
+def acting_phrase(text: str, lo: int, claim_start: int, claim_end: int | None = None) -> str | None:
     """The technique written in plain words that acts on what the number measures, opening the number's
     clause: "Stage folding thus cuts the bubble time by 31%" -> "stage folding", "Optimizer sharding
     provides memory savings of 18%" -> "optimizer sharding". One to five words, lower case past the first,
@@ -137,13 +143,19 @@ def acting_phrase(text: str, lo: int, claim_start: int) -> str | None:
     number ("the waste ratio decreases by 10%" is a measure changing, not a technique acting)."""
     span = text[lo:claim_start]
     verbs = [m for m in _ACTING_VERB.finditer(span) if _ACTED_ON.fullmatch(span, m.end())]
+    if claim_end is not None and _COMPARATIVE_AFTER.match(text, claim_end):
+        # "the text stage achieves 4x higher throughput than the audio stage": a level verb, the number and
+        # a comparative after it
+        verbs += [m for m in _LEVEL_VERB.finditer(span) if _BOUND.sub("", span[m.end() :]).strip() == ""]
+        verbs.sort(key=lambda m: m.start())
     if not verbs:
         return None
     verb = verbs[-1]
     acted_on = _BOUND.sub("", span[verb.end() :])
     if re.search(r"[;:]|,\s|\b(?:than|compared|relative|over|versus|vs)\b", acted_on, re.I):
         return None
-    head = _BETWEEN.sub("", span[: verb.start()])
+    # "the energy-optimal schedule (Figure 3b) reduces ...": a bracketed aside is no part of the phrase
+    head = _BETWEEN.sub("", _ASIDE.sub("", span[: verb.start()]))
     opens = list(_CLAUSE_OPEN.finditer(head))
     phrase = head[opens[-1].end() :] if opens else head
     at_start = not opens or opens[-1].start() == 0 and not head[: opens[-1].end()].strip()
