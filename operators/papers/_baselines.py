@@ -325,6 +325,8 @@ def versus(
         or _OF_DESCRIBED.match(text, claim.end, s_end)
         or _SHARE_THAT.match(text, claim.end, s_end)
     )
+    if share and share.re is _SHARE_OF and _MODIFIES_A_WHOLE.match(text, share.end("v"), s_end):
+        share = None  # "9% of EU electricity demand", "61% of A100 peak throughput": the name modifies the whole
     if share and claim.unit in ("%", "x") and not _PERCENT_WORDS.match(share.group("v")):
         # "68% of those achieved by ZeRO": the system whose result is the whole.
         candidates.append((0, 0, share.group("v"), share.start("v"), share.end("v")))
@@ -422,9 +424,18 @@ _DESCRIPTIVE = re.compile(r"(?:^|\s)[a-z][a-z-]*$")
 _PERCENT_WORDS = re.compile(r"^(?:the|peak|all|each|its|their|our|this|these|those|GPU|GPUs|CPU|CPUs)$", re.I)
 
 
-# "of the (theoretical) peak half-precision flop/s": the peak and what it is the peak of.
+# "of the (theoretical) peak half-precision flop/s", "of A100 peak throughput": the peak and what it is the
+# peak of (a device's name before it is part of the phrase).
 _OF_PEAK = re.compile(
-    r"\s+of\s+(?:the\s+)?(?P<v>(?:(?:theoretical|hardware)\s+)?peak\b[^,.;:()\n]{0,60})", re.I
+    r"\s+(?i:of)\s+(?:(?i:the)\s+)?(?P<v>(?:[A-Z][\w-]*\s+)?(?i:(?:(?:theoretical|hardware)\s+)?peak)\b[^,.;:()\n]{0,60})"
+)
+# After a share's name: lower-case words whose last is no measure of a system ("EU electricity demand", "A100
+# peak throughput"), so the name modifies a whole that is no system's result. "80% of FooSys throughput" keeps
+# FooSys.
+_MODIFIES_A_WHOLE = re.compile(
+    r"\s+(?:[a-z][\w-]*\s+){0,3}?(?!(?:throughput|performance|speed|latency|time|runtime|cost|memory|accuracy|"
+    r"efficiency|bandwidth|utili[sz]ation|flops|tflops|results?|score)\b)[a-z][\w-]*(?=\s*(?:[,.;:)]|$|\s+(?:by|in|at|on|for|while|and|when|with|"
+    r"across|over|under|during|if|as|than)\b))|\s+peak\b"
 )
 # The second share of a pair set side by side, the peak written once after it: "48% vs. 31%".
 _VS_PERCENT = re.compile(r"\s*(?:vs\.?|versus)\s+\d+(?:\.\d+)?\s*%")

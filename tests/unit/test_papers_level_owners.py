@@ -53,3 +53,17 @@ def test_a_sentence_opening_preposition_is_never_a_subject(papers_bound):
         papers_bound,
     )
     assert [s for _, s, _ in found] == ["SlimTune", "SlimTune"]
+
+
+def test_a_name_modifying_a_share_s_whole_is_no_baseline_but_a_systems_figure_is(papers_bound):
+    found = claims_in_order(
+        "We present Brisket, a pipeline-parallel training system. Data centers may use nearly 9% of EU "
+        "electricity demand by 2030. Brisket sustains 61% of A100 peak throughput. Brisket reaches 80% of "
+        "Flint throughput.",
+        papers_bound,
+    )
+    assert [(c["value"], c["versus"]) for c in found] == [
+        (9.0, None),
+        (61.0, "A100 peak throughput"),
+        (80.0, "Flint"),
+    ]
