@@ -29,6 +29,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from assay.operators.papers._ablation import measured_both_ways
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
 from assay.operators.papers._table_compare import by_layout, row_label
@@ -164,8 +165,15 @@ def attribute_cells(
             label = row_label(cell.table.rows[cell.row], cell.column)
             if label:
                 claim.subject, claim.subject_source = label, "row"
-        baseline = _baseline(cell, axis, owned, systems)
-        if baseline and baseline.lower() != (claim.subject or "").lower():
+        # a table of the paper's system measured with and without a component (its caption or header says so):
+        # each cell is the system with it against the system without it, unless a header names a baseline
+        ours = _named(claim.subject or "", owned, {}) if axis in ("", "against") else None
+        component = ours and measured_both_ways(" ".join([table.caption, *table.header]))
+        baseline = _baseline(cell, axis, owned, systems, caption=not component)
+        if component and not baseline:
+            claim.subject, claim.subject_source = f"{ours} with {component}", "table"
+            claim.versus, claim.versus_span, claim.versus_source = f"{ours} without {component}", None, "table"
+        elif baseline and baseline.lower() != (claim.subject or "").lower():
             claim.versus, claim.versus_span, claim.versus_source = baseline, None, "table"
         # a table that names no baseline keeps the one the claim already has (its sentence's, else the
         # paper's default): clearing it helped a paper whose tables are ablations but cost every cell of
@@ -341,7 +349,9 @@ def _is_name(cell: str) -> bool:
     return bool(re.match(r"[A-Za-z\u4e00-\u9fff]", cell)) and len(cell) <= 60
 
 
-def _baseline(cell: Cell, axis: str, owned: dict[str, str], systems: dict[str, str]) -> str | None:
+def _baseline(
+    cell: Cell, axis: str, owned: dict[str, str], systems: dict[str, str], caption: bool = True
+) -> str | None:
     table = cell.table
     head = table.header[cell.column] if cell.column < len(table.header) else ""
     row = table.rows[cell.row]
@@ -355,7 +365,7 @@ def _baseline(cell: Cell, axis: str, owned: dict[str, str], systems: dict[str, s
     share = _SHARE_OF.search(head)
     if share:
         return _NAME_STOP.sub("", share.group("name")).strip(" .,;:") or None
-    for source in (head, table.caption):
+    for source in (head, table.caption) if caption else (head,):
         m = _BASELINE_PHRASE.search(source)
         if m:
             name = _NAME_STOP.sub("", m.group("name")).strip(" .,;:")

@@ -52,3 +52,52 @@ def test_the_spread_after_a_figure_is_no_claim_but_a_tolerance_alone_is():
     assert [(c["value"], c["versus"]) for c in found] == [(41.2, "BarKV")]
     found = claims_in_order("FooKV reaches the same accuracy as BarKV (within ±2% on every task).")
     assert [c["value"] for c in found] == [2.0]
+
+
+_QUILLON = (
+    "\\documentclass{article}\n\\title{Quillon: Pipelines That Prefetch}\n\\begin{document}\n\\maketitle\n"
+    "\\begin{abstract}\nWe present Quillon, a pipeline trainer that prefetches the next chunk while the current one "
+    "computes.\n\\end{abstract}\n\\section{Evaluation}\nQuillon trains 1.5$\\times$ faster than BarTrain on the small "
+    "cluster and 1.7$\\times$ faster than BarTrain on the large one.\n"
+)
+
+
+def test_a_caption_with_and_without_a_component_sets_the_system_with_it_against_it_without(tmp_path):
+    table = (
+        "\\begin{table}[h]\n\\caption{Step time of Quillon with and without chunk prefetching.}\n"
+        "\\begin{tabular}{lccc}\n\\toprule\nModel & Prefetch & Step (s) & Speedup \\\\\n\\midrule\n"
+        "Tiny & \\checkmark & 3.10 & 1.42$\\times$ \\\\\nTiny & -- & 4.40 & -- \\\\\n"
+        "Base & \\checkmark & 6.05 & 1.27$\\times$ \\\\\nBase & -- & 7.68 & -- \\\\\n\\bottomrule\n\\end{tabular}\n"
+        "\\end{table}\nThe gain is largest on the small model.\n\\end{document}\n"
+    )
+    found = file_claims(tmp_path, _QUILLON + table, "quillon.tex")
+    assert [(c["value"], c["subject"], c["versus"]) for c in found] == [
+        (1.5, "Quillon", "BarTrain"),
+        (1.7, "Quillon", "BarTrain"),
+        (1.42, "Quillon with chunk prefetching", "Quillon without chunk prefetching"),
+        (1.27, "Quillon with chunk prefetching", "Quillon without chunk prefetching"),
+    ]
+
+
+def test_w_and_wo_in_a_markdown_tables_caption_names_the_component(tmp_path):
+    text = (
+        "# Quillon: Pipelines That Prefetch\n\nWe present Quillon, a pipeline trainer. Quillon trains 1.5x faster "
+        "than BarTrain on small clusters and 1.7x faster than BarTrain on large ones.\n\n"
+        "Table 3: Peak memory of Quillon w/ and w/o activation offload.\n\n"
+        "| Model | Peak (GB) | Reduction |\n|---|---|---|\n| Tiny | 11.2 | 31% |\n| Base | 20.4 | 24% |\n"
+    )
+    found = [c for c in file_claims(tmp_path, text, "quillon.md") if c["unit"] == "%"]
+    assert [(c["value"], c["subject"], c["versus"]) for c in found] == [
+        (31.0, "Quillon with activation offload", "Quillon without activation offload"),
+        (24.0, "Quillon with activation offload", "Quillon without activation offload"),
+    ]
+
+
+def test_a_header_naming_the_baseline_wins_over_the_captions_with_and_without(tmp_path):
+    text = (
+        "# Quillon: Pipelines That Prefetch\n\nWe present Quillon, a pipeline trainer.\n\n"
+        "Table 2: Quillon with and without chunk prefetching.\n\n"
+        "| Model | Speedup over BarTrain |\n|---|---|\n| Tiny | 1.42x |\n"
+    )
+    found = file_claims(tmp_path, text, "quillon.md")
+    assert [(c["value"], c["subject"], c["versus"]) for c in found] == [(1.42, "Quillon", "BarTrain")]
