@@ -101,3 +101,13 @@ def test_a_header_naming_the_baseline_wins_over_the_captions_with_and_without(tm
     )
     found = file_claims(tmp_path, text, "quillon.md")
     assert [(c["value"], c["subject"], c["versus"]) for c in found] == [(1.42, "Quillon", "BarTrain")]
+
+
+def test_a_shape_in_a_code_span_is_no_ratio(tmp_path):
+    text = (
+        "# FooGrid: Event Graphs Compiled Once\n\nWe present FooGrid, a compiler for event graphs. The template "
+        "`(B,H)` is compiled once; at run time `B=1` makes it `1×H` and `B=2` makes it `2×H`, and a 4×N grid "
+        "covers the experts. FooGrid decodes 1.3x faster than BarGraph.\n"
+    )
+    found = file_claims(tmp_path, text, "foogrid.md")
+    assert [(c["value"], c["unit"], c["versus"]) for c in found] == [(1.3, "x", "BarGraph")]
