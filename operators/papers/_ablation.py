@@ -19,7 +19,9 @@ The shapes, each an own-worded example tested through ``segment_text`` -> ``extr
   similar accuracy", "with 8 GPUs") is no component;
 * a component the paragraph measures "with and without" ("Figure 7 shows the throughput with and without
   the bucketing ... We see an improvement of up to 9%"): its comparisons are the system with it against the
-  system without it, up to the paragraph's start or a numbered heading line (a PDF's paragraphs);
+  system without it, up to the paragraph's start or a numbered heading line (a PDF's paragraphs); a table's
+  caption or header saying so ("Step time of FooSys with and without overlap", "w/ and w/o X") does the same for
+  its cells (``_tables``, ``measured_both_ways``);
 * the run with a component against the run without it ("throughput with bucketing is 1.6x higher than the
   best throughput achieved without bucketing", whose baseline the clause names): the subject is the system
   with it.
@@ -66,9 +68,10 @@ _WORKLOAD = re.compile(
     r"GPUs|servers|machines|devices|workers|datasets|queries|prompts)$",
     re.I,
 )
-#: A paragraph measuring a component both ways: "shows the throughput with and without (unoptimized) X for".
+#: A paragraph (or a table's caption) measuring a component both ways: "shows the throughput with and without
+#: (unoptimized) X for", "w/ and w/o X", "with or without X".
 _WITH_AND_WITHOUT = re.compile(
-    r"\bwith\s+and\s+without\s+(?:\([^()\n]{1,30}\)\s+)?(?:the\s+|our\s+|its\s+)?"
+    r"(?:\bwith\s+(?:and|or)\s+without|\bw/\s*(?:and|or)\s*w/o)\s+(?:\([^()\n]{1,30}\)\s+)?(?:the\s+|our\s+|its\s+)?"
     r"(?P<x>[A-Za-z][\w/-]*(?:\s+[A-Za-z][\w/-]*){0,4}?)"
     r"(?=\s+(?:for|on|in|at|across|using|under|when|as|to|over|from)\b|\s*[,.;:()]|\s*$)",
     re.I,
@@ -134,6 +137,13 @@ def _measured_both_ways(text: str, at: int) -> str | None:
         lo = start.end()
     found = list(_WITH_AND_WITHOUT.finditer(text[lo:at].replace("\n", " ")))
     return _clean(found[-1].group("x")) if found else None
+
+
+def measured_both_ways(words: str) -> str | None:
+    """The component a table's caption or header measures "with and without" ("Step time of FooSys with and
+    without overlap"), or None."""
+    found = _WITH_AND_WITHOUT.search(words.replace("\n", " "))
+    return _clean(found.group("x")) if found else None
 
 
 def _with_and_without(claim: Claim, component: str) -> None:

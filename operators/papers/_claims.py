@@ -253,6 +253,9 @@ _HALVES_NOT_RESULT = re.compile(r"\b(?:as|when|if|once|whenever)\b[^,.;]*$", re.
 _HALVING_RESULT = re.compile(r"(?:[,;]|\bthereby|\bthus)[ \t]*$", re.I)
 # "rises to 85% from 41%", "从41%提高到85%": the earlier value is where the change started, not a claim.
 _TO_FROM_GAP = re.compile(r"^[ \t]+from[ \t]+$", re.IGNORECASE)
+#: A number right after a plus-minus sign that follows a figure is that figure's spread ("41.2% ± 1.3%"); a
+#: tolerance standing alone ("within ±1%") is a figure of its own.
+_SPREAD_BEFORE = re.compile(r"\d\s*[%％x×]?\s*(?:±|\+/-)\s*$")
 # "from a 0.95x slowdown to a 1.03x speedup", "从0.95倍的减速到1.03倍的加速": ratios with words between the
 # ends, one range.
 _RATIO_FROM = re.compile(r"(?:\bfrom[ \t]+(?:an?[ \t]+)?|从[ \t]*)$", re.I)
@@ -391,6 +394,8 @@ def _keep_ends(claim: Claim, start_value: float, start_text: str) -> None:
 
 def _claim(text: str, m: _Match) -> Claim | None:
     start, end = m.span()
+    if _SPREAD_BEFORE.search(text, max(0, start - 8), start):
+        return None  # "41.2% ± 1.3%": the spread over runs, no claim of its own
     if m.group("dhi"):
         return _duration_claim(text, m)
     if m.group("znum"):

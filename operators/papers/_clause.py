@@ -24,8 +24,9 @@ from assay.operators.papers._table_compare import comparing_column
 from assay.operators.papers._table_units import (
     BARE_CELL,
     SETTING_CELL,
+    SPREAD_AT,
     cells,
-    column_unit,
+    column_units,
     header_row,
     table_top,
 )
@@ -214,6 +215,8 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     # a cell may hold two sub-columns' ratios side by side ("≈ 35% 1.1x") where the reader joined them
     if not column or not (_RATIO_CELLS.fullmatch(own) or _unit_column(text, lo, column, own) == unit):
         return False
+    if SPREAD_AT.search(own):
+        return True  # a mean with its spread over runs ("39.9 ± 2.2") is a measurement, whatever the table sets
     header, own = _table_head(text, lo)
     results = bool(RESULT_HEADER.search(header))
     if _HYPERPARAMETER.search(own) or (SETTING_HEADER.search(own) and not results):
@@ -229,11 +232,13 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
 
 
 def _unit_column(text: str, row_start: int, column: int, cell: str) -> str | None:
-    """The unit a bare number's column header gives it ("% of Peak" over "50.6"), or None."""
+    """The unit a bare number's column header (or the table's caption) gives it ("% of Peak" over "50.6"), or
+    None."""
     if not BARE_CELL.fullmatch(cell):
         return None
-    head = header_row(text, row_start).split(_CELL_SEP)
-    return column_unit(head[column]) if column < len(head) else None
+    top = table_top(text, row_start)
+    units = column_units(text, top) if top != row_start else []
+    return units[column] if column < len(units) else None
 
 
 def _quotient(row_cells: list[tuple[int, str]], column: int, unit: str) -> bool:

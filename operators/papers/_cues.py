@@ -111,6 +111,17 @@ CUES: tuple[Cue, ...] = (
         ((1.8, "x"),),
     ),
     Cue(
+        "shape",
+        _X,
+        "after",
+        # "2×H", "4×N": a multiplication sign glued to a one-letter variable is a shape (a tensor's, a grid's),
+        # often in a code span, not a ratio
+        re.compile(r"[A-Za-z](?![A-Za-z])"),
+        True,
+        "With two requests the buffer becomes 2×H, and Foo runs 1.6× faster than Bar.",
+        ((1.6, "x"),),
+    ),
+    Cue(
         "setting verb",
         _RATIOS,
         "sentence",

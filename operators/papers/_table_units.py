@@ -23,8 +23,20 @@ REACH = 2000
 #: or a multiple in brackets (``Speedup (x)``, ``(×)``).
 _PERCENT_HEAD = re.compile(r"(?:^|[\s(/\[])[%％](?=$|[\s)/\]])|[(\[]\s*[%％]\s*[)\]]")
 _TIMES_HEAD = re.compile(r"[(\[]\s*[x×]\s*[)\]]", re.I)
-#: A bare number filling a cell of its own (no unit of its own).
-BARE_CELL = re.compile(r"\s*[~≈]?\s*(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*")
+#: A caption's unit for the whole table (``Mean hit rate ($\%$) over three runs``): one in brackets.
+_CAPTION_UNIT = re.compile(r"[(\[]\s*(?P<u>[%％]|[x×])\s*[)\]]", re.I)
+#: A header cell writing a unit of its own in brackets (``Time (ms)``, ``Size [GB]``).
+_OWN_UNIT = re.compile(r"[(\[][^()\[\]]{1,12}[)\]]")
+#: A table's caption: ``Table N`` opening it (a PDF's, a Markdown file's), or a LaTeX caption on a line of its own.
+CAPTION = re.compile(r"^\s*(?:Table|Tab\.|表)\s*[0-9IVX]+[a-z]?\s*[:.|–—-]?", re.I)
+#: The spread written after a cell's mean (``39.9 ± 2.2``, ``0.8 +/- 0.1``, ``41% ± 3%``): the mean is the cell's
+#: figure, the spread no claim; a figure given with its spread over runs is a measurement, never a setting.
+SPREAD = r"\s*(?:±|\+/?-)\s*\d+(?:\.\d+)?\s*(?:[%％x×](?!\w))?"
+SPREAD_AT = re.compile(SPREAD)
+#: A bare number filling a cell of its own (no unit of its own), perhaps with its spread.
+BARE_CELL = re.compile(
+    rf"\s*[~≈]?\s*(?P<num>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<spread>{SPREAD})?\s*"
+)
 #: A first cell that is the row's setting, not a name: a count or size (``512``, ``4,096``, ``16.8M``, ``2K``),
 #: a resolution or shape (``256 × 256``), an assignment (``BS = 4`` starts with a letter and needs no rule).
 _SIZE = r"\d[\d,]*(?:\.\d+)?\s*(?:[KMBGT]|k)?"
@@ -36,7 +48,9 @@ SETTING_CELL = re.compile(
 
 #: A cell that holds a figure: a signed or bounded number with a short unit (``3.8%``, ``-1.2x``, ``<5 ms``), and
 #: perhaps a mark after it (``1.91x ⚡``, ``2.1x†``).
-VALUE_CELL = re.compile(r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*[^\s\d]{0,4}\s*[)\]]?(?:\s*[^\w\s]{1,2})?$")
+VALUE_CELL = re.compile(
+    rf"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*[^\s\d]{{0,4}}(?:{SPREAD})?\s*[)\]]?(?:\s*[^\w\s]{{1,2}})?$"
+)
 
 
 def column_unit(header: str) -> str | None:
@@ -46,6 +60,29 @@ def column_unit(header: str) -> str | None:
     if _TIMES_HEAD.search(header):
         return "x"
     return None
+
+
+def column_units(text: str, top: int) -> list[str | None]:
+    """The unit each column of the table whose first row starts at ``top`` gives its bare numbers: its header
+    cell's; where no header cell writes one, the caption's, when it writes exactly one in brackets (``Mean hit
+    rate ($\\%$)``, ``(x)``), for every column but the first and those whose header writes a unit of its own,
+    where the header has as many cells as every row."""
+    head = _line(text, top).split(CELL_SEP)
+    units = [column_unit(c) for c in head]
+    if any(units):
+        return units
+    end, widths = top, set()
+    while CELL_SEP in _line(text, end):
+        widths.add(_line(text, end).count(CELL_SEP))
+        end += len(_line(text, end)) + 1
+    if len(widths) > 1:
+        return units  # a header not aligned with its rows' cells: which column is which is not known
+    caption = caption_above(text, top) or caption_below(text, end)
+    found = {"%" if m["u"] in "%％" else "x" for m in _CAPTION_UNIT.finditer(caption)}
+    if len(found) != 1:
+        return units
+    unit = found.pop()
+    return [None if j == 0 or _OWN_UNIT.search(c) else unit for j, c in enumerate(head)]
 
 
 def cells(row: str, offset: int) -> list[tuple[int, str]]:
@@ -94,18 +131,18 @@ def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str
     the number as written, unit)."""
     if CELL_SEP not in text[lo:hi]:
         return
-    heads: dict[str, list[str | None]] = {}
+    heads: dict[int, list[str | None]] = {}
     at = text.rfind("\n", 0, lo) + 1
     while at < hi:
         nl = text.find("\n", at)
         nl = len(text) if nl < 0 else nl
         row = text[at:nl]
         if CELL_SEP in row:
-            head = header_row(text, at)
-            if head:
-                units = heads.get(head)
+            top = table_top(text, at)
+            if top != at:
+                units = heads.get(top)
                 if units is None:
-                    units = heads[head] = [column_unit(c) for c in head.split(CELL_SEP)]
+                    units = heads[top] = column_units(text, top)
                 for j, (start, cell) in enumerate(cells(row, at)):
                     m = BARE_CELL.fullmatch(cell)
                     # a bare 1 under a multiple's header is the reference the column is normalised to
@@ -119,3 +156,31 @@ def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str
                     ):
                         yield start + m.start("num"), start + m.end("num"), m.group("num"), units[j]
         at = nl + 1
+
+
+def caption_above(text: str, top: int) -> str:
+    """The caption over a table: the paragraph right above it when it opens with ``Table N`` (a PDF's
+    caption, its lines joined) or is one line of its own (LaTeX's caption); a paragraph of running text
+    above a Markdown table (a list of results) is none."""
+    above = text[max(0, top - 1500) : top].rstrip("\n").split("\n")
+    if len(above) > 1 and not above[-1].strip():
+        above = above[:-1]
+    lines: list[str] = []
+    for line in reversed(above):
+        if not line.strip():
+            break
+        lines.insert(0, line.strip())
+    if not lines:
+        return ""
+    if CAPTION.match(lines[0]):
+        return " ".join(lines)
+    return lines[0] if len(lines) == 1 else ""
+
+
+def caption_below(text: str, at: int) -> str:
+    lines: list[str] = []
+    for line in text[at : at + 1500].lstrip("\n").split("\n"):
+        if not line.strip():
+            break
+        lines.append(line.strip())
+    return " ".join(lines) if lines and CAPTION.match(lines[0]) else ""

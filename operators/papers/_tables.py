@@ -29,10 +29,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from assay.operators.papers._ablation import measured_both_ways
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
 from assay.operators.papers._table_compare import by_layout, row_label
-from assay.operators.papers._table_units import SETTING_CELL, VALUE_CELL
+from assay.operators.papers._table_units import (
+    CAPTION,
+    SETTING_CELL,
+    VALUE_CELL,
+    caption_above,
+    caption_below,
+)
 
 CELL_SEP = " | "
 #: Where a mention comes from when it names a system for sure: the gazetteer, or the paper's comparisons.
@@ -41,16 +48,17 @@ _KNOWN_SOURCES = ("gazetteer", "rule")
 #: dump of thousands of rows costs no more than this per claim).
 _REACH = 60
 _MAX_ROWS = 200
-_CAPTION = re.compile(r"^\s*(?:Table|Tab\.|表)\s*[0-9IVX]+[a-z]?\s*[:.|–—-]?", re.I)
 #: A cell that stands for the baseline of its row or column: the unit ratio or a dash.
 _UNIT_CELL = re.compile(r"^[(\[]?\s*(?:1(?:\.0+)?\s*[x×]|100(?:\.0+)?\s*%|[-–—]|n/?a)\s*[)\]]?$", re.I)
 #: A phrase of a header or caption that names the baseline.
 _BASELINE_PHRASE = re.compile(
     r"(?:speed-?ups?\s+(?:over|of\s+\w+\s+over)|\bover|\bvs\.?|\bversus|relative\s+to|compared\s+(?:to|with)|"
     r"normali[sz]ed\s+(?:to|by|against|w\.?r\.?t\.?)|\bthan|w\.?r\.?t\.?|with\s+respect\s+to|against)\s+"
-    # "runtime over different numbers of workers": a sweep of settings, no baseline
+    # "runtime over different numbers of workers": a sweep of settings, no baseline; "mean over three runs",
+    # "over seeds 11 and 22": the runs a figure is averaged over, none either
     r"(?!(?:the\s+)?(?:different|various|varying|several|multiple|increasing|decreasing)\b|"
-    r"(?:a\s+range|the\s+numbers?)\s+of\b)"
+    r"(?:a\s+range|the\s+numbers?)\s+of\b|"
+    r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b|(?:[\w-]+\s+)?(?:seeds?|runs?|trials?)\b)"
     r"(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})",
     re.I,
 )
@@ -157,8 +165,15 @@ def attribute_cells(
             label = row_label(cell.table.rows[cell.row], cell.column)
             if label:
                 claim.subject, claim.subject_source = label, "row"
-        baseline = _baseline(cell, axis, owned, systems)
-        if baseline and baseline.lower() != (claim.subject or "").lower():
+        # a table of the paper's system measured with and without a component (its caption or header says so):
+        # each cell is the system with it against the system without it, unless a header names a baseline
+        ours = _named(claim.subject or "", owned, {}) if axis in ("", "against") else None
+        component = ours and measured_both_ways(" ".join([table.caption, *table.header]))
+        baseline = _baseline(cell, axis, owned, systems, caption=not component)
+        if component and not baseline:
+            claim.subject, claim.subject_source = f"{ours} with {component}", "table"
+            claim.versus, claim.versus_span, claim.versus_source = f"{ours} without {component}", None, "table"
+        elif baseline and baseline.lower() != (claim.subject or "").lower():
             claim.versus, claim.versus_span, claim.versus_source = baseline, None, "table"
         # a table that names no baseline keeps the one the claim already has (its sentence's, else the
         # paper's default): clearing it helped a paper whose tables are ablations but cost every cell of
@@ -255,39 +270,11 @@ def _read_table(text: str, top: int) -> Table | None:
     first = lines[0]
     has_header = not any(VALUE_CELL.match(c) for c in first[1:] if c) and len(lines) > 1
     header, rows = (first, lines[1:]) if has_header else ([""] * len(first), lines)
-    caption = _caption_above(text, top)
-    below = _caption_below(text, at)
-    if below and not _CAPTION.match(caption):
+    caption = caption_above(text, top)
+    below = caption_below(text, at)
+    if below and not CAPTION.match(caption):
         caption = below
     return Table(header, caption, rows)
-
-
-def _caption_above(text: str, top: int) -> str:
-    """The caption over a table: the paragraph right above it when it opens with ``Table N`` (a PDF's
-    caption, its lines joined) or is one line of its own (LaTeX's caption); a paragraph of running text
-    above a Markdown table (a list of results) is none."""
-    above = text[max(0, top - 1500) : top].rstrip("\n").split("\n")
-    if len(above) > 1 and not above[-1].strip():
-        above = above[:-1]
-    lines: list[str] = []
-    for line in reversed(above):
-        if not line.strip():
-            break
-        lines.insert(0, line.strip())
-    if not lines:
-        return ""
-    if _CAPTION.match(lines[0]):
-        return " ".join(lines)
-    return lines[0] if len(lines) == 1 else ""
-
-
-def _caption_below(text: str, at: int) -> str:
-    lines: list[str] = []
-    for line in text[at : at + 1500].lstrip("\n").split("\n"):
-        if not line.strip():
-            break
-        lines.append(line.strip())
-    return " ".join(lines) if lines and _CAPTION.match(lines[0]) else ""
 
 
 def _named(name: str, owned: dict[str, str], systems: dict[str, str]) -> str | None:
@@ -312,16 +299,19 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str]) -> tupl
     label = _who(row[0]) if row and not VALUE_CELL.match(row[0]) else ""
     head_ok = bool(head) and _is_name(head) and not _measure(head)
     label_ok = bool(label) and _is_name(label) and not _measure(label)
-    own_column = next(
-        (_named(_who(h), owned, {}) for h in table.header[1:] if _named(_who(h), owned, {})), None
-    )
-    if head_ok and own_column:
-        return _named(head, owned, systems) or head, "columns"
-    if label_ok and any(r and _named(_who(r[0]), owned, {}) for r in table.rows):
-        return _named(label, owned, systems) or label, "rows"
-    ours = _named_in(table.caption, owned)
-    if ours and _COMPARES.search(table.caption):
-        return ours, "against"
+    ours = _named_in(table.caption, owned) if _COMPARES.search(table.caption) else None
+    for whole in (True, False):
+        # a variant of the paper's system ("FooSys-r16") names it too, where the caption does not say the
+        # table sets the paper's system against what its rows or columns list ("FooSys-L over ...")
+        def own_name(cell: str, whole: bool = whole) -> bool:
+            return bool(_named(cell, owned, {}) if whole else _named_in(cell, owned))
+
+        if head_ok and any(own_name(_who(h)) for h in table.header[1:]):
+            return _named(head, owned, systems) or head, "columns"
+        if label_ok and any(r and own_name(_who(r[0])) for r in table.rows):
+            return _named(label, owned, systems) or label, "rows"
+        if ours and whole:
+            return ours, "against"
     if head_ok and _named(head, owned, systems):
         return _named(head, owned, systems), "columns"
     if label_ok and _named(label, owned, systems):
@@ -359,7 +349,9 @@ def _is_name(cell: str) -> bool:
     return bool(re.match(r"[A-Za-z\u4e00-\u9fff]", cell)) and len(cell) <= 60
 
 
-def _baseline(cell: Cell, axis: str, owned: dict[str, str], systems: dict[str, str]) -> str | None:
+def _baseline(
+    cell: Cell, axis: str, owned: dict[str, str], systems: dict[str, str], caption: bool = True
+) -> str | None:
     table = cell.table
     head = table.header[cell.column] if cell.column < len(table.header) else ""
     row = table.rows[cell.row]
@@ -373,7 +365,7 @@ def _baseline(cell: Cell, axis: str, owned: dict[str, str], systems: dict[str, s
     share = _SHARE_OF.search(head)
     if share:
         return _NAME_STOP.sub("", share.group("name")).strip(" .,;:") or None
-    for source in (head, table.caption):
+    for source in (head, table.caption) if caption else (head,):
         m = _BASELINE_PHRASE.search(source)
         if m:
             name = _NAME_STOP.sub("", m.group("name")).strip(" .,;:")

@@ -56,7 +56,8 @@ _DROP_WITH_ARGS = re.compile(
 )
 _HEADINGS = re.compile(r"\\(?:sub)*(?:section|paragraph|chapter)\*?\s*(?:\[[^\]]*\])?\s*\{([^{}\n]*)\}")
 _HREF = re.compile(r"\\href\s*\{[^{}]*\}\s*\{([^{}]*)\}")
-_ACCENT = re.compile(r"\\['`^\"~=.uvHc]\s*\{?\s*([A-Za-z])\s*\}?")
+# A letter accent ends its command name (\u{a}, \v c): \underline and \cdot are other commands.
+_ACCENT = re.compile(r"\\(?:['`^\"~=.]|[uvHc](?![A-Za-z]))\s*\{?\s*([A-Za-z])\s*\}?")
 _SYMBOLS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\\\$"), _DOLLAR),
     (re.compile(r"\$\s*\\times\s*\$"), "×"),
@@ -113,7 +114,8 @@ def tex_to_text(source: str) -> tuple[str, str | None]:
     text = _COMMAND.sub("", text)
     text = _BRACES.sub("", text).replace(_DOLLAR, "$")
     text = re.sub(r"[ \t]+", " ", text)
-    text = re.sub(r" *\n *", "\n", text)
+    # a row opening with an empty cell (a corner over the row labels) keeps it: " | 2K | 4K"
+    text = re.sub(r" *\n(?: (?!\| ))?", "\n", text)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip(), title
 
