@@ -148,7 +148,7 @@ def attribute(
         owner = level_owner(text, claim.start, claim.end, mentions) if lang == "en" else None
         if owner and claim.subject_source not in ("table", "row", "comparand"):
             # "exact match is 38.5% for DenseTune": the level is that system's, whoever the clause is about
-            claim.subject, claim.subject_source = owner[0], "nearest"
+            claim.subject, claim.subject_source = owner[0], "owner"
             extra.append(Mention(owner[1], owner[1] + len(owner[0]), owner[0], "system", owner[0], 0.5, "rule"))
         if claim.subject_source == "primary" and lang == "en":
             coined = unknown_topic(text, sentence[0], claim.start, mentions)
