@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
 from assay.operators.papers._table_compare import by_layout, row_label
+from assay.operators.papers._table_systems import ColumnNames
 from assay.operators.papers._table_units import SETTING_CELL, VALUE_CELL
 
 CELL_SEP = " | "
@@ -124,6 +125,7 @@ def attribute_cells(
     devices = {m.text.lower(): m.name for m in mentions if m.type == "hardware" and m.source != COUNT_SOURCE}
     tables: dict[int, Table | None] = {}
     references: list[Claim] = []
+    columns = ColumnNames.of(text, mentions, own)
     for claim in claims:
         if not claim.is_ratio:
             continue
@@ -139,7 +141,7 @@ def attribute_cells(
             claim.versus, claim.versus_span, claim.versus_source = pair[1], None, "table"
             _provenance(claim, cell)
             continue
-        subject, axis = _subject(cell, owned, systems)
+        subject, axis = _subject(cell, owned, systems, columns)
         if subject is not None:
             claim.subject, claim.subject_source = subject, "table"
         elif (
@@ -300,15 +302,17 @@ def _named(name: str, owned: dict[str, str], systems: dict[str, str]) -> str | N
     return None
 
 
-def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str]) -> tuple[str | None, str]:
+def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str], columns: ColumnNames) -> tuple[str | None, str]:
     """Whose result a cell is, and along which axis the table lists systems: the columns or rows when the
     header or the first column names the paper's system; else, when the caption says the table compares
-    the paper's system (``FooSys's speedup over ...``), the paper's system against what its column or
-    row names; else a column or row that names a known system."""
+    the paper's system (``FooSys's speedup over ...``), the paper's system against what its column or row
+    names; else a column or row naming a known system (a header path's level that names one, ``_table_systems``)."""
     table, row = cell.table, cell.table.rows[cell.row]
     if cell.column == 0:
         return None, ""
-    head = _who(table.header[cell.column] if cell.column < len(table.header) else "")
+    path = table.header[cell.column] if cell.column < len(table.header) else ""
+    names = lambda n: _is_name(n) and not _measure(n) and _named(n, owned, systems)  # noqa: E731
+    head = columns.system(path, names, table.caption, table.header) or columns.expanded(_who(path))
     label = _who(row[0]) if row and not VALUE_CELL.match(row[0]) else ""
     head_ok = bool(head) and _is_name(head) and not _measure(head)
     label_ok = bool(label) and _is_name(label) and not _measure(label)

@@ -111,9 +111,12 @@ def test_a_full_width_table_below_its_caption_gives_every_cell(tmp_path):
 
 def test_a_cell_is_its_sub_columns_system_in_its_groups_measure(tmp_path):
     found = _by_value(_claims(tmp_path, _table()))
+    # the caption names the paper's system, but FooRT's sub-columns are FooRT's (with its cache)
+    assert found[3.1]["subject"] == "FooRT + Cache"
+    assert found[5.0]["subject"] == "FooRT + Cache"
     assert found[12.4]["subject"] == "HexaServe"
     assert found[18.2]["subject"] == "HexaServe"
-    assert found[12.4]["versus"] == "BaseRT"
+    assert found[12.4]["versus"] == "BaseRT" and found[3.1]["versus"] == "BaseRT"
 
 
 def test_a_row_label_keeps_its_sizes_and_counts(tmp_path):
