@@ -86,7 +86,13 @@ def header_row(text: str, row_start: int) -> str:
     """The topmost row of the table the row at ``row_start`` belongs to (its header when it names columns);
     '' when the row is the table's first."""
     top = table_top(text, row_start)
-    return "" if top == row_start else _line(text, top)
+    return "" if top == row_start else header_line(_line(text, top))
+
+
+def header_line(line: str) -> str:
+    """A header row whose first cell is empty as the PDF reader leaves it, its lines stripped (``| Speedup |
+    Memory``), given back that cell (`` | Speedup | Memory``), so its cells stand over the rows' cells."""
+    return f" {line}" if line.startswith(CELL_SEP.lstrip()) else line
 
 
 def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str]]:

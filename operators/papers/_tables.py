@@ -33,7 +33,7 @@ from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
 from assay.operators.papers._table_compare import by_layout, row_label
 from assay.operators.papers._table_systems import ColumnNames
-from assay.operators.papers._table_units import SETTING_CELL, VALUE_CELL
+from assay.operators.papers._table_units import SETTING_CELL, VALUE_CELL, header_line
 
 CELL_SEP = " | "
 #: Where a mention comes from when it names a system for sure: the gazetteer, or the paper's comparisons.
@@ -52,7 +52,7 @@ _BASELINE_PHRASE = re.compile(
     # "runtime over different numbers of workers": a sweep of settings, no baseline
     r"(?!(?:the\s+)?(?:different|various|varying|several|multiple|increasing|decreasing)\b|"
     r"(?:a\s+range|the\s+numbers?)\s+of\b)"
-    r"(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})",
+    r"(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:(?:[ -]|\s\+\s?)[A-Za-z0-9][\w.+/-]*){0,3})",
     re.I,
 )
 #: A row label that names the baseline itself (``Baseline (dense)``, ``Vanilla PyTorch``, ``Naive overlap``).
@@ -254,7 +254,7 @@ def _read_table(text: str, top: int) -> Table | None:
         at = nl + 1
     if not lines:
         return None
-    first = lines[0]
+    first = lines[0] = [c.strip() for c in header_line(text[top : text.find("\n", top)]).split(CELL_SEP)]
     has_header = not any(VALUE_CELL.match(c) for c in first[1:] if c) and len(lines) > 1
     header, rows = (first, lines[1:]) if has_header else ([""] * len(first), lines)
     caption = _caption_above(text, top)

@@ -59,3 +59,18 @@ def test_sub_columns_naming_no_system_keep_the_captions_own_system():
     found = _claims(PROSE + OWN_TABLE)
     assert {found[v]["subject"] for v in (14.2, 17.6, 15.3, 18.8)} == {"QuillServe"}
     assert found[17.6]["versus"] == "BaseRT"
+
+
+SIZED_TABLE = (
+    "Table 4: Latency reduction (%) relative to BarRT + Cache for B+P and QuillServe.\n\n"
+    "| Latency Reduction (%) / B+P | Latency Reduction (%) / QuillServe\n"
+    "7B TP4 8 2K | 6.1 | 13.2\n"
+    "1.5B TP8 16 4K | 5.2 | 14.3\n\n"
+)
+
+
+def test_a_header_whose_first_cell_is_empty_stands_over_the_rows_labelled_by_a_models_size():
+    # the PDF reader strips the header line's empty first cell (``| Latency ...``); labels open with a size
+    found = _claims(PROSE + SIZED_TABLE)
+    assert found[6.1]["subject"] == "BarRT + Prefetch" and found[14.3]["subject"] == "QuillServe"
+    assert found[13.2]["versus"] == "BarRT + Cache" and found[5.2]["versus"] == "BarRT + Cache"
