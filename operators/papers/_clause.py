@@ -209,7 +209,9 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     row_cells = cells(row, lo)
     first = row_cells[0][1].strip()
     by_setting = bool(SETTING_CELL.fullmatch(first)) and not _RATIO_CELLS.fullmatch(first)
-    if not (re.match(r"[A-Za-z\u4e00-\u9fff]", first) or by_setting) or SETTING_HEADER.search(first):
+    # a label may open with a model's size ("3B TP8 8 4K", "1.7B CP2TP4 16 4K"): a name still
+    named = re.match(r"[A-Za-z\u4e00-\u9fff]|\d+(?:\.\d+)?[BMK]\s+[A-Za-z]", first)
+    if not (named or by_setting) or SETTING_HEADER.search(first):
         return False
     column, own = next(((j, c) for j, (o, c) in enumerate(row_cells) if o <= start < o + len(c)), (0, ""))
     # a cell may hold two sub-columns' ratios side by side ("≈ 35% 1.1x") where the reader joined them

@@ -22,6 +22,10 @@ _GUTTER_CROSSINGS = 0.06
 _WIDE = 0.45
 #: A line spans both columns when it reaches this share of the gutter's x into each.
 _SPANNING = 0.2
+#: A full-width table's row stands at most this many of its heights below the row above; none of its cells
+#: on one side of the gutter is wider than this share of the gutter's x (a column's prose line is).
+_TABLE_GAP = 1.5
+_CELL = 0.5
 #: Fewer lines than this (after the title block and the bottom run) are no two columns.
 _MIN_LINES = 12
 #: Each column holds at least this share of the lines between the title block and the bottom run.
@@ -80,15 +84,57 @@ def reading_order(lines: Sequence[Line], x: float | None) -> list[Line]:
     out: list[Line] = list(top)
     band_left: list[Line] = []
     band_right: list[Line] = []
-    for line in middle:
+    # the lines of a full-width table, read right after the full-width line above it (a caption, a header
+    # line across the table, the top run of the page)
+    table: set[int] = set()
+
+    def table_below(k: int, low: float) -> list[Line]:
+        rows = _table_below(middle, k, low, x)
+        table.update(i for row in rows for i in row)
+        return [middle[i] for row in rows for i in sorted(row, key=lambda i: middle[i].left)]
+
+    if top:
+        out += table_below(0, min(ln.bottom for ln in top))
+    for k, line in enumerate(middle):
+        if k in table:
+            continue
         if line.left < x - reach and line.right > x + reach:  # a full-width line closes the band above it
-            out += band_left + band_right + [line]
+            out += band_left + band_right + [line] + table_below(k + 1, line.bottom)
             band_left, band_right = [], []
         elif (line.left + line.right) / 2 <= x:
             band_left.append(line)
         else:
             band_right.append(line)
     return out + band_left + band_right + bottom
+
+
+def _table_below(lines: Sequence[Line], k: int, low: float, x: float) -> list[list[int]]:
+    """The rows of a full-width table from ``lines[k]`` on, right below a full-width line whose bottom is
+    ``low`` (its caption, a header line across it, the page's top run), as places in ``lines`` row by row: rows of cells on both sides of the gutter,
+    none of them a column's line of prose (one side's line wider than half a column), each row within
+    ``_TABLE_GAP`` of its heights of the one above. Read band by band, the table's left half would come
+    before the left column's prose below it and its right half after, and neither half is a grid. None (an
+    empty list) unless two or more rows hold cells on both sides."""
+    rows: list[list[int]] = []
+    for i in range(k, len(lines)):
+        line = lines[i]
+        if rows and line.top > lines[rows[-1][0]].bottom:
+            rows[-1].append(i)  # on the height of the row's first line
+            continue
+        if low - line.top > _TABLE_GAP * (line.top - line.bottom):
+            break
+        rows.append([i])
+        low = min(low, line.bottom)
+    out: list[list[int]] = []
+    for row in rows:
+        if any(
+            lines[i].right - lines[i].left > _CELL * x and not lines[i].left < x < lines[i].right for i in row
+        ):
+            break
+        out.append(row)
+        low = min(lines[i].bottom for i in row)
+    both = sum(1 for row in out if min(lines[i].left for i in row) < x < max(lines[i].right for i in row))
+    return out if both >= 2 else []
 
 
 def _spanning_ends(lines: Sequence[Line], x: float) -> tuple[list[Line], list[Line], list[Line]]:

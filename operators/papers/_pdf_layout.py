@@ -263,8 +263,19 @@ def _body_grids(lines: Sequence[Line], body: float, measure: float) -> set[int]:
     return body_grids(
         lines,
         captions,
-        lambda ln: not _CAPTION.match(ln.text) and ln.right - ln.left < width and ln.largest >= _SMALL * body,
+        lambda ln: (
+            not _CAPTION.match(ln.text)
+            and (ln.right - ln.left < width or _names(ln.text))
+            and ln.largest >= _SMALL * body
+        ),
     )
+
+
+def _names(text: str) -> bool:
+    """A full-width table's header line wider than a column: a few capitalised names side by side
+    (``FooRT HexaServe FooRT HexaServe``), no prose."""
+    words = text.split()
+    return 2 <= len(words) <= 8 and all(w[0].isupper() or w[0] in "+#(" for w in words)
 
 
 def _rows(block: Sequence[Line]) -> str:
@@ -275,9 +286,17 @@ def _rows(block: Sequence[Line]) -> str:
     return "\n".join(rows if rows else [line.text for line in block])
 
 
+#: A body-size line of this many words is a line of prose; a page with this many of them is measured by them.
+_PROSE_WORDS = 5
+_MIN_PROSE = 5
+
+
 def _measure(lines: Sequence[Line], body: float) -> float:
     """The width of the page's body-text lines (their median): a column's or the page's measure."""
-    widths = sorted(ln.right - ln.left for ln in lines if abs(ln.size - body) <= 0.05 * body)
+    body_lines = [ln for ln in lines if abs(ln.size - body) <= 0.05 * body]
+    # a page of tables set in the body's font has more cells than lines of prose: the prose lines measure it
+    prose = [ln for ln in body_lines if len(ln.text.split()) >= _PROSE_WORDS]
+    widths = sorted(ln.right - ln.left for ln in (prose if len(prose) >= _MIN_PROSE else body_lines))
     return widths[len(widths) // 2] if widths else float("inf")
 
 

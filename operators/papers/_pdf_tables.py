@@ -35,7 +35,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from assay.operators.papers._pdf_cells import Cell, Line, cut_values, pieces
+from assay.operators.papers._pdf_cells import Cell, Line, cut_values
+from assay.operators.papers._pdf_headers import (
+    TOUCH,
+    column_of,
+    groups,
+    overlap,
+    reach,
+    run_titles,
+    run_together,
+    split_names,
+    split_titles,
+)
+from assay.operators.papers._pdf_labels import one_label
 
 #: A value cell: a number with at most a short unit (``3.2x``, ``(1.19×)``, ``41%``, ``12.5 ms``), or a
 #: mark that stands for a value (a dash, a check or a cross).
@@ -47,8 +59,6 @@ GROUP_SEP = " / "
 _BARE_RATIO = re.compile(r"^\((?P<v>[-−+~≈]?\s*\d[\d.,]*\s*[x×%])\)$")
 #: Rows whose boxes overlap by this share of the smaller height are one text row.
 _SAME_ROW = 0.5
-#: Cells' boxes that overlap by no more than this (points) only touch.
-_TOUCH = 0.5
 #: A table has at least this many body rows of two or more cells.
 _MIN_ROWS = 2
 #: The longest row written (the structure reader takes a longer line for prose, not a table's row).
@@ -94,29 +104,48 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
     before = [c.text for row in rows[: first - len(head_rows)] for c in row]
     header = [""] * len(columns)
     grouped: set[int] = set()  # columns under a group's title: their own header is the path's next level
+    own: set[int] = set()  # grouped columns whose own name has begun (its broken lines join with a space)
     for k, row in enumerate(head_rows):
         # the header's cells under this row, whatever their line: a header set one cell a line (each cell
         # a little higher or lower than its neighbours) still has its group's titles over its sub-headers
         lower = [c for below in head_rows[k + 1 :] for c in below]
+        row = split_titles(row, head_rows[k + 1] if k + 1 < len(head_rows) else [], columns)
         for i, cell in enumerate(row):
-            run = _run_together(cell, columns)
+            run = run_together(cell, columns)
             if run:  # two columns' names on one line ("Share of | Achieved"), no group's title
                 for j, text in run:
-                    header[j] = f"{header[j]} {text}".strip()
+                    sep = GROUP_SEP if j in grouped and j not in own and header[j] else " "
+                    header[j] = f"{header[j]}{sep}{text}".strip()
+                    own.update({j} & grouped)
+                continue
+            titles = run_titles(cell, columns) if lower else None
+            if titles:  # a label column's name and groups' titles on one line: each over its own columns
+                for span, text in titles:
+                    for j in span:
+                        header[j] = f"{header[j]} {text}".strip()
+                        grouped.update({j} if len(span) > 1 else set())
                 continue
             # a group's title over its sub-headers: their path's first level
-            if _groups(cell, lower, columns):
-                for j in _reach(row, i, columns, lower):
+            if groups(cell, lower, columns):
+                for j in reach(row, i, columns, lower):
                     header[j] = f"{header[j]} {cell.text}".strip()
                     grouped.add(j)
                 continue
-            for j, text in _split_names(cell, columns):
-                sep = GROUP_SEP if j in grouped and header[j] else " "
+            for j, text in split_names(cell, columns):
+                sep = GROUP_SEP if j in grouped and j not in own and header[j] else " "
                 header[j] = f"{header[j]}{sep}{text}".strip()
+                own.update({j} & grouped)
     grid = [_place(row, columns) for row in body_rows]
     labels = _label_columns(grid)
-    out = before + ([" | ".join(header)] if any(header) else [])
     centres = [_centre(row) for row in body_rows]
+    lead = min(grouped, default=0)
+    if lead > 1:  # the columns before the groups' are the rows' label, sizes and counts among its parts
+        grid, header, labels = (
+            one_label(grid, lead, centres),
+            [" ".join(header[:lead]), *header[lead:]],
+            {0},
+        )
+    out = before + ([" | ".join(header)] if any(header) else [])
     _merge_strays(grid, centres, labels)
     for i, cells in enumerate(grid):
         if all(j in labels for j, text in enumerate(cells) if text) and not any(
@@ -181,45 +210,6 @@ def _short(text: str) -> bool:
     return len(text.split()) <= _CELL_WORDS and not text.rstrip().endswith((".", ":", ";"))
 
 
-def _split_names(cell: Line, columns: Sequence[tuple[float, float]]) -> list[tuple[int, str]]:
-    """A header cell over several columns that is no group's title: the column names PDFium ran into one
-    line (``Sync Lazy``), each word given to the column it stands over; one name over them all where its
-    words do not fall one or more to each column."""
-    spanned = _spanned(cell, columns)
-    words = cell.text.split()
-    if len(spanned) < 2 or len(words) < len(spanned):
-        return [(j, cell.text) for j in spanned]
-    placed: dict[int, list[str]] = {}
-    for piece in pieces(cell, words):
-        placed.setdefault(_column_of(piece, columns), []).append(piece.text)
-    if sorted(placed) != spanned:
-        return [(j, cell.text) for j in spanned]
-    return [(j, " ".join(placed[j])) for j in spanned]
-
-
-def _run_together(cell: Line, columns: Sequence[tuple[float, float]]) -> list[tuple[int, str]] | None:
-    """The names of two or more columns that PDFium ran into one header line, told apart from a group's
-    title by the gap between them: wider than half the line's height (a title's words are a space apart),
-    each name's words over one column of its own; None otherwise (or where the words' places are unknown)."""
-    words = cell.text.split()
-    if len(words) < 2:
-        return None
-    placed = pieces(cell, words)
-    wide = 0.5 * (cell.top - cell.bottom)
-    runs: list[list[Line]] = [[placed[0]]]
-    for before, piece in zip(placed, placed[1:], strict=False):
-        if piece.left - before.right > wide:
-            runs.append([piece])
-        else:
-            runs[-1].append(piece)
-    if len(runs) < 2:
-        return None
-    homes = [{_column_of(p, columns) for p in run} for run in runs]
-    if any(len(h) != 1 for h in homes) or len({min(h) for h in homes}) != len(runs):
-        return None
-    return [(min(h), " ".join(p.text for p in run)) for h, run in zip(homes, runs, strict=True)]
-
-
 def _number(text: str) -> bool:
     return is_value(text) and any(ch.isdigit() for ch in text)
 
@@ -258,7 +248,7 @@ def _heads(row: Sequence[Line], columns: Sequence[tuple[float, float]]) -> bool:
     return all(
         not is_value(c.text)
         and len(c.text.split()) <= _CELL_WORDS
-        and any(_overlap(c, span) > 0 for span in columns)
+        and any(overlap(c, span) > 0 for span in columns)
         for c in row
     )
 
@@ -281,7 +271,7 @@ def _columns(cells: Sequence[Line]) -> list[tuple[float, float]]:
     cells (labels) that overlap no value column. A wide cell (a group's title across the table, a long
     note) so never joins two columns of numbers into one."""
     values = _merged([c for c in cells if _number(c.text)])
-    others = [c for c in cells if not _number(c.text) and not any(_overlap(c, span) > 0 for span in values)]
+    others = [c for c in cells if not _number(c.text) and not any(overlap(c, span) > 0 for span in values)]
     return sorted(values + _merged(others))
 
 
@@ -289,7 +279,7 @@ def _merged(cells: Sequence[Line]) -> list[tuple[float, float]]:
     spans: list[list[float]] = []
     for cell in sorted(cells, key=lambda c: c.left):
         # cells cut from one glued run (``1.94×3.29×``) touch where they were cut: they stay apart
-        reach = spans[-1][1] - (_TOUCH if isinstance(cell, Cell) else 0.0) if spans else 0.0
+        reach = spans[-1][1] - (TOUCH if isinstance(cell, Cell) else 0.0) if spans else 0.0
         if spans and cell.left <= reach:
             spans[-1][1] = max(spans[-1][1], cell.right)
         else:
@@ -297,58 +287,10 @@ def _merged(cells: Sequence[Line]) -> list[tuple[float, float]]:
     return [(a, b) for a, b in spans]
 
 
-def _overlap(cell: Line, span: tuple[float, float]) -> float:
-    return min(cell.right, span[1]) - max(cell.left, span[0])
-
-
-def _column_of(cell: Line, columns: Sequence[tuple[float, float]]) -> int:
-    centre = (cell.left + cell.right) / 2
-    return max(
-        range(len(columns)),
-        key=lambda j: (_overlap(cell, columns[j]), -abs(centre - (columns[j][0] + columns[j][1]) / 2)),
-    )
-
-
-def _spanned(cell: Line, columns: Sequence[tuple[float, float]]) -> list[int]:
-    """The columns a header cell stands over: those whose middle it covers, else the one it overlaps most."""
-    over = [j for j, (a, b) in enumerate(columns) if cell.left <= (a + b) / 2 <= cell.right]
-    return over or [_column_of(cell, columns)]
-
-
-def _groups(cell: Line, lower: Sequence[Line], columns: Sequence[tuple[float, float]]) -> bool:
-    """Whether a header cell is a group's title: it stands over header cells of two or more columns
-    below it (``Speedup over X`` above ``Stats. | Sys. | Overall``, on one line or one a line); a stacked
-    line of one column's header (``Greedy`` above ``Packing``) stands over one."""
-    under = {_column_of(c, columns) for c in lower if min(cell.right, c.right) - max(cell.left, c.left) > 0}
-    return len(under) >= 2
-
-
-def _reach(
-    row: Sequence[Line], i: int, columns: Sequence[tuple[float, float]], below: Sequence[Line]
-) -> list[int]:
-    """The columns a group's title stands over. A title is centred over its group and often narrower than
-    it, so it reaches halfway to the next title on either side, and as far on its other side (mirrored
-    about its centre) where it has no neighbour; a lone title reaches as far on either side as the far
-    edge of the sub-headers it overlaps."""
-    cell = row[i]
-    centre = (cell.left + cell.right) / 2
-    left = (row[i - 1].right + cell.left) / 2 if i > 0 else None
-    right = (cell.right + row[i + 1].left) / 2 if i + 1 < len(row) else None
-    if left is None and right is None:
-        under = [c for c in below if min(cell.right, c.right) - max(cell.left, c.left) > 0]
-        half = max(max(centre - c.left, c.right - centre) for c in under)
-        left, right = centre - half, centre + half
-    elif left is None:
-        left = min(cell.left, 2 * centre - right)
-    elif right is None:
-        right = max(cell.right, 2 * centre - left)
-    return [j for j, (a, b) in enumerate(columns) if left <= (a + b) / 2 <= right]
-
-
 def _place(row: Sequence[Line], columns: Sequence[tuple[float, float]]) -> list[str]:
     cells = [""] * len(columns)
     for cell in row:
-        j = _column_of(cell, columns)
+        j = column_of(cell, columns)
         cells[j] = f"{cells[j]} {cell.text}".strip()
     return cells
 

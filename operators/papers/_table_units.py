@@ -67,13 +67,13 @@ def column_units(text: str, top: int) -> list[str | None]:
     cell's; where no header cell writes one, the caption's, when it writes exactly one in brackets (``Mean hit
     rate ($\\%$)``, ``(x)``), for every column but the first and those whose header writes a unit of its own,
     where the header has as many cells as every row."""
-    head = _line(text, top).split(CELL_SEP)
+    head = header_line(_line(text, top)).split(CELL_SEP)
     units = [column_unit(c) for c in head]
     if any(units):
         return units
     end, widths = top, set()
     while CELL_SEP in _line(text, end):
-        widths.add(_line(text, end).count(CELL_SEP))
+        widths.add(header_line(_line(text, end)).count(CELL_SEP))
         end += len(_line(text, end)) + 1
     if len(widths) > 1:
         return units  # a header not aligned with its rows' cells: which column is which is not known
@@ -123,7 +123,13 @@ def header_row(text: str, row_start: int) -> str:
     """The topmost row of the table the row at ``row_start`` belongs to (its header when it names columns);
     '' when the row is the table's first."""
     top = table_top(text, row_start)
-    return "" if top == row_start else _line(text, top)
+    return "" if top == row_start else header_line(_line(text, top))
+
+
+def header_line(line: str) -> str:
+    """A header row whose first cell is empty as the PDF reader leaves it, its lines stripped (``| Speedup |
+    Memory``), given back that cell (`` | Speedup | Memory``), so its cells stand over the rows' cells."""
+    return f" {line}" if line.startswith(CELL_SEP.lstrip()) else line
 
 
 def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str]]:

@@ -33,12 +33,14 @@ from assay.operators.papers._ablation import measured_both_ways
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
 from assay.operators.papers._table_compare import by_layout, row_label
+from assay.operators.papers._table_systems import ColumnNames
 from assay.operators.papers._table_units import (
     CAPTION,
     SETTING_CELL,
     VALUE_CELL,
     caption_above,
     caption_below,
+    header_line,
 )
 
 CELL_SEP = " | "
@@ -59,7 +61,7 @@ _BASELINE_PHRASE = re.compile(
     r"(?!(?:the\s+)?(?:different|various|varying|several|multiple|increasing|decreasing)\b|"
     r"(?:a\s+range|the\s+numbers?)\s+of\b|"
     r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b|(?:[\w-]+\s+)?(?:seeds?|runs?|trials?)\b)"
-    r"(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:[ -][A-Za-z0-9][\w.+/-]*){0,3})",
+    r"(?:the\s+)?(?P<name>[A-Za-z][\w.+/-]*(?:(?:[ -]|\s\+\s?)[A-Za-z0-9][\w.+/-]*){0,3})",
     re.I,
 )
 #: A row label that names the baseline itself (``Baseline (dense)``, ``Vanilla PyTorch``, ``Naive overlap``).
@@ -132,6 +134,7 @@ def attribute_cells(
     devices = {m.text.lower(): m.name for m in mentions if m.type == "hardware" and m.source != COUNT_SOURCE}
     tables: dict[int, Table | None] = {}
     references: list[Claim] = []
+    columns = ColumnNames.of(text, mentions, own)
     for claim in claims:
         if not claim.is_ratio:
             continue
@@ -147,7 +150,7 @@ def attribute_cells(
             claim.versus, claim.versus_span, claim.versus_source = pair[1], None, "table"
             _provenance(claim, cell)
             continue
-        subject, axis = _subject(cell, owned, systems)
+        subject, axis = _subject(cell, owned, systems, columns)
         if subject is not None:
             claim.subject, claim.subject_source = subject, "table"
         elif (
@@ -267,7 +270,7 @@ def _read_table(text: str, top: int) -> Table | None:
         at = nl + 1
     if not lines:
         return None
-    first = lines[0]
+    first = lines[0] = [c.strip() for c in header_line(text[top : text.find("\n", top)]).split(CELL_SEP)]
     has_header = not any(VALUE_CELL.match(c) for c in first[1:] if c) and len(lines) > 1
     header, rows = (first, lines[1:]) if has_header else ([""] * len(first), lines)
     caption = caption_above(text, top)
@@ -287,15 +290,17 @@ def _named(name: str, owned: dict[str, str], systems: dict[str, str]) -> str | N
     return None
 
 
-def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str]) -> tuple[str | None, str]:
+def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str], columns: ColumnNames) -> tuple[str | None, str]:
     """Whose result a cell is, and along which axis the table lists systems: the columns or rows when the
     header or the first column names the paper's system; else, when the caption says the table compares
-    the paper's system (``FooSys's speedup over ...``), the paper's system against what its column or
-    row names; else a column or row that names a known system."""
+    the paper's system (``FooSys's speedup over ...``), the paper's system against what its column or row
+    names; else a column or row naming a known system (a header path's level that names one, ``_table_systems``)."""
     table, row = cell.table, cell.table.rows[cell.row]
     if cell.column == 0:
         return None, ""
-    head = _who(table.header[cell.column] if cell.column < len(table.header) else "")
+    path = table.header[cell.column] if cell.column < len(table.header) else ""
+    names = lambda n: _is_name(n) and not _measure(n) and _named(n, owned, systems)  # noqa: E731
+    head = columns.system(path, names, table.caption, table.header) or columns.expanded(_who(path))
     label = _who(row[0]) if row and not VALUE_CELL.match(row[0]) else ""
     head_ok = bool(head) and _is_name(head) and not _measure(head)
     label_ok = bool(label) and _is_name(label) and not _measure(label)
