@@ -50,3 +50,45 @@ def test_training_rows_beside_a_framework_parsers_evaluation_lines_are_read(tmp_
     assert log.series("val_loss") == [(7300, 3.516)]
     assert log.series("eval_train_loss") == [(7300, 3.4521)]
     assert [(e["kind"], e["step"]) for e in log.events] == [("nan", 7320)]
+
+
+def _header_record(epoch: str, step: int, total: int, loss: float) -> list[str]:
+    return [
+        f"Epoch [{epoch}], Step [{step}/{total}]:",
+        f"Total Loss: {loss:.4f}, Band Loss: {loss / 4:.4f}, Tone Loss: {loss * 3 / 4:.4f};",
+        f"Wall: {step * 0.4:.1f}s, Left: {(total - step) * 0.4:.1f}s.",
+    ]
+
+
+def test_a_counter_in_its_epochs_share_of_its_total_counts_the_run(tmp_path):
+    # 100000 steps over 250 epochs: epoch 7 holds steps 2400-2800, and 2730 lies there: the total is the run's,
+    # so the printed counter is the step, never 6 * 100000 + 2730 as an in-epoch index made global
+    lines = _header_record("7/250", 2730, 100000, 2.9133) + _header_record("7/250", 2740, 100000, 2.9071)
+    log = parse_log(write_log(tmp_path, lines, "voc.log"))
+    assert log.series("loss") == [(2730, 2.9133), (2740, 2.9071)]
+
+
+def test_a_counter_outside_its_epochs_share_counts_the_epoch(tmp_path):
+    # 600 batches an epoch, 30 epochs: ``100/600`` in epoch 2 is no share of a run's total; made global
+    lines = [f"Epoch [{e}/30], Step [{s}/600], loss: {2 - s / 1000:.3f}" for e in (2, 3) for s in (100, 200)]
+    log = parse_log(write_log(tmp_path, lines, "voc.log"))
+    assert _steps(log, "loss") == [700, 800, 1300, 1400]
+
+
+def test_a_first_record_in_its_share_by_chance_is_made_global_once_another_is_not(tmp_path):
+    # ``50/500`` in epoch 3 of 25 lies in the run's share (40-60), ``150/500`` does not: the counter counts
+    # each epoch, the first record included
+    lines = [f"Epoch [{e}/25], Step [{s}/500], loss: {2 - s / 1000:.3f}" for e, s in ((3, 50), (3, 150), (4, 50))]
+    log = parse_log(write_log(tmp_path, lines, "voc.log"))
+    assert _steps(log, "loss") == [1050, 1150, 1550]
+
+
+def test_a_counter_going_on_as_its_k_of_n_epoch_goes_up_counts_the_run(tmp_path):
+    # eight epochs are too few to tell by the share; the counter going on across ``Epoch [3/8]`` -> ``[4/8]``
+    # says it counts the run
+    lines = [
+        f"Epoch [{e}/8], Step [{s}/5000], loss: {3 - s / 5000:.4f}"
+        for e, s in ((3, 4930), (3, 4960), (4, 4990), (4, 5000))
+    ]
+    log = parse_log(write_log(tmp_path, lines, "voc.log"))
+    assert _steps(log, "loss") == [4930, 4960, 4990, 5000]
