@@ -92,3 +92,21 @@ def test_a_counter_going_on_as_its_k_of_n_epoch_goes_up_counts_the_run(tmp_path)
     ]
     log = parse_log(write_log(tmp_path, lines, "voc.log"))
     assert _steps(log, "loss") == [4930, 4960, 4990, 5000]
+
+
+def test_a_loss_printed_only_under_its_criterions_name_is_the_loss_and_its_validation_twin_the_val_loss(tmp_path):
+    # ``ctc=`` is the only objective the summaries print (``wer`` is a score): the training loss, and on the
+    # validation summary the validation loss
+    lines = []
+    for epoch in (4, 5, 6):
+        lines.append(f"TRAIN done | ep {epoch} | lr=2.0E-04 | ctc={1.9 - epoch / 20:.3f} | wer={0.4 - epoch / 100:.3f}")
+        lines.append(f"DEV done | ep {epoch} | ctc={2.1 - epoch / 20:.3f} | wer={0.45 - epoch / 100:.3f}")
+    log = parse_log(write_log(tmp_path, lines, "asr.log"))
+    assert log.series("loss")[-1] == (6, 1.6)
+    assert log.series("val_loss")[-1] == (6, 1.8)
+
+
+def test_two_criteria_on_a_record_are_its_parts_and_no_loss(tmp_path):
+    lines = [f"ep {e} | ctc={1.9 - e / 20:.3f} | ce={0.9 - e / 20:.3f} | wer=0.3" for e in (1, 2, 3)]
+    log = parse_log(write_log(tmp_path, lines, "asr.log"))
+    assert log.series("loss") == []
