@@ -110,3 +110,31 @@ def test_two_criteria_on_a_record_are_its_parts_and_no_loss(tmp_path):
     lines = [f"ep {e} | ctc={1.9 - e / 20:.3f} | ce={0.9 - e / 20:.3f} | wer=0.3" for e in (1, 2, 3)]
     log = parse_log(write_log(tmp_path, lines, "asr.log"))
     assert log.series("loss") == []
+
+
+def _gan_lines(steps) -> list[str]:
+    return [f"it {s} | gen {4 - s / 10000:.3f} | disc {2 + s / 10000:.3f} | mel 21.4" for s in steps]
+
+
+def test_a_save_is_at_the_step_its_files_name_carries_and_two_files_on_consecutive_lines_are_one_save(tmp_path):
+    # the save names epoch 31 and writes ``Gen_5800.pth``, then ``Dis_5800.pth``: one checkpoint, at 5800 (the
+    # step after the last record at 5600), not at the epoch nor at the record before it
+    lines = _gan_lines(range(5000, 5700, 200)) + [
+        "fit: storing generator and optimizer states at epoch 31 to ./runs/voc/Gen_5800.pth",
+        "fit: storing generator and optimizer states at epoch 31 to ./runs/voc/Dis_5800.pth",
+    ]
+    log = parse_log(write_log(tmp_path, lines, "gan.log"))
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 5800)]
+
+
+def test_saves_apart_by_records_stay_saves_of_their_own(tmp_path):
+    lines = _gan_lines((5000, 5200)) + ["writing checkpoint to ./runs/voc/ckpt-5400"] + _gan_lines((5400, 5600)) + ["writing checkpoint to ./runs/voc/ckpt-5800"]
+    log = parse_log(write_log(tmp_path, lines, "gan.log"))
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 5400), ("checkpoint", 5800)]
+
+
+def test_a_runs_name_ending_on_a_number_on_a_save_line_names_no_step(tmp_path):
+    # ``pong_dqn_0`` names the run, not a file: the save keeps the step of the record before it
+    lines = _gan_lines((5000, 5200, 5400)) + ["pong_dqn_0 itr #5400 saving snapshot..."] + _gan_lines((5600,))
+    log = parse_log(write_log(tmp_path, lines, "gan.log"))
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 5400)]
