@@ -138,3 +138,34 @@ def test_a_runs_name_ending_on_a_number_on_a_save_line_names_no_step(tmp_path):
     lines = _gan_lines((5000, 5200, 5400)) + ["pong_dqn_0 itr #5400 saving snapshot..."] + _gan_lines((5600,))
     log = parse_log(write_log(tmp_path, lines, "gan.log"))
     assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 5400)]
+
+
+def _epochs_of_batches(last_epoch: int) -> list[str]:
+    lines = []
+    for e in range(1, last_epoch):
+        lines += [
+            f"Epoch {e} Batch 0 Loss {5 - e / 2:.4f} Accuracy {e / 20:.4f}",
+            f"Epoch {e} Batch 300 Loss {4.8 - e / 2:.4f} Accuracy {e / 19:.4f}",
+            f"Epoch {e} Loss {4.7 - e / 2:.4f} Accuracy {e / 18:.4f}",
+            f"Time spent for 1 epoch: {400 - 10 * e}.5107 secs",
+            "",
+        ]
+    return [*lines, f"Epoch {last_epoch} Batch 0 Loss 2.0113 Accuracy 0.2500"]
+
+
+def test_a_count_inside_a_phrase_is_no_value_and_its_noun_no_key(tmp_path):
+    # ``Time spent for 1 epoch: 390.5 secs``: ``1`` counts the epochs the time is for (no series ``for``), and
+    # the time is no epoch; the line is at the training step before it, not at the epoch's number
+    log = parse_log(write_log(tmp_path, _epochs_of_batches(4), "tutor.log"))
+    names = set(log.metrics.column("name").to_pylist())
+    assert "for" not in names
+    assert all(v < 10 for _, v in log.series("epoch"))
+    assert log.series("time_spent") == [(300, 390.5107), (300, 380.5107), (300, 370.5107)]
+
+
+def test_a_batch_counter_starting_again_as_the_epoch_goes_up_on_the_last_record_is_no_restart(tmp_path):
+    # the last record goes back from batch 300 to 0 as the epoch printed beside it goes from 3 to 4: a new
+    # epoch, no resumed run (the excerpt ends there, so no later record says the counter goes on)
+    log = parse_log(write_log(tmp_path, _epochs_of_batches(4), "tutor.log"))
+    assert log.events == []
+    assert log.series("loss")[-1] == (0, 2.0113)
