@@ -169,3 +169,16 @@ def test_a_batch_counter_starting_again_as_the_epoch_goes_up_on_the_last_record_
     log = parse_log(write_log(tmp_path, _epochs_of_batches(4), "tutor.log"))
     assert log.events == []
     assert log.series("loss")[-1] == (0, 2.0113)
+
+
+def test_a_last_number_without_the_separator_its_format_puts_after_it_is_not_read(tmp_path):
+    # every record goes on with `` | scale ...`` after the loss; the last line stops right after ``2.5993``, five
+    # significant digits but no separator: the number may be cut (D9); the line is a record by its whole ``lr``
+    lines = [
+        f"cycle 2/ 6 | opt step {s:7d}/  40000 | lr 3e-05 | gen loss {v} | scale 2048.0 |"
+        for s, v in ((1200, "2.61937"), (1210, "2.60511"))
+    ]
+    lines.append("cycle 2/ 6 | opt step    1220/  40000 | lr 3e-05 | gen loss 2.5993")
+    log = parse_log(write_log(tmp_path, lines, "tune.log"))
+    assert log.series("loss")[-1] == (1210, 2.60511)
+    assert _steps(log, "lr") == [1200, 1210, 1220]
