@@ -128,7 +128,8 @@ _THOUSANDS = r"\d{1,3}(?:,\d{3})+(?![\d.])"
 #: A step counter anywhere in a line: a counter word's number (with an index suffix too: ``batch_id: 3820``,
 #: ``step_idx=5``), a bar's ``10/100 [``.
 _COUNTER = re.compile(
-    rf"\b(?P<key>(?:{_COUNTER_KEYS})(?:_(?:id|idx|num|no))?)\b\s*[:=#]?\s*(?P<n>{_THOUSANDS}|\d+)(?!\d|\.\d)"
+    rf"\b(?P<key>(?:{_COUNTER_KEYS})(?:_(?:id|idx|num|no))?)\b\s*[:=#]?\s*(?P<n>{_THOUSANDS}|\d+)"
+    r"(?P<k>[kK](?![\w/]))?(?!\d|\.\d)"  # ``Step: 11k``: thousands
     r"(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
     r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
     re.I,
@@ -153,7 +154,7 @@ def counter_step(text: str) -> int | None:
         elif m.group("bar"):
             found = int(m.group("bar"))
         elif m.group("key").lower() != "batch" or m.group("of"):
-            found = int(m.group("n").replace(",", ""))
+            found = int(m.group("n").replace(",", "")) * (1000 if m.group("k") else 1)
     if "-" in text:
         low = text.lower()
         for word in _RANGE_WORDS:

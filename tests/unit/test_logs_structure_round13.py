@@ -182,3 +182,13 @@ def test_a_last_number_without_the_separator_its_format_puts_after_it_is_not_rea
     log = parse_log(write_log(tmp_path, lines, "tune.log"))
     assert log.series("loss")[-1] == (1210, 2.60511)
     assert _steps(log, "lr") == [1200, 1210, 1220]
+
+
+def test_a_step_printed_in_thousands_is_read_with_its_unit(tmp_path):
+    # ``Step: 21k``: the counter in thousands, as the values' ``k`` suffix is read (21000, not 21)
+    lines = [
+        f"<| Epoch: {e} (900/900) | Loss: {3 - e / 10:.4f} | 4.1 steps/s | Step: {k}k | >"
+        for e, k in ((7, 19), (8, 21), (9, 24))
+    ]
+    log = parse_log(write_log(tmp_path, lines, "vocoder.log"))
+    assert _steps(log, "loss") == [19000, 21000, 24000]
