@@ -192,3 +192,24 @@ def test_a_step_printed_in_thousands_is_read_with_its_unit(tmp_path):
     ]
     log = parse_log(write_log(tmp_path, lines, "vocoder.log"))
     assert _steps(log, "loss") == [19000, 21000, 24000]
+
+
+def test_an_undotted_logger_name_in_pythons_default_layout_names_no_tool(tmp_path):
+    # ``INFO:reed_tts_run3:`` is the script's own logger, named after its run: no tool, where nothing else in the
+    # log refers to that name
+    lines = [
+        f"INFO:reed_tts_run3:Train Epoch: {e} [50%]" for e in (2, 3)
+    ] + [f"INFO:reed_tts_run3:step={s}, loss_gen={3 - s / 1000:.3f}, loss_disc=2.40" for s in (300, 400, 500)]
+    log = parse_log(write_log(tmp_path, lines, "tts.log"))
+    assert log.run["framework"] is None
+
+
+def test_an_undotted_logger_name_the_log_refers_to_otherwise_names_its_tool(tmp_path):
+    # the same layout, with the package's frames in a traceback: the logger is the tool's own
+    lines = [f"INFO:reedkit:step={s}, loss_gen={3 - s / 1000:.3f}, loss_disc=2.40" for s in (300, 400, 500)] + [
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/reedkit/loop.py", line 88, in fit',
+        "RuntimeError: stop",
+    ]
+    log = parse_log(write_log(tmp_path, lines, "tts.log"))
+    assert log.run["framework"] == "reedkit"
