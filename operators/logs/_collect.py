@@ -239,6 +239,13 @@ class Collector:
     def n_metric_rows(self) -> int:
         return len(self._value) + sum(p.num_rows for p in self._pieces)
 
+    def metric_names(self) -> set[str]:
+        """The names of the metrics collected so far."""
+        names = set(self._name)
+        for piece in self._pieces:
+            names.update(pc.unique(piece.column("name")).to_pylist())
+        return names
+
     # -- results --------------------------------------------------------------------------------------------
     def metrics_table(self) -> pa.Table:
         pieces = list(self._pieces)

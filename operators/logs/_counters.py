@@ -335,7 +335,9 @@ def _leading_counter(cluster: Cluster) -> bool:
     numbers its record whatever word follows. Needs three records: two lines rising by chance say nothing."""
     names, _, _ = cluster.typed or ({}, None, set())
     t = cluster.template
-    if len(cluster.rows) < 3 or t[:1] != ["<*>"] or len(t) < 3 or 0 in names:
+    if t[:1] != ["<*>"] or len(t) < 3 or 0 in names:
+        return False
+    if len(cluster.rows) < 3 and not _before_keyed_fields(cluster):
         return False
     ordinals = [_ORDINAL.match(row[2][0]) for row in cluster.rows]
     if all(ordinals):  # ``20th train loss: ...``: an ordinal numbers the record, whatever word follows it
@@ -345,6 +347,19 @@ def _leading_counter(cluster: Cluster) -> bool:
     else:
         return False
     return None not in values and all(a < b for a, b in zip(values, values[1:], strict=False))
+
+
+def _before_keyed_fields(cluster: Cluster) -> bool:
+    """A whole number standing alone as the first ``|``-separated field of a row whose other fields are named
+    (``4000 | loss 2.87 | lr 4.5e-04 | 812.44ms | mfu 31.07%``): the row's counter, from its first record on;
+    its separator sets it apart as a field of its own, and the only one without a name. Every field after it
+    holds a named value or a value with its unit (``812.44ms``), never an unnamed whole number; two named."""
+    t = cluster.template
+    names = variable_names(t)
+    if t[1:2] != ["|"] or sum(1 for pos in names if pos > 1) < 2:
+        return False
+    loose = [pos for pos in range(2, len(t)) if t[pos] == "<*>" and pos not in names]
+    return all(whole_number(row[2][pos]) is None for row in cluster.rows for pos in loose)
 
 
 #: An ordinal number as a loop prints its count (``1st``, ``22nd``, ``20th``; ``21th`` as scripts write it).

@@ -93,7 +93,13 @@ def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -
                 return
             line_no, rank, tokens, step = cut.rows[0]
             kept = list(tokens[:size])
-            if whole.template[size - 1] == "<*>" and not cut_value_kept(kept[-1], [r[2][size - 1] for r in whole.rows]):
+            siblings = [r[2][size - 1] for r in whole.rows]
+            # a value every complete record follows with its format's separator, printed without it and with fewer
+            # decimals than the one width they all print (``3.7745`` where each prints ``3.79102 | scale``): cut
+            # inside it (D9); any other cut value is read where the cut kept its size
+            if whole.template[size - 1] == "<*>" and (
+                (before_separator and _fewer_decimals(kept[-1], siblings)) or not cut_value_kept(kept[-1], siblings)
+            ):
                 kept[-1] = ""
             rank = rank if rank is not None else rank_in(whole.template, kept)  # ``rank: 12`` on the cut line
             whole.rows.append((line_no, rank, kept + [""] * (len(whole.template) - size), step))
@@ -107,6 +113,13 @@ _FIXED = re.compile(r"^[-+]?\d+\.(\d+)$")
 def _decimals(value: str) -> int | None:
     m = _FIXED.match(value)
     return len(m.group(1)) if m else None
+
+
+def _fewer_decimals(value: str, siblings: list[str]) -> bool:
+    """Whether ``value`` prints fewer decimals than its ``siblings``, which all print one number of them."""
+    widths = {_decimals(v) for v in siblings}
+    printed = _decimals(value)
+    return len(widths) == 1 and None not in widths and printed is not None and printed < widths.pop()
 
 
 def blank_cut_tail(miner: TemplateMiner) -> None:

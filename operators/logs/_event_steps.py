@@ -86,24 +86,36 @@ _LONE_NUMBER = re.compile(r"(?<![\w./:\\+-])\d+(?![\w./:\\-]|\.\d)")
 
 
 _EPOCH_NUMBER = re.compile(r"(?i)\b(?:epoch|ep)\s*[:=#]?\s*\d")
+#: The number a saved file's name ends on, after its stem and a ``_`` or ``-``: a file in a path or with a weights
+#: file's extension (``./exp/G_5500.pth``, ``model_step_1200.pt``), or a checkpoint named so (``ckpt-5500``); not
+#: a run's name (``dqn_pong_0 itr #9999 saving snapshot``).
+_FILE_NUMBER = re.compile(
+    r"(?:[/\\][\w.-]*?[_-](\d+)(?:\.[A-Za-z]\w{0,11})?"
+    r"|\b[A-Za-z][\w-]*?[_-](\d+)\.(?:pth?|ckpt|safetensors|bin|h5|pdparams|msgpack|pkl|tar|npz|params)"
+    r"|\b(?:ckpt|checkpoint|snapshot|model|weights)[_-](\d+))(?=$|[\s'\",;)\]])"
+)
 
 
 def saves_at_named_steps(events: list[dict[str, Any]], metrics: Any) -> None:
     """A save whose line names one whole number that lies between the steps of the records around it is at that
     number (in place): the step the save was taken at, which the record printed before it lags (``loss = ...,
     step = 1501`` then ``Saving checkpoints for 2000 into ...`` then ``step = 2001``; ``for 0`` before the first
-    record at 1). After the last record, the number may run on by at most one stride of the records. A save
+    record at 1). The number a saved file's name ends on (``G_3300.pth``, ``ckpt-5500``) is such a number, also
+    on a line that names the epoch too. After the last record, the number may run on by at most one stride of the records. A save
     count (``saving checkpoint 3``), an epoch (``best model at epoch 3``), a line of several numbers, or a save
     placed by its own words keeps its step. ``metrics``: the span's metric rows (an Arrow table), read only when
     a save names a number."""
     saves = []
     for ev in events:
         detail = ev.get("detail") or ""
-        if ev.get("kind") != "checkpoint" or _EPOCH_NUMBER.search(detail):
-            continue  # an epoch's number (``Better model found at epoch 3``) names no step
-        numbers = _LONE_NUMBER.findall(detail)
+        if ev.get("kind") != "checkpoint":
+            continue
+        # the number the saved file's name carries (``G_5500.pth``), also beside the epoch the save is in
+        numbers = {n for found in _FILE_NUMBER.findall(detail) for n in found if n}
+        if not numbers and not _EPOCH_NUMBER.search(detail):  # an epoch's number names no step (``Better
+            numbers = set(_LONE_NUMBER.findall(detail))  # model found at epoch 3``)
         if len(numbers) == 1:
-            saves.append((ev, int(numbers[0])))
+            saves.append((ev, int(numbers.pop())))
     if not saves:
         return
     stepped = metrics.filter(pc.is_valid(metrics["step"]))

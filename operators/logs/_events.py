@@ -329,7 +329,8 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
         ts = find_timestamp(text[:200])
         bar = _BAR_THEN.match(text)  # a report glued after a bare progress bar happened at the bar's count
         # ``nan loss at step 600``: the step the report names (a checkpoint takes the training step before it,
-        # whatever its file is numbered, unless its folder is named by the step, ``checkpoint-6000/``)
+        # unless its folder is named by the step, ``checkpoint-6000/``; the number its file's name carries is
+        # weighed against the records' steps later, ``_event_steps.saves_at_named_steps``)
         own = _OWN_STEP.search(text) if kind != "checkpoint" else _FOLDER_STEP.search(text)
         step = int(bar[1]) if bar else int(own[1]) if own else None
         opened = _open_traceback.get(out)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from assay.operators.logs._counted_phrases import counted_in_phrase, head_before_count
 from assay.operators.logs._key_shapes import bracketed_keys, possessive_name
 from assay.operators.logs._losses import TOTALLED, loss_by_ending
 from assay.operators.logs._names import (
@@ -55,7 +56,11 @@ def variable_names(template: list[str]) -> dict[int, str]:
         clock = after == [":", "<*>"] and (
             template[i + 3 : i + 4] == [":"] or not (i >= 2 and template[i - 1] == ":" and metric_name(template[i - 2]))
         )
-        if clock:
+        if clock or counted_in_phrase(template, i):
+            continue
+        head = head_before_count(template, i)
+        if head:
+            names[i] = head
             continue
         for j in range(i - 1, max(-1, i - 5), -1):
             word = template[j]

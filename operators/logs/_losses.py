@@ -59,6 +59,8 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
         found = [
             p for p in sorted(metrics) if not metric_name(words[p]) and _loss_term(key_slug(words[p])) == split
         ]
+        if not found and not any(_loss_term(key_slug(w)) for w in words.values()):
+            found = lone_criterion(metrics, words, split)
         if found and all(separate_objective(words[p]) for p in found):
             continue  # an RL trainer's policy, value, KL terms: separate objectives, no single loss
         if found and all(_OBJECTIVE_TERM.match(key_slug(words[p])) for p in found) and sum(
@@ -74,6 +76,22 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
         wholes = [p for p in ranks if ranks[p] is not None]
         if wholes:
             metrics[min(wholes, key=lambda p: (ranks[p], -p))] = split
+
+
+#: A loss criterion's short name (``nll``, ``ce``, ``ctc``), after the split it was computed on (``valid_nll``).
+_CRITERION = re.compile(r"^(?:(?P<split>train|training|val|valid|validation|eval|test)_)?(?:nll|ce|bce|xe|ctc|mse)$")
+
+
+def lone_criterion(metrics: dict[int, str], words: dict[int, str], split: str) -> list[int]:
+    """A record with no loss word whose one objective is printed under its criterion's short name (``nll=2.88 |
+    ppl=17.8``, ``ce: 3.1``): that value is the record's loss of ``split`` (``loss`` unless its key names an
+    evaluation's split; on an evaluation's line the loss becomes its ``val_loss``). Two criteria (``ce`` beside
+    ``ctc``) are parts: none is."""
+    found = [(p, m) for p in sorted(metrics) if (m := _CRITERION.match(key_slug(words[p])))]
+    if len(found) != 1:
+        return []
+    named = found[0][1]["split"]
+    return [found[0][0]] if ("loss" if named in (None, "train", "training") else "val_loss") == split else []
 
 
 def names_whole_loss(word: str) -> bool:

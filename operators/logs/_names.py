@@ -279,14 +279,14 @@ def run_count(key: str) -> bool:
 
 
 #: The splits an evaluation's record prefixes its keys with (fairseq's ``valid_loss`` ... ``valid_num_updates``).
-_EVAL_PREFIXES = ("valid_", "validation_", "val_", "eval_", "test_")
+EVAL_PREFIXES = ("valid_", "validation_", "val_", "eval_", "test_")
 
 
 def _echoed_run_count(slug: str) -> str | None:
     """A run-wide counter an evaluation's record repeats under its split's prefix (``valid_num_updates``,
     ``eval_global_step``): the training's step the evaluation ran at, not a count of the evaluation's own
     batches (``val_step`` stays no step key). The counter's own name, else ``None``."""
-    for prefix in _EVAL_PREFIXES:
+    for prefix in EVAL_PREFIXES:
         rest = slug[len(prefix) :]
         if slug.startswith(prefix) and (rest in _RUN_WIDE_STEP_KEYS or rest == "global_step"):
             return rest

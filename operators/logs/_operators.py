@@ -26,6 +26,7 @@ from assay.operators.logs._event_steps import last_placeable_line, place_by_head
 from assay.operators.logs._frameworks import name_framework
 from assay.operators.logs._lines import detect_prefix, prefix_style, split_prefix, strip_prefixes
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
+from assay.operators.logs._saves import one_event_per_save
 from assay.operators.logs._spans import parse_span
 
 #: Files over this size are split; each chunk is parsed by its own worker.
@@ -176,6 +177,7 @@ class log_parse:  # noqa: N801 -- the operator's registered name; a class so eac
         if last is not None:
             _place_by_headers(result, path, int(start), int(end), int(record.get("first_line") or 1), prefix, last)
         saves_at_named_steps(result.events, result.metrics)
+        one_event_per_save(result.events)  # a checkpoint written as several files, a line each: one save
         summary = {
             **result.summary,
             "doc_id": record["doc_id"],

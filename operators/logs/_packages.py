@@ -133,7 +133,7 @@ def _carrier(packages: str, reason: str, example: str) -> Carrier:
 CARRIERS: tuple[Carrier, ...] = (
     _carrier("__main__ main root py", "a script's own logger (``logging.getLogger(__name__)`` in the script run, "
              "the root logger, Python's warnings logger): the user's code, not a tool's",
-             "INFO:__main__:epoch 1 done"),
+             "2024-01-02 10:00:00 - __main__ - INFO - epoch 1 done"),
     _carrier("""builtins abc argparse asyncio atexit codecs collections concurrent contextlib copy ctypes dataclasses
              datetime distutils encodings enum faulthandler functools gc glob importlib inspect io json logging
              math multiprocessing os pathlib pickle queue random re runpy selectors shutil signal site socket
@@ -277,11 +277,14 @@ def evidence(text: str) -> list[tuple[str, str, str]]:
     its outermost frame that is in a package (the caller is the more specific code: a tool's frame sits above
     the libraries it calls)."""
     found: list[tuple[str, str, str]] = []
+    bare: list[tuple[str, str, str]] = []
     for m in _LOGGER.finditer(text):
         # a bracketed name is printed as its author spells the tool (``LightGBM``); the package is lower case
         top = _module_package(m["h"].lower() if m["h"] else next(g for g in m.groups() if g))
         if top:
-            found.append((top, "logger", m[0].strip()))
+            # Python logging's default layout with an undotted name (``INFO:alto_voice:``): a script's own logger,
+            # often named after its run's folder, unless the table knows it or the log refers to it otherwise
+            (bare if m["a"] and "." not in m["a"] and top not in _PACKAGE else found).append((top, "logger", m[0].strip()))
     for m in _RUN_MODULE.finditer(text):
         top = _module_package(m.group(1))
         if top:
@@ -303,7 +306,8 @@ def evidence(text: str) -> list[tuple[str, str, str]]:
                     else "site-packages frame" if _SITE.search(line) else "known folder frame")
             found.append((top, kind, line.strip()))
             pending = pending and every
-    return found
+    named = {top for top, _kind, _line in found}
+    return found + [ref for ref in bare if ref[0] in named]
 
 
 def references(text: str) -> dict[str, int]:

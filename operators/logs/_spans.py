@@ -18,6 +18,7 @@ from assay.operators.logs._base import LogParser
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._events import COMMON_FILTER, CONTINUATION, observe, observe_wrapped
 from assay.operators.logs._lines import LineBlock, PrefixStyle, after_prefix, split_prefix
+from assay.operators.logs._names import EVAL_PREFIXES
 from assay.operators.logs._read import BLOCK_BYTES, iter_blocks, read_tail
 from assay.operators.logs._timestamps import find_timestamp
 from assay.operators.logs._wrapped import join_wrapped
@@ -118,9 +119,16 @@ def _parse_span(
             line_no - 1,
         )
     parser.finish()
-    if not out.n_metric_rows and parser_cls.name != "generic":
+    if parser_cls.name != "generic" and (not out.n_metric_rows or _evaluations_only(out)):
         _read_generically(path, start, end, first_line, prefix, block_bytes, out)
     return _finish(out, prior_step, prior_finite)
+
+
+def _evaluations_only(out: Collector) -> bool:
+    """Whether every metric a framework's parser found is an evaluation's (nanoGPT's ``step N: train loss X,
+    val loss Y`` line beside a script's own training rows): the training records are left to the general
+    reader."""
+    return all(name.startswith(EVAL_PREFIXES) for name in out.metric_names())
 
 
 def _read_generically(
@@ -146,10 +154,13 @@ def _read_generically(
         line_no += block.n
     reader.finish()
     table = shadow.metrics_table()
+    # the lines the framework's parser read (its evaluations) keep its reading
+    read = set(out.metrics_table().column("line_no").to_pylist()) if out.n_metric_rows else set()
     for step, name, value, rank, n in zip(
         *(table.column(c).to_pylist() for c in ("step", "name", "value", "rank", "line_no")), strict=True
     ):
-        out.metric(name, step, value, n, rank)
+        if n not in read:
+            out.metric(name, step, value, n, rank)
 
 
 def feed_block(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from assay.operators.logs._epoch_bases import printer_of
+from assay.operators.logs._epoch_shares import EpochShares
 from assay.operators.logs._epochs import (  # noqa: F401 -- the epoch context is read with the steps
     EPOCH_NUMBER,
     EpochBars,
@@ -127,7 +128,8 @@ _THOUSANDS = r"\d{1,3}(?:,\d{3})+(?![\d.])"
 #: A step counter anywhere in a line: a counter word's number (with an index suffix too: ``batch_id: 3820``,
 #: ``step_idx=5``), a bar's ``10/100 [``.
 _COUNTER = re.compile(
-    rf"\b(?P<key>(?:{_COUNTER_KEYS})(?:_(?:id|idx|num|no))?)\b\s*[:=#]?\s*(?P<n>{_THOUSANDS}|\d+)(?!\d|\.\d)"
+    rf"\b(?P<key>(?:{_COUNTER_KEYS})(?:_(?:id|idx|num|no))?)\b\s*[:=#]?\s*(?P<n>{_THOUSANDS}|\d+)"
+    r"(?P<k>[kK](?![\w/]))?(?!\d|\.\d)"  # ``Step: 11k``: thousands
     r"(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
     r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
     re.I,
@@ -152,7 +154,7 @@ def counter_step(text: str) -> int | None:
         elif m.group("bar"):
             found = int(m.group("bar"))
         elif m.group("key").lower() != "batch" or m.group("of"):
-            found = int(m.group("n").replace(",", ""))
+            found = int(m.group("n").replace(",", "")) * (1000 if m.group("k") else 1)
     if "-" in text:
         low = text.lower()
         for word in _RANGE_WORDS:
@@ -228,6 +230,7 @@ class EpochCounters:
         self.zero_printed = False  # the file names an epoch 0 somewhere (``Epoch[0] Elapsed time``)
         # the first epoch's number as the printer of the file's counter lines numbers it (``_epoch_bases``)
         self.printer_first: int | None = None
+        self._shares = EpochShares()  # counters whose every record lies in its epoch's share of the total
 
     def first(self, rank: int | None) -> int:
         """The run's first epoch: 0 once the text names an epoch 0 (the text wins), else the base of the printer
@@ -305,15 +308,19 @@ class EpochCounters:
             if banner_now == 0:
                 self.zero_based.add(rank)
         # (a counter before the first banner is in the epoch before it: one going on across the banner counts too)
-        went_up = last_epoch is not None and now is not None and now > last_epoch
-        if last is not None and n > last and (went_up or (last_epoch is None and banner_now is not None)):
+        at_epoch = now if now is not None else k  # the epoch beside it, printed bare or ``k/N``
+        went_up = last_epoch is not None and at_epoch is not None and at_epoch > last_epoch
+        share = self._shares.see(key, line_no, k - self.first(rank), n, total, epoch) if k is not None else None
+        if share or (last is not None and n > last and (went_up or (last_epoch is None and banner_now is not None))):
             self.run_wide.add(key)
             for line in self._shifted.pop(key, []):
                 self.offsets.pop(line, None)
+        if share is False and self._shares.give_back(key, self.offsets, self._shifted):
+            self.run_wide.discard(key)  # a record outside its share: those read as the run's take their offset
         if _GLOBAL_WORD.search(before[-40:]):
             self.run_wide.add(key)  # it says it counts the whole run (``global iteration 920/ 3402``)
         if key in self.run_wide:
-            self._state[key] = (n, stride, 0, now)
+            self._state[key] = (n, stride, 0, at_epoch)
             self.last_total[rank] = total
             return n
         first = self.first(rank)
@@ -335,7 +342,7 @@ class EpochCounters:
                 offset += total
             elif n > last:
                 stride = n - last
-        self._state[key] = (n, stride, offset, now)
+        self._state[key] = (n, stride, offset, at_epoch)
         self.last_total[rank] = total
         if offset:
             self.offsets[line_no] = offset

@@ -81,11 +81,15 @@ class StepTrack:
         # back: a record right after the dip at or past the step before it is no resumed run.
         after = np.concatenate((steps[1:], [-1]))
         out = []
-        for i in np.flatnonzero((steps < prev) & (after < prev)):
+        dips = np.flatnonzero((steps < prev) & (after < prev))
+        epochs = self._epochs_by_line() if len(dips) else (np.empty(0), np.empty(0))
+        for i in dips:
             if i == 1 and prior_step is None:
                 # the only record before the dip is the log's first: a banner read as a record ("Epoch:500
                 # 3GPU, batch size: 32" above the run's "Epoch: 0"), not a run that went on and resumed
                 continue
+            if _epoch_went_up(epochs, int(lines[i])):
+                continue  # a counter of the epoch's batches starting again as the epoch beside it goes up
             out.append(
                 Event(
                     int(lines[i]),
@@ -97,6 +101,15 @@ class StepTrack:
                 )
             )
         return out
+
+    def _epochs_by_line(self) -> tuple[np.ndarray, np.ndarray]:
+        """The main rank's ``epoch`` values and their lines, in line order, where records print their epoch."""
+        m = self._metrics
+        mask = pc.and_(pc.equal(m.column("name"), "epoch"), pc.equal(m.column("rank").fill_null(-1), self.main_rank))
+        picked = m.filter(mask)
+        lines = picked.column("line_no").to_numpy()
+        order = np.argsort(lines, kind="stable")
+        return lines[order], picked.column("value").to_numpy()[order]
 
     def loss_rows(self) -> tuple[np.ndarray, np.ndarray, _Steps]:
         """The main rank's loss values, their lines and steps, in line order (computed once)."""
@@ -180,6 +193,13 @@ class StepTrack:
             out["last_finite_line"] = int(lines[finite[-1]])
             out["min"] = _num(float(np.min(values[finite])))
         return out
+
+
+def _epoch_went_up(epochs: tuple[np.ndarray, np.ndarray], line_no: int) -> bool:
+    """Whether the record on ``line_no`` prints an epoch above the last one printed before it."""
+    lines, values = epochs
+    at = int(np.searchsorted(lines, line_no, side="left"))
+    return 0 < at < len(lines) and lines[at] == line_no and values[at] > values[at - 1]
 
 
 class _Steps:

@@ -414,7 +414,7 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
     the first (the epoch), so every such line takes the typed step."""
     second: dict[int, int] = {}
     plain: dict[int, int] = {}
-    by_epoch = []  # templates numbered by their epoch: among finer steps, a line of one is at the step before
+    by_epoch = []  # templates numbered by their epoch: among finer steps at the step before, numbering no line
     finer: dict[int, int] = {}
     for cluster in miner.clusters():
         names, pos, _ = _step_of(cluster)
@@ -432,7 +432,7 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
                 finer.update(counted)
     if not second and not plain:
         return
-    steps = {**plain, **second}
+    steps = {**({n: v for n, v in plain.items() if n in finer} if finer else plain), **second}
     lines = sorted(steps)
     finer_lines = sorted(finer)
     for cluster in miner.clusters():
