@@ -49,6 +49,8 @@ _STOP_EN = re.compile(
     r"respectively|which|that|thanks|because|without|through|but|yet|is|are|was|were|"
     # "compared to X as we grow the model": 'as' with a pronoun opens a clause of its own, no name's part.
     r"as\s+(?:we|they|it|one|you|our|their|its))\b|\s*(?:[,;:()\[\]]|\.(?!\d|(?-i:[a-z])))|"
+    # a table's cell separator, and a header path's level ("Speedup over DP / Epoch time | ..."): the cell ends
+    r"\s+[|/]\s|"
     # A number starts another statement, not a model's size after an article ("than the 2.5B model").
     # ("than X and up to **3x** higher ...": its bound and a Markdown emphasis before it)
     r"(?<!\bthe)\s+(?:(?:and|or)\s+)?(?:(?:up\s+to|as\s+much\s+as)\s+)?(?:\*\*|__)?[\d$~](?![\d.]*[x×][A-Z])|"

@@ -194,6 +194,12 @@ _CAPTION_LINES = 4
 _CAPTION_BELOW = re.compile(r"\s*(?:Table|Tab\.|表)\s*\d", re.I)
 
 
+#: A column header naming what its figures are set against by name ("Speedup over DP", "Gain vs. FooRT").
+_AGAINST_A_NAME = re.compile(r"\b(?:over|vs\.?|versus|relative\s+to|compared\s+(?:to|with))\s+(?:the\s+)?[A-Z]")
+#: A configuration label opening with a grid of counts ("4x4", "2×8") and up to three short tokens after it.
+_SETTING_LABEL = re.compile(r"\d+\s*[x×]\s*\d+(?:\s+[\w()\[\]/+-]{1,9}){1,3}")
+
+
 def table_result(text: str, start: int, end: int, unit: str) -> bool:
     """Whether a number in a table row states a result: the row names something in its first cell or is
     labelled by its setting (a GPU count, a batch size, a resolution), the number is a ratio filling a cell
@@ -208,7 +214,10 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
         return False
     row_cells = cells(row, lo)
     first = row_cells[0][1].strip()
-    by_setting = bool(SETTING_CELL.fullmatch(first)) and not _RATIO_CELLS.fullmatch(first)
+    # a label of a setting: a count or a grid of counts, alone or before a few short tokens that name the
+    # run's configuration ("8", "4x4 (A) 15-1", "2x8 (B) Straight")
+    setting = SETTING_CELL.fullmatch(first) or _SETTING_LABEL.fullmatch(first)
+    by_setting = bool(setting) and not _RATIO_CELLS.fullmatch(first)
     # a label may open with a model's size ("3B TP8 8 4K", "1.7B CP2TP4 16 4K"): a name still
     named = re.match(r"[A-Za-z\u4e00-\u9fff]|\d+(?:\.\d+)?[BMK]\s+[A-Za-z]", first)
     if not (named or by_setting) or SETTING_HEADER.search(first):
@@ -227,7 +236,8 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
         # a quotient of the row's own figures is a restatement, and a column holding the unit a series
         # normalised to one setting, unless its header says what it sets against what ("A vs B"): then it is
         # the comparison the table was drawn for, row by row
-        if comparing_column(text, lo, column):
+        if comparing_column(text, lo, column) or _AGAINST_A_NAME.search(_column_head(text, lo, column)):
+            # "A vs B", "Speedup over DP": the column sets each setting's run against what the header names
             return results
         return results and not _quotient(row_cells, column, unit) and not _normalised(text, lo, column)
     return unit == "x" or results
@@ -309,3 +319,10 @@ def _table_head(text: str, row_start: int) -> tuple[str, str]:
     caption_below = below[j] if not captioned and j < len(below) and _CAPTION_BELOW.match(below[j]) else ""
     own = " ".join([*head, caption_below]) if caption_below else " ".join([*above, *head])
     return " ".join([*above, *head, caption_below]), own
+
+
+def _column_head(text: str, row_start: int, column: int) -> str:
+    """The header cell over ``column`` of the table holding the row at ``row_start`` ('' where none)."""
+    head = header_row(text, row_start).split(_CELL_SEP)
+    return head[column] if column < len(head) else ""
+

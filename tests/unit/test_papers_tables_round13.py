@@ -111,3 +111,22 @@ def test_a_shape_in_a_code_span_is_no_ratio(tmp_path):
     )
     found = file_claims(tmp_path, text, "foogrid.md")
     assert [(c["value"], c["unit"], c["versus"]) for c in found] == [(1.3, "x", "BarGraph")]
+
+
+def test_rows_labelled_by_a_grid_of_counts_under_a_speedup_over_header_are_results_against_its_name(papers_bound):
+    # "4x4 (A) 15-1": servers x GPUs, a cluster and a configuration; the header names the baseline, so the
+    # reference rows' 1x do not make the column a curve normalised to one of its settings
+    text = (
+        "We present FooPipe, a pipeline training system. FooPipe is 2.1x faster than DP.\n\n"
+        "Task Model # Servers Config | Speedup over DP / Epoch time | Speedup over DP / TTA\n"
+        "4x4 (A) 15-1 | 4.28× | 4.26×\n"
+        "Image BarNet-16 Quux 68% top-1 |  |\n"
+        "2x8 (B) 15-1 | 2.88× | 2.36×\n"
+        "4x4 (A) 16 | 1× | 1×\n\n"
+        "Table 1: Summary of results comparing FooPipe with data parallelism (DP).\n\n"
+        "On the second cluster, FooPipe reaches a speedup of 2.88× with 16 GPUs.\n"
+    )
+    found = claims_in_order(text, papers_bound)
+    cells = [(c["value"], c["versus"]) for c in found if c["value"] in (4.28, 4.26, 2.88, 2.36)]
+    assert cells == [(4.28, "DP"), (4.26, "DP"), (2.88, "DP"), (2.36, "DP"), (2.88, "DP")]
+    assert 68.0 not in [c["value"] for c in found]  # an accuracy target in a label is no claim
