@@ -6,7 +6,27 @@ beside their sub-rows taken from the nearest row that has them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+
+# A figure, not a label's part: a decimal, a share or a multiple ("21.8", "68%", "1.3x"); a size or a count
+# ("7B", "16", "4K", "TP4") is a label's.
+_FIGURE = re.compile(r"^[~≈<>±+-]?\d*\.\d+(?![BMKT]\b)|\d\s*[%x×](?!\w)")
+# A header that writes a unit or a measure names a column of results, not a label's part.
+_MEASURED = re.compile(
+    r"[%(\[]|\b(?:speed-?up|time|throughput|latency|accuracy|memory|energy|cost|reduction|improvement|gain|"
+    r"overhead|ratio|score|loss|rate|tflops?|flops)\b",
+    re.I,
+)
+
+
+def label_columns(grid: Sequence[Sequence[str]], header: Sequence[str], lead: int) -> bool:
+    """Whether the ``lead`` columns left of the groups' titles all hold a label's parts: no header among them
+    writes a unit or a measure, and no cell past the first column holds a figure (a decimal, a share, a
+    multiple). Else some of them are results, each read in its own column."""
+    if any(_MEASURED.search(h) for h in header[1:lead]):
+        return False
+    return not any(_FIGURE.search(row[j].strip()) for row in grid for j in range(1, min(lead, len(row))))
 
 
 def one_label(grid: Sequence[Sequence[str]], lead: int, centres: Sequence[float]) -> list[list[str]]:

@@ -47,7 +47,7 @@ from assay.operators.papers._pdf_headers import (
     split_names,
     split_titles,
 )
-from assay.operators.papers._pdf_labels import one_label
+from assay.operators.papers._pdf_labels import label_columns, one_label
 
 #: A value cell: a number with at most a short unit (``3.2x``, ``(1.19×)``, ``41%``, ``12.5 ms``), or a
 #: mark that stands for a value (a dash, a check or a cross).
@@ -139,7 +139,8 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
     labels = _label_columns(grid)
     centres = [_centre(row) for row in body_rows]
     lead = min(grouped, default=0)
-    if lead > 1:  # the columns before the groups' are the rows' label, sizes and counts among its parts
+    if lead > 1 and label_columns(grid, header, lead):
+        # the columns before the groups' are the rows' label, sizes and counts among its parts
         grid, header, labels = (
             one_label(grid, lead, centres),
             [" ".join(header[:lead]), *header[lead:]],

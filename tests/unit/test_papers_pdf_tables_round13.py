@@ -125,3 +125,21 @@ def test_a_row_label_keeps_its_sizes_and_counts(tmp_path):
     assert not {16.0, 32.0, 8.0, 2.0, 4.0, 7.0, 14.0, 70.0} & {c["value"] for c in claims}
     found = _by_value(claims)
     assert found[12.4]["setting"].endswith("row 1") and found[11.9]["setting"].endswith("row 3")
+
+
+def test_a_results_column_left_of_the_groups_is_read_in_its_own_column(tmp_path):
+    # only label columns (a model, a count, a size) left of the groups' titles make one label: a column of
+    # figures there ("Gain (%)", decimals) keeps its cells as results of their own
+    cells = [
+        (54, 640, "Table 2: Gain (%) and memory cut (%) of FooRT and HexaServe relative to BaseRT."),
+        (60, 620, "Model"),
+        (150, 620, "Gain (%)"),
+        (300, 620, "Memory Cut (%)"),
+        (270, 608, "FooRT"),
+        (340, 608, "HexaServe"),
+    ]
+    for y, label, gain, a, b in ((596, "Mistral 7B", "6.4", "3.3", "13.6"), (584, "Qwen 14B", "5.7", "2.8", "10.9")):
+        cells += [(60, y, label), (152, y, gain), (272, y, a), (342, y, b)]
+    found = _by_value(_claims(tmp_path, cells))
+    assert {6.4, 5.7, 3.3, 13.6, 2.8, 10.9} <= set(found)
+    assert found[13.6]["subject"] == "HexaServe"
