@@ -54,7 +54,7 @@ def variable_names(template: list[str]) -> dict[int, str]:
         # hours of a clock time (7:57:00, eta: 1:23), unless a metric's name comes right before a value that
         # only a colon follows (torchtune's "Loss: 2.26:  4%|")
         clock = after == [":", "<*>"] and (
-            template[i + 3 : i + 4] == [":"] or not (i >= 2 and template[i - 1] == ":" and metric_name(template[i - 2]))
+            template[i + 3 : i + 4] == [":"] or not _metric_before_colons(template, i)
         )
         if clock or counted_in_phrase(template, i):
             continue
@@ -94,6 +94,15 @@ def variable_names(template: list[str]) -> dict[int, str]:
     _value_first_names(template, names)
     bracketed_keys(template, names)
     return names
+
+
+def _metric_before_colons(template: list[str], i: int) -> bool:
+    """A metric's name right before the value at ``i``, behind its colon or a doubled one (``Loss: 2.26``, the
+    ``Loss :: 0.0830`` of prismatic-style bar descriptions)."""
+    j = i - 1
+    while j >= 0 and template[j] == ":" and i - j <= 2:
+        j -= 1
+    return j < i - 1 and j >= 0 and bool(metric_name(template[j]))
 
 
 #: Separators between the fields of a line (``a, b``, ``a | b``, ``a; b``).

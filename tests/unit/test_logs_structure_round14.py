@@ -1,0 +1,21 @@
+"""Logs round 14: class-level readings found on a newly opened set (distributed launchers and runtimes), each rule
+on a log written here in its shape (own-worded tool output) and read through the whole ``parse_log`` path."""
+
+from __future__ import annotations
+
+from log_files import write_log
+
+from assay.operators.logs import parse_log
+
+
+def test_a_loss_behind_a_doubled_colon_in_a_bar_description_is_read(tmp_path):
+    # ``Loss :: 0.0412:  7%|...``: the bar's description names its loss with ``::``; the value before the
+    # description's own colon is that loss, not the hours of a clock time
+    lines = [
+        f"~~ [Lap 002] Global Step {n:06d} ~~ Rate :: 0.000150 - Loss :: {loss}:  7%|▋         | "
+        f"{n + 1}/30000 [1:10:05<14:20:11,  1.91s/it]"
+        for n, loss in ((1840, "0.0412"), (1850, "0.0398"), (1860, "0.0405"))
+    ]
+    log = parse_log(write_log(tmp_path, lines, "relay.log"))
+    assert log.series("loss") == [(1840, 0.0412), (1850, 0.0398), (1860, 0.0405)]
+
