@@ -16,6 +16,8 @@ _TOKEN = re.compile(
     # them (ESPnet's ``1-100batch:``)
     r"|[-+]?(?:\d[\d,]*\.\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+(?![A-Za-z%:]))?"
     r"|[-+]?\d[\d,]*(?:[eE][-+]?\d+)?(?:[A-Za-z%]+)?"
+    # a non-finite value that ends a sentence (``Loss is NaN.``): the full stop is no part of the value
+    r"|-?(?:nan|NaN|inf|Inf)(?=\.(?:\s|$))"
     # words and keys (train/loss, lr-AdamW, Acc@1, mAP@0.5, memory(GiB)); a parenthesis opens a word's unit only with a
     # letter (``Batch(100/1879)`` is a counter word and its counter)
     r"|[A-Za-z_][A-Za-z0-9_./\-]*(?:\([A-Za-z][\w/%.\-]*\))?[A-Za-z0-9_./\-]*(?:@\d+(?:\.\d+)?)?"

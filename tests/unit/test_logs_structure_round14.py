@@ -19,3 +19,14 @@ def test_a_loss_behind_a_doubled_colon_in_a_bar_description_is_read(tmp_path):
     log = parse_log(write_log(tmp_path, lines, "relay.log"))
     assert log.series("loss") == [(1840, 0.0412), (1850, 0.0398), (1860, 0.0405)]
 
+
+def test_a_non_finite_loss_ending_a_sentence_is_the_records_loss(tmp_path):
+    # ``Loss is NaN.``: the full stop ends the sentence, the word before it is the value
+    lines = [
+        f"07:12:{s:02d} NOTE Stepper - [Round 31][Update {u}] Pushed 1024 rows. Loss is {v}. Rate now 0.02."
+        for s, u, v in ((1, 5210, "0.8125"), (3, 5211, "0.8090"), (5, 5212, "NaN"))
+    ]
+    log = parse_log(write_log(tmp_path, lines, "relay.log"))
+    steps = [s for s, _ in log.series("loss")]
+    assert steps == [5210, 5211, 5212]
+    assert str(log.series("loss")[-1][1]) == "nan"
