@@ -226,7 +226,8 @@ EVENTS: tuple[EventRule, ...] = (
               r"|\bSnapshotting (?:solver state )?to\b|\b(?:exported|exporting) (?:the )?(?:model|weights|checkpoint)\b",
               "epoch 4 done, val acc 0.81; stored weights as runs/exp2/last.pth"),
     # An uncaught exception: the last line of a traceback (``ValueError: ...``) at the start of a line.
-    EventRule("failure", r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)(?::|$)",
+    # Also one a framework wraps around the worker's own, its cause in brackets (``RemoteStepError(KeyError):``).
+    EventRule("failure", r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)(?:\([\w.]*(?:Error|Exception)\))?(?::|$)",
               "ValueError: expected a tensor of 4 dimensions, got 3", case=True),
 )
 #: Lines that name an accelerator (no event): read for the run's hardware.

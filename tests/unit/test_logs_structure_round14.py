@@ -30,3 +30,16 @@ def test_a_non_finite_loss_ending_a_sentence_is_the_records_loss(tmp_path):
     steps = [s for s, _ in log.series("loss")]
     assert steps == [5210, 5211, 5212]
     assert str(log.series("loss")[-1][1]) == "nan"
+
+
+def test_an_exception_a_framework_wraps_around_the_workers_is_the_runs_failure(tmp_path):
+    # "<Wrapper>Error(<Cause>Error): ..." as a task runner prints a remote worker's exception, no traceback header
+    lines = [
+        "step 10 loss 2.41",
+        "step 20 loss 2.37",
+        "2024-05-02 10:01:07,114\tERROR runner.py:88 -- Trial FooTrainer_0001: Error processing event.",
+        "quux.errors.RemoteStepError(KeyError): quux::Trainer.fit() (pid=411, ip=10.0.0.7)",
+    ]
+    log = parse_log(write_log(tmp_path, lines, "relay.log"))
+    assert log.event_kinds() == ["failure"]
+    assert log.run["status"] == "failed"
