@@ -35,10 +35,11 @@ _IN_DUMP = re.compile(rf"(?<![\w.])['\"]?(?P<key>{_KEYS})['\"]?\s*[:=]\s*(?P<val
 #: A batch size written in words, as a trainer's start-up banner prints it (``Instantaneous batch size per device =
 #: 8``, ``Total train batch size (w. parallel, distributed & accumulation) = 64``, several on a line apart by ``|``):
 #: per device, or of the whole step where a word says so (total, global, effective); and the GPUs it runs on
-#: (``Num GPUs = 1``), its world size. Each stands alone between separators (``|``, ``,``) or at the line's end.
+#: (``Num GPUs = 1``, ``World size = 2``), its world size. Each stands alone between separators (``|``, ``,``)
+#: or at the line's end.
 _PER_DEVICE = r" per (?:device|gpu|process|rank|worker)"
 _BATCH_AFTER = r"(?: \([^)]*\))?\s*[:=]\s*"
-_GPUS = r"(?:num|number of) gpus\s*[:=]\s*"
+_GPUS = r"(?:(?:num|number of) gpus|world size)\s*[:=]\s*"
 _WORDED_BATCH = re.compile(
     rf"(?<![\w'])(?P<words>(?:[A-Za-z]+ ){{0,3}})batch size(?P<per>{_PER_DEVICE})?{_BATCH_AFTER}(?P<value>\d+)"
     r"\s*(?=\||,|$)",

@@ -43,3 +43,13 @@ def test_an_exception_a_framework_wraps_around_the_workers_is_the_runs_failure(t
     log = parse_log(write_log(tmp_path, lines, "relay.log"))
     assert log.event_kinds() == ["failure"]
     assert log.run["status"] == "failed"
+
+
+def test_a_world_size_worded_in_a_start_up_line_is_the_runs(tmp_path):
+    lines = [
+        "[2024-03-01 09:00:02,114] [INFO] [elastic.py:90:_setup] Rank = 0, World size = 4, Accumulation steps = 2",
+        "[2024-03-01 09:00:09,502] [INFO] [trainer.py:51:fit] step 100 loss 1.92",
+        "[2024-03-01 09:00:16,877] [INFO] [trainer.py:51:fit] step 200 loss 1.85",
+    ]
+    log = parse_log(write_log(tmp_path, lines, "relay.log"))
+    assert log.run["world_size"] == 4
