@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from assay.operators.papers._cues import CUES, Cue
 from assay.operators.papers._figure_text import even_row, label_line, plot_label, tick_label, torn_decimal
+from assay.operators.papers._numbers import parse_number
 from assay.operators.papers._table_compare import comparing_column
 from assay.operators.papers._table_units import (
     BARE_CELL,
@@ -263,7 +264,7 @@ def _quotient(row_cells: list[tuple[int, str]], column: int, unit: str) -> bool:
         return False
     ratio = float(value.group(1))
     numbers = [
-        float(m.group("num").replace(",", ""))
+        parse_number(m.group("num"))
         for j, (_, c) in enumerate(row_cells)
         if j not in (0, column) and (m := BARE_CELL.fullmatch(c))
     ]

@@ -35,6 +35,8 @@ class Line(Protocol):
 _GLUED_RUN = re.compile(r"(?:\d+(?:[.,]\d+)*[x×%]){2,}")
 _GLUED_ONE = re.compile(r"\d+(?:[.,]\d+)*[x×%]")
 _PLAIN = re.compile(r"\d+(?:[.,]\d+)*")
+#: A row label that writes its values' unit in brackets at its end (``Energy Saving (%)``, ``Gain (×)``).
+UNIT_LABEL = re.compile(r"[(\[]\s*[%x×]\s*[)\]]$")
 
 
 @dataclass(frozen=True)
@@ -72,22 +74,25 @@ def cut_values(block: Sequence[Line]) -> list[Line]:
     closer than an em (``12.3 45.6``) are one run of PDFium's, and ratios may come glued (``1.94×3.29×``)."""
     out: list[Line] = []
     for line in block:
-        parts = _values(line.text) or _labelled(line.text)
+        parts = _values(line.text) or labelled(line.text)
         out += [line] if parts is None else pieces(line, parts)
     return out
 
 
-def _labelled(text: str) -> list[str] | None:
+def labelled(text: str) -> list[str] | None:
     """A row's label run into its values by PDFium (``Peak memory use 0.62× 0.81×``): the label (words, a
-    letter among them) as one cell and each value as its own, when two or more values, a ratio or a share
-    among them, close the run; None for any other line."""
+    letter among them) as one cell and each value as its own, when two or more values close the run and
+    either a ratio or a share is among them or the label writes their unit in brackets (a transposed
+    table's measure, ``Energy Saving (%) 7.2 8.5``); None for any other line."""
     words = text.split()
     k = len(words)
     while k > 0 and _values(f"0 {words[k - 1]}") is not None:  # the word is a value (or a glued run)
         k -= 1
     values = _values(" ".join(words[k:]))
     label = " ".join(words[:k])
-    if not values or not any(_GLUED_ONE.fullmatch(v) for v in values) or not re.search(r"[A-Za-z]{2}", label):
+    if not values or not re.search(r"[A-Za-z]{2}", label):
+        return None
+    if not any(_GLUED_ONE.fullmatch(v) for v in values) and not UNIT_LABEL.search(label):
         return None
     return [label, *values]
 

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from assay.operators.papers._pdf_cells import value_lines
+from assay.operators.papers._pdf_cells import labelled, value_lines
 from assay.operators.papers._pdf_tables import body_grids, table_lines
 
 
@@ -265,16 +265,22 @@ def _body_grids(lines: Sequence[Line], body: float, measure: float) -> set[int]:
         captions,
         lambda ln: (
             not _CAPTION.match(ln.text)
-            and (ln.right - ln.left < width or _names(ln.text))
+            and (ln.right - ln.left < width or _names(ln.text) or labelled(ln.text) is not None)
             and ln.largest >= _SMALL * body
         ),
     )
+
+
+#: A unit in brackets as a header writes it (``(%)``, ``(x)``).
+_UNIT_HEADS = re.compile(r"[(\[]\s*[%x×]\s*[)\]]")
 
 
 def _names(text: str) -> bool:
     """A full-width table's header line wider than a column: a few capitalised names side by side
     (``FooRT HexaServe FooRT HexaServe``), no prose."""
     words = text.split()
+    if len(_UNIT_HEADS.findall(text)) >= 2 and len(words) <= 10 and not text.rstrip().endswith((".", ":", ";")):
+        return True  # measures side by side, each with its unit ("Time Cut (%) Energy Cut (%)"): no prose
     return 2 <= len(words) <= 8 and all(w[0].isupper() or w[0] in "+#(" for w in words)
 
 

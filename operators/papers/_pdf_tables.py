@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from assay.operators.papers._pdf_cells import Cell, Line, cut_values
+from assay.operators.papers._pdf_cells import UNIT_LABEL, Cell, Line, cut_values
 from assay.operators.papers._pdf_headers import (
     TOUCH,
     column_of,
@@ -54,6 +54,7 @@ from assay.operators.papers._pdf_labels import label_columns, one_label
 _VALUE = re.compile(
     r"^[(\[]?[-−+~≈<>]?\s*\d[\d.,]*\s*(?:[x×%]|[A-Za-z/]{1,4})?\s*[)\]]?$|^[(\[]?[-–—√✓✗×✔✘]+[)\]]?$"
 )
+_WHOLE = re.compile(r"\d+")
 #: Between the levels of a header's path: a group's title and the column's own header under it.
 GROUP_SEP = " / "
 _BARE_RATIO = re.compile(r"^\((?P<v>[-−+~≈]?\s*\d[\d.,]*\s*[x×%])\)$")
@@ -90,6 +91,8 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
     )
     if first is None:
         return None
+    settings = _settings_row(rows, first)
+    transposed, first = settings != first, settings
     body_rows = rows[first:]
     if sum(1 for row in body_rows if len(row) >= 2) < _MIN_ROWS:
         return None
@@ -135,6 +138,9 @@ def table_lines(block: Sequence[Line]) -> list[str] | None:
                 sep = GROUP_SEP if j in grouped and j not in own and header[j] else " "
                 header[j] = f"{header[j]}{sep}{text}".strip()
                 own.update({j} & grouped)
+    if transposed:  # the settings' numbers head their columns, their title the label column
+        header = _place(rows[first - 1], columns)
+        header[0] = " ".join(c.text for row in head_rows[:-1] for c in row) or header[0]
     grid = [_place(row, columns) for row in body_rows]
     labels = _label_columns(grid)
     centres = [_centre(row) for row in body_rows]
@@ -204,6 +210,22 @@ def body_grids(
                 out.update(run)
                 break
     return out
+
+
+def _settings_row(rows: Sequence[Sequence[Line]], first: int) -> int:
+    """The first body row of a transposed table: a first row of whole numbers only (``16 32 64 128``) over
+    rows that each open with a measure writing its unit, left of them (``Energy Saving (%) 7.2 8.5 ...``; a
+    model's name is a row of a table whose columns are settings, no measure) is the header, its numbers
+    the settings of the columns (``# Shards`` over them is its title); the next row is the body's first."""
+    row = rows[first]
+    later = [r for r in rows[first + 1 :] if len(r) >= 2]
+    if (
+        all(_WHOLE.fullmatch(c.text.strip()) for c in row)
+        and len(later) >= 1
+        and all(UNIT_LABEL.search(r[0].text.strip()) and r[0].right <= min(c.left for c in row) for r in later)
+    ):
+        return first + 1
+    return first
 
 
 def _short(text: str) -> bool:

@@ -33,9 +33,10 @@ CAPTION = re.compile(r"^\s*(?:Table|Tab\.|表)\s*[0-9IVX]+[a-z]?\s*[:.|–—-]?
 #: figure, the spread no claim; a figure given with its spread over runs is a measurement, never a setting.
 SPREAD = r"\s*(?:±|\+/?-)\s*\d+(?:\.\d+)?\s*(?:[%％x×](?!\w))?"
 SPREAD_AT = re.compile(SPREAD)
-#: A bare number filling a cell of its own (no unit of its own), perhaps with its spread.
+#: A bare number filling a cell of its own (no unit of its own), perhaps with its spread; a sign written before
+#: it (``−0.3`` with a minus sign or a hyphen, ``+1.2``) is the number's (a negative change keeps its sign, P8).
 BARE_CELL = re.compile(
-    rf"\s*[~≈]?\s*(?P<num>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<spread>{SPREAD})?\s*"
+    rf"\s*[~≈]?\s*(?P<num>[-−+]?(?:\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?))(?P<spread>{SPREAD})?\s*"
 )
 #: A first cell that is the row's setting, not a name: a count or size (``512``, ``4,096``, ``16.8M``, ``2K``),
 #: a resolution or shape (``256 × 256``), an assignment (``BS = 4`` starts with a letter and needs no rule).
