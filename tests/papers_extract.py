@@ -39,6 +39,12 @@ def file_claims(folder: Path, text: str, name: str = "paper.txt") -> list[dict]:
     file's format decides how it is read), ``segment_text``, then ``extract_knowledge`` (blank model, rules alone)."""
     path = folder / name
     path.write_text(text, encoding="utf-8")
+    return path_claims(path)
+
+
+def path_claims(path: Path) -> list[dict]:
+    """The claims of the file at ``path`` (a PDF a test wrote, say) read as a user's file is: ``read_paper``,
+    ``segment_text``, then ``extract_knowledge`` (blank model, rules alone)."""
     read, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
     assert not failures, failures
     segmented, _ = get_operator("segment_text").run(read)

@@ -68,13 +68,9 @@ def split_titles(
     return out
 
 
-def run_together(cell: Line, columns: Sequence[tuple[float, float]]) -> list[tuple[int, str]] | None:
-    """The names of two or more columns that PDFium ran into one header line, told apart from a group's
-    title by the gap between them: wider than half the line's height (a title's words are a space apart),
-    each name's words over one column of its own; None otherwise (or where the words' places are unknown)."""
-    words = cell.text.split()
-    if len(words) < 2:
-        return None
+def _runs(cell: Line, words: list[str]) -> list[list[Line]]:
+    """A header line's words in runs, cut where two words stand further apart than half the line's height (a
+    title's words are a space apart); a unit set apart from its word (``(%)``) stays with it."""
     placed = pieces(cell, words)
     wide = 0.5 * (cell.top - cell.bottom)
     runs: list[list[Line]] = [[placed[0]]]
@@ -83,6 +79,17 @@ def run_together(cell: Line, columns: Sequence[tuple[float, float]]) -> list[tup
             runs.append([piece])
         else:
             runs[-1].append(piece)
+    return runs
+
+
+def run_together(cell: Line, columns: Sequence[tuple[float, float]]) -> list[tuple[int, str]] | None:
+    """The names of two or more columns that PDFium ran into one header line, told apart from a group's
+    title by the gap between them: wider than half the line's height (a title's words are a space apart),
+    each name's words over one column of its own; None otherwise (or where the words' places are unknown)."""
+    words = cell.text.split()
+    if len(words) < 2:
+        return None
+    runs = _runs(cell, words)
     if len(runs) < 2:
         return None
     homes = [{column_of(p, columns) for p in run} for run in runs]
@@ -99,14 +106,7 @@ def run_titles(cell: Line, columns: Sequence[tuple[float, float]]) -> list[tuple
     words = cell.text.split()
     if len(words) < 3:
         return None
-    placed = pieces(cell, words)
-    wide = 0.5 * (cell.top - cell.bottom)
-    runs: list[list[Line]] = [[placed[0]]]
-    for before, piece in zip(placed, placed[1:], strict=False):
-        if piece.left - before.right > wide and not UNIT_WORD.match(piece.text):
-            runs.append([piece])
-        else:
-            runs[-1].append(piece)
+    runs = _runs(cell, words)
     if len(runs) < 2:
         return None
     spans = [spanned(Cell(run[0].left, run[-1].right, cell.top, cell.bottom, ""), columns) for run in runs]

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from papers_extract import path_claims
 from pdf_files import pdf_file
 from pdf_files import stream as pdf_stream
-
-from assay.dsl import get_operator
 
 _LEFT = [
     "HexaServe places every request on the fastest",
@@ -56,12 +55,7 @@ def _claims(tmp_path: Path, cells: list[tuple[float, float, str]]) -> list[dict]
     ]
     path = tmp_path / "paper.pdf"
     path.write_bytes(pdf_file(objects))
-    read, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
-    assert not failures, failures
-    segmented, _ = get_operator("segment_text").run(read)
-    extracted, failures = get_operator("extract_knowledge").run(segmented, model="blank", parse="none")
-    assert not failures, failures
-    return list(extracted[0]["claims"])
+    return path_claims(path)
 
 
 _CAPTION = (

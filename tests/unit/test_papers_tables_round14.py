@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from papers_extract import file_claims
+from papers_extract import file_claims, path_claims
 from pdf_files import pdf_file
 from pdf_files import stream as pdf_stream
-
-from assay.dsl import get_operator
 
 _TALLOW = (
     "# Tallow: Cheaper Checkpoints\n\n## Abstract\n\nWe present Tallow, a checkpoint writer that saves time and "
@@ -68,12 +66,7 @@ def _pdf_claims(tmp_path: Path, cells: list[tuple[float, float, str]]) -> list[d
     ]
     path = tmp_path / "tallow.pdf"
     path.write_bytes(pdf_file(objects))
-    read, failures = get_operator("read_paper").run([{"source_uri": str(path)}])
-    assert not failures, failures
-    segmented, _ = get_operator("segment_text").run(read)
-    extracted, failures = get_operator("extract_knowledge").run(segmented, model="blank", parse="none")
-    assert not failures, failures
-    return [c for c in extracted[0]["claims"] if c["unit"] == "%"]
+    return [c for c in path_claims(path) if c["unit"] == "%"]
 
 
 def test_a_transposed_table_reads_each_measures_row_under_its_settings(tmp_path):
