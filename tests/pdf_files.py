@@ -22,3 +22,17 @@ def pdf_file(objects: list[bytes], info: bool = False) -> bytes:
     trailer = f"<< /Size {len(objects) + 1} /Root 1 0 R" + (f" /Info {len(objects)} 0 R" if info else "") + " >>"
     out += f"trailer\n{trailer}\nstartxref\n{xref}\n%%EOF\n".encode()
     return bytes(out)
+
+
+def helvetica_page(content: bytes) -> bytes:
+    """A PDF of one Letter page drawing ``content`` (a content stream's operators) with Helvetica as ``/F1``."""
+    return pdf_file(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+            b"/Resources << /Font << /F1 5 0 R >> >> >>",
+            stream(content),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        ]
+    )

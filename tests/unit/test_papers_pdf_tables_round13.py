@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from papers_extract import path_claims
-from pdf_files import pdf_file
-from pdf_files import stream as pdf_stream
+from pdf_files import helvetica_page
 
 _LEFT = [
     "HexaServe places every request on the fastest",
@@ -45,16 +44,8 @@ def _page(cells: list[tuple[float, float, str]]) -> bytes:
 
 
 def _claims(tmp_path: Path, cells: list[tuple[float, float, str]]) -> list[dict]:
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        pdf_stream(_page(cells)),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-    ]
     path = tmp_path / "paper.pdf"
-    path.write_bytes(pdf_file(objects))
+    path.write_bytes(helvetica_page(_page(cells)))
     return path_claims(path)
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from papers_extract import file_claims, path_claims
-from pdf_files import pdf_file
-from pdf_files import stream as pdf_stream
+from pdf_files import helvetica_page
 
 _TALLOW = (
     "# Tallow: Cheaper Checkpoints\n\n## Abstract\n\nWe present Tallow, a checkpoint writer that saves time and "
@@ -56,16 +55,8 @@ def _pdf_claims(tmp_path: Path, cells: list[tuple[float, float, str]]) -> list[d
         out += _text(x, y, text)
     for k, line in enumerate(_PROSE):
         out += _text(54, 560 - 12 * k, line) + _text(318, 430 - 12 * k, line)
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        pdf_stream(out),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-    ]
     path = tmp_path / "tallow.pdf"
-    path.write_bytes(pdf_file(objects))
+    path.write_bytes(helvetica_page(out))
     return [c for c in path_claims(path) if c["unit"] == "%"]
 
 
