@@ -145,7 +145,8 @@ def attribute(
         )
         if claim.subject and claim.subject.lower() in canonical:
             claim.subject = canonical[claim.subject.lower()]  # the paper's own name as its body writes it
-        owner = level_owner(text, claim.start, claim.end, mentions) if lang == "en" else None
+        # a level's owner, not a multiple's: "1.7x for Kimi-K2" names the workload a speedup was measured on
+        owner = level_owner(text, claim.start, claim.end, mentions) if lang == "en" and claim.unit != "x" else None
         if owner and claim.subject_source not in ("table", "row", "comparand"):
             # "exact match is 38.5% for DenseTune": the level is that system's, whoever the clause is about
             claim.subject, claim.subject_source = owner[0], "owner"
@@ -272,14 +273,21 @@ def techniques_acting(text: str, claims: list[Claim], proposed_names: set[str]) 
     the number measures makes the result the paper's system run with it (D2), "<system> with <technique>".
     Run after the defaults, so the baseline is what it would be for the system's own result: only the
     subject's name changes."""
+    previous: tuple[Claim, str] | None = None  # the last claim so named, and the system it was named from
     for claim in claims:
         if claim.subject_source != "primary" or not claim.subject or not claim.sentence:
             continue
         if claim.subject.lower() not in proposed_names:
             continue  # already a configuration of the system ("<system> with X" from an ablation)
+        if claim.in_list and previous and previous[0].sentence == claim.sentence and previous[1] == claim.subject:
+            # "prefetching improves it by 1.13x, 1.14x and 1.21x": the list's numbers are all the same run's
+            claim.subject, claim.subject_source = previous[0].subject, "component"
+            continue
         phrase = acting_phrase(text, claim.sentence[0], claim.start, claim.end)
         if phrase and phrase.lower() not in proposed_names and phrase.lower() not in (claim.versus or "").lower():
-            claim.subject, claim.subject_source = configuration(claim.subject, phrase), "component"
+            system = claim.subject
+            claim.subject, claim.subject_source = configuration(system, phrase), "component"
+            previous = (claim, system)
 
 
 def _earlier(claims: list[Claim], index: int, sentence: tuple[int, int]) -> list[int]:

@@ -327,7 +327,7 @@ def versus(
         or _OF_DESCRIBED.match(text, claim.end, s_end)
         or _SHARE_THAT.match(text, claim.end, s_end)
     )
-    if share and share.re is _SHARE_OF and _MODIFIES_A_WHOLE.match(text, share.end("v"), s_end):
+    if share and share.re is _SHARE_OF and _modifies_a_whole(text, share.end("v"), s_end):
         share = None  # "9% of EU electricity demand", "61% of A100 peak throughput": the name modifies the whole
     if share and claim.unit in ("%", "x") and not _PERCENT_WORDS.match(share.group("v")):
         # "68% of those achieved by ZeRO": the system whose result is the whole.
@@ -434,11 +434,33 @@ _OF_PEAK = re.compile(
 # After a share's name: lower-case words whose last is no measure of a system ("EU electricity demand", "A100
 # peak throughput"), so the name modifies a whole that is no system's result. "80% of FooSys throughput" keeps
 # FooSys.
-_MODIFIES_A_WHOLE = re.compile(
-    r"\s+(?:[a-z][\w-]*\s+){0,3}?(?!(?:throughput|performance|speed|latency|time|runtime|cost|memory|accuracy|"
-    r"efficiency|bandwidth|utili[sz]ation|flops|tflops|results?|score)\b)[a-z][\w-]*(?=\s*(?:[,.;:)]|$|\s+(?:by|in|at|on|for|while|and|when|with|"
-    r"across|over|under|during|if|as|than)\b))|\s+peak\b"
+_WHOLE_WORDS = re.compile(r"\s+([a-z][\w-]*)")
+_NOT_THE_WHOLE = frozenset(
+    "on in at for with by of from to and or but while when as than under over across during after before the a "
+    "an is are was were be which that per using via".split()
 )
+_SYSTEM_MEASURES = frozenset(
+    "throughput performance speed latency time runtime cost memory accuracy efficiency bandwidth utilization "
+    "utilisation flops tflops result results score slope loss rate".split()
+)
+
+
+def _modifies_a_whole(text: str, at: int, end: int) -> bool:
+    """Whether the name a share is "of" only modifies its whole: "peak" follows ("61% of A100 peak throughput",
+    read as the peak), or two or more lower-case words follow and none is a measure of a system ("9% of EU
+    electricity demand"). "96% of BF16 slope", "80% of FooSys training throughput" keep their name."""
+    words: list[str] = []
+    while len(words) < 4:
+        m = _WHOLE_WORDS.match(text, at, end)
+        if not m or m.group(1) in _NOT_THE_WHOLE:
+            break  # the noun phrase after the name ends at a function word ("of ZeRO under the same setting")
+        words.append(m.group(1))
+        at = m.end()
+    if words[:1] == ["peak"]:
+        return True
+    return len(words) >= 2 and not _SYSTEM_MEASURES.intersection(words)
+
+
 # The second share of a pair set side by side, the peak written once after it: "48% vs. 31%".
 _VS_PERCENT = re.compile(r"\s*(?:vs\.?|versus)\s+\d+(?:\.\d+)?\s*%")
 _WITHIN_OF = re.compile(rf"\s+of\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})")

@@ -160,9 +160,9 @@ def acting_phrase(text: str, lo: int, claim_start: int, claim_end: int | None = 
     phrase = head[opens[-1].end() :] if opens else head
     at_start = not opens or opens[-1].start() == 0 and not head[: opens[-1].end()].strip()
     # ", and it cuts ...": the coordinator opens the clause; what follows is its subject
-    phrase = re.sub(r"^(?:and|or|but|then|so|yet)\s+", "", " ".join(phrase.split()), flags=re.I)
+    phrase = re.sub(r"^(?:and|or|but|then|so|yet)(?:\s+|$)", "", " ".join(phrase.split()), flags=re.I)
     phrase = _DETERMINER.sub("", phrase)
-    words = phrase.split()
+    words = phrase.split()  # none left: a verb coordinated with the clause before ("..., and reduces ..."), its subject
     if not 1 <= len(words) <= 5 or _NO_COMPONENT.search(phrase) or _QUANTIFIER.match(phrase):
         return None
     if words[-1].lower() in _SELF_HEADS or any(re.search(r"[A-Z]", w) for w in words[1:]):
@@ -282,8 +282,9 @@ _BY_BEFORE = re.compile(r"\bby\s+(?:up\s+to\s+|about\s+|nearly\s+|almost\s+|over
 def level_owner(text: str, claim_start: int, claim_end: int, mentions: MentionIndex) -> tuple[str, int] | None:
     """The name a level's number is given to by "for" right after it ("exact match is 38.5% for DenseTune and
     40.2% for SlimTune-r8" -> DenseTune, SlimTune-r8), with its offset: the number belongs to that system, not
-    to the paper's. Not after "by" (a change the clause's actor made, "by 30% for DenseTune" says where), and
-    not a name a list types as something else (a model, a device: "1.5x for GPT-3" is a setting)."""
+    to the paper's. Not after "by" (a change the clause's actor made, "by 30% for DenseTune" says where), not
+    a name a list types as something else (a model, a device), and read for shares and levels only (the
+    caller's): a multiple "for" a name ("1.7x for Kimi-K2") names the workload it was measured on."""
     if _BY_BEFORE.search(text, max(0, claim_start - 30), claim_start):
         return None
     m = _FOR_NAME.match(text, claim_end)

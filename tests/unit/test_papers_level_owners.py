@@ -67,3 +67,17 @@ def test_a_name_modifying_a_share_s_whole_is_no_baseline_but_a_systems_figure_is
         (61.0, "A100 peak throughput"),
         (80.0, "Flint"),
     ]
+
+
+def test_a_multiple_for_a_name_is_measured_on_it_not_its(papers_bound):
+    found = claims_in_order(_OWN + "Speculative decoding gives 1.69x-2.00x for Quokka-K2.5 and 5x for Bilby-NLG.", papers_bound)
+    assert [c["subject"] for c in found[1:]] == ["SlimTune", "SlimTune"]
+
+
+def test_a_system_named_before_a_one_word_measure_is_the_shares_baseline(papers_bound):
+    found = claims_in_order(
+        "We present Brisket, a pipeline-parallel training system. Brisket keeps 96% of BF16 slope and 91% of "
+        "BF16 training throughput.",
+        papers_bound,
+    )
+    assert [(c["value"], c["versus"]) for c in found] == [(96.0, "BF16"), (91.0, "BF16")]

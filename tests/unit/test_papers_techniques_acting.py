@@ -83,3 +83,17 @@ def test_a_component_stating_a_compared_level_or_behind_an_aside_is_the_system_w
         (30.0, "Brisket"),
         (3.0, "Brisket"),
     ]
+
+
+def test_a_verb_coordinated_with_the_clause_before_keeps_its_subject_and_a_list_keeps_the_technique(papers_bound):
+    found = _subjects(
+        "Brisket moves the cache to a remote pool, and reduces E2E latency by 8.6x. Prefetching improves the "
+        "step time by 1.13x, 1.14x and 1.21x on the three models.",
+        papers_bound,
+    )
+    assert found == [
+        (8.6, "Brisket"),
+        (1.13, "Brisket with prefetching"),
+        (1.14, "Brisket with prefetching"),
+        (1.21, "Brisket with prefetching"),
+    ]
