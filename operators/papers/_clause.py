@@ -21,7 +21,7 @@ from typing import NamedTuple
 from assay.operators.papers._cues import CUES, Cue
 from assay.operators.papers._figure_text import even_row, label_line, plot_label, tick_label, torn_decimal
 from assay.operators.papers._numbers import parse_number
-from assay.operators.papers._table_compare import comparing_column
+from assay.operators.papers._table_compare import column_header, comparing_column
 from assay.operators.papers._table_units import (
     BARE_CELL,
     SETTING_CELL,
@@ -237,7 +237,7 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
         # a quotient of the row's own figures is a restatement, and a column holding the unit a series
         # normalised to one setting, unless its header says what it sets against what ("A vs B"): then it is
         # the comparison the table was drawn for, row by row
-        if comparing_column(text, lo, column) or _AGAINST_A_NAME.search(_column_head(text, lo, column)):
+        if comparing_column(text, lo, column) or _AGAINST_A_NAME.search(column_header(text, lo, column)):
             # "A vs B", "Speedup over DP": the column sets each setting's run against what the header names
             return results
         return results and not _quotient(row_cells, column, unit) and not _normalised(text, lo, column)
@@ -320,10 +320,3 @@ def _table_head(text: str, row_start: int) -> tuple[str, str]:
     caption_below = below[j] if not captioned and j < len(below) and _CAPTION_BELOW.match(below[j]) else ""
     own = " ".join([*head, caption_below]) if caption_below else " ".join([*above, *head])
     return " ".join([*above, *head, caption_below]), own
-
-
-def _column_head(text: str, row_start: int, column: int) -> str:
-    """The header cell over ``column`` of the table holding the row at ``row_start`` ('' where none)."""
-    head = header_row(text, row_start).split(_CELL_SEP)
-    return head[column] if column < len(head) else ""
-

@@ -57,7 +57,7 @@ _UNIT_BRACKET = re.compile(r"\s*[(\[][^)\]]*[)\]]\s*")
 
 def comparing_column(text: str, row_start: int, column: int) -> bool:
     """Whether the header over ``column`` of the table holding the row at ``row_start`` compares two things."""
-    return compared(_header(text, row_start, column)) is not None
+    return compared(column_header(text, row_start, column)) is not None
 
 
 def compared(head: str) -> tuple[str, str] | None:
@@ -109,7 +109,8 @@ def _who(head: str, other: str) -> str:
     return " ".join(kept).strip(" :,;") if kept and re.search(r"[A-Za-z]", " ".join(kept)) else ""
 
 
-def _header(text: str, row_start: int, column: int) -> str:
+def column_header(text: str, row_start: int, column: int) -> str:
+    """The header cell over ``column`` of the table holding the row at ``row_start`` ('' where none)."""
     head = header_row(text, row_start).split(CELL_SEP)
     return head[column] if column < len(head) else ""
 

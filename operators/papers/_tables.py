@@ -365,8 +365,9 @@ def _baseline(
         if who and _is_name(who) and not _measure(who) and not _named_in(who, owned):
             return who
         named = _BASELINE_PHRASE.search(head)  # "Speedup over DP": the header names it, not the row's label
-        if named and _NAME_STOP.sub("", named.group("name")).strip(" .,;:/"):
-            return _NAME_STOP.sub("", named.group("name")).strip(" .,;:/")
+        name = _NAME_STOP.sub("", named.group("name")).strip(" .,;:/") if named else ""
+        if name:
+            return name
         label = _who(row[0]) if row and not VALUE_CELL.match(row[0]) else ""
         if label and _named(label, {}, systems):
             return label
