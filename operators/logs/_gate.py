@@ -72,7 +72,7 @@ class ShapeGate:
             picked = picked[~np.isin(picked, skip)]
         if not len(picked):
             return picked
-        lines = block.arrow.take(pa.array(picked, type=pa.int64()))
+        lines = block.body.take(pa.array(picked, type=pa.int64()))  # each line's own text: its shape
         noise = np.asarray(pc.match_substring_regex(lines, _NOT_RECORDS), dtype=bool)
         if noise.any():
             picked, lines = picked[~noise], lines.filter(pa.array(~noise))

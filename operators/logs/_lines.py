@@ -34,20 +34,36 @@ ANY_RANK_PREFIX = re.compile(r"^\[(?:rank|default)(?P<rank>\d+)\]:")
 
 
 #: Layers that wrap a log's own text, outermost first: a markdown quote of a pasted log, a log viewer's line
-#: number, a markdown list's number, a host name (pdsh, some launchers), a date stamp put in front by a logger or ``ts``. A file's
-#: prefix is the layers (and the one rank style) that at least a third of its lines carry, in any order.
-_LAYERS = {
-    "quote": r">[ \t]?",
-    "lineno": r"\[\d{1,9}\][ \t]",
+#: number, a markdown list's number, a host name (pdsh, some launchers), a date stamp put in front by a logger or
+#: ``ts``, and the tags that collectors put on every line they pass on: Ray's worker tag, docker compose's
+#: service name, ``kubectl logs --prefix``'s pod and container, glog's (absl's) header. A file's prefix is the
+#: layers (and the one rank style) that at least a third of its lines carry, in any order. Each entry: the
+#: pattern, and an example line it peels (``tests/operators/test_logs_prefix_layers.py`` reads every one).
+_LAYER_TABLE = {
+    "quote": (r">[ \t]?", "> step 10 loss 2.5"),
+    "lineno": (r"\[\d{1,9}\][ \t]", "[12] step 10 loss 2.5"),
     # a markdown list's numbers (``1.  ``, ``2.  ``) a pasted excerpt was given, an emphasis mark glued to one
-    "listno": r"_?\d{1,4}\.[ \t]+",
-    "host": r"[A-Za-z][\w-]*\d[\w.-]*: ",  # pdsh, clush, some launchers: the node's name
+    "listno": (r"_?\d{1,4}\.[ \t]+", "3.  step 10 loss 2.5"),
+    "host": (r"[A-Za-z][\w-]*\d[\w.-]*: ", "gpu-node07: step 10 loss 2.5"),  # pdsh, clush: the node's name
     "date": (
         # 2024-05-06 or, as PaddlePaddle's tools print it, [2024/05/06 07:08:09]
         r"[ \t]*\[?\d{4}(?:-\d{2}-\d{2}|/\d{2}/\d{2})[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?:?"
-        r"(?:[ \t]+|$)"
+        r"(?:[ \t]+|$)",
+        "2024-05-06 07:08:09,123 step 10 loss 2.5",
     ),
+    # Ray forwards each worker's output tagged with its actor (or task) and process: ``(RayTrainWorker
+    # pid=4242, ip=10.0.0.1)``, ``(pid=4242)``
+    "ray": (r"\((?:[\w.-]+ )?pid=\d+(?:, ip=[\d.]+)?\)[ \t]", "(RayTrainWorker pid=4242, ip=10.0.0.1) step 10 loss 2.5"),
+    # docker compose: the service's container name, padded, and a bar
+    "compose": (r"[A-Za-z][\w.-]*[-_]\d+[ \t]+\|[ \t]?", "trainer-1  | step 10 loss 2.5"),
+    "pod": (r"\[pod/[\w.-]+/[\w.-]+\][ \t]", "[pod/trainer-0/main] step 10 loss 2.5"),
+    # glog's (absl's) header, but not a FATAL line's: the event rules read that one as it is
+    "glog": (r"[IWE]\d{4} \d{2}:\d{2}:\d{2}\.\d{6}[ \t]+\d+ [\w.-]+:\d+\][ \t]",
+             "I1203 12:00:00.123456  1234 train.py:42] step 10 loss 2.5"),
 }
+_LAYERS = {name: pattern for name, (pattern, _example) in _LAYER_TABLE.items()}
+#: Each layer's example line, for the test that reads them through ``parse_log``.
+LAYER_EXAMPLES = {name: example for name, (_pattern, example) in _LAYER_TABLE.items()}
 _LAYER_RE = {name: re.compile(pattern) for name, pattern in _LAYERS.items()}
 _MAX_LAYERS = 4
 
@@ -60,27 +76,45 @@ def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
         return None
     counts = dict.fromkeys((*_LAYERS, *(s.name for s in PREFIX_STYLES)), 0)
     styles = {s.name: s.pattern for s in PREFIX_STYLES if "rank" in s.pattern.groupindex}
+    peeled: dict[str, list[str]] = {"lineno": [], "listno": []}  # what those layers read, line by line
     for line in lines:
-        seen = _peel(line, {**_LAYER_RE, **styles})
-        for name in seen:
+        for name, text in _peel(line, {**_LAYER_RE, **styles}):
             counts[name] += 1
+            if name in peeled:
+                peeled[name].append(text)
     common = [n for n, c in counts.items() if c * 3 >= len(lines) and c >= 2]
-    if "lineno" in common and not _numbers_every_line(lines):
+    if "lineno" in common and not _numbers_every_line(peeled["lineno"]):
         common.remove("lineno")  # ``[10]\ttraining's logloss``: a round counted in brackets, no viewer's numbering
-    if "listno" in common and not _numbers_every_line(lines, _LISTNO):
+    if "listno" in common and not _numbers_every_line(peeled["listno"]):
         common.remove("listno")  # ``1. 5 2.0``: a number that opens a line of numbers, no list's numbering
     if "srun" in common and _counts_up(lines, styles["srun"]):
         common.remove("srun")  # `` 1000: 2.31, 2.40 avg loss``: an iteration counter opens each line, no rank
     rank_styles = [n for n in common if n in styles]
     rank = max(rank_styles, key=lambda n: counts[n]) if rank_styles else None
-    layers = [n for n in common if n in _LAYERS]
+    return _layered([n for n in common if n in _LAYERS], rank)
+
+
+def _layered(layers: list[str], rank: str | None) -> PrefixStyle | None:
+    """The style of ``layers`` (names of ``_LAYERS``) and the rank style ``rank``, in any order."""
+    rank_style = next((s for s in PREFIX_STYLES if s.name == rank), None)
     if not layers:
-        return next((s for s in PREFIX_STYLES if s.name == rank), None)
+        return rank_style
     parts = [_LAYERS[n] for n in layers]
-    if rank:
-        parts.append(styles[rank].pattern.lstrip("^"))
-    name = "+".join([*layers, *([rank] if rank else [])])
-    return PrefixStyle(name, re.compile(f"^(?:{'|'.join(parts)}){{0,{_MAX_LAYERS}}}"))
+    if rank_style is not None:
+        parts.append(rank_style.pattern.pattern.lstrip("^"))
+    name = "+".join([*layers, *([rank] if rank_style else [])])
+    # blanks may part one layer from the next (``[rank0]: > ...``); those after the last stay the line's own
+    return PrefixStyle(name, re.compile(f"^(?:[ \\t]*(?:{'|'.join(parts)})){{0,{_MAX_LAYERS}}}"))
+
+
+def for_detection(style: PrefixStyle | None) -> PrefixStyle | None:
+    """The part of ``style`` taken off the text that tools are recognised by: all of it but glog's header, whose
+    source file and line (``solver.cpp:219]``, ``logging_writer.py:35]``) name the tool that wrote it."""
+    names = style.name.split("+") if style is not None else []
+    if "glog" not in names:
+        return style
+    ranks = [n for n in names if n not in _LAYERS]
+    return _layered([n for n in names if n in _LAYERS and n != "glog"], ranks[0] if ranks else None)
 
 
 def _counts_up(lines: list[str], pattern: re.Pattern[str]) -> bool:
@@ -90,33 +124,36 @@ def _counts_up(lines: list[str], pattern: re.Pattern[str]) -> bool:
     return len(values) >= 6 and all(a < b for a, b in zip(values, values[1:], strict=False))
 
 
-_LINENO = re.compile(r"^(?:>[ \t]?)?\[(\d{1,9})\][ \t]")
-_LISTNO = re.compile(r"^(?:>[ \t]?)?_?(\d{1,4})\.[ \t]+")
+_NUMBER = re.compile(r"\d+")
 
 
-def _numbers_every_line(lines: list[str], numbering: re.Pattern[str] = _LINENO) -> bool:
-    """A viewer's line numbers (or a list's) go up by one from a numbered line to the next (most of the time): a
-    counter printed in brackets by the log itself (a boosting round every 10) does not, and no viewer numbers a
-    line 0, where a counter of rounds from its first (``[0]\ttrain-rmse:0.61``) starts."""
-    numbers = [int(m[1]) for line in lines if (m := numbering.match(line))]
+def _numbers_every_line(numberings: list[str]) -> bool:
+    """A viewer's line numbers (or a list's: ``numberings``, as the layer read them, line by line) go up by one
+    from a numbered line to the next (most of the time): a counter printed in brackets by the log itself (a
+    boosting round every 10, a writer's step after glog's header) does not, and no viewer numbers a line 0,
+    where a counter of rounds from its first (``[0]\ttrain-rmse:0.61``) starts."""
+    numbers = [int(m[0]) for text in numberings if (m := _NUMBER.search(text))]
     if 0 in numbers:
         return False
     steps = [b - a for a, b in zip(numbers, numbers[1:], strict=False)]
     return not steps or sum(d == 1 for d in steps) * 2 > len(steps)
 
 
-def _peel(line: str, layers: dict[str, re.Pattern[str]]) -> list[str]:
-    """The names of the layers found at the start of ``line``, outermost first."""
-    seen: list[str] = []
+_BLANKS = re.compile(r"[ \t]*")
+
+
+def _peel(line: str, layers: dict[str, re.Pattern[str]]) -> list[tuple[str, str]]:
+    """The layers found at the start of ``line``, outermost first: each one's name and the text it covers."""
+    seen: list[tuple[str, str]] = []
     pos = 0
     for _ in range(_MAX_LAYERS):
         for name, pattern in layers.items():
-            if name in seen:
+            if any(name == done for done, _text in seen):
                 continue
-            m = pattern.match(line[pos:])
+            m = pattern.match(line[pos:])  # (sliced: the rank styles anchor at ``^``)
             if m and m.end() > 0:
-                seen.append(name)
-                pos += m.end()
+                seen.append((name, m[0]))
+                pos = _BLANKS.match(line, pos + m.end()).end()  # ``[rank0]: > ...``: a layer's space before the next
                 break
         else:
             break
@@ -137,15 +174,20 @@ def split_prefix(text: str, style: PrefixStyle | None) -> tuple[int | None, str]
     """``(rank, rest of the line)``; the rank is ``None`` when the line carries none."""
     pattern = style.pattern if style is not None else ANY_RANK_PREFIX
     m = pattern.match(text)
-    if not m:
-        if style is not None and style.name != "torchrun":
-            m = ANY_RANK_PREFIX.match(text)
-            if not m:
-                return None, text
-        else:
-            return None, text
-    rank = m.groupdict().get("rank")
-    return (int(rank) if rank is not None else None), text[m.end() :]
+    if not m and style is not None and style.name != "torchrun":
+        m = ANY_RANK_PREFIX.match(text)
+    rank = m.groupdict().get("rank") if m else None
+    rest = text[m.end() :] if m else text
+    if _tags_ranks(style) and rest[:1] == " " and rest[1:2] not in (" ", "\t"):
+        rest = rest[1:]  # the space a rank's tag is printed with (``[rank1]: Traceback``); indentation stays
+    return (int(rank) if rank is not None else None), rest
+
+
+def _tags_ranks(style: PrefixStyle | None) -> bool:
+    """Whether ``style`` tags lines with their rank (torchrun, mpirun, srun): a tag printed with a space after
+    it on some lines (``[rank1]: Traceback``) and none on others (``[rank0]:[W reducer.cpp]``), so that a
+    line's one leading space is the tag's, not the line's."""
+    return style is not None and "rank" in style.pattern.groupindex
 
 
 _ANCHOR = re.compile(r"(?<![\[\\])\^")
@@ -155,7 +197,21 @@ def strip_prefixes(lines: list[str], style: PrefixStyle | None) -> list[str]:
     """``lines`` without their prefixes (for detection, which reads a file's own text)."""
     if style is None:
         return lines
-    return [split_prefix(line, style)[1] for line in lines]
+    # the one space that parts a prefix from the text (``[rank0]: iter 10``) goes too: markers anchor at the text
+    return [split_prefix(line, style)[1].removeprefix(" ") for line in lines]
+
+
+def _re2(style: PrefixStyle) -> str:
+    """``style``'s pattern as RE2 takes it (no named groups), anchored at the line's start."""
+    return "^(?:" + re.sub(r"\(\?P<\w+>", "(?:", style.pattern.pattern.lstrip("^")) + ")"
+
+
+def _without_prefix(lines: pa.Array, style: PrefixStyle) -> pa.Array:
+    """``lines`` as ``split_prefix`` gives their text."""
+    bodies = pc.replace_substring_regex(lines, _re2(style), b"", max_replacements=1)
+    if _tags_ranks(style):
+        bodies = pc.replace_substring_regex(bodies, r"^ ([^ \t]|$)", r"\1", max_replacements=1)
+    return bodies
 
 
 def after_prefix(pattern: str, style: PrefixStyle | None) -> str:
@@ -172,14 +228,63 @@ def strip_ansi(data: bytes) -> bytes:
     return _ANSI.sub(b"", data) if shown or data.find(b"\x1b") >= 0 else data  # a one-byte find is a memchr
 
 
-class LineBlock:
-    """Whole lines ``first_line_no, first_line_no + 1, ...`` of a file, starting at byte ``byte_offset``."""
+def normalize(data: bytes) -> bytes:
+    """A log's bytes as every reader sees them: without terminal escapes, and with ``\\n`` line ends where the
+    file has Windows' ``\\r\\n``. Neither says anything, but each hides a line's last value or its first word
+    from a pattern anchored there. A lone ``\\r`` (a progress bar redrawn on one line) stays. Lines keep their
+    numbers; each search is a ``memchr`` or ``memmem``, and a clean file is not copied. (Blanks at the ends of
+    lines go in ``LineBlock``, after a console's wrapped records are joined: ``_wrapped`` reads a record cut at
+    a space by them.)"""
+    data = strip_ansi(data)
+    return data.replace(b"\r\n", b"\n") if data.find(b"\r") >= 0 else data  # (a one-byte find is a memchr)
 
-    def __init__(self, data: bytes, first_line_no: int, byte_offset: int = 0):
-        self.data = strip_ansi(data)
+
+def _without_end_blanks(data: bytes, newlines: np.ndarray) -> bytes:
+    """``data`` without the blanks at the ends of its lines (``newlines``: where its ``\\n`` are), or ``data``
+    itself where no line ends in one; only the lines that do are cut (a regular expression over the whole
+    block would try every run of spaces in it)."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    ends = newlines if not len(buf) or buf[-1] == 10 else np.append(newlines, len(buf))
+    ends = ends[ends > 0]
+    before = buf[ends - 1]
+    blank = ends[(before == 32) | (before == 9)]
+    if not len(blank):
+        return data
+    pieces, start = [], 0
+    for end in blank.tolist():
+        cut = end
+        while cut > start and data[cut - 1] in (32, 9):
+            cut -= 1
+        pieces.append(data[start:cut])
+        start = end
+    pieces.append(data[start:])
+    return b"".join(pieces)
+
+
+class LineBlock:
+    """Whole lines ``first_line_no, first_line_no + 1, ...`` of a file, starting at byte ``byte_offset``.
+
+    Lines are searched (``matching``, ``containing``) in their own text, after the ``prefix`` that wraps each
+    (a rank's tag, a collector's, a date stamp): a word in a prefix (``[rank0]:``, ``(RayTrainWorker ...)``)
+    is not the line's, and a pattern anchored at a line's start anchors at its own text. ``raw``, ``line``
+    and ``gather`` give lines as the file holds them, prefix and all (its rank, its time)."""
+
+    def __init__(
+        self,
+        data: bytes,
+        first_line_no: int,
+        byte_offset: int = 0,
+        prefix: PrefixStyle | None = None,
+        *,
+        normalized: bool = False,  # the caller ran ``normalize`` already (it reads the lines' ends before)
+    ):
+        data = data if normalized else normalize(data)
+        newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        self.data = _without_end_blanks(data, newlines)
+        if self.data is not data:
+            newlines = np.flatnonzero(np.frombuffer(self.data, dtype=np.uint8) == 10)
         self.first_line_no = first_line_no
         self.byte_offset = byte_offset
-        newlines = np.flatnonzero(np.frombuffer(self.data, dtype=np.uint8) == 10)
         ends = newlines + 1
         if not len(ends) or ends[-1] != len(self.data):
             ends = np.append(ends, len(self.data)) if self.data else ends
@@ -194,6 +299,8 @@ class LineBlock:
             self.arrow = pa.LargeBinaryArray.from_buffers(
                 pa.large_binary(), self.n, [None, pa.py_buffer(self.starts), pa.py_buffer(self.data)]
             )
+        #: each line's own text: without its prefix, where the file has one
+        self.body = self.arrow if prefix is None or not self.n else _without_prefix(self.arrow, prefix)
 
     def __len__(self) -> int:
         return self.n
@@ -216,21 +323,21 @@ class LineBlock:
         """Indices of the lines an RE2 ``pattern`` matches somewhere."""
         if not self.n:
             return np.empty(0, dtype=np.int64)
-        mask = pc.match_substring_regex(self.arrow, pattern)
+        mask = pc.match_substring_regex(self.body, pattern)
         return np.asarray(pc.indices_nonzero(mask), dtype=np.int64)
 
     def matching_among(self, indices: np.ndarray, pattern: str) -> set[int]:
         """The indices among ``indices`` whose lines an RE2 ``pattern`` matches (one pass over those lines only)."""
         if not len(indices):
             return set()
-        lines = self.arrow.take(pa.array(indices, type=pa.int64()))
+        lines = self.body.take(pa.array(indices, type=pa.int64()))
         mask = np.asarray(pc.match_substring_regex(lines, pattern).fill_null(False), dtype=bool)
         return set(indices[mask].tolist())
 
     def containing(self, literal: str) -> np.ndarray:
         if not self.n:
             return np.empty(0, dtype=np.int64)
-        mask = pc.match_substring(self.arrow, literal)
+        mask = pc.match_substring(self.body, literal)
         return np.asarray(pc.indices_nonzero(mask), dtype=np.int64)
 
     def gather(self, indices: np.ndarray) -> tuple[bytes, np.ndarray]:

@@ -24,7 +24,15 @@ from assay.operators.logs._base import LogParser, detect, parser_named
 from assay.operators.logs._coverage import silence
 from assay.operators.logs._event_steps import last_placeable_line, place_by_headers, saves_at_named_steps
 from assay.operators.logs._frameworks import name_framework
-from assay.operators.logs._lines import detect_prefix, prefix_style, split_prefix, strip_prefixes
+from assay.operators.logs._lines import (
+    PrefixStyle,
+    detect_prefix,
+    for_detection,
+    normalize,
+    prefix_style,
+    split_prefix,
+    strip_prefixes,
+)
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
 from assay.operators.logs._saves import one_event_per_save
 from assay.operators.logs._spans import parse_span
@@ -57,6 +65,19 @@ def _framework(cls: type[LogParser], text: str, prefix: str | None) -> str | Non
     return named
 
 
+def _detection_texts(sample: bytes, prefix: PrefixStyle | None) -> tuple[bytes, str | None]:
+    """The sampled text that formats and tools are recognised by: the log's own lines, whatever wraps them
+    (``for_detection``); and, where glog's header was left on them for the source files it names, the lines
+    without it too (``None`` where they are the same)."""
+    if prefix is None:
+        return sample, None
+    lines = sample.decode("utf-8", "surrogateescape").splitlines()
+    end = "\n" if sample.endswith(b"\n") else ""  # a sample ending mid-line still does (a cut record)
+    kept = for_detection(prefix)
+    own = ("\n".join(strip_prefixes(lines, kept)) + end).encode("utf-8", "surrogateescape")
+    return own, ("\n".join(strip_prefixes(lines, prefix)) + end if kept is not prefix else None)
+
+
 @operator(
     name="log_split",
     requires=["source_uri"],
@@ -87,11 +108,15 @@ def log_split(
         raise ValueError("empty file")
     head = read_head(path)
     sample = _sample(path, size, head)
+    if not is_binary(head):  # detection reads the text as the parser will see it
+        sample = normalize(sample)
     prefix = None if is_binary(head) else detect_prefix(sample.decode("utf-8", "replace").splitlines()[:400])
-    if prefix is not None:  # detection reads the log's own text, whatever wraps its lines
-        lines = strip_prefixes(sample.decode("utf-8", "surrogateescape").splitlines(), prefix)
-        sample = "\n".join(lines).encode("utf-8", "surrogateescape")
-    cls, _score = detect(sample, path, tuple(parsers))
+    sample, bare = _detection_texts(sample, prefix)
+    cls, score = detect(sample, path, tuple(parsers))
+    if bare is not None:  # a parser that knows the lines under glog's header (``iter 100: loss ...``)
+        bare_cls, bare_score = detect(bare.encode("utf-8", "surrogateescape"), path, tuple(parsers))
+        if bare_score > score:
+            cls = bare_cls
     if is_binary(head) and not cls.binary:
         return {
             **record,
@@ -107,7 +132,8 @@ def log_split(
     chunk_bytes = max(1, int(chunk_mb * (1 << 20)))
     common = {
         "log_format": cls.name,
-        "framework": _framework(cls, text, prefix.name if prefix else None),
+        "framework": _framework(cls, text, prefix.name if prefix else None)
+        or (_framework(cls, bare, prefix.name) if bare is not None and prefix is not None else None),
         "line_prefix": prefix.name if prefix else None,
         "line_prefix_re": prefix.pattern.pattern if prefix else None,
         "n_bytes": size,
@@ -225,7 +251,7 @@ def _lines_until(f: Any, size: int, first_line: int, last: int, prefix: Any) -> 
             return
         raw = raw[:size]
         size -= len(raw)
-        yield line_no, split_prefix(raw.removesuffix(b"\n").decode("utf-8", "replace"), prefix)[1]
+        yield line_no, split_prefix(normalize(raw).removesuffix(b"\n").decode("utf-8", "replace"), prefix)[1]
 
 
 def _compact(metrics: Any) -> Any:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from assay.operators.logs._lines import strip_ansi
+
 #: Bytes read at a time. Blocks always end at a line break (or the end of the file).
 BLOCK_BYTES = 8 << 20
 HEAD_BYTES = 256 << 10
@@ -44,8 +46,9 @@ def read_head(path: str, n: int = HEAD_BYTES) -> bytes:
 
 
 def is_binary(head: bytes) -> bool:
-    """Text logs may hold stray bytes (a progress bar, a truncated UTF-8 sequence); binary files hold NULs."""
-    sample = head[:8192]
+    """Text logs may hold stray bytes (a progress bar, a truncated UTF-8 sequence) and a terminal's colours (an
+    escape byte each, which short coloured lines hold many of); binary files hold NULs."""
+    sample = strip_ansi(head[:8192])
     return b"\x00" in sample or (
         bool(sample) and sum(b < 9 or 13 < b < 32 for b in sample) > len(sample) // 20
     )

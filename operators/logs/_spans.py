@@ -17,7 +17,7 @@ import pyarrow as pa
 from assay.operators.logs._base import LogParser
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._events import COMMON_FILTER, CONTINUATION, observe, observe_wrapped
-from assay.operators.logs._lines import LineBlock, PrefixStyle, after_prefix, split_prefix
+from assay.operators.logs._lines import LineBlock, PrefixStyle, after_prefix, normalize, split_prefix
 from assay.operators.logs._names import EVAL_PREFIXES
 from assay.operators.logs._read import BLOCK_BYTES, iter_blocks, read_tail
 from assay.operators.logs._timestamps import find_timestamp
@@ -105,12 +105,14 @@ def _parse_span(
     ends_mid_line = end >= size and size > 0 and _last_byte(path, size) != b"\n"
     line_no = first_line
     for data, offset in iter_blocks(path, start, end, block_bytes=block_bytes):
-        if offset + len(data) >= size:
+        at_end = offset + len(data) >= size
+        data = normalize(data)  # before the cut and wrap checks, which read the ends of lines
+        if at_end:
             # a killed job's last line: its complete fields are values, a number at its very end may be cut
             data = drop_cut_number(data, unterminated=ends_mid_line)
         if parser_cls.joins_wrapped:
             data = join_wrapped(data)
-        block = LineBlock(data, line_no, offset)
+        block = LineBlock(data, line_no, offset, prefix, normalized=True)
         feed_block(parser, block, out, prefix)
         line_no += block.n
     if ends_mid_line:
@@ -149,7 +151,7 @@ def _read_generically(
     reader = parser_named("generic")(shadow, prefix)
     line_no = first_line
     for data, offset in iter_blocks(path, start, end, block_bytes=block_bytes):
-        block = LineBlock(join_wrapped(data), line_no, offset)
+        block = LineBlock(join_wrapped(normalize(data)), line_no, offset, prefix, normalized=True)
         feed_block(reader, block, shadow, prefix, events=False)
         line_no += block.n
     reader.finish()
@@ -272,9 +274,11 @@ def _look_back(
         data, offset = read_tail(path, start, size)
         if not data:
             return None, None
+        data = normalize(data)
         out = Collector(run_id)
         parser = parser_cls(out, prefix)
-        feed_block(parser, LineBlock(join_wrapped(data) if parser_cls.joins_wrapped else data, 1, offset), out, prefix)
+        block = LineBlock(join_wrapped(data) if parser_cls.joins_wrapped else data, 1, offset, prefix, normalized=True)
+        feed_block(parser, block, out, prefix)
         parser.finish()
         rows = out.metrics_table().select(["line_no", "step", "name", "value"]).to_pylist()
         with_step = [r for r in rows if r["step"] is not None]

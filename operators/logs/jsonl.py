@@ -33,6 +33,19 @@ def _flatten(obj: dict, prefix: str = "") -> dict:
     return flat
 
 
+#: A counter written as text, done of total (ms-swift: ``"global_step/max_steps": "100/1230"``).
+_OF_TOTAL = re.compile(r"\s*(\d+)\s*/\s*\d+\s*")
+
+
+def _counted_step(flat: dict) -> int | None:
+    """The step of a record whose step key holds ``done/total`` as text, the key naming both
+    (``global_step/max_steps``) or the step alone."""
+    for key, value in flat.items():
+        if isinstance(value, str) and (m := _OF_TOTAL.fullmatch(value)) and is_step_key(key.split("/")[0]):
+            return int(m[1])
+    return None
+
+
 @register_parser
 class JSONLinesParser(LogParser):
     name = "jsonl"
@@ -81,6 +94,8 @@ class JSONLinesParser(LogParser):
             return
         flat = _flatten(obj)
         step = next((int(flat[k]) for k in _STEP_KEYS if isinstance(flat.get(k), int | float)), None)
+        if step is None:
+            step = _counted_step(flat)
         by_epoch = False
         if step is None:  # a record per epoch (a whole epoch number) is stepped by it; a line's position in the
             # file is no step (a record printed twice, or every 5 s, would count twice): the step stays unknown
