@@ -2,7 +2,7 @@
 
 ``python tests/reallogs_wrapped.py [REALLOGS_DIR ...] [--wrappers NAME,NAME]`` reads every text log of each set
 (default: ``<repo>/../shared/reallogs``, its development part only) as it is and again with one wrapper applied
-to every line (a rank's tag, Ray's worker tag, docker compose's service, glog's header, a date stamp, colours,
+to every line (a rank's tag, every line printed by two ranks, Ray's worker tag, docker compose's service, glog's header, a date stamp, colours,
 ``\\r\\n`` line ends, blanks at line ends, a warning every fourth line, a blank line between lines), scores both
 against the set's gold (``reallogs_score``) and prints, per wrapper, how many of the fields right as it is are
 wrong when wrapped, with each file that lost one. A meaning-preserving rewrite that changes the reading is a
@@ -43,6 +43,18 @@ def _warnings(text: str) -> str:
     return "\n".join(out)
 
 
+def _two_ranks(text: str) -> str:
+    """Every line printed by two processes, torchrun tagging each, but the last: a file cut in a line cuts it
+    once."""
+    lines = text.split("\n")
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        ranks = () if not line.strip() else (1,) if i == last else (0, 1)
+        out += [f"[rank{r}]:{line}" for r in ranks] or [line]
+    return "\n".join(out)
+
+
 def _dated(text: str) -> str:
     return "\n".join(
         f"2026-01-02 03:{i // 60 % 60:02d}:{i % 60:02d},{i * 7 % 1000:03d} {line}" if line.strip() else line
@@ -52,6 +64,7 @@ def _dated(text: str) -> str:
 
 WRAPPERS: dict[str, Callable[[str], str]] = {
     "crlf": lambda text: text.replace("\n", "\r\n"),
+    "two ranks": _two_ranks,
     "date": _dated,
     "torchrun": _each_line("[rank0]: "),
     "ray": _each_line("(RayTrainWorker pid=4242, ip=10.0.0.1) "),

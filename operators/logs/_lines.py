@@ -178,12 +178,12 @@ def split_prefix(text: str, style: PrefixStyle | None) -> tuple[int | None, str]
         m = ANY_RANK_PREFIX.match(text)
     rank = m.groupdict().get("rank") if m else None
     rest = text[m.end() :] if m else text
-    if _tags_ranks(style) and rest[:1] == " " and rest[1:2] not in (" ", "\t"):
+    if tags_ranks(style) and rest[:1] == " " and rest[1:2] not in (" ", "\t"):
         rest = rest[1:]  # the space a rank's tag is printed with (``[rank1]: Traceback``); indentation stays
     return (int(rank) if rank is not None else None), rest
 
 
-def _tags_ranks(style: PrefixStyle | None) -> bool:
+def tags_ranks(style: PrefixStyle | None) -> bool:
     """Whether ``style`` tags lines with their rank (torchrun, mpirun, srun): a tag printed with a space after
     it on some lines (``[rank1]: Traceback``) and none on others (``[rank0]:[W reducer.cpp]``), so that a
     line's one leading space is the tag's, not the line's."""
@@ -209,7 +209,7 @@ def _re2(style: PrefixStyle) -> str:
 def _without_prefix(lines: pa.Array, style: PrefixStyle) -> pa.Array:
     """``lines`` as ``split_prefix`` gives their text."""
     bodies = pc.replace_substring_regex(lines, _re2(style), b"", max_replacements=1)
-    if _tags_ranks(style):
+    if tags_ranks(style):
         bodies = pc.replace_substring_regex(bodies, r"^ ([^ \t]|$)", r"\1", max_replacements=1)
     return bodies
 

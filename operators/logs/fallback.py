@@ -30,7 +30,7 @@ from assay.operators.logs._cut import mend_cut_tail
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
 from assay.operators.logs._gate import ShapeGate, is_prose, not_only_tables, only_a_nan_message
-from assay.operators.logs._lines import LineBlock, PrefixStyle
+from assay.operators.logs._lines import LineBlock, PrefixStyle, tags_ranks
 from assay.operators.logs._losses import (
     bracket_groups,
     keep_series_apart,
@@ -38,8 +38,9 @@ from assay.operators.logs._losses import (
     pick_loss,
     total_of_terms,
 )
+from assay.operators.logs._metric_words import METRIC_WORD
 from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
-from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, known_words
+from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug
 from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._pairs import split_paired_keys
@@ -99,47 +100,6 @@ def mine_line(miner: TemplateMiner, text: str, line_no: int, rank: int | None, o
         miner.add(tokens, line_no, rank, out.current_step)
 
 
-def _shortest(words: list[str]) -> list[str]:
-    """The words none of the others is part of: a prefilter that finds ``loss`` needs no ``train_loss``. A short
-    word only counts as a word of its own (see ``_METRIC_WORD``): ``acc`` covers ``acc_top1`` but neither ``xacc``
-    nor ``accuracy``."""
-    words = sorted(set(words), key=len)
-    kept: list[str] = []
-    for word in words:
-        if not any(
-            k in word if len(k) > _SHORT else re.search(rf"(?<![a-z0-9]){re.escape(k)}(?![a-z])", word) for k in kept
-        ):
-            kept.append(word)
-    return kept
-
-
-#: Words of this length or less are abbreviations (``lr``, ``f1``, ``acc``, ``mem``, ``tok``) that occur by
-#: chance inside other words and numbers; longer ones are metric words also inside a compound (``logloss``,
-#: ``minibatches``).
-_SHORT = 3
-#: Words that make a line worth mining, with a number after them: these, and every key of the synonym table
-#: and step key (``xent``, ``wps``, ``num_updates``), so that a synonym added to the table is also mined.
-_WORDS = _shortest(
-    [
-        *"loss lr learning step iter epoch batch acc accuracy perplex ppl throughput tokens samples norm mfu flops"
-        " mem memory metric entropy reward score grad bleu f1 wer tok update rmse mse mae".split(),
-        *known_words(),
-    ]
-)
-_ABBREVIATIONS = [w for w in _WORDS if len(w) <= _SHORT]
-#: A metric word: a long one anywhere, an abbreviation only as a word of its own (not ``f1`` in a pointer
-#: ``0xaf19000``, ``lr`` in ``already``, ``mem`` in ``memcpy``): it starts at the line's start, after a separator
-#: or ``_`` (``val_acc``), or at a CamelCase hump (``valAcc``), and no letter follows it (``acc1``, ``tok/s``).
-#: RE2 (the vectorised line selection) has no look-around, so the boundaries are matched.
-_WORD_END = "(?:[^A-Za-z]|$)"
-_METRIC_WORD = (
-    "(?:(?i:" + "|".join(re.escape(w) for w in _WORDS if len(w) > _SHORT) + ")"
-    + "|(?:^|[^A-Za-z0-9])(?i:" + "|".join(re.escape(w) for w in _ABBREVIATIONS) + ")" + _WORD_END
-    + "|[a-z](?:" + "|".join(re.escape(w[0].upper()) + f"(?i:{re.escape(w[1:])})" for w in _ABBREVIATIONS) + ")"
-    + _WORD_END + ")"
-)
-
-
 @register_parser
 class GenericParser(LogParser):
     """The fallback for formats no parser recognises: a general reader of line templates (``k: v``,
@@ -151,9 +111,9 @@ class GenericParser(LogParser):
     priority = -100
     joins_wrapped = True
     interesting = (
-        rf"{_METRIC_WORD}[^\n]*\d"
+        rf"{METRIC_WORD}[^\n]*\d"
         # a metric word and a non-finite value after it, the line's numbers all before (``4/234 [==] - loss: inf``)
-        rf"|{_METRIC_WORD}[^\n]*[^A-Za-z](?i:nan|inf|infinity)(?:[^A-Za-z]|$)"
+        rf"|{METRIC_WORD}[^\n]*[^A-Za-z](?i:nan|inf|infinity)(?:[^A-Za-z]|$)"
         # a short counter word before its number and total (``ep 2 it 30/50 | xent 1.9``)
         r"|\b(?i:it|ep|iter|step|batch)\b\s*[:=#]?\s*\d+\s*/\s*\d|" + NUMBER_ROW + "|" + BARE_BAR
         + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
@@ -170,18 +130,12 @@ class GenericParser(LogParser):
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
         super().__init__(out, prefix)
-        self.miner = TemplateMiner()
-        self.steps: dict[int | None, int] = {}  # the last counter each rank printed (None: any rank)
-        self.tables = Tables(out)
-        self.epochs = EpochCounters()
-        self.keras = EpochBars()
-        self.relative = EpochRelative()
-        self.boxes = BoxTables(out)
-        self.trees = TreeReports()
-        self.blocks = KeyBlocks(out, self._line, self._record_at)
-        self.finer = False  # a counter finer than the epoch was seen
         self.gate = ShapeGate()
         self.by_shape: set[int] = set()  # the lines of the current block taken by their shape
+        self.streams: dict[int | None, _Stream] = {}
+        self.by_rank = tags_ranks(prefix)
+        # an epoch's banner one rank prints holds for every rank (it knows each rank's, else any rank's)
+        self.relative = EpochRelative()
 
     def admit(self, block: LineBlock, skip: np.ndarray) -> np.ndarray:
         """The lines of ``block`` (outside ``skip``) that no word selects but their shape does: records of
@@ -189,6 +143,40 @@ class GenericParser(LogParser):
         found = self.gate.admit(block, not_only_tables(block, skip, TABLE_LINE, self.mined.pattern))
         self.by_shape = {block.line_no(i) for i in found.tolist()}
         return found
+
+    def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
+        """A line, read in its rank's stream where the file's lines are tagged with ranks: every process of a
+        job may print the same records (a script that does not keep its prints to rank 0), interleaved line by
+        line; each process's lines are one log of their own, with its own counters, tables and templates."""
+        key = rank if self.by_rank else None
+        stream = self.streams.get(key)
+        if stream is None:
+            stream = self.streams[key] = _Stream(self)
+        stream.parse_line(text, line_no, rank)
+
+    def finish(self) -> None:
+        for stream in self.streams.values():
+            stream.finish()
+
+
+class _Stream:
+    """What the general reader learns from one stream of lines (a file, or one rank's lines of it): counters,
+    tables, templates, epochs."""
+
+    def __init__(self, reader: GenericParser):
+        out = reader.out
+        self.reader = reader
+        self.out = out
+        self.miner = TemplateMiner()
+        self.steps: dict[int | None, int] = {}  # the last counter each rank printed (None: any rank)
+        self.tables = Tables(out)
+        self.epochs = EpochCounters()
+        self.keras = EpochBars()
+        self.relative = reader.relative
+        self.boxes = BoxTables(out)
+        self.trees = TreeReports()
+        self.blocks = KeyBlocks(out, self._line, self._record_at)
+        self.finer = False  # a counter finer than the epoch was seen
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         if (pieces := records_of_line(text)) is not None:  # a bar's draws, records pasted without line breaks
@@ -207,7 +195,7 @@ class GenericParser(LogParser):
         if glued:  # the bar, then the record glued after it, each read as a line of its own
             self._line(text[: glued.end()], line_no, rank)
             text = text[glued.end() :]
-        if TABLE_LINE_RE.match(text) and not self.mined.search(text) and line_no not in self.by_shape:
+        if TABLE_LINE_RE.match(text) and not GenericParser.mined.search(text) and line_no not in self.reader.by_shape:
             # taken only as a line of a table
             self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None)))
             return

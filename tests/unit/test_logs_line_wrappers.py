@@ -1,6 +1,7 @@
 """What wraps a log's lines changes nothing that is read from them.
 
-A log reaches a user through layers that add to every line: a rank's tag (torchrun), Ray's worker tag, docker
+A log reaches a user through layers that add to every line: a rank's tag (torchrun; every rank may print the
+same records, interleaved), Ray's worker tag, docker
 compose's service name, ``kubectl logs --prefix``, glog's header, a date stamp, a pasted quote, a terminal's
 colours, Windows' line ends, blanks at the ends of lines. Each test here reads one log of its own with and
 without a wrapper, through the whole ``parse_log`` path, and asserts the same steps, last loss, events,
@@ -50,6 +51,13 @@ BASES = {
             f"mytool.epoch_loop - Going into epoch {e + 1}",
         )
     ],
+    # a counter within the epoch in parentheses; a run-wide counter beside the epoch (read per rank: the
+    # interleaved copies of another rank would look like a counter going back and forth)
+    "epoch and counter": [f"Epoch:[0/1]({i * 100}/1900) loss:{7 - i * 0.1:.3f} lr:0.000500 time:80.0min" for i in range(1, 8)],
+    "updates": [
+        f"epoch: {e} | nupdates: {e * 1000} | lr: 0.5 | loss-train: {3 - e * 0.2:.3f} | loss-valid: {3.2 - e * 0.2:.3f}"
+        for e in range(1, 6)
+    ],
     # the Trainer's dicts and a checkpoint
     "hf": [f"{{'loss': {1.5 - 0.1 * i:.4f}, 'learning_rate': 5e-05, 'epoch': {0.1 * i:.2f}}}" for i in range(1, 6)]
     + ["Saving model checkpoint to out/checkpoint-500"],
@@ -69,6 +77,8 @@ WRAPPERS = {
     "date": _prefixed("2026-01-02 03:04:05,678 "),
     "quote": _prefixed("> "),
     "rank and quote": _prefixed("[rank1]: > "),
+    # every process prints (a script that does not keep its prints to rank 0), torchrun tags each line
+    "two ranks": lambda lines: [f"[rank{r}]:{line}" for line in lines for r in (0, 1)],
     "colours": lambda lines: [f"\x1b[36m{line}\x1b[0m" for line in lines],
     "end blanks": lambda lines: [line + "  " for line in lines],
 }
@@ -83,7 +93,7 @@ def _read(folder: Path, text: str) -> tuple:
     return (
         steps,
         losses[-1] if losses else None,
-        sorted(log.event_kinds()),
+        sorted(set(log.event_kinds())),  # (each rank's failure is an event of its own)
         log.run.get("framework"),
         log.run.get("status"),
     )
