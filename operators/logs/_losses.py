@@ -287,16 +287,17 @@ def _a_term(word: str) -> bool:
     return loss_like and not AMOUNT_WORDS.search(word)
 
 
-_DECIMALS = re.compile(r"^[-+]?\d*\.(\d+)$")
+#: A number printed with decimals, in scientific notation too (``79.166``, ``7.9166e+01``).
+_DECIMALS = re.compile(r"^[-+]?\d*\.(\d+)(?:[eE]([-+]?\d+))?$")
 
 
 def _adds_up(tokens: list[str], total: int, terms: list[int]) -> bool:
     """The value at ``total`` is the sum of those at ``terms``, each printed with decimals, within the error
-    their rounding allows (half a unit of the last decimal printed, for each number)."""
+    their rounding allows (half a unit of the finest last digit printed, for each number)."""
     printed = [_DECIMALS.match(tokens[p].rstrip(",;|")) for p in (total, *terms)]
     if not all(printed):
         return False
     values = [float(m.group(0)) for m in printed]
-    unit = 10.0 ** -max(len(m.group(1)) for m in printed)
+    unit = min(10.0 ** (int(m.group(2) or 0) - len(m.group(1))) for m in printed)
     slack = 0.5 * unit * len(values) + 1e-12
     return abs(values[0]) > slack and abs(values[0] - sum(values[1:])) <= slack

@@ -3,6 +3,7 @@ in its shape (own-worded tool output) and read through the whole ``parse_log`` p
 
 from __future__ import annotations
 
+import pytest
 from log_files import write_log
 
 from assay.operators.logs import parse_log
@@ -67,6 +68,18 @@ def test_a_bracketed_epoch_then_a_bare_counter_and_a_total_of_its_terms_give_ste
     log = parse_log(write_log(tmp_path, lines))
     assert [s for s, _ in log.series("loss")] == [0, 20, 40, 60, 80]
     assert log.series("loss")[-1] == (80, round(sum(_PARTS[-1]), 3))
+
+
+def test_a_total_of_its_terms_printed_in_scientific_notation(tmp_path):
+    # the same records with every value as ``2.101000e+00``: the rounding allowed is the last digit's there too
+    lines = [
+        f"[  0] {20 * k:7d} || " + " | ".join(f"{key}: {v:.6e}" for key, v in zip("PQRW", parts, strict=True))
+        + f" | Z: {sum(parts):.6e} || left: 1:02:03"
+        for k, parts in enumerate(_PARTS)
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("loss")] == [0, 20, 40, 60, 80]
+    assert log.series("loss")[-1][1] == pytest.approx(sum(_PARTS[-1]), rel=1e-6)
 
 
 def test_no_field_is_a_total_where_none_adds_up_the_others(tmp_path):
