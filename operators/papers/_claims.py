@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.operators.papers._clause import not_a_result
+from assay.operators.papers._list_measures import two_measures
 from assay.operators.papers._numbers import (
     NUMBER,
     NUMBER_WORDS,
@@ -570,8 +571,6 @@ def _chinese_claim(text: str, m: _Match) -> Claim | None:
 
 
 _CONJUNCTION_END = re.compile(r"(?:\band|\bor|和|与|及|、)[ \t]*$", re.IGNORECASE)
-
-
 def _listed_before(text: str, claim: Claim, floor: int) -> list[Claim]:
     if not _CONJUNCTION_END.search(text, max(floor, claim.start - 8), claim.start):
         return []
@@ -583,6 +582,8 @@ def _listed_before(text: str, claim: Claim, floor: int) -> list[Claim]:
     if any(looks_like_year(i.group()) for i in items):
         return []
     if _LIST_NOT_VALUES.search(text, max(0, found.start("items") - 12), found.start("items")):
+        return []
+    if two_measures(text, found.start("items"), claim.end):
         return []
     return [
         Claim(

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import re
 
+from assay.operators.papers._unwrap import unwrap_markdown
+
 _FRONT_MATTER = re.compile(r"\A---\n(?P<body>.*?)\n(?:---|\.\.\.)\n", re.S)
 _FRONT_TITLE = re.compile(r"^title:\s*[\"']?(?P<t>.*?)[\"']?\s*$", re.M)
-#: The front matter's lede, one line under its key (``summary:``, ``description:``): the post's own words.
+#: The front matter's lede under its key (``summary:``, ``description:``): the post's own words. A quoted
+#: value may go on over several lines (YAML folds them into one, with spaces).
 _FRONT_LEDE = re.compile(
-    r"^(?:summary|description|subtitle|excerpt):[ \t]*[\"']?(?P<t>[^\n]*?)[\"']?[ \t]*$", re.M
+    r"^(?:summary|description|subtitle|excerpt):[ \t]*"
+    r"(?:\"(?P<dq>(?:[^\"\\]|\\.)*)\"|'(?P<sq>(?:[^']|'')*)'|(?P<t>[^\n]*?))[ \t]*$",
+    re.M,
 )
 #: A pipe table's delimiter row (``|---|:---:|``, ``---|---``): dashes, optional colons, cells parted by bars.
 _DELIMITER = r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*"
@@ -85,10 +90,11 @@ def markdown_to_text(source: str) -> tuple[str, str | None]:
         title = found.group("t").strip() if found else None
         lede = _FRONT_LEDE.search(front.group("body"))
         source = source[front.end() :]
-        if lede and lede.group("t").strip():
+        said = " ".join((lede.group("dq") or (lede.group("sq") or "").replace("''", "'") or lede.group("t") or "").split()) if lede else ""
+        if said:
             # a post's summary is its own sentence ("what v2 brings: 3x fewer stalls"), read as its lede
-            source = f"{lede.group('t').strip()}\n\n{source}"
-    body = _strip(source).strip()
+            source = f"{said}\n\n{source}"
+    body = _strip(unwrap_markdown(source)).strip()
     if title:
         # the front matter's title is the post's heading, as a paper's title is its first line: its claims
         # ("v2: 2.7x higher throughput") are the text's

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from assay.operators.papers._unwrap import unwrap_tex
+
 _DOLLAR = "\x01"  # a literal \$ while math delimiters are removed
 _COMMENT = re.compile(r"(?<!\\)%.*$", re.M)
 _BODY = re.compile(r"\\begin\s*\{document\}(?P<body>.*?)(?:\\end\s*\{document\}|\Z)", re.S)
@@ -95,7 +97,7 @@ def tex_to_text(source: str) -> tuple[str, str | None]:
     macros = {m.group("a") or m.group("b"): m.group("body") for m in _MACRO.finditer(source)}
     title = _title(_expand(source, macros))
     body = _BODY.search(source)
-    text = body.group("body") if body else source
+    text = unwrap_tex(body.group("body") if body else source)
     text = _FLOAT.sub(lambda m: _float_text(m.group()), text)
     text = _TABULAR.sub(lambda m: _rows(m.group("body")), text)
     text = _DROP_ENVIRONMENTS.sub(" ", text)
