@@ -46,9 +46,10 @@ _LAYER_TABLE = {
     "listno": (r"_?\d{1,4}\.[ \t]+", "3.  step 10 loss 2.5"),
     "host": (r"[A-Za-z][\w-]*\d[\w.-]*: ", "gpu-node07: step 10 loss 2.5"),  # pdsh, clush: the node's name
     "date": (
-        # 2024-05-06 or, as PaddlePaddle's tools print it, [2024/05/06 07:08:09]
-        r"[ \t]*\[?\d{4}(?:-\d{2}-\d{2}|/\d{2}/\d{2})[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?:?"
-        r"(?:[ \t]+|$)",
+        # 2024-05-06 or, as PaddlePaddle's tools print it, [2024/05/06 07:08:09]; month first as Python's logging
+        # is often told to print it (``datefmt="%m/%d/%Y %H:%M:%S"``, the Hugging Face examples' and nanotron's)
+        r"[ \t]*\[?(?:\d{4}(?:-\d{2}-\d{2}|/\d{2}/\d{2})|\d{2}/\d{2}/\d{4})[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"
+        r"(?:Z|[+-]\d{2}:?\d{2})?\]?:?(?:[ \t]+|$)",
         "2024-05-06 07:08:09,123 step 10 loss 2.5",
     ),
     # Ray forwards each worker's output tagged with its actor (or task) and process: ``(RayTrainWorker
@@ -57,6 +58,10 @@ _LAYER_TABLE = {
     # docker compose: the service's container name, padded, and a bar
     "compose": (r"[A-Za-z][\w.-]*[-_]\d+[ \t]+\|[ \t]?", "trainer-1  | step 10 loss 2.5"),
     "pod": (r"\[pod/[\w.-]+/[\w.-]+\][ \t]", "[pod/trainer-0/main] step 10 loss 2.5"),
+    # a logger's level with the process's coordinates (nanotron: ``[INFO|DP=0|PP=0|TP=0]:``): the ranks of a
+    # parallel layout, no values of the run
+    "level": (r"\[(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\|[\w=|.,-]{1,80}\]:?[ \t]",
+              "[INFO|DP=0|PP=1|TP=0]: step 10 loss 2.5"),
     # glog's (absl's) header, but not a FATAL line's: the event rules read that one as it is
     "glog": (r"[IWE]\d{4} \d{2}:\d{2}:\d{2}\.\d{6}[ \t]+\d+ [\w.-]+:\d+\][ \t]",
              "I1203 12:00:00.123456  1234 train.py:42] step 10 loss 2.5"),
@@ -107,14 +112,19 @@ def _layered(layers: list[str], rank: str | None) -> PrefixStyle | None:
     return PrefixStyle(name, re.compile(f"^(?:[ \\t]*(?:{'|'.join(parts)})){{0,{_MAX_LAYERS}}}"))
 
 
+#: Layers that say which tool printed a line: glog's header names its source file and line (``solver.cpp:219]``,
+#: ``logging_writer.py:35]``), a level tag its logger's format (``[INFO|DP=0|PP=0|TP=0]:``, nanotron's).
+_TOOL_EVIDENCE = ("glog", "level")
+
+
 def for_detection(style: PrefixStyle | None) -> PrefixStyle | None:
-    """The part of ``style`` taken off the text that tools are recognised by: all of it but glog's header, whose
-    source file and line (``solver.cpp:219]``, ``logging_writer.py:35]``) name the tool that wrote it."""
+    """The part of ``style`` taken off the text that tools are recognised by: all of it but the layers that
+    say which tool wrote the line (``_TOOL_EVIDENCE``)."""
     names = style.name.split("+") if style is not None else []
-    if "glog" not in names:
+    if not any(n in _TOOL_EVIDENCE for n in names):
         return style
     ranks = [n for n in names if n not in _LAYERS]
-    return _layered([n for n in names if n in _LAYERS and n != "glog"], ranks[0] if ranks else None)
+    return _layered([n for n in names if n in _LAYERS and n not in _TOOL_EVIDENCE], ranks[0] if ranks else None)
 
 
 def _counts_up(lines: list[str], pattern: re.Pattern[str]) -> bool:

@@ -75,6 +75,7 @@ WRAPPERS = {
     "kubectl": _prefixed("[pod/trainer-0/main] "),
     "glog": _prefixed("I1203 12:00:00.123456  1234 run.py:42] "),
     "date": _prefixed("2026-01-02 03:04:05,678 "),
+    "date month first": _prefixed("08/31/2026 14:37:22 "),
     "quote": _prefixed("> "),
     "rank and quote": _prefixed("[rank1]: > "),
     # every process prints (a script that does not keep its prints to rank 0), torchrun tags each line
@@ -179,3 +180,26 @@ def test_a_json_record_counting_its_step_as_done_of_total(tmp_path: Path) -> Non
     path.write_text("\n".join(lines) + "\n")
     log = parse_log(str(path))
     assert [s for s, _v in log.series("loss")] == [50, 100, 150, 200, 250]
+
+
+def test_a_log_of_its_setup_only_invents_no_restart(tmp_path: Path) -> None:
+    """A job that died while starting (or one still starting) has printed its configuration only: a total of
+    steps among its settings is no step the run reached, and the step it says it starts from is no restart."""
+    tag = "08/31/2026 14:37:22 [INFO|DP=0|PP=0|TP=0]: "
+    lines = [
+        tag + "Config(general=GeneralArgs(project='demo', seed=42),",
+        tag + "       tokens=TokensArgs(sequence_length=256,",
+        tag + "                         train_steps=15,",
+        tag + "                         micro_batch_size=2,",
+        tag + "                         batch_accumulation_per_replica=1),",
+        tag + "       optimizer=OptimizerArgs(weight_decay=0.01,",
+        tag + "                               learning_rate=0.0003))",
+        tag + "Total number of parameters: 1.2M",
+        tag + "[Start training] datetime: 2026-08-31 14:37:26 | mbs: 2 | grad_accum: 1",
+        tag + " Stage Stable Training Stage start from step 1",
+    ]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    log = parse_log(str(path))
+    assert "restart" not in log.event_kinds()
+    assert "level" in (log.records[0]["line_prefix"] or "").split("+")
