@@ -33,6 +33,8 @@ PREFIX_STYLES = (
 ANY_RANK_PREFIX = re.compile(r"^\[(?:rank|default)(?P<rank>\d+)\]:")
 
 
+#: A logger's level word.
+_LEVEL = r"(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL|TRACE|SUCCESS|NOTICE)"
 #: Layers that wrap a log's own text, outermost first: a markdown quote of a pasted log, a log viewer's line
 #: number, a markdown list's number, a host name (pdsh, some launchers), a date stamp put in front by a logger or
 #: ``ts``, and the tags that collectors put on every line they pass on: Ray's worker tag, docker compose's
@@ -62,6 +64,16 @@ _LAYER_TABLE = {
     # parallel layout, no values of the run
     "level": (r"\[(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\|[\w=|.,-]{1,80}\]:?[ \t]",
               "[INFO|DP=0|PP=1|TP=0]: step 10 loss 2.5"),
+    # Python's logging, as its formats are usually set: ``- INFO - __main__ - `` after the date (the Hugging
+    # Face examples', MMEngine's ``- mmdet - INFO - ``), ``INFO:__main__:`` (``basicConfig``'s default), loguru's
+    # ``| INFO     | train:main:42 - ``, rich's handler ``[12/06/26 10:00:00] INFO     ``
+    "logger": (rf"-[ \t]+(?:{_LEVEL}[ \t]+-[ \t]+[\w.<>-]+|[\w.<>-]+[ \t]+-[ \t]+{_LEVEL})[ \t]+-[ \t]",
+               "2024-05-06 07:08:09,123 - INFO - __main__ - step 10 loss 2.5"),
+    "pylevel": (rf"{_LEVEL}:[\w.<>-]*:[ \t]?", "INFO:__main__:step 10 loss 2.5"),
+    "loguru": (rf"\|[ \t]*{_LEVEL}[ \t]*\|[ \t]*[\w.<>-]+:[\w.<>-]+:\d+[ \t]+-[ \t]",
+               "2024-05-06 07:08:09.123 | INFO     | train:main:42 - step 10 loss 2.5"),
+    "rich": (rf"\[(?:\d{{2}}/\d{{2}}/\d{{2,4}} )?\d{{2}}:\d{{2}}:\d{{2}}\][ \t]+{_LEVEL}[ \t]+",
+             "[05/06/24 07:08:09] INFO     step 10 loss 2.5"),
     # glog's (absl's) header, but not a FATAL line's: the event rules read that one as it is
     "glog": (r"[IWE]\d{4} \d{2}:\d{2}:\d{2}\.\d{6}[ \t]+\d+ [\w.-]+:\d+\][ \t]",
              "I1203 12:00:00.123456  1234 train.py:42] step 10 loss 2.5"),
@@ -113,18 +125,26 @@ def _layered(layers: list[str], rank: str | None) -> PrefixStyle | None:
 
 
 #: Layers that say which tool printed a line: glog's header names its source file and line (``solver.cpp:219]``,
-#: ``logging_writer.py:35]``), a level tag its logger's format (``[INFO|DP=0|PP=0|TP=0]:``, nanotron's).
-_TOOL_EVIDENCE = ("glog", "level")
+#: ``logging_writer.py:35]``), a level tag its logger's format (``[INFO|DP=0|PP=0|TP=0]:``, nanotron's), a
+#: Python logger its name (``- mmdet - INFO -``, ``INFO:tensorflow:``, loguru's module).
+_TOOL_EVIDENCE = ("glog", "level", "logger", "pylevel", "loguru")
 
 
-def for_detection(style: PrefixStyle | None) -> PrefixStyle | None:
-    """The part of ``style`` taken off the text that tools are recognised by: all of it but the layers that
-    say which tool wrote the line (``_TOOL_EVIDENCE``)."""
+def for_detection(style: PrefixStyle | None) -> list[PrefixStyle | None]:
+    """The parts of ``style`` to take off the text that tools are recognised by, the first kept most: all of it
+    but the layers that say which tool wrote the line (``_TOOL_EVIDENCE``); then also one of those (glog's
+    header over a logger's ``INFO:tensorflow:``); then all of it. A style without such a layer is one part."""
     names = style.name.split("+") if style is not None else []
-    if not any(n in _TOOL_EVIDENCE for n in names):
-        return style
+    evidence = [n for n in names if n in _TOOL_EVIDENCE]
+    if not evidence:
+        return [style]
     ranks = [n for n in names if n not in _LAYERS]
-    return _layered([n for n in names if n in _LAYERS and n not in _TOOL_EVIDENCE], ranks[0] if ranks else None)
+    rank = ranks[0] if ranks else None
+    plain = [n for n in names if n in _LAYERS and n not in _TOOL_EVIDENCE]
+    parts = [_layered(plain, rank)]
+    if len(evidence) > 1:
+        parts += [_layered([*plain, n], rank) for n in evidence]
+    return [*parts, style]
 
 
 def _counts_up(lines: list[str], pattern: re.Pattern[str]) -> bool:
@@ -238,6 +258,10 @@ def strip_ansi(data: bytes) -> bytes:
     return _ANSI.sub(b"", data) if shown or data.find(b"\x1b") >= 0 else data  # a one-byte find is a memchr
 
 
+#: The source file and line rich's logging handler right-aligns after a message (``   train.py:42``).
+_RICH_SOURCE = re.compile(rb"[ \t]{2,}[\w.-]+\.py:\d+[ \t]*$", re.M)
+
+
 def normalize(data: bytes) -> bytes:
     """A log's bytes as every reader sees them: without terminal escapes, and with ``\\n`` line ends where the
     file has Windows' ``\\r\\n``. Neither says anything, but each hides a line's last value or its first word
@@ -289,6 +313,8 @@ class LineBlock:
         normalized: bool = False,  # the caller ran ``normalize`` already (it reads the lines' ends before)
     ):
         data = data if normalized else normalize(data)
+        if prefix is not None and "rich" in prefix.name.split("+"):
+            data = _RICH_SOURCE.sub(b"", data)  # rich's handler prints the source at a line's right end
         newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
         self.data = _without_end_blanks(data, newlines)
         if self.data is not data:

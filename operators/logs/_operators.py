@@ -65,17 +65,19 @@ def _framework(cls: type[LogParser], text: str, prefix: str | None) -> str | Non
     return named
 
 
-def _detection_texts(sample: bytes, prefix: PrefixStyle | None) -> tuple[bytes, str | None]:
-    """The sampled text that formats and tools are recognised by: the log's own lines, whatever wraps them
-    (``for_detection``); and, where glog's header was left on them for the source files it names, the lines
-    without it too (``None`` where they are the same)."""
+def _detection_texts(sample: bytes, prefix: PrefixStyle | None) -> list[bytes]:
+    """The sampled text that formats and tools are recognised by, the log's own lines whatever wraps them
+    (``for_detection``): first with the layers that name a tool left on (glog's header, a logger's name), then
+    with more of them taken off, for a parser or a marker that reads the text under them (``iter 100: loss``,
+    ``INFO:tensorflow:`` under glog's header)."""
     if prefix is None:
-        return sample, None
+        return [sample]
     lines = sample.decode("utf-8", "surrogateescape").splitlines()
     end = "\n" if sample.endswith(b"\n") else ""  # a sample ending mid-line still does (a cut record)
-    kept = for_detection(prefix)
-    own = ("\n".join(strip_prefixes(lines, kept)) + end).encode("utf-8", "surrogateescape")
-    return own, ("\n".join(strip_prefixes(lines, prefix)) + end if kept is not prefix else None)
+    return [
+        ("\n".join(strip_prefixes(lines, part)) + end).encode("utf-8", "surrogateescape")
+        for part in for_detection(prefix)
+    ]
 
 
 @operator(
@@ -111,12 +113,13 @@ def log_split(
     if not is_binary(head):  # detection reads the text as the parser will see it
         sample = normalize(sample)
     prefix = None if is_binary(head) else detect_prefix(sample.decode("utf-8", "replace").splitlines()[:400])
-    sample, bare = _detection_texts(sample, prefix)
+    texts = _detection_texts(sample, prefix)
+    sample = texts[0]
     cls, score = detect(sample, path, tuple(parsers))
-    if bare is not None:  # a parser that knows the lines under glog's header (``iter 100: loss ...``)
-        bare_cls, bare_score = detect(bare.encode("utf-8", "surrogateescape"), path, tuple(parsers))
-        if bare_score > score:
-            cls = bare_cls
+    for other in texts[1:]:  # a parser that knows the lines under a tool's layer (``iter 100: loss ...``)
+        other_cls, other_score = detect(other, path, tuple(parsers))
+        if other_score > score:
+            cls, score = other_cls, other_score
     if is_binary(head) and not cls.binary:
         return {
             **record,
@@ -128,12 +131,13 @@ def log_split(
                 }
             ],
         }
-    text = sample.decode("utf-8", "replace")
+    prefix_name = prefix.name if prefix else None
     chunk_bytes = max(1, int(chunk_mb * (1 << 20)))
     common = {
         "log_format": cls.name,
-        "framework": _framework(cls, text, prefix.name if prefix else None)
-        or (_framework(cls, bare, prefix.name) if bare is not None and prefix is not None else None),
+        "framework": next(
+            (named for t in texts if (named := _framework(cls, t.decode("utf-8", "replace"), prefix_name))), None
+        ),
         "line_prefix": prefix.name if prefix else None,
         "line_prefix_re": prefix.pattern.pattern if prefix else None,
         "n_bytes": size,

@@ -80,6 +80,11 @@ WRAPPERS = {
     "rank and quote": _prefixed("[rank1]: > "),
     # every process prints (a script that does not keep its prints to rank 0), torchrun tags each line
     "two ranks": lambda lines: [f"[rank{r}]:{line}" for line in lines for r in (0, 1)],
+    # Python's logging, as scripts set it up: the Hugging Face examples' format, basicConfig's, loguru's, rich's
+    "logging": _prefixed("12/06/2026 10:00:00 - INFO - __main__ - "),
+    "basicConfig": _prefixed("INFO:__main__:"),
+    "loguru": _prefixed("2026-12-06 10:00:00.123 | INFO     | train:main:42 - "),
+    "rich": lambda lines: [f"[12/06/26 10:00:00] INFO     {line:<100}   train.py:42" for line in lines],
     "colours": lambda lines: [f"\x1b[36m{line}\x1b[0m" for line in lines],
     "end blanks": lambda lines: [line + "  " for line in lines],
 }
