@@ -23,6 +23,9 @@ _VERB = re.compile(
     r"lowers?|raises?|increases?|decreases?|drops?|falls?|grows?|rises?|saves?|spends?|consumes?|incurs?|"
     r"exceeds?|sustains?|keeps?|yields?|gives?|provides?|attains?|obtains?|trains?|serves?|scales?)\b"
 )
+# Any other verb of the clause, by its shape: a third person's present or a past ("completes", "finishes",
+# "beats", "handled"), the first such word after the phrase (a result's verb is not a closed list).
+_VERB_SHAPE = re.compile(r"\s+(?:[a-z]{2,}(?:es|[^s\W]s)|[a-z]{3,}ed)\b")
 # Words that make the phrase no subject: a pronoun, a self-reference, a measure or a number.
 _NOT_SUBJECT = re.compile(
     r"^(?:we|it|its|they|their|this|that|there|our|us|i|he|she)\b|\d|"
@@ -40,7 +43,7 @@ def clause_subject(text: str, lo: int, claim_start: int) -> str | None:
     span = span[cut + 1 :] if cut >= 0 else span
     start = _OPENER.match(span)
     rest = span[start.end() if start else 0 :]
-    verb = _VERB.search(rest)
+    verb = _VERB.search(rest) or _VERB_SHAPE.search(rest)
     if not verb:
         return None
     phrase = _DETERMINER.sub("", " ".join(rest[: verb.start()].split()))
