@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reallogs_score as rs  # noqa: E402  -- a sibling script, run from anywhere
+from named_option import take_names  # noqa: E402
 
 #: The fields whose loss is counted (the gold's layout and events vary by file).
 FIELDS = ("framework", "n_steps", "first_step", "last_step", "last_loss", "last_loss_step", "last_val_loss",
@@ -112,15 +113,10 @@ def wrapped_losses(root: Path, wrappers: list[str], dev_only: bool) -> dict[str,
 
 
 def main(argv: list[str]) -> int:
-    wrappers = list(WRAPPERS)
-    if "--wrappers" in argv:
-        i = argv.index("--wrappers")
-        wrappers = argv[i + 1].split(",")
-        argv = argv[:i] + argv[i + 2 :]
-        unknown = [w for w in wrappers if w not in WRAPPERS]
-        if unknown:
-            print(f"unknown wrapper {unknown[0]!r}: --wrappers takes names among {', '.join(WRAPPERS)}")
-            return 2
+    wrappers, argv, error = take_names(argv, "--wrappers", WRAPPERS)
+    if error:
+        print(error)
+        return 2
     roots = [Path(a) for a in argv] or [rs.DEFAULT_SET]
     totals = {name: [0, 0] for name in wrappers}
     for root in roots:

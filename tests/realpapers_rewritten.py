@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import realpapers_score as rps  # noqa: E402  -- a sibling script, run from anywhere
+from named_option import take_names  # noqa: E402
 
 _TEXT_FORMATS = (".md", ".tex", ".txt")
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -72,15 +73,10 @@ def _figures(one: Path) -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> int:
-    rewrites = list(REWRITES)
-    if "--rewrites" in argv:
-        i = argv.index("--rewrites")
-        rewrites = argv[i + 1].split(",")
-        argv = argv[:i] + argv[i + 2 :]
-        unknown = [r for r in rewrites if r not in REWRITES]
-        if unknown:
-            print(f"unknown rewrite {unknown[0]!r}: --rewrites takes names among {', '.join(REWRITES)}")
-            return 2
+    rewrites, argv, error = take_names(argv, "--rewrites", REWRITES)
+    if error:
+        print(error)
+        return 2
     roots = [Path(a) for a in argv] or [rps.DEFAULT_SET]
     totals = {name: [0, 0, 0, 0] for name in rewrites}  # matched, both right: as read, rewritten
     with tempfile.TemporaryDirectory() as work:

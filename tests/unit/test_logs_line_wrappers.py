@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from log_files import write_log
 
 from assay.operators.logs import parse_log
 from assay.operators.logs._lines import LAYER_EXAMPLES
@@ -132,9 +133,7 @@ def test_each_layer_example_is_peeled(tmp_path: Path, layer: str) -> None:
         f"{re.sub(r'[0-9]+', str(i), wrapper, count=1) if numbered else wrapper}step {10 * i} loss {2.5 - 0.1 * i:.2f}"
         for i in range(1, 6)
     ]
-    path = tmp_path / "train.log"
-    path.write_text("\n".join(lines) + "\n")
-    log = parse_log(str(path))
+    log = parse_log(write_log(tmp_path, lines))
     assert layer in (log.records[0]["line_prefix"] or "").split("+")
     assert [s for s, _v in log.series("loss")] == [10, 20, 30, 40, 50]
 
@@ -142,9 +141,7 @@ def test_each_layer_example_is_peeled(tmp_path: Path, layer: str) -> None:
 def test_short_coloured_lines_are_text_not_binary(tmp_path: Path) -> None:
     """A terminal's colour codes put an escape byte on every short line: still a log, not a binary file."""
     lines = [f"\x1b[1m\x1b[32mep\x1b[0m {i} \x1b[33mloss\x1b[0m {1.0 / i:.3f}" for i in range(1, 40)]
-    path = tmp_path / "train.log"
-    path.write_text("\n".join(lines) + "\n")
-    log = parse_log(str(path))
+    log = parse_log(write_log(tmp_path, lines))
     assert not log.issues or "binary" not in str(log.issues)
     assert len(log.series("loss")) == 39
 
@@ -156,9 +153,7 @@ def test_a_bracketed_step_after_glogs_header_is_no_line_number(tmp_path: Path) -
         f"I0304 05:06:{i:02d}.000001 1402 metric_writer.py:48] [{100 * i}] steps_per_second=1.5, train_loss={2.0 - 0.1 * i:.2f}"
         for i in range(1, 6)
     ]
-    path = tmp_path / "train.log"
-    path.write_text("\n".join(lines) + "\n")
-    log = parse_log(str(path))
+    log = parse_log(write_log(tmp_path, lines))
     assert "lineno" not in (log.records[0]["line_prefix"] or "")
     assert [s for s, _v in log.series("loss")] == [100, 200, 300, 400, 500]
 
@@ -169,9 +164,7 @@ def test_a_tool_known_by_the_source_file_in_glogs_header_is_still_named(tmp_path
         f"loss = {0.9 - 0.1 * i:.2f}"
         for i in range(1, 6)
     ]
-    path = tmp_path / "train.log"
-    path.write_text("\n".join(lines) + "\n")
-    assert parse_log(str(path)).run.get("framework") == "Caffe"
+    assert parse_log(write_log(tmp_path, lines)).run.get("framework") == "Caffe"
 
 
 def test_a_json_record_counting_its_step_as_done_of_total(tmp_path: Path) -> None:
@@ -181,9 +174,7 @@ def test_a_json_record_counting_its_step_as_done_of_total(tmp_path: Path) -> Non
         f'"epoch": {0.05 * i:.2f}}}'
         for i in range(1, 6)
     ]
-    path = tmp_path / "train.jsonl"
-    path.write_text("\n".join(lines) + "\n")
-    log = parse_log(str(path))
+    log = parse_log(write_log(tmp_path, lines, "train.jsonl"))
     assert [s for s, _v in log.series("loss")] == [50, 100, 150, 200, 250]
 
 
@@ -203,8 +194,6 @@ def test_a_log_of_its_setup_only_invents_no_restart(tmp_path: Path) -> None:
         tag + "[Start training] datetime: 2026-08-31 14:37:26 | mbs: 2 | grad_accum: 1",
         tag + " Stage Stable Training Stage start from step 1",
     ]
-    path = tmp_path / "train.log"
-    path.write_text("\n".join(lines) + "\n")
-    log = parse_log(str(path))
+    log = parse_log(write_log(tmp_path, lines))
     assert "restart" not in log.event_kinds()
     assert "level" in (log.records[0]["line_prefix"] or "").split("+")
