@@ -37,10 +37,11 @@ ANY_RANK_PREFIX = re.compile(r"^\[(?:rank|default)(?P<rank>\d+)\]:")
 _LEVEL = r"(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL|TRACE|SUCCESS|NOTICE)"
 #: Layers that wrap a log's own text, outermost first: a markdown quote of a pasted log, a log viewer's line
 #: number, a markdown list's number, a host name (pdsh, some launchers), a date stamp put in front by a logger or
-#: ``ts``, and the tags that collectors put on every line they pass on: Ray's worker tag, docker compose's
-#: service name, ``kubectl logs --prefix``'s pod and container, glog's (absl's) header. A file's prefix is the
-#: layers (and the one rank style) that at least a third of its lines carry, in any order. Each entry: the
-#: pattern, and an example line it peels (``tests/operators/test_logs_prefix_layers.py`` reads every one).
+#: ``ts``, the tags that collectors put on every line they pass on (Ray's worker tag, docker compose's service
+#: name, ``kubectl logs --prefix``'s pod and container) and the headers loggers write (a level tag, Python's
+#: logging in its usual set-ups, glog's). A file's prefix is the layers (and the one rank style) that at least a
+#: third of its lines carry, in any order. Each entry: the pattern, and an example line it peels
+#: (``tests/unit/test_logs_line_wrappers.py`` reads every one through ``parse_log``).
 _LAYER_TABLE = {
     "quote": (r">[ \t]?", "> step 10 loss 2.5"),
     "lineno": (r"\[\d{1,9}\][ \t]", "[12] step 10 loss 2.5"),
