@@ -24,15 +24,8 @@ from assay.operators.logs._base import LogParser, detect, parser_named
 from assay.operators.logs._coverage import silence
 from assay.operators.logs._event_steps import last_placeable_line, place_by_headers, saves_at_named_steps
 from assay.operators.logs._frameworks import name_framework
-from assay.operators.logs._lines import (
-    PrefixStyle,
-    detect_prefix,
-    for_detection,
-    normalize,
-    prefix_style,
-    split_prefix,
-    strip_prefixes,
-)
+from assay.operators.logs._lines import PrefixStyle, normalize, prefix_style, split_prefix, strip_prefixes
+from assay.operators.logs._prefix_layers import detect_prefix, for_detection
 from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
 from assay.operators.logs._saves import one_event_per_save
 from assay.operators.logs._spans import parse_span

@@ -17,7 +17,7 @@ import pytest
 from log_files import write_log
 
 from assay.operators.logs import parse_log
-from assay.operators.logs._lines import LAYER_EXAMPLES
+from assay.operators.logs._prefix_layers import LAYER_EXAMPLES
 
 BASES = {
     # a script's own records, then an out-of-memory failure
@@ -197,3 +197,13 @@ def test_a_log_of_its_setup_only_invents_no_restart(tmp_path: Path) -> None:
     log = parse_log(write_log(tmp_path, lines))
     assert "restart" not in log.event_kinds()
     assert "level" in (log.records[0]["line_prefix"] or "").split("+")
+
+
+def test_a_tables_first_column_is_no_collectors_tag(tmp_path: Path) -> None:
+    """``resnet-50  | 0.52 | 0.76``: a name with a number and a bar opens every row, as docker compose's service
+    opens every line, but each row names its own: no tag, the column stays the table's."""
+    lines = ["model       | loss | acc"] + [
+        f"resnet-{n:<5}| {0.9 - i * 0.05:.2f} | 0.7{i}" for i, n in enumerate([18, 34, 50, 101, 152])
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.records[0]["line_prefix"] is None

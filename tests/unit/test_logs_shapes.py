@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 
 from assay.operators.logs import parse_log
-from assay.operators.logs._lines import detect_prefix, split_prefix
+from assay.operators.logs._lines import split_prefix
+from assay.operators.logs._prefix_layers import detect_prefix
 
 
 def write(tmp_path, name: str, lines: list[str]) -> str:
