@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from assay.operators.logs._collect import Collector
-from assay.operators.logs._lines import LineBlock, PrefixStyle, after_prefix
+from assay.operators.logs._lines import LineBlock, PrefixStyle
 from assay.operators.logs._numbers import parse_quantity, to_floats
 
 
@@ -73,7 +73,7 @@ class KeyValueLines:
     # -- the vectorised path --------------------------------------------------------------------------------
     def run(self, block: LineBlock, out: Collector, prefix: PrefixStyle | None) -> np.ndarray:
         """Extract every templated line of ``block``; returns the indices of the lines it handled."""
-        pending = block.matching(after_prefix(self.select, prefix))
+        pending = block.matching(self.select)  # (each line's own text: ``LineBlock.body``)
         handled: list[np.ndarray] = []
         learnt_here = 0
         next_template = 0

@@ -63,15 +63,11 @@ def tags_ranks(style: PrefixStyle | None) -> bool:
     return style is not None and "rank" in style.pattern.groupindex
 
 
-_ANCHOR = re.compile(r"(?<![\[\\])\^")
-
-
 def strip_prefixes(lines: list[str], style: PrefixStyle | None) -> list[str]:
     """``lines`` without their prefixes (for detection, which reads a file's own text)."""
     if style is None:
         return lines
-    # the one space that parts a prefix from the text (``[rank0]: iter 10``) goes too: markers anchor at the text
-    return [split_prefix(line, style)[1].removeprefix(" ") for line in lines]
+    return [split_prefix(line, style)[1] for line in lines]
 
 
 def _re2(style: PrefixStyle) -> str:
@@ -85,15 +81,6 @@ def _without_prefix(lines: pa.Array, style: PrefixStyle) -> pa.Array:
     if tags_ranks(style):
         bodies = pc.replace_substring_regex(bodies, r"^ ([^ \t]|$)", r"\1", max_replacements=1)
     return bodies
-
-
-def after_prefix(pattern: str, style: PrefixStyle | None) -> str:
-    """An RE2 pattern whose ``^`` anchors also match right after a rank prefix of ``style`` (the
-    vectorised line selection sees lines with their prefixes)."""
-    if style is None or "^" not in pattern:
-        return pattern
-    prefix = re.sub(r"\(\?P<\w+>", "(?:", style.pattern.pattern.lstrip("^"))
-    return _ANCHOR.sub(lambda _m: f"^(?:{prefix})?", pattern)
 
 
 def strip_ansi(data: bytes) -> bytes:

@@ -17,7 +17,7 @@ import pyarrow as pa
 from assay.operators.logs._base import LogParser
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._events import COMMON_FILTER, CONTINUATION, observe, observe_wrapped
-from assay.operators.logs._lines import LineBlock, PrefixStyle, after_prefix, normalize, split_prefix
+from assay.operators.logs._lines import LineBlock, PrefixStyle, normalize, split_prefix
 from assay.operators.logs._names import EVAL_PREFIXES
 from assay.operators.logs._read import BLOCK_BYTES, iter_blocks, read_tail
 from assay.operators.logs._timestamps import find_timestamp
@@ -173,7 +173,7 @@ def feed_block(
     if not block.n:
         return
     if not events:
-        picked = block.matching(after_prefix(parser.interesting or ".", prefix))
+        picked = block.matching(parser.interesting or ".")
         for i in _with_records_by_shape(parser, block, picked).tolist():
             rank, text = split_prefix(block.line(i), prefix)
             try:
@@ -187,16 +187,16 @@ def feed_block(
     mine_re = _compiled(parser.interesting)
     if mine_re is None:
         hits = np.arange(block.n, dtype=np.int64)
-        common = set(block.matching(after_prefix(f"(?i:{COMMON_FILTER})", prefix)).tolist())
+        common = set(block.matching(f"(?i:{COMMON_FILTER})").tolist())
     else:
-        hits = block.matching(after_prefix(f"(?i:{COMMON_FILTER})|(?:{parser.interesting})", prefix))
+        hits = block.matching(f"(?i:{COMMON_FILTER})|(?:{parser.interesting})")
         common = None
     if handled is not None and len(handled):
         hits = hits[~np.isin(hits, handled)]
     if common is None:
         # which of the picked lines the event phrases match: one RE2 pass over those lines only (the phrase
         # table is thousands of characters; Python's re took about a millisecond a line over it)
-        common = block.matching_among(hits, after_prefix(f"(?i:{COMMON_FILTER})", prefix))
+        common = block.matching_among(hits, f"(?i:{COMMON_FILTER})")
     by_shape = _with_records_by_shape(parser, block, hits, handled)
     shaped = set(np.setdiff1d(by_shape, hits, assume_unique=True).tolist()) if len(by_shape) > len(hits) else ()
     hits = by_shape
