@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from assay.operators.papers._mentions import Mention
+from assay.operators.papers._name_runs import NAME_RE, names_in
 from assay.operators.papers._ownership import credited_to_others
 from assay.operators.papers._techniques import technique_phrases
 from assay.operators.papers._title_names import (
@@ -23,7 +24,6 @@ from assay.operators.papers._title_names import (
     title_name,
 )
 
-_NAME_RE = re.compile(rf"(?<![A-Za-z0-9-]){_NAME}(?![A-Za-z0-9])")
 _SYSTEM_NOUN = (
     r"(?:system|framework|library|engine|compiler|scheduler|runtime|tool|toolkit|platform|approach|"
     r"method|technique|algorithm|architecture|design|stack|planner|service|abstraction|optimizer|"
@@ -239,16 +239,16 @@ def _frequent_names(text: str, lang: str, known: list[Mention]) -> list[tuple[st
     starts = [s for s, _ in taken]
     counts: Counter[str] = Counter()
     first: dict[str, int] = {}
-    for m in _NAME_RE.finditer(text):
-        name = m.group()
-        if lang not in ("zh", "ja", "ko"):
-            if not _DISTINCTIVE.search(name, 1) or _sentence_initial(text, m.start()):
+    cjk = lang in ("zh", "ja", "ko")
+    for name, start in names_in(text, 0, len(text), cjk):
+        if not cjk:
+            if not _DISTINCTIVE.search(name, 1) or (" " not in name and _sentence_initial(text, start)):
                 continue
-        i = bisect.bisect_right(starts, m.start()) - 1
-        if i >= 0 and taken[i][0] <= m.start() < taken[i][1]:
+        i = bisect.bisect_right(starts, start) - 1
+        if i >= 0 and taken[i][0] <= start < taken[i][1]:
             continue
         counts[name] += 1
-        first.setdefault(name, m.start())
+        first.setdefault(name, start)
     return [(n, first[n]) for n, c in counts.items() if c >= 3 and acceptable(n)]
 
 
@@ -256,7 +256,7 @@ def name_before(text: str, lo: int, hi: int, lang: str, known: list[Mention]) ->
     """The last plausible name between ``lo`` and ``hi`` ("在各种模型中，Harmony能够..." -> Harmony) that is
     not already known as something else (a model, a device)."""
     last = None
-    for m in _NAME_RE.finditer(text, lo, hi):
+    for m in NAME_RE.finditer(text, lo, hi):
         name = m.group()
         if not acceptable(name) or any(k.start < m.end() and m.start() < k.end for k in known):
             continue
@@ -365,6 +365,7 @@ _COMPARISON_ANCHOR = re.compile(
     re.I,
 )
 _LIST_AFTER = re.compile(r"[^.;!?。；\n]{0,160}")
+
 #: At most this many compared names are kept for a document (a survey names hundreds).
 MAX_COMPARED = 40
 
@@ -382,8 +383,7 @@ def compared_systems(text: str, lang: str, own: list[str], known: list[Mention])
         tail = _LIST_AFTER.match(text, anchor.end())
         if tail is None:
             continue
-        for m in islice(_NAME_RE.finditer(text, anchor.end(), tail.end()), 6):
-            name = m.group()
+        for name, _ in islice(names_in(text, anchor.end(), tail.end(), cjk, split=known_lower), 6):
             low = name.lower()
             if low in own_lower or low in known_lower or low in found or not acceptable(name):
                 continue
@@ -397,3 +397,4 @@ def compared_systems(text: str, lang: str, own: list[str], known: list[Mention])
             if len(found) >= MAX_COMPARED:
                 return list(found)
     return list(found)
+
