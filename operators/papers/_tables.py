@@ -81,6 +81,8 @@ _FOR_PHRASE = re.compile(
 #: Words of a header that names a measure rather than a system.
 _METRIC = re.compile(
     r"speed-?ups?|improv|impr\.|reduc|overhead|faster|slower|\bgains?\b|saving|ratio|efficien|utili[sz]|"
+    r"slowdowns?|degrad|penalt|increase|decrease|\bdrops?\b|\berrors?\b|\bdelta\b|\bchanges?\b|\brate\b|"
+    r"\bshare\b|fraction|\bpercent|\bscores?\b|perplexity|\bppl\b|\bMFU\b|bandwidth|"
     r"throughput|latency|time|\bJCT\b|makespan|memory|accuracy|\bacc\.|cost|energy|power|\bloss\b|"
     r"\b(?:average|avg\.?|mean|median|total|overall|max(?:imum)?|min(?:imum)?|geo\.?|p\d\d|\d+th)\b|"
     r"\(\s*(?:x|×|%|ms|s|GB|MB)\s*\)|加速|提升|降低|开销",
