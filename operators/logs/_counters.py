@@ -98,7 +98,9 @@ def passes_between_repeats(cluster: Cluster, pos: int, names: dict[int, str]) ->
 
 def _a_count(token: str) -> bool:
     """A value that can count steps: a whole number, a separator glued after it (``90,``), or printed with a
-    zero fraction (``1.00``); not a measurement with its unit (``0.020s``) nor a word."""
+    zero fraction (``1.00``), tqdm's ``586it``; not a measurement with its unit (``0.020s``) nor a word."""
+    if token.endswith("it") and token[:-2].isdigit():
+        return True  # tqdm's count of iterations with its unit (``586it``)
     try:
         return float(token.rstrip(",;:)]}")).is_integer()
     except ValueError:

@@ -128,7 +128,7 @@ def blank_cut_tail(miner: TemplateMiner) -> None:
     number of decimals (a fixed format, ``{:.6f}``) and it prints fewer (two fewer than the shortest where the
     widths vary, as ``%g`` prints them): the line was cut inside that value, so
     the value is not read (docs/gold-conventions.md, D9). ``Loss: 0.000001305`` after records that print
-    ``Loss: 0.000002487727670``."""
+    ``Loss: 0.000002487727670``; ``loss 0`` after records that print ``loss 0.16778``."""
     clusters = miner.clusters()
     if not clusters:
         return
@@ -156,7 +156,10 @@ def blank_cut_tail(miner: TemplateMiner) -> None:
     width = min(widths)
     row = next(row for row in cluster.rows if row[0] == last)
     printed = _decimals(row[2][-1]) if row[2] else None
-    if width >= 2 and printed is not None and printed < width - (0 if fixed else 1):
+    # a whole number where every other record prints decimals (``loss 0`` after ``loss 0.16778``): the cut took
+    # the point and what followed it
+    whole = bool(row[2]) and re.fullmatch(r"[-+]?\d+", row[2][-1]) is not None
+    if width >= 2 and (whole or (printed is not None and printed < width - (0 if fixed else 1))):
         row[2][-1] = ""
 
 

@@ -165,7 +165,8 @@ def is_prose(text: str, names_metric) -> bool:
         gap = gap or (words != ["of"] and any(w in PROSE_WORDS for w in words))
     if not gap:
         return False
-    for number in numbers:
+    # a non-finite value is a metric's value as much as a number (``Loss is NaN. Current learning rate ...``)
+    for number in [*numbers, *_NON_FINITE_WORD.finditer(text)]:
         head = text[max(0, number.start() - 40) : number.start()]
         named = _NAME.findall(head)
         # ``Loss is 1.72``: the copula between a metric's name and its number names it as a key would
@@ -182,6 +183,7 @@ _COPULAS = {"is", "was", "are", "were"}
 
 
 _NON_FINITE = {"nan", "inf", "+inf", "-inf", "infinity", "-infinity"}
+_NON_FINITE_WORD = re.compile(r"(?<![\w.])[-+]?(?i:nan|inf|infinity)(?![\w])")
 
 
 def only_a_nan_message(template: list[str], rows: list[list[str]]) -> bool:

@@ -1,6 +1,6 @@
 """The layers that wrap a log's lines on their way to a user, learnt per file from its head: a pasted quote, a
 viewer's line numbers, a date stamp, a collector's tag (Ray, docker compose, kubectl), a logger's header (Python's
-logging, loguru, rich, glog), and the rank styles of ``_lines``. The learnt ``PrefixStyle`` is what the parsers
+logging, loguru, rich, glog, log4j), and the rank styles of ``_lines``. The learnt ``PrefixStyle`` is what the parsers
 and ``LineBlock`` take off each line."""
 
 from __future__ import annotations
@@ -54,6 +54,10 @@ _LAYER_TABLE = {
     # glog's (absl's) header, but not a FATAL line's: the event rules read that one as it is
     "glog": (r"[IWE]\d{4} \d{2}:\d{2}:\d{2}\.\d{6}[ \t]+\d+ [\w.-]+:\d+\][ \t]",
              "I1203 12:00:00.123456  1234 train.py:42] step 10 loss 2.5"),
+    # log4j's (and logback's) usual layouts, as JVM tools (Spark, BigDL, Flink) print: the level, perhaps the
+    # thread, the class with its line, a dash (``%-5p [%t] %c{1}:%L - %m``)
+    "log4j": (rf"{_LEVEL}[ \t]+(?:\[[^\]\n]{{1,40}}\][ \t]+)?[A-Za-z_$][\w$.]*(?::\d+)?[ \t]+-[ \t]",
+              "INFO  DistriOptimizer$:392 - step 10 loss 2.5"),
 }
 _LAYERS = {name: pattern for name, (pattern, _example) in _LAYER_TABLE.items()}
 #: Each layer's example line, for the test that reads them through ``parse_log``.
@@ -108,7 +112,7 @@ def _layered(layers: list[str], rank: str | None) -> PrefixStyle | None:
 #: Layers that say which tool printed a line: glog's header names its source file and line (``solver.cpp:219]``,
 #: ``logging_writer.py:35]``), a level tag its logger's format (``[INFO|DP=0|PP=0|TP=0]:``, nanotron's), a
 #: Python logger its name (``- mmdet - INFO -``, ``INFO:tensorflow:``, loguru's module).
-_TOOL_EVIDENCE = ("glog", "level", "logger", "pylevel", "loguru")
+_TOOL_EVIDENCE = ("glog", "level", "logger", "pylevel", "loguru", "log4j")
 
 
 def for_detection(style: PrefixStyle | None) -> list[PrefixStyle | None]:

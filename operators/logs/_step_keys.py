@@ -1,13 +1,45 @@
 """Which of several step keys on one line is the step: the actors' environment steps among the roles' counters
 (Acme's ``Actor Steps`` / ``Learner Steps``), the optimizer's updates over the passes between them (LitGPT's ``iter N step
-M``). Read from the tools' own code; ``_steps.step_position`` applies them, ``_counters.passes_between_repeats``
-reads the records when updates repeat."""
+M``); a step word that a setting's word qualifies (``Total steps = 60``), no counter; a progress line's count of
+iterations with its unit (tqdm's ``586it/2.06kit``). Read from the tools' own code; ``_steps.step_position``
+applies them, ``_counters.passes_between_repeats`` reads the records when updates repeat."""
 
 from __future__ import annotations
 
 import re
 
 from assay.operators.logs._names import is_step_key, key_slug
+
+#: Words before a step word that make it a setting of the run, not its counter (``Total steps = 60``,
+#: ``Gradient Accumulation steps = 4``, ``max steps: 1000``).
+_SETTING_WORDS = {"total", "max", "maximum", "num", "number", "accumulation", "warmup", "save", "eval", "logging"}
+
+
+def after_a_setting_word(text: str, at: int) -> bool:
+    """One of the (up to three) words right before ``at`` is one of ``_SETTING_WORDS``: the step word is a
+    setting's head noun (``Total steps``, ``num_steps``, ``Total prediction steps = 3``)."""
+    before = _WORDS_BEFORE.search(text[max(0, at - 40) : at].lower())
+    return before is not None and any(w in _SETTING_WORDS for w in re.split(r"[ _]+", before.group(1).strip(" _")))
+
+
+#: The words (letters only) a step word's noun phrase ends with before it, up to three.
+_WORDS_BEFORE = re.compile(r"((?:[a-z]+[ _]){1,3})$")
+
+
+def a_setting(template: list[str], pos: int) -> bool:
+    """The value at ``pos`` is named by a step word that a setting's word qualifies."""
+    j = pos - 1
+    while j >= 0 and template[j] in (":", "=", "of"):
+        j -= 1
+    if j < 1 or not template[j][:1].isalpha():
+        return False
+    words: list[str] = []  # the words of the name's own phrase before it (up to three), none across a value
+    for w in reversed(template[max(0, j - 3) : j]):
+        if not w.isalpha():
+            break
+        words.append(w.lower())
+    return any(w in _SETTING_WORDS for w in words)
+
 
 #: Roles whose counter counts the environment's steps (the run-wide step of reinforcement learning, D10 of
 #: docs/gold-conventions.md), not the learner's updates nor the evaluator's own episodes.
@@ -80,3 +112,18 @@ def a_record_count(rows: list, pos: int) -> bool:
     if len(rows) < 2 or not all(v.isdigit() for v in values):
         return False
     return len(set(values)) > 1 or (None not in ranks and len(set(ranks)) == len(ranks))
+
+
+#: A count of iterations as tqdm prints it with its unit (``586it``).
+_ITERATIONS = re.compile(r"\d+it")
+
+
+def iterations_count(template: list[str], rows: list) -> int | None:
+    """Where a template prints tqdm's count of iterations with its total (``586it/2.06kit``, a progress
+    line's): that count is the step."""
+    for pos in range(len(template) - 2):
+        if template[pos : pos + 3] == ["<*>", "/", "<*>"] and all(
+            _ITERATIONS.fullmatch(row[2][pos]) for row in rows if len(row[2]) > pos
+        ):
+            return pos
+    return None

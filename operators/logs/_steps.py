@@ -15,7 +15,14 @@ from assay.operators.logs._epochs import (  # noqa: F401 -- the epoch context is
     says_epoch_ended,
 )
 from assay.operators.logs._names import counts_across_epochs, is_step_key
-from assay.operators.logs._step_keys import a_record_count, environment_steps, optimizer_step
+from assay.operators.logs._step_keys import (
+    a_record_count,
+    a_setting,
+    after_a_setting_word,
+    environment_steps,
+    iterations_count,
+    optimizer_step,
+)
 
 #: A line about evaluation (``Epoch(val) [2][100/100]``, ``Test: [ 10/50]``): its counter counts evaluation
 #: batches, not training steps. The word alone: ``val_loss:`` on a training line's end is a metric's name.
@@ -24,37 +31,6 @@ EVALUATION_WORD = re.compile(
 )
 #: The training split in front of a counter word (``train batch``, named ``train_batch``).
 _TRAINING_SPLIT = re.compile(r"^(?:train|training)_")
-#: Words before a step word that make it a setting of the run, not its counter (``Total steps = 60``,
-#: ``Gradient Accumulation steps = 4``, ``max steps: 1000``).
-_SETTING_WORDS = {"total", "max", "maximum", "num", "number", "accumulation", "warmup", "save", "eval", "logging"}
-
-
-def _after_a_setting_word(text: str, at: int) -> bool:
-    """One of the (up to three) words right before ``at`` is one of ``_SETTING_WORDS``: the step word is a
-    setting's head noun (``Total steps``, ``num_steps``, ``Total prediction steps = 3``)."""
-    before = _WORDS_BEFORE.search(text[max(0, at - 40) : at].lower())
-    return before is not None and any(w in _SETTING_WORDS for w in re.split(r"[ _]+", before.group(1).strip(" _")))
-
-
-#: The words (letters only) a step word's noun phrase ends with before it, up to three.
-_WORDS_BEFORE = re.compile(r"((?:[a-z]+[ _]){1,3})$")
-
-
-def _a_setting(template: list[str], pos: int) -> bool:
-    """The value at ``pos`` is named by a step word that a setting's word qualifies."""
-    j = pos - 1
-    while j >= 0 and template[j] in (":", "=", "of"):
-        j -= 1
-    if j < 1 or not template[j][:1].isalpha():
-        return False
-    words: list[str] = []  # the words of the name's own phrase before it (up to three), none across a value
-    for w in reversed(template[max(0, j - 3) : j]):
-        if not w.isalpha():
-            break
-        words.append(w.lower())
-    return any(w in _SETTING_WORDS for w in words)
-
-
 #: Counters printed as ``Batch 16/29316``: a step when no step key names one.
 _COUNTER_WORDS = {"batch", "batches", "step", "steps", "iter", "iteration", "it", "update", "updates"}
 
@@ -72,7 +48,7 @@ def step_position(
     # takes the training step before it
     if evaluating:
         names = {pos: word for pos, word in names.items() if template[pos + 1 : pos + 2] != ["/"]}
-    keys = [pos for pos, word in sorted(names.items()) if is_step_key(word) and not _a_setting(template, pos)]
+    keys = [pos for pos, word in sorted(names.items()) if is_step_key(word) and not a_setting(template, pos)]
     if not keys and rows:
         keys = [pos for pos, word in sorted(names.items()) if is_step_key(word) and a_record_count(rows, pos)]
     if keys:  # the first step key, unless another on the line counts across epochs
@@ -95,6 +71,8 @@ def step_position(
             return pos
         if template[pos : pos + 3] == ["<*>", "/", "<*>"] and template[pos + 3].lower() in _COUNTED_AFTER.split("|"):
             return pos  # "200/ 2983 batches"
+    if rows and not evaluating and (counted := iterations_count(template, rows)) is not None:
+        return counted
     for pos in range(1, len(template) - 2):  # a bracketed counter: mmengine's [1][  50/1000], timm's [ 100/1251 (
         if evaluating:
             break  # it counts evaluation batches
@@ -106,7 +84,7 @@ def step_position(
             return pos
     for pos in sorted(names):  # a counter word without a total (icefall's ``Epoch 1, batch 50``), also behind
         # the split it counts (``[Pass 0, train batch 10]``)
-        if _TRAINING_SPLIT.sub("", names[pos].lower()) in _COUNTER_WORDS and not _a_setting(template, pos):
+        if _TRAINING_SPLIT.sub("", names[pos].lower()) in _COUNTER_WORDS and not a_setting(template, pos):
             return pos
     epoch = next((pos for pos, word in sorted(names.items()) if word.lower() == "epoch"), None)
     # a line that opens with a counter and its total and names an epoch beside it (``40/2000 (epoch 0.200),
@@ -146,7 +124,7 @@ def counter_step(text: str) -> int | None:
     """The step a line's counter says (the innermost one: ``Epoch 2/50, Batch 16/5000`` is 16)."""
     found, at = None, -1
     for m in _COUNTER.finditer(text):
-        if m.group("key") and _after_a_setting_word(text, m.start()):
+        if m.group("key") and after_a_setting_word(text, m.start()):
             continue  # ``Gradient Accumulation steps = 4``, ``Total steps = 60``: a setting, no progress
         at = m.start()
         if m.group("range"):

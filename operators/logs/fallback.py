@@ -333,7 +333,8 @@ def _why(
     """How a template's step and loss were chosen, in words, for the per-file table."""
     shape = " ".join(template[:12]) + (" ..." if len(template) > 12 else "")
     if step_pos is not None:
-        counter = names.get(step_pos) or "a number in brackets"
+        before_total = template[step_pos + 1 : step_pos + 2] == ["/"]
+        counter = names.get(step_pos) or ("an unnamed count" if before_total else "a number in brackets")
         total = " with its total (made global across epochs where it starts again)" if template[
             step_pos + 1 : step_pos + 2
         ] == ["/"] else ""
