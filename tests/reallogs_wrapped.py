@@ -2,7 +2,7 @@
 
 ``python tests/reallogs_wrapped.py [REALLOGS_DIR ...] [--wrappers NAME,NAME]`` reads every text log of each set
 (default: ``<repo>/../shared/reallogs``, its development part only) as it is and again with one wrapper applied
-to every line (a rank's tag, every line printed by two ranks, Ray's worker tag, docker compose's service, glog's header, Python's logging
+to every line (a rank's tag, every line printed by two ranks, Ray's worker tag, docker compose's service, glog's header, log4j's, Python's logging
 (the Hugging Face examples' format, loguru's, rich's), a date stamp, colours,
 ``\\r\\n`` line ends, blanks at line ends, a warning every fourth line, a blank line between lines), scores both
 against the set's gold (``reallogs_score``) and prints, per wrapper, how many of the fields right as it is are
@@ -74,6 +74,7 @@ WRAPPERS: dict[str, Callable[[str], str]] = {
     "glog": _each_line("I1203 12:00:00.123456  1234 run.py:42] "),
     "logging": _each_line("12/06/2026 10:00:00 - INFO - __main__ - "),
     "loguru": _each_line("2026-12-06 10:00:00.123 | INFO     | train:main:42 - "),
+    "log4j": _each_line("2026-12-06 10:00:00 INFO  Trainer$:88 - "),
     "rich": lambda text: "\n".join(
         f"[12/06/26 10:00:00] INFO     {line:<100}   train.py:42" if line.strip() else line for line in text.split("\n")
     ),
