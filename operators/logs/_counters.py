@@ -12,7 +12,13 @@ import re
 from assay.operators.logs._fields import variable_names
 from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import AMOUNT_WORDS, key_slug, metric_name
-from assay.operators.logs._step_keys import PASS_WORDS, UPDATE_WORDS, counts_within, step_word
+from assay.operators.logs._step_keys import (
+    PASS_WORDS,
+    UPDATE_WORDS,
+    counts_iterations,
+    counts_within,
+    step_word,
+)
 from assay.operators.logs._steps import EVALUATION_WORD
 
 
@@ -99,8 +105,8 @@ def passes_between_repeats(cluster: Cluster, pos: int, names: dict[int, str]) ->
 def _a_count(token: str) -> bool:
     """A value that can count steps: a whole number, a separator glued after it (``90,``), or printed with a
     zero fraction (``1.00``), tqdm's ``586it``; not a measurement with its unit (``0.020s``) nor a word."""
-    if token.endswith("it") and token[:-2].isdigit():
-        return True  # tqdm's count of iterations with its unit (``586it``)
+    if counts_iterations(token):
+        return True
     try:
         return float(token.rstrip(",;:)]}")).is_integer()
     except ValueError:

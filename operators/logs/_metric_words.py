@@ -10,7 +10,7 @@ from assay.operators.logs._names import known_words
 
 def _shortest(words: list[str]) -> list[str]:
     """The words none of the others is part of: a prefilter that finds ``loss`` needs no ``train_loss``. A short
-    word only counts as a word of its own (see ``_METRIC_WORD``): ``acc`` covers ``acc_top1`` but neither ``xacc``
+    word only counts as a word of its own (see ``METRIC_WORD``): ``acc`` covers ``acc_top1`` but neither ``xacc``
     nor ``accuracy``."""
     words = sorted(set(words), key=len)
     kept: list[str] = []

@@ -103,9 +103,10 @@ def log_split(
         raise ValueError("empty file")
     head = read_head(path)
     sample = _sample(path, size, head)
-    if not is_binary(head):  # detection reads the text as the parser will see it
+    binary = is_binary(head)
+    if not binary:  # detection reads the text as the parser will see it
         sample = normalize(sample)
-    prefix = None if is_binary(head) else detect_prefix(sample.decode("utf-8", "replace").splitlines()[:400])
+    prefix = None if binary else detect_prefix(sample.decode("utf-8", "replace").splitlines()[:400])
     texts = _detection_texts(sample, prefix)
     sample = texts[0]
     cls, score = detect(sample, path, tuple(parsers))
@@ -113,7 +114,7 @@ def log_split(
         other_cls, other_score = detect(other, path, tuple(parsers))
         if other_score > score:
             cls, score = other_cls, other_score
-    if is_binary(head) and not cls.binary:
+    if binary and not cls.binary:
         return {
             **record,
             "issues": [

@@ -118,12 +118,17 @@ def a_record_count(rows: list, pos: int) -> bool:
 _ITERATIONS = re.compile(r"\d+it")
 
 
+def counts_iterations(token: str) -> bool:
+    """Whether ``token`` is tqdm's count of iterations with its unit (``586it``)."""
+    return _ITERATIONS.fullmatch(token) is not None
+
+
 def iterations_count(template: list[str], rows: list) -> int | None:
     """Where a template prints tqdm's count of iterations with its total (``586it/2.06kit``, a progress
     line's): that count is the step."""
     for pos in range(len(template) - 2):
         if template[pos : pos + 3] == ["<*>", "/", "<*>"] and all(
-            _ITERATIONS.fullmatch(row[2][pos]) for row in rows if len(row[2]) > pos
+            counts_iterations(row[2][pos]) for row in rows if len(row[2]) > pos
         ):
             return pos
     return None

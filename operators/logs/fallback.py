@@ -335,9 +335,7 @@ def _why(
     if step_pos is not None:
         before_total = template[step_pos + 1 : step_pos + 2] == ["/"]
         counter = names.get(step_pos) or ("an unnamed count" if before_total else "a number in brackets")
-        total = " with its total (made global across epochs where it starts again)" if template[
-            step_pos + 1 : step_pos + 2
-        ] == ["/"] else ""
+        total = " with its total (made global across epochs where it starts again)" if before_total else ""
         step = f"the counter '{counter}'{total}"
     elif fixed:
         step = "the 'Epoch k/N' header above its bar"
