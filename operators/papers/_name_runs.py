@@ -14,20 +14,14 @@ from assay.operators.papers._title_names import _DISTINCTIVE, _NAME, acceptable
 NAME_RE = re.compile(rf"(?<![A-Za-z0-9-]){_NAME}(?![A-Za-z0-9])")
 # Two or three capitalised words written together.
 _NAME_RUN = re.compile(rf"(?<![A-Za-z0-9-]){_NAME}(?:[ \t]+{_NAME}){{1,2}}(?![A-Za-z0-9])")
-# Words that open a sentence or a phrase before a name, never part of it ("On A100", "With FooLib").
-_FUNCTION_WORDS = frozenset(
-    "a an the on in at for with by from to of into onto over under as via per we our us it its this that these "
-    "those they their when while where if unlike like compared than and or but both each all some any no not "
-    "using use uses here there then thus also only even".split()
-)
 
 
 def names_in(
     text: str, lo: int, hi: int, cjk: bool, *, split: set[str] | frozenset[str] = frozenset()
 ) -> Iterator[tuple[str, int]]:
     """Each capitalised name between ``lo`` and ``hi`` with its start. Two or three capitalised words written
-    together are one name when one of them is distinctive (a capital or digit inside), none is generic or a
-    function word, none is in ``split`` (lower case: names already known alone, "PyTorch DDP" stays two), and
+    together are one name when one of them is distinctive (a capital or digit inside), none is a generic word
+    (``generic_names.txt``: "On A100" is none), none is in ``split`` (lower case: names already known alone, "PyTorch DDP" stays two), and
     the text writes them together more than once; otherwise each word is a name of its own."""
     taken = lo
     for run in _NAME_RUN.finditer(text, lo, hi) if not cjk else ():
@@ -35,8 +29,7 @@ def names_in(
         words = run.group().split()
         whole = " ".join(words)
         if (
-            words[0].lower() not in _FUNCTION_WORDS
-            and any(_DISTINCTIVE.search(w, 1) for w in words)
+            any(_DISTINCTIVE.search(w, 1) for w in words)
             and all(acceptable(w) and w.lower() not in split for w in words)
             and _run_counts(text)[whole] >= 2
         ):

@@ -1,11 +1,13 @@
 """A name written as two or three capitalised words ("Dense FT", "Vanilla DP"), one of them distinctive (issue
 26): it is one system, the subject of its own clause and the baseline of a comparison, not "Dense" here and "FT"
-there. A function word before a name ("On A100", "With Quillo") stays out of it. Own-worded texts, each through
-``extract_knowledge``."""
+there. A generic word before a name ("Using SlowPipe") stays out of it. Own-worded texts, through
+``extract_knowledge`` and where those rules read names."""
 
 from __future__ import annotations
 
 from papers_extract import claims_in_order
+
+from assay.operators.papers._name_runs import names_in
 
 _PAPER = (
     "We compare Dense FT with Quillo, our adapter method. "
@@ -26,11 +28,9 @@ def test_a_run_of_capitalised_words_is_one_name_as_subject_and_baseline() -> Non
     assert (found[1.3]["subject"], found[1.3]["versus"]) == ("Quillo", "Dense FT")
 
 
-def test_a_function_word_before_a_name_is_no_part_of_it() -> None:
-    text = (
-        "We present Quillo. On A100 GPUs Quillo is 1.5x faster than Tessaly. "
-        "On A100 GPUs the cache cuts memory by 20% relative to Tessaly."
-    )
-    found = claims_in_order(text)
-    assert [(c["subject"], c["versus"]) for c in found] == [("Quillo", "Tessaly"), ("Quillo", "Tessaly")]
-
+def test_a_generic_word_before_a_name_is_no_part_of_it() -> None:
+    # read where the proposal and comparison rules read names: "Using SlowPipe" twice is still SlowPipe alone
+    text = "Using SlowPipe the bubble is 12%. Using SlowPipe nodes Quillo is 1.5x faster than Dense FT and Dense FT."
+    names = [name for name, _ in names_in(text, 0, len(text), cjk=False)]
+    assert "Using SlowPipe" not in names
+    assert (names.count("SlowPipe"), names.count("Dense FT")) == (2, 2)
