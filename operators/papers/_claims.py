@@ -18,20 +18,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.operators.papers._clause import not_a_result
-from assay.operators.papers._list_measures import two_measures
+from assay.operators.papers._list_measures import listed_before
 from assay.operators.papers._numbers import (
     NUMBER,
+    NUMBER_START,
     NUMBER_WORDS,
     ZH_NUMBER,
     counts_machines,
     is_change,
-    looks_like_year,
     parse_number,
     rate_unit,
 )
 from assay.operators.papers._table_units import unit_cells
 
-_START = r"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)"
+_START = NUMBER_START
 # A minus sign belongs to the number when it follows a space or bracket ("by -63%", "(-213% to -36%)"), not
 # a word or number ("ResNet-50", "1.3-16x").
 _SIGN = r"(?:(?:(?<=[\s(\[:、，,;；：（])|^)[-−])?"
@@ -271,20 +271,6 @@ _RATE_SETTING_AFTER = re.compile(
     r"connections?|switch(?:es)?|网络|链路)",
     re.IGNORECASE,
 )
-# Bare numbers listed before a number with a unit share its unit: "by 1.3, 1.5 and 2.0x".
-_LIST_BEFORE = re.compile(
-    rf"(?P<items>(?:{_START}{NUMBER}[ \t]*(?:,|，|、)[ \t]*)*{_START}{NUMBER})"
-    r"[ \t]*(?:,?[ \t]*\b(?:and|or)[ \t]+|和|与|及|以及|、)[ \t]*$"
-)
-_LIST_ITEM = re.compile(rf"{_START}{NUMBER}")
-# Numbers that name things rather than measure them ("Table 3 and 2.1x").
-_LIST_NOT_VALUES = re.compile(
-    r"(?:table|figure|fig\.|section|sec\.|eq\.|equation|algorithm|appendix|chapter|"
-    r"step|stage|layer|version|图|表|第)[ \t]*$",
-    re.IGNORECASE,
-)
-
-
 @dataclass
 class Claim:
     """One numeric claim with its exact span; attribution fields are filled in by ``_attribution``."""
@@ -570,21 +556,9 @@ def _chinese_claim(text: str, m: _Match) -> Claim | None:
     )
 
 
-_CONJUNCTION_END = re.compile(r"(?:\band|\bor|和|与|及|、)[ \t]*$", re.IGNORECASE)
 def _listed_before(text: str, claim: Claim, floor: int) -> list[Claim]:
-    if not _CONJUNCTION_END.search(text, max(floor, claim.start - 8), claim.start):
-        return []
-    window_start = max(floor, claim.start - 120)
-    found = _LIST_BEFORE.search(text, window_start, claim.start)
-    if not found:
-        return []
-    items = list(_LIST_ITEM.finditer(text, found.start("items"), found.end("items")))
-    if any(looks_like_year(i.group()) for i in items):
-        return []
-    if _LIST_NOT_VALUES.search(text, max(0, found.start("items") - 12), found.start("items")):
-        return []
-    if two_measures(text, found.start("items"), claim.end):
-        return []
+    """Bare numbers listed before ``claim`` that share its unit ("by 1.3, 1.5 and 2.0x"), as claims."""
+    items = listed_before(text, claim.start, claim.end, floor)
     return [
         Claim(
             i.start(),

@@ -81,6 +81,16 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
 
 
+def _lede(front_matter: str) -> str:
+    """The front matter's lede as one line: a quoted value's lines folded with spaces, YAML's ``''`` an
+    apostrophe; '' where there is none."""
+    lede = _FRONT_LEDE.search(front_matter)
+    if lede is None:
+        return ""
+    said = lede.group("dq") or (lede.group("sq") or "").replace("''", "'") or lede.group("t") or ""
+    return " ".join(said.split())
+
+
 def markdown_to_text(source: str) -> tuple[str, str | None]:
     """``(text, title)``: the title from the front matter or the first heading, if any."""
     title = None
@@ -88,9 +98,8 @@ def markdown_to_text(source: str) -> tuple[str, str | None]:
     if front:
         found = _FRONT_TITLE.search(front.group("body"))
         title = found.group("t").strip() if found else None
-        lede = _FRONT_LEDE.search(front.group("body"))
+        said = _lede(front.group("body"))
         source = source[front.end() :]
-        said = " ".join((lede.group("dq") or (lede.group("sq") or "").replace("''", "'") or lede.group("t") or "").split()) if lede else ""
         if said:
             # a post's summary is its own sentence ("what v2 brings: 3x fewer stalls"), read as its lede
             source = f"{said}\n\n{source}"

@@ -6,6 +6,8 @@ import re
 
 #: A number as written in a paper: thousands separators allowed, an optional decimal part.
 NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+#: Where a number starts: not inside a word, an identifier or another number ("ResNet-50", "v1.3").
+NUMBER_START = r"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)"
 
 _WORDS = {
     "a": 1,

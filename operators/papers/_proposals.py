@@ -365,7 +365,6 @@ _COMPARISON_ANCHOR = re.compile(
     re.I,
 )
 _LIST_AFTER = re.compile(r"[^.;!?。；\n]{0,160}")
-
 #: At most this many compared names are kept for a document (a survey names hundreds).
 MAX_COMPARED = 40
 
@@ -397,4 +396,3 @@ def compared_systems(text: str, lang: str, own: list[str], known: list[Mention])
             if len(found) >= MAX_COMPARED:
                 return list(found)
     return list(found)
-
