@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
+from pathlib import Path
 
 
 def take_names(argv: list[str], flag: str, known: Iterable[str]) -> tuple[list[str], list[str], str | None]:
@@ -19,3 +21,13 @@ def take_names(argv: list[str], flag: str, known: Iterable[str]) -> tuple[list[s
     if unknown:
         return [], argv, f"unknown name {unknown[0]!r}: {flag} takes names among {', '.join(known)}"
     return names, argv[:i] + argv[i + 2 :], None
+
+
+def names_and_sets(argv: list[str], flag: str, known: Iterable[str], default: Path) -> tuple[list[str], list[Path]]:
+    """A measuring script's command line: the names after ``flag`` and the set folders (``default`` when none is
+    given); a bad ``flag`` prints its one-line error and exits with status 2."""
+    names, rest, error = take_names(argv, flag, known)
+    if error:
+        print(error)
+        sys.exit(2)
+    return names, [Path(a) for a in rest] or [default]

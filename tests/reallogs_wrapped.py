@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reallogs_score as rs  # noqa: E402  -- a sibling script, run from anywhere
-from named_option import take_names  # noqa: E402
+from named_option import names_and_sets  # noqa: E402
 
 #: The fields whose loss is counted (the gold's layout and events vary by file).
 FIELDS = ("framework", "n_steps", "first_step", "last_step", "last_loss", "last_loss_step", "last_val_loss",
@@ -114,11 +114,7 @@ def wrapped_losses(root: Path, wrappers: list[str], dev_only: bool) -> dict[str,
 
 
 def main(argv: list[str]) -> int:
-    wrappers, argv, error = take_names(argv, "--wrappers", WRAPPERS)
-    if error:
-        print(error)
-        return 2
-    roots = [Path(a) for a in argv] or [rs.DEFAULT_SET]
+    wrappers, roots = names_and_sets(argv, "--wrappers", WRAPPERS, rs.DEFAULT_SET)
     totals = {name: [0, 0] for name in wrappers}
     for root in roots:
         for name, (right, files) in wrapped_losses(root, wrappers, dev_only=root == rs.DEFAULT_SET).items():

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import realpapers_score as rps  # noqa: E402  -- a sibling script, run from anywhere
-from named_option import take_names  # noqa: E402
+from named_option import names_and_sets  # noqa: E402
 
 _TEXT_FORMATS = (".md", ".tex", ".txt")
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -73,11 +73,7 @@ def _figures(one: Path) -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> int:
-    rewrites, argv, error = take_names(argv, "--rewrites", REWRITES)
-    if error:
-        print(error)
-        return 2
-    roots = [Path(a) for a in argv] or [rps.DEFAULT_SET]
+    rewrites, roots = names_and_sets(argv, "--rewrites", REWRITES, rps.DEFAULT_SET)
     totals = {name: [0, 0, 0, 0] for name in rewrites}  # matched, both right: as read, rewritten
     with tempfile.TemporaryDirectory() as work:
         for root in roots:
