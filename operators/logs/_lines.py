@@ -106,7 +106,8 @@ def normalize(data: bytes) -> bytes:
 def _without_end_blanks(data: bytes, newlines: np.ndarray) -> bytes:
     """``data`` without the blanks at the ends of its lines (``newlines``: where its ``\\n`` are), or ``data``
     itself where no line ends in one; only the lines that do are cut (a regular expression over the whole
-    block would try every run of spaces in it)."""
+    block would try every run of spaces in it). The cuts move back one blank at a time for all those lines at
+    once (a console pads a line with tens of blanks), and a line's start (a ``\\n``) stops them."""
     buf = np.frombuffer(data, dtype=np.uint8)
     ends = newlines if not len(buf) or buf[-1] == 10 else np.append(newlines, len(buf))
     ends = ends[ends > 0]
@@ -114,14 +115,15 @@ def _without_end_blanks(data: bytes, newlines: np.ndarray) -> bytes:
     blank = ends[(before == 32) | (before == 9)]
     if not len(blank):
         return data
-    pieces, start = [], 0
-    for end in blank.tolist():
-        cut = end
-        while cut > start and data[cut - 1] in (32, 9):
-            cut -= 1
-        pieces.append(data[start:cut])
-        start = end
-    pieces.append(data[start:])
+    cuts = blank.copy()
+    moving = np.ones(len(cuts), dtype=bool)
+    while moving.any():
+        previous = buf[np.maximum(cuts - 1, 0)]
+        moving = (cuts > 0) & ((previous == 32) | (previous == 9))
+        cuts[moving] -= 1
+    starts = [0, *blank[:-1].tolist()]
+    pieces = [data[s:c] for s, c in zip(starts, cuts.tolist(), strict=True)]
+    pieces.append(data[int(blank[-1]) :])
     return b"".join(pieces)
 
 
