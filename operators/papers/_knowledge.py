@@ -20,12 +20,12 @@ from assay.operators.papers._claims import Claim, find_claims
 from assay.operators.papers._clause import table_result
 from assay.operators.papers._configs import hardware_counts, sized_models
 from assay.operators.papers._mentions import Mention, MentionIndex, resolve
+from assay.operators.papers._own_systems import own_systems
 from assay.operators.papers._parse import Parser
 from assay.operators.papers._proposals import (
     Proposal,
     compared_systems,
     occurrences,
-    own_systems,
     proposals,
 )
 from assay.operators.papers._rows import baseline_mentions, claim_row, entity_rows, mention_row, relations

@@ -5,17 +5,15 @@ text keeps repeating; not what a sentence credits to another work (``_ownership`
 from __future__ import annotations
 
 import bisect
-import math
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
 
 from assay.operators.papers._mentions import Mention
 from assay.operators.papers._name_runs import NAME_RE, names_in
 from assay.operators.papers._ownership import credited_to_others
-from assay.operators.papers._techniques import technique_phrases
+from assay.operators.papers._techniques import self_reference, technique_phrases
 from assay.operators.papers._title_names import (
     _DISTINCTIVE,
     _NAME,
@@ -84,11 +82,21 @@ _OUR_NOUN = (
     r"technique|algorithm|design|stack|planner|optimizer|simulator|prototype|implementation|solution|"
     r"trainer|tuner|profiler)s?"
 )
+# After "X, our approach" the clause goes on: a verb ("..., our approach achieves 2x") makes "our approach" the
+# sentence's subject and X the end of an opening phrase ("Compared to cuDNN, our approach ..."); "and"/"or"
+# makes it one item of a list ("IMPLICIT, PRECOMP, our approach and TensorFlow"). Neither is an apposition.
+_CLAUSE_GOES_ON = (
+    r"\s+(?:and|or|is|are|was|were|can|could|will|would|may|might|has|have|had|does|did|also|still|thus|"
+    r"then|further|[a-z]+ly|[a-z]+(?<![su])s|[a-z]+ed)\b"
+)
 # Each with the words every match of it holds (its guard): a text without them is not scanned name by name.
 _OURS = (
     (None, re.compile(rf"(?=[OoTt])\b(?:[Oo]ur|[Tt]he\s+proposed)\s+{_OUR_WORDS}{_OUR_NOUN},?\s+"
                       rf"(?:called\s+|named\s+)?(?P<n>{_NAME})(?![\w-])")),
-    (re.compile(r",\s+our\s"), re.compile(rf"(?<![\w-])(?P<n>{_NAME}){_CITED},\s+our\s+{_OUR_WORDS}{_OUR_NOUN}\b")),
+    (
+        re.compile(r",\s+our\s"),
+        re.compile(rf"(?<![\w-])(?P<n>{_NAME}){_CITED},\s+our\s+{_OUR_WORDS}{_OUR_NOUN}\b(?!{_CLAUSE_GOES_ON})"),
+    ),
     (re.compile(r"\(ours\)"), re.compile(rf"(?<![\w-])(?P<n>{_NAME})\s*\(ours\)")),
 )
 
@@ -199,7 +207,7 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
         name = _NAME_AT_END.search(text, max(0, anchor.start() - 40), anchor.start())
         if not name:
             continue
-        if _COMPARED_BEFORE.search(text, max(0, name.start() - 30), name.start()) or _ordinary_word(
+        if COMPARED_BEFORE.search(text, max(0, name.start() - 30), name.start()) or _ordinary_word(
             text, name.group("n"), lang
         ):
             continue  # "compared against X, a strong baseline"; "measured with Nsight Compute, a tool"
@@ -211,10 +219,15 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
             add(name.group("n"), name.start("n"), 0.7, "apposition", whose=True)
     for name, start in _frequent_names(text, lang, known):
         add(name, start, 0.5, "frequent")
-    if not any(p.how in _STRONG for p in found.values()):
+    if not any(p.how in STRONG_EVIDENCE for p in found.values()):
         # No name is proposed: a technique named by its words ("we propose a packing policy that ...").
-        for phrase, start, how in technique_phrases(text):
-            add(phrase, start, 0.6, how)
+        techniques = technique_phrases(text)
+        ours = self_reference(text, techniques)
+        if ours:  # "our approach", eighty times: the text's own words for its work
+            found[ours[0]] = Proposal(ours[0], ours[1], ours[1] + len(ours[0]), 0.6, "technique")
+        else:
+            for phrase, start, how in techniques:
+                add(phrase, start, 0.6, how)
     if not found:
         # No sentence proposes anything: a known system the whole text is about ("ALPA ... ALPA ... ALPA").
         systems = Counter(m.name for m in known if m.type == "system" and m.source == "gazetteer")
@@ -273,86 +286,15 @@ def _sentence_initial(text: str, start: int) -> bool:
     return not before or before[-1] in ".!?\n。"
 
 
-# -- the paper's own systems --------------------------------------------------------------------------------
-#: How much each kind of evidence says that a name is the paper's own system (see ``own_systems``).
-_EVIDENCE = {
-    "title": 4.0,
-    "propose": 3.0,
-    "ours": 3.0,
-    "called": 2.0,
-    "apposition": 1.5,
-    "technique": 2.0,
-    "verb": 0.5,
-    "frequent": 0.0,
-    "known": 0.0,
-}
 #: Names that only a strong statement (title, "we present X") makes the paper's own: a repeated name with
 #: nothing more is one the paper also has to beat.
-_STRONG = ("title", "propose", "ours", "called", "apposition")
-#: Proposals by words, not by a name (``_techniques``): the paper's own when it proposes no name.
-_UNNAMED = ("technique",)
+STRONG_EVIDENCE = ("title", "propose", "ours", "called", "apposition")
 # A comparison word just before a name: the name is a baseline there ("than X", "compared to X", "与X").
-_COMPARED_BEFORE = re.compile(
+COMPARED_BEFORE = re.compile(
     r"(?:\bthan|\bover|\bcompared\s+(?:with|to|against)|\brelative\s+to|\bversus|\bvs\.?|\bagainst|"
     r"\boutperform\w*|\bsurpass\w*|\bbeats?|相比于?|相较于?|与|比)\s*(?:the\s+)?$",
     re.I,
 )
-#: Kinds of known names that are never a paper's system: what it runs on or trains.
-NOT_SYSTEMS = ("hardware", "model", "dataset")
-
-
-def own_systems(
-    text: str, proposed: list[Proposal], known: list[Mention], section: Callable[[int], str]
-) -> list[str]:
-    """The paper's own systems, most likely first: its proposals ranked by how they were found (the
-    title's name, "we present X" first) and by how often the body uses them (log-scaled), without names
-    that the body never uses (an affiliation, a venue, an author in the title block), names of hardware,
-    models or datasets, and names the text mostly mentions as something compared against."""
-    not_systems = {m.name.lower() for m in known if m.type in NOT_SYSTEMS} | {
-        m.text.lower() for m in known if m.type in NOT_SYSTEMS
-    }
-    scored: list[tuple[float, int, str]] = []
-    names = {p.name for p in proposed}
-    for p in proposed:
-        if p.name.lower() in not_systems or _footnoted(text, p.name, names):
-            continue
-        body = compared = 0
-        forms: Counter[str] = Counter()
-        # Case-blind: translations and headings vary the case ("FLUX", "Flux").
-        for start, end in occurrences(text, p.name, False, 2000):
-            if section(start) in ("front", "references") or (
-                text[start:end].islower() and not p.name.islower()
-            ):
-                continue  # not the body, or an ordinary word ("compute" for a name "Compute")
-            body += 1
-            forms[text[start:end]] += 1
-            if _COMPARED_BEFORE.search(text, max(0, start - 30), start):
-                compared += 1
-        if body == 0 and p.how != "title":
-            continue
-        if p.how not in ("title", "propose") and compared * 2 > body:
-            continue
-        score = _EVIDENCE.get(p.how, 0.0) + math.log2(1 + body)
-        # Named as the body writes it most often ("Flux" for a title's "FLUX").
-        written = forms.most_common(1)[0][0] if forms and p.how == "title" else p.name
-        scored.append((score, p.start, written, p.how))
-    scored.sort(key=lambda s: (-s[0], s[1]))
-    if any(how in _STRONG for *_, how in scored):
-        # The paper states its own system: names merely repeated are not its own.
-        return [name for _, _, name, how in scored if how in _STRONG]
-    if any(how in _UNNAMED for *_, how in scored):
-        # It names none but a technique by its words.
-        return [name for _, _, name, how in scored if how in _UNNAMED]
-    # No statement makes any name the paper's own: a name merely repeated (a blog's "AllReduce", an
-    # operation it tunes) is no system of the whole document's; a name opening sentences ("Ravel
-    # synthesizes ...") or a known system the text is all about still is.
-    return [name for _, _, name, how in scored[:1] if how != "frequent"]
-
-
-def _footnoted(text: str, name: str, names: set[str]) -> bool:
-    """A name that is another candidate with a footnote's number glued on ("FooServe1" beside "FooServe")."""
-    stem = name.rstrip("0123456789")
-    return stem != name and stem in names and len(occurrences(text, name, True, 3)) <= 2
 
 
 # -- the systems a paper compares against -------------------------------------------------------------------

@@ -5,6 +5,10 @@ again: the phrase is then the subject of the paper's results, as the measuring s
 status-aware pipeline parallelism", "kernel fusion"). The proposal rules (``_proposals``) ask for these only
 when no name is proposed.
 
+A paper that gives its work no name at all and calls it "our approach" throughout (dozens of times, far more
+often than it repeats any technique phrase) is read as the text names it: "our approach" is the subject of its
+results (``self_reference``).
+
 Left out: a measurement study's object ("we study how spot instances are priced", "we analyse the prices of X")
 as the paper's own subject. It lost a baseline on a held-out paper and gained nothing; such a study's results
 take their clause's subject instead (``_clause_subjects``)."""
@@ -58,4 +62,29 @@ def technique_phrases(text: str) -> list[tuple[str, int, str]]:
         seen.add(name)
         out.append((name, phrase.start("p"), "technique"))
     return out
+
+
+# How a paper with no product name refers to its work: "our approach", "our method", "our scheme".
+_OURS = re.compile(
+    r"\b[Oo]ur\s+(?P<n>approach|method|technique|scheme|solution|design|system|framework|algorithm|"
+    r"implementation)(?:es|s)?\b"
+)
+#: "our approach" names the paper's work when it is written this often, and more than twice as often as the
+#: technique phrase the paper proposes by words.
+SELF_REFERENCE_MIN = 8
+
+
+def self_reference(text: str, techniques: list[tuple[str, int, str]]) -> tuple[str, int] | None:
+    """``("our approach", first start)`` when the text calls its unnamed work so far more often than by any
+    technique phrase that the phrase is no name the reader would use."""
+    counts: dict[str, list[int]] = {}
+    for m in _OURS.finditer(text):
+        counts.setdefault(m.group("n"), []).append(m.start())
+    if not counts:
+        return None
+    noun, starts = max(counts.items(), key=lambda kv: len(kv[1]))
+    named = max((len(occurrences(text, t, False, 1000)) for t, _, _ in techniques), default=0)
+    if len(starts) < SELF_REFERENCE_MIN or len(starts) <= 2 * named:
+        return None
+    return f"our {noun}", starts[0]
 
