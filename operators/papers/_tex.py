@@ -86,6 +86,20 @@ _SYMBOLS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"``"), "“"),
     (re.compile(r"''"), "”"),
 ]
+# A macro the file uses but does not define: a section or chapter file whose paper keeps its macros in another
+# file ("\tool reduces latency by 2x", "\sys{}'s planner"). Used in the middle of sentences, between words, it
+# is a name; it reads as its own name in capitals ("TOOL"), the only name the file gives. LaTeX's own commands
+# that sit between words are no names; the Latin abbreviations papers define as macros read as written.
+_MID_SENTENCE_MACRO = re.compile(r"(?<=[A-Za-z,;:] )\\(?P<n>[A-Za-z]+)(?=\s*\{\}|'s\b|\s+[a-z]|[,.;:])")
+_NAME_MACRO_MIN = 3
+_TEXT_COMMANDS = frozenset(
+    "em it bf sc tt rm sf sl small footnotesize scriptsize tiny normalsize large Large LARGE huge Huge noindent "
+    "quad qquad xspace relax par newline linebreak nolinebreak hfill vfill protect and textemdash textendash "
+    "textbullet today LaTeX TeX S P item centering raggedright raggedleft bfseries itshape ttfamily mdseries "
+    "upshape scshape selectfont smallskip medskip bigskip null unskip ignorespaces hline footnote".split()
+)
+_ABBREVIATIONS = {"eg": "e.g.", "ie": "i.e.", "etal": "et al.", "etc": "etc.", "wrt": "w.r.t.", "cf": "cf.",
+                  "vs": "vs."}
 _MATH_DELIMITERS = re.compile(r"\\[()\[\]]|\$\$?")
 _COMMAND = re.compile(r"\\(?:begin|end)\s*\{[^{}]*\}|\\[A-Za-z@]+\*?(?:\s*\[[^\]\n]*\])?")
 _BRACES = re.compile(r"[{}]")
@@ -113,6 +127,7 @@ def tex_to_text(source: str) -> tuple[str, str | None]:
     for pattern, replacement in _SYMBOLS:
         text = pattern.sub(replacement, text)
     text = _MATH_DELIMITERS.sub("", text)
+    text = _undefined_names(text)
     text = _COMMAND.sub("", text)
     text = _BRACES.sub("", text).replace(_DOLLAR, "$")
     text = re.sub(r"[ \t]+", " ", text)
@@ -164,6 +179,20 @@ def _expand(text: str, macros: dict[str, str]) -> str:
         return text
     names = "|".join(sorted(map(re.escape, macros), key=len, reverse=True))
     return re.sub(rf"\\({names})(?![A-Za-z])(?:\s*\{{\}})?", lambda m: macros[m.group(1)], text)
+
+
+def _undefined_names(text: str) -> str:
+    """Macros left after the file's own were expanded that read as words: a name used between words at least
+    ``_NAME_MACRO_MIN`` times becomes its name in capitals, a Latin abbreviation its letters."""
+    counts: dict[str, int] = {}
+    for m in _MID_SENTENCE_MACRO.finditer(text):
+        counts[m.group("n")] = counts.get(m.group("n"), 0) + 1
+    words = {n: n.upper() for n, c in counts.items() if c >= _NAME_MACRO_MIN and n not in _TEXT_COMMANDS}
+    words.update({n: v for n, v in _ABBREVIATIONS.items() if f"\\{n}" in text})
+    if not words:
+        return text
+    names = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+    return re.sub(rf"\\({names})(?![A-Za-z])(?:\s*\{{\}})?", lambda m: words[m.group(1)], text)
 
 
 def _authors(keys: str) -> str:
