@@ -61,6 +61,9 @@ _SCALE_AFTER = re.compile(
     r"shorter|more|fewer)\s+[\w-]+",
     re.I,
 )
+#: A number with a citation right after it ("can be longer than X by up to 4x [54, 83]") states other works'
+#: finding: what it is measured against says nothing of the paper's own default.
+_CITED_AFTER = re.compile(r"\s*(?:[\w-]+\s+){0,2}?\[\d+(?:\s*[,–-]\s*\d+)*\]")
 #: Sections whose results are left as written: an abstract names its own baselines, and a text made of an
 #: abstract alone has too few statements to tell a default from a one-off comparison.
 _OWN_STATEMENTS = ("abstract",)
@@ -130,6 +133,7 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
             and claim.subject_source in _OWN_SUBJECT
             and not _NOT_A_SYSTEM.match(claim.versus)
             and not _PROCEDURE.match(claim.versus)
+            and not _CITED_AFTER.match(structure.text, claim.end)
         ):
             key = _key(claim.versus)
             named.setdefault(key, claim.versus)
