@@ -298,11 +298,13 @@ COMPARED_BEFORE = re.compile(
 
 
 # -- the systems a paper compares against -------------------------------------------------------------------
-# Where a paper names what it is compared with: a comparison word, "we compare (X) against/with", a
+# Where a paper names what it is compared with: a comparison word, "we compare (X's savings) with Y", a
 # baselines list ("baselines: A, B and C", "against three baselines, A, B and C").
 _COMPARISON_ANCHOR = re.compile(
     r"(?=[TtOoCcRrVvAaSsBbIi相与优对])\b(?:than|over|compared\s+(?:with|to|against)|relative\s+to|versus|vs\.?|against|outperform\w*|"
-    r"surpass\w*|beats?|baselines?\s*(?:[:(]|such\s+as|including|are|,)|such\s+as|including)\s+"
+    r"surpass\w*|beats?|baselines?\s*(?:[:(]|such\s+as|including|are|,)|such\s+as|including|"
+    # "we compare (X's savings) with Y", "we mainly compare against Y"
+    r"compare\s+(?:[^.;:\n]{0,60}?\s)?(?:with|against))\s+"
     r"|相比于?|相较于?|与|优于|对比",
     re.I,
 )

@@ -27,29 +27,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from assay.operators.papers._ablation import measured_both_ways
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
 from assay.operators.papers._table_compare import by_layout, row_label
+from assay.operators.papers._table_read import Cell, Table, cell_of
 from assay.operators.papers._table_systems import ColumnNames
-from assay.operators.papers._table_units import (
-    CAPTION,
-    SETTING_CELL,
-    VALUE_CELL,
-    caption_above,
-    caption_below,
-    header_line,
-)
+from assay.operators.papers._table_units import SETTING_CELL, VALUE_CELL
 
-CELL_SEP = " | "
 #: Where a mention comes from when it names a system for sure: the gazetteer, or the paper's comparisons.
 _KNOWN_SOURCES = ("gazetteer", "rule")
-#: Lines above a row looked at for its table's header and caption, and rows of a table read at most (a
-#: dump of thousands of rows costs no more than this per claim).
-_REACH = 60
-_MAX_ROWS = 200
 #: A cell that stands for the baseline of its row or column: the unit ratio or a dash.
 _UNIT_CELL = re.compile(r"^[(\[]?\s*(?:1(?:\.0+)?\s*[x×]|100(?:\.0+)?\s*%|[-–—]|n/?a)\s*[)\]]?$", re.I)
 #: A phrase of a header or caption that names the baseline.
@@ -100,25 +88,6 @@ _NAME_STOP = re.compile(
 )
 
 
-@dataclass
-class Table:
-    """The table around one row: its header cells (none when the top row holds values), its caption, and
-    its body rows' cells."""
-
-    header: list[str]
-    caption: str
-    rows: list[list[str]]
-
-
-@dataclass
-class Cell:
-    table: Table
-    row: int
-    column: int
-    #: The row's offsets in the text.
-    span: tuple[int, int]
-
-
 def attribute_cells(
     text: str, claims: Sequence[Claim], own: Sequence[str], mentions: Sequence[Mention]
 ) -> list[Claim]:
@@ -133,6 +102,8 @@ def attribute_cells(
         if m.type in ("system", "method") and m.source in _KNOWN_SOURCES
     }
     owned = {n.lower(): n for n in own}
+    if own:
+        owned.setdefault("ours", own[0])  # a row or column headed "Ours" is the paper's own system
     devices = {m.text.lower(): m.name for m in mentions if m.type == "hardware" and m.source != COUNT_SOURCE}
     tables: dict[int, Table | None] = {}
     references: list[Claim] = []
@@ -203,85 +174,6 @@ def _setting_label(cell: Cell) -> str:
     return f" ({head}={label})" if head else f" ({label})"
 
 
-def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | None = None) -> Cell | None:
-    """The table cell a claim at ``start:end`` fills on its own, with its table; None outside a table or
-    when the number is only part of a cell's text."""
-    lo = text.rfind("\n", 0, start) + 1
-    hi = text.find("\n", end)
-    hi = len(text) if hi < 0 else hi
-    line = text[lo:hi]
-    if CELL_SEP not in line:
-        return None
-    offset, column, cells = lo, None, line.split(CELL_SEP)
-    for j, cell in enumerate(cells):
-        if offset <= start and end <= offset + len(cell):
-            column = j
-        offset += len(cell) + len(CELL_SEP)
-    if column is None or not VALUE_CELL.match(cells[column].strip()):
-        return None
-    top = _table_top(text, lo)
-    table = cache.get(top) if cache is not None and top in cache else _read_table(text, top)
-    if cache is not None:
-        cache[top] = table
-    if table is None:
-        return None
-    stripped = [c.strip() for c in cells]
-    row = next((i for i, r in enumerate(table.rows) if r == stripped), None)
-    return None if row is None else Cell(table, row, column, (lo, hi))
-
-
-def _lines_around(text: str, at: int) -> tuple[int, str]:
-    """The start and text of the line before the one starting at ``at``."""
-    prev = text.rfind("\n", 0, max(0, at - 1)) + 1
-    return prev, text[prev : at - 1]
-
-
-def _table_top(text: str, row_start: int) -> int:
-    """The start of the table's first row. Markdown's header row stands a blank line above the body (the
-    rule line between them is dropped), so one blank line under a row that opens the table is crossed."""
-    at = row_start
-    for _ in range(_REACH):
-        if at == 0:
-            return at
-        prev, line = _lines_around(text, at)
-        if CELL_SEP in line:
-            at = prev
-            continue
-        if not line.strip() and prev > 0:
-            head_start, head = _lines_around(text, prev)
-            above = _lines_around(text, head_start)[1] if head_start > 0 else ""
-            if CELL_SEP in head and CELL_SEP not in above:
-                return head_start
-        return at
-    return at
-
-
-def _read_table(text: str, top: int) -> Table | None:
-    lines: list[list[str]] = []
-    at = top
-    while at < len(text) and len(lines) < _MAX_ROWS:
-        nl = text.find("\n", at)
-        nl = len(text) if nl < 0 else nl
-        line = text[at:nl]
-        if not line.strip() and len(lines) == 1 and CELL_SEP in text[nl + 1 : text.find("\n", nl + 1)]:
-            at = nl + 1  # the blank line where Markdown's rule under the header was
-            continue
-        if CELL_SEP not in line:
-            break
-        lines.append([c.strip() for c in line.split(CELL_SEP)])
-        at = nl + 1
-    if not lines:
-        return None
-    first = lines[0] = [c.strip() for c in header_line(text[top : text.find("\n", top)]).split(CELL_SEP)]
-    has_header = not any(VALUE_CELL.match(c) for c in first[1:] if c) and len(lines) > 1
-    header, rows = (first, lines[1:]) if has_header else ([""] * len(first), lines)
-    caption = caption_above(text, top)
-    below = caption_below(text, at)
-    if below and not CAPTION.match(caption):
-        caption = below
-    return Table(header, caption, rows)
-
-
 def _named(name: str, owned: dict[str, str], systems: dict[str, str]) -> str | None:
     """The system a header or label names: the paper's own or one it compares with, by whole words."""
     low = name.lower()
@@ -303,7 +195,9 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str], columns
     path = table.header[cell.column] if cell.column < len(table.header) else ""
     names = lambda n: _is_name(n) and not _measure(n) and _named(n, owned, systems)  # noqa: E731
     head = columns.system(path, names, table.caption, table.header) or columns.expanded(_who(path))
-    label = _who(row[0]) if row and not VALUE_CELL.match(row[0]) else ""
+    labels = _labels(row, cell.column)
+    # a row labelled on two levels ("GPT-3 | FooSys | 14.7"): the level that names a system
+    label = next((x for x in labels if _named(x, owned, systems)), labels[0] if labels else "")
     head_ok = bool(head) and _is_name(head) and not _measure(head)
     label_ok = bool(label) and _is_name(label) and not _measure(label)
     ours = _named_in(table.caption, owned) if _COMPARES.search(table.caption) else None
@@ -315,7 +209,7 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str], columns
 
         if head_ok and any(own_name(_who(h)) for h in table.header[1:]):
             return _named(head, owned, systems) or head, "columns"
-        if label_ok and any(r and own_name(_who(r[0])) for r in table.rows):
+        if label_ok and any(own_name(x) for r in table.rows for x in _labels(r, cell.column)):
             return _named(label, owned, systems) or label, "rows"
         if ours and whole:
             return ours, "against"
@@ -326,6 +220,12 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str], columns
     if label_ok and _BASELINE_LABEL.search(label) and not _named_in(label, owned):
         return label, "rows"  # "Baseline offloading | 1.4x": the baseline's own figure, not the paper's
     return None, ""
+
+
+def _labels(row: list[str], column: int) -> list[str]:
+    """The label cells left of ``column``: those that hold no figure (one, or a level per column: a model's
+    name, then its size, then a system's)."""
+    return [_who(c) for c in row[:column] if c.strip() and not VALUE_CELL.match(c) and _who(c)]
 
 
 def _named_in(text: str, owned: dict[str, str]) -> str | None:

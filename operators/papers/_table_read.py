@@ -1,0 +1,119 @@
+"""The table around a claim's cell, read back from the text: its header (when its top row names columns), its
+caption (the ``Table N`` paragraph above it, or below it), and its rows' cells. Every reader leaves a table as
+lines of cells joined by `` | `` (``_tables`` says whose each cell's figure is and against what)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assay.operators.papers._table_units import (
+    CAPTION,
+    VALUE_CELL,
+    caption_above,
+    caption_below,
+    header_line,
+)
+
+CELL_SEP = " | "
+#: Lines above a row looked at for its table's header and caption, and rows of a table read at most (a
+#: dump of thousands of rows costs no more than this per claim).
+_REACH = 60
+_MAX_ROWS = 200
+
+
+@dataclass
+class Table:
+    """The table around one row: its header cells (none when the top row holds values), its caption, and
+    its body rows' cells."""
+
+    header: list[str]
+    caption: str
+    rows: list[list[str]]
+
+
+@dataclass
+class Cell:
+    table: Table
+    row: int
+    column: int
+    #: The row's offsets in the text.
+    span: tuple[int, int]
+
+
+def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | None = None) -> Cell | None:
+    """The table cell a claim at ``start:end`` fills on its own, with its table; None outside a table or
+    when the number is only part of a cell's text."""
+    lo = text.rfind("\n", 0, start) + 1
+    hi = text.find("\n", end)
+    hi = len(text) if hi < 0 else hi
+    line = text[lo:hi]
+    if CELL_SEP not in line:
+        return None
+    offset, column, cells = lo, None, line.split(CELL_SEP)
+    for j, cell in enumerate(cells):
+        if offset <= start and end <= offset + len(cell):
+            column = j
+        offset += len(cell) + len(CELL_SEP)
+    if column is None or not VALUE_CELL.match(cells[column].strip()):
+        return None
+    top = _table_top(text, lo)
+    table = cache.get(top) if cache is not None and top in cache else _read_table(text, top)
+    if cache is not None:
+        cache[top] = table
+    if table is None:
+        return None
+    stripped = [c.strip() for c in cells]
+    row = next((i for i, r in enumerate(table.rows) if r == stripped), None)
+    return None if row is None else Cell(table, row, column, (lo, hi))
+
+
+def _lines_around(text: str, at: int) -> tuple[int, str]:
+    """The start and text of the line before the one starting at ``at``."""
+    prev = text.rfind("\n", 0, max(0, at - 1)) + 1
+    return prev, text[prev : at - 1]
+
+
+def _table_top(text: str, row_start: int) -> int:
+    """The start of the table's first row. Markdown's header row stands a blank line above the body (the
+    rule line between them is dropped), so one blank line under a row that opens the table is crossed."""
+    at = row_start
+    for _ in range(_REACH):
+        if at == 0:
+            return at
+        prev, line = _lines_around(text, at)
+        if CELL_SEP in line:
+            at = prev
+            continue
+        if not line.strip() and prev > 0:
+            head_start, head = _lines_around(text, prev)
+            above = _lines_around(text, head_start)[1] if head_start > 0 else ""
+            if CELL_SEP in head and CELL_SEP not in above:
+                return head_start
+        return at
+    return at
+
+
+def _read_table(text: str, top: int) -> Table | None:
+    lines: list[list[str]] = []
+    at = top
+    while at < len(text) and len(lines) < _MAX_ROWS:
+        nl = text.find("\n", at)
+        nl = len(text) if nl < 0 else nl
+        line = text[at:nl]
+        if not line.strip() and len(lines) == 1 and CELL_SEP in text[nl + 1 : text.find("\n", nl + 1)]:
+            at = nl + 1  # the blank line where Markdown's rule under the header was
+            continue
+        if CELL_SEP not in line:
+            break
+        lines.append([c.strip() for c in line.split(CELL_SEP)])
+        at = nl + 1
+    if not lines:
+        return None
+    first = lines[0] = [c.strip() for c in header_line(text[top : text.find("\n", top)]).split(CELL_SEP)]
+    has_header = not any(VALUE_CELL.match(c) for c in first[1:] if c) and len(lines) > 1
+    header, rows = (first, lines[1:]) if has_header else ([""] * len(first), lines)
+    caption = caption_above(text, top)
+    below = caption_below(text, at)
+    if below and not CAPTION.match(caption):
+        caption = below
+    return Table(header, caption, rows)
