@@ -29,6 +29,7 @@ from assay.operators.papers._table_units import (
     cells,
     column_units,
     header_row,
+    row_unit,
     table_top,
 )
 
@@ -214,7 +215,8 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     if _CELL_SEP not in row:
         return False
     row_cells = cells(row, lo)
-    first = row_cells[0][1].strip()
+    # the first label: a row under a label spanning several rows leaves its first cell empty
+    first = next((c.strip() for _, c in row_cells if c.strip()), "")
     # a label of a setting: a count or a grid of counts, alone or before a few short tokens that name the
     # run's configuration ("8", "4x4 (A) 15-1", "2x8 (B) Straight")
     setting = SETTING_CELL.fullmatch(first) or _SETTING_LABEL.fullmatch(first)
@@ -230,7 +232,9 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     if SPREAD_AT.search(own):
         return True  # a mean with its spread over runs ("39.9 ± 2.2") is a measurement, whatever the table sets
     header, own = _table_head(text, lo)
-    results = bool(RESULT_HEADER.search(header))
+    # a row whose label writes the unit says what it measures itself ("Improved (%) | 18.6")
+    across = row_unit(row_cells) is not None and bool(RESULT_HEADER.search(first))
+    results = bool(RESULT_HEADER.search(header)) or across
     if _HYPERPARAMETER.search(own) or (SETTING_HEADER.search(own) and not results):
         return False
     if by_setting:  # a row of a setting states results only where the table says it measures them
@@ -251,6 +255,9 @@ def _unit_column(text: str, row_start: int, column: int, cell: str) -> str | Non
         return None
     top = table_top(text, row_start)
     units = column_units(text, top) if top != row_start else []
+    if top != row_start and not any(units):  # measures along the rows: "Improved (%) | 18.6"
+        end = text.find("\n", row_start)
+        return row_unit(cells(text[row_start : len(text) if end < 0 else end], row_start))
     return units[column] if column < len(units) else None
 
 

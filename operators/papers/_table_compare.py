@@ -12,6 +12,8 @@ Two layouts the row-and-column reader (``_tables``) cannot place by the systems 
   figure's against the earlier one, found by the arithmetic (the two cells of the row whose relative change
   is the cell's value), so the subject is the later column's name and the baseline the earlier's, the measure
   words and the unit dropped from both.
+- **a change row under its two figures**: the same laid out the other way round, a row labelled by a measure
+  alone (``Improved (%)``) under rows of figures labelled by who measured them (``cuDNN (ms)``, ``Ours (ms)``).
 - **a column per device against a device**: the caption (or the header) sets the figures against a device
   (``speedups with respect to a K80 GPU``) and each column's header names another (``Throughput / P100``): the
   cell is the column's device against the caption's, a comparison of hardware.
@@ -45,7 +47,7 @@ _MEASURE_WORDS = re.compile(
 )
 #: A change column's header: a measure word alone, perhaps with its unit (``Improvement``, ``Difference (%)``).
 _CHANGE_HEAD = re.compile(
-    r"^\s*(?:relative\s+|rel\.\s+)?(?:improvements?|impr\.|differences?|diff\.?|changes?|delta|Δ|gains?|"
+    r"^\s*(?:relative\s+|rel\.\s+)?(?:improvements?|improved?|impr\.|differences?|diff\.?|changes?|delta|Δ|gains?|"
     r"reductions?|speed-?ups?)\s*(?:\(\s*(?:%|x|×)\s*\))?\s*$",
     re.I,
 )
@@ -99,6 +101,47 @@ def change_pair(header: list[str], row: list[str], column: int) -> tuple[str, st
     j, i = fits[0]
     subject, baseline = _who(header[j], header[i]), _who(header[i], header[j])
     return (subject, baseline) if subject and baseline else None
+
+
+def change_row(rows: list[list[str]], row: int, column: int) -> tuple[str, str] | None:
+    """``(subject, baseline)`` for a change cell in a table laid out the other way round: a row labelled by a
+    measure alone (``Improved (%)``) under rows of figures labelled by who measured them (``cuDNN (ms)``, ``Ours
+    (ms)``). The two rows of the few above whose figures in ``column`` change by the cell's value are the pair,
+    the later the subject; None where no pair or more than one fits."""
+    label = _last_label(rows[row])
+    value = _VALUE.search(rows[row][column]) if column < len(rows[row]) else None
+    if not label or not _CHANGE_HEAD.match(label) or not value:
+        return None
+    change = float(value.group("n"))
+    figures = []
+    for i in range(max(0, row - 4), row):
+        m = _NUMBER.match(rows[i][column]) if column < len(rows[i]) else None
+        if m and _last_label(rows[i]):
+            figures.append((i, float(m.group("n").replace(",", ""))))
+    fits = [
+        (j, i)
+        for a, (i, before) in enumerate(figures)
+        for j, after in figures[a + 1 :]
+        if before and after and abs(abs(after - before) / before * 100 - change) <= max(0.051, 0.01 * change)
+    ]
+    if len(fits) != 1:
+        return None
+    j, i = fits[0]
+    subject, baseline = _last_label(rows[j]), _last_label(rows[i])
+    subject, baseline = _who(subject, baseline), _who(baseline, subject)
+    return (subject, baseline) if subject and baseline else None
+
+
+def _last_label(row: list[str]) -> str:
+    """A row's label nearest its figures: the last cell before the first that holds one (``cuDNN (ms)`` after
+    a group's ``(FP32)``)."""
+    label = ""
+    for cell in row:
+        if VALUE_CELL.match(cell.strip()):
+            break
+        if cell.strip():
+            label = " ".join(cell.split())
+    return label
 
 
 def _who(head: str, other: str) -> str:
@@ -199,5 +242,10 @@ def by_layout(
     """Whose the figure at ``column`` of ``rows[row]`` is and against what, where the table's layout says so
     (the readings of this module, in order), and whether the cell is the reference row's own normalisation."""
     head = header[column] if column < len(header) else ""
-    pair = compared(head) or change_pair(header, rows[row], column) or device_pair(head, caption, devices)
+    pair = (
+        compared(head)
+        or change_pair(header, rows[row], column)
+        or change_row(rows, row, column)
+        or device_pair(head, caption, devices)
+    )
     return (pair[0], pair[1], False) if pair else who_column(header, rows, row, column, unit)

@@ -25,6 +25,13 @@ _PERCENT_HEAD = re.compile(r"(?:^|[\s(/\[])[%％](?=$|[\s)/\]])|[(\[]\s*[%％]\s
 _TIMES_HEAD = re.compile(r"[(\[]\s*[x×]\s*[)\]]", re.I)
 #: A caption's unit for the whole table (``Mean hit rate ($\%$) over three runs``): one in brackets.
 _CAPTION_UNIT = re.compile(r"[(\[]\s*(?P<u>[%％]|[x×])\s*[)\]]", re.I)
+#: A caption that says its table holds speedups, a multiple by definition, and nothing else (``Average speedups
+#: of four kernels over GEMM``; not ``Speedup and memory of ...``): its bare numbers are multiples.
+_SPEEDUP_CAPTION = re.compile(
+    r"^\s*(?:(?:Table|Tab\.)\s*[0-9IVX]+[a-z]?\s*[:.|–—-]?\s*)?"
+    r"(?:(?:average|mean|median|overall|end-to-end|relative|normali[sz]ed)\s+)*speed-?ups?\b(?!\s*(?:and|&|,))",
+    re.I,
+)
 #: A header cell writing a unit of its own in brackets (``Time (ms)``, ``Size [GB]``).
 _OWN_UNIT = re.compile(r"[(\[][^()\[\]]{1,12}[)\]]")
 #: A table's caption: ``Table N`` opening it (a PDF's, a Markdown file's), or a LaTeX caption on a line of its own.
@@ -80,6 +87,8 @@ def column_units(text: str, top: int) -> list[str | None]:
         return units  # a header not aligned with its rows' cells: which column is which is not known
     caption = caption_above(text, top) or caption_below(text, end)
     found = {"%" if m["u"] in "%％" else "x" for m in _CAPTION_UNIT.finditer(caption)}
+    if not found and _SPEEDUP_CAPTION.match(caption):
+        found = {"x"}
     if len(found) != 1:
         return units
     unit = found.pop()
@@ -150,19 +159,27 @@ def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str
                 units = heads.get(top)
                 if units is None:
                     units = heads[top] = column_units(text, top)
-                for j, (start, cell) in enumerate(cells(row, at)):
+                row_cells = cells(row, at)
+                across = row_unit(row_cells) if not any(units) else None
+                for j, (start, cell) in enumerate(row_cells):
                     m = BARE_CELL.fullmatch(cell)
+                    unit = (units[j] if j < len(units) else None) or across
                     # a bare 1 under a multiple's header is the reference the column is normalised to
-                    if (
-                        j
-                        and m
-                        and j < len(units)
-                        and units[j]
-                        and start >= lo
-                        and (units[j], m["num"]) != ("x", "1")
-                    ):
-                        yield start + m.start("num"), start + m.end("num"), m.group("num"), units[j]
+                    if j and m and unit and start >= lo and (unit, m["num"]) != ("x", "1"):
+                        yield start + m.start("num"), start + m.end("num"), m.group("num"), unit
         at = nl + 1
+
+
+def row_unit(row: list[tuple[int, str]]) -> str | None:
+    """The unit a row's label gives its bare numbers in a table laid out the other way round, measures along
+    the rows (``Improved (%) | 18.6 | 19.3``): the label cells are those before its first number."""
+    for _, cell in row:
+        if BARE_CELL.fullmatch(cell):
+            return None
+        unit = column_unit(cell)
+        if unit:
+            return unit
+    return None
 
 
 def caption_above(text: str, top: int) -> str:
