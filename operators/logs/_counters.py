@@ -315,15 +315,19 @@ _OPENS = {"(": ")", "[": "]"}
 def _enclosed_position(cluster: Cluster) -> int | None:
     """A position printed with its total in brackets or parentheses and no name of its own, opening the fields
     after it (``[node 0][Fit](1000/40000) mean loss: 0.93``, one such line per metric, each repeating the
-    counter): where its total stays the same and its value rises on every record (two or more) within that
+    counter), or opening the line without brackets (``51000 / 1000000 eps 0.899 | Loss 9.2e-03``): where its total stays the same and its value rises on every record (two or more) within that
     total, it is the loop's position in the run, the step. A value that stays or goes back (a rank, a part
     out of parts) counts nothing."""
     t, rows = cluster.template, cluster.rows
     if len(rows) < 2:
         return None
-    for pos in range(1, len(t) - 4):
-        close = _OPENS.get(t[pos - 1])
-        if not close or t[pos : pos + 4] != ["<*>", "/", "<*>", close] or not t[pos + 4][:1].isalpha():
+    for pos in range(0, len(t) - 4):
+        close = _OPENS.get(t[pos - 1]) if pos else None
+        if close and t[pos : pos + 4] == ["<*>", "/", "<*>", close] and t[pos + 4][:1].isalpha():
+            pass
+        elif pos == 0 and t[:3] == ["<*>", "/", "<*>"] and t[3][:1].isalpha():
+            pass  # opening the line unbracketed: ``51000 / 1000000 eps 0.899 |  avgR -0.997 | Loss ...``
+        else:
             continue
         values = [whole_number(row[2][pos]) for row in rows]
         totals = {whole_number(row[2][pos + 2]) for row in rows}
@@ -412,6 +416,30 @@ def positional_counter(cluster: Cluster, names: dict[int, str], percent: set[int
             names[pos] = "step"
             return pos
     return None
+
+
+#: Separators a template sets its fields apart with, a counter standing alone between two of them.
+_FIELD_SEPARATORS = ("-", "|")
+
+
+def separated_counter(cluster: Cluster, names: dict[int, str]) -> int | None:
+    """A whole number standing alone as a field between two separators, with no name, before two named fields
+    or more (XLM's ``INFO - 10/04/19 14:41:25 - 0:11:11 -    1135 -   56.12 sent/s - ... MLM-en:  7.74``): the
+    loop's counter, where it rises on every record (two or more) and no other field of the line is such a
+    lone whole number (two would leave which one counts in doubt)."""
+    t, rows = cluster.template, cluster.rows
+    if len(rows) < 2:
+        return None
+    lone = [
+        pos
+        for pos in range(1, len(t) - 1)
+        if t[pos] == "<*>" and pos not in names and t[pos - 1] == t[pos + 1] and t[pos - 1] in _FIELD_SEPARATORS
+        and all(row[2][pos].isdigit() for row in rows)
+    ]
+    if len(lone) != 1 or sum(1 for p in names if p > lone[0]) < 2:
+        return None
+    values = [int(row[2][lone[0]]) for row in rows]
+    return lone[0] if all(a < b for a, b in zip(values, values[1:], strict=False)) else None
 
 
 def range_end(cluster: Cluster, pos: int, names: dict[int, str] | None = None) -> int:

@@ -142,7 +142,9 @@ def separate_objective(word: str) -> bool:
 #: Loss terms printed beside the objective (``actor/entropy_loss``, ``kl_loss``, ``load_balancing_loss``): kept
 #: under their own names, never taken for the loss.
 _AUXILIARY_LOSS = re.compile(
-    r"(?:^|_)(?:entropy|kl|aux|z|load_balancing|lb|balance|router|moe|vf|value|critic|reg|l1|l2|penalty)_?loss$"
+    r"(?:^|_)(?:entropy|kl|aux|z|load_balancing|lb|balance|router|moe|vf|value|critic|reg|l1|l2|penalty|"
+    # an RL objective's policy term (PPO's ``Mean surrogate loss`` beside ``Mean value loss``): a part
+    r"surrogate)_?loss$"
 )
 
 

@@ -46,6 +46,9 @@ _LAYER_TABLE = {
     # ``| INFO     | train:main:42 - ``, rich's handler ``[12/06/26 10:00:00] INFO     ``
     "logger": (rf"-[ \t]+(?:{_LEVEL}[ \t]+-[ \t]+[\w.<>-]+|[\w.<>-]+[ \t]+-[ \t]+{_LEVEL})[ \t]+-[ \t]",
                "2024-05-06 07:08:09,123 - INFO - __main__ - step 10 loss 2.5"),
+    # the same with a dash a format string wrote as an en or em dash
+    "logger_dash": (rf"[–—][ \t]+[\w.<>-]+[ \t]+[–—][ \t]+{_LEVEL}[ \t]+[–—][ \t]",
+                    "2024-05-06 07:08:09,123 — trainer.vpg — INFO — step 10 loss 2.5"),
     "pylevel": (rf"{_LEVEL}:[\w.<>-]*:[ \t]?", "INFO:__main__:step 10 loss 2.5"),
     "loguru": (rf"\|[ \t]*{_LEVEL}[ \t]*\|[ \t]*[\w.<>-]+:[\w.<>-]+:\d+[ \t]+-[ \t]",
                "2024-05-06 07:08:09.123 | INFO     | train:main:42 - step 10 loss 2.5"),
@@ -112,7 +115,7 @@ def _layered(layers: list[str], rank: str | None) -> PrefixStyle | None:
 #: Layers that say which tool printed a line: glog's header names its source file and line (``solver.cpp:219]``,
 #: ``logging_writer.py:35]``), a level tag its logger's format (``[INFO|DP=0|PP=0|TP=0]:``, nanotron's), a
 #: Python logger its name (``- mmdet - INFO -``, ``INFO:tensorflow:``, loguru's module).
-_TOOL_EVIDENCE = ("glog", "level", "logger", "pylevel", "loguru", "log4j")
+_TOOL_EVIDENCE = ("glog", "level", "logger", "logger_dash", "pylevel", "loguru", "log4j")
 
 
 def for_detection(style: PrefixStyle | None) -> list[PrefixStyle | None]:

@@ -23,6 +23,7 @@ from assay.operators.logs._counters import (
     positional_counter,
     range_end,
     second_counts,
+    separated_counter,
     steady_named_counter,
     step_number,
 )
@@ -334,7 +335,10 @@ def _why(
     shape = " ".join(template[:12]) + (" ..." if len(template) > 12 else "")
     if step_pos is not None:
         before_total = template[step_pos + 1 : step_pos + 2] == ["/"]
-        counter = names.get(step_pos) or ("an unnamed count" if before_total else "a number in brackets")
+        bracketed = template[step_pos - 1 : step_pos] in (["["], ["("])
+        counter = names.get(step_pos) or (
+            "an unnamed count" if before_total else "a number in brackets" if bracketed else "an unnamed field"
+        )
         total = " with its total (made global across epochs where it starts again)" if before_total else ""
         step = f"the counter '{counter}'{total}"
     elif fixed:
@@ -386,6 +390,8 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
             found = positional_counter(cluster, names, percent)
         if found is None:
             found = steady_named_counter(cluster, names, percent)
+        if found is None:
+            found = separated_counter(cluster, names)
         if found is not None:
             found = range_end(cluster, found, names)
         cluster.typed = (names, found, percent)
