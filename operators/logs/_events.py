@@ -45,6 +45,8 @@ EVENTS: tuple[EventRule, ...] = (
               "INFO:tensorflow:ShutdownHook: lame workers found: HeartbeatManager(/job:tpu_worker/replica:0/task:3)"),
     EventRule("cancelled", r"CANCELLED AT|KeyboardInterrupt|Received SIGINT|Signals\.SIGINT",
               "slurmstepd: error: *** JOB 9 ON node2 CANCELLED AT 2025-01-01T10:00:00 ***"),
+    # the terminal's echo of Ctrl-C on a line of its own: the run was interrupted there
+    EventRule("cancelled", r"^\s*\^C\s*$", "^C"),
     EventRule("cancelled", r"Received Signals\.SIGTERM|received signal 15|\bscancel\b",
               "job 5521 stopped by scancel from user alice"),
     # a termination signal reported in the words a training loop's handler prints, and a job said to be

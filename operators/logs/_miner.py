@@ -11,6 +11,9 @@ from assay.operators.logs._names import SPLIT_NAMES
 
 _TOKEN = re.compile(
     r"[-+]?\d\.#(?:QNAN|SNAN|IND|INF)\d*"  # MSVC's non-finite floats (1.#QNAN0, -1.#INF00), one token
+    # a duration written in parts (``12m 16s``, ``1h 02m 05s``), one token as ``58s`` is: a line keeps its template
+    # when its time grows past a minute
+    r"|\d+[dhm]\s\d+[hms](?:\s\d+[ms])?(?![\w.])"
     # numbers, with a unit glued on; letters glued to a decimal that a colon follows are the next field's key, not
     # a unit (a fixed-width column that overflowed: ``learn 0.6355974416passed: 17.4 sec``); a whole number keeps
     # them (ESPnet's ``1-100batch:``)

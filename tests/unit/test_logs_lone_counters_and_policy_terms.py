@@ -1,4 +1,4 @@
-"""Four shapes of real logs (issue 25), in own-worded lines through ``parse_log``:
+"""Shapes of real logs (issue 25), in own-worded lines through ``parse_log``:
 
 - a loop's counter standing alone as a field between dashes, no name, before named fields (``INFO - 03/02/21
   10:00:01 - 0:02:10 -     420 -  61.20 sent/s - ... xent:  5.91``): it rises on every record, so it is the step;
@@ -6,7 +6,9 @@
   step where the total stays and the position rises;
 - a Python logger's header written with em dashes (``— trainer.ppo — INFO — ``) is peeled like the hyphen's;
 - an RL objective's policy term (``Mean surrogate loss``) is a part of the objective, like its value term: a
-  record of only such parts has no single loss."""
+  record of only such parts has no single loss;
+- a duration written in parts (``10m 05s``) is one token as ``41s`` is, so a line keeps its template (and its
+  step) when the run's time passes a minute; the terminal's ``^C`` on a line of its own cancels the run."""
 
 from __future__ import annotations
 
@@ -58,3 +60,14 @@ def test_policy_and_value_terms_alone_give_no_loss(tmp_path: Path) -> None:
     log = parse_log(write_log(tmp_path, lines))
     assert not log.series("loss")
     assert log.series("mean_surrogate_loss") or log.series("surrogate_loss")
+
+
+def test_a_duration_in_parts_keeps_the_lines_one_template(tmp_path: Path) -> None:
+    # ``time 41s`` on the first line, ``time 10m 05s`` after: one template, so the first line keeps its step
+    times = ["41s", "10m 05s", "20m 11s", "1h 00m 09s"]
+    lines = [f"tick {i}     kimg {6.1 * i:.1f}    minibatch 32   time {t}    sec/tick 601.2   gpumem 5.1"
+             for i, t in enumerate(times)]
+    log = parse_log(write_log(tmp_path, [*lines, "^C"]))
+    assert [s for s, _ in log.series("kimg")] == [0, 1, 2, 3]
+    assert [(e["kind"], e["step"]) for e in log.events] == [("cancelled", 3)]
+    assert log.run["status"] == "cancelled"
