@@ -178,7 +178,7 @@ _RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
 RESULT_HEADER = re.compile(
     r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|saving|\bvs\.?|versus|compar|relative|"
     r"normali[sz]ed|ratio|efficien|utili[sz]|throughput|latency|\bJCT\b|makespan|\bpeak\b|flop/?s|\bMFU\b|"
-    r"\bCV\b|variation|stability|\bdifferen|\bchange\b|加速|提升|降低|开销",
+    r"\bCV\b|variation|stability|\bdifferen|\bchange\b|加速|提升|降低|开销|变化|差异",
     re.I,
 )
 _HYPERPARAMETERS = (

@@ -225,12 +225,20 @@ def _is_cell(line: str) -> bool:
     return _short(line) and not any(_PROSE_WORD.match(t.strip("(),.;:")) for t in _TOKEN.findall(line))
 
 
+#: The punctuation that parts Chinese (and Japanese) clauses: no table row holds it.
+_CJK_CLAUSE = re.compile(r"[，。；、]")
+#: The words of a Chinese comparison: against what (相较于, 相比, 与...相比) and how it changed.
+_CJK_COMPARISON = re.compile(r"相较于|相比|比起|对比")
+
+
 def _table_like(line: str) -> bool:
     """Mostly numbers and no function words: a flattened table row or a figure's axis."""
     if " | " in line and len(line) <= _ROW_CHARS:  # cells of a table (Markdown, text converted from HTML)
         return True
     if len(line) > _ROW_CHARS:  # a paragraph, not a row (Chinese prose has few spaces to split on)
         return False
+    if _CJK_CLAUSE.search(line) and _CJK_COMPARISON.search(line):
+        return False  # a Chinese sentence comparing ("RPS 相较于 fp16 提升近 30%"), Latin names and numbers in it
     tokens = _TOKEN.findall(line)
     if len(tokens) < 3:
         return False

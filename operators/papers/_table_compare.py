@@ -47,7 +47,7 @@ _MEASURE_WORDS = re.compile(
 )
 #: A change column's header: a measure word alone, perhaps with its unit (``Improvement``, ``Difference (%)``).
 _CHANGE_HEAD = re.compile(
-    r"^\s*(?:relative\s+|rel\.\s+)?(?:improvements?|improved?|impr\.|differences?|diff\.?|changes?|delta|Δ|gains?|"
+    r"^\s*(?:relative\s+|rel\.\s+)?(?:improvements?|improved?|impr\.|differences?|diff\.?|changes?|delta|Δ|gains?|变化|差异|"
     r"reductions?|speed-?ups?)\s*(?:\(\s*(?:%|x|×)\s*\))?\s*$",
     re.I,
 )
