@@ -72,6 +72,11 @@ def subject_from_parse(
     ]
     if _SELF.match(subject.text) or _OWN.search(phrase.text.split(",")[0]):
         return primary or (inside[0][2] if inside else None)
+    owner = next((c for c in subject.children if c.dep_ == "poss"), None)
+    if owner is not None:
+        # "TetriServe's SAR is 32% higher": the head is a measure, its possessor the system
+        owned = [n for n in inside if owner.left_edge.idx <= n[0] and n[1] <= owner.idx + len(owner.text)]
+        inside = owned or inside
     if inside:
         # The name nearest the subject's head: "the DeepSpeed baseline" -> DeepSpeed.
         return min(inside, key=lambda n: abs(n[0] - subject.idx))[2]

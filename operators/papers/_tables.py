@@ -82,6 +82,10 @@ _COMPARES = re.compile(
     r"\bthan\b|加速|提升|降低",
     re.I,
 )
+#: A caption naming the model its table is about: "the FLUX.1-dev model", "the GPT-3 2.7B model".
+_MODEL_IN_CAPTION = re.compile(
+    r"\b(?:of|for|on)\s+the\s+(?P<m>[A-Z][\w.+-]*[\w+](?:\s+\d+(?:\.\d+)?[BMK])?)\s+models?\b"
+)
 _NAME_STOP = re.compile(
     r"\s+(?:on|in|for|with|at|and|or|when|while|across|under|using|of|as|by|from|to|that|which|where|is|are|per)\b.*$",
     re.I,
@@ -126,6 +130,10 @@ def attribute_cells(
         subject, axis = _subject(cell, owned, systems, columns)
         if subject is not None:
             claim.subject, claim.subject_source = subject, "table"
+        elif (model := _caption_model(table.caption, owned)) is not None:
+            # a table characterising a workload ("Characteristics of ... for the FooNet model"), naming no
+            # system: its figures are the model's
+            claim.subject, claim.subject_source = model, "table"
         elif (
             own
             and claim.subject
@@ -226,6 +234,13 @@ def _labels(row: list[str], column: int) -> list[str]:
     """The label cells left of ``column``: those that hold no figure (one, or a level per column: a model's
     name, then its size, then a system's)."""
     return [_who(c) for c in row[:column] if c.strip() and not VALUE_CELL.match(c) and _who(c)]
+
+
+def _caption_model(caption: str, owned: dict[str, str]) -> str | None:
+    """The model a caption says its table is about (``... for the FooNet-2 model``), where it names none of the
+    paper's own systems."""
+    m = _MODEL_IN_CAPTION.search(caption)
+    return m.group("m") if m and not _named_in(caption, owned) else None
 
 
 def _named_in(text: str, owned: dict[str, str]) -> str | None:

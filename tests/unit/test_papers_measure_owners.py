@@ -1,0 +1,54 @@
+"""Whose a measure is, where its owner is not the clause's head noun: "Kestrow's SAR is 32% higher than X" is
+Kestrow's result (the parse's subject, SAR, is possessed by the system), and a table whose caption says it
+characterises a model ("... input sizes for the FooNet-2 model") and names no system of the paper holds that
+model's figures. Texts written for the test."""
+
+from __future__ import annotations
+
+import pytest
+from papers_extract import file_claims
+
+from assay.operators.papers import _nlp
+from assay.operators.papers._parse import subject_from_parse
+
+
+def test_a_possessed_measure_is_its_owners():
+    if not _nlp.trained_model_available():
+        pytest.skip(f"{_nlp.TRAINED_MODEL} is not installed")
+    parse = _nlp.build_parser()
+    text = "In the skewed mix, Kestrow’s SAR is 32% higher than the best fixed strategy."
+    names = [(text.index(n), text.index(n) + len(n), n, True) for n in ("Kestrow", "SAR")]
+    assert subject_from_parse(parse(text), text.index("32%"), names, "Kestrow") == "Kestrow"
+    # with no possessor, the name at the subject's head stays the subject
+    text = "In the skewed mix, FooServe is 12% slower than the best fixed strategy."
+    names = [(text.index("FooServe"), text.index("FooServe") + 8, "FooServe", True)]
+    assert subject_from_parse(parse(text), text.index("12%"), names, "Kestrow") == "FooServe"
+
+
+def test_a_table_characterising_a_model_holds_the_models_figures(tmp_path):
+    text = """# Kestrow: Serving Diffusion Models
+
+We present Kestrow, a scheduler for diffusion-model serving.
+
+## Motivation
+
+Table 1: Characteristics of representative input sizes for the FooNet-2 model. Stability (CV) is measured over
+20 steps for different parallel degrees.
+
+| Image Size | Tokens | SP=1 | SP=2 | SP=4 |
+|---|---|---|---|---|
+| 256 × 256 | 256 | 0.13% | 0.31% | 0.67% |
+| 512 × 512 | 1024 | 0.06% | 0.15% | 0.14% |
+
+## Evaluation
+
+Table 2: Speedup of Kestrow over FooServe for the FooNet-2 model.
+
+| Image Size | Speedup (x) |
+|---|---|
+| 256 × 256 | 1.4 |
+"""
+    claims = {c["text"]: c for c in file_claims(tmp_path, text, "paper.md")}
+    assert claims["0.31%"]["subject"] == "FooNet-2"
+    assert claims["0.14%"]["subject"] == "FooNet-2"
+    assert (claims["1.4"]["subject"], claims["1.4"]["versus"]) == ("Kestrow", "FooServe")
