@@ -189,6 +189,8 @@ _HYPERPARAMETERS = (
 _SETTING_WORDS = r"configuration|setting"
 SETTING_HEADER = re.compile(rf"{_HYPERPARAMETERS}|{_SETTING_WORDS}", re.I)
 _HYPERPARAMETER = re.compile(_HYPERPARAMETERS, re.I)
+#: A column of goals or thresholds a run is set ("Accuracy target", "Target loss", "Threshold"): settings.
+_GOAL_HEADER = re.compile(r"\b(?:targets?|goals?|thresholds?)\b", re.I)
 _TABLE_REACH = 2000
 #: The unit ratio: a reference's own cell.
 _UNIT_RATIO = re.compile(r"\s*(?:1(?:\.0+)?\s*[x×]|100(?:\.0+)?\s*\\?[%％])\s*")
@@ -229,6 +231,8 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     # a cell may hold two sub-columns' ratios side by side ("≈ 35% 1.1x") where the reader joined them
     if not column or not (_RATIO_CELLS.fullmatch(own) or _unit_column(text, lo, column, own) == unit):
         return False
+    if _GOAL_HEADER.search(column_header(text, lo, column)):
+        return False  # "Accuracy target" over "75.9%": the goal a run trains to, a setting
     if SPREAD_AT.search(own):
         return True  # a mean with its spread over runs ("39.9 ± 2.2") is a measurement, whatever the table sets
     header, own = _table_head(text, lo)
