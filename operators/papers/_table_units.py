@@ -78,7 +78,7 @@ def column_units(text: str, top: int) -> list[str | None]:
     head = header_line(_line(text, top)).split(CELL_SEP)
     units = [column_unit(c) for c in head]
     if any(units):
-        return units
+        return _spanned(units, head, text, top)
     end, widths = top, set()
     while CELL_SEP in _line(text, end):
         widths.add(header_line(_line(text, end)).count(CELL_SEP))
@@ -93,6 +93,50 @@ def column_units(text: str, top: int) -> list[str | None]:
         return units
     unit = found.pop()
     return [None if j == 0 or _OWN_UNIT.search(c) else unit for j, c in enumerate(head)]
+
+
+def _spanned(units: list[str | None], head: list[str], text: str, top: int) -> list[str | None]:
+    """A group's title centred over its columns, as a PDF's grid leaves it: written over the middle ones only
+    (`` | Savings (%) | Savings (%) | ``), the empty header cells beside them are its columns too, where the
+    rows' cells under them hold decimals as the titled columns' do (not counts, not labels)."""
+    spread = list(units)
+    for step in (1, -1):
+        for j in range(1, len(head))[::step]:
+            k = j - step
+            if spread[j] is None and not head[j].strip() and 0 < k < len(head) and spread[k]:
+                if _decimals_under(text, top, j):
+                    spread[j] = spread[k]
+    return spread
+
+
+def _header_continued(
+    text: str, top: int, at: int, row: list[tuple[int, str]], units: list[str | None]
+) -> bool:
+    """Whether the table's first body row is its header's second line: whole numbers in every unit column
+    (the settings a group spans, ``Savings (%) given # microbatches`` over ``12 | 24 | 48``) where the rows
+    below hold decimals."""
+    if at != top + len(_line(text, top)) + 1:
+        return False
+    columns = [j for j, (_, c) in enumerate(row) if j < len(units) and units[j] and BARE_CELL.fullmatch(c)]
+    return bool(columns) and all(
+        "." not in row[j][1] and _decimals_under(text, top, j) for j in columns
+    )
+
+
+def _decimals_under(text: str, top: int, column: int) -> bool:
+    """Whether the body rows' cells in ``column`` that hold numbers all hold decimals (two or more of them); a
+    first row of whole numbers is the second line of a header (``12 | 24 | 48``: the settings the group spans)."""
+    at, found, first = top + len(_line(text, top)) + 1, 0, True
+    while CELL_SEP in _line(text, at):
+        row = header_line(_line(text, at)).split(CELL_SEP)
+        cell = row[column].strip() if column < len(row) else ""
+        if BARE_CELL.fullmatch(cell):
+            if "." not in cell and not first:
+                return False
+            found += "." in cell
+        first = False
+        at += len(_line(text, at)) + 1
+    return found >= 2
 
 
 def cells(row: str, offset: int) -> list[tuple[int, str]]:
@@ -160,6 +204,9 @@ def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str
                 if units is None:
                     units = heads[top] = column_units(text, top)
                 row_cells = cells(row, at)
+                if _header_continued(text, top, at, row_cells, units):
+                    at = nl + 1
+                    continue
                 across = row_unit(row_cells) if not any(units) else None
                 for j, (start, cell) in enumerate(row_cells):
                     m = BARE_CELL.fullmatch(cell)

@@ -76,3 +76,31 @@ def test_figures_with_no_unit_anywhere_are_no_claims(claims):
     # the times of the change table and a memory table whose caption names no ratio
     values = {c["value"] for c in claims}
     assert not values & {8.0, 6.0, 9.0, 15.0, 20.0, 1.5, 2.5, 2.0}
+
+
+SPANNED = """# Kestrow: Energy Planning
+
+We present Kestrow, an energy planner for pipeline training.
+
+## Evaluation
+
+Table 4: Energy savings of Kestrow given the number of microbatches.
+
+| Model | GPU |  | Savings (%) | Savings (%) |  |
+|---|---|---|---|---|---|
+| FooLM 175B | A100 | 12 | 24 | 48 | 96 |
+| FooLM 175B | A100 | 15.20 | 14.19 | 13.62 | 13.32 |
+| BarLM 176B | A40 | 6.97 | 4.49 | 3.12 | 2.41 |
+"""
+
+
+def test_a_group_title_over_the_middle_columns_spans_its_empty_neighbours(tmp_path):
+    # a PDF's grid writes a group's title over the middle columns only; the empty header cells beside them
+    # are the group's, where their cells hold decimals; the first row of whole numbers is the header's second
+    # line (the microbatch counts the group spans)
+    claims = file_claims(tmp_path, SPANNED, "paper.md")
+    assert [(c["value"], c["unit"]) for c in claims] == [
+        (15.2, "%"), (14.19, "%"), (13.62, "%"), (13.32, "%"), (6.97, "%"), (4.49, "%"), (3.12, "%"), (2.41, "%")
+    ]
+    assert all(c["subject"] == "Kestrow" for c in claims)
+    assert not {12.0, 24.0, 48.0, 96.0} & {c["value"] for c in claims}
