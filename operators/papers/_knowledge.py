@@ -19,6 +19,7 @@ from assay.operators.papers._attribution import attribute
 from assay.operators.papers._claims import Claim, find_claims
 from assay.operators.papers._clause import table_result
 from assay.operators.papers._configs import hardware_counts, sized_models
+from assay.operators.papers._list_subjects import distribute_subjects
 from assay.operators.papers._mentions import Mention, MentionIndex, resolve
 from assay.operators.papers._own_systems import own_systems
 from assay.operators.papers._parse import Parser
@@ -35,7 +36,6 @@ from assay.operators.papers._subjects import (
     Doubt,
     continue_subjects,
     decide_by_parse,
-    distribute_subjects,
     doubts,
 )
 from assay.operators.papers._tables import attribute_cells

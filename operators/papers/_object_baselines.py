@@ -14,7 +14,8 @@ Only a system's name counts as that object -- the paper's known or compared syst
 system's ("FooSched", "vPipe"), or, after a verb whose object is a system or a task (speed up, accelerate,
 improve on), a capitalised name the paper does not type as a model, dataset or device; never the paper's
 own system. "reduces the JCT by 31%", "speeds up MoE training by 3x" or "reduces GPT-3's memory" name no
-baseline (a metric, a workload, a model). Rows of ``VERBS`` carry their examples; each construction is
+baseline (a metric, a workload, a model), nor does "reduces the training time of Y" (Y is the model
+trained). Rows of ``VERBS`` carry their examples; each construction is
 tested through ``extract_knowledge`` in ``tests/unit/test_papers_comparisons.py``. A module of its own because
 it reads the mentions (what is a system) over the words before a number, after the phrase rules of
 ``_baselines`` found nothing.
@@ -64,6 +65,9 @@ _CITE = r"(?:\s*\[[\w\s,.-]{1,20}\])?"
 _OF = re.compile(
     rf"\bof\s+(?:the\s+)?(?P<n>{_NAME}{_CITE}(?:(?:\s*,\s*|,?\s+(?:and|or)\s+){_NAME}{_CITE})*)(?:['’]s?)?\s*$"
 )
+# An object that is a workload's measure ("the end-to-end training time of Y", "the inference latency of Y"):
+# what follows "of" is the model run, not a baseline.
+_WORKLOAD_OF = re.compile(r"\b(?:training|inference|fine-?tuning|pre-?training|serving|decoding)\b", re.I)
 _POSSESSIVE = re.compile(rf"(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){{0,2}}(?P<n>{_NAME}){_CITE}['’]s?\s+[a-z]")
 _HEAD = re.compile(
     rf"(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){{0,2}}(?P<n>{_NAME}{_CITE}(?:,?\s+(?:and|or)\s+{_NAME}{_CITE})?)"
@@ -186,6 +190,8 @@ def _in_object(
         m = pattern.search(text, lo, hi) if pattern is _OF else pattern.match(text, lo, hi)
         if not m:
             continue
+        if pattern is _OF and _WORKLOAD_OF.search(text, lo, m.start()):
+            return None  # "the training time of Y": Y is the model trained, not a system compared with
         names = list(_NAME_PART.finditer(text, m.start("n"), m.end("n")))
         if names and all(_system(text, n.start(), n.end(), plain, mentions, own) for n in names):
             return m.start("n"), m.end("n")

@@ -72,3 +72,21 @@ Table 2: Workloads and time-to-accuracy speedups of Kestrow.
     values = {c["text"]: c for c in file_claims(tmp_path, text, "paper.md")}
     assert "75.9%" not in values and "88.1%" not in values
     assert values["27%"]["subject"] == "Kestrow"
+
+
+def test_the_models_a_measure_is_of_are_workloads():
+    # "the training time of A and B", the paper's work the clause's subject: A and B are what it was measured
+    # on, neither the numbers' subjects (a "respectively" list) nor their baselines (an object of "reduces")
+    from papers_extract import claims_by_text
+
+    text = (
+        "Abstract\n\nWe present Kestrow, a kernel library for grouped convolutions. "
+        "We train FooNet-V2 and BarNet-B0 with it.\n\n5 Evaluation\n\n"
+        "FooNet-V2 has 53 layers and BarNet-B0 has 81 layers. We apply Kestrow to FooNet-V2 and BarNet-B0. "
+        "Overall, our approach averagely reduces the end-to-end training time of FooNet-V2 and BarNet-B0 by 9.7% "
+        "and 7.3% respectively, and reduces the end-to-end inference time of FooNet and BarNet by 12.2% and "
+        "13.5% respectively.\n"
+    )
+    claims = claims_by_text(text)
+    for number in ("9.7%", "7.3%", "12.2%", "13.5%"):
+        assert (claims[number]["subject"], claims[number]["versus"]) == ("Kestrow", None), number

@@ -1,0 +1,84 @@
+"""Numbers listed after a list of names take those names in order: "the batches that GPipe and vPipe reach are
+68% and 46% of ZeRO's" gives 68% to GPipe and 46% to vPipe, as "respectively" would; unless the names are what
+the paper's own work was measured on ("our approach reduces the training time of A and B by 9% and 7%").
+A module of its own because it reads a sentence's runs of numbers against its runs of names, after every
+claim's own subject was decided (``_subjects``)."""
+
+from __future__ import annotations
+
+import re
+
+from assay.operators.papers._baselines import inside, name_key
+from assay.operators.papers._claims import Claim
+from assay.operators.papers._mentions import Mention, MentionIndex
+
+# Between two coordinated names: "A and B", "A, B, and C", "A or B".
+_NAME_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+|、|和|与|及)\s*", re.I)
+# Between two numbers of one list: "68% and 46%", "4x, 6x and 8x".
+_NUMBER_LIST_GAP = re.compile(r"[\s,，、]*(?:(?:and|和|与|及|以及|or)[\s,，、]*)?", re.I)
+
+
+def distribute_subjects(text: str, claims: list[Claim], mentions: MentionIndex, own: set[str]) -> None:
+    """ "the batches that GPipe and vPipe reach are 68% and 46% of ZeRO's": a list of as many numbers as a
+    list of other systems named before them in the sentence (not as baselines) gives the i-th number to
+    the i-th system, as "respectively" would."""
+    runs: list[list[Claim]] = []
+    for claim in claims:
+        if (
+            runs
+            and runs[-1][-1].sentence == claim.sentence
+            and _NUMBER_LIST_GAP.fullmatch(text, runs[-1][-1].end, claim.start)
+        ):
+            runs[-1].append(claim)
+        else:
+            runs.append([claim])
+    for run in runs:
+        if len(run) < 2 or run[0].sentence is None:
+            continue
+        names = [
+            m
+            for m in mentions.inside(run[0].sentence[0], run[0].start)
+            if m.type in ("system", "method") and not any(inside(m, c.versus_span) for c in run)
+        ]
+        listed = _last_name_list(text, names)
+        if len(listed) != len(run) or any(m.name.lower() in own for m in listed):
+            continue
+        if _measured_on(text, run[0], listed[0], own):
+            continue  # "our approach reduces the training time of A and B by 9% and 7%": A and B are workloads
+        if len({name_key(m.name) for m in listed}) != len(listed):
+            continue
+        for claim, m in zip(run, listed, strict=True):
+            if claim.versus and name_key(claim.versus) == name_key(m.name):
+                break
+        else:
+            for claim, m in zip(run, listed, strict=True):
+                claim.subject, claim.subject_source = m.name, "list"
+
+
+#: A list named as what a measure is of ("the training time of A and B").
+_OF_BEFORE = re.compile(r"\bof\s+(?:the\s+)?$", re.I)
+#: The paper speaking of its own work as a clause's subject: "we", "our approach".
+_SELF_SUBJECT = re.compile(r"\b(?:we|our\s+[\w-]+)\b", re.I)
+
+
+def _measured_on(text: str, claim: Claim, first: Mention, own: set[str]) -> bool:
+    """Whether a list of names is what the paper's own system is measured on: the list is a measure's object
+    ("the training time of A and B") and the clause before it has the paper's work as its subject."""
+    lo = claim.sentence[0] if claim.sentence else first.start
+    if not _OF_BEFORE.search(text, max(lo, first.start - 12), first.start):
+        return False
+    before = text[lo : first.start]
+    return bool(_SELF_SUBJECT.search(before)) or any(
+        re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", before, re.I) for name in own if name
+    )
+
+
+def _last_name_list(text: str, names: list[Mention]) -> list[Mention]:
+    """The coordinated list of two or more names that ends ``names`` (in order of position): none when
+    another name stands after the list, closer to the numbers."""
+    out: list[Mention] = []
+    for m in reversed(names):
+        if out and not _NAME_LIST_GAP.fullmatch(text, m.end, out[-1].start):
+            break
+        out.append(m)
+    return list(reversed(out)) if len(out) >= 2 else []
