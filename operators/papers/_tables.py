@@ -87,8 +87,10 @@ _MODEL_IN_CAPTION = re.compile(
     r"\b(?:of|for|on)\s+the\s+(?P<m>[A-Z][\w.+-]*[\w+](?:\s+\d+(?:\.\d+)?[BMK])?)\s+models?\b"
 )
 _NAME_STOP = re.compile(
-    r"\s+(?:on|in|for|with|at|and|or|when|while|across|under|using|of|as|by|from|to|that|which|where|is|are|per)\b.*$",
-    re.I,
+    r"\s+(?:on|in|for|with|at|and|or|when|while|across|under|using|of|as|by|from|to|that|which|where|is|are|per)\b.*$"
+    # a sentence's end: "over the best published result. We also ..." names "best published result"
+    r"|\.\s.*$",
+    re.I | re.S,
 )
 
 

@@ -1,0 +1,37 @@
+"""A post's sentence-case headline names its system (``Contoso Megatron-LM achieves record training times``): the
+verb may be lower case where the subject has a name's shape, and the body writing the product without its maker
+(``Megatron-LM``) makes the product the post's system; an ordinary capitalised word before a lower-case verb
+(``Chunked prefill reduces ...``) names none. A table cell saying a run ran out of memory (``OOM``) is never a
+name. Markdown posts written for the test, read as a user's file is."""
+
+from __future__ import annotations
+
+from papers_extract import file_claims
+
+
+def test_a_sentence_case_headline_names_the_product_its_body_writes(tmp_path):
+    text = """# Contoso Megatron-LM achieves record training times
+
+Good news! With the new kernels, pre-training now takes 44 minutes on 1024 GPUs. This is a 30% improvement over
+the best published result, and up to 1.8x larger batches fit in memory.
+
+| Batch | Eager (ms) | Megatron-LM (ms) | Note |
+|---|---|---|---|
+| 8 | OOM | 54.16 | OOM before |
+| 16 | OOM | 60.70 | OOM before |
+
+Megatron-LM ships the kernels in its next release.
+"""
+    claims = {c["text"]: c for c in file_claims(tmp_path, text, "post.md")}
+    assert claims["30%"]["subject"] == "Megatron-LM"
+    assert claims["1.8x"]["subject"] == "Megatron-LM"
+
+
+def test_an_ordinary_word_before_a_lower_case_verb_names_nothing(tmp_path):
+    text = """# Chunked prefill reduces the cost of long prompts
+
+Splitting each prompt into pieces, the time to the first token falls by 40% with chunked prefill, and chunked
+prefill keeps decoding steady.
+"""
+    claims = {c["text"]: c for c in file_claims(tmp_path, text, "post.md")}
+    assert claims["40%"]["subject"] != "Chunked"
