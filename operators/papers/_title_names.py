@@ -109,6 +109,16 @@ _HEADLINE = re.compile(
 _HEAD_LINES = 8
 
 
+# A title that is a name of a few words with its acronym in brackets: "MiniMax Sparse Attention (MSA)".
+_TITLE_ACRONYM = re.compile(r"^[#\s]*(?:[A-Z][\w-]*[ \t]+){1,5}[(（][ \t]*(?P<n>[A-Z][A-Z0-9-]{1,9})[ \t]*[)）]\s*$")
+
+
+def _title_acronym(title: str, text: str) -> re.Match[str] | None:
+    """ "MiniMax Sparse Attention (MSA)": the acronym, by which the body calls the work (twice or more)."""
+    m = _TITLE_ACRONYM.match(title)
+    return m if m and acceptable(m.group("n")) and _used_as_name(text, m.group("n")) >= 2 else None
+
+
 def _title_only_name(title: str, text: str) -> re.Match[str] | None:
     """A title that is only a distinctive name ("Colossal-Foo", "FooServe") the body uses again."""
     m = _BARE_NAME.match(title)
@@ -198,6 +208,7 @@ def title_name(text: str, title: str | None) -> re.Match[str] | None:
     titled = (
         _TITLE_NAME.match(head)
         or _title_only_name(head, text)
+        or _title_acronym(head, text)
         or _title_feature(head, text)
         or _title_name_for(head)
         or _title_joint(head)

@@ -2,7 +2,8 @@
 verb may be lower case where the subject has a name's shape, and the body writing the product without its maker
 (``Megatron-LM``) makes the product the post's system; an ordinary capitalised word before a lower-case verb
 (``Chunked prefill reduces ...``) names none. A table cell saying a run ran out of memory (``OOM``) is never a
-name. Markdown posts written for the test, read as a user's file is."""
+name; a title that is a name with its acronym in brackets (``Contoso Paged Retrieval (CPR)``) names the
+acronym. Markdown posts written for the test, read as a user's file is."""
 
 from __future__ import annotations
 
@@ -35,3 +36,19 @@ prefill keeps decoding steady.
 """
     claims = {c["text"]: c for c in file_claims(tmp_path, text, "post.md")}
     assert claims["40%"]["subject"] != "Chunked"
+
+
+def test_a_title_with_its_acronym_names_the_acronym(tmp_path):
+    text = """# Contoso Paged Retrieval (CPR)
+
+## 核心信息
+
+作者在内核里实现了 CPR 的检索，也给出了 CPR 的理论分析。
+
+## 结果
+
+在 1M 上下文上，prefill 相较于 FooAttn 加速 **9.5×**，decode 加速 **4.2×**。
+"""
+    claims = {c["text"]: c for c in file_claims(tmp_path, text, "note.md")}
+    assert claims["9.5×"]["subject"] == "CPR"
+    assert claims["4.2×"]["subject"] == "CPR"
