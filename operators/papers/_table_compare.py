@@ -51,6 +51,8 @@ _CHANGE_HEAD = re.compile(
     r"reductions?|speed-?ups?)\s*(?:\(\s*(?:%|x|×)\s*\))?\s*$",
     re.I,
 )
+#: A change header whose cells are multiples though they print no ``x``: ``Speedup``, ``Speedup (x)``.
+_MULTIPLE_HEAD = re.compile(r"speed-?ups?|[(\[]\s*[x×]\s*[)\]]", re.I)
 _NUMBER = re.compile(r"^\s*[~≈]?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[A-Za-zµ/]+)?\s*$")
 _VALUE = re.compile(r"[-−+]?\s*(?P<n>\d+(?:\.\d+)?)")
 #: Unit brackets and measure names dropped from a figure column's header to leave who measured it.
@@ -85,22 +87,34 @@ def change_pair(header: list[str], row: list[str], column: int) -> tuple[str, st
     if not value:
         return None
     change = float(value.group("n"))
+    # the cell is rounded to its printed digits: "1.3" stands for 1.25 to 1.35
+    rounding = 0.5 * 10 ** -len(value.group("n").partition(".")[2]) + 1e-9
     figures = [(j, float(m.group("n").replace(",", ""))) for j, c in enumerate(row) if j and j != column
                and j < len(header) and (m := _NUMBER.match(c))]
+    ratio = "x" in row[column].lower() or "×" in row[column] or bool(_MULTIPLE_HEAD.search(header[column]))
     fits = []
     for a, (i, before) in enumerate(figures):
         for j, after in figures[a + 1:]:
             if not before or not after:
                 continue
-            ratio = "x" in row[column].lower() or "×" in row[column]
             got = max(before, after) / min(before, after) if ratio else abs(after - before) / before * 100
-            if abs(got - change) <= max(0.051 if not ratio else 0.02, 0.01 * change):
+            if abs(got - change) <= max(rounding, 0.01 * change):
                 fits.append((j, i))
     if len(fits) != 1:
         return None
     j, i = fits[0]
     subject, baseline = _who(header[j], header[i]), _who(header[i], header[j])
     return (subject, baseline) if subject and baseline else None
+
+
+def _column_pair(header: list[str], rows: list[list[str]], row: int, column: int) -> tuple[str, str] | None:
+    """A change cell whose row cannot show its pair (a figure is ``OOM`` or a dash: ``8 | OOM | 54.16 | 1.5``)
+    takes the pair its column's other rows show, where they all show the same one."""
+    if column >= len(header) or not _CHANGE_HEAD.match(header[column]):
+        return None
+    pairs = {change_pair(header, r, column) for i, r in enumerate(rows) if i != row and column < len(r)}
+    pairs.discard(None)
+    return pairs.pop() if len(pairs) == 1 else None
 
 
 def change_row(rows: list[list[str]], row: int, column: int) -> tuple[str, str] | None:
@@ -245,6 +259,7 @@ def by_layout(
     pair = (
         compared(head)
         or change_pair(header, rows[row], column)
+        or _column_pair(header, rows, row, column)
         or change_row(rows, row, column)
         or device_pair(head, caption, devices)
     )

@@ -104,3 +104,31 @@ def test_a_group_title_over_the_middle_columns_spans_its_empty_neighbours(tmp_pa
     ]
     assert all(c["subject"] == "Kestrow" for c in claims)
     assert not {12.0, 24.0, 48.0, 96.0} & {c["value"] for c in claims}
+
+
+SPEEDUP_BESIDE = """# Quill kernels for fine-tuning
+
+We present Quill, fused transformer kernels for fine-tuning.
+
+## Results
+
+| Micro batch size | Eager | Quill | Speedup (x) |
+| --- | --- | --- | --- |
+| 4 | 36.34 | 50.76 | 1.4 |
+| 6 | 43.81 | 55.97 | 1.3 |
+| 8 | OOM | 54.16 | 1.5 |
+
+Table 2: Samples per second of fine-tuning with the eager kernels and with Quill.
+"""
+
+
+def test_a_speedup_column_beside_two_systems_figures(tmp_path):
+    # a row whose eager run ran out of memory takes the pair its column's other rows show (the rows whose speedup
+    # is the quotient of their two figures restate them and are no claims: ``_clause.table_result``); the pair
+    # is found within the cell's printed rounding (55.97 / 43.81 is 1.28, printed 1.3)
+    from assay.operators.papers._table_compare import change_pair
+
+    header = ["Micro batch size", "Eager", "Quill", "Speedup (x)"]
+    assert change_pair(header, ["6", "43.81", "55.97", "1.3"], 3) == ("Quill", "Eager")
+    claims = [c for c in file_claims(tmp_path, SPEEDUP_BESIDE, "paper.md") if c["unit"] == "x"]
+    assert [(c["value"], c["subject"], c["versus"]) for c in claims] == [(1.5, "Quill", "Eager")]
