@@ -87,4 +87,3 @@ def self_reference(text: str, techniques: list[tuple[str, int, str]]) -> tuple[s
     if len(starts) < SELF_REFERENCE_MIN or len(starts) <= 2 * named:
         return None
     return f"our {noun}", starts[0]
-
