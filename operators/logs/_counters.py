@@ -315,9 +315,10 @@ _OPENS = {"(": ")", "[": "]"}
 def _enclosed_position(cluster: Cluster) -> int | None:
     """A position printed with its total in brackets or parentheses and no name of its own, opening the fields
     after it (``[node 0][Fit](1000/40000) mean loss: 0.93``, one such line per metric, each repeating the
-    counter), or opening the line without brackets (``51000 / 1000000 eps 0.899 | Loss 9.2e-03``): where its total stays the
-    same and its value rises on every record (two or more) within that total, it is the loop's position in the
-    run, the step. A value that stays or goes back (a rank, a part out of parts) counts nothing."""
+    counter), or opening the line without brackets (``51000 / 1000000 eps 0.899 | Loss 9.2e-03``): where its
+    total stays the same and its value rises on every record (two or more) within that total, it is the loop's
+    position in the run, the step. A value that stays or goes back (a rank, a part out of parts) counts
+    nothing."""
     t, rows = cluster.template, cluster.rows
     if len(rows) < 2:
         return None
