@@ -55,7 +55,8 @@ def test_queries_and_pages_work_while_another_process_writes(tmp_path: Path, mon
             seen.append(queries_claims.claims_count(db, queries_claims.ClaimFilter(systems=("Live",))))
             queries_runs.metric_curves(db, ["live", dd.run_id("meg-gpt-8")], "loss", buckets=50)
             queries_claims.claims(db, queries_claims.ClaimFilter(text="'; DROP TABLE claims; --"))
-            if pages < 2:
+            # the pages render once two reads are in: a cold first render can outlast the writer on a loaded machine
+            if pages < 2 and len(seen) >= 2:
                 _ui.refresh()  # render from the database, not from the cache
                 at = AppTest.from_file(str(Path(_ui.__file__).parent / "app.py"), default_timeout=60).run()
                 at.switch_page("views/runs.py").run()
@@ -70,6 +71,7 @@ def test_queries_and_pages_work_while_another_process_writes(tmp_path: Path, mon
     # How many reads fit depends on the machine's load (two full page renders share the loop); that reads
     # went through while the writer ran at all is the point.
     assert len(seen) >= 2, "the reader should get queries in while the writer runs"
+    assert pages, "a page should render while the writer runs"
     assert seen == sorted(seen), "committed rows never disappear from a reader's view"
     after = queries_knowledge.table_counts(db)
     assert after["claims"] == base["claims"] + n_writes
