@@ -14,14 +14,24 @@ from assay.ids import content_id
 from assay.operators.papers import segment_text
 
 
-def extracted_claims(text: str, bound: Any = None, source_uri: str = "/x.txt") -> list[dict]:
-    """The claims of ``text`` in the extractor's order; ``bound`` is a bound ``extract_knowledge`` (default: the
-    rules alone, ``parse="none"``)."""
+def extracted(text: str, bound: Any = None, source_uri: str = "/x.txt") -> dict:
+    """The extractor's record for ``text`` (claims, relations, ...); ``bound`` is a bound ``extract_knowledge``
+    (default: the rules alone, ``parse="none"``)."""
     bound = bound if bound is not None else get_operator("extract_knowledge").bind(parse="none")
     record = segment_text({"doc_id": content_id(text), "source_uri": source_uri, "text": text})
     out, failures = bound.process([record])
     assert not failures, failures
-    return list(out[0]["claims"])
+    return out[0]
+
+
+def extracted_claims(text: str, bound: Any = None, source_uri: str = "/x.txt") -> list[dict]:
+    """The claims of ``text`` in the extractor's order."""
+    return list(extracted(text, bound, source_uri)["claims"])
+
+
+def proposed_ids(text: str, bound: Any = None) -> set[str]:
+    """The entity ids of the systems ``text`` is read to propose (its ``proposes`` relations)."""
+    return {r["object_id"] for r in extracted(text, bound)["relations"] if r["predicate"] == "proposes"}
 
 
 def claims_by_text(text: str, bound: Any = None, source_uri: str = "/x.txt") -> dict[str, dict]:

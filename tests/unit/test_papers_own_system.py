@@ -9,11 +9,10 @@ for the test in the shapes real papers take, read through the public path (``seg
 from __future__ import annotations
 
 import pytest
-from papers_extract import claims_by_text
+from papers_extract import claims_by_text, proposed_ids
 
 from assay.dsl import get_operator
-from assay.ids import content_id, entity_id
-from assay.operators.papers import segment_text
+from assay.ids import entity_id
 
 # A two-column PDF's abstract: lines wrapped mid-sentence, the system named at the end of the sentence.
 PHRASE_TITLE = (
@@ -54,12 +53,6 @@ def rules():
     return get_operator("extract_knowledge").bind(parse="none")
 
 
-def _proposed(bound, text: str) -> set[str]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = bound.process([record])
-    assert not failures, failures
-    return {r["object_id"] for r in out[0]["relations"] if r["predicate"] == "proposes"}
-
 
 def test_a_phrase_title_gives_way_to_the_system_the_body_presents(rules):
     c = claims_by_text(PHRASE_TITLE, rules)
@@ -68,7 +61,7 @@ def test_a_phrase_title_gives_way_to_the_system_the_body_presents(rules):
 
 
 def test_a_phrase_title_is_no_proposal(rules):
-    proposed = _proposed(rules, PHRASE_TITLE)
+    proposed = proposed_ids(PHRASE_TITLE, rules)
     assert entity_id("system", "Quillon") in proposed
     assert entity_id("system", "Taming Scale") not in proposed
 
@@ -80,7 +73,7 @@ def test_a_phrase_title_the_body_uses_as_a_name_stays(rules):
 
 
 def test_systems_credited_to_others_are_not_the_papers(rules):
-    proposed = _proposed(rules, RELATED_WORK)
+    proposed = proposed_ids(RELATED_WORK, rules)
     assert entity_id("system", "Quokka") in proposed
     for name in ("Tarnlib", "Velmora", "Compute"):
         assert entity_id("system", name) not in proposed, name
@@ -99,7 +92,7 @@ def test_our_own_statement_after_a_citation_stays_ours(rules):
         "4 Evaluation\n\n"
         "Overall, the cost of a training run falls by 27% compared to FooSched.\n"
     )
-    assert entity_id("system", "Ravelin") in _proposed(rules, text)
+    assert entity_id("system", "Ravelin") in proposed_ids(text, rules)
     assert claims_by_text(text, rules)["27%"]["subject"] == "Ravelin"
 
 
@@ -110,7 +103,7 @@ def test_chinese_proposals_credited_to_others_are_not_the_papers(rules):
         "本文提出了Quillon，这是一个面向共享集群的调度系统。\n\n"
         "实验表明，与Tarnlib相比，Quillon将训练时间缩短了35%。\n"
     )
-    proposed = _proposed(rules, text)
+    proposed = proposed_ids(text, rules)
     assert entity_id("system", "Quillon") in proposed
     assert entity_id("system", "Tarnlib") not in proposed
     c = claims_by_text(text, rules)
@@ -134,7 +127,7 @@ def test_the_system_the_paper_calls_its_own(rules):
         "Overall, the time per batch falls by 2.4x compared to FooSched.\n"
         "On Perlmutter, the sustained throughput reaches 48% of the advertised peak.\n"
     )
-    proposed = _proposed(rules, text)
+    proposed = proposed_ids(text, rules)
     assert entity_id("system", "Zephyrix") in proposed
     assert entity_id("system", "Perlmutter") not in proposed
     c = claims_by_text(text, rules)

@@ -7,11 +7,10 @@ written for the test in the shapes of a kernel paper's evaluation, read through 
 from __future__ import annotations
 
 import pytest
-from papers_extract import claims_by_text
+from papers_extract import claims_by_text, proposed_ids
 
 from assay.dsl import get_operator
-from assay.ids import content_id, entity_id
-from assay.operators.papers import segment_text
+from assay.ids import entity_id
 
 
 def _kernel_paper() -> str:
@@ -41,12 +40,6 @@ def rules():
     return get_operator("extract_knowledge").bind(parse="none")
 
 
-def _proposed(bound, text: str) -> set[str]:
-    record = segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})
-    out, failures = bound.process([record])
-    assert not failures, failures
-    return {r["object_id"] for r in out[0]["relations"] if r["predicate"] == "proposes"}
-
 
 def test_a_library_before_our_approach_is_no_own_system(rules):
     # Said too rarely to name the work, "our approach" leaves the subject open, never the library before it.
@@ -55,7 +48,7 @@ def test_a_library_before_our_approach_is_no_own_system(rules):
         "Table 2 lists speedups of SLOWALG, FASTALG, our approach and BarFlow over the direct kernel. "
         "Compared to FooDNN, our approach achieves an average speedup of 1.7x on the small board.\n"
     )
-    proposed = _proposed(rules, text)
+    proposed = proposed_ids(text, rules)
     assert entity_id("system", "FooDNN") not in proposed
     assert entity_id("system", "FASTALG") not in proposed
     c = claims_by_text(text, rules)["1.7x"]
@@ -78,7 +71,7 @@ def test_an_apposition_still_names_the_own_system(rules):
         "5 Evaluation\n\n"
         "Compared to FooDNN, Kestrow achieves 1.9x higher throughput on the small board.\n"
     )
-    assert entity_id("system", "Kestrow") in _proposed(rules, text)
+    assert entity_id("system", "Kestrow") in proposed_ids(text, rules)
     assert claims_by_text(text, rules)["1.9x"]["subject"] == "Kestrow"
 
 
