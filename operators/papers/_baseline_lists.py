@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from assay.operators.papers._claims import Claim
+from assay.operators.papers._numbers import NUMBER_LIST_GAP
 
 # Verbs that name their baseline before the numbers: "outperforms A and B by 1.2x and 1.5x".
 _VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed|outpac)\w*\s+(?:the\s+)?$", re.I)
@@ -135,7 +136,7 @@ def _list_runs(text: str, group: list[Claim]) -> list[list[Claim]]:
     """``group`` cut into runs of claims listed together (``40% and 31%``: only a list's joiner between)."""
     runs: list[list[Claim]] = []
     for claim in group:
-        if runs and _LIST_PAIR.fullmatch(text, runs[-1][-1].end, claim.start):
+        if runs and NUMBER_LIST_GAP.fullmatch(text, runs[-1][-1].end, claim.start):
             runs[-1].append(claim)
         else:
             runs.append([claim])
@@ -155,7 +156,7 @@ def share_backwards(text: str, claims: list[Claim]) -> None:
             and claims[j].versus is None
             and claims[j].sentence == claim.sentence
             and (
-                _LIST_PAIR.fullmatch(text, claims[j].end, claims[j + 1].start)
+                NUMBER_LIST_GAP.fullmatch(text, claims[j].end, claims[j + 1].start)
                 or _SUMMARY_PAIR.fullmatch(text, claims[j].end, claims[j + 1].start)
             )
         ):
@@ -212,5 +213,3 @@ _SUMMARY_PAIR = re.compile(
     r"(?:up\s+to|as\s+much\s+as|at\s+most|peaking\s+at)\s+",
     re.I,
 )
-# Between two numbers of one list: "50% and 37%", "4x, 6x and 8x" (not a clause between them).
-_LIST_PAIR = re.compile(r"[\s,，、]*(?:(?:and|和|与|及|以及|or)[\s,，、]*)?", re.I)

@@ -11,11 +11,11 @@ import re
 from assay.operators.papers._baselines import inside, name_key
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import Mention, MentionIndex
+from assay.operators.papers._numbers import NUMBER_LIST_GAP
+from assay.operators.papers._subjects import _SELF_WORDS
 
 # Between two coordinated names: "A and B", "A, B, and C", "A or B".
 _NAME_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+|、|和|与|及)\s*", re.I)
-# Between two numbers of one list: "68% and 46%", "4x, 6x and 8x".
-_NUMBER_LIST_GAP = re.compile(r"[\s,，、]*(?:(?:and|和|与|及|以及|or)[\s,，、]*)?", re.I)
 
 
 def distribute_subjects(text: str, claims: list[Claim], mentions: MentionIndex, own: set[str]) -> None:
@@ -27,7 +27,7 @@ def distribute_subjects(text: str, claims: list[Claim], mentions: MentionIndex, 
         if (
             runs
             and runs[-1][-1].sentence == claim.sentence
-            and _NUMBER_LIST_GAP.fullmatch(text, runs[-1][-1].end, claim.start)
+            and NUMBER_LIST_GAP.fullmatch(text, runs[-1][-1].end, claim.start)
         ):
             runs[-1].append(claim)
         else:
@@ -57,8 +57,6 @@ def distribute_subjects(text: str, claims: list[Claim], mentions: MentionIndex, 
 
 #: A list named as what a measure is of ("the training time of A and B").
 _OF_BEFORE = re.compile(r"\bof\s+(?:the\s+)?$", re.I)
-#: The paper speaking of its own work as a clause's subject: "we", "our approach".
-_SELF_SUBJECT = re.compile(r"\b(?:we|our\s+[\w-]+)\b", re.I)
 
 
 def _measured_on(text: str, claim: Claim, first: Mention, own: set[str]) -> bool:
@@ -68,7 +66,7 @@ def _measured_on(text: str, claim: Claim, first: Mention, own: set[str]) -> bool
     if not _OF_BEFORE.search(text, max(lo, first.start - 12), first.start):
         return False
     before = text[lo : first.start]
-    return bool(_SELF_SUBJECT.search(before)) or any(
+    return bool(_SELF_WORDS.search(before)) or any(
         re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", before, re.I) for name in own if name
     )
 

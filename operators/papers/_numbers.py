@@ -8,6 +8,8 @@ import re
 NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 #: Where a number starts: not inside a word, an identifier or another number ("ResNet-50", "v1.3").
 NUMBER_START = r"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)"
+#: Between two numbers of one list: "50% and 37%", "4x, 6x and 8x", "30% 和 40%" (no clause between them).
+NUMBER_LIST_GAP = re.compile(r"[\s,，、]*(?:(?:and|和|与|及|以及|or)[\s,，、]*)?", re.I)
 
 _WORDS = {
     "a": 1,
