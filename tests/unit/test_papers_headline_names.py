@@ -1,7 +1,7 @@
 """A post's sentence-case headline names its system (``Contoso Megatron-LM achieves record training times``): the
 verb may be lower case where the subject has a name's shape, and the body writing the product without its maker
 (``Megatron-LM``) makes the product the post's system; an ordinary capitalised word before a lower-case verb
-(``Chunked prefill reduces ...``) names none. A table cell saying a run ran out of memory (``OOM``) is never a
+(``Prefetching reduces ...``) names none. A table cell saying a run ran out of memory (``OOM``) is never a
 name; a title that is a name with its acronym in brackets (``Contoso Paged Retrieval (CPR)``) names the
 acronym. Markdown posts written for the test, read as a user's file is."""
 
@@ -29,13 +29,13 @@ Megatron-LM ships the kernels in its next release.
 
 
 def test_an_ordinary_word_before_a_lower_case_verb_names_nothing(tmp_path):
-    text = """# Chunked prefill reduces the cost of long prompts
+    text = """# Prefetching reduces the cost of long prompts
 
-Splitting each prompt into pieces, the time to the first token falls by 40% with chunked prefill, and chunked
-prefill keeps decoding steady.
+Splitting each prompt into pieces, the first token comes 40% sooner with prefetching, and prefetching keeps
+decoding steady.
 """
     claims = {c["text"]: c for c in file_claims(tmp_path, text, "post.md")}
-    assert claims["40%"]["subject"] != "Chunked"
+    assert claims["40%"]["subject"] != "Prefetching"
 
 
 def test_a_title_with_its_acronym_names_the_acronym(tmp_path):
