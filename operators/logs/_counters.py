@@ -19,7 +19,7 @@ from assay.operators.logs._step_keys import (
     counts_within,
     step_word,
 )
-from assay.operators.logs._steps import EVALUATION_WORD
+from assay.operators.logs._steps import evaluation_line
 
 
 def moving_counter(
@@ -121,7 +121,7 @@ def counter_with_total(cluster: Cluster, names: dict[int, str], percent: set[int
     synonym table knows, nor on an evaluation's line; a value that never moves over two or more records counts
     nothing."""
     rows, template = cluster.rows, cluster.template
-    if any(EVALUATION_WORD.search(word) for word in template if word != "<*>"):
+    if evaluation_line(template):
         return None  # an evaluation's counter (``Test: [ 10/196]``) counts its batches: it takes the training step
     for pos in sorted(names):
         word = names[pos]

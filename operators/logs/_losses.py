@@ -64,9 +64,11 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
         if found and all(separate_objective(words[p]) for p in found):
             continue  # an RL trainer's policy, value, KL terms: separate objectives, no single loss
         if found and all(_OBJECTIVE_TERM.match(key_slug(words[p])) for p in found) and sum(
-            bool(_OBJECTIVE_TERM.match(key_slug(w))) for w in words.values()
+            bool(_OBJECTIVE_TERM.match(key_slug(w)) or key_slug(w) in _RL_TERMS) for w in words.values()
         ) >= 2:
-            continue  # the same unprefixed (``policy_loss`` beside ``value_loss``, Stable Baselines' table)
+            # the same unprefixed (``policy_loss`` beside ``value_loss``, Stable Baselines' table; PPO ports'
+            # ``action_loss`` beside ``entropy``)
+            continue
         # one loss term, with or without its running average (``closs: 1.08 (1.13)``): the term is the loss
         plain = [p for p in found if not _AVERAGED.search(key_slug(words[p]))]
         if len({_AVERAGED.sub("", key_slug(words[p])) for p in found}) == 1:
@@ -122,9 +124,12 @@ def _whole_rank(slug: str) -> int | None:
 #: function's, their KL and entropy terms): printed under a namespace (``actor/pg_loss``, ``critic/vf_loss``,
 #: ``policy/entropy_loss``), they are separate objectives, and a record of only such terms has no single loss.
 _OBJECTIVE_TERM = re.compile(
-    r"^(?:pg|policy|policy_gradient|actor|ppo|clip|surrogate|vf|value|critic|q|qf|kl|entropy|ent|alpha|temperature)"
-    r"_?loss$"
+    r"^(?:pg|policy|policy_gradient|actor|act|action|ppo|clip|surrogate|vf|value|critic|cri|q|qf|kl|entropy|ent|alpha|"
+    r"temperature)_?loss$"
 )
+#: An RL objective's terms printed without the word loss (``entropy: 0.65``, ``approx_kl``): beside a policy
+#: term they make it one of several objectives.
+_RL_TERMS = {"entropy", "dist_entropy", "policy_entropy", "kl", "approx_kl", "clip_fraction", "clipfrac"}
 _OBJECTIVE_SPACES = {"actor", "critic", "policy", "value", "ref", "reward", "rm", "agent", "learner", "rl"}
 
 

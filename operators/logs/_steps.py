@@ -29,6 +29,22 @@ from assay.operators.logs._step_keys import (
 EVALUATION_WORD = re.compile(
     r"(?i)(?:^|[^a-z_/])(?:val|valid|validation|validating|eval|evaluation|evaluating|test|testing|cv|dev)(?:[^a-z_/]|$)"
 )
+#: A training word standing alone (``Train loss:``, ``[train]``), not a file's name (``train.py``).
+_TRAINING_WORD = re.compile(r"(?i)(?:^|[^a-z_/.])(?:train|training)(?:[^a-z_/.]|$)")
+
+
+def evaluation_line(words) -> bool:
+    """A line (its text, or its template's words) about evaluation: it names an evaluation before any training
+    word. A line that reports its training values first and the validation's after them (``[20000/300000] Train
+    loss: 0.15, Valid loss: 0.10``) is a training record, and its counter counts training steps."""
+    text = words if isinstance(words, str) else " ".join(word for word in words if word != "<*>")
+    evaluation = EVALUATION_WORD.search(text)
+    if evaluation is None:
+        return False
+    training = _TRAINING_WORD.search(text)
+    return training is None or training.start() > evaluation.start()
+
+
 #: The training split in front of a counter word (``train batch``, named ``train_batch``).
 _TRAINING_SPLIT = re.compile(r"^(?:train|training)_")
 #: Counters printed as ``Batch 16/29316``: a step when no step key names one.
@@ -43,7 +59,7 @@ def step_position(
     training line (``[  50/1000]``). With the template's ``rows``, a step key a setting's word qualifies is the
     step where the records print it (``_step_keys.a_record_count``)."""
     names = {pos: word for pos, word in names.items() if pos not in not_counters}  # a percentage is no step
-    evaluating = any(EVALUATION_WORD.search(word) for word in template if word != "<*>")
+    evaluating = evaluation_line(template)
     # an evaluation line's counter with a total (``[Eval][Epoch 3][Iter: 5/10]``) counts its batches: the line
     # takes the training step before it
     if evaluating:

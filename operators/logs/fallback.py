@@ -50,13 +50,13 @@ from assay.operators.logs._records import BAR_GLUED, records_of_line, second_lin
 from assay.operators.logs._samples import printed_batches, samples_per_step
 from assay.operators.logs._steps import (
     BARE_BAR,
-    EVALUATION_WORD,
     LISTED_STEP,
     EpochBars,
     EpochCounters,
     EpochRelative,
     counter_step,
     counts_each_epoch,
+    evaluation_line,
     says_epoch_ended,
     step_position,
 )
@@ -230,7 +230,7 @@ class _Stream:
             return
         if is_prose(text, _names_metric):
             return  # a sentence with numbers (``resuming from iteration 0, epoch 6 until 7``): no step, no values
-        if not EVALUATION_WORD.search(text):  # evaluation lines take the training step, whatever they count
+        if not evaluation_line(text):  # evaluation lines take the training step, whatever they count
             self._count(text, line_no, rank)
         else:
             self.epochs.place(text, line_no, rank)
@@ -306,7 +306,7 @@ def _names_metric(word: str) -> bool:
 
 
 def _evaluating(template: list[str]) -> bool:
-    return any(EVALUATION_WORD.search(word) for word in template if word != "<*>")
+    return evaluation_line(template)
 
 
 def _context(lines: list[int], steps: dict[int, int], line_no: int, step: int | None, replace: bool) -> int | None:

@@ -1,0 +1,56 @@
+"""Shapes of real logs (issue 25), in own-worded lines through ``parse_log``:
+
+- a line that reports its training values first and the validation's after them (``[ 4000/90000] Train loss:
+  0.31, Valid loss: 0.27``) is a training record: its bracketed position with its total is the step, as on a
+  training line; a line that opens with an evaluation (``Test: [ 10/196] loss 0.9``) still counts evaluation
+  batches and takes the training step before it;
+- an actor-critic's policy term (``action_loss`` beside ``entropy``, ``actor_loss`` beside ``critic_loss``) is
+  a part of the objective: a record of only such parts has no single loss (L3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from log_files import write_log
+
+from assay.operators.logs import parse_log
+
+
+def _report(i: int) -> list[str]:
+    return [
+        f"\t[{4000 * (i + 1)}/90000] Train loss: 0.3{5 - i}100, Valid loss: 0.2{7 - i}000, Elapsed_time: {310.5 * (i + 1):.5f}",
+        f"\tCurrent_accuracy : 8{i}.100, Current_norm_ED  : 0.9{i}00",
+        "\t" + "-" * 40,
+    ]
+
+
+def test_a_line_with_training_values_first_is_a_training_record(tmp_path: Path) -> None:
+    lines = [line for i in range(3) for line in _report(i)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss") == [(4000, 0.351), (8000, 0.341), (12000, 0.331)]
+    assert [s for s, _ in log.series("val_loss")] == [4000, 8000, 12000]
+
+
+def test_an_evaluation_first_line_still_counts_evaluation_batches(tmp_path: Path) -> None:
+    lines = []
+    for i in range(3):
+        lines.append(f"step {100 * (i + 1)} train loss {2.0 - 0.1 * i:.2f}")
+        lines += [f"Test: [{j * 10}/30] loss {1.5 + j / 10:.2f} (train set held out)" for j in (1, 2, 3)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("loss")] == [100, 200, 300]
+    assert {s for s, _ in log.series("val_loss") or log.series("test_loss")} <= {100, 200, 300}
+
+
+def test_policy_terms_of_an_actor_critic_give_no_loss(tmp_path: Path) -> None:
+    lines = []
+    for i in range(4):
+        lines += [
+            f"2025-01-07 10:0{i}:12,408 update: {50 + 10 * i}\tfps: 231.{i}\t",
+            f"2025-01-07 10:0{i}:12,409 Average window size: 50  reward: 0.{6 + i}  success: 0.{5 + i}  "
+            f"action_loss: 0.6{i}  entropy: 0.6{9 - i}",
+        ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert not log.series("loss")
+    assert [s for s, _ in log.series("action_loss")] == [50, 60, 70, 80]
+    actor = [f"epoch {i} | actor_loss {0.5 - 0.1 * i:.2f} | critic_loss {1.2 - 0.1 * i:.2f}" for i in range(3)]
+    assert not parse_log(write_log(tmp_path, actor, name="ac.log")).series("loss")
