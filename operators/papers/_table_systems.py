@@ -35,6 +35,11 @@ _DEFINED = re.compile(
 #: A word of the name an abbreviation stands for, and what may stand between two of them.
 _WORD = re.compile(r"[A-Za-z][\w.-]*")
 _GAP = re.compile(r"\s*(?:[+&/]|\band\b|\bwith\b)?\s*")
+#: A header's word that makes the column the settings a system ran with, not its results.
+_SETTINGS_OF = re.compile(
+    r"(?i)\b(?:config|configs|configuration|configurations|setup|settings?|strategy|plan|partition(?:ing)?|"
+    r"layout|hyper-?parameters?)\s*$"
+)
 #: Two names joined with a plus sign, however it is spaced (``FooRT +Cache``).
 _PLUS = re.compile(r"(?<=\w)\s*\+\s*(?=[A-Za-z])")
 
@@ -126,8 +131,14 @@ class ColumnNames:
         return name.lower() in self.candidates and _written(name, caption)
 
     def _own_in(self, header: Sequence[str]) -> bool:
-        """Whether a level of a header cell is the paper's own system: the columns are systems."""
-        return any(_written(own, level) for h in header for level in h.split(GROUP_SEP) for own in self.own)
+        """Whether a level of a header cell is the paper's own system: the columns are systems. A header that
+        names the system's settings (``FooSys Config``: the layout it chose for each row) is no result's."""
+        return any(
+            _written(own, level) and not _SETTINGS_OF.search(level)
+            for h in header
+            for level in h.split(GROUP_SEP)
+            for own in self.own
+        )
 
 
 def _written(name: str, text: str) -> bool:
