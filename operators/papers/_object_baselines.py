@@ -215,12 +215,16 @@ def _system(text: str, start: int, end: int, plain: bool, mentions: MentionIndex
 
 def _brackets(text: str, claims: list[Claim], mentions: MentionIndex, own: set[str]) -> None:
     """ "outperforms the baselines by 2x (FooSched) and 3x (BarPipe)": two or more numbers of one sentence,
-    each with a system's name in brackets right after it, are each measured against that name."""
+    each with a system's name in brackets right after it, are each measured against that name; where the
+    sentence names its baseline after them ("2.9x (FooNet) and 3.1x (BarNet) faster than DP"), the brackets
+    name the workloads each number was measured on."""
     marked = []
     for claim in claims:
         m = _BRACKET.match(text, claim.end)
         if m and claim.sentence and _system(text, m.start("n"), m.end("n"), False, mentions, own):
             marked.append((claim, m.span("n")))
     for claim, span in marked:
+        if claim.versus_source == "phrase" and claim.versus_span and claim.versus_span[0] > span[1]:
+            continue  # "2.9x (FooNet) and 3.1x (BarNet) faster than DP": the brackets name workloads
         if sum(other.sentence == claim.sentence for other, _ in marked) >= 2:
             claim.versus, claim.versus_span, claim.versus_source = text[span[0] : span[1]], span, "object"
