@@ -1,6 +1,9 @@
 """The fields of a line template: which word names each value (by the separators the template uses, never a
 source location, a word of a sentence or the value of another key), the series each name goes to through the
-synonym table (which of a record's loss terms is its loss is ``_losses``'s)."""
+synonym table (which of a record's loss terms is its loss is ``_losses``'s).
+
+Why one module: the walk back from a value to its key (``variable_names``) asks, word by word, whether the word
+is a key, a label's value, a verb or a source file; those tests and the walk change together."""
 
 from __future__ import annotations
 
@@ -69,7 +72,8 @@ def variable_names(template: list[str]) -> dict[int, str]:
             if (word[0].isalpha() or word[0] == "_") and word.lower() not in _FILLER:
                 before = template[j - 1] if j > 0 else ""
                 if not _is_key(word, before, template[j - 2] if j > 1 else "") and not _after_logger(template, j):
-                    break
+                    if not _opens_pairs(template, j, i):
+                        break
                 if word.lower().endswith("ing") and template[j + 1 : j + 2] == ["to"]:
                     break  # a verb going to a value ("reducing to 1.0", "increasing to 8") tells a change
                 if before in ("(", "[") and template[i + 1 : i + 2] in ([")"], ["]"]) and template[j + 1 : i] == [":"]:
@@ -94,6 +98,14 @@ def variable_names(template: list[str]) -> dict[int, str]:
     _value_first_names(template, names)
     bracketed_keys(template, names)
     return names
+
+
+def _opens_pairs(template: list[str], j: int, i: int) -> bool:
+    """The word at ``j`` is the first key of a run of ``key value`` fields that a group's label and its colon open
+    (``[Losses: x 0.29, y 0.27, ...]``): its value right after it, then a separator, a word and a value, as the
+    fields after it are printed; a word that is a label's value (``Device=xla:0``) has its own colon."""
+    after = template[i + 1 : i + 4]
+    return i == j + 1 and len(after) == 3 and after[0] in ",;|" and after[1][:1].isalpha() and after[2] == "<*>"
 
 
 def _metric_before_colons(template: list[str], i: int) -> bool:

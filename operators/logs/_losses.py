@@ -258,19 +258,26 @@ def total_of_terms(template: list[str], rows: list, metrics: dict[int, str], nam
     """A record whose loss no name gives, printed as its terms under keys that say nothing (``A: 1.20 | Q: 3.40 |
     Z: 0.65 | W: 5.25``): the field of a group that equals the sum of the group's other fields on every record
     (three terms or more, within the rounding of the decimals printed) is their total, the loss. The structure
-    says it, not the key's letter. A group is the run of fields between double separators (``||``); every
-    field of it is a measurement (a fraction) under a key the synonym table does not know as another metric
-    and that names no amount (a time, a size). Two complete records at least; ``metrics`` is updated."""
+    says it, not the key's letter. A group is the run of fields between double separators (``||``); its terms
+    and total are its measurements (fractions) under keys the synonym table does not know as another metric
+    and that name no amount (a time, a size); the terms are all the group's other fields, or the run of three
+    or more right before the total (a score printed after it is none). Two complete records at least;
+    ``metrics`` is updated."""
     if "loss" in metrics.values() or len(rows) < 2:
         return
     for group in _groups(template, names):
-        if len(group) < _MIN_TERMS + 1 or not all(_a_term(names[p]) for p in group):
+        group = [p for p in group if _a_term(names[p])]
+        if len(group) < _MIN_TERMS + 1:
             continue
         # (a cut record, its fields blank, left out)
         whole = [row for row in rows if all(p < len(row[2]) and row[2][p] for p in group)]
-        for total in group:
-            terms = [p for p in group if p != total]
-            if len(whole) >= 2 and all(_adds_up(row[2], total, terms) for row in whole):
+        if len(whole) < 2:
+            continue
+        for k, total in enumerate(group):
+            # the group's other fields, or the run of fields right before the total (``[Losses: x 0.27, y 0.25,
+            # w 4.8, h 4.6, total 9.92, recall: 0.05]``: a score beside the terms is none of them)
+            runs = [[p for p in group if p != total]] + [group[start:k] for start in range(k - _MIN_TERMS, -1, -1)]
+            if any(all(_adds_up(row[2], total, terms) for row in whole) for terms in runs):
                 metrics[total] = "loss"
                 return
 

@@ -5,7 +5,10 @@
   training line; a line that opens with an evaluation (``Test: [ 10/196] loss 0.9``) still counts evaluation
   batches and takes the training step before it;
 - an actor-critic's policy term (``action_loss`` beside ``entropy``, ``actor_loss`` beside ``critic_loss``) is
-  a part of the objective: a record of only such parts has no single loss (L3)."""
+  a part of the objective: a record of only such parts has no single loss (L3);
+- a group's label and its colon open ``key value`` fields (``[Losses: x 0.26, y 0.5, ...]``): the first key is a
+  key, and a ``total`` that adds up the run of terms right before it is the loss, a score printed after it
+  (``recall: 0.01``) none of the terms."""
 
 from __future__ import annotations
 
@@ -54,3 +57,22 @@ def test_policy_terms_of_an_actor_critic_give_no_loss(tmp_path: Path) -> None:
     assert [s for s, _ in log.series("action_loss")] == [50, 60, 70, 80]
     actor = [f"epoch {i} | actor_loss {0.5 - 0.1 * i:.2f} | critic_loss {1.2 - 0.1 * i:.2f}" for i in range(3)]
     assert not parse_log(write_log(tmp_path, actor, name="ac.log")).series("loss")
+
+
+def _losses_group(batch: int) -> str:
+    terms = [0.25 + batch / 100, 0.5, 4.125 - batch / 10, 1.0625, 0.75]
+    total = sum(terms)
+    fields = ", ".join(f"{k} {v:.6f}" for k, v in zip(("x", "y", "w", "conf", "cls"), terms, strict=True))
+    return (
+        f"[Epoch 0/20, Batch {batch}/500] [Losses: {fields}, total {total:.6f}, "
+        f"recall: 0.0{batch}120, precision: 0.000{batch}1]"
+    )
+
+
+def test_a_total_that_adds_up_the_terms_before_it_is_the_loss(tmp_path: Path) -> None:
+    # a group label and its colon open the fields (``Losses: x 0.26, ...``): ``x`` keys its value, and the
+    # ``total`` that adds up the run of terms before it is the loss, the scores after it none of them
+    log = parse_log(write_log(tmp_path, [_losses_group(b) for b in range(4)]))
+    assert [s for s, _ in log.series("loss")] == [0, 1, 2, 3]
+    assert log.series("loss")[-1][1] == round(sum([0.28, 0.5, 3.825, 1.0625, 0.75]), 6)
+    assert [s for s, _ in log.series("x")] == [0, 1, 2, 3]
