@@ -221,6 +221,12 @@ EVENTS: tuple[EventRule, ...] = (
               r"(?:[\w-]+ )?(?:model|weights|params|parameters|network|snapshot|state"
               r"|gaussians)s?(?:\s*\.?\s*$|\s*\.\.|:|\s+(?:to|at|in|for|as|of|under|into|\d|\(|\[))",
               "[ITER 9000] Saving ema weights (rate 0.999) ..."),
+    # TensorFlow's Saver writes a model's variables: its scripts print the save in those words
+    EventRule("checkpoint", r"^\W{0,3}sav(?:e|ed|ing) (?:the )?(?:model )?variables\b|^\W{0,3}(?:model )?variables saved\b",
+              "Saving variables"),
+    # the best or last state written, the epoch it closes glued after a comma (``Saving best state,epoch 3``)
+    EventRule("checkpoint", r"\bsav(?:e|ed|ing) (?:the )?(?:best|last|latest|current) state\s*,\s*(?:iter|step|epoch)\b",
+              "Saving best state,epoch 3"),
     # a save or export named by the file it writes: a weights format's extension after the verb (the verb as a
     # word of the line, not a folder of a path: ``.../save/tokenizer.ckpt`` is no save)
     EventRule("checkpoint", r"(?:^|[^/\w])(?:sav(?:e|ed|ing)|wr(?:ote|iting)|export(?:ed|ing)|dump(?:ed|ing)|stor(?:ed|ing))"

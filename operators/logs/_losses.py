@@ -47,6 +47,10 @@ _WHOLE_LOSS_WORDS = {
 }
 
 
+#: The rank of a loss synonym written without the word loss: after every qualified whole loss.
+_SYNONYM_RANK = 3
+
+
 def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
     """The loss of a record by meaning, where no name of the synonym table gives it: its only loss term, else
     the whole loss among several (``total``, ``avg``, ``batch`` qualify the whole; the nearest to the step wins:
@@ -112,6 +116,10 @@ def _whole_rank(slug: str) -> int | None:
         slug = slug[: averaged.start()]
         rank = _whole_rank(slug)
         return None if rank is None else max(rank, 2)  # a running average: after the step's own value
+    if not slug.endswith("loss"):
+        # a synonym without the word (``xent``, ``objf``, ``cost``): the loss where it is alone, but beside a
+        # ``Loss`` (``Loss 9.18  Xent 8.67  RegLoss 0.52``) a part of it
+        return _SYNONYM_RANK
     qualifiers = [w for w in slug[: -len("loss")].split("_") if w]
     if not qualifiers:
         return 0

@@ -8,7 +8,9 @@
   a part of the objective: a record of only such parts has no single loss (L3);
 - a group's label and its colon open ``key value`` fields (``[Losses: x 0.26, y 0.5, ...]``): the first key is a
   key, and a ``total`` that adds up the run of terms right before it is the loss, a score printed after it
-  (``recall: 0.01``) none of the terms."""
+  (``recall: 0.01``) none of the terms;
+- a cross-entropy under its own name (``Xent``) is the loss where it is alone, and a part of the ``Loss``
+  printed beside it."""
 
 from __future__ import annotations
 
@@ -76,3 +78,13 @@ def test_a_total_that_adds_up_the_terms_before_it_is_the_loss(tmp_path: Path) ->
     assert [s for s, _ in log.series("loss")] == [0, 1, 2, 3]
     assert log.series("loss")[-1][1] == round(sum([0.28, 0.5, 3.825, 1.0625, 0.75]), 6)
     assert [s for s, _ in log.series("x")] == [0, 1, 2, 3]
+
+
+def test_a_cross_entropy_beside_the_loss_is_a_part_of_it(tmp_path: Path) -> None:
+    lines = [f"Epoch: [2][{i}/50]\tTime 1.41\tLoss {9.3 - i / 10:.3f}\tXent {8.8 - i / 10:.3f}\tRegLoss 0.51{i}"
+             for i in range(1, 5)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [v for _, v in log.series("loss")] == [9.2, 9.1, 9.0, 8.9]
+    assert [v for _, v in log.series("xent")] == [8.7, 8.6, 8.5, 8.4]
+    alone = [f"step {i} | xent {2.5 - i / 10:.2f} | lr 0.001" for i in range(1, 4)]
+    assert [v for _, v in parse_log(write_log(tmp_path, alone, name="x.log")).series("loss")] == [2.4, 2.3, 2.2]
