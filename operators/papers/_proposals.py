@@ -67,8 +67,12 @@ _ZH_KIND = r"(?:框架|系统|库|引擎|平台|工具|版本|方法|算法)"
 _ZH_DE_NAME = re.compile(rf"的(?P<n>{_NAME})\s*{_ZH_KIND}?(?=[，,（(：:]|$)")
 # "Merak, an automated ... framework", "TensorFlow is a ... system", "Celeritas，这是一个": found from these
 # literal anchors first, so the text is scanned once cheaply.
-_APPOSITION_ANCHOR = re.compile(r",\s+an?\s+|\s+is\s+an?\s+|[，,]?这是一[个种]")
-_NAME_AT_END = re.compile(rf"(?<![A-Za-z0-9-])(?P<n>{_NAME})$")
+_APPOSITION_ANCHOR = re.compile(r",\s+an?\s+|\s+is\s+an?\s+|[，,]?这是一[个种]|[ \t]*[)）]?[ \t]*(?<!这)是一[个种款套]")
+# What a Chinese "X 是一个……" says X is, in its clause: a kind of software ("……的推理与部署工具箱").
+_ZH_KIND_AHEAD = re.compile(r"[^。；！？，,\n]{0,60}?(?:框架|系统|库|引擎|平台|工具箱|工具包|工具|调度器|编译器|加速器|运行时|方法|算法|方案|模型)")
+_NAME_AT_END = re.compile(rf"(?<![A-Za-z0-9-])(?P<n>{_NAME})[)）]?$")
+# A Chinese name opening its sentence and the Latin name in brackets after it ("飞轮（FlyWheel）").
+_ZH_NAME_BEFORE = re.compile(r"(?:^|[\n。！？])\s*[\u4e00-\u9fff]{1,8}[（(]$")
 _SYSTEM_NOUN_AHEAD = re.compile(rf"(?:[\w-]+\s+){{0,8}}?{_SYSTEM_NOUN}\b")
 
 # The paper calling a name its own: "our open-source training framework, X", "X [9], our framework for ...",
@@ -213,6 +217,14 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
             continue  # "compared against X, a strong baseline"; "measured with Nsight Compute, a tool"
         if "这是" in anchor.group():
             add(name.group("n"), name.start("n"), 0.7, "apposition", whose=True)
+        elif "是一" in anchor.group():
+            # "FooServe 是一个面向大模型的推理工具箱", "傅里（FooServe）是一款……框架": the sentence opens with the
+            # name (or its Chinese name before it) and says what kind of software it is
+            opening = text[max(0, name.start() - 12) : name.start()]
+            if _ZH_KIND_AHEAD.match(text, anchor.end()) and (
+                _sentence_initial(text, name.start("n")) or _ZH_NAME_BEFORE.search(opening)
+            ):
+                add(name.group("n"), name.start("n"), 0.7, "apposition", whose=True)
         elif _SYSTEM_NOUN_AHEAD.match(text, anchor.end(), anchor.end() + 120) and (
             anchor.group().startswith(",") or _sentence_initial(text, name.start("n"))
         ):

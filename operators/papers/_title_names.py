@@ -105,6 +105,8 @@ _HEADLINE = re.compile(
     r"^\s*(?:How[ \t]+)?(?P<n>[A-Z][\w-]*(?:[ \t]+[A-Z][\w-]*){0,3})[ \t]+"
     r"(?P<v>(?i:Boosts|Accelerates|Speeds[ \t]+Up|Improves|Cuts|Reduces|Enables|Doubles|Halves|Delivers|Achieves))\b"
 )
+# A Chinese title led by a name and then only Chinese words ("# FooServe 推理框架", "FooLib v2 发布"): the name.
+_ZH_TITLE = re.compile(rf"^[#\s]*(?P<n>{_NAME}){_RELEASE}[ \t]*[\u4e00-\u9fff][^A-Za-z\n]*$")
 #: How many non-empty lines a document's head block (title, logo, tagline, links) holds.
 _HEAD_LINES = 8
 
@@ -136,6 +138,15 @@ def _head_tagline(text: str) -> re.Match[str] | None:
         if m and _DISTINCTIVE.search(m.group("n"), 1) and acceptable(m.group("n")):
             if not phrase_like(m.group("n")) and _used_as_name(text, m.group("n")) >= 1:
                 return m
+    return None
+
+
+def _zh_title(title: str, text: str) -> re.Match[str] | None:
+    """ "FooServe 推理框架": a name leading a Chinese title, which the body uses again (among Chinese words a
+    Latin word is a name, capitals inside it or not)."""
+    m = _ZH_TITLE.match(title)
+    if m and acceptable(m.group("n")):
+        return m if _used_as_name(text, m.group("n")) >= 2 else None
     return None
 
 
@@ -209,6 +220,7 @@ def title_name(text: str, title: str | None) -> re.Match[str] | None:
         _TITLE_NAME.match(head)
         or _title_only_name(head, text)
         or _title_acronym(head, text)
+        or _zh_title(head, text)
         or _title_feature(head, text)
         or _title_name_for(head)
         or _title_joint(head)
