@@ -23,6 +23,9 @@ REACH = 2000
 #: or a multiple in brackets (``Speedup (x)``, ``(×)``).
 _PERCENT_HEAD = re.compile(r"(?:^|[\s(/\[])[%％](?=$|[\s)/\]])|[(\[]\s*[%％]\s*[)\]]")
 _TIMES_HEAD = re.compile(r"[(\[]\s*[x×]\s*[)\]]", re.I)
+#: A header that names a speedup and nothing else (``Speedup``, ``Training speed-up``, ``Speedup over GPipe``):
+#: a multiple by definition, so its bare numbers are multiples.
+_SPEEDUP_HEAD = re.compile(r"^\s*(?:[A-Za-z-]+\s+)?speed-?ups?(?:\s+(?:over|vs\.?|versus)\s+[^()\d]{1,40})?\s*$", re.I)
 #: A caption's unit for the whole table (``Mean hit rate ($\%$) over three runs``): one in brackets.
 _CAPTION_UNIT = re.compile(r"[(\[]\s*(?P<u>[%％]|[x×])\s*[)\]]", re.I)
 #: A caption that says its table holds speedups, a multiple by definition, and nothing else (``Average speedups
@@ -65,7 +68,7 @@ def column_unit(header: str) -> str | None:
     """The unit a header cell gives its column's bare numbers: ``%``, ``x`` or None."""
     if _PERCENT_HEAD.search(header):
         return "%"
-    if _TIMES_HEAD.search(header):
+    if _TIMES_HEAD.search(header) or _SPEEDUP_HEAD.match(header):
         return "x"
     return None
 
