@@ -3,7 +3,8 @@
 in an earlier clause for a "respectively" list, and a baseline stated after a list's last number holding for
 the numbers before it ("68% and 46% of those achieved by X"; "1.4x on average, and up to 2.1x, over X"), and
 a later conjunct that leaves its than-phrase out ("2x faster than X when busy, and 3x faster when idle", or
-"..., and 3x when idle", the comparative left out as well). Split from ``_baselines`` (which finds one
+"..., and 3x when idle", the comparative left out as well; "..., and BarNet 1.3x faster", naming what it
+measured). Split from ``_baselines`` (which finds one
 claim's phrase): these rules run once over a document's claims, after every claim has its own phrase.
 """
 
@@ -174,7 +175,11 @@ _ELIDED_COMPARATIVE = re.compile(
 # "2x slower than A at low load, and 3x at high load": the conjunct leaves out the comparative too, its number
 # followed only by the condition it holds under (or the sentence's end)
 _ELIDED_ALL = re.compile(r"\s*(?:(?:at|on|for|in|under|with|when|during)\b|[.;)]|$)")
-_CONJUNCT = re.compile(r",?\s+(?:and|but|while)\s+(?:(?:up\s+to|about|over|nearly|only)\s+)?[~∼≈]?$")
+# (the conjunct may name what it measured before its number: "..., and BERT-large 1.3x faster")
+_CONJUNCT = re.compile(
+    r",?\s+(?:and|but|while)\s+(?:(?:on|for|with)\s+)?(?:[\w.-]+\s+){0,3}?(?:(?:up\s+to|about|over|nearly|only)\s+)?"
+    r"[~∼≈]?$"
+)
 _A_NAME = re.compile(r"\b[A-Z][\w+-]*|\b[a-z]{1,3}[A-Z]")
 _OWN_COMPARISON = re.compile(r"\b(?:than|over|versus|vs\.?|against|compared|relative)\b")
 

@@ -219,6 +219,8 @@ ROWS: tuple[Row, ...] = (
         "FooSched"),
     Row("N x faster than Y ..., and M x faster (elided than)", "Quill is 2x faster than FooSched when the cluster is "
         "busy, and 3x faster when it is idle.", 3, "x", "Quill", "FooSched"),
+    Row("N x faster than Y on A, and B M x faster (elided than, the conjunct's workload named)", "Quill trains "
+        "WrenNet 1.5x faster than FooSched, and HeronNet 1.3x faster.", 1.3, "x", "Quill", "FooSched"),
     Row("N% of the M that Y attains", "Quill attains 96% of the throughput that FooSched attains.", 96, "%", "Quill",
         "FooSched"),
     Row("the speedup over Y ranges from N to M", "The speedup of Quill over FooSched ranges from 1.2x to 3.4x.", 3.4,
