@@ -42,6 +42,7 @@ from assay.operators.papers._contrast import contrast_baselines, while_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
+from assay.operators.papers._normalised_to import normalised_baselines
 from assay.operators.papers._object_baselines import object_baselines
 from assay.operators.papers._phrase_names import name_baselines
 from assay.operators.papers._proposals import name_before
@@ -251,6 +252,7 @@ def attribute(
     restated(claims, text)
     runs_with_component(text, claims)
     ablations(text, claims, is_comparison)
+    normalised_baselines(text, claims)  # "... normalized to BarPipe. FooSys is up to 2.6x faster."
     default_baselines(claims, structure)
     if lang == "en":
         techniques_acting(text, claims, proposed_names)
