@@ -224,6 +224,9 @@ EVENTS: tuple[EventRule, ...] = (
     # TensorFlow's Saver writes a model's variables: its scripts print the save in those words
     EventRule("checkpoint", r"^\W{0,3}sav(?:e|ed|ing) (?:the )?(?:model )?variables\b|^\W{0,3}(?:model )?variables saved\b",
               "Saving variables"),
+    # a trained pipeline written out (spaCy's ``✔ Saved pipeline to output directory``)
+    EventRule("checkpoint", r"\bsav(?:e|ed|ing) (?:the )?(?:trained )?pipeline to\b",
+              "✔ Saved pipeline to output directory"),
     # the best or last state written, the epoch it closes glued after a comma (``Saving best state,epoch 3``)
     EventRule("checkpoint", r"\bsav(?:e|ed|ing) (?:the )?(?:best|last|latest|current) state\s*,\s*(?:iter|step|epoch)\b",
               "Saving best state,epoch 3"),

@@ -39,9 +39,9 @@ NOT_RECORDS = {
     r"\bNCCL (?:INFO|WARN)\b": "node3:1201:1290 [2] NCCL INFO Channel 01/04 : 0 1 2 3 4 5 6 7 comm 0x7f1a2b",
 }
 _NOT_RECORDS = "|".join(NOT_RECORDS)
-#: The numbers of a line, masked to form its shape, and the runs of blanks padding them, made one (a counter
+#: The numbers of a line, masked to form its shape (``52.1ms`` and ``101ms`` alike), and the runs of blanks padding them, made one (a counter
 #: right-aligned in a column, ``[  0]       0`` then ``[  0]      10``, keeps its shape as it grows a digit).
-_MASKED = r"\d+"
+_MASKED = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"  # (a number is one mark, its decimals or exponent printed or not)
 _PADDING = r"[ \t]+"
 #: How often a shape repeats before its lines are taken as records.
 REPEATS = 3

@@ -6,8 +6,12 @@ the general reader mines, so its rules are apart from the miner's. A row is read
 the tokens under each column of the header (the header's wide gaps, and where the row's cells stand), so a
 name of several words, a header stacked over two lines, a cell with its unit (``43.1 ms``) or a note beside it
 (``4090 (81.8%)``) and a row cut short read alike; a source location or a bracketed note at either edge of a
-line is no cell. The step is the column named so, else the epoch's, else the first column whose whole numbers
-only rise (found from the table's rows, which wait for the table's end)."""
+line is no cell; a rule of dashes under the header (``---  ------``) sets the columns' widths. The step is the
+column named so, else the epoch's, else the first column whose whole numbers only rise (found from the table's
+rows, which wait for the table's end).
+
+Why one module: a row's cells are placed by the spans its header (or the rule under it) gives, and which column
+counts the steps is known only from the rows; header, rule and rows are read by one state per rank."""
 
 from __future__ import annotations
 
@@ -22,11 +26,13 @@ from assay.operators.logs._names import is_step_key, key_slug, metric_name
 from assay.operators.logs._numbers import memory_of, parse_quantity
 
 #: A table's header row (``step  loss  lr``) and its rows of numbers.
-_COLUMN = r"[A-Za-z_][\w/.\-():%]*"
+_COLUMN = r"(?:[A-Za-z_][\w/.\-():%]*|#)"  # ("#": a count's column, spaCy's steps)
 HEADER = re.compile(rf"^\s*{_COLUMN}(?:(?:\s{{2,}}|\t|\s*[|,]\s*){_COLUMN}(?: {_COLUMN})*)+\s*$")
 #: A key and its number (``iterations:1200``, ``acc: 0.41``): a record's pair, never a column's name, so a line of
 #: them apart by commas is a record (cut before its trailing comma, it would otherwise read as a header).
 _KEYED_NUMBER = re.compile(r"[A-Za-z_]\w*:\s*[-+]?\d")
+#: A key and a value gone non-finite (``loss: nan``): a record's pair, so a line of them is no header.
+_KEYED_NON_FINITE = re.compile(r"[A-Za-z_]\w*:\s*(?i:nan|inf)\b")
 _BAR_TAIL = re.compile(r"\s\d{1,3}%\|")
 #: The batch count of the bar a row ends in (``| 15/234 [00:23<04:56, ...]``).
 #: Rows above a first header held at most (a pasted excerpt cut below its header shows a few).
@@ -40,7 +46,9 @@ _BAR_COUNT = re.compile(r"\s\d{1,3}%\|[^|\n]*\|\s*(\d+)/\d+\s*\[")
 def column_of_a_log(column: str) -> bool:
     """A header's column that says the table is a training log's: a step, an epoch, a metric, a loss term."""
     slug = key_slug(column)
-    return is_step_key(column) or slug == "epoch" or bool(metric_name(column)) or bool(loss_by_ending(slug))
+    # a loss term named after the word (mmdet's ``loss_cls``, spaCy's ``LOSS NER``) as one named before it
+    term = slug.startswith("loss_")
+    return is_step_key(column) or slug == "epoch" or bool(metric_name(column)) or bool(loss_by_ending(slug)) or term
 
 
 #: A row of numbers under a header; a cell may be a counter with its total (``3/50``) or carry a unit (``4.1G``),
@@ -73,6 +81,7 @@ def _total_as_loss(header: list[str], values: list[float], metrics: dict[int, st
 TABLE_LINE = (
     r"^\s*(?:\[[^\]\n]*\]\s*|#+\s*)?[A-Za-z_][^\d\n]*(?:\s{2,}|\t)[A-Za-z_(%][^\d\n]*(?:\s+\[?[\w./\-]+:\d+\]?)?\s*$"
     r"|^\s*(?:\[[^\]\n]*\]\s*)?\[?\s*[-+]?(?:\d|\.\d|nan|inf)[^\n]*(?:\s{2,}|\t)\S*(?:\d|nan|inf)"
+    r"|^[ \t]*-{2,}(?:[ \t]+-{2,})+\s*$"  # the rule under a header, a run of dashes a column
 )
 TABLE_LINE_RE = re.compile(TABLE_LINE)
 #: A note at the start of a line in brackets (``[    5%      ]``, ``[------------]``) or the comment mark a data
@@ -81,7 +90,12 @@ TABLE_LINE_RE = re.compile(TABLE_LINE)
 _LEAD_NOTE = re.compile(r"^\s*(?:\[[^\]]*\]|#+(?=\s))")
 _TAIL_NOTE = re.compile(r"(?:\s\[?[\w./\-]+\.\w+:\d+\]?|\s\[[^\]]*[A-Za-z][^\]]*\])\s*$")
 _WORDS_LINE = re.compile(r"^[^\d]*$")
+#: Digits inside a column's name (``TOK2VEC``, ``top5_acc``, ``F1``): a name's letters, no number of a row.
+_IN_WORD_DIGITS = re.compile(r"(?<=[A-Za-z_])\d+")
 _MAYBE_HEADER = re.compile(r"^[^\d]*?(?:\s{2}|\t|[|,])")
+#: A rule of dashes under a header, one run per column (``---  ------  -----``).
+_RULE = re.compile(r"^\s*-{2,}(?:\s+-{2,})+\s*$")
+_DASHES = re.compile(r"-{2,}")
 _WIDE = re.compile(r"\S+(?: \S+)*")  # a run of words with single spaces: one column of a header
 _TOKEN = re.compile(r"\S+")
 _PAREN = re.compile(r"\s*\([^)]*\)")
@@ -115,7 +129,7 @@ class Header:
 
 def _header(body: str, line_no: int) -> Header | None:
     """A line of column names (no digit in it), or None."""
-    if not body.strip() or not (_WORDS_LINE.match(body) or HEADER.match(body)):
+    if not body.strip() or not (_WORDS_LINE.match(_IN_WORD_DIGITS.sub("", body)) or HEADER.match(body)):
         return None
     for sep in ("\t", "|", ","):
         if sep in body.strip():
@@ -212,6 +226,13 @@ class Tables:
     def see(self, text: str, line_no: int, rank: int | None, current: int | None) -> bool:
         """True when ``text`` is a table's header or row (read here, not to be mined)."""
         header = self.headers.get(rank)
+        if header is not None and header.line_no == line_no - 1 and _RULE.match(text):
+            # the rule under the header (``---  ------  ------------``) marks each column's width: the cells
+            # right-aligned under a name written at its column's left edge stand within it
+            rules = [m.span() for m in _DASHES.finditer(text)]
+            if header.sep is None and len(rules) == len(header.names):
+                header.spans = rules
+            return True
         if header is None and rank not in self.orphans_done and _NUMBER_ROW.match(text):
             held = self.orphans.setdefault(rank, [])
             held.append((text, line_no, current))
@@ -227,7 +248,7 @@ class Tables:
         old = bool(HEADER.match(text)) and not _KEYED_NUMBER.search(text)
         if not old and not _MAYBE_HEADER.match(text):
             return False  # a digit before any wide gap: no header (a cheap test first; most lines end here)
-        found = _header(_body(text), line_no)
+        found = None if _KEYED_NON_FINITE.search(text) else _header(_body(text), line_no)
         if found is None:
             return old
         before = self.last.get(rank)
