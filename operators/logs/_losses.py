@@ -323,3 +323,24 @@ def _adds_up(tokens: list[str], total: int, terms: list[int]) -> bool:
     unit = min(10.0 ** (int(m.group(2) or 0) - len(m.group(1))) for m in printed)
     slack = 0.5 * unit * len(values) + 1e-12
     return abs(values[0]) > slack and abs(values[0] - sum(values[1:])) <= slack
+
+
+#: A split's name standing alone as a value's key (``train: 0.52  val: 0.61``; a boosting library's ``learn:
+#: 0.68  test: 0.69``): the value of the split's objective.
+_TRAINING_ALONE = {"train", "training", "learn"}
+_EVALUATION_ALONE = {"val", "valid", "validation", "test", "eval", "dev"}
+
+
+def split_objectives(rows: list, metrics: dict[int, str], names: dict[int, str]) -> None:
+    """A record that names no loss but prints a value under a split's name alone, a measurement on every record
+    (a fraction: ``Test: [ 10/196]`` counts batches), has that value as the split's loss: the training split's
+    is the loss, an evaluation split's the validation loss. ``metrics`` is updated."""
+    if "loss" in metrics.values() or "val_loss" in metrics.values():
+        return
+    for pos, word in sorted(names.items()):
+        slug = key_slug(word)
+        split = "loss" if slug in _TRAINING_ALONE else "val_loss" if slug in _EVALUATION_ALONE else None
+        if split is None or split in metrics.values():
+            continue
+        if rows and all(pos < len(row[2]) and _DECIMALS.match(row[2][pos].rstrip(",;|")) for row in rows):
+            metrics[pos] = split

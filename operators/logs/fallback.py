@@ -37,6 +37,7 @@ from assay.operators.logs._losses import (
     keep_series_apart,
     names_whole_loss,
     pick_loss,
+    split_objectives,
     total_of_terms,
 )
 from assay.operators.logs._metric_words import METRIC_WORD
@@ -532,6 +533,7 @@ def emit_series(
             metrics[pos] = name
     pick_loss(metrics, names)
     total_of_terms(cluster.template, cluster.rows, metrics, names)
+    split_objectives(cluster.rows, metrics, names)
     if whole_loss_named:  # a term taken for the loss only for want of another: its own name again (on an
         # evaluation's line, a term the training lines print too; another is its loss, ``logloss: 2.5``)
         for pos, name in metrics.items():  # (an identifier, ``train_ma_ce_loss``, or words before a separator,

@@ -6,6 +6,8 @@
   a loss term named after the word (``LOSS NER``) makes the table a training log's;
 - records that repeat their keys are records by their shape whether a number prints its decimals or not
   (``total: 52.1ms`` then ``total: 101ms``), from the first one on;
+- a value under a split's name alone (``learn: 0.68  test: 0.69``, ``train: 0.52  val: 0.61``) is that split's
+  loss where the record names no loss;
 - a line of ``key: nan`` pairs is a record gone non-finite, never a table's header."""
 
 from __future__ import annotations
@@ -43,7 +45,22 @@ def _boosting(i: int, total: str, remaining: str) -> str:
 def test_records_by_shape_whatever_decimals_their_numbers_print(tmp_path: Path) -> None:
     lines = [_boosting(0, "52.1ms", "52s"), _boosting(1, "101ms", "50.4s"), _boosting(2, "150ms", "49.9s")]
     log = parse_log(write_log(tmp_path, lines))
-    assert [s for s, _ in log.series("learn")] == [0, 1, 2]
+    assert [s for s, _ in log.series("loss")] == [0, 1, 2]
+
+
+def test_a_value_under_a_split_s_name_alone_is_that_split_s_loss(tmp_path: Path) -> None:
+    # ``learn: 0.68  test: 0.69`` (a boosting library's), ``train: 0.52  val: 0.61``: each split's objective;
+    # an evaluation's counter under the split's name (``Test: [ 10/196]``) counts batches, no loss
+    lines = [_boosting(0, "52.1ms", "52s"), _boosting(1, "101ms", "50.4s"), _boosting(2, "150ms", "49.9s")]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1] == (2, 0.6821234)
+    assert log.series("val_loss")[-1] == (2, 0.6920123)
+    plain = [f"epoch {e} train: 0.{52 - e}10 val: 0.{61 - e}00" for e in range(1, 4)]
+    log = parse_log(write_log(tmp_path, plain, name="plain.log"))
+    assert log.series("loss") == [(1, 0.511), (2, 0.501), (3, 0.491)]
+    assert [v for _, v in log.series("val_loss")] == [0.6, 0.59, 0.58]
+    counted = [f"Epoch: [{e}]  loss 2.{9 - e}1" for e in range(3)] + [f"Test: [{b}/30]  acc1 7{b}.5" for b in (10, 20)]
+    assert [v for _, v in parse_log(write_log(tmp_path, counted, name="c.log")).series("loss")] == [2.91, 2.81, 2.71]
 
 
 def test_a_line_of_nan_pairs_is_no_header(tmp_path: Path) -> None:
