@@ -57,7 +57,9 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     ),  # table rules
     (re.compile(r"^#{1,6}[ \t]+(.*?)[ \t]*#*[ \t]*$", re.M), r"\1"),
     (re.compile(r"^[ \t]*>[ \t]?", re.M), ""),
-    (re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+", re.M), ""),
+    # a list item is a statement of its own, also where it ends without a full stop ("- 1.8x higher than A"
+    # then "- 40% lower than B"): it keeps a bullet, where the sentence splitter starts a sentence
+    (re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+", re.M), "• "),
     (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),
     (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),
     (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),

@@ -19,6 +19,7 @@ _CANDIDATE = re.compile(
     rf"|[!?]+[{_CLOSERS}]*(?=\s|$|[\u4e00-\u9fff])"
     rf"|\.[{_CLOSERS}]*(?=\s+[\"'“‘(\[]?[A-Z0-9\u4e00-\u9fff]|\s*$|[\u4e00-\u9fff])"
     r"|\n[ \t\r\f\v]*\n\s*"  # a blank line: a paragraph break
+    r"|\n(?=[ \t]*[•◦▪‣●][ \t])"  # a line that opens with a bullet: a list's item, a statement of its own
 )
 _LAST_WORD = re.compile(r"(\S+)$")
 #: Words that a full stop follows without ending the sentence (lower-cased, without their final dot).

@@ -48,11 +48,13 @@ _MEASURE_WORDS = re.compile(
 #: A change column's header: a measure word alone, perhaps with its unit (``Improvement``, ``Difference (%)``).
 _CHANGE_HEAD = re.compile(
     r"^\s*(?:relative\s+|rel\.\s+)?(?:improvements?|improved?|impr\.|differences?|diff\.?|changes?|delta|Δ|gains?|变化|差异|"
-    r"reductions?|speed-?ups?)\s*(?:\(\s*(?:%|x|×)\s*\))?\s*$",
+    # Chinese: improvement, speedup (ratio), reduction
+    r"提升|加速比?|降低|减少|"
+    r"reductions?|speed-?ups?)\s*(?:[(（]\s*(?:%|x|×|倍)\s*[)）])?\s*$",
     re.I,
 )
 #: A change header whose cells are multiples though they print no ``x``: ``Speedup``, ``Speedup (x)``.
-_MULTIPLE_HEAD = re.compile(r"speed-?ups?|[(\[]\s*[x×]\s*[)\]]", re.I)
+_MULTIPLE_HEAD = re.compile(r"speed-?ups?|加速比|[(\[（]\s*(?:[x×]|倍)\s*[)\]）]", re.I)
 _NUMBER = re.compile(r"^\s*[~≈]?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[A-Za-zµ/]+)?\s*$")
 _VALUE = re.compile(r"[-−+]?\s*(?P<n>\d+(?:\.\d+)?)")
 #: Unit brackets and measure names dropped from a figure column's header to leave who measured it.

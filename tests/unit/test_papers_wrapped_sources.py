@@ -75,7 +75,7 @@ def test_markdown_blocks_keep_their_lines() -> None:
     text, _title = markdown_to_text(source)
     lines = text.split("\n")
     assert "The planner is fast." in lines
-    assert "first item goes on" in lines and "second item" in lines
+    assert "• first item goes on" in lines and "• second item" in lines  # (an item keeps a bullet: a sentence's start)
     assert "A | 1.5x" in lines and "B | 2.0x" in lines
     assert "run --fast" in lines and "run --slow" in lines
     assert "100% 80% 60% 40%" in lines
