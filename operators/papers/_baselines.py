@@ -66,7 +66,10 @@ _VERSUS_EN = re.compile(
     r"against|outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|exceed(?:s|ed|ing)?|"
     # verbs whose object is the system compared with: "outpaces X by 1.9x", "trails X by 3%", "lags behind X"
     r"outpac(?:e|es|ed|ing)|trail(?:s|ed|ing)?|(?:lag(?:s|ged|ging)?|f[ae]ll(?:s|ing)?)\s+behind|"
-    r"edg(?:e|es|ed|ing)\s+out|improv(?:e|es|ed|ing)\s+upon)\s+(?!\s*[\d$~])"
+    r"edg(?:e|es|ed|ing)\s+out|improv(?:e|es|ed|ing)\s+upon|"
+    # right after a figure, a position against another's ("35% below X's", "2x above the baseline"); before
+    # one it is a bound ("below 2%"), which the lookahead below leaves out anyway
+    r"(?<=[%x×] )(?:below|above))\s+(?!\s*[\d$~])"
     # "than with FooSched", "than under the default": the baseline, not the preposition.
     rf"(?:(?:with|using|under)\s+)?(?:the\s+|a\s+|an\s+)?(?P<v>{_PHRASE}{{2,90}})",
     re.I,
@@ -249,6 +252,7 @@ def versus(
             # "exceeding the expected 2x", "than the ideal": a target, no system; "larger than layer 2":
             # one of a numbered series, whose number the stop cut off.
             continue
+        phrase = _POSSESSIVE_END.sub("", phrase)  # "35% below FooSched's": FooSched's figure, FooSched's result
         end = start + len(phrase)
         # what the phrase's grammar names: "both A and B", "that of A", "the best of A, B and C", "A does"
         phrase, start, end = shape(text, start, end, s_end)
@@ -499,6 +503,7 @@ def _comparisons(text: str, lo: int, hi: int) -> tuple[re.Match[str], ...]:
 
 
 _LAST_SENTENCE: list[Any] = [None, None, ()]
+_POSSESSIVE_END = re.compile(r"(?<=\w)['’]s$")
 
 
 # "Compared with X, ..." / "Relative to X, ..." opening the sentence: its baseline holds for the sentence.

@@ -281,10 +281,12 @@ CUES: tuple[Cue, ...] = (
         "clause",
         # "With 10x overhead, the gain shrinks": a sentence opening on "With"/"Under" sets the condition of
         # what follows it (capitalised: the clause starts the sentence; "..., at 61% accuracy" is a result).
-        re.compile(r"^\s*(?:With|Under)\s+(?:an?\s+|the\s+)?$"),
+        # "Even at 90% load, ...": the level the result was measured at
+        re.compile(r"^\s*(?:Even\s+(?:with|under|at)|With|Under|At)\s+(?:an?\s+|the\s+)?$"),
         False,
-        "With 8x overhead, packing stops paying off. With 20% less memory, Foo still runs 1.3x faster than Bar.",
-        ((1.3, "x"),),
+        "With 8x overhead, packing stops paying off. With 20% less memory, Foo still runs 1.3x faster than Bar. "
+        "Even at 90% cluster load, Foo keeps the queuing delay 35% below Bar's.",
+        ((1.3, "x"), (35.0, "%")),
     ),
     Cue(
         "assumption or illustration",

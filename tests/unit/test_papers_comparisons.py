@@ -221,6 +221,8 @@ ROWS: tuple[Row, ...] = (
         "busy, and 3x faster when it is idle.", 3, "x", "Quill", "FooSched"),
     Row("N x faster than Y on A, and B M x faster (elided than, the conjunct's workload named)", "Quill trains "
         "WrenNet 1.5x faster than FooSched, and HeronNet 1.3x faster.", 1.3, "x", "Quill", "FooSched"),
+    Row("N% below Y's (a position against another's figure)", "Quill keeps the queuing delay 35% below "
+        "FooSched's.", 35, "%", "Quill", "FooSched"),
     Row("N% of the M that Y attains", "Quill attains 96% of the throughput that FooSched attains.", 96, "%", "Quill",
         "FooSched"),
     Row("the speedup over Y ranges from N to M", "The speedup of Quill over FooSched ranges from 1.2x to 3.4x.", 3.4,
