@@ -346,6 +346,12 @@ def join_lines(lines: Sequence[str], words: Counter[str] | None = None) -> str:
     return _join_breaks(text, words or Counter()).replace("\x02", "-")
 
 
+def join_hyphenated(text: str) -> str:
+    """A plain text's words hyphenated across its line breaks joined, as a PDF's are (a text a converter wrote
+    from a PDF, ``pdftotext``'s, keeps the breaks): its paragraphs and lines stay as they are otherwise."""
+    return _join_breaks(text, vocabulary(text.split("\n")))
+
+
 _BROKEN = re.compile(r"(?P<word>[^\s]*?)(?P<dash>[" + _HYPHENS + r"–—])\n(?P<next>\S+)[ \t]?")
 
 

@@ -16,6 +16,7 @@ from assay.ids import content_id
 from assay.operators.papers._collection import read_rows
 from assay.operators.papers._markdown import markdown_to_text
 from assay.operators.papers._pdf import pdf_to_text
+from assay.operators.papers._pdf_layout import join_hyphenated
 from assay.operators.papers._tex import tex_to_text
 from assay.operators.papers._text import decode, require_text, title_of
 
@@ -63,7 +64,7 @@ def read_paper(record: dict[str, Any]) -> dict[str, Any] | list[dict[str, Any]]:
         elif kind == "tex":
             text, title = tex_to_text(source)
         else:
-            text, title = source.strip(), None
+            text, title = join_hyphenated(source.strip()), None
     require_text(text, "document (nothing left after removing markup)")
     return {
         **record,
