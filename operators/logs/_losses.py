@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from assay.operators.logs._names import AMOUNT_WORDS, key_slug, metric_name
+from assay.operators.logs._names import AMOUNT_WORDS, EVALUATION_WORDS, TRAINING_WORDS, key_slug, metric_name
 
 
 def loss_by_ending(slug: str) -> str | None:
@@ -327,8 +327,8 @@ def _adds_up(tokens: list[str], total: int, terms: list[int]) -> bool:
 
 #: A split's name standing alone as a value's key (``train: 0.52  val: 0.61``; a boosting library's ``learn:
 #: 0.68  test: 0.69``): the value of the split's objective.
-_TRAINING_ALONE = {"train", "training", "learn"}
-_EVALUATION_ALONE = {"val", "valid", "validation", "test", "eval", "dev"}
+_TRAINING_ALONE = TRAINING_WORDS | {"learn"}
+_EVALUATION_ALONE = EVALUATION_WORDS
 
 
 def split_objectives(rows: list, metrics: dict[int, str], names: dict[int, str]) -> None:

@@ -75,13 +75,15 @@ def _total_as_loss(header: list[str], values: list[float], metrics: dict[int, st
                 return
 
 
+#: A rule of dashes under a header, one run per column (``---  ------  -----``).
+_RULE_LINE = r"^[ \t]*-{2,}(?:[ \t]+-{2,})+\s*$"
 #: A line the general reader takes only as a table's: a header of words in columns apart by wide gaps (no
 #: digit but a source location at its end), or a row that starts with a number and has another after a wide gap;
 #: either may open with a bracketed note (``[ 10%  ]``). RE2 and Python alike (the prefilter is RE2's).
 TABLE_LINE = (
     r"^\s*(?:\[[^\]\n]*\]\s*|#+\s*)?[A-Za-z_][^\d\n]*(?:\s{2,}|\t)[A-Za-z_(%][^\d\n]*(?:\s+\[?[\w./\-]+:\d+\]?)?\s*$"
     r"|^\s*(?:\[[^\]\n]*\]\s*)?\[?\s*[-+]?(?:\d|\.\d|nan|inf)[^\n]*(?:\s{2,}|\t)\S*(?:\d|nan|inf)"
-    r"|^[ \t]*-{2,}(?:[ \t]+-{2,})+\s*$"  # the rule under a header, a run of dashes a column
+    r"|" + _RULE_LINE  # the rule under a header
 )
 TABLE_LINE_RE = re.compile(TABLE_LINE)
 #: A note at the start of a line in brackets (``[    5%      ]``, ``[------------]``) or the comment mark a data
@@ -93,8 +95,7 @@ _WORDS_LINE = re.compile(r"^[^\d]*$")
 #: Digits inside a column's name (``TOK2VEC``, ``top5_acc``, ``F1``): a name's letters, no number of a row.
 _IN_WORD_DIGITS = re.compile(r"(?<=[A-Za-z_])\d+")
 _MAYBE_HEADER = re.compile(r"^[^\d]*?(?:\s{2}|\t|[|,])")
-#: A rule of dashes under a header, one run per column (``---  ------  -----``).
-_RULE = re.compile(r"^\s*-{2,}(?:\s+-{2,})+\s*$")
+_RULE = re.compile(_RULE_LINE)
 _DASHES = re.compile(r"-{2,}")
 _WIDE = re.compile(r"\S+(?: \S+)*")  # a run of words with single spaces: one column of a header
 _TOKEN = re.compile(r"\S+")

@@ -306,10 +306,6 @@ def _names_metric(word: str) -> bool:
     return not is_step_key(word) and series_name(word, keep_unknown=False) is not None
 
 
-def _evaluating(template: list[str]) -> bool:
-    return evaluation_line(template)
-
-
 def _context(lines: list[int], steps: dict[int, int], line_no: int, step: int | None, replace: bool) -> int | None:
     """A line's context step where the bars' steps were fixed: the bar's before it where the line has none, or
     where its context came from a bar whose step was replaced (a bar drawn once per epoch)."""
@@ -386,7 +382,7 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
             if cluster.template[pos + 1 : pos + 2] == ["|"]:
                 names.pop(pos, None)
         if found is None:
-            found = bracketed_counter(cluster, evaluating=_evaluating(cluster.template))
+            found = bracketed_counter(cluster, evaluating=evaluation_line(cluster.template))
         if found is None:
             found = positional_counter(cluster, names, percent)
         if found is None:
@@ -469,7 +465,7 @@ def emit_all(
     whole = any(
         names_whole_loss(word) and pos != _step_of(c)[1] for c in clusters for pos, word in _step_of(c)[0].items()
     )
-    trained = {key_slug(w) for c in clusters if not _evaluating(c.template) for w in _step_of(c)[0].values()}
+    trained = {key_slug(w) for c in clusters if not evaluation_line(c.template) for w in _step_of(c)[0].values()}
     samples = {}  # a counter's total -> its batch, where the counter counts samples (see samples_per_step)
     printed = printed_batches(getattr(out, "settings", {}))
     for c in clusters:
@@ -539,7 +535,7 @@ def emit_series(
         for pos, name in metrics.items():  # (an identifier, ``train_ma_ce_loss``, or words before a separator,
             # ``cls loss: 0.52`` as its underscored form; not prose, ``with loss 2.1``)
             key = " " not in names[pos] or cluster.template[pos - 1 : pos] in ([":"], ["="])
-            key = key and (not _evaluating(cluster.template) or key_slug(names[pos]) in whole_loss_named)
+            key = key and (not evaluation_line(cluster.template) or key_slug(names[pos]) in whole_loss_named)
             if name == "loss" and key and not names_whole_loss(names[pos]):
                 metrics[pos] = key_slug(names[pos])
     evaluation_loss(cluster.template, metrics)
@@ -553,7 +549,7 @@ def emit_series(
     stepped = step_pos is not None or sum(row[3] is not None for row in cluster.rows) * 2 >= len(cluster.rows)
     # names assay does not know, printed once outside an evaluation (``Batch size per device = 2``): a
     # setting, not a series
-    once = len(cluster.rows) == 1 and step_pos is None and not _evaluating(cluster.template)
+    once = len(cluster.rows) == 1 and step_pos is None and not evaluation_line(cluster.template)
     if not any(name in _RECOGNISED for name in metrics.values()) and not (
         keep_unknown and stepped and metrics and not once
     ):

@@ -59,9 +59,9 @@ _VARIANT_WORDS = re.compile(r"\b(?:baseline|without|disabled?|vanilla|variant|ab
 _PAREN = re.compile(rf"[(（](?P<n>{_NAME})[)）]")
 _ZH_LEADING = re.compile(rf"^(?:一个|一种|一款|一套|了)?(?P<n>{_NAMES})(?![A-Za-z0-9])")
 # "提出了一种拓扑感知的集合通信库Lattice": the name right after the kind of system it is.
-_ZH_NOUN_NAME = re.compile(
-    rf"(?:库|框架|系统|方法|引擎|调度器|编译器|平台|算法|工具|机制|技术|方案)\s*(?P<n>{_NAME})(?![A-Za-z0-9])"
-)
+#: The kinds of software a Chinese text says a name is (库, 框架, 系统, ...), read before a name and after one.
+_ZH_SOFTWARE = "库|框架|系统|方法|引擎|调度器|编译器|平台|算法|工具|方案"
+_ZH_NOUN_NAME = re.compile(rf"(?:{_ZH_SOFTWARE}|机制|技术)\s*(?P<n>{_NAME})(?![A-Za-z0-9])")
 # "...的最新的FooLib框架": the name after 的, perhaps with the kind of system it is, ending the clause.
 _ZH_KIND = r"(?:框架|系统|库|引擎|平台|工具|版本|方法|算法)"
 _ZH_DE_NAME = re.compile(rf"的(?P<n>{_NAME})\s*{_ZH_KIND}?(?=[，,（(：:]|$)")
@@ -69,7 +69,7 @@ _ZH_DE_NAME = re.compile(rf"的(?P<n>{_NAME})\s*{_ZH_KIND}?(?=[，,（(：:]|$)"
 # literal anchors first, so the text is scanned once cheaply.
 _APPOSITION_ANCHOR = re.compile(r",\s+an?\s+|\s+is\s+an?\s+|[，,]?这是一[个种]|[ \t]*[)）]?[ \t]*(?<!这)是一[个种款套]")
 # What a Chinese "X 是一个……" says X is, in its clause: a kind of software ("……的推理与部署工具箱").
-_ZH_KIND_AHEAD = re.compile(r"[^。；！？，,\n]{0,60}?(?:框架|系统|库|引擎|平台|工具箱|工具包|工具|调度器|编译器|加速器|运行时|方法|算法|方案|模型)")
+_ZH_KIND_AHEAD = re.compile(rf"[^。；！？，,\n]{{0,60}}?(?:工具箱|工具包|加速器|运行时|模型|{_ZH_SOFTWARE})")
 _NAME_AT_END = re.compile(rf"(?<![A-Za-z0-9-])(?P<n>{_NAME})[)）]?$")
 # A Chinese name opening its sentence and the Latin name in brackets after it ("飞轮（FlyWheel）").
 _ZH_NAME_BEFORE = re.compile(r"(?:^|[\n。！？])\s*[\u4e00-\u9fff]{1,8}[（(]$")
