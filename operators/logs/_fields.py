@@ -199,9 +199,26 @@ def phrase_name(template: list[str], j: int) -> str | None:
     for k in range(len(words) - 1):  # the longest known run first
         if metric_name(" ".join(words[k:])):
             return " ".join(words[k:])
+    if len(words) > 1 and _qualifies_another(words[-2], words[-1]):
+        return " ".join(words[-2:])  # ``Logit Scale 14.3``: a scale, but no loss scale
     if words[-1].lower() in _COUNTS and any(w.lower() in _COUNT_WORDS for w in words[:-1]):
         return None
     return words[-1]
+
+
+#: Words before a name that leave it naming the same quantity: a split, an aggregate, "current".
+_SAME_QUANTITY = {"train", "training", "trn", "total", "avg", "mean", "global", "reduced", "all", "current", "cur"}
+
+
+def _qualifies_another(qualifier: str, word: str) -> bool:
+    """Whether ``qualifier`` makes ``word`` another quantity than the one the synonym table reads alone: a word
+    standing for a compound name (``scale`` for ``loss_scale``) after a word that is none of that name's parts
+    (``Logit Scale`` is CLIP's temperature)."""
+    standard = metric_name(word)
+    if not standard or "_" not in standard or key_slug(word) not in standard.split("_"):
+        return False
+    q = key_slug(qualifier)
+    return q not in standard.split("_") and q not in _SAME_QUANTITY
 
 
 def _is_word(token: str) -> bool:
