@@ -135,13 +135,16 @@ def _header(body: str, line_no: int) -> Header | None:
     for sep in ("\t", "|", ","):
         if sep in body.strip():
             names, spans, at = [], [], 0
-            for part in body.split(sep):
-                if part.strip():
+            parts = body.split(sep)
+            # a table of bars keeps its empty cells (the lower line of a name stacked over two lines leaves the
+            # columns of one-line names empty: ``|       | (hh:mm:ss) |   Loss   |``, its frame taken off first)
+            for k, part in enumerate(parts):
+                if part.strip() or (sep == "|" and k < len(parts) - 1):
                     start = at + len(part) - len(part.lstrip())
                     names.append(part.strip())
                     spans.append((start, start + len(part.strip())))
                 at += len(part) + 1
-            return Header(names, spans, sep, line_no) if len(names) > 1 else None
+            return Header(names, spans, sep, line_no) if sum(bool(n) for n in names) > 1 else None
     groups = [(m.group(), m.span()) for m in _WIDE.finditer(body)]
     if len(groups) < 2:
         return None
@@ -170,6 +173,10 @@ def _place(spans: list[tuple[int, int]], start: int, end: int) -> int:
 def _stacked(upper: Header, lower: Header) -> Header:
     """A header written over two lines (a name's words one over the other): the line of more columns gives
     the columns, each word of the other joins the column it stands over or under."""
+    if upper.sep and upper.sep == lower.sep and len(upper.names) == len(lower.names):
+        # cells over cells between the same separators: each column's name is its words from top to bottom
+        names = [" ".join(n for n in pair if n) for pair in zip(upper.names, lower.names, strict=True)]
+        return Header(names, lower.spans, lower.sep, lower.line_no)
     if upper.sep or lower.sep:
         return lower
     frame, other = (upper, lower) if len(upper.names) > len(lower.names) else (lower, upper)
@@ -326,7 +333,9 @@ class Tables:
     def _emit(self, header: Header, rows: list[tuple], at: int | None, by_count: bool = False) -> None:
         names = header.names
         epoch = _named_step(header) if by_count else None
-        metrics = {i: name for i, column in enumerate(names) if i not in (at, epoch) and (name := series_name(column))}
+        metrics = {
+            i: name for i, column in enumerate(names) if i not in (at, epoch) and (name := series_name(_known_tail(column)))
+        }
         pick_loss(metrics, dict(enumerate(names)))
         for line_no, rank, values, cells, current, count in rows:
             if by_count:
@@ -347,6 +356,17 @@ class Tables:
                 value = memory_of(cells[i].split()[0]) if name == "memory_mb" else values[i][0]
                 if value is not None:
                     self.out.metric(name, step, value, line_no, rank)
+
+
+def _known_tail(column: str) -> str:
+    """A column's name, or its last words where the synonym table knows them and not the whole (``Base Learning
+    Rate`` is the learning rate)."""
+    words = column.split()
+    if len(words) > 1 and not metric_name(column):
+        for k in range(1, len(words) - 1):  # a tail of two words at least: ``Base Rate`` is no rate of ours
+            if metric_name(" ".join(words[k:])):
+                return " ".join(words[k:])
+    return column
 
 
 #: The split a row of an evaluation table is labelled with in its first cell (``train``, ``vali``, ``test``).
