@@ -265,8 +265,14 @@ def _a_cell(table: Table, name: str) -> bool:
 
 
 def _measure(cell: str) -> bool:
-    """A header that names what is measured (``Speedup``, ``Time (ms)``), not who: no system's column."""
-    return bool(_METRIC.search(cell))
+    """A header that names what is measured (``Speedup``, ``Time (ms)``), not who: no system's column. A
+    measure's word that opens a name joined to a capitalised word names a system (``PowerSGD``,
+    ``FasterTransformer``), not a measure."""
+    return any(not _opens_a_name(cell, m) for m in _METRIC.finditer(cell))
+
+
+def _opens_a_name(cell: str, m: re.Match[str]) -> bool:
+    return cell[m.start()].isupper() and m.end() < len(cell) and cell[m.end()].isupper()
 
 
 def _is_name(cell: str) -> bool:

@@ -149,10 +149,31 @@ def _float_text(float_source: str) -> str:
     return "".join(f"\n\n{p}\n\n" for p in parts if p.strip()) or " "
 
 
+# A cell spanning rows keeps its text in its first row ("\multirow{2}{*}{ResNet-50}" is "ResNet-50"); one
+# spanning columns ("\multicolumn{2}{c}{Speedup}") stands in each column it spans, so the cells below a
+# header keep their columns; a cell broken over lines ("\makecell{Time\\(s)}") is one cell of one row.
+_MULTIROW = re.compile(r"\\multirow\*?\s*(?:\[[^\]]*\]\s*)?\{[^{}]*\}\s*(?:\[[^\]]*\]\s*)?\{[^{}]*\}\s*(?:\[[^\]]*\]\s*)?\{")
+_MULTICOLUMN = re.compile(r"\\multicolumn\s*\{\s*(?P<n>\d+)\s*\}\s*\{[^{}]*\}\s*\{")
+_LINES_IN_A_CELL = re.compile(r"\\(?:makecell|shortstack|thead|Centerstack|specialcell)\*?\s*(?:\[[^\]]*\]\s*)?\{")
+
+
+def _spanning_cells(body: str) -> str:
+    """``body`` with its cells that span rows, columns or lines written as plain cells (see above)."""
+    for pattern, replace in (
+        (_MULTIROW, lambda m, inner: inner),
+        (_MULTICOLUMN, lambda m, inner: " & ".join([inner] * max(1, min(int(m.group("n")), 12)))),
+        (_LINES_IN_A_CELL, lambda m, inner: re.sub(r"\\\\(?:\[[^\]]*\])?", " ", inner)),
+    ):
+        while m := pattern.search(body):
+            inner = _braced(body, m.end())
+            body = body[: m.start()] + replace(m, inner) + body[m.end() + len(inner) + 1 :]
+    return body
+
+
 def _rows(body: str) -> str:
     """A tabular's rows, one a line, cells joined by `` | ``; rules and empty rows left out."""
     rows = []
-    for row in re.split(r"\\\\(?:\[[^\]]*\])?", _RULES.sub("", body)):
+    for row in re.split(r"\\\\(?:\[[^\]]*\])?", _RULES.sub("", _spanning_cells(body))):
         cells = [" ".join(c.split()) for c in re.split(r"(?<!\\)&", row)]
         if any(cells):
             rows.append(" | ".join(cells))
