@@ -19,6 +19,7 @@ from typing import Any
 
 from assay.operators.papers._clause import not_a_result
 from assay.operators.papers._list_measures import listed_before
+from assay.operators.papers._multiplied import HALVES_NOT_RESULT, HALVING_RESULT, multiplied
 from assay.operators.papers._numbers import (
     NUMBER,
     NUMBER_START,
@@ -119,6 +120,11 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
             r"\b(?:by|in)[ \t]+(?P<half>half)\b(?!-)|\b(?P<halves>halv(?:es|ed|ing))\b|(?P<zhalf>减半|减少了?一半)",
             re.I,
         ),
+    ),
+    # "doubles the number of users served", "tripled throughput": a multiple said by its verb.
+    (
+        ("doubl", "tripl", "quadrupl"),
+        re.compile(r"\b(?P<multiplies>(?:doubl|tripl|quadrupl)(?:es|ed|ing))\b(?!-)", re.I),
     ),
     (("倍", "数量级"), re.compile(rf"(?P<znum>{ZH_NUMBER})(?P<zunit>[ \t]*倍|{_OOM})")),
     # A time that changes: "cuts the step time from 840 ms to 610 ms", "recovery drops from 9 minutes to 40 s".
@@ -248,10 +254,6 @@ _FOLD_NOT_CLAIM = re.compile(r"[ \t-]*(?:cross|cv\b|validation)", re.IGNORECASE)
 _ZH_VERB_BEFORE = re.compile(
     r"(?:提高|提升|加速|加快|快|减少|降低|增加|增长|达到|高达|最高|缩短|节省|扩大|改善|优于|超过|了|至|到|约|近|达)$"
 )
-# "as the batch halves": the setting that changes, not a result; "halving" names an operation ("Successive
-# Halving", "window halving") unless a result clause takes it as its participle (", halving the memory").
-_HALVES_NOT_RESULT = re.compile(r"\b(?:as|when|if|once|whenever)\b[^,.;]*$", re.I)
-_HALVING_RESULT = re.compile(r"(?:[,;]|\bthereby|\bthus)[ \t]*$", re.I)
 # "rises to 85% from 41%", "从41%提高到85%": the earlier value is where the change started, not a claim.
 _TO_FROM_GAP = re.compile(r"^[ \t]+from[ \t]+$", re.IGNORECASE)
 #: A number right after a plus-minus sign that follows a figure is that figure's spread ("41.2% ± 1.3%"); a
@@ -389,12 +391,15 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return _chinese_claim(text, m)
     halves = m.group("halves")
     if halves and (
-        _HALVES_NOT_RESULT.search(text, max(0, start - 60), start)
+        HALVES_NOT_RESULT.search(text, max(0, start - 60), start)
         or not_a_result(text, start, end, "half")
         or halves.lower() == "halving"
-        and (halves[0] == "H" or not _HALVING_RESULT.search(text, max(0, start - 12), start))
+        and (halves[0] == "H" or not HALVING_RESULT.search(text, max(0, start - 12), start))
     ):
         return None  # "as the batch halves": a setting that changes, not a result
+    if m.group("multiplies"):
+        times = multiplied(text, m.span(), m.group("multiplies") or "")
+        return Claim(start, end, text[start:end], "x", value=times, confidence=0.7, shape="words") if times else None
     if m.group("half") or m.group("zhalf") or m.group("halves"):
         group = next(g for g in ("half", "halves", "zhalf") if m.group(g))
         return Claim(

@@ -530,6 +530,21 @@ CUES: tuple[Cue, ...] = (
         ((3.2, "x"),),
     ),
     Cue(
+        "target of a time to accuracy, as a gerund",
+        frozenset({"pct"}),
+        "clause",
+        # the same clock stopped by a gerund: "2.4x slower than Foo in reaching 65% accuracy"
+        re.compile(
+            r"\b(?:longer|faster|sooner|slower|quicker|time|hours?|minutes?|epochs?|iterations?|steps?|days?)\b"
+            r"[^.;,]{0,60}\b(?:in|until|before|when|for)\s+(?:reaching|achieving|attaining|hitting|getting\s+to)\s+"
+            r"(?:an?\s+|the\s+)?(?:(?:target|top-1|top-5|validation|test)\s+(?:accuracy\s+)?(?:of\s+)?)?$",
+            re.I,
+        ),
+        True,
+        "The asynchronous baseline is 2.4x slower than Foo in reaching 65% accuracy.",
+        ((2.4, "x"),),
+    ),
+    Cue(
         "variable in an equation",
         _X,
         "after",

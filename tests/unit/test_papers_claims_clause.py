@@ -112,6 +112,9 @@ def test_step_and_recovery_times_that_change_are_kept():
         ("The fused kernel is more than twice that of the split one in speed.", [(2.0, "x")]),
         ("Foo halves the activation memory of Bar.", [(50.0, "%")]),
         ("Stage time is halved compared to the even split.", [(50.0, "%")]),
+        ("Foo doubles the number of users served within the deadline.", [(2.0, "x")]),
+        ("Its throughput nearly tripled over Bar's.", [(3.0, "x")]),
+        ("Foo quadruples the context it serves on one GPU.", [(4.0, "x")]),
     ],
 )
 def test_word_numbers_are_values(text, expected):
@@ -120,6 +123,21 @@ def test_word_numbers_are_values(text, expected):
 
 def test_halving_as_a_setting_is_not_a_result():
     assert values("Throughput is measured as the batch halves at each step.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When the batch size doubles, the step takes longer.",
+        "We double the number of GPUs for the second run.",
+        "Doubling the sequence length is left to future work.",
+        "The cluster, doubled in size, is used for the last run.",
+        "Double buffering overlaps copies with compute.",
+        "The model is fit to the collected data triples, using a bounded solver.",
+    ],
+)
+def test_a_doubled_setting_is_not_a_result(text):
+    assert values(text) == []
 
 
 @pytest.mark.parametrize(
