@@ -34,6 +34,10 @@ from assay.operators.papers._phrase_names import DESCRIPTORS
 from assay.operators.papers._phrase_shape import SPAN_OVER, closes_sentence, mask_citations, shape
 from assay.operators.papers._proposals import acceptable
 
+# (nor does a name that opens with a digit: a schedule such as "1F1B" is compared with as any system is)
+_NOT_A_VERSION = (
+    r"(?!(?<=[A-Za-z]\s)v?\d+(?:\.\d+)+\b(?!\s*(?:%|[x×]|times|-?fold|percent)))(?!\d+[A-Z]+\d+[A-Z]*\b)"
+)
 _STOP_EN = re.compile(
     # (not after "of": "the baseline of using X", "the cost of running X" say what the baseline is)
     r"(?<!\bof)\s+(?:on|in|for|with|when|while|across|at|under|using|by|and\s+(?:achiev|deliver|reduc|improv)\w*|"
@@ -41,7 +45,8 @@ _STOP_EN = re.compile(
     r"to\s+(?:reach|achieve|attain|match|obtain|get|complete|finish|converge|train|serve|process|handle|run|support|sustain|maintain)\b|"
     r"and\s+(?:also\s+)?(?:is|are|was|were|has|have|(?-i:[a-z]{3,}(?:es|ed)))\b|"
     # "... than X and speeds training up by 26%": a verb in -s with its object starts another clause.
-    r"(?-i:and\s+(?:also\s+)?[a-z]{3,}s\s+(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b)|"
+    # (or with a figure for its object: "... than X and uses 3x fewer GPU hours")
+    r"(?-i:and\s+(?:also\s+)?[a-z]{3,}s\s+(?:(?!and\b|or\b|of\b|in\b|on\b)[a-z]{2,}\b|(?:only\s+)?\d+(?:\.\d+)?[x×]?))|"
     # a modal after "and" opens a coordinated verb phrase: "than the maximum and can cut energy by 12%"
     r"and\s+(?:can|cannot|could|may|might|will|would|should|must)\b|"
     # a subordinating conjunction opens a clause: "than Quill until it converges", "than X unless ..."
@@ -53,8 +58,10 @@ _STOP_EN = re.compile(
     r"\s+[|/]\s|"
     # A number starts another statement, not a model's size after an article ("than the 2.5B model").
     # ("than X and up to **3x** higher ...": its bound and a Markdown emphasis before it)
-    r"(?<!\bthe)\s+(?:(?:and|or)\s+)?(?:(?:up\s+to|as\s+much\s+as)\s+)?(?:\*\*|__)?[\d$~](?![\d.]*[x×][A-Z])|"
-    r"\s+[\d$~](?![\d.]*(?:[BMK]\b|[x×][A-Z]))",
+    # A name's version is part of it ("than KiteServe 1.0", "vLLM 0.4.2"), unless a unit makes it a figure.
+    r"(?<!\bthe)\s+(?:(?:and|or)\s+)?(?:(?:up\s+to|as\s+much\s+as)\s+)?(?:\*\*|__)?"
+    rf"{_NOT_A_VERSION}[\d$~](?![\d.]*[x×][A-Z])|"
+    rf"\s+{_NOT_A_VERSION}[\d$~](?![\d.]*(?:[BMK]\b|[x×][A-Z]))",
     re.I,
 )
 # A phrase runs over a line break inside a paragraph (a PDF's or a LaTeX source's lines), not a blank line, and
@@ -69,7 +76,7 @@ _VERSUS_EN = re.compile(
     r"edg(?:e|es|ed|ing)\s+out|improv(?:e|es|ed|ing)\s+upon|"
     # right after a figure, a position against another's ("35% below X's", "2x above the baseline"); before
     # one it is a bound ("below 2%"), which the lookahead below leaves out anyway
-    r"(?<=[%x×] )(?:below|above))\s+(?!\s*[\d$~])"
+    r"(?<=[%x×] )(?:below|above))\s+(?!\s*[\d$~](?!\d*[A-Z]+\d+[A-Z]*\b))"
     # "than with FooSched", "than under the default": the baseline, not the preposition.
     rf"(?:(?:with|using|under)\s+)?(?:the\s+|a\s+|an\s+)?(?P<v>{_PHRASE}{{2,90}})",
     re.I,

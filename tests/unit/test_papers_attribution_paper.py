@@ -208,6 +208,39 @@ def test_a_name_only_in_the_title_block_is_never_the_subject(rules):
     assert c["26%"]["subject"] == "TriFold"
 
 
+def test_a_baseline_ends_before_a_coordinated_verb_with_a_figure_for_its_object(rules):
+    # "... than Oort and uses 3x fewer ...": the second verb's object is a number, so "and uses" is no name's part.
+    text = (
+        "We present Quillon, a client scheduler for federated training. "
+        "Quillon reaches the target 2.3x faster than Plover and uses 3x fewer device hours than FedSlow."
+    )
+    c = claims(rules, text)
+    assert c["2.3x"]["versus"] == "Plover" and c["3x"]["versus"] == "FedSlow"
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.4.2", "v2.1"])
+def test_a_baseline_keeps_its_version(rules, version):
+    # "versus KiteServe 1.0": the earlier release is the baseline, and the newer one the subject.
+    text = (
+        "We present Kestrel, an LLM serving engine. "
+        f"Time to first token drops by 45% versus Kestrel {version}, and decoding runs 1.4x faster than Hawk {version}."
+    )
+    c = claims(rules, text)
+    assert c["45%"]["versus"] == f"Kestrel {version}" and c["45%"]["subject"] == "Kestrel"
+    assert c["1.4x"]["versus"] == f"Hawk {version}"
+
+
+def test_a_baseline_whose_name_opens_with_a_digit(rules):
+    # A pipeline schedule such as 1F1B is compared with as any system is, in a list and after a verb.
+    text = (
+        "We propose Loomer, a pipeline scheduler. Loomer is 27% and 41% faster than 1F1B and GPipe, "
+        "respectively. With every optimization off, Loomer still beats 2F2B by 11%."
+    )
+    c = claims(rules, text)
+    assert c["27%"]["versus"] == "1F1B" and c["41%"]["versus"] == "GPipe"
+    assert c["11%"]["versus"] == "2F2B" and c["11%"]["subject"] == "Loomer"
+
+
 @pytest.mark.parametrize(
     "text, claim, subject, versus",
     [
