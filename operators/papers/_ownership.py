@@ -23,6 +23,12 @@ _CITATION = re.compile(
 _SENTENCE_END = re.compile(r"(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?](?=\s)|[。！？]|\n[ \t]*\n")
 
 
+# "The authors" with no work named after them: in a text that never speaks as "we" (a reading note, a blog post
+# about one paper: "作者提出了 X"), they are the authors of the paper the text is about.
+_THE_AUTHORS = re.compile(r"^(?:the\s+authors|作者)$", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:we|our)\b|我们", re.IGNORECASE)
+
+
 def credited_to_others(text: str, start: int) -> bool:
     """Whether the clause that states the name at ``start`` credits it to another work."""
     window = text[max(0, start - 300) : start]
@@ -31,7 +37,11 @@ def credited_to_others(text: str, start: int) -> bool:
         cut = m.end()
     clause = window[cut:]
     selves = [m.start() for m in _SELF.finditer(clause)]
-    others = [m.start() for m in _THIRD_PARTY.finditer(clause)]
+    others = [
+        m.start()
+        for m in _THIRD_PARTY.finditer(clause)
+        if not (_THE_AUTHORS.match(m.group()) and not _FIRST_PERSON.search(text))
+    ]
     if others and (not selves or others[-1] > selves[-1]):
         return True
     return not selves and _CITATION.search(clause) is not None

@@ -30,7 +30,8 @@ _SYSTEM_NOUN = (
 )
 _EN_PROPOSE = re.compile(
     r"(?<![A-Za-z])(?=[WwTtOoIi])"
-    r"(?:we|this\s+(?:paper|work|article)|the\s+paper|our\s+work|in\s+this\s+paper,?\s+we)\s+"
+    # ("the authors" of a note or post about one paper: the statement is checked for whose it is, below)
+    r"(?:we|this\s+(?:paper|work|article)|the\s+paper|our\s+work|in\s+this\s+paper,?\s+we|the\s+authors)\s+"
     r"(?:(?:also|further|then|first|thus|therefore|hence)\s+)?"
     r"(?:propose[sd]?|presents?|presented|introduce[sd]?|design(?:s|ed)?|develop(?:s|ed)?|builds?|built|"
     r"implement(?:s|ed)?|describe[sd]?|create[sd]?|devise[sd]?|contribute[sd]?)\s+"
@@ -57,7 +58,8 @@ _CALLED = re.compile(
 _WE_CALL_ALONE = re.compile(rf"(?=w){_WE_CALL}\s*[\"“']?(?P<n>{_NAME})(?![\w-])(?!\s*\((?:baseline|w/o|without))")
 _VARIANT_WORDS = re.compile(r"\b(?:baseline|without|disabled?|vanilla|variant|ablat\w*)\b", re.I)
 _PAREN = re.compile(rf"[(（](?P<n>{_NAME})[)）]")
-_ZH_LEADING = re.compile(rf"^(?:一个|一种|一款|一套|了)?(?P<n>{_NAMES})(?![A-Za-z0-9])")
+# (a space may stand between the verb and a Latin name: "提出了 FlowKV")
+_ZH_LEADING = re.compile(rf"^[ \t]*(?:一个|一种|一款|一套|了)?[ \t]*(?P<n>{_NAMES})(?![A-Za-z0-9])")
 # "提出了一种拓扑感知的集合通信库Lattice": the name right after the kind of system it is.
 #: The kinds of software a Chinese text says a name is (库, 框架, 系统, ...), read before a name and after one.
 _ZH_SOFTWARE = "库|框架|系统|方法|引擎|调度器|编译器|平台|算法|工具|方案"
@@ -153,14 +155,15 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
 
     for m in _EN_PROPOSE.finditer(text):
         base, rest = m.start("rest"), m.group("rest")
+        whose = m.group()[:1] in "Tt" and m.group().lower().startswith("the authors")
         lead = _LEADING_NAME.match(rest) or _LOWER_LEAD.match(rest)
         if lead and (not lead.group("n").islower() or text.count(lead.group("n")) >= 3):
-            add(lead.group("n"), base + lead.start("n"), 0.85, "propose")
+            add(lead.group("n"), base + lead.start("n"), 0.85, "propose", whose=whose)
         # "called X" anywhere in the wrapped statement; "(X)" only on its first line, as a wrapped
         # statement's later lines may be another column's ("the GPUs per node (Gnode)").
         for pattern, span in ((_CALLED, rest), (_PAREN, rest.split("\n", 1)[0])):
             for n in pattern.finditer(span):
-                add(n.group("n"), base + n.start("n"), 0.8, "called")
+                add(n.group("n"), base + n.start("n"), 0.8, "called", whose=whose)
     for m in _WE_CALL_ALONE.finditer(text):
         if not _VARIANT_WORDS.search(text, max(0, m.start() - 150), m.start()):
             add(m.group("n"), m.start("n"), 0.8, "called")
