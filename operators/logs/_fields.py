@@ -326,7 +326,7 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
     if "val_loss" in metrics.values():
         return
     for at in sorted(metrics):
-        section = next((s for s in map(_section_of, reversed(_words(template[:at]))) if s), None)
+        section = _section_before(template, at)
         name = metrics[at]
         if section != "eval":
             continue
@@ -408,6 +408,32 @@ def _words(tokens: list[str]) -> list[str]:
         else:
             words.append(token)
     return words
+
+
+def _section_before(template: list[str], at: int) -> str | None:
+    """The split of the nearest split word before the value at ``at``. A split word that heads an earlier value's
+    key (``Val Acc 0.30 | Time(s) 0.04``) names that value only, its field closed by a separator: it opens no
+    section for the values after it (``Test Loss 0.6 Acc 0.8`` still reads as one section)."""
+    words = _words(template[:at])
+    for i in range(len(words) - 1, -1, -1):
+        section = _section_of(words[i])
+        if not section:
+            continue
+        # (a counter it heads labels the whole record: ``eval step 250 | nll_loss 2.75`` is all evaluation)
+        heads_a_key = (
+            i + 2 < len(words)
+            and words[i + 1][:1].isalpha()
+            and words[i + 2] == "<*>"
+            and not is_step_key(words[i + 1])
+            and words[i + 1].lower() != "epoch"
+        )
+        if heads_a_key and not _section_of(words[i + 1]) and _FIELD_ENDS.intersection(words[i + 3 :]):
+            continue
+        return section
+    return None
+
+
+_FIELD_ENDS = {"|", ",", ";", "│", "┃"}
 
 
 def _section_of(token: str) -> str | None:
