@@ -105,6 +105,43 @@ _COMMAND = re.compile(r"\\(?:begin|end)\s*\{[^{}]*\}|\\[A-Za-z@]+\*?(?:\s*\[[^\]
 _BRACES = re.compile(r"[{}]")
 
 
+# siunitx's quantities ("\SI{35}{\percent}", "\qty{2.1}{\times}", "\SIrange{15}{40}{\percent}", "\num{1.7}"):
+# the number written with its unit's symbol, as the text would print it.
+_QUANTITY = re.compile(
+    r"\\(?:SI|qty)\s*(?:\[[^\]]*\])?\s*\{(?P<n>[^{}]*)\}\s*(?:\[[^\]]*\])?\s*\{(?P<u>(?:[^{}]|\{[^{}]*\})*)\}"
+    r"|\\(?:SIrange|qtyrange)\s*(?:\[[^\]]*\])?\s*\{(?P<lo>[^{}]*)\}\s*\{(?P<hi>[^{}]*)\}\s*\{(?P<ru>(?:[^{}]|\{[^{}]*\})*)\}"
+    r"|\\num\s*(?:\[[^\]]*\])?\s*\{(?P<num>[^{}]*)\}"
+)
+_UNIT_SYMBOLS = (
+    ("\\percent", "%"), ("\\times", "×"), ("\\milli\\second", " ms"), ("\\micro\\second", " μs"),
+    ("\\second", " s"), ("\\minute", " min"), ("\\hour", " h"), ("\\giga\\byte", " GB"), ("\\mega\\byte", " MB"),
+    ("\\tera\\byte", " TB"), ("\\watt", " W"), ("\\joule", " J"),
+)
+
+
+def _quantity(m: re.Match[str]) -> str:
+    if m.group("num") is not None:
+        return m.group("num")
+    unit = m.group("u") if m.group("u") is not None else m.group("ru")
+    for command, symbol in _UNIT_SYMBOLS:
+        unit = unit.replace(command, symbol)
+    unit = unit if unit.startswith(" ") or unit in ("%", "×") else f" {unit}"
+    if m.group("n") is not None:
+        return f"{m.group('n')}{unit}"
+    return f"{m.group('lo')}–{m.group('hi')}{unit}"
+
+
+# A footnote's text is an aside, not part of its sentence ("... over PERSIA\footnote{We use v1.0.}."): dropped.
+_FOOTNOTE = re.compile(r"\\footnote(?:text)?\s*(?:\[[^\]]*\])?\s*\{")
+
+
+def _without_footnotes(text: str) -> str:
+    while m := _FOOTNOTE.search(text):
+        inner = _braced(text, m.end())
+        text = text[: m.start()] + text[m.end() + len(inner) + 1 :]
+    return text
+
+
 def tex_to_text(source: str) -> tuple[str, str | None]:
     """``(text, title)`` of a LaTeX source: the document body (or the whole file when it has none)."""
     source = _COMMENT.sub("", source)
@@ -112,6 +149,7 @@ def tex_to_text(source: str) -> tuple[str, str | None]:
     title = _title(_expand(source, macros))
     body = _BODY.search(source)
     text = unwrap_tex(body.group("body") if body else source)
+    text = _QUANTITY.sub(_quantity, _without_footnotes(text))
     text = _FLOAT.sub(lambda m: _float_text(m.group()), text)
     text = _TABULAR.sub(lambda m: _rows(m.group("body")), text)
     text = _DROP_ENVIRONMENTS.sub(" ", text)
