@@ -74,6 +74,8 @@ _VERSUS_EN = re.compile(
     # verbs whose object is the system compared with: "outpaces X by 1.9x", "trails X by 3%", "lags behind X"
     r"outpac(?:e|es|ed|ing)|trail(?:s|ed|ing)?|(?:lag(?:s|ged|ging)?|f[ae]ll(?:s|ing)?)\s+behind|"
     r"edg(?:e|es|ed|ing)\s+out|improv(?:e|es|ed|ing)\s+upon|"
+    # "leads S-LoRA by 37%": ahead of a name (never "leads to", a cause)
+    r"(?:lead(?:s|ing)?|led)(?=\s+(?:the\s+)?(?-i:[A-Z]))|"
     # right after a figure, a position against another's ("35% below X's", "2x above the baseline"); before
     # one it is a bound ("below 2%"), which the lookahead below leaves out anyway
     r"(?<=[%x×] )(?:below|above))\s+(?!\s*[\d$~](?!\d*[A-Z]+\d+[A-Z]*\b))"
@@ -381,6 +383,10 @@ def versus(
     gap = distance_from(text, claim.end, s_end, _STOP_EN)
     if gap:  # "a 2x gap from ideal scaling", "10x away from peak device throughput": the distance to X
         candidates.append((0, 0, *gap))
+    between = _GAP_BETWEEN.search(text, max(s_start, claim.start - 120), claim.start)
+    if between and not CLAUSE_END.search(text, between.end(), claim.start):
+        # "the gap between Quokka and S-LoRA widens to 2.4x": the second of the pair is the one measured against
+        candidates.append((0, 0, between.group("v"), between.start("v"), between.end("v")))
     within = _WITHIN_OF.match(text, claim.end, s_end)
     if within and _WITHIN_BEFORE.search(text, max(s_start, claim.start - 12), claim.start):
         # "within 5% of Megatron-LM": the system it comes close to is the baseline.
@@ -484,6 +490,11 @@ _CLOSE_BEFORE = re.compile(
     r"\b(?:close|closer|near|far|away)\s*[(\[]\s*(?:within\s+|about\s+|around\s+|only\s+|~\s*)?$", re.I
 )
 _CLOSE_AFTER = re.compile(rf"\s*[)\]]\s*(?:to|from)\s+(?:the\s+|an?\s+)?(?P<v>{_PHRASE}{{2,90}})")
+_GAP_BETWEEN = re.compile(
+    r"\b(?:gap|difference|margin|lead)\s+between\s+(?:the\s+)?[A-Za-z][\w.+-]*\s+and\s+(?:the\s+)?"
+    r"(?P<v>(?-i:[A-Z][\w.+-]*|[a-z]{1,3}[A-Z][\w.+-]*))(?![\w.+-])",
+    re.I,
+)
 _GAP_BEFORE = re.compile(r"\b(?:gap|difference|distance)\s*[(\[]\s*(?:of\s+)?(?:only\s+|about\s+)?$", re.I)
 _GAP_AFTER = re.compile(
     rf"\s*[)\]]\s*between\s+(?:the\s+)?[^,.;()\n]{{1,40}}?\s+and\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})"

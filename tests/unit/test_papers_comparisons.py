@@ -159,6 +159,10 @@ ROWS: tuple[Row, ...] = (
     Row("surpasses Y by N", "Quill surpasses BarPipe by 11% in cluster utilization.", 11, "%", "Quill", "BarPipe"),
     Row("outpaces Y by N", "Quill outpaces FooSched by 1.9x on the large trace.", 1.9, "x", "Quill", "FooSched"),
     Row("trails Y by N", "Quill trails FooSched by only 3% on the small trace.", 3, "%", "Quill", "FooSched"),
+    Row("leads Y by N", "In terms of goodput, Quill leads FooSched by 37%.", 37, "%", "Quill", "FooSched"),
+    Row("leads to N (a cause, no comparison)", "Quill's design leads to 30% lower latency.", 30, "%", "Quill", None),
+    Row("the gap between X and Y ... N", "The gap between Quill and FooSched widens to 2.4x at 1,000 jobs.", 2.4, "x",
+        "Quill", "FooSched"),
     Row("by N (Y) and M (Z)", "Quill outperforms the baselines by 2x (FooSched) and 3x (BarPipe).", 3, "x", "Quill",
         "BarPipe"),
     # -- objects of verbs that act on the baseline
@@ -167,6 +171,8 @@ ROWS: tuple[Row, ...] = (
         "BarPipe"),
     Row("X accelerates Y by N", "Quill accelerates BarPipe by 1.6x when jobs share GPUs.", 1.6, "x", "Quill",
         "BarPipe"),
+    Row("X accelerates Y training by N (Y a known system)", "Quill accelerates Megatron-LM training by 1.7x.", 1.7,
+        "x", "Quill", "Megatron-LM"),
     Row("X boosts Y's throughput by N", "Quill boosts FooSched's throughput by 1.6x.", 1.6, "x", "Quill",
         "FooSched"),
     Row("X reduces Y's iteration time by N", "Quill reduces FooSched's iteration time by 30%.", 30, "%", "Quill",
@@ -239,6 +245,8 @@ ROWS: tuple[Row, ...] = (
         "Quill", None),
     Row("no baseline: reduces a metric", "Quill reduces the average JCT by 31%.", 31, "%", "Quill", None),
     Row("no baseline: speeds up a workload", "Quill speeds up MoE training by 3x.", 3, "x", "Quill", None),
+    Row("no baseline: accelerates a model's training", "Quill accelerates GPT-3 training by 1.5x.", 1.5, "x", "Quill",
+        None),
     Row("no baseline: the figure of a model", "Quill cuts the memory of GPT-3 by 4x.", 4, "x", "Quill", None),
     # -- Chinese
     Row("与Y相比", "与FooSched相比，Quill将训练时间缩短了35%。", 35, "%", "Quill", "FooSched", True),
