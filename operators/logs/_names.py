@@ -82,7 +82,8 @@ _alias(
     "ce_loss",
     # the objective function a recipe minimises, under its own name (Kaldi's heirs print ``objf``: ``current
     # batch average objf: 1.35``). Not ``obj``: YOLO's ``box obj cls total`` columns print the objectness term
-    # under it, and their total is the loss; not a bare ``objective``, which a user's loop prints for what it
+    # under it, and their total is the loss (a solver's lone ``obj`` is read by ``_losses.lone_criterion``); not a
+    # bare ``objective``, which a user's loop prints for what it
     # optimises, a score as often as a loss (kept under its own name)
     "objf",
     "objective_function",

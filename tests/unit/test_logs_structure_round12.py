@@ -125,7 +125,7 @@ def test_a_step_word_after_another_counters_name_counts_that_unit_not_the_run(tm
             f"{at}/90000: trial: {41 + k}, trial steps: {n}, took: 0.9s, obj: {5 - k / 3:.6f}, q_mean: 2.5"
         )
     log = parse_log(write_log(tmp_path, lines))
-    assert [s for s, _ in log.series("obj")] == [61017, 61277, 61668, 62010]
+    assert [s for s, _ in log.series("loss")] == [61017, 61277, 61668, 62010]  # (the lone ``obj``: the loss)
 
 
 def test_a_last_record_cut_after_a_key_before_its_value_is_the_record_cut(tmp_path):
