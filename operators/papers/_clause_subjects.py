@@ -14,6 +14,8 @@ from assay.operators.papers._title_names import _NAME, acceptable
 
 # A sentence's opening adverbial, set off by a comma ("On average,", "Across regions,", "However,").
 _OPENER = re.compile(r"^\s*(?:(?:[A-Z][a-z]*|[a-z]+)(?:\s+[\w-]+){0,7}?,\s+)?")
+# A list item's mark before the clause ("• ", "- ", "* ", "1. ").
+_LIST_MARK = re.compile(r"^\s*(?:[•·▪◦‣*+-]|\d{1,2}[.)])\s+")
 # The determiner a subject may start with.
 _DETERMINER = re.compile(r"^(?:the|a|an|these|those|such)\s+", re.I)
 # The clause's verb after its subject: an auxiliary, a copula, or a verb of a result.
@@ -41,6 +43,7 @@ def clause_subject(text: str, lo: int, claim_start: int) -> str | None:
     span = text[lo:claim_start]
     cut = span.rfind(";")
     span = span[cut + 1 :] if cut >= 0 else span
+    span = _LIST_MARK.sub("", span)  # a list item's bullet ("• The cost ...") is no word of the clause
     start = _OPENER.match(span)
     rest = span[start.end() if start else 0 :]
     verb = _VERB.search(rest) or _VERB_SHAPE.search(rest)

@@ -28,3 +28,13 @@ def test_a_clause_subject_before_a_verb_no_list_holds(sentence: str) -> None:
 def test_a_pronoun_or_a_measure_before_such_a_verb_is_still_no_subject() -> None:
     found = claims_in_order("It finishes 1.8x sooner than before. Latency drops by 30% with the new cache.")
     assert [c["subject"] for c in found] == [None, None]
+
+
+def test_a_list_items_bullet_is_no_word_of_its_clause() -> None:
+    # A measurement study's findings as a bulleted list: the bullet opens the item, the subject follows it.
+    found = claims_in_order(
+        "Our findings are as follows.\n"
+        "• Spot instances are on average 2.7x cheaper than on-demand instances.\n"
+        "• The cost of training a model can be reduced by up to 3.5x.\n"
+    )
+    assert [(c["value"], c["subject"]) for c in found] == [(2.7, "Spot instances"), (3.5, None)]
