@@ -44,6 +44,7 @@ from assay.operators.papers._levels import competitor_deficits, levels_of_an_ide
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._normalised_to import normalised_baselines
 from assay.operators.papers._object_baselines import object_baselines
+from assay.operators.papers._paired_figures import paired_figures
 from assay.operators.papers._phrase_names import name_baselines
 from assay.operators.papers._proposals import name_before
 from assay.operators.papers._sections import Structure
@@ -233,6 +234,8 @@ def attribute(
     competitor_deficits(text, claims, mentions, proposed_names, primary)
     contrast_baselines(text, sentences, claims, mentions, proposed_names)
     while_baselines(text, claims, mentions, proposed_names)
+    # "A takes 67 minutes, whereas B takes 44 minutes, reducing training time by 30%": B against A
+    paired_figures(text, claims)
     # "3% vs 85%", "compared to 35.8% under X": the second number is the comparand's own figure
     comparand_numbers(text, claims, mentions)
     derived_numbers(text, claims)
