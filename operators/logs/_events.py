@@ -221,6 +221,10 @@ EVENTS: tuple[EventRule, ...] = (
               r"(?:[\w-]+ )?(?:model|weights|params|parameters|network|snapshot|state"
               r"|gaussians)s?(?:\s*\.?\s*$|\s*\.\.|:|\s+(?:to|at|in|for|as|of|under|into|\d|\(|\[))",
               "[ITER 9000] Saving ema weights (rate 0.999) ..."),
+    # a save that opens a sentence after a report (an early stopper's ``Validation loss decreased (0.41 -->
+    # 0.38).  Saving model ...``)
+    EventRule("checkpoint", r"[.!]\s+sav(?:e|ed|ing) (?:the )?(?:best )?(?:model|weights|checkpoint)s?\b",
+              "Validation loss decreased (0.412 --> 0.388).  Saving model ..."),
     # TensorFlow's Saver writes a model's variables: its scripts print the save in those words
     EventRule("checkpoint", r"^\W{0,3}sav(?:e|ed|ing) (?:the )?(?:model )?variables\b|^\W{0,3}(?:model )?variables saved\b",
               "Saving variables"),

@@ -59,7 +59,7 @@ def variable_names(template: list[str]) -> dict[int, str]:
         clock = after == [":", "<*>"] and (
             template[i + 3 : i + 4] == [":"] or not _metric_before_colons(template, i)
         )
-        if clock or counted_in_phrase(template, i):
+        if clock or counted_in_phrase(template, i) or _in_a_change(template, i):
             continue
         head = head_before_count(template, i)
         if head:
@@ -219,6 +219,17 @@ def _qualifies_another(qualifier: str, word: str) -> bool:
         return False
     q = key_slug(qualifier)
     return q not in standard.split("_") and q not in _SAME_QUANTITY
+
+
+def _in_a_change(template: list[str], i: int) -> bool:
+    """Whether the value at ``i`` is an end of a change printed as ``(a --> b)`` (an early-stopping message's
+    ``Validation loss decreased (0.41 --> 0.38)``): a report on the record before it, no field of its own."""
+    before, after = "".join(template[max(0, i - 5) : i]), "".join(template[i + 1 : i + 6])
+    return bool(_ARROW_AFTER.match(after) or _ARROW_BEFORE.search(before)) and "(" in template[max(0, i - 6) : i]
+
+
+_ARROW_AFTER = re.compile(r"^(?:-+>|=+>|→)<\*>")
+_ARROW_BEFORE = re.compile(r"<\*>(?:-+>|=+>|→)$")
 
 
 def _is_word(token: str) -> bool:

@@ -22,6 +22,16 @@ def after_a_setting_word(text: str, at: int) -> bool:
     return before is not None and any(w in _SETTING_WORDS for w in re.split(r"[ _]+", before.group(1).strip(" _")))
 
 
+def an_epochs_length(text: str, at: int, key: str) -> bool:
+    """A plural step word at ``at`` printed after an epoch and its separator (``Epoch: 3, Steps: 9 | ...``):
+    the epoch's length, how many steps it had, no position in it."""
+    return _PLURAL_COUNT.fullmatch(key) is not None and _EPOCH_BEFORE.search(text, 0, at) is not None
+
+
+_PLURAL_COUNT = re.compile(r"(?i)steps|iters|iterations|batches|updates")
+_EPOCH_BEFORE = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*\d+\s*[,|]")
+
+
 #: The words (letters only) a step word's noun phrase ends with before it, up to three.
 _WORDS_BEFORE = re.compile(r"((?:[a-z]+[ _]){1,3})$")
 

@@ -19,6 +19,7 @@ from assay.operators.logs._step_keys import (
     a_record_count,
     a_setting,
     after_a_setting_word,
+    an_epochs_length,
     environment_steps,
     iterations_count,
     optimizer_step,
@@ -142,6 +143,8 @@ def counter_step(text: str) -> int | None:
     for m in _COUNTER.finditer(text):
         if m.group("key") and after_a_setting_word(text, m.start()):
             continue  # ``Gradient Accumulation steps = 4``, ``Total steps = 60``: a setting, no progress
+        if m.group("key") and an_epochs_length(text, m.start(), m.group("key")):
+            continue  # ``Epoch: 3, Steps: 9 | ...``: how many steps the epoch had, no position in it
         at = m.start()
         if m.group("range"):
             found = int(m.group("range"))
