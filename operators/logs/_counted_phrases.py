@@ -11,7 +11,11 @@ def counted_in_phrase(template: list[str], i: int) -> bool:
     """The value at ``i`` counts the noun after it inside a phrase (``for 1 epoch``, ``over 50 steps``): a
     preposition before it, a word after it; it is no value of its own, named by the preposition."""
     return (
-        i >= 1 and template[i - 1].lower() in _COUNTING and template[i + 1 : i + 2] != [] and template[i + 1].isalpha()
+        i >= 1
+        and template[i - 1].lower() in _COUNTING
+        and template[i + 1 : i + 2] != []
+        # (the noun may end its sentence: ``for 100 batches.`` is read as one word with its full stop)
+        and template[i + 1].rstrip(".,;:").isalpha()
     )
 
 

@@ -133,6 +133,8 @@ EVENTS: tuple[EventRule, ...] = (
               "F0304 05:06:07.890123   4411 hlo_runner.cc:212] Check failed: status.ok() device halted"),
     EventRule("failure", r"^\s*Killed\s*$|\bline \d+: +\d+ Killed",
               "launch.sh: line 12: 30114 Killed                  python train.py"),
+    # the shell's ``Killed`` as a thread pastes it, set in bold or italics (``**Killed**``)
+    EventRule("failure", r"^\s*(?:\*{1,2}|_{1,2})Killed(?:\*{1,2}|_{1,2})\s*$", "**Killed**"),
     # the shell's report of a child that aborted (SIGABRT), in the shape it reports one that was killed
     EventRule("failure", r"\bline \d+: +\d+ Aborted\b",
               "job.sh: line 33: 4821 Aborted                 torchrun --nproc_per_node 8 main.py"),

@@ -29,6 +29,8 @@ _TIME_NAMES = {"time", "dt", "iter_time", "step_time", "batch_time", "elapsed"}
 
 
 #: Words between a name and its value (``Total loss is 26.7``, ``loss of 2.3``): skipped when naming.
+#: A duration's unit spelled out after its value.
+_DURATION_WORDS = {"seconds", "secs", "sec", "minutes", "mins"}
 _FILLER = {"is", "was", "are", "were", "of", "at", "to", "now", "currently", "equals", "became", "becomes"}
 #: A word before a metric's name that says which split it is about (``val loss 2.4``).
 _QUALIFIERS = {"train", "training", "val", "valid", "validation", "eval", "test", "dev"}
@@ -50,6 +52,10 @@ def variable_names(template: list[str]) -> dict[int, str]:
             if not (after[1:2] == ["<*>"] and _keyed(template, i)) or units_follow_values(template, i):
                 names[i] = after[0].lower()
                 continue
+        if after and after[0].lower() in _DURATION_WORDS and not _keyed(template, i):
+            # a duration with no key before it, its unit spelled out (``2.69 83.57 seconds for 100 batches``)
+            names[i] = "seconds" if after[0].lower().startswith("sec") else "minutes"
+            continue
         running = _running_average(template, i, names)
         if running:
             names[i] = running
@@ -95,9 +101,29 @@ def variable_names(template: list[str]) -> dict[int, str]:
                     if phrased:
                         names[i] = phrased
                 break
+        if i not in names and (subject := _subject_of_is(template, i)) is not None:
+            names[i] = subject
     _value_first_names(template, names)
     bracketed_keys(template, names)
     return names
+
+
+def _subject_of_is(template: list[str], i: int) -> str | None:
+    """The name of a value a sentence states with "is" after qualifiers that hold numbers of their own
+    (``Average objective function for 'output' for minibatches 40-49 is -35.0``): the words before the first
+    ``for``/``over``/``on`` of the qualifiers, as far as the synonym table knows them, else None."""
+    if i < 3 or template[i - 1].lower() not in ("is", "was"):
+        return None
+    first = None
+    for j in range(i - 2, max(0, i - 16), -1):
+        if template[j] in _NAME_STOPS and template[j] not in (",",):
+            break
+        if template[j].lower() in ("for", "over", "on") and template[j - 1][:1].isalpha():
+            first = j
+    if first is None:
+        return None
+    phrased = phrase_name(template, first - 1)
+    return phrased if phrased and (metric_name(phrased) or loss_by_ending(key_slug(phrased))) else None
 
 
 def _opens_pairs(template: list[str], j: int, i: int) -> bool:

@@ -86,7 +86,7 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
 
 #: A loss criterion's short name (``nll``, ``ce``, ``ctc``), after the split it was computed on (``valid_nll``).
 _CRITERION = re.compile(
-    r"^(?:(?P<split>train|training|val|valid|validation|eval|test)_)?(?:nll|ce|bce|xe|ctc|mse|obj)$"
+    r"^(?:(?P<split>train|training|val|valid|validation|eval|test)_)?(?:nll|ce|bce|xe|ctc|mse|obj|f)$"
 )
 #: A detector's loss terms (YOLO's ``box obj cls total``): beside them ``obj`` is the objectness term, not the
 #: objective a solver's trace prints alone (CRF++'s and Wapiti's ``obj=13987.47``).
@@ -95,7 +95,8 @@ _DETECTION_TERMS = {"box", "cls", "dfl", "seg", "total", "giou", "iou", "noobj",
 
 def lone_criterion(metrics: dict[int, str], words: dict[int, str], split: str) -> list[int]:
     """A record with no loss word whose one objective is printed under its criterion's short name (``nll=2.88 |
-    ppl=17.8``, ``ce: 3.1``, a solver's ``obj=139.8``): that value is the record's loss of ``split`` (``loss`` unless its key names an
+    ppl=17.8``, ``ce: 3.1``, a solver's ``obj=139.8``, a trust-region trace's function value ``f 1.829e-02``):
+    that value is the record's loss of ``split`` (``loss`` unless its key names an
     evaluation's split; on an evaluation's line the loss becomes its ``val_loss``). Two criteria (``ce`` beside
     ``ctc``) are parts: none is."""
     found = [(p, m) for p in sorted(metrics) if (m := _CRITERION.match(key_slug(words[p])))]

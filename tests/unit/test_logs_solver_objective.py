@@ -1,4 +1,4 @@
-"""A solver's trace prints its objective alone under ``obj`` (issue 25): CRF and linear-model trainers print
+"""A solver's trace prints its objective alone under ``obj`` or ``f`` (issue 25): CRF and linear-model trainers print
 ``iter=3 terr=0.08 ... obj=21234.00 diff=0.32``, and that objective is the run's training loss (the single total
 it prints); beside a detector's terms (``box obj cls total``) ``obj`` stays the objectness term and the total is
 the loss. Own-written logs in those shapes, through ``parse_log``."""
@@ -17,6 +17,15 @@ def test_a_solvers_lone_objective_is_the_loss(tmp_path):
     ]
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("loss")[-1] == (4, 12500.0)
+
+
+def test_a_trust_region_traces_function_value_is_the_loss(tmp_path):
+    lines = [
+        f"iter {k:2d} act {1 / k:.3e} pre {1 / k:.3e} delta 1.266e-01 f {10 / k:.3e} |g| {5 / k:.3e} CG   2"
+        for k in range(1, 5)
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1] == (4, 2.5)
 
 
 def test_objectness_beside_a_detectors_terms_is_no_loss(tmp_path):
