@@ -169,7 +169,7 @@ EVENTS: tuple[EventRule, ...] = (
               r"|checkpoint .* is about to be saved|\bsaved checkpoint\b|Checkpoint saved|Scheduled async checkpoint"
               r"|\bmodel (?:weights )?saved (?:to|at|in)\b",
               "Saving model checkpoint to out/checkpoint-1500"),
-    EventRule("checkpoint", r"saving model to|Saving model weights to|Saved adapter weights to|\bsaved? model in\b",
+    EventRule("checkpoint", r"saving model to|Saving model weights to|Saved adapter weights to|\bsaved? model (?:in|to)\b",
               "Iter 200: Saved adapter weights to run/adapters.safetensors and run/0000200_adapters.safetensors."),
     EventRule("checkpoint", r"\bsav(?:e|ed|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b"
               r"|Saving current state to|^(?:\[[\d:.]+\] )?(?:model|optimizer|weights) saved\b"

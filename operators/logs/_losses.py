@@ -256,7 +256,8 @@ def bracket_groups(template: list[str], positions) -> dict[int, str]:
 
 def _tests(word: str) -> bool:
     """A key that names a test split's value (``Test Loss``, ``test/loss``), not a validation split's."""
-    return "test" in key_slug(word).replace("/", "_").split("_")
+    parts = key_slug(word).replace("/", "_").split("_")
+    return "test" in parts or "testloss" in parts
 
 
 def _loss_rank(word: str) -> int:

@@ -59,6 +59,7 @@ _alias(
     "loss",
     "lm_loss",
     "train_loss",
+    "trainloss",  # the split glued to the name (fairseq-lua's ``trainloss 1.94``, ``validloss 4.36``)
     "training_loss",
     "train_loss_step",
     "loss_step",
@@ -112,6 +113,10 @@ _alias(
     "val_loss_epoch",
     "test_loss",
     "dev_loss",
+    "validloss",
+    "valloss",
+    "evalloss",
+    "testloss",
     "validation_lm_loss",
     "valid_objf",
     "val_objf",
