@@ -206,6 +206,7 @@ def keep_series_apart(
         # a later key takes the name, unless only the earlier one is in the synonym table
         if keeper is None or metric_name(names[pos]) or not metric_name(names[keeper]):
             last[metrics[pos]] = pos
+    renamed: dict[int, str] = {}
     for pos in sorted(metrics):
         name = metrics[pos]
         if last[name] != pos:
@@ -214,7 +215,15 @@ def keep_series_apart(
                 own = f"{key_slug(groups[pos])}_{own}"
             if not own or own == name:
                 own = _key_phrase(template, pos)
+            keeper = last[name]
+            phrase = _key_phrase(template, keeper)
+            if (not own or own == name) and phrase and phrase != name and keeper not in renamed:
+                # the bare word beside a qualified one (``reward -21, avg reward -20.5``): the bare key keeps
+                # the name, the qualified one its phrase
+                renamed[keeper] = phrase
+                continue
             metrics[pos] = own if own and own != name else f"{name}_at_{pos}"
+    metrics.update(renamed)
 
 
 #: Words a key's phrase may hold before its last word (``Std of Reward``, ``Mean Episode Length``), and the units
