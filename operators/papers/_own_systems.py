@@ -15,6 +15,7 @@ from assay.operators.papers._title_names import occurrences
 #: How much each kind of evidence says that a name is the paper's own system (see ``own_systems``).
 _EVIDENCE = {
     "title": 4.0,
+    "package": 3.5,
     "propose": 3.0,
     "ours": 3.0,
     "called": 2.0,

@@ -232,6 +232,9 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
             anchor.group().startswith(",") or _sentence_initial(text, name.start("n"))
         ):
             add(name.group("n"), name.start("n"), 0.7, "apposition", whose=True)
+    for name, start in _installed_names(text):
+        # a README's or a post's ``pip install lmdeploy``: the package it installs is what it is about
+        add(name, start, 0.85, "package")
     for name, start in _frequent_names(text, lang, known):
         add(name, start, 0.5, "frequent")
     if not any(p.how in STRONG_EVIDENCE for p in found.values()):
@@ -252,6 +255,30 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
                 first = min(m.start for m in known if m.name == name)
                 found[name] = Proposal(name, first, first + len(name), 0.5, "known")
     return sorted(found.values(), key=lambda p: p.start)
+
+
+# The package a text tells its reader to install: ``pip install lmdeploy``, ``pip install -U vllm``.
+_INSTALL = re.compile(r"\b(?:pip3?|uv\s+pip|conda)\s+install\s+(?:-{1,2}[\w-]+\s+)*(?P<p>[A-Za-z][\w.-]*[A-Za-z0-9])")
+
+
+_WORD = re.compile(r"(?<![\w./-])[A-Za-z][\w-]*(?![\w/])")
+
+
+def _installed_names(text: str) -> list[tuple[str, int]]:
+    """The name the text writes for a package it installs ("LMDeploy" for ``pip install lmdeploy``): the
+    capitalised form the text uses most, spelled as the package but for case, dashes and underscores."""
+    found: list[tuple[str, int]] = []
+    for package in dict.fromkeys(m.group("p") for m in _INSTALL.finditer(text[:PROPOSAL_SCAN_CHARS])):
+        key = re.sub(r"[-_.]", "", package.lower())
+        forms = Counter(
+            m.group()
+            for m in _WORD.finditer(text)
+            if re.sub(r"[-_.]", "", m.group().lower()) == key and not m.group().islower()
+        )
+        if forms:
+            name = forms.most_common(1)[0][0]
+            found.append((name, text.find(name)))
+    return found
 
 
 def _ordinary_word(text: str, name: str, lang: str) -> bool:
@@ -303,7 +330,7 @@ def _sentence_initial(text: str, start: int) -> bool:
 
 #: Names that only a strong statement (title, "we present X") makes the paper's own: a repeated name with
 #: nothing more is one the paper also has to beat.
-STRONG_EVIDENCE = ("title", "propose", "ours", "called", "apposition")
+STRONG_EVIDENCE = ("title", "propose", "ours", "called", "apposition", "package")
 # A comparison word just before a name: the name is a baseline there ("than X", "compared to X", "与X").
 COMPARED_BEFORE = re.compile(
     r"(?:\bthan|\bover|\bcompared\s+(?:with|to|against)|\brelative\s+to|\bversus|\bvs\.?|\bagainst|"
