@@ -105,6 +105,8 @@ _APPOSITIVE_NAME = re.compile(
 _SHARE_OF = re.compile(
     r"\s+of\s+(?:(?:those|that|the\s+\w+)\s+(?:[a-z]+(?:ed|en)\s+by\s+|of\s+)?)?(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
 )
+# "only 1/2 of the benchmark's", "60% of the baseline's": the figure of what the possessive names.
+_SHARE_OF_THE = re.compile(r"\s+of\s+the\s+(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)['’]s(?![\w-])")
 # "96% of the throughput that FooSched attains": the figure a named system reaches, in a relative clause.
 _SHARE_THAT = re.compile(
     rf"\s+of\s+the\s+[\w-]+(?:\s+[\w-]+)?\s+(?:that|which)\s+(?P<v>{ONE_NAME})\s+"
@@ -151,7 +153,7 @@ _VERSUS_ZH = re.compile(
     # "是X的1.6倍", "达到了X的93%": the number is a multiple or a share of X's figure.
     r"|(?:是|为|达到了?|可达|高达|相当于|仅为|只有)(?P<v8>(?:[^，。；,;\d的是为]|(?<=[A-Za-z])\d+|(?<=[A-Za-z]-)\d+){1,30}?)"
     r"(?:的[^，。；,;\d的是为]{1,10})?"
-    r"的\s*(?=\d[\d.]*\s*(?:倍|%|％))"
+    r"的\s*(?=\d[\d.]*(?:\s*[~～\-–]\s*\d[\d.]*)?\s*(?:倍|%|％))"
     # "超过了X（...9.8倍）": surpassing a named system (a Latin name; "超过90%" is a bound).
     r"|(?:超过|超越|胜过|领先于?)了?(?P<v9>[^，。；,;\d（(]{0,20}?[A-Za-z][^，。；,;\d（(]{0,30}?)"
     r"(?=\s*[（(，。；,;]|\s*\d|$)"
@@ -337,6 +339,7 @@ def versus(
             candidates.append((2, 0, *chain))
     share = (
         _SHARE_OF.match(text, claim.end, s_end)
+        or _SHARE_OF_THE.match(text, claim.end, s_end)
         or (_TIMES_THE.match(text, claim.end, s_end) if claim.unit == "x" else None)
         or _OF_DESCRIBED.match(text, claim.end, s_end)
         or _SHARE_THAT.match(text, claim.end, s_end)

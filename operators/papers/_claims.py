@@ -19,7 +19,7 @@ from typing import Any
 
 from assay.operators.papers._clause import not_a_result
 from assay.operators.papers._list_measures import listed_before
-from assay.operators.papers._multiplied import HALVES_NOT_RESULT, HALVING_RESULT, multiplied
+from assay.operators.papers._multiplied import FRACTION, HALVES_NOT_RESULT, HALVING_RESULT, fraction_share, multiplied
 from assay.operators.papers._numbers import (
     NUMBER,
     NUMBER_START,
@@ -126,6 +126,8 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
         ("doubl", "tripl", "quadrupl"),
         re.compile(r"\b(?P<multiplies>(?:doubl|tripl|quadrupl)(?:es|ed|ing))\b(?!-)", re.I),
     ),
+    # "reduces the upload size by up to 1/2", "only half of X's": a share said as a fraction (``_multiplied``)
+    (("/", "half"), FRACTION),
     (("倍", "数量级"), re.compile(rf"(?P<znum>{ZH_NUMBER})(?P<zunit>[ \t]*倍|{_OOM})")),
     # A time that changes: "cuts the step time from 840 ms to 610 ms", "recovery drops from 9 minutes to 40 s".
     (
@@ -397,6 +399,16 @@ def _claim(text: str, m: _Match) -> Claim | None:
         and (halves[0] == "H" or not HALVING_RESULT.search(text, max(0, start - 12), start))
     ):
         return None  # "as the batch halves": a setting that changes, not a result
+    if m.group("fn") or m.group("hf"):
+        share = fraction_share(text, m.m)
+        if share is None:
+            return None
+        lo, hi = share
+        start = m.start("hf") if m.group("hf") else m.start("fn")
+        end = m.end("hf") if m.group("hf") else m.end("gd") if m.group("gd") else m.end("fd")
+        if lo == hi:
+            return Claim(start, end, text[start:end], "%", value=lo, confidence=0.7, shape="words")
+        return Claim(start, end, text[start:end], "%", value_low=lo, value_high=hi, confidence=0.7, shape="words")
     if m.group("multiplies"):
         times = multiplied(text, m.span(), m.group("multiplies") or "")
         return Claim(start, end, text[start:end], "x", value=times, confidence=0.7, shape="words") if times else None

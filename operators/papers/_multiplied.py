@@ -1,7 +1,8 @@
-"""Change words read as values (issue 26): a multiple said by its verb ("FooServe doubles the users served",
-"tripled throughput": 2x, 3x) and a half ("halves", "halving"), each unless the words say a setting changes
-("as the batch halves", "we double the number of GPUs") or name an operation or a thing ("Successive Halving",
-"data triples").
+"""Change words and fractions read as values (issue 26): a multiple said by its verb ("FooServe doubles the users
+served", "tripled throughput": 2x, 3x) and a half ("halves", "halving"), each unless the words say a setting
+changes ("as the batch halves", "we double the number of GPUs") or name an operation or a thing ("Successive
+Halving", "data triples"); a share said as a fraction after a word of amount ("by up to 1/2", "only 1/2 of X's",
+"only half of X's", "by 1/2 -- 1/3"), as a percentage.
 
 A module of its own: the rules read the words around a change verb, a concern apart from the numbers
 ``_claims`` scans for.
@@ -51,3 +52,31 @@ def multiplied(text: str, span: tuple[int, int], verb: str) -> float | None:
     ):
         return None
     return next(v for k, v in _MULTIPLES.items() if verb.lower().startswith(k))
+
+
+# A fraction after a word of amount ("by up to 1/2", "only 1/3 of"), perhaps a range of two ("1/2 -- 1/3"); or
+# "half" after a word of amount and before what it is a half of ("only half of the benchmark's").
+FRACTION = re.compile(
+    r"\b(?:by|to|only|just|about|nearly|roughly|almost|than|around|approximately)[ \t]+"
+    r"(?:(?:up[ \t]+to|more[ \t]+than|less[ \t]+than|about|over)[ \t]+)?\$?"
+    r"(?P<fn>[1-9])/(?P<fd>10|[2-9])\$?(?![\d/])"
+    r"(?:[ \t]*(?:--|–|-|to)[ \t]*\$?(?P<gn>[1-9])/(?P<gd>10|[2-9])\$?(?![\d/]))?"
+    r"|\b(?:only|just|about|nearly|roughly|almost|less[ \t]+than|more[ \t]+than)[ \t]+(?P<hf>half)[ \t]+(?=of\b|that\b)",
+    re.I,
+)
+
+
+def fraction_share(text: str, m: re.Match[str]) -> tuple[float, float] | None:
+    """The percentage (or the low and high ends of a range) a fraction match says, or None where a fraction of one
+    or more is no share."""
+    if m.group("hf"):
+        return 50.0, 50.0
+    first = 100.0 * int(m.group("fn")) / int(m.group("fd"))
+    if first >= 100:
+        return None
+    if m.group("gn") is None:
+        return round(first, 2), round(first, 2)
+    second = 100.0 * int(m.group("gn")) / int(m.group("gd"))
+    if second >= 100:
+        return None
+    return round(min(first, second), 2), round(max(first, second), 2)

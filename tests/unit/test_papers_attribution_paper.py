@@ -241,6 +241,11 @@ def test_a_baseline_whose_name_opens_with_a_digit(rules):
     assert c["11%"]["versus"] == "2F2B" and c["11%"]["subject"] == "Loomer"
 
 
+def test_a_share_of_what_a_possessive_names(rules):
+    text = "We present Quill, an image compressor. In inference, Quill's upload size is only 1/2 of the benchmark's."
+    assert claims(rules, text)["1/2"]["versus"] == "benchmark"
+
+
 @pytest.mark.parametrize(
     "text, claim, subject, versus",
     [

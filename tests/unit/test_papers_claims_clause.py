@@ -115,6 +115,10 @@ def test_step_and_recovery_times_that_change_are_kept():
         ("Foo doubles the number of users served within the deadline.", [(2.0, "x")]),
         ("Its throughput nearly tripled over Bar's.", [(3.0, "x")]),
         ("Foo quadruples the context it serves on one GPU.", [(4.0, "x")]),
+        ("Foo cuts the upload traffic by up to 1/2 at the same accuracy.", [(50.0, "%")]),
+        ("In inference, Foo's upload size is only 1/3 of the benchmark's.", [(33.33, "%")]),
+        ("Foo's upload size is only half of the benchmark's.", [(50.0, "%")]),
+        ("Foo shrinks the images by 1/2 -- 1/3 with little loss.", [((33.33, 50.0), "%")]),
     ],
 )
 def test_word_numbers_are_values(text, expected):
@@ -134,6 +138,7 @@ def test_halving_as_a_setting_is_not_a_result():
         "The cluster, doubled in size, is used for the last run.",
         "Double buffering overlaps copies with compute.",
         "The model is fit to the collected data triples, using a bounded solver.",
+        "The run of 2024/1/2 used 3/4 of the nodes.",
     ],
 )
 def test_a_doubled_setting_is_not_a_result(text):
