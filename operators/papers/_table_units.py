@@ -23,9 +23,14 @@ REACH = 2000
 #: or a multiple in brackets (``Speedup (x)``, ``(×)``).
 _PERCENT_HEAD = re.compile(r"(?:^|[\s(/\[])[%％](?=$|[\s)/\]])|[(\[]\s*[%％]\s*[)\]]")
 _TIMES_HEAD = re.compile(r"[(\[]\s*[x×]\s*[)\]]", re.I)
-#: A header that names a speedup and nothing else (``Speedup``, ``Training speed-up``, ``Speedup over GPipe``):
-#: a multiple by definition, so its bare numbers are multiples.
-_SPEEDUP_HEAD = re.compile(r"^\s*(?:[A-Za-z-]+\s+)?speed-?ups?(?:\s+(?:over|vs\.?|versus)\s+[^()\d]{1,40})?\s*$", re.I)
+#: A header that names a speedup and nothing else (``Speedup``, ``Training speed-up``, ``Speedup over GPipe``), or
+#: a time's improvement (``Time Improvement``: a time improves by a factor, a share would carry its ``%``): a
+#: multiple by definition, so its bare numbers are multiples.
+_SPEEDUP_HEAD = re.compile(
+    r"^\s*(?:(?:[A-Za-z-]+\s+)?speed-?ups?|(?:[A-Za-z-]+\s+)?(?:time|runtime|latency|speed)\s+improvements?)"
+    r"(?:\s+(?:over|vs\.?|versus)\s+[^()\d]{1,40})?\s*$",
+    re.I,
+)
 #: A caption's unit for the whole table (``Mean hit rate ($\%$) over three runs``): one in brackets.
 _CAPTION_UNIT = re.compile(r"[(\[]\s*(?P<u>[%％]|[x×])\s*[)\]]", re.I)
 #: A caption that says its table holds speedups, a multiple by definition, and nothing else (``Average speedups

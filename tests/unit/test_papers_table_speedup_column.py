@@ -34,3 +34,18 @@ def test_a_speedup_column_holds_multiples(tmp_path):
     assert (claims["1.50"]["subject"], claims["1.50"]["versus"]) == ("Quokka", "GPipe")
     assert (claims["1.85"]["unit"], claims["1.85"]["versus"]) == ("x", "GPipe")
     assert "31.5" not in claims and "8" not in claims
+
+
+def test_a_time_improvement_column_holds_multiples_and_an_accuracy_one_does_not(tmp_path):
+    paper = """# Quokka: fast attention kernels
+
+We present Quokka, a sparse attention kernel.
+
+| Window | Time Improvement | Accuracy improvement |
+|---|---|---|
+| 512 | 3.13 | 1.01 |
+| 256 | 2.29 | 1.05 |
+"""
+    claims = {c["text"]: c for c in file_claims(tmp_path, paper, "paper.md")}
+    assert (claims["3.13"]["unit"], claims["2.29"]["unit"]) == ("x", "x")
+    assert "1.01" not in claims and "1.05" not in claims
