@@ -19,7 +19,13 @@ from typing import Any
 
 from assay.operators.papers._clause import not_a_result
 from assay.operators.papers._list_measures import listed_before
-from assay.operators.papers._multiplied import FRACTION, HALVES_NOT_RESULT, HALVING_RESULT, fraction_share, multiplied
+from assay.operators.papers._multiplied import (
+    FRACTION,
+    HALVES_NOT_RESULT,
+    HALVING_RESULT,
+    fraction_share,
+    multiplied,
+)
 from assay.operators.papers._numbers import (
     NUMBER,
     NUMBER_START,
