@@ -59,9 +59,12 @@ def multiplied(text: str, span: tuple[int, int], verb: str) -> float | None:
 FRACTION = re.compile(
     r"\b(?:by|to|only|just|about|nearly|roughly|almost|than|around|approximately)[ \t]+"
     r"(?:(?:up[ \t]+to|more[ \t]+than|less[ \t]+than|about|over)[ \t]+)?\$?"
-    r"(?P<fn>[1-9])/(?P<fd>10|[2-9])\$?(?![\d/])"
-    r"(?:[ \t]*(?:--|–|-|to)[ \t]*\$?(?P<gn>[1-9])/(?P<gd>10|[2-9])\$?(?![\d/]))?"
-    r"|\b(?:only|just|about|nearly|roughly|almost|less[ \t]+than|more[ \t]+than)[ \t]+(?P<hf>half)[ \t]+(?=of\b|that\b)",
+    r"(?P<fn>[1-9])/(?P<fd>10|[2-9])\$?(?![\w/])"
+    r"(?:[ \t]*(?:--|–|-|to)[ \t]*\$?(?P<gn>[1-9])/(?P<gd>10|[2-9])\$?(?![\w/]))?"
+    # (half of another's figure, "half of the benchmark's", "half that of X"; not "half of the nodes", a share of
+    # a whole)
+    r"|\b(?:only|just|about|nearly|roughly|almost|less[ \t]+than|more[ \t]+than)[ \t]+(?P<hf>half)[ \t]+"
+    r"(?=(?:that|those)[ \t]+of\b|of[ \t]+(?:the[ \t]+)?[\w-]+['’]s?\b)",
     re.I,
 )
 

@@ -139,6 +139,8 @@ def test_halving_as_a_setting_is_not_a_result():
         "Double buffering overlaps copies with compute.",
         "The model is fit to the collected data triples, using a bounded solver.",
         "The run of 2024/1/2 used 3/4 of the nodes.",
+        "We measure throughput until less than half of the nodes remain.",
+        "Only half of the feed-forward blocks are experts, about 1/8th of the way through training.",
     ],
 )
 def test_a_doubled_setting_is_not_a_result(text):
