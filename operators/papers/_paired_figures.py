@@ -36,6 +36,9 @@ _PAIR = re.compile(
     + r"[^.;]{0,60}?(?:,\s*)?\b(?:while|whereas|but|and|compared\s+(?:to|with))\s+(?:only\s+)?"
     + _side("b", "vb", "ub")
 )
+#: A name written as a system's between the pair and the ratio (a capital after the first letter, or a capitalised
+#: word after a clause break).
+_ANOTHER_NAME = re.compile(r"(?:[,;]\s*(?:and|while|but)?\s*|\band\s+)[A-Z][\w.+-]*\s+(?:is|was|are|runs|takes|uses)\b")
 #: Words that open a sentence or a clause, never a system's name.
 _NOT_A_NAME = re.compile(r"^(?:The|This|That|These|Those|It|We|Our|In|On|At|For|With|By|As|A|An)$")
 
@@ -54,6 +57,8 @@ def paired_figures(text: str, claims: list[Claim]) -> None:
         a, b = _name(pair.group("a")), _name(pair.group("b"))
         if not a or not b or a.lower() == b.lower():
             continue
+        if _ANOTHER_NAME.search(text, pair.end(), claim.start):
+            continue  # "..., and Lark is 30% cheaper": the ratio's own clause names who it is about
         at = pair.end("a") - len(a)
         claim.subject, claim.subject_source = b, "paired"
         claim.versus, claim.versus_span, claim.versus_source = a, (at, pair.end("a")), "paired"

@@ -159,6 +159,8 @@ ROWS: tuple[Row, ...] = (
     Row("surpasses Y by N", "Quill surpasses BarPipe by 11% in cluster utilization.", 11, "%", "Quill", "BarPipe"),
     Row("outpaces Y by N", "Quill outpaces FooSched by 1.9x on the large trace.", 1.9, "x", "Quill", "FooSched"),
     Row("trails Y by N", "Quill trails FooSched by only 3% on the small trace.", 3, "%", "Quill", "FooSched"),
+    Row("comparing with Y", "Quill trains 10x longer sequences comparing with FooSched on one GPU.", 10, "x", "Quill",
+        "FooSched"),
     Row("leads Y by N", "In terms of goodput, Quill leads FooSched by 37%.", 37, "%", "Quill", "FooSched"),
     Row("leads to N (a cause, no comparison)", "Quill's design leads to 30% lower latency.", 30, "%", "Quill", None),
     Row("the gap between X and Y ... N", "The gap between Quill and FooSched widens to 2.4x at 1,000 jobs.", 2.4, "x",

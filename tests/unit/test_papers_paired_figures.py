@@ -28,3 +28,8 @@ def test_the_second_figures_system_against_the_first(sentence: str, number: str)
 def test_figures_of_different_units_are_no_pair() -> None:
     claim = claims_by_text(_OWN + "Lark takes 67 minutes while Quill uses 40 GB, and Quill is 30% cheaper.")["30%"]
     assert claim["versus"] != "Lark"
+
+
+def test_a_ratio_whose_clause_names_another_system_is_not_the_pairs() -> None:
+    claim = claims_by_text(_OWN + "Lark takes 67 minutes while Quill takes 44 minutes, and Heron is 30% cheaper.")["30%"]
+    assert (claim["subject"], claim["versus"]) != ("Quill", "Lark")
