@@ -224,7 +224,8 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     setting = SETTING_CELL.fullmatch(first) or _SETTING_LABEL.fullmatch(first)
     by_setting = bool(setting) and not _RATIO_CELLS.fullmatch(first)
     # a label may open with a model's size ("3B TP8 8 4K", "1.7B CP2TP4 16 4K"): a name still
-    named = re.match(r"[A-Za-z\u4e00-\u9fff]|\d+(?:\.\d+)?[BMK]\s+[A-Za-z]", first)
+    # (or a context length before Chinese words: "1M 上下文 prefill 实测加速")
+    named = re.match(r"[A-Za-z\u4e00-\u9fff]|\d+(?:\.\d+)?[BMK]\s+[A-Za-z\u4e00-\u9fff]", first)
     if not (named or by_setting) or SETTING_HEADER.search(first):
         return False
     column, own = next(((j, c) for j, (o, c) in enumerate(row_cells) if o <= start < o + len(c)), (0, ""))

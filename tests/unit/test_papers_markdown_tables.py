@@ -40,3 +40,17 @@ def test_a_delimiter_of_another_width_is_no_table(tmp_path):
     source = "Birch runs fast | and cheap\n---\n\nBirch is 1.4x faster than Oak.\n"
     claims = file_claims(tmp_path, source, "birch.md")
     assert [c["value"] for c in claims] == [1.4]
+
+
+def test_a_row_label_opening_with_a_context_length_before_chinese_words_names_its_row(tmp_path):
+    paper = """# MSB 笔记
+
+本文介绍 MSB，一种稀疏注意力方法。
+
+| 指标 | 数值 |
+|---|---|
+| 1M 上下文 prefill 实测加速（H800） | **14.2×** |
+| 1M 上下文 decode 实测加速 | **7.6×** |
+"""
+    claims = {c["text"]: c for c in file_claims(tmp_path, paper, "notes.md")}
+    assert {"14.2×", "7.6×"} <= set(claims) and claims["14.2×"]["subject"] == "MSB"
