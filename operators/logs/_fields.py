@@ -116,7 +116,7 @@ def _subject_of_is(template: list[str], i: int) -> str | None:
         return None
     first = None
     for j in range(i - 2, max(0, i - 16), -1):
-        if template[j] in _NAME_STOPS and template[j] not in (",",):
+        if template[j] != "," and template[j] in _NAME_STOPS:
             break
         if template[j].lower() in ("for", "over", "on") and template[j - 1][:1].isalpha():
             first = j

@@ -34,8 +34,10 @@ from assay.operators.papers._phrase_names import DESCRIPTORS
 from assay.operators.papers._phrase_shape import SPAN_OVER, closes_sentence, mask_citations, shape
 from assay.operators.papers._proposals import acceptable
 
-# (nor does a name that opens with a digit: a schedule such as "1F1B" is compared with as any system is)
-_NOT_A_VERSION = (
+# A number that is no part of the name before it: not its version ("than KiteServe 1.0", "vLLM 0.4.2", unless a
+# unit makes it a figure), nor a name that opens with a digit (a schedule such as "1F1B" is compared with as any
+# system is).
+_NOT_A_NAMES_PART = (
     r"(?!(?<=[A-Za-z]\s)v?\d+(?:\.\d+)+\b(?!\s*(?:%|[x×]|times|-?fold|percent)))(?!\d+[A-Z]+\d+[A-Z]*\b)"
 )
 _STOP_EN = re.compile(
@@ -58,10 +60,10 @@ _STOP_EN = re.compile(
     r"\s+[|/]\s|"
     # A number starts another statement, not a model's size after an article ("than the 2.5B model").
     # ("than X and up to **3x** higher ...": its bound and a Markdown emphasis before it)
-    # A name's version is part of it ("than KiteServe 1.0", "vLLM 0.4.2"), unless a unit makes it a figure.
+    # (not a number that is part of the name before it, ``_NOT_A_NAMES_PART``)
     r"(?<!\bthe)\s+(?:(?:and|or)\s+)?(?:(?:up\s+to|as\s+much\s+as)\s+)?(?:\*\*|__)?"
-    rf"{_NOT_A_VERSION}[\d$~](?![\d.]*[x×][A-Z])|"
-    rf"\s+{_NOT_A_VERSION}[\d$~](?![\d.]*(?:[BMK]\b|[x×][A-Z]))",
+    rf"{_NOT_A_NAMES_PART}[\d$~](?![\d.]*[x×][A-Z])|"
+    rf"\s+{_NOT_A_NAMES_PART}[\d$~](?![\d.]*(?:[BMK]\b|[x×][A-Z]))",
     re.I,
 )
 # A phrase runs over a line break inside a paragraph (a PDF's or a LaTeX source's lines), not a blank line, and

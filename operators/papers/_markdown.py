@@ -60,7 +60,8 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     # a list item is a statement of its own, also where it ends without a full stop ("- 1.8x higher than A"
     # then "- 40% lower than B"): it keeps a bullet, where the sentence splitter starts a sentence
     (re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+", re.M), "• "),
-    # a badge (a package's version, its downloads, a chat link) is no prose: its image and the link around it go
+    # a badge (a package's version, its downloads, a chat link) is no prose: an image inside a link (a badge, as
+    # READMEs use them) or from a badge service goes with its alt text
     (re.compile(r"\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)|!\[[^\]]*\]\((?:https?://)?(?:img\.shields\.io|badge\.fury\.io|badgen\.net|"
                 r"[^)\s]*/badge(?:\.svg|/)|[^)\s]*/actions/workflows/)[^)]*\)"), ""),
     (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),

@@ -1,8 +1,9 @@
 """Change words and fractions read as values (issue 26): a multiple said by its verb ("FooServe doubles the users
-served", "tripled throughput": 2x, 3x) and a half ("halves", "halving"), each unless the words say a setting
-changes ("as the batch halves", "we double the number of GPUs") or name an operation or a thing ("Successive
-Halving", "data triples"); a share said as a fraction after a word of amount ("by up to 1/2", "only 1/2 of X's",
-"only half of X's", "by 1/2 -- 1/3"), as a percentage.
+served", "tripled throughput": 2x, 3x), unless the words say a setting changes ("as the batch doubles", "we double
+the number of GPUs") or name a thing ("data triples"); a share said as a fraction after a word of amount ("by up
+to 1/2", "only 1/2 of X's", "only half of X's", "by 1/2 -- 1/3"), as a percentage. The patterns that tell a half
+is a setting or an operation (``HALVES_NOT_RESULT``, ``HALVING_RESULT``: "as the batch halves", "Successive
+Halving") live here too, and ``_claims`` reads them for "halves".
 
 A module of its own: the rules read the words around a change verb, a concern apart from the numbers
 ``_claims`` scans for.

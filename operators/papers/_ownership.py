@@ -25,7 +25,7 @@ _SENTENCE_END = re.compile(r"(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?](?=\s)
 
 # "The authors" with no work named after them: in a text that never speaks as "we" (a reading note, a blog post
 # about one paper: "作者提出了 X"), they are the authors of the paper the text is about.
-_THE_AUTHORS = re.compile(r"^(?:the\s+authors|作者)$", re.IGNORECASE)
+_THE_AUTHORS = re.compile(r"^the\s+authors$", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:we|our)\b|我们", re.IGNORECASE)
 
 

@@ -36,8 +36,8 @@ _PAIR = re.compile(
     + r"[^.;]{0,60}?(?:,\s*)?\b(?:while|whereas|but|and|compared\s+(?:to|with))\s+(?:only\s+)?"
     + _side("b", "vb", "ub")
 )
-#: A name written as a system's between the pair and the ratio (a capital after the first letter, or a capitalised
-#: word after a clause break).
+#: A clause of its own between the pair and the ratio, opened by a capitalised name and its verb ("..., and Lark is
+#: 30% cheaper"): the ratio is about that name.
 _ANOTHER_NAME = re.compile(r"(?:[,;]\s*(?:and|while|but)?\s*|\band\s+)[A-Z][\w.+-]*\s+(?:is|was|are|runs|takes|uses)\b")
 #: Words that open a sentence or a clause, never a system's name.
 _NOT_A_NAME = re.compile(r"^(?:The|This|That|These|Those|It|We|Our|In|On|At|For|With|By|As|A|An)$")

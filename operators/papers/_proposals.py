@@ -155,7 +155,7 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
 
     for m in _EN_PROPOSE.finditer(text):
         base, rest = m.start("rest"), m.group("rest")
-        whose = m.group()[:1] in "Tt" and m.group().lower().startswith("the authors")
+        whose = m.group().lower().startswith("the authors")
         lead = _LEADING_NAME.match(rest) or _LOWER_LEAD.match(rest)
         if lead and (not lead.group("n").islower() or text.count(lead.group("n")) >= 3):
             add(lead.group("n"), base + lead.start("n"), 0.85, "propose", whose=whose)
