@@ -81,6 +81,9 @@ class Collector:
         self._first_at: dict[str, int] = {}
         self._last_at: dict[str, int] = {}
         self.markers: list[tuple[int, str, str]] = []
+        # lines where a new epoch began (a banner's epoch went up, a counter started again with the epoch): a
+        # step going back after one is no restart
+        self.epoch_starts: set[int] = set()
         self.issues: list[dict[str, Any]] = []
         self.models: list[tuple[str, int, int | None]] = []
         self.hardware: list[tuple[str, int, int | None]] = []
@@ -276,7 +279,8 @@ class Collector:
         this chunk. ``prior_*`` describe the lines before the chunk (read back from the previous one)."""
         track = StepTrack(metrics, self._track_arrays())
         events = list(self._events)
-        events.extend(track.regressions(prior_step))
+        ended = {line for line, outcome, _ in self.markers if outcome == "completed"}
+        events.extend(track.regressions(prior_step, sorted(self.epoch_starts | ended)))
         events.extend(track.divergences(prior_loss_finite))
         events.extend(track.non_finite_series())
         for ev in events:

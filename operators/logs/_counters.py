@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._fields import variable_names
 from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import AMOUNT_WORDS, key_slug, metric_name
@@ -19,7 +20,6 @@ from assay.operators.logs._step_keys import (
     counts_within,
     step_word,
 )
-from assay.operators.logs._steps import evaluation_line
 
 
 def moving_counter(
@@ -102,11 +102,24 @@ def passes_between_repeats(cluster: Cluster, pos: int, names: dict[int, str]) ->
     return None
 
 
+def of_a_total(cluster: Cluster, pos: int) -> bool:
+    """A value printed before ``/`` and another is a count of a total (``Train: 3/80``) where it is whole in every
+    record; a fraction over its bound is a measured value and its goal (MATLAB's ``Performance 0.0378/1e-12``)."""
+    return all(row[2][pos].removesuffix(",").isdigit() for row in cluster.rows)
+
+
+#: A count printed in thousands (EDSR's ``[Iter: 0.1k / lr: 1.00e-4]``, ``Step: 11k``).
+_THOUSANDS = re.compile(r"^\d+(?:\.\d{1,3})?[kK]$")
+
+
 def _a_count(token: str) -> bool:
     """A value that can count steps: a whole number, a separator glued after it (``90,``), or printed with a
-    zero fraction (``1.00``), tqdm's ``586it``; not a measurement with its unit (``0.020s``) nor a word."""
+    zero fraction (``1.00``), tqdm's ``586it``, a count in thousands (``0.1k``, ``11k``: 100, 11000); not a
+    measurement with its unit (``0.020s``) nor a word."""
     if counts_iterations(token):
         return True
+    if _THOUSANDS.match(token):
+        return float(token[:-1]) * 1000 % 1 == 0
     try:
         return float(token.rstrip(",;:)]}")).is_integer()
     except ValueError:

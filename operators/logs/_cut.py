@@ -65,8 +65,11 @@ def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -
     if cut is None or len(cut.template) < 4:
         return
     size = len(cut.template)
-    # a record that stops on a separator after a value (``reward: -19,``) was cut between two fields
-    stops_between = cut.rows[0][2][-1][-1:] in (",", ";", "|") and cut.template[-1] == "<*>"
+    # a record that stops on a separator after a value (``reward: -19,``) was cut between two fields (the
+    # separator glued to the value, or a token of its own)
+    stops_between = (cut.rows[0][2][-1][-1:] in (",", ";", "|") and cut.template[-1] == "<*>") or (
+        cut.template[-1] in (",", ";", "|") and cut.template[-2] == "<*>"
+    )
     for whole in sorted(clusters, key=lambda c: -len(c.rows)):
         # a value that every complete record follows with its format's punctuation (``M: 5.79 | S: ...``,
         # ``[-2.41, 0.84]``), or a key that they follow with its separator and value (``, Eta`` before ``:``),

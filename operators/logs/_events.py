@@ -260,6 +260,10 @@ ENDINGS: tuple[EventRule, ...] = (
               "`Trainer.fit` stopped: `max_steps=500` reached."),
     EventRule("", r"\[after training is done\]|\*{5} train metrics \*{5}",
               "***** train metrics *****"),
+    # a solver's own words for its end: R's nnet and optim print ``converged`` or ``stopped after N iterations``
+    # (the iteration limit), MATLAB's ``train`` ``Training with TRAINLM completed: Performance goal met.``
+    EventRule("", r"^\W*converged\.?\s*$|\bstopped after \d+ iterations\b|\btraining with \w+ completed\b",
+              "stopped after 250 iterations"),
     # a planned stop: the stopping rule fired, or the configured number of steps was reached
     EventRule("", r"\bearly stopping (?:triggered|at (?:epoch|step|iter))|\bstopp(?:ed|ing) early\b"
               r"|\breached (?:the )?(?:max(?:imum)?[ _](?:number of )?(?:steps|iters|iterations|epochs)|max_steps)\b",

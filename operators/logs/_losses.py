@@ -84,9 +84,12 @@ def pick_loss(metrics: dict[int, str], words: dict[int, str]) -> None:
             metrics[min(wholes, key=lambda p: (ranks[p], -p))] = split
 
 
-#: A loss criterion's short name (``nll``, ``ce``, ``ctc``), after the split it was computed on (``valid_nll``).
+#: A loss criterion's short name (``nll``, ``ce``, ``ctc``), after the split it was computed on (``valid_nll``);
+#: also MATLAB's name for the function its ``train`` minimises, the performance function (``Performance 0.0378/
+#: 1e-12``: the value and its goal; ``Best Validation Performance``, the validation loss).
 _CRITERION = re.compile(
-    r"^(?:(?P<split>train|training|val|valid|validation|eval|test)_)?(?:nll|ce|bce|xe|ctc|mse|obj|f)$"
+    r"^(?:(?P<split>train|training|val|valid|validation|eval|test)_)?"
+    r"(?:nll|ce|bce|xe|ctc|mse|obj|f|perf|performance)$"
 )
 #: A detector's loss terms (YOLO's ``box obj cls total``): beside them ``obj`` is the objectness term, not the
 #: objective a solver's trace prints alone (CRF++'s and Wapiti's ``obj=13987.47``).
@@ -95,7 +98,8 @@ _DETECTION_TERMS = {"box", "cls", "dfl", "seg", "total", "giou", "iou", "noobj",
 
 def lone_criterion(metrics: dict[int, str], words: dict[int, str], split: str) -> list[int]:
     """A record with no loss word whose one objective is printed under its criterion's short name (``nll=2.88 |
-    ppl=17.8``, ``ce: 3.1``, a solver's ``obj=139.8``, a trust-region trace's function value ``f 1.829e-02``):
+    ppl=17.8``, ``ce: 3.1``, a solver's ``obj=139.8``, a trust-region trace's function value ``f 1.829e-02``,
+    MATLAB's ``Performance 0.0378/1e-12``):
     that value is the record's loss of ``split`` (``loss`` unless its key names an
     evaluation's split; on an evaluation's line the loss becomes its ``val_loss``). Two criteria (``ce`` beside
     ``ctc``) are parts: none is."""

@@ -1,5 +1,5 @@
-"""Framework markers of speech, reinforcement-learning, recommendation and tabular tools (rows of
-``_frameworks.MARKERS``).
+"""Framework markers of speech, reinforcement-learning, recommendation, tabular and numeric-computing tools (rows
+of ``_frameworks.MARKERS``).
 
 Each row's pattern is read from the tool's own source (the comment names the file) and carries an own-worded example
 line in the tool's shape; ``tests/unit/test_logs_frameworks.py`` runs every example through ``parse_log`` and checks
@@ -100,4 +100,11 @@ SPEECH_RL_ROWS: tuple[Marker, ...] = (
     # (catboost/catboost catboost/libs/logging: '\ttotal: ...', '\tremaining: ...')
     Marker("CatBoost", r"^\d+:\t(?:learn|test): -?[\d.]+[^\n]*\ttotal: [^\t]+\tremaining: ",
            "120:\tlearn: 0.4012311\ttest: 0.4420127\tbest: 0.4401000 (98)\ttotal: 3.21s\tremaining: 23.5s"),
+    # MATLAB's toolboxes, closed source, as their documentation shows the command window: ``train`` (shallow
+    # networks) names its training function (``Training with TRAINLM.``, ``... completed: Performance goal
+    # met.``) and prints ``Epoch n/N, Time t, Performance p/goal, ...``; ``trainNetwork`` says where it trains and
+    # draws its progress table (``| Epoch | Iteration | Time Elapsed | ...``)
+    Marker("MATLAB", r"^Training with TRAIN[A-Z]+(?:\.$| completed: )|^Epoch \d+/\d+, Time [\d.]+, Performance "
+           r"|^Training on (?:single|multiple) (?:CPU|GPU)s?\.|^\|\s*Epoch\s*\|\s*Iteration\s*\|\s*Time Elapsed",
+           "Epoch 40/500, Time 2.31, Performance 0.0412/0, Gradient 0.0871/1e-07, Mu 0.0001/1e+10"),
 )

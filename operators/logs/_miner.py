@@ -18,7 +18,9 @@ _TOKEN = re.compile(
     # a unit (a fixed-width column that overflowed: ``learn 0.6355974416passed: 17.4 sec``); a whole number keeps
     # them (ESPnet's ``1-100batch:``)
     r"|[-+]?(?:\d[\d,]*\.\d*(?:[eE][-+]?\d+)?|\.\d+)(?:[A-Za-z%]+(?![A-Za-z%:]))?"
-    r"|[-+]?\d[\d,]*(?:[eE][-+]?\d+)?(?:[A-Za-z%]+)?"
+    # a comma inside a whole number separates its thousands (``135,000``); one after it separates the fields
+    # (``Time 85, Performance``) as it does after a decimal
+    r"|[-+]?\d(?:\d|,(?=\d))*(?:[eE][-+]?\d+)?(?:[A-Za-z%]+)?"
     # a non-finite value that ends a sentence (``Loss is NaN.``): the full stop is no part of the value
     r"|-?(?:nan|NaN|inf|Inf)(?=\.(?:\s|$))"
     # words and keys (train/loss, lr-AdamW, Acc@1, mAP@0.5, memory(GiB)); a parenthesis opens a word's unit only with a
@@ -60,7 +62,7 @@ def _is_variable(token: str) -> bool:
 
 
 def _key_positions(shape: list[str]) -> set[int]:
-    """Where a line prints a value's name: a word before ``:``/``=`` or right before a value (nnU-Net's
+    """Where a line prints a value's name: a word before ``:``/``=`` (in quotes too) or right before a value (nnU-Net's
     ``train_loss 0.27`` and ``val_loss 0.05`` are two series), and the word that qualifies such a name
     (``train loss : -0.66`` and ``validation loss: -0.72``)."""
     keys = set()
@@ -71,7 +73,8 @@ def _key_positions(shape: list[str]) -> set[int]:
         if word.lower().rstrip(":") in SPLIT_NAMES:
             keys.add(i)  # ``Training of Epoch 3 - loss`` and ``Validation of Epoch 3 - loss``: two series
             continue
-        if shape[i + 1] in (":", "=", "<*>"):
+        # a key in quotes (a JSON object's ``"train loss": 0.6,`` and ``"train samples": 11000,``) too
+        if shape[i + 1] in (":", "=", "<*>") or (shape[i + 1] in ('"', "'") and shape[i + 2 : i + 3] in ([":"], ["="])):
             keys.add(i)
             if i and (shape[i - 1][0].isalpha() or shape[i - 1][0] == "_"):
                 keys.add(i - 1)

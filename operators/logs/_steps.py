@@ -14,6 +14,7 @@ from assay.operators.logs._epochs import (  # noqa: F401 -- the epoch context is
     counts_each_epoch,
     says_epoch_ended,
 )
+from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._names import counts_across_epochs, is_step_key
 from assay.operators.logs._step_keys import (
     a_record_count,
@@ -24,27 +25,6 @@ from assay.operators.logs._step_keys import (
     iterations_count,
     optimizer_step,
 )
-
-#: A line about evaluation (``Epoch(val) [2][100/100]``, ``Test: [ 10/50]``): its counter counts evaluation
-#: batches, not training steps. The word alone: ``val_loss:`` on a training line's end is a metric's name.
-EVALUATION_WORD = re.compile(
-    r"(?i)(?:^|[^a-z_/])(?:val|valid|validation|validating|eval|evaluation|evaluating|test|testing|cv|dev)(?:[^a-z_/]|$)"
-)
-#: A training word standing alone (``Train loss:``, ``[train]``), not a file's name (``train.py``).
-_TRAINING_WORD = re.compile(r"(?i)(?:^|[^a-z_/.])(?:train|training)(?:[^a-z_/.]|$)")
-
-
-def evaluation_line(words) -> bool:
-    """A line (its text, or its template's words) about evaluation: it names an evaluation before any training
-    word. A line that reports its training values first and the validation's after them (``[20000/300000] Train
-    loss: 0.15, Valid loss: 0.10``) is a training record, and its counter counts training steps."""
-    text = words if isinstance(words, str) else " ".join(word for word in words if word != "<*>")
-    evaluation = EVALUATION_WORD.search(text)
-    if evaluation is None:
-        return False
-    training = _TRAINING_WORD.search(text)
-    return training is None or training.start() > evaluation.start()
-
 
 #: The training split in front of a counter word (``train batch``, named ``train_batch``).
 _TRAINING_SPLIT = re.compile(r"^(?:train|training)_")

@@ -3,6 +3,7 @@ restart), where a series turned non-finite (a ``nan`` event), the loss summary."
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import math
 from dataclasses import dataclass
@@ -66,8 +67,11 @@ class StepTrack:
             return int(np.count_nonzero(change)) + 1
         return int(len(np.unique(steps)))
 
-    def regressions(self, prior_step: int | None) -> list[Event]:
-        """A restart wherever the main rank's step goes back: training resumed from an earlier checkpoint."""
+    def regressions(self, prior_step: int | None, new_starts: list[int] = ()) -> list[Event]:
+        """A restart wherever the main rank's step goes back: training resumed from an earlier checkpoint. Not
+        where something began anew since the record before (``new_starts``, sorted lines): a new epoch whose
+        counter starts again, or another fit after a line said the run ended (R's ``nnet`` printing ``converged``
+        and fitting the next model)."""
         main = self.ranks == self.main_rank
         steps, lines = self.steps[main], self.lines[main]
         if not len(steps):
@@ -90,6 +94,8 @@ class StepTrack:
                 continue
             if _epoch_went_up(epochs, int(lines[i])):
                 continue  # a counter of the epoch's batches starting again as the epoch beside it goes up
+            if i and _after_and_by(new_starts, int(lines[i - 1]), int(lines[i])):
+                continue  # a new epoch or another fit began since the record before
             out.append(
                 Event(
                     int(lines[i]),
@@ -222,3 +228,9 @@ def _num(value: float) -> float | str:
     """JSON has no NaN: non-finite numbers travel as text."""
     value = float(value)
     return value if math.isfinite(value) else str(value)
+
+
+def _after_and_by(lines: list[int], after: int, by: int) -> bool:
+    """Whether a line of the sorted ``lines`` comes after the line ``after`` and at or before the line ``by``."""
+    i = bisect.bisect_right(lines, after)
+    return i < len(lines) and lines[i] <= by

@@ -20,6 +20,7 @@ from assay.operators.logs._collect import Collector
 from assay.operators.logs._counters import (
     bracketed_counter,
     moving_counter,
+    of_a_total,
     positional_counter,
     range_end,
     second_counts,
@@ -28,6 +29,7 @@ from assay.operators.logs._counters import (
     step_number,
 )
 from assay.operators.logs._cut import mend_cut_tail
+from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
 from assay.operators.logs._gate import ShapeGate, is_prose, not_only_tables, only_a_nan_message
@@ -57,7 +59,6 @@ from assay.operators.logs._steps import (
     EpochRelative,
     counter_step,
     counts_each_epoch,
-    evaluation_line,
     says_epoch_ended,
     step_position,
 )
@@ -222,7 +223,10 @@ class _Stream:
             return
         if self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None))):
             return  # a table's header or row
+        before = self.relative.banner_of(rank)
         self.relative.banner(text, rank)  # an epoch's banner or footer: the epoch of the records around it
+        if before is not None and (self.relative.banner_of(rank) or 0) > before:
+            self.out.epoch_starts.add(line_no)  # a new epoch: a counter going back after it starts it again
         if not self.finer and self.relative.opened is not None:
             # where nothing counts finer, the epoch a banner or a bare footer opens numbers the lines after it
             self.steps[rank] = self.steps[None] = self.relative.opened
@@ -522,7 +526,7 @@ def emit_series(
     ) and bool(_AGGREGATE_WORDS & {t.lower() for t in cluster.template})
     metrics: dict[int, str] = {}
     for pos, word in names.items():
-        if pos == step_pos or cluster.template[pos + 1 : pos + 3] == ["/", "<*>"]:
+        if pos == step_pos or (cluster.template[pos + 1 : pos + 3] == ["/", "<*>"] and of_a_total(cluster, pos)):
             continue  # the step, or a counter printed with its total (``Train:  3/80``, an epoch of 80): no series
         name = series_name(_SPLIT_EPOCH.sub("epoch", word), keep_unknown)  # ``Epoch(train)`` is the epoch
         if name:
@@ -554,6 +558,8 @@ def emit_series(
         keep_unknown and stepped and metrics and not once
     ):
         return  # no known metric and no step: a line with numbers, not a series
+    if step_pos is not None and set(metrics.values()) == {"epoch"}:
+        return  # a header that prints its step and epoch only (``[step=7/50,epoch=1]``): the values follow it
     if hasattr(out, "decide"):
         out.decide(_why(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
     for line_no, rank, tokens, current in cluster.rows:

@@ -1,0 +1,79 @@
+"""Values printed over their goal, solvers that fit again, counters that start again under an epoch's banner,
+counts in thousands and JSON objects of quoted keys (issue 25). Own-written logs in those shapes, through
+``parse_log``."""
+
+from __future__ import annotations
+
+from log_files import write_log
+
+from assay.operators.logs import parse_log
+
+
+def _matlab_train(epochs: range) -> list[str]:
+    lines = ["Training with TRAINSCG."]
+    for k in epochs:
+        # the time is whole on some lines ("Time 85,"): the same template as "Time 80.29,"
+        time = f"{k // 5}" if k % 50 == 0 else f"{k / 5.3:.4f}"
+        lines.append(
+            f"Epoch {k}/2000, Time {time}, Performance {4.2 / (k + 1):.5g}/1e-10, Gradient {1.7 / (k + 1):.5g}/1e-06, "
+            f"Validation Checks {(k // 25) % 3}/6"
+        )
+    lines.append("Training with TRAINSCG completed: Validation stop.")
+    return lines
+
+
+def test_a_value_over_its_goal_is_the_value_and_the_performance_function_the_loss(tmp_path):
+    log = parse_log(write_log(tmp_path, _matlab_train(range(0, 226, 25))))
+    assert [s for s, _ in log.series("loss")] == list(range(0, 226, 25))  # the epoch, not the checks' count
+    assert log.series("loss")[-1] == (225, float(f"{4.2 / 226:.5g}"))
+    assert log.run["framework"] == "MATLAB"
+    assert log.run["status"] == "completed"
+
+
+def test_a_solver_that_fits_again_after_it_said_it_converged_has_no_restart(tmp_path):
+    lines = []
+    for fit in range(3):
+        lines += ["# weights:  9 (4 variable)", "initial  value 120.500000 "]
+        lines += [f"iter {k:3d} value {30 - fit - k / 10:.6f}" for k in range(10, 41, 10)]
+        lines += [f"final  value {26 - fit:.6f} ", "converged" if fit < 2 else "stopped after 40 iterations"]
+    log = parse_log(write_log(tmp_path, lines))
+    assert "restart" not in log.event_kinds()
+    assert log.run["status"] == "completed"
+    # without the line that says the fit ended, the counter going back is a resumed run
+    resumed = [line for line in lines if line != "converged"]
+    assert "restart" in parse_log(write_log(tmp_path, resumed, "resumed.log")).event_kinds()
+
+
+def test_a_counter_that_starts_again_under_each_epochs_banner_is_no_restart(tmp_path):
+    lines = []
+    for epoch in (1, 2, 3):
+        lines.append(f"Epoch {epoch}")
+        lines += [f"batch {b} loss {3 - epoch / 2 - b / 1000:.4f}" for b in (100, 200, 300)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert "restart" not in log.event_kinds()
+    assert len(log.series("loss")) == 9
+    # a banner whose epoch goes back is a resumed run
+    lines += ["Epoch 2", "batch 100 loss 2.0500"]
+    assert "restart" in parse_log(write_log(tmp_path, lines, "resumed.log")).event_kinds()
+
+
+def test_a_counter_printed_in_thousands_is_the_step(tmp_path):
+    lines = [f"[Iter: {k / 10:.1f}k / lr: 1.00e-4]\tTime: 58.{k}0 (Data: 49.{k}1)\tErr: {20 / k:.6f}\t" for k in range(1, 8)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("lr")] == list(range(100, 701, 100))
+
+
+def test_quoted_keys_of_a_json_object_keep_their_series_apart(tmp_path):
+    lines = ["["]
+    for step in (250, 500, 750):
+        lines += [
+            "  {",
+            f'    "step": {step},',
+            f'    "train loss": {1.2 - step / 1000:.4f},',
+            f'    "train samples": {step * 4},',
+            f'    "train time": {step / 10:.2f},',
+            f'    "elapsed time": {step / 5:.2f}',
+            "  },",
+        ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss") == [(250, 0.95), (500, 0.7), (750, 0.45)]
