@@ -80,8 +80,10 @@ def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -
         before_separator = (cut.template[-1] == "<*>" and punctuation) or (
             cut.template[-1][:1].isalpha() and follows in (":", "=")
         )
+        # or a key cut inside its word (``Total reward: 180.0 Expl`` where the records go on ``Explore P:``)
+        inside_key = cut.template[-1][:1].isalpha() and _cut_word(cut.template[-1], whole.template[size - 1 : size])
         if len(whole.rows) < 2 or len(whole.template) <= size or (
-            whole.template[-1] == "<*>" and not stops_between and not before_separator
+            whole.template[-1] == "<*>" and not stops_between and not before_separator and not inside_key
         ):
             continue  # (records that end on a value give no sign of where a complete one ends, unless the cut
             # one stops on the separator that follows a value inside them)
@@ -108,6 +110,11 @@ def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -
             whole.rows.append((line_no, rank, kept + [""] * (len(whole.template) - size), step))
             miner.by_length[size].remove(cut)
             return
+
+
+def _cut_word(word: str, whole: list[str]) -> bool:
+    """Whether ``word`` is the start of the complete records' word at its place, the rest cut off."""
+    return bool(whole) and whole[0] != word and whole[0].startswith(word)
 
 
 _FIXED = re.compile(r"^[-+]?\d+\.(\d+)$")

@@ -219,6 +219,23 @@ def says_epoch_ended(template: list[str], finer: bool = True) -> bool:
     return False
 
 
+#: Words that make a line a summary of steps already printed (``epoch 3 average loss: 0.2``).
+_AGGREGATE_WORDS = {"average", "avg", "mean"}
+
+
+def averages(template: list[str]) -> bool:
+    """Whether a template says it averages (``average``, ``avg``, ``mean`` among its words)."""
+    return bool(_AGGREGATE_WORDS & {t.lower() for t in template})
+
+
+def averages_records(template: list[str], rows: list, valued_steps: set[int]) -> bool:
+    """Whether a template with no counter of its own is an average over records printed before it: it says it
+    averages, and each of its lines comes at a step whose record printed its own counter and values
+    (``Train Epoch: 0 [7010/7010]  Loss: 0.11`` then ``Train Error: Avg loss: 0.23``). Where the counter is a line
+    of its own (``Iter 100:`` then ``avg loss 2.3``), the averaged line is that step's record."""
+    return bool(rows) and averages(template) and all(row[3] in valued_steps for row in rows)
+
+
 #: A line that prints the epoch's length: ``steps per epoch: 300``, ``300 iterations per epoch``.
 _STEPS_PER_EPOCH = re.compile(
     r"(?i)\b(?:steps|iterations|iters|batches|updates)[ _]per[ _]epoch\s*[:=]?\s*(\d+)"

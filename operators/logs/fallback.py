@@ -29,6 +29,8 @@ from assay.operators.logs._counters import (
     step_number,
 )
 from assay.operators.logs._cut import mend_cut_tail
+from assay.operators.logs._decisions import template_decision
+from assay.operators.logs._epochs import averages, averages_records
 from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
@@ -305,6 +307,11 @@ class _Stream:
         )
 
 
+def _prints_loss(cluster: Cluster) -> bool:
+    names, step_pos, _ = _step_of(cluster)
+    return any("loss" in key_slug(word) for pos, word in names.items() if pos != step_pos)
+
+
 def _names_metric(word: str) -> bool:
     """A word that names a metric assay knows (``loss``, ``lr``), not a step's."""
     return not is_step_key(word) and series_name(word, keep_unknown=False) is not None
@@ -323,32 +330,6 @@ def _step_before(lines: list[int], steps: dict[int, int], line_no: int) -> int |
     """The step of the last of ``lines`` (sorted) before ``line_no``, if one is."""
     at = bisect.bisect_left(lines, line_no)
     return steps[lines[at - 1]] if at else None
-
-
-#: Words that make a line numbered by its epoch a summary of the epoch's steps (``epoch 3 average loss: 0.2``).
-_AGGREGATE_WORDS = {"average", "avg", "mean"}
-
-
-def _why(
-    template: list[str], names: dict[int, str], step_pos: int | None, metrics: dict[int, str], fixed: bool, counted: bool
-) -> str:
-    """How a template's step and loss were chosen, in words, for the per-file table."""
-    shape = " ".join(template[:12]) + (" ..." if len(template) > 12 else "")
-    if step_pos is not None:
-        before_total = template[step_pos + 1 : step_pos + 2] == ["/"]
-        bracketed = template[step_pos - 1 : step_pos] in (["["], ["("])
-        counter = names.get(step_pos) or (
-            "an unnamed count" if before_total else "a number in brackets" if bracketed else "an unnamed field"
-        )
-        total = " with its total (made global across epochs where it starts again)" if before_total else ""
-        step = f"the counter '{counter}'{total}"
-    elif fixed:
-        step = "the 'Epoch k/N' header above its bar"
-    else:
-        step = "the counter of the line before" if counted else "nowhere (no counter; a line's position is no step)"
-    loss = next((names[p] for p, n in sorted(metrics.items()) if n == "loss"), None)
-    said = f"; loss: '{loss}'" if loss else ""
-    return f"'{shape}': step from {step}{said}"
 
 
 def _drop_non_values(cluster: Cluster, names: dict[int, str]) -> None:
@@ -476,6 +457,9 @@ def emit_all(
         pos = _step_of(c)[1]
         if pos is not None and c.template[pos + 1 : pos + 2] == ["/"] and (found := samples_per_step([row[2] for row in c.rows], pos, printed)):
             samples[int(c.rows[0][2][pos + 2])] = found
+    # the steps of records that print a loss themselves (no average over others): a line that averages at one of
+    # them sums the records up
+    valued = {row[3] for c in clusters if not averages(c.template) and _prints_loss(c) for row in c.rows}
     for cluster in clusters:
         if only_a_nan_message(cluster.template, [row[2] for row in cluster.rows]):
             continue  # the NaN event's message (see _events), not a record
@@ -489,6 +473,7 @@ def emit_all(
             relative=relative,
             whole_loss_named=whole and trained,
             samples_by_total=samples,
+            valued_steps=valued - {None},
         )
 
 
@@ -503,6 +488,7 @@ def emit_series(
     relative: dict[int, int] | None = None,
     whole_loss_named: set[str] | bool = False,
     samples_by_total: dict[int, tuple[int, int]] | None = None,
+    valued_steps: set[int] | None = None,
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
     per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``stepped_elsewhere``: a template of the
@@ -510,7 +496,8 @@ def emit_series(
     among the records is no step (a record printed twice, or once per epoch with no counter, would invent
     steps); ``fixed``: line number -> a step already known from the
     line's context (a Keras bar under its ``Epoch k/N``), over what the line prints; ``relative``: line number ->
-    steps to add to a counter printed without its total that starts again each epoch (see :class:`EpochRelative`)."""
+    steps to add to a counter printed without its total that starts again each epoch (see :class:`EpochRelative`);
+    ``valued_steps``: the steps the records that print their own counter and values are at."""
     shifts, relative = shifts or {}, relative or {}
     names, step_pos, _ = _step_of(cluster)
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
@@ -523,7 +510,14 @@ def emit_series(
     # the epoch: no step record of its own, and its values are the epoch's averages, not the step's
     summary = (
         by_epoch and (stepped_elsewhere or any(row[3] is not None for row in cluster.rows))
-    ) and bool(_AGGREGATE_WORDS & {t.lower() for t in cluster.template})
+    ) and averages(cluster.template)
+    # or a line with no counter of its own that averages after records that printed their values at its step
+    # (an evaluation's mean is the evaluation's value)
+    summary = summary or (
+        step_pos is None
+        and not evaluation_line(cluster.template)
+        and averages_records(cluster.template, cluster.rows, valued_steps or set())
+    )
     metrics: dict[int, str] = {}
     for pos, word in names.items():
         if pos == step_pos or (cluster.template[pos + 1 : pos + 3] == ["/", "<*>"] and of_a_total(cluster, pos)):
@@ -553,7 +547,7 @@ def emit_series(
     stepped = step_pos is not None or sum(row[3] is not None for row in cluster.rows) * 2 >= len(cluster.rows)
     # names assay does not know, printed once outside an evaluation (``Batch size per device = 2``): a
     # setting, not a series
-    once = len(cluster.rows) == 1 and step_pos is None and not evaluation_line(cluster.template)
+    once = len(cluster.rows) == 1 and step_pos is None and not evaluation_line(cluster.template) and not summary
     if not any(name in _RECOGNISED for name in metrics.values()) and not (
         keep_unknown and stepped and metrics and not once
     ):
@@ -561,7 +555,7 @@ def emit_series(
     if step_pos is not None and set(metrics.values()) == {"epoch"}:
         return  # a header that prints its step and epoch only (``[step=7/50,epoch=1]``): the values follow it
     if hasattr(out, "decide"):
-        out.decide(_why(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
+        out.decide(template_decision(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
     for line_no, rank, tokens, current in cluster.rows:
         step = current
         if summary and current is None:

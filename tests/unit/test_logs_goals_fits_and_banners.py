@@ -77,3 +77,27 @@ def test_quoted_keys_of_a_json_object_keep_their_series_apart(tmp_path):
         ]
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("loss") == [(250, 0.95), (500, 0.7), (750, 0.45)]
+
+
+def test_an_average_printed_after_the_records_at_their_last_step_is_no_record(tmp_path):
+    lines = [f"Train Epoch: 1 [{b}/600 ({b // 6}%)]\tLoss: {0.5 - b / 10000:.6f}" for b in range(100, 601, 100)]
+    lines.append("Train set: Average loss: 0.4100")
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1] == (600, 0.44)  # the last step's own loss, not the epoch's average
+    assert log.series("epoch_avg_loss") == [(600, 0.41)]  # kept, under its own name
+
+
+def test_an_average_on_the_line_after_its_own_counter_is_that_steps_record(tmp_path):
+    lines = []
+    for step in (100, 200, 300):
+        lines += [f"Iteration {step}:", f"  avg loss {3 - step / 100:.2f}"]
+    assert [s for s, _ in parse_log(write_log(tmp_path, lines)).series("loss")] == [100, 200, 300]
+
+
+def test_a_last_record_cut_inside_a_keys_word_keeps_its_complete_fields(tmp_path):
+    lines = [f"Episode: {k} Total reward: {100 + 5 * k:.1f} Explore P: {1 - k / 50:.4f} Training Loss {1 / k:.4f}"
+             for k in range(1, 7)]
+    lines.append("Episode: 7 Total reward: 135.0 Expl")  # the excerpt ends inside the next key
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("reward")[-1] == (7, 135.0)
+    assert log.series("loss")[-1] == (6, 0.1667)
