@@ -46,6 +46,13 @@ _LINE_CHARS = 16
 # A short line of numbers only ("8", "+4.6%", "7.08s", "0.2 0.4"), and two numbers fused ("1.00.8",
 # "7.36s7.04s") or a tick glued to its axis title ("Scale1.3x").
 _NUMBERS_LINE = re.compile(r"[ \t]*(?:[-−+~]?\d+(?:\.\d+)?(?:[ \t]*(?:%|[xX×]|ms|s))?[ \t]*)+")
+#: An axis's tick: a whole number alone on its line, no unit.
+_TICK = re.compile(r"[ \t]*\d{1,4}[ \t]*")
+#: How far up and down a plot's run of number lines is read for an axis among its labels.
+_AXIS_RUN = 40
+#: A run of this many short lines of numbers with no word between them is a plot's labels (a bar chart's value
+#: over each bar): a table flattened one cell a line names its row every few cells.
+_LONG_RUN = 16
 _FUSED = re.compile(r"\d\.\d+(?:\.|[A-Za-z%×]{1,3})\d|[A-Za-z]\d+(?:\.\d+)?[xX×%]")
 _PLOT_LINE_CHARS = 24
 
@@ -64,16 +71,29 @@ def plot_label(text: str, start: int, end: int) -> bool:
         or not (_BARE.fullmatch(text, lo, hi) or _FUSED.search(text, lo, hi))
     ):
         return False
-    lines = [*_plot_lines(text, lo - 1, -1), text[lo:hi], *_plot_lines(text, hi, 1)]
-    return len(lines) >= _MIN_RUN and any(_FUSED.search(line) for line in lines)
+    up, down = _plot_lines(text, lo - 1, -1), _plot_lines(text, hi, 1)
+    near = [*up[:_MAX_RUN], text[lo:hi], *down[:_MAX_RUN]]
+    if len(near) >= _MIN_RUN and any(_FUSED.search(line) for line in near):
+        return True
+    run = [*reversed(up), text[lo:hi], *down]
+    return len(run) >= _LONG_RUN or _axis_among(run)
+
+
+def _axis_among(lines: list[str]) -> bool:
+    """Whether a run of short lines of numbers holds an axis: three or more unitless whole numbers, each alone
+    on its line, that step evenly in the order they come (a log axis's ``103``, ``102``, ``101``, ``100`` whose
+    exponents lost their raise) between the bars' labels. A table flattened one cell a line puts its rows' names
+    between its numbers, and its counts (8, 16, 32 GPUs) do not step evenly among ratio cells."""
+    ticks = [int(line) for line in lines if _TICK.fullmatch(line)]
+    return len(ticks) >= _MIN_RUN and len(ticks) < len(lines) and _even([float(t) for t in ticks])
 
 
 def _plot_lines(text: str, at: int, step: int) -> list[str]:
-    """The short lines of numbers next to each other from the line break at ``at`` on, up (``step`` -1)
-    or down (1)."""
+    """The short lines of numbers next to each other from the line break at ``at`` on, up (``step`` -1,
+    nearest first) or down (1)."""
     out: list[str] = []
     for lo, hi in _neighbours(text, at, step, _PLOT_LINE_CHARS):
-        if len(out) >= _MAX_RUN or not (_NUMBERS_LINE.fullmatch(text, lo, hi) or _FUSED.search(text, lo, hi)):
+        if len(out) >= _AXIS_RUN or not (_NUMBERS_LINE.fullmatch(text, lo, hi) or _FUSED.search(text, lo, hi)):
             break
         out.append(text[lo:hi])
     return out

@@ -79,3 +79,31 @@ def test_three_measurements_that_step_evenly_by_chance_stay(tmp_path):
         (1.05, "x"),
         (1.13, "x"),
     ]
+
+
+def _bars(values: list[float]) -> str:
+    return "".join(f"{v:.1f}x\n" for v in values)
+
+
+def test_bar_labels_between_a_log_axis_ticks_are_no_claims(tmp_path):
+    # a bar chart's value over each bar, the log axis's 10^3 ... 10^0 read without their raise ("103")
+    figure = (
+        "(a) Eight accelerators\n"
+        + _bars([1.2, 2.4, 1.8, 3.1])
+        + "103\n"
+        + _bars([1.1, 2.6, 1.9])
+        + "102\n"
+        + _bars([1.4, 2.2])
+        + "101\n100\nJoules per request\n\n"
+    )
+    assert values_of(tmp_path, BODY + figure) == [(31.0, "%")]
+
+
+def test_a_long_run_of_bar_labels_is_no_claim_but_a_table_naming_its_rows_keeps_its_cells(tmp_path):
+    labels = [1.0 + ((7 * k) % 23) / 10 for k in range(18)]  # no even steps, no axis: only the run's length
+    figure = "(b) Four accelerators\n" + _bars(labels) + "Energy per request\n\n"
+    rows = "".join(f"Model{k}\n{v:.1f}x\n{v + 0.3:.1f}x\n" for k, v in enumerate(labels[:6]))
+    table = "Table 6: Speedup of Foo per model.\n\n" + "Model\nSmall\nLarge\n" + rows + "\n"
+    values = values_of(tmp_path, BODY + figure + table)
+    assert values[0] == (31.0, "%")
+    assert len(values) == 1 + 12  # the table's twelve cells, none of the figure's eighteen labels
