@@ -30,7 +30,7 @@ from assay.operators.logs._counters import (
 )
 from assay.operators.logs._cut import mend_cut_tail
 from assay.operators.logs._decisions import template_decision
-from assay.operators.logs._epochs import averages, averages_records
+from assay.operators.logs._epochs import EPOCH_NUMBER, averages, averages_records
 from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
@@ -53,6 +53,7 @@ from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._processes import process_ranks
 from assay.operators.logs._records import BAR_GLUED, records_of_line, second_lines
 from assay.operators.logs._samples import printed_batches, samples_per_step
+from assay.operators.logs._split_headings import HEADING, SplitHeadings
 from assay.operators.logs._steps import (
     BARE_BAR,
     LISTED_STEP,
@@ -124,6 +125,7 @@ class GenericParser(LogParser):
         + r"|^\s*(?i:step|iter|iteration|epoch|global_step)\b[\w\s/|,.\-()]*$"
         r"|" + BOX_ROW.pattern
         + r"|^\s*$"  # a blank line ends a block of ``key: value`` lines (``KeyBlocks``)
+        + "|" + HEADING  # a split's heading over the values it names (``Validating on dev``)
         + "|" + TREE_LINE  # a node of a report drawn as a tree (``├── Validation``)
         + r"|^\s*[|┃│║][^\n]*[|┃│║]\s*$"  # a row of a bordered table (``| step | loss |``, ``┃ step ┃``)
         + "|" + OPTION_LINES + "|" + LISTED_STEP  # a script's options (``world_size: 8``); a step in a list
@@ -182,6 +184,7 @@ class _Stream:
         self.trees = TreeReports()
         self.blocks = KeyBlocks(out, self._line, self._record_at)
         self.finer = False  # a counter finer than the epoch was seen
+        self.headings = SplitHeadings()
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         if (pieces := records_of_line(text)) is not None:  # a bar's draws, records pasted without line breaks
@@ -249,6 +252,9 @@ class _Stream:
             # node3 CANCELLED AT 2024-...``): their numbers are the error's or the job's, and they are no progress
             return
         tokens = tokens_of(text)
+        counted = self.headings.evaluating and (counter_step(text) is not None or bool(EPOCH_NUMBER.search(text)))
+        if (split := self.headings.split_of(text, line_no, counted)) is not None:
+            tokens = [split, *tokens]  # values under an evaluation's heading: that split's, named so
         if len(tokens) >= 2:
             self.miner.add(tokens, line_no, rank, self.steps.get(rank, self.steps.get(None)))
 

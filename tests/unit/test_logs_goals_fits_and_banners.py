@@ -101,3 +101,22 @@ def test_a_last_record_cut_inside_a_keys_word_keeps_its_complete_fields(tmp_path
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("reward")[-1] == (7, 135.0)
     assert log.series("loss")[-1] == (6, 0.1667)
+
+
+def test_values_right_under_an_evaluations_heading_are_the_evaluations(tmp_path):
+    lines = []
+    for epoch in (1, 2):
+        lines += [
+            f"===== Summary epoch {epoch} / 10",
+            "Training on shard_a",
+            f"Loss = {1.2 - epoch / 10:.3f} | err = 0.30",
+            "-----",
+            "Validating on shard_dev",
+            f"Loss = {1.6 - epoch / 10:.3f} | err = 0.44",
+            "-----",
+            f"Learning rate = 0.0{epoch}",
+        ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [v for _, v in log.series("val_loss")] == [1.5, 1.4]
+    assert [v for _, v in log.series("loss")] == [1.1, 1.0]
+    assert not any(n.startswith("val_") and "learning" in n for n in log.metrics.column("name").to_pylist())
