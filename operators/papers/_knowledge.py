@@ -30,7 +30,7 @@ from assay.operators.papers._proposals import (
     proposals,
 )
 from assay.operators.papers._rows import baseline_mentions, claim_row, entity_rows, mention_row, relations
-from assay.operators.papers._sections import REFERENCES, Structure
+from assay.operators.papers._sections import ACKNOWLEDGEMENTS, REFERENCES, Structure
 from assay.operators.papers._sentences import chunk_spans
 from assay.operators.papers._subjects import (
     Doubt,
@@ -118,7 +118,8 @@ def _draft(source: Source, operator: str, limits: Limits) -> _Draft:
     cap = limits.max_mentions
     found = found + hardware_counts(text, found, cap) + sized_models(text, found, cap)
     structure = Structure(text)
-    proposed = proposals(text, lang, found, title)
+    # a name the acknowledgements give (a centre thanked for its support) is none the paper proposes
+    proposed = [p for p in proposals(text, lang, found, title) if structure.section(p.start) != ACKNOWLEDGEMENTS]
     # each named as the body names it: "Sparsity-aware Memory Optimization (SAMO)" is SAMO after that
     own = list(dict.fromkeys(short_form(text, n) for n in own_systems(text, proposed, found, structure.section)))
     found = found + _proposal_mentions(text, lang, proposed, cap)
@@ -194,10 +195,13 @@ def _names_mentions(text: str, lang: str, names: list[str], limit: int) -> list[
 
 # -- claims -----------------------------------------------------------------------------------------------
 def _in_prose(claims: list[Claim], structure: Structure) -> list[Claim]:
-    """The claims of the document's prose, each with its section: not references, captions or residue."""
+    """The claims of the document's prose, each with its section: not references, acknowledgements, captions or
+    residue."""
     kept = []
     for claim in claims:
         claim.section = structure.section(claim.start)
+        if claim.section == ACKNOWLEDGEMENTS and not structure.captioned(claim.start):
+            continue  # thanks and grants; a figure's caption the page set in after them still counts
         if claim.section != REFERENCES and (
             not structure.residue(claim.start)
             or table_result(structure.text, claim.start, claim.end, claim.unit)  # "Foo | 3.2x"

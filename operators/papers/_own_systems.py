@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from assay.operators.papers._mentions import Mention
 from assay.operators.papers._proposals import COMPARED_BEFORE, STRONG_EVIDENCE, Proposal
+from assay.operators.papers._sections import ACKNOWLEDGEMENTS
 from assay.operators.papers._title_names import occurrences
 
 #: How much each kind of evidence says that a name is the paper's own system (see ``own_systems``).
@@ -29,6 +30,9 @@ _EVIDENCE = {
 _UNNAMED = ("technique",)
 #: Kinds of known names that are never a paper's system: what it runs on or trains.
 NOT_SYSTEMS = ("hardware", "model", "dataset")
+#: Evidence that the paper presents a name itself (its title's, "we present X", its package's): a benchmark, a
+#: model or a chip it presents is its own whatever kind the gazetteer knows the name as.
+_PRESENTED = ("title", "propose", "package")
 
 
 def own_systems(
@@ -44,13 +48,16 @@ def own_systems(
     scored: list[tuple[float, int, str]] = []
     names = {p.name for p in proposed}
     for p in proposed:
-        if p.name.lower() in not_systems or _footnoted(text, p.name, names):
+        # a benchmark, a model or a chip the paper itself presents ("We present MLPerf, an ML benchmark") is
+        # its own; one it merely names is what it runs on or trains
+        known_kind = p.name.lower() in not_systems and p.how not in _PRESENTED
+        if known_kind or _footnoted(text, p.name, names):
             continue
         body = compared = 0
         forms: Counter[str] = Counter()
         # Case-blind: translations and headings vary the case ("FLUX", "Flux").
         for start, end in occurrences(text, p.name, False, 2000):
-            if section(start) in ("front", "references") or (
+            if section(start) in ("front", "references", ACKNOWLEDGEMENTS) or (
                 text[start:end].islower() and not p.name.islower()
             ):
                 continue  # not the body, or an ordinary word ("compute" for a name "Compute")

@@ -5,7 +5,7 @@ one pass over the lines finds them: a line naming a known section ("Abstract", "
 RESULTS", "参考文献", "Abstract—...") starts it; other numbered short lines ("2 Setup") start a ``body``
 section. Lines that carry no prose are residue: captions ("Table 1: ...", "图3"), axis ticks ("100% 80%
 60%") and flattened table rows ("355M 19.31 45.18%"). Claims are only taken from prose outside the
-references; each keeps the section it was found in.
+references and the acknowledgements; each keeps the section it was found in.
 
 Only lines that hold a candidate claim are classified (``Structure.residue``), so an abstract costs one
 search for a line break.
@@ -21,6 +21,8 @@ from assay.operators.papers._clause import RESULT_HEADER as _RESULT_HEADER
 from assay.operators.papers._clause import SETTING_HEADER as _SETTING_HEADER
 
 ABSTRACT, BODY, REFERENCES = "abstract", "body", "references"
+#: Thanks to funders, centres and colleagues: no claims, and no name there is the paper's own system.
+ACKNOWLEDGEMENTS = "acknowledgements"
 _KINDS = [
     ("abstract", r"abstract|摘\s*要"),
     ("introduction", r"introduction|引\s*言|介绍|绪论|前言|概述"),
@@ -31,6 +33,7 @@ _KINDS = [
     ),
     ("conclusion", r"conclusions?|concluding\s+remarks|discussion|summary|future\s+work|结论|总结|结语|小结"),
     ("references", r"references|bibliography|参考文献|引用"),
+    (ACKNOWLEDGEMENTS, r"acknowledge?ments?|致谢|鸣谢"),
     ("appendix", r"appendix|appendices|附录"),
     ("related work", r"related\s+work|background|prior\s+work|相关工作|背景"),
 ]
@@ -65,6 +68,10 @@ _PROSE_WORD = re.compile(
 
 
 _ROW_CHARS = 160
+#: How far back a caption's paragraph may start (characters).
+_CAPTION_REACH = 1200
+#: A paragraph that opens with a caption ("Figure 4. ...", "Table 2: ...", "图3").
+_CAPTION_OPENS = re.compile(r"[ \t]*(?:(?:Figure|Fig\.|Table|Tab\.)[ \t]*\d+[a-z]?[ \t]*[:.|–—-]|[图表][ \t]*\d+)", re.I)
 _LINE_WINDOW = 400
 _CELL_CHARS = 12
 
@@ -119,6 +126,13 @@ class Structure:
                 return "front"
             return ABSTRACT if pos < _ABSTRACT_REACH else BODY
         return self.names[i]
+
+    def captioned(self, pos: int) -> bool:
+        """Whether ``pos`` is in a paragraph that opens with a caption (``Figure 4. ...``): a float's caption a
+        PDF's page set in after the acknowledgements still says what the evaluation found."""
+        start = self.text.rfind("\n\n", max(0, pos - _CAPTION_REACH), pos)
+        start = 0 if start < 0 and pos <= _CAPTION_REACH else start + 2 if start >= 0 else -1
+        return start >= 0 and _CAPTION_OPENS.match(self.text, start) is not None
 
     def residue(self, pos: int) -> bool:
         """Whether the line at ``pos`` is a heading, caption, axis or table row rather than prose."""

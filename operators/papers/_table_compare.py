@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from assay.operators.papers._table_units import CELL_SEP, SETTING_CELL, VALUE_CELL, header_row
+from assay.operators.papers._table_units import CELL_SEP, SETTING_CELL, VALUE_CELL, header_row, quotient_names
 
 #: A header that compares two things: ``X vs Y``, ``X vs. Y``, ``X versus Y``, ``X over Y``, ``X relative to Y``.
 _COMPARING = re.compile(
@@ -258,8 +258,12 @@ def by_layout(
     """Whose the figure at ``column`` of ``rows[row]`` is and against what, where the table's layout says so
     (the readings of this module, in order), and whether the cell is the reference row's own normalisation."""
     head = header[column] if column < len(header) else ""
+    quotient = quotient_names(head, caption)
     pair = (
         compared(head)
+        # a ratio's column: the denominator's result against the numerator, as a speedup is the baseline's time
+        # over the system's (the paper's own system, where the numerator names it, is the subject: ``_tables``)
+        or ((quotient[1], quotient[0]) if quotient else None)
         or change_pair(header, rows[row], column)
         or _column_pair(header, rows, row, column)
         or change_row(rows, row, column)

@@ -40,6 +40,13 @@ _SPEEDUP_CAPTION = re.compile(
     r"(?:(?:average|mean|median|overall|end-to-end|relative|normali[sz]ed)\s+)*speed-?ups?\b(?!\s*(?:and|&|,))",
     re.I,
 )
+#: A header that is the quotient of two names (``Im2col/ZConv``, ``LibTorch/ LibTorch-ZConv``): each side a name of
+#: two characters or more with a capital or a digit, so a rate's unit (``tok/s``, ``GB/s``, ``ms/iter``) is none.
+QUOTIENT_HEAD = re.compile(
+    r"^\s*(?P<a>(?=[\w.+-]*[A-Z0-9])[A-Za-z][\w.+-]+)\s*/\s*(?P<b>(?=[\w.+-]*[A-Z0-9])[A-Za-z][\w.+-]+)\s*$"
+)
+#: A caption that says its table holds ratios (``Peak memory ratio (Baseline/Ours)``, ``normalized to ...``).
+_RATIO_CAPTION = re.compile(r"\bratios?\b|\bnormali[sz]ed\b|\brelative\b", re.I)
 #: A header cell writing a unit of its own in brackets (``Time (ms)``, ``Size [GB]``).
 _OWN_UNIT = re.compile(r"[(\[][^()\[\]]{1,12}[)\]]")
 #: A table's caption: ``Table N`` opening it (a PDF's, a Markdown file's), or a LaTeX caption on a line of its own.
@@ -94,6 +101,9 @@ def column_units(text: str, top: int) -> list[str | None]:
     if len(widths) > 1:
         return units  # a header not aligned with its rows' cells: which column is which is not known
     caption = caption_above(text, top) or caption_below(text, end)
+    if _RATIO_CAPTION.search(caption) and any(QUOTIENT_HEAD.match(c) for c in head[1:]):
+        # a table of ratios whose columns name what is divided by what: each such column's numbers are multiples
+        return [None if j == 0 or not QUOTIENT_HEAD.match(c) else "x" for j, c in enumerate(head)]
     found = {"%" if m["u"] in "%％" else "x" for m in _CAPTION_UNIT.finditer(caption)}
     if not found and _SPEEDUP_CAPTION.match(caption):
         found = {"x"}
@@ -101,6 +111,13 @@ def column_units(text: str, top: int) -> list[str | None]:
         return units
     unit = found.pop()
     return [None if j == 0 or _OWN_UNIT.search(c) else unit for j, c in enumerate(head)]
+
+
+def quotient_names(header: str, caption: str) -> tuple[str, str] | None:
+    """``(numerator, denominator)`` of a header that divides one name by another in a table whose caption says it
+    holds ratios (``Peak memory ratio (Baseline/Ours)`` over ``Im2col/ZConv``), else None."""
+    m = QUOTIENT_HEAD.match(header)
+    return (m["a"], m["b"]) if m and _RATIO_CAPTION.search(caption) else None
 
 
 def _spanned(units: list[str | None], head: list[str], text: str, top: int) -> list[str | None]:

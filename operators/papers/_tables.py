@@ -125,8 +125,11 @@ def attribute_cells(
         if pair:  # the table's layout says who and against what (a comparing header, a change column, ...)
             if pair[2]:
                 references.append(claim)  # the reference row's own 1.0x: the normalisation, no result (P8)
-            claim.subject, claim.subject_source = pair[0], "table"
-            claim.versus, claim.versus_span, claim.versus_source = pair[1], None, "table"
+            subject, versus = pair[0], pair[1]
+            if _named_in(versus, owned) and not _named_in(subject, owned):
+                subject, versus = versus, subject  # the paper's own system is the result, the other its baseline
+            claim.subject, claim.subject_source = subject, "table"
+            claim.versus, claim.versus_span, claim.versus_source = versus, None, "table"
             _provenance(claim, cell)
             continue
         subject, axis = _subject(cell, owned, systems, columns)

@@ -133,3 +133,25 @@ def test_the_system_the_paper_calls_its_own(rules):
     c = claims_by_text(text, rules)
     assert c["2.4x"]["subject"] == "Zephyrix"
     assert c["48%"]["subject"] == "Zephyrix"
+
+
+def test_a_benchmark_the_paper_presents_is_its_own_and_a_centre_it_thanks_is_none(rules):
+    # the gazetteer knows DLRM as a model: named by others it is what a paper trains; presented, it is the paper's
+    text = (
+        "Recommendation Models at Scale\n\n"
+        "Abstract\n\n"
+        "We therefore present DLRM, a recommendation model with a parallel embedding design.\n\n"
+        "5 Evaluation\n\n"
+        "Its training throughput rises by 2.4x over a data-parallel baseline on 64 GPUs.\n\n"
+        "Acknowledgements\n\n"
+        "Work at Example University received support from the Data Systems Research\n"
+        "Center, a Joint Center sponsored by 12 member companies, whose funding grew 30% last year.\n\n"
+        # a PDF's page sets a figure's caption in after the thanks, before the references
+        "Figure 6. Throughput by cluster size. It grows by 3.1x from 8 to 64 GPUs.\n\n"
+        "References\n\n"
+    )
+    c = claims_by_text(text, rules)
+    assert c["2.4x"]["subject"] == "DLRM"
+    assert "30%" not in c  # the acknowledgements state no result
+    assert "3.1x" in c  # a caption set in among them still does
+    assert entity_id("system", "Center") not in proposed_ids(text, rules)
