@@ -111,19 +111,23 @@ def variable_names(template: list[str]) -> dict[int, str]:
 def _subject_of_is(template: list[str], i: int) -> str | None:
     """The name of a value a sentence states with "is" after qualifiers that hold numbers of their own
     (``Average objective function for 'output' for minibatches 40-49 is -35.0``): the words before the first
-    ``for``/``over``/``on`` of the qualifiers, as far as the synonym table knows them, else None."""
+    ``for``/``over``/``on`` of the qualifiers, as far as the synonym table knows them, else None; a value stated
+    at a step (``Score at iteration 60 is 2.5``, Deeplearning4j's listener) is named by its words whatever they
+    are, the step being the qualifier's."""
     if i < 3 or template[i - 1].lower() not in ("is", "was"):
         return None
-    first = None
+    first = at_step = None
     for j in range(i - 2, max(0, i - 16), -1):
         if template[j] != "," and template[j] in _NAME_STOPS:
             break
-        if template[j].lower() in ("for", "over", "on") and template[j - 1][:1].isalpha():
+        if template[j].lower() in ("for", "over", "on", "at") and template[j - 1][:1].isalpha():
             first = j
+            at_step = template[j].lower() == "at" and is_step_key(template[j + 1]) and template[j + 2] == "<*>"
     if first is None:
         return None
     phrased = phrase_name(template, first - 1)
-    return phrased if phrased and (metric_name(phrased) or loss_by_ending(key_slug(phrased))) else None
+    known = phrased and (metric_name(phrased) or loss_by_ending(key_slug(phrased)))
+    return phrased if known or (phrased and at_step) else None
 
 
 def _opens_pairs(template: list[str], j: int, i: int) -> bool:

@@ -100,6 +100,10 @@ SPEECH_RL_ROWS: tuple[Marker, ...] = (
     # (catboost/catboost catboost/libs/logging: '\ttotal: ...', '\tremaining: ...')
     Marker("CatBoost", r"^\d+:\t(?:learn|test): -?[\d.]+[^\n]*\ttotal: [^\t]+\tremaining: ",
            "120:\tlearn: 0.4012311\ttest: 0.4420127\tbest: 0.4401000 (98)\ttotal: 3.21s\tremaining: 23.5s"),
+    # Deeplearning4j's listeners log under its package (org.deeplearning4j.optimize.listeners), which logback
+    # abbreviates to its initials (deeplearning4j/deeplearning4j ScoreIterationListener: 'Score at iteration {} is {}')
+    Marker("Deeplearning4j", r"\borg\.deeplearning4j\.|\bo\.d\.o\.l\.\w+Listener\b",
+           "10:11:12.345 [main] INFO  o.d.o.l.ScoreIterationListener - Score at iteration 40 is 0.6931"),
     # MATLAB's toolboxes, closed source, as their documentation shows the command window: ``train`` (shallow
     # networks) names its training function (``Training with TRAINLM.``, ``... completed: Performance goal
     # met.``) and prints ``Epoch n/N, Time t, Performance p/goal, ...``; ``trainNetwork`` says where it trains and

@@ -138,6 +138,11 @@ VISION_ROWS: tuple[Marker, ...] = (
     Marker("InsightFace", r"\bGlobal Step: \d+\s+(?:Fp16 Grad Scale: [\d.]+\s+)?Required: [\d.]+ hours",
            "Training: 2023-04-05 06:07:08,900-Speed 4120.31 samples/sec   Loss 21.4012   LearningRate 0.100000   "
            "Epoch: 2   Global Step: 9000   Fp16 Grad Scale: 16384   Required: 31 hours"),
+    # PySlowFast's log_json_stats: 'json_stats: {"_type": "train_iter", "cur_epoch": "1", ...}' (facebookresearch/
+    # SlowFast slowfast/utils/logging.py), as the codebases built on it (TimeSformer, MViT) print it
+    Marker("PySlowFast", r'\bjson_stats: \{"_type": "(?:train|val|test)_(?:iter|epoch)"',
+           '[INFO: logging.py:   67]: json_stats: {"_type": "train_iter", "cur_epoch": "3", "cur_iter": "40", '
+           '"loss": 0.4812, "lr": 0.05}'),
     # nnU-Net v1's NetworkTrainer prints ``train loss : %.4f`` alone on its line (a space before the colon) through
     # print_to_log_file, which stamps ``%Y-%m-%d %H:%M:%S.%f: `` (a learnt prefix, stripped before markers are read)
     # (MIC-DKFZ/nnUNet nnunet/training/network_training/network_trainer.py)

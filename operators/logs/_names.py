@@ -258,10 +258,11 @@ AMOUNT_WORDS = re.compile(r"sample|token|tok|img|image|example|seen|consumed|byt
 
 
 def is_step_key(key: str) -> bool:
-    """A step's key, also behind a word that says training (DLLogger's ``Training Iteration: 651``) or that
-    it counts across epochs (OpenPCDet's ``Acc_iter 1100``, accumulated)."""
+    """A step's key, also behind a word that says training (DLLogger's ``Training Iteration: 651``), that
+    it counts across epochs (OpenPCDet's ``Acc_iter 1100``, accumulated) or that it is the current one
+    (PySlowFast's ``"cur_iter": "10"``)."""
     slug = _INDEX_SUFFIX.sub("", key_slug(key))  # Pax's ``step_i``, ``iter_num``, ``step_idx``
-    for prefix in ("training_", "train_", "acc_", "accumulated_", "global_"):
+    for prefix in ("training_", "train_", "acc_", "accumulated_", "global_", "cur_", "curr_", "current_"):
         if slug.startswith(prefix) and slug[len(prefix) :] in _STEP_KEYS:
             return True
     return slug in _STEP_KEYS or _echoed_run_count(slug) is not None or run_count(key)

@@ -1,0 +1,33 @@
+"""A value stated at a step in a sentence (``Score at iteration 40 is 0.69``), a counter named as the current one
+(``"cur_iter": "40"``), and the framework rows that recognise such lines (issue 25). Own-written logs in those
+shapes, through ``parse_log``."""
+
+from __future__ import annotations
+
+from log_files import write_log
+
+from assay.operators.logs import parse_log
+
+
+def test_a_value_stated_at_a_step_is_named_by_its_words_and_placed_at_that_step(tmp_path):
+    lines = [f"10:11:{k:02d}.345 [main] INFO  o.d.o.l.ScoreIterationListener - Score at iteration {k * 20} is {2 - k / 10:.4f}"
+             for k in range(1, 6)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("score") == [(20, 1.9), (40, 1.8), (60, 1.7), (80, 1.6), (100, 1.5)]
+    assert log.run["framework"] == "Deeplearning4j"
+
+
+def test_a_stated_value_not_at_a_step_needs_a_known_name(tmp_path):
+    lines = [f"Budget for job {k} is {k * 3}" for k in range(1, 5)]
+    assert "budget" not in set(parse_log(write_log(tmp_path, lines)).metrics.column("name").to_pylist())
+
+
+def test_the_current_iteration_is_the_step(tmp_path):
+    lines = [
+        f'[INFO: logging.py:   67]: json_stats: {{"_type": "train_iter", "cur_epoch": "2", "cur_iter": "{k}", '
+        f'"loss": {1 - k / 100:.4f}, "lr": 0.05, "mode": "train"}}'
+        for k in (10, 20, 30)
+    ]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss") == [(10, 0.9), (20, 0.8), (30, 0.7)]
+    assert log.run["framework"] == "PySlowFast"
