@@ -432,6 +432,26 @@ def positional_counter(cluster: Cluster, names: dict[int, str], percent: set[int
     return None
 
 
+def leading_pair(cluster: Cluster, names: dict[int, str]) -> int | None:
+    """Two unnamed whole numbers opening a record before its named fields (``333 154 Loss=0.51 Time=0.04``, a
+    script's ``print(epoch, i, ...)``): the first the epoch, which never goes down, the second the counter within
+    it, which rises while the epoch stays and starts again when it goes up; the second is the step (as printed,
+    no epoch length being printed, D7) and the first is named ``epoch``. Two records or more."""
+    t, rows = cluster.template, cluster.rows
+    if len(rows) < 2 or len(t) < 4 or t[:2] != ["<*>", "<*>"] or not t[2][:1].isalpha() or 0 in names or 1 in names:
+        return None
+    if not all(row[2][0].isdigit() and row[2][1].isdigit() for row in rows):
+        return None
+    pairs = [(int(row[2][0]), int(row[2][1])) for row in rows]
+    for (e0, i0), (e1, i1) in zip(pairs, pairs[1:], strict=False):
+        if e1 < e0 or (e1 == e0 and i1 <= i0):
+            return None  # the epoch went back, or the counter did not rise within it
+    if len({e for e, _ in pairs}) == len(pairs):
+        return None  # every record a new first number: no counter within it
+    names[0] = "epoch"
+    return 1
+
+
 #: Separators a template sets its fields apart with, a counter standing alone between two of them.
 _FIELD_SEPARATORS = ("-", "|")
 

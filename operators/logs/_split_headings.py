@@ -1,37 +1,53 @@
 """A line that only names the split the lines right under it measure (``Validating on dev``, ``Evaluation:``,
 ``Test set results``), over lines of values that do not name it themselves (``Loss = 1.656 | err = 0.447``, the
-same line the training section prints): those values are the evaluation's. The heading holds for the lines that
-follow it one after another, until a line that prints a counter (a training record goes on); a line between
-(a rule, ``-----``, a blank) ends it."""
+same line the training section prints): those values are the evaluation's. A heading that introduces the best
+record (``Best model at step 0:``) is over values that restate a record printed before: no record of their own.
+The heading holds for the lines that follow it one after another, until a line that prints a counter (a
+training record goes on); a line between (a rule, ``-----``, a blank) ends it."""
 
 from __future__ import annotations
 
 import re
 
+from assay.operators.logs._epochs import EPOCH_NUMBER
 from assay.operators.logs._evaluation_lines import EVALUATION_WORD
+from assay.operators.logs._steps import counter_step
 
 #: A heading of a split: words only, no number, short; opening with the split's word.
-HEADING = r"^\W*(?P<split>(?i:validat\w*|evaluat\w*|test(?:ing)?|dev|train(?:ing)?))\b[^\d\n]{0,60}\s*$"
+HEADING = (
+    r"^\W*(?P<split>(?i:validat\w*|evaluat\w*|test(?:ing)?|dev|train(?:ing)?))\b[^\d\n]{0,60}\s*$"
+    r"|^\W*(?P<best>(?i:best))\b[^\n]{0,60}:\s*$"
+)
 _HEADING = re.compile(HEADING)
+#: What ``split_of`` says of a line under a best record's heading: a restatement, no record.
+RESTATED = "best"
 
 
 class SplitHeadings:
     """The evaluation heading the lines of one stream are under, if any."""
 
     def __init__(self) -> None:
-        self.evaluating = False
+        self.evaluating = False  # under a heading (of an evaluation, or of the best record)
+        self.under: str | None = None
         self._next = -1  # the line the heading reaches next
 
-    def split_of(self, text: str, line_no: int, counted: bool) -> str | None:
-        """``val`` where ``text`` is a line of values right under an evaluation's heading (it is named so), else
-        None; ``counted``: the line prints a counter of its own (a training record: the heading no longer holds)."""
+    def split_of(self, text: str, line_no: int) -> str | None:
+        """``val`` where ``text`` is a line of values right under an evaluation's heading (it is named so),
+        ``RESTATED`` under a best record's, else None. A line that prints a counter of its own (a training
+        record) ends the heading."""
         heading = _HEADING.match(text)
         if heading:
-            self.evaluating = not heading["split"].lower().startswith("train")
+            self.under = RESTATED if heading["best"] else None if heading["split"].lower().startswith("train") else "val"
+            self.evaluating = self.under is not None
             self._next = line_no + 1
             return None
-        if not self.evaluating or line_no != self._next or counted:
+        if not self.evaluating or line_no != self._next or _counts(text):
             self.evaluating = False
             return None
         self._next = line_no + 1
-        return None if EVALUATION_WORD.search(text) else "val"
+        return None if self.under == "val" and EVALUATION_WORD.search(text) else self.under
+
+
+def _counts(text: str) -> bool:
+    """Whether a line prints a counter of its own (a step, an epoch)."""
+    return counter_step(text) is not None or EPOCH_NUMBER.search(text) is not None

@@ -39,7 +39,8 @@ def step_position(
     after a counter word (``Batch 16/29316``), before a bar's ``[`` (``10/100 [00:01<...``) or in brackets on a
     training line (``[  50/1000]``). With the template's ``rows``, a step key a setting's word qualifies is the
     step where the records print it (``_step_keys.a_record_count``)."""
-    names = {pos: word for pos, word in names.items() if pos not in not_counters}  # a percentage is no step
+    # a percentage is no step, nor where the best record was (``Best model at step 0:``, a summary's)
+    names = {pos: word for pos, word in names.items() if pos not in not_counters and not _best_at(template, pos)}
     evaluating = evaluation_line(template)
     # an evaluation line's counter with a total (``[Eval][Epoch 3][Iter: 5/10]``) counts its batches: the line
     # takes the training step before it
@@ -125,6 +126,8 @@ def counter_step(text: str) -> int | None:
             continue  # ``Gradient Accumulation steps = 4``, ``Total steps = 60``: a setting, no progress
         if m.group("key") and an_epochs_length(text, m.start(), m.group("key")):
             continue  # ``Epoch: 3, Steps: 9 | ...``: how many steps the epoch had, no position in it
+        if m.group("key") and _BEST_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+            continue  # ``Best model at step 0:``: where the best record was, a summary's, no progress
         at = m.start()
         if m.group("range"):
             found = int(m.group("range"))
@@ -144,6 +147,13 @@ def counter_step(text: str) -> int | None:
     return found
 
 
+def _best_at(template: list[str], pos: int) -> bool:
+    """Whether the step key before ``pos`` says where the best record was (``Best model at step <*>``)."""
+    return any(t.lower() == "best" for t in template[max(0, pos - 5) : pos])
+
+
+#: The best record named before a counter (``Best model at step 0``, ``best epoch: 12``, ``best_iter``).
+_BEST_BEFORE = re.compile(r"(?i)\bbest\b[\w ]{0,25}(?:\bat\s+|[_:=\s]\s*)?$")
 #: A counter printed with its total: ``Step [100/600]``, ``Batch 16/5000``, ``progress 20/2754`` (a position
 #: with its total is a counter whatever counts), a bar's ``100/1875 [``, a bracketed ``[  50/1000]``.
 #: Words a counter is printed before: ``|   200/ 2983 batches |`` (PyTorch's word language model).

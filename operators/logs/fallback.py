@@ -19,6 +19,7 @@ from assay.operators.logs._boxes import BOX_ROW, BoxTables, KeyBlocks, unborder
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._counters import (
     bracketed_counter,
+    leading_pair,
     moving_counter,
     of_a_total,
     positional_counter,
@@ -30,7 +31,7 @@ from assay.operators.logs._counters import (
 )
 from assay.operators.logs._cut import mend_cut_tail
 from assay.operators.logs._decisions import template_decision
-from assay.operators.logs._epochs import EPOCH_NUMBER, averages, averages_records
+from assay.operators.logs._epochs import averages, averages_records
 from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
@@ -53,7 +54,7 @@ from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._processes import process_ranks
 from assay.operators.logs._records import BAR_GLUED, records_of_line, second_lines
 from assay.operators.logs._samples import printed_batches, samples_per_step
-from assay.operators.logs._split_headings import HEADING, SplitHeadings
+from assay.operators.logs._split_headings import HEADING, RESTATED, SplitHeadings
 from assay.operators.logs._steps import (
     BARE_BAR,
     LISTED_STEP,
@@ -252,9 +253,9 @@ class _Stream:
             # node3 CANCELLED AT 2024-...``): their numbers are the error's or the job's, and they are no progress
             return
         tokens = tokens_of(text)
-        counted = self.headings.evaluating and (counter_step(text) is not None or bool(EPOCH_NUMBER.search(text)))
-        if (split := self.headings.split_of(text, line_no, counted)) is not None:
-            tokens = [split, *tokens]  # values under an evaluation's heading: that split's, named so
+        if (split := self.headings.split_of(text, line_no)) == RESTATED:
+            return  # the best record's values again
+        tokens = [split, *tokens] if split else tokens  # values under an evaluation's heading: that split's
         if len(tokens) >= 2:
             self.miner.add(tokens, line_no, rank, self.steps.get(rank, self.steps.get(None)))
 
@@ -376,6 +377,8 @@ def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
             found = bracketed_counter(cluster, evaluating=evaluation_line(cluster.template))
         if found is None:
             found = positional_counter(cluster, names, percent)
+        if found is None:
+            found = leading_pair(cluster, names)
         if found is None:
             found = steady_named_counter(cluster, names, percent)
         if found is None:

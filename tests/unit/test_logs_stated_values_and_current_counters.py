@@ -31,3 +31,20 @@ def test_the_current_iteration_is_the_step(tmp_path):
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("loss") == [(10, 0.9), (20, 0.8), (30, 0.7)]
     assert log.run["framework"] == "PySlowFast"
+
+
+def test_two_leading_numbers_are_the_epoch_and_the_counter_within_it(tmp_path):
+    lines = [f"{e} {i} Loss={0.9 - e / 1000 - i / 10000:.4f} Time=0.04" for e, i in ((7, 38), (7, 39), (7, 40), (8, 1), (8, 2))]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("loss")] == [38, 39, 40, 1, 2]  # as printed: the epoch's length is not
+    assert [v for _, v in log.series("epoch")] == [7, 7, 7, 8, 8]
+    assert "restart" not in log.event_kinds()
+
+
+def test_the_best_records_summary_is_no_record_and_no_restart(tmp_path):
+    lines = ["Step      Train loss    Test loss"]
+    lines += [f"{s:<10}[{3 - s / 1000:.2e}]    [{4 - s / 1000:.2e}]" for s in (0, 1000, 2000)]
+    lines += ["", "Best model at step 0:", "  train loss: 3.00e+00", "  test loss: 4.00e+00"]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1] == (2000, 1.0)
+    assert "restart" not in log.event_kinds()
