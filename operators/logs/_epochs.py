@@ -228,6 +228,13 @@ def averages(template: list[str]) -> bool:
     return bool(_AGGREGATE_WORDS & {t.lower() for t in template})
 
 
+def sums_up(template: list[str]) -> str | None:
+    """How a line numbered by its epoch sums up the epoch's steps: ``avg`` where it averages them, ``total``
+    where it adds them (JoeyNMT's ``Epoch 6: total training loss 2426.79``), else None."""
+    words = {t.lower() for t in template}
+    return "avg" if _AGGREGATE_WORDS & words else "total" if "total" in words else None
+
+
 def averages_records(template: list[str], rows: list, valued_steps: set[int]) -> bool:
     """Whether a template with no counter of its own is an average over records printed before it: it says it
     averages, and each of its lines comes at a step whose record printed its own counter and values

@@ -359,6 +359,9 @@ def metric_name(key: str) -> str | None:
         return base if base in ("loss", "val_loss") else None
     if "/" in key:  # structured names: train/loss, eval/loss, Loss/val, throughput/tokens_per_sec
         parts = [key_slug(p) for p in key.split("/") if p.strip()]
+        if len(parts) == 2 and _PER_UNIT.search(f"_per_{parts[1]}"):  # XNMT's ``train_loss/word``: per word
+            base = metric_name(parts[0])
+            return base if base in ("loss", "val_loss") else None
         words = [p for p in parts if p not in _SPLITS and p not in _AGGREGATES]  # loss/train/total: loss
         base = metric_name(words[-1]) if words and "/" not in words[-1] else None
         if base == "loss" and any(p in _EVAL_SPLITS for p in parts):
@@ -371,7 +374,7 @@ _EVAL_SPLITS = {"eval", "val", "vali", "valid", "validation", "test", "dev"}
 #: Where a key's capitals start its words (``TrainLossPerSample``): between a small letter and a capital.
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 #: What a value is averaged over, written after its name (``loss_per_sample``, ``loss_per_token``): the same metric.
-_PER_UNIT = re.compile(r"_per_(?:sample|token|frame|word|example|utterance|image|seq|sequence)$")
+_PER_UNIT = re.compile(r"_per_(?:sample|token|tok|frame|word|example|utterance|image|seq|sequence|sent|sentence)$")
 _SPLITS = _EVAL_SPLITS | {"train", "training", "trn"}
 _AGGREGATES = {"total", "avg", "mean", "global", "reduced", "all"}
 

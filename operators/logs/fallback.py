@@ -31,7 +31,7 @@ from assay.operators.logs._counters import (
 )
 from assay.operators.logs._cut import mend_cut_tail
 from assay.operators.logs._decisions import template_decision
-from assay.operators.logs._epochs import averages, averages_records
+from assay.operators.logs._epochs import averages, averages_records, sums_up
 from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
@@ -519,7 +519,7 @@ def emit_series(
     # the epoch: no step record of its own, and its values are the epoch's averages, not the step's
     summary = (
         by_epoch and (stepped_elsewhere or any(row[3] is not None for row in cluster.rows))
-    ) and averages(cluster.template)
+    ) and sums_up(cluster.template)
     # or a line with no counter of its own that averages after records that printed their values at its step
     # (an evaluation's mean is the evaluation's value)
     summary = summary or (
@@ -547,8 +547,8 @@ def emit_series(
                 metrics[pos] = key_slug(names[pos])
     evaluation_loss(cluster.template, metrics)
     keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics), cluster.template)
-    if summary:
-        metrics = {pos: f"epoch_avg_{name}" for pos, name in metrics.items()}
+    if summary:  # (``total`` where the line adds the steps up, else ``avg``)
+        metrics = {pos: f"epoch_{summary if summary is not True else 'avg'}_{name}" for pos, name in metrics.items()}
     elif says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):
         # ``| end of epoch 7 | time: 131s | valid loss 4.2``: the epoch's
         metrics = {pos: n if n.startswith("val_") else f"epoch_{n}" for pos, n in metrics.items()}

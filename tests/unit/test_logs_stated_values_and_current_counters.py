@@ -48,3 +48,19 @@ def test_the_best_records_summary_is_no_record_and_no_restart(tmp_path):
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("loss")[-1] == (2000, 1.0)
     assert "restart" not in log.event_kinds()
+
+
+def test_a_loss_per_word_is_the_loss(tmp_path):
+    lines = [f"[exp1] Epoch 0.{k}000: train_loss/word={8 - k / 10:.6f} (steps={20 * k}, words/sec=9000.00)" for k in range(1, 6)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1] == (100, 7.5)
+
+
+def test_an_epochs_total_after_its_steps_sums_them_up(tmp_path):
+    lines = []
+    for epoch, step in ((1, 1000), (2, 2000), (3, 3000)):
+        lines.append(f"INFO - trainer - Epoch {epoch:3d}, Step: {step:8d}, Batch Loss: {3 - epoch / 2:12.6f}, Lr: 0.0003")
+        lines.append(f"INFO - trainer - Epoch {epoch:3d}: total training loss {900 - 100 * epoch:.2f}")
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss")[-1] == (3000, 1.5)  # the step's own loss, not the epoch's sum
+    assert [v for _, v in log.series("epoch_total_loss")] == [800.0, 700.0, 600.0]
