@@ -231,8 +231,9 @@ def _with_records_by_shape(
     return np.union1d(hits, extra) if len(extra) else hits
 
 
-#: A number the end of the file cut short: ``lm loss: 8.`` (digits and a point or an unfinished exponent).
-_CUT_NUMBER = re.compile(rb"[-+]?\d+(?:\.|\.\d+[eE][-+]?|[eE][-+]?)[ \t\r]*\n?$")
+#: A number the end of the file cut short: ``lm loss: 8.`` (digits and a point or an unfinished exponent); a
+#: decimal a sentence's full stop ends (``Loss is: 0.042705.``) is whole.
+_CUT_NUMBER = re.compile(rb"(?<![\d.])[-+]?\d+(?:\.|\.\d+[eE][-+]?|[eE][-+]?)[ \t\r]*\n?$")
 #: On a line the file ends in the middle of, any number at its very end may be cut (``8.4`` of ``8.45``).
 _END_NUMBER = re.compile(rb"[-+]?(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d*)?|\.\d+)[ \t\r]*$")
 

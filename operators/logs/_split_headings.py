@@ -2,6 +2,8 @@
 ``Test set results``), over lines of values that do not name it themselves (``Loss = 1.656 | err = 0.447``, the
 same line the training section prints): those values are the evaluation's. A heading that introduces the best
 record (``Best model at step 0:``) is over values that restate a record printed before: no record of their own.
+A record that opens with its split's word (two or more keys with numbers) is such a heading for the line right
+under it.
 The heading holds for the lines that follow it one after another, until a line that prints a counter (a
 training record goes on); a line between (a rule, ``-----``, a blank) ends it."""
 
@@ -19,6 +21,11 @@ HEADING = (
     r"|^\W*(?P<best>(?i:best))\b[^\n]{0,60}:\s*$"
 )
 _HEADING = re.compile(HEADING)
+#: A record that opens with its split's word (``Validate performance at epoch 1 is precision: ...``): the line
+#: right under it that names none (``Loss is: 0.0688.``) goes on with it.
+_OPENS_WITH_SPLIT = re.compile(
+    r"^\W*(?:(?P<best>(?i:best))\s+)?(?P<split>(?i:validat\w*|evaluat\w*|test(?:ing)?|dev|train(?:ing)?))\b"
+)
 #: What ``split_of`` says of a line under a best record's heading: a restatement, no record.
 RESTATED = "best"
 
@@ -30,18 +37,25 @@ class SplitHeadings:
         self.evaluating = False  # under a heading (of an evaluation, or of the best record)
         self.under: str | None = None
         self._next = -1  # the line the heading reaches next
+        self._last: int | None = None  # the last line it reaches, where it is a record's
 
     def split_of(self, text: str, line_no: int) -> str | None:
         """``val`` where ``text`` is a line of values right under an evaluation's heading (it is named so),
         ``RESTATED`` under a best record's, else None. A line that prints a counter of its own (a training
         record) ends the heading."""
-        heading = _HEADING.match(text)
+        if self.under == RESTATED and self.evaluating and line_no == self._next and not _counts(text):
+            self._next = line_no + 1
+            return RESTATED  # the best record's lines go on, whatever split they name (``train loss: ...``)
+        words_only = _HEADING.match(text)
+        heading = words_only or (_OPENS_WITH_SPLIT.match(text) if len(_PAIRS.findall(text)) >= 2 else None)
         if heading:
-            self.under = RESTATED if heading["best"] else None if heading["split"].lower().startswith("train") else "val"
+            self._last = None if words_only else line_no + 1  # a record's heading reaches one line only
+            best = heading["best"]
+            self.under = RESTATED if best else None if heading["split"].lower().startswith("train") else "val"
             self.evaluating = self.under is not None
             self._next = line_no + 1
             return None
-        if not self.evaluating or line_no != self._next or _counts(text):
+        if not self.evaluating or line_no != self._next or (self._last and line_no > self._last) or _counts(text):
             self.evaluating = False
             return None
         self._next = line_no + 1
@@ -50,4 +64,11 @@ class SplitHeadings:
 
 def _counts(text: str) -> bool:
     """Whether a line prints a counter of its own (a step, an epoch)."""
-    return counter_step(text) is not None or EPOCH_NUMBER.search(text) is not None
+    return counter_step(text) is not None or EPOCH_NUMBER.search(text) is not None or _EPOCH.search(text) is not None
+
+
+#: A key and its number (``precision: 0.88``): a record that opens with its split prints two or more (a sentence
+#: about the split, ``Validation loss decreased (0.47 --> 0.45).``, is none).
+_PAIRS = re.compile(r"[A-Za-z][\w-]*\s*[:=]\s*-?\d")
+#: An epoch's number in any brackets (``Epoch [26/100]``).
+_EPOCH = re.compile(r"(?i)\bepoch\W{0,3}\d")

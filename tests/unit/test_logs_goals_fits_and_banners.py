@@ -120,3 +120,17 @@ def test_values_right_under_an_evaluations_heading_are_the_evaluations(tmp_path)
     assert [v for _, v in log.series("val_loss")] == [1.5, 1.4]
     assert [v for _, v in log.series("loss")] == [1.1, 1.0]
     assert not any(n.startswith("val_") and "learning" in n for n in log.metrics.column("name").to_pylist())
+
+
+def test_an_unlabelled_loss_under_a_split_that_opens_its_record_is_that_splits(tmp_path):
+    lines = []
+    for epoch in (1, 2, 3):
+        for split, loss in (("Train", 0.06 / epoch), ("Validate", 0.07 / epoch)):
+            lines.append(f"{split} performance at epoch {epoch} is precision: 0.88, recall: 0.68, fscore: 0.77")
+            lines.append(f"Loss is: {loss:.6f}.")
+        lines.append(f"Validation loss decreased ({0.1 / epoch:.4f} --> {0.07 / epoch:.4f}).  Saving model ...")
+        lines.append(f"Updating learning rate to {1e-3 / epoch}")
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss") == [(1, 0.06), (2, 0.03), (3, 0.02)]
+    assert log.series("val_loss")[-1] == (3, round(0.07 / 3, 6))
+    assert "val_lr" not in set(log.metrics.column("name").to_pylist())  # a sentence about a split heads nothing
