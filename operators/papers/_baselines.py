@@ -71,7 +71,7 @@ _STOP_EN = re.compile(
 _PHRASE = r"(?:[^,.;:()\n]|(?<=\d)\.(?=\d)|(?<=[A-Za-z])\.(?=(?-i:[a-z]))|\n(?!\s*\n))"
 _VERSUS_EN = re.compile(
     r"\b(?:compar(?:ed|ing)\s+(?:with|to|against)|relative\s+to|with\s+respect\s+to|w\.\s?r\.\s?t\.?|"
-    r"in\s+comparison\s+(?:with|to)|over|than|versus|vs\.?|"
+    r"in\s+comparison\s+(?:with|to)|over|than|versus|vs\.?|instead\s+of|"
     r"against|outperform(?:s|ed|ing)?|beat(?:s|ing)?|surpass(?:es|ed|ing)?|exceed(?:s|ed|ing)?|"
     # verbs whose object is the system compared with: "outpaces X by 1.9x", "trails X by 3%", "lags behind X"
     r"outpac(?:e|es|ed|ing)|trail(?:s|ed|ing)?|(?:lag(?:s|ged|ging)?|f[ae]ll(?:s|ing)?)\s+behind|"

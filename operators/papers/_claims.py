@@ -44,7 +44,8 @@ _START = NUMBER_START
 _SIGN = r"(?:(?:(?<=[\s(\[:、，,;；：（])|^)[-−])?"
 _X = (
     r"[ \t]?[xX](?![A-Za-z0-9])|[ \t~]*×|[ \t~]*\$[ \t]*\\times[ \t]*\$|[ \t~]*\\times(?![A-Za-z])[ \t]*\$?"
-    r"|[ \t~]*\{\\times\}|[ \t~]*\\texttimes(?![A-Za-z])|[ \t]*倍"
+    # ("2+倍": at least twice, a plus sign written right before 倍 as before a percent sign)
+    r"|[ \t~]*\{\\times\}|[ \t~]*\\texttimes(?![A-Za-z])|\+?[ \t]*倍"
 )
 # "10+%": at least the number, a plus sign written right before the percent sign
 _PCT = r"\+?[ \t]*\\?[ \t]*[%％]|[ \t]+per[ \t]?cent\b"
