@@ -262,7 +262,7 @@ def second_counts(cluster: Cluster, pos: int) -> bool:
 
 def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
     """A whole number alone in brackets that never goes down across the records (clu's ``logging_writer.py:35]
-    [400] train_loss=...``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth, and the
+    [400] train_loss=...``, XLNet's ``[21500] | gnorm 0.25``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth, and the
     number after a word naming a save (``Checkpoint [3]  Validation-perplexity=19.2`` after batch 3000) counts
     saves. On an
     evaluation's line, a number in brackets right after another bracketed one (``Epoch(val) [8][1730]``: the
@@ -278,7 +278,8 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
     for pos in range(1, len(t) - 2):
         # followed by a key (``[400] train_loss=``, R's ``[5]:  train's l2:``), not by another bracket (mmengine's
         # ``[1][25/25]``)
-        after = t[pos + 3] if t[pos + 2] == ":" and pos + 3 < len(t) else t[pos + 2]
+        # ... or by a field separator and then a key (XLNet's ``train_gpu.py:303] [21500] | gnorm 0.25``)
+        after = t[pos + 3] if t[pos + 2] in (":", "|", "-", ",") and pos + 3 < len(t) else t[pos + 2]
         if t[pos - 1] == "[" and t[pos] == "<*>" and t[pos + 1] == "]" and after[:1].isalpha():
             if evaluating and t[pos - 2 : pos - 1] == ["]"]:
                 return None
@@ -357,8 +358,8 @@ def _enclosed_position(cluster: Cluster) -> int | None:
 def _leading_counter(cluster: Cluster) -> bool:
     """A whole number that opens every line of a template whose fields are all named, and that rises from
     record to record (``   12 4.31 s run, 2.87 loss, ...``): the step, as a loop that prints its counter first
-    writes it; so is an ordinal that opens every line and rises (``20th train loss: ...``, ``21th ...``), which
-    numbers its record whatever word follows. Needs three records: two lines rising by chance say nothing."""
+    writes it, also printed with its total (``1290/2680 = 48.1%, ...``); so is an ordinal that opens every line
+    and rises (``20th train loss: ...``, ``21th ...``), which numbers its record whatever word follows. Needs three records: two lines rising by chance say nothing."""
     names, _, _ = cluster.typed or ({}, None, set())
     t = cluster.template
     if t[:1] != ["<*>"] or len(t) < 3 or 0 in names:
@@ -368,7 +369,7 @@ def _leading_counter(cluster: Cluster) -> bool:
     ordinals = [_ORDINAL.match(row[2][0]) for row in cluster.rows]
     if all(ordinals):  # ``20th train loss: ...``: an ordinal numbers the record, whatever word follows it
         values = [int(m[1]) for m in ordinals]
-    elif _opens_fields(t):
+    elif _opens_fields(t) or _with_its_total(cluster):
         values = [whole_number(row[2][0]) for row in cluster.rows]  # ``490,`` (``490, loss 5.49``) too
     else:
         return False
@@ -390,6 +391,15 @@ def _before_keyed_fields(cluster: Cluster) -> bool:
 
 #: An ordinal number as a loop prints its count (``1st``, ``22nd``, ``20th``; ``21th`` as scripts write it).
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$", re.I)
+
+
+def _with_its_total(cluster: Cluster) -> bool:
+    """A leading number printed with a total that every record prints the same (ELECTRA's ``1290/2680 = 48.1%,
+    SPS: 0.1, ...``): a counter of the run's steps; not a date (``2024/05/01``, a second slash)."""
+    t = cluster.template
+    if t[1:3] != ["/", "<*>"] or t[3:4] == ["/"]:
+        return False
+    return len({row[2][2] for row in cluster.rows}) == 1
 
 
 def _opens_fields(t: list[str]) -> bool:

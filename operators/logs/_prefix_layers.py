@@ -136,10 +136,15 @@ def for_detection(style: PrefixStyle | None) -> list[PrefixStyle | None]:
 
 
 def _counts_up(lines: list[str], pattern: re.Pattern[str]) -> bool:
-    """Whether the numbers a rank-like prefix carries rise on every line over six or more lines: srun's ranks
-    repeat as the processes' lines interleave; a loop's iteration counter never does."""
+    """Whether the numbers a rank-like prefix carries never go down over six or more lines and are mostly new:
+    srun's ranks repeat as the processes' lines interleave (one process's lines repeat one rank); a loop's
+    iteration counter goes up, a line or two sharing one (``25000: saving model``, then ``25001: loss ...``)."""
     values = [int(m.group("rank")) for line in lines if (m := pattern.match(line))]
-    return len(values) >= 6 and all(a < b for a, b in zip(values, values[1:], strict=False))
+    return (
+        len(values) >= 6
+        and all(a <= b for a, b in zip(values, values[1:], strict=False))
+        and len(set(values)) * 4 >= len(values) * 3
+    )
 
 
 #: A collector's tags: a job has a few services, pods or workers, each tagging many lines.

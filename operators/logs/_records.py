@@ -1,9 +1,11 @@
 """Records that are not one per line: several on one physical line (a progress bar redrawn with carriage
-returns, a record glued right after a bar, a logger's records pasted without line breaks) and one printed over two lines, each with a counter of its own.
+returns, a record glued right after a bar, a logger's records pasted without line breaks) and one printed over two lines, each with a counter of its own;
+and the step a line between records takes from the record before it (``context_step``, ``step_before``).
 The general reader (``fallback``) reads them as the tool meant them."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 
@@ -91,3 +93,18 @@ def second_lines(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -> d
             cluster.rows = [(n, r, t, steps[n]) for n, r, t, _ in cluster.rows]
             fixed.update(steps)
     return fixed
+
+
+def context_step(lines: list[int], steps: dict[int, int], line_no: int, step: int | None, replace: bool) -> int | None:
+    """A line's context step where the bars' steps were fixed: the bar's before it where the line has none, or
+    where its context came from a bar whose step was replaced (a bar drawn once per epoch)."""
+    if step is not None and not replace:
+        return step
+    before = step_before(lines, steps, line_no)
+    return before if before is not None else step
+
+
+def step_before(lines: list[int], steps: dict[int, int], line_no: int) -> int | None:
+    """The step of the last of ``lines`` (sorted) before ``line_no``, if one is."""
+    at = bisect.bisect_left(lines, line_no)
+    return steps[lines[at - 1]] if at else None

@@ -17,7 +17,10 @@ from assay.operators.logs._steps import counter_step
 
 #: A heading of a split: words only, no number, short; opening with the split's word.
 HEADING = (
-    r"^\W*(?P<split>(?i:validat\w*|evaluat\w*|test(?:ing)?|dev|train(?:ing)?))\b[^\d\n]{0,60}\s*$"
+    # (``>>>> Start Evaluation >>>>``, ``Running validation...``: a verb that starts the split before it; the
+    # lines are selected with a logger's prefix still on them, ``[... INFO train.py line 125]  >>>> ...``)
+    r"^(?:[^\n]*?(?:\]|\s-|INFO:?)\s+)?\W*(?:(?i:start(?:ing)?|begin(?:ning)?|run(?:ning)?)\s+)?"
+    r"(?P<split>(?i:validat\w*|evaluat\w*|test(?:ing)?|dev|train(?:ing)?))\b[^\d\n]{0,60}\s*$"
     r"|^\W*(?P<best>(?i:best))\b[^\n]{0,60}:\s*$"
 )
 _HEADING = re.compile(HEADING)
@@ -55,11 +58,17 @@ class SplitHeadings:
             self.evaluating = self.under is not None
             self._next = line_no + 1
             return None
-        if not self.evaluating or line_no != self._next or (self._last and line_no > self._last) or _counts(text):
+        # a record's heading ends at a line with any counter; a heading of words alone at a finer step's (the
+        # evaluation's own line may print the epoch it evaluates: ``epoch: 116/520, total loss: -0.07``)
+        counted = _counts(text) if self._last else counter_step(text) is not None
+        if not self.evaluating or line_no != self._next or (self._last and line_no > self._last) or counted:
             self.evaluating = False
             return None
+        if self.under == "val" and EVALUATION_WORD.search(text):
+            self.evaluating = False  # a line that names its split itself: the heading has handed over to it
+            return None
         self._next = line_no + 1
-        return None if self.under == "val" and EVALUATION_WORD.search(text) else self.under
+        return self.under
 
 
 def _counts(text: str) -> bool:

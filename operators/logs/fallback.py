@@ -9,7 +9,6 @@ file's lines that shares its per-template state; the rules it consults live in t
 
 from __future__ import annotations
 
-import bisect
 import re
 
 import numpy as np
@@ -52,7 +51,7 @@ from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._processes import process_ranks
-from assay.operators.logs._records import BAR_GLUED, records_of_line, second_lines
+from assay.operators.logs._records import BAR_GLUED, context_step, records_of_line, second_lines, step_before
 from assay.operators.logs._samples import printed_batches, samples_per_step
 from assay.operators.logs._split_headings import HEADING, RESTATED, SplitHeadings
 from assay.operators.logs._steps import (
@@ -298,7 +297,7 @@ class _Stream:
             bar_lines = sorted(fixed)
             for cluster in self.miner.clusters():
                 cluster.rows = [
-                    (n, r, t, fixed.get(n, _context(bar_lines, fixed, n, step, bool(per_epoch))))
+                    (n, r, t, fixed.get(n, context_step(bar_lines, fixed, n, step, bool(per_epoch))))
                     for n, r, t, step in cluster.rows
                 ]
         mend_cut_tail(self.miner, _step_of)
@@ -322,21 +321,6 @@ def _prints_loss(cluster: Cluster) -> bool:
 def _names_metric(word: str) -> bool:
     """A word that names a metric assay knows (``loss``, ``lr``), not a step's."""
     return not is_step_key(word) and series_name(word, keep_unknown=False) is not None
-
-
-def _context(lines: list[int], steps: dict[int, int], line_no: int, step: int | None, replace: bool) -> int | None:
-    """A line's context step where the bars' steps were fixed: the bar's before it where the line has none, or
-    where its context came from a bar whose step was replaced (a bar drawn once per epoch)."""
-    if step is not None and not replace:
-        return step
-    before = _step_before(lines, steps, line_no)
-    return before if before is not None else step
-
-
-def _step_before(lines: list[int], steps: dict[int, int], line_no: int) -> int | None:
-    """The step of the last of ``lines`` (sorted) before ``line_no``, if one is."""
-    at = bisect.bisect_left(lines, line_no)
-    return steps[lines[at - 1]] if at else None
 
 
 def _drop_non_values(cluster: Cluster, names: dict[int, str]) -> None:
@@ -424,15 +408,15 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
             if finer and any(cluster is c for c in by_epoch):  # ``Epoch #2: test_reward: 200.0`` after a line
                 # of ``env_step=100000``: at that step, as a line numbered by its epoch among finer steps is
                 cluster.rows = [
-                    (n, r, t, s if s is not None else _step_before(finer_lines, finer, n)) for n, r, t, s in cluster.rows
+                    (n, r, t, s if s is not None else step_before(finer_lines, finer, n)) for n, r, t, s in cluster.rows
                 ]
             continue
         rows = []
         for n, r, t, s in cluster.rows:
             if second:
-                s = _step_before(lines, steps, n) if s is not None else None
+                s = step_before(lines, steps, n) if s is not None else None
             elif s is None:
-                s = _step_before(lines, steps, n)
+                s = step_before(lines, steps, n)
             rows.append((n, r, t, s))
         cluster.rows = rows
 
@@ -451,8 +435,11 @@ def emit_all(
     0, 1, 2 ... invented steps and restarts; in a file with no counter at all, the position of a line is no
     step either (a line repeated, a record per epoch without its number): the values keep an unknown step."""
     clusters = miner.clusters()
+    # (a template numbered by its epoch counts no finer step: a log of one line per epoch sums nothing up)
     counted = any(
-        _step_of(c)[1] is not None or any(row[3] is not None for row in c.rows) for c in clusters
+        (_step_of(c)[1] is not None and _step_of(c)[0].get(_step_of(c)[1], "").lower() != "epoch")
+        or any(row[3] is not None for row in c.rows)
+        for c in clusters
     )
     # a key that names the whole loss somewhere in the file (``train_loss: 0.48  step:2``) leaves a lone term
     # on a line of its own (``train_ma_ce_loss: 0.10  step:2``) under its own name
