@@ -45,7 +45,9 @@ def moving_counter(
             return paired  # ``Epoch 1.06 / 50, i = 21 / 17800``: the counter with its total counts the steps
     if names is not None and names.get(pos, "").lower() == "epoch" and _fractional(row[2][pos] for row in rows):
         return None  # an epoch printed as a fraction (``'epoch': 0.25``) counts no steps, not even at 1.00
-    still = len(rows) >= 3 and len({row[2][pos] for row in rows}) == 1
+    # (over two records already where the epoch beside it goes up: ``Epoch 6 | ... | Steps: 289`` then ``Epoch 7
+    # | ... | Steps: 289`` prints the epoch's length)
+    still = len({row[2][pos] for row in rows}) == 1 and (len(rows) >= 3 or _epoch_rises(cluster, pos, names))
     by_epoch = not still and names is not None and "epoch" in names.get(pos, "").lower() and len(rows) >= 2
     if names and not still:
         running = _running_twin(rows, pos, names)
@@ -68,6 +70,16 @@ def moving_counter(
             continue
         rising.append((values[-1], at))
     return max(rising)[1] if rising else pos
+
+
+def _epoch_rises(cluster: Cluster, pos: int, names: dict[int, str] | None) -> bool:
+    """Whether another field of two or more records, named the epoch, goes up on every record."""
+    for at, name in (names or {}).items():
+        if at != pos and name.lower() == "epoch" and len(cluster.rows) >= 2:
+            values = [whole_number(row[2][at]) for row in cluster.rows]
+            if None not in values and all(a < b for a, b in zip(values, values[1:], strict=False)):
+                return True
+    return False
 
 
 def _in_clock(template: list[str], at: int) -> bool:

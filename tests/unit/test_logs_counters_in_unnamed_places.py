@@ -48,3 +48,13 @@ def test_a_banner_that_starts_the_evaluation_makes_its_line_the_evaluations(tmp_
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("loss")[-1][1] == -0.6
     assert [v for _, v in log.series("val_loss")] == [-0.0713]
+
+
+def test_a_step_count_that_stays_while_the_epoch_goes_up_is_the_epochs_length(tmp_path):
+    lines = []
+    for epoch in (6, 7):
+        lines.append(f"Epoch {epoch} |   Training | Elapsed Time: 0:01:55 | Steps: 289 | Loss: {60 - epoch:.6f}")
+        lines.append(f"Epoch {epoch} | Validation | Elapsed Time: 0:00:27 | Steps: 176 | Loss: {70 - epoch:.6f} | Dataset: dev.csv")
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss") == [(6, 54.0), (7, 53.0)]
+    assert [s for s, _ in log.series("val_loss")] == [6, 7]
