@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,10 @@ class Event:
     step: int | None
     ts: dt.datetime | None
     count: int = 1
+
+
+#: Series that keep a best or a bound, which a loop starts at an infinity before the first measurement.
+_SENTINEL = re.compile(r"(?:^|_)(?:best|min|max|lowest|highest)(?:_|$)")
 
 
 class StepTrack:
@@ -176,6 +181,8 @@ class StepTrack:
         for name, value, line, step in zip(
             *(bad.column(c).to_pylist() for c in ("name", "value", "line_no", "step")), strict=True
         ):
+            if _SENTINEL.search(name) and value in (math.inf, -math.inf):
+                continue  # a best or minimum kept from an infinite start (``val_best_loss is inf``): no divergence
             if name not in seen:
                 seen.add(name)
                 out.append(Event(int(line), "nan", f"{name} is {value}", None, step, None))

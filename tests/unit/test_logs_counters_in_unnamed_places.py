@@ -58,3 +58,12 @@ def test_a_step_count_that_stays_while_the_epoch_goes_up_is_the_epochs_length(tm
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("loss") == [(6, 54.0), (7, 53.0)]
     assert [s for s, _ in log.series("val_loss")] == [6, 7]
+
+
+def test_a_best_kept_from_an_infinite_start_is_no_divergence(tmp_path):
+    lines = [f"Epoch {e} - loss={2 - e / 10:.4f} val_loss={2.1 - e / 10:.4f} val_best_loss={'inf' if e == 1 else f'{2.2 - e / 10:.4f}'}"
+             for e in range(1, 5)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert "nan" not in log.event_kinds()
+    lines[2] = "Epoch 3 - loss=nan val_loss=1.8000 val_best_loss=1.9000"
+    assert "nan" in parse_log(write_log(tmp_path, lines, "diverged.log")).event_kinds()
