@@ -117,7 +117,7 @@ def passes_between_repeats(cluster: Cluster, pos: int, names: dict[int, str]) ->
 def of_a_total(cluster: Cluster, pos: int) -> bool:
     """A value printed before ``/`` and another is a count of a total (``Train: 3/80``) where it is whole in every
     record; a fraction over its bound is a measured value and its goal (MATLAB's ``Performance 0.0378/1e-12``)."""
-    return all(row[2][pos].removesuffix(",").isdigit() for row in cluster.rows)
+    return all(whole_number(row[2][pos]) is not None for row in cluster.rows)
 
 
 #: A count printed in thousands (EDSR's ``[Iter: 0.1k / lr: 1.00e-4]``, ``Step: 11k``).

@@ -223,16 +223,17 @@ def says_epoch_ended(template: list[str], finer: bool = True) -> bool:
 _AGGREGATE_WORDS = {"average", "avg", "mean"}
 
 
-def averages(template: list[str]) -> bool:
-    """Whether a template says it averages (``average``, ``avg``, ``mean`` among its words)."""
-    return bool(_AGGREGATE_WORDS & {t.lower() for t in template})
-
-
 def sums_up(template: list[str]) -> str | None:
-    """How a line numbered by its epoch sums up the epoch's steps: ``avg`` where it averages them, ``total``
-    where it adds them (JoeyNMT's ``Epoch 6: total training loss 2426.79``), else None."""
+    """How a line numbered by its epoch sums up the epoch's steps: ``avg`` where it averages them (``average``,
+    ``avg``, ``mean`` among its words), ``total`` where it adds them (JoeyNMT's ``Epoch 6: total training loss
+    2426.79``), else None."""
     words = {t.lower() for t in template}
     return "avg" if _AGGREGATE_WORDS & words else "total" if "total" in words else None
+
+
+def averages(template: list[str]) -> bool:
+    """Whether a template says it averages."""
+    return sums_up(template) == "avg"
 
 
 def averages_records(template: list[str], rows: list, valued_steps: set[int]) -> bool:

@@ -34,11 +34,10 @@ RESTATED = "best"
 
 
 class SplitHeadings:
-    """The evaluation heading the lines of one stream are under, if any."""
+    """The heading the lines of one stream are under, if any."""
 
     def __init__(self) -> None:
-        self.evaluating = False  # under a heading (of an evaluation, or of the best record)
-        self.under: str | None = None
+        self.under: str | None = None  # ``val`` or ``RESTATED`` while a heading holds, else None
         self._next = -1  # the line the heading reaches next
         self._last: int | None = None  # the last line it reaches, where it is a record's
 
@@ -46,29 +45,36 @@ class SplitHeadings:
         """``val`` where ``text`` is a line of values right under an evaluation's heading (it is named so),
         ``RESTATED`` under a best record's, else None. A line that prints a counter of its own (a training
         record) ends the heading."""
-        if self.under == RESTATED and self.evaluating and line_no == self._next and not _counts(text):
+        if self.under == RESTATED and line_no == self._next and not _counts(text):
             self._next = line_no + 1
             return RESTATED  # the best record's lines go on, whatever split they name (``train loss: ...``)
         words_only = _HEADING.match(text)
-        heading = words_only or (_OPENS_WITH_SPLIT.match(text) if len(_PAIRS.findall(text)) >= 2 else None)
+        heading = words_only or _record_heading(text)
         if heading:
             self._last = None if words_only else line_no + 1  # a record's heading reaches one line only
-            best = heading["best"]
-            self.under = RESTATED if best else None if heading["split"].lower().startswith("train") else "val"
-            self.evaluating = self.under is not None
+            self.under = RESTATED if heading["best"] else None if heading["split"].lower().startswith("train") else "val"
             self._next = line_no + 1
+            return None
+        if self.under is None:
             return None
         # a record's heading ends at a line with any counter; a heading of words alone at a finer step's (the
         # evaluation's own line may print the epoch it evaluates: ``epoch: 116/520, total loss: -0.07``)
         counted = _counts(text) if self._last else counter_step(text) is not None
-        if not self.evaluating or line_no != self._next or (self._last and line_no > self._last) or counted:
-            self.evaluating = False
+        if line_no != self._next or (self._last and line_no > self._last) or counted:
+            self.under = None
             return None
         if self.under == "val" and EVALUATION_WORD.search(text):
-            self.evaluating = False  # a line that names its split itself: the heading has handed over to it
+            self.under = None  # a line that names its split itself: the heading has handed over to it
             return None
         self._next = line_no + 1
         return self.under
+
+
+def _record_heading(text: str) -> re.Match[str] | None:
+    """A record that opens with its split's word and prints two or more keyed numbers (the anchored match is
+    tried first: most lines open with no split's word, and counting their pairs would read each whole)."""
+    m = _OPENS_WITH_SPLIT.match(text)
+    return m if m and len(_PAIRS.findall(text)) >= 2 else None
 
 
 def _counts(text: str) -> bool:

@@ -436,17 +436,15 @@ def emit_all(
     step either (a line repeated, a record per epoch without its number): the values keep an unknown step."""
     clusters = miner.clusters()
     # (a template numbered by its epoch counts no finer step: a log of one line per epoch sums nothing up)
+    typed = [(c, *_step_of(c)[:2]) for c in clusters]
     counted = any(
-        (_step_of(c)[1] is not None and _step_of(c)[0].get(_step_of(c)[1], "").lower() != "epoch")
-        or any(row[3] is not None for row in c.rows)
-        for c in clusters
+        (pos is not None and names.get(pos, "").lower() != "epoch") or any(row[3] is not None for row in c.rows)
+        for c, names, pos in typed
     )
     # a key that names the whole loss somewhere in the file (``train_loss: 0.48  step:2``) leaves a lone term
     # on a line of its own (``train_ma_ce_loss: 0.10  step:2``) under its own name
-    whole = any(
-        names_whole_loss(word) and pos != _step_of(c)[1] for c in clusters for pos, word in _step_of(c)[0].items()
-    )
-    trained = {key_slug(w) for c in clusters if not evaluation_line(c.template) for w in _step_of(c)[0].values()}
+    whole = any(names_whole_loss(word) and at != pos for _, names, pos in typed for at, word in names.items())
+    trained = {key_slug(w) for c, names, _ in typed if not evaluation_line(c.template) for w in names.values()}
     samples = {}  # a counter's total -> its batch, where the counter counts samples (see samples_per_step)
     printed = printed_batches(getattr(out, "settings", {}))
     for c in clusters:
@@ -504,16 +502,13 @@ def emit_series(
     by_epoch = by_epoch and not own_epoch
     # among lines that count finer steps, such a line that averages (``epoch 3 average loss: 0.2``) sums up
     # the epoch: no step record of its own, and its values are the epoch's averages, not the step's
-    summary = (
-        by_epoch and (stepped_elsewhere or any(row[3] is not None for row in cluster.rows))
-    ) and sums_up(cluster.template)
+    summary = sums_up(cluster.template) if by_epoch and (
+        stepped_elsewhere or any(row[3] is not None for row in cluster.rows)
+    ) else None
     # or a line with no counter of its own that averages after records that printed their values at its step
     # (an evaluation's mean is the evaluation's value)
-    summary = summary or (
-        step_pos is None
-        and not evaluation_line(cluster.template)
-        and averages_records(cluster.template, cluster.rows, valued_steps or set())
-    )
+    if not summary and step_pos is None and not evaluation_line(cluster.template):
+        summary = "avg" if averages_records(cluster.template, cluster.rows, valued_steps or set()) else None
     metrics: dict[int, str] = {}
     for pos, word in names.items():
         if pos == step_pos or (cluster.template[pos + 1 : pos + 3] == ["/", "<*>"] and of_a_total(cluster, pos)):
@@ -534,8 +529,8 @@ def emit_series(
                 metrics[pos] = key_slug(names[pos])
     evaluation_loss(cluster.template, metrics)
     keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics), cluster.template)
-    if summary:  # (``total`` where the line adds the steps up, else ``avg``)
-        metrics = {pos: f"epoch_{summary if summary is not True else 'avg'}_{name}" for pos, name in metrics.items()}
+    if summary:  # ``avg`` or ``total``: how the line sums the steps up
+        metrics = {pos: f"epoch_{summary}_{name}" for pos, name in metrics.items()}
     elif says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):
         # ``| end of epoch 7 | time: 131s | valid loss 4.2``: the epoch's
         metrics = {pos: n if n.startswith("val_") else f"epoch_{n}" for pos, n in metrics.items()}

@@ -55,10 +55,10 @@ _CHAPTER = re.compile(r"[ \t]*(\d+)((?:\.\d+)+)?(?![\d.]*\d)")
 #: How far from the top a text before its first heading is still its abstract (a title block and an abstract).
 _ABSTRACT_REACH = 4000
 # A caption at the start of a line: "Figure 3: ...", "Fig. 2.", "Table 1 -", "表2 ...", "图 3：".
-_CAPTION = re.compile(
-    r"(?:^|(?<=[.!?]\s))[ \t]*(?:(?:Figure|Fig\.|Table|Tab\.)[ \t]*\d+[a-z]?[ \t]*[:.|–—-]|[图表][ \t]*\d+[ \t:：.]?)",
-    re.I,
-)
+_CAPTION_LEAD = r"[ \t]*(?:(?:Figure|Fig\.|Table|Tab\.)[ \t]*\d+[a-z]?[ \t]*[:.|–—-]|[图表][ \t]*\d+[ \t:：.]?)"
+_CAPTION = re.compile(rf"(?:^|(?<=[.!?]\s)){_CAPTION_LEAD}", re.I)
+#: A paragraph that opens with a caption ("Figure 4. ...", "Table 2: ...", "图3"), matched where it starts.
+_CAPTION_OPENS = re.compile(_CAPTION_LEAD, re.I)
 _TOKEN = re.compile(r"\S+")
 _PROSE_WORD = re.compile(
     r"^(?:the|of|and|is|are|was|were|than|by|to|with|we|our|on|in|that|this|it|its|as|for|from|at|an?|"
@@ -70,8 +70,6 @@ _PROSE_WORD = re.compile(
 _ROW_CHARS = 160
 #: How far back a caption's paragraph may start (characters).
 _CAPTION_REACH = 1200
-#: A paragraph that opens with a caption ("Figure 4. ...", "Table 2: ...", "图3").
-_CAPTION_OPENS = re.compile(r"[ \t]*(?:(?:Figure|Fig\.|Table|Tab\.)[ \t]*\d+[a-z]?[ \t]*[:.|–—-]|[图表][ \t]*\d+)", re.I)
 _LINE_WINDOW = 400
 _CELL_CHARS = 12
 
@@ -130,9 +128,10 @@ class Structure:
     def captioned(self, pos: int) -> bool:
         """Whether ``pos`` is in a paragraph that opens with a caption (``Figure 4. ...``): a float's caption a
         PDF's page set in after the acknowledgements still says what the evaluation found."""
-        start = self.text.rfind("\n\n", max(0, pos - _CAPTION_REACH), pos)
-        start = 0 if start < 0 and pos <= _CAPTION_REACH else start + 2 if start >= 0 else -1
-        return start >= 0 and _CAPTION_OPENS.match(self.text, start) is not None
+        blank = self.text.rfind("\n\n", max(0, pos - _CAPTION_REACH), pos)
+        if blank < 0 and pos > _CAPTION_REACH:
+            return False  # a paragraph longer than a caption's
+        return _CAPTION_OPENS.match(self.text, blank + 2 if blank >= 0 else 0) is not None
 
     def residue(self, pos: int) -> bool:
         """Whether the line at ``pos`` is a heading, caption, axis or table row rather than prose."""

@@ -262,7 +262,7 @@ def by_layout(
     pair = (
         compared(head)
         # a ratio's column: the denominator's result against the numerator, as a speedup is the baseline's time
-        # over the system's (the paper's own system, where the numerator names it, is the subject: ``_tables``)
+        # over the system's (``_tables`` makes the paper's own system the subject of any pair that names it)
         or ((quotient[1], quotient[0]) if quotient else None)
         or change_pair(header, rows[row], column)
         or _column_pair(header, rows, row, column)
