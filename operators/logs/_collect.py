@@ -291,12 +291,14 @@ class Collector:
         events.sort(key=lambda e: e.line_no)
         merged: list[Event] = []
         last_of: dict[tuple[str, int | None, str], Event] = {}
-        at_line: set[tuple[str, int]] = set()
+        at_line: set[tuple[str, int, int | None]] = set()
         last_restart = -_RESTART_LINES - 1
         for ev in events:
-            if (ev.kind, ev.line_no) in at_line:  # one line, one event of a kind (a count and a NaN value)
+            # one line, one event of a kind at a step (a count and a NaN value); a summary naming two saves
+            # (``best_model_checkpoint``, ``last_model_checkpoint``) is two
+            if (ev.kind, ev.line_no, ev.step) in at_line:
                 continue
-            at_line.add((ev.kind, ev.line_no))
+            at_line.add((ev.kind, ev.line_no, ev.step))
             if ev.kind == "restart":
                 # The agent's "will restart", the rendezvous' restart_count and the step going back are
                 # three views of one restart.

@@ -116,6 +116,10 @@ EVENTS: tuple[EventRule, ...] = (
               r"|\bresum(?:ed|ing) (?:training |the run )?from (?:the )?(?:last |latest |saved )?(?:checkpoint|ckpt)\b"
               r"|\bloading (?:a|the) (?:last |latest |saved )?checkpoint from\b",
               "Initializing from \tsnaps/ckpt_40.t7"),
+    # the same, said with the checkpoint's path, or Hugging Face's ``Continuing training from checkpoint``
+    EventRule("restart", r"\bresum(?:ed|ing)(?: training| the run)? from\s+\S*(?:checkpoint|ckpt|global_step|snapshot"
+              r"|\.pth?\b|\.safetensors\b)|\bcontinuing training from (?:the )?(?:last |latest )?checkpoint\b",
+              "(Runner pid=42) Resuming from /ckpt/run7/global_step_300"),
     EventRule("failure", r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED",
               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED"),
     EventRule("failure", r"exits with return code = -?[1-9]|Exited with exit code [1-9]|exit code: -?[1-9]"

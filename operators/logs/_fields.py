@@ -56,6 +56,9 @@ def variable_names(template: list[str]) -> dict[int, str]:
             # a duration with no key before it, its unit spelled out (``2.69 83.57 seconds for 100 batches``)
             names[i] = "seconds" if after[0].lower().startswith("sec") else "minutes"
             continue
+        counts = i > 1 and (is_step_key(template[i - 2]) or template[i - 2].lower() in ("epoch", "ep"))
+        if i and template[i - 1] == "#" and not counts:
+            continue  # an ordinal (Caffe's ``Train net output #0``, ``GPU #3``) labels a line; ``Epoch #7`` counts
         running = _running_average(template, i, names)
         if running:
             names[i] = running
@@ -80,8 +83,8 @@ def variable_names(template: list[str]) -> dict[int, str]:
                 if not _is_key(word, before, template[j - 2] if j > 1 else "") and not _after_logger(template, j):
                     if not _opens_pairs(template, j, i):
                         break
-                if word.lower().endswith("ing") and template[j + 1 : j + 2] == ["to"]:
-                    break  # a verb going to a value ("reducing to 1.0", "increasing to 8") tells a change
+                if word.lower().endswith(("ing", "ed")) and template[j + 1 : j + 2] == ["to"]:
+                    break  # a verb going to a value ("reducing to 1.0", "scale reduced to 8") tells a change
                 if before in ("(", "[") and template[i + 1 : i + 2] in ([")"], ["]"]) and template[j + 1 : i] == [":"]:
                     if not (metric_name(word) or loss_by_ending(key_slug(word))):  # "(loss: 0.7)" is a pair
                         break  # a tag, "(trainer:672)" (a module and its line) or "[xla:3]" (a device), names no value

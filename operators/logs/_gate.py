@@ -41,7 +41,10 @@ NOT_RECORDS = {
 _NOT_RECORDS = "|".join(NOT_RECORDS)
 #: The numbers of a line, masked to form its shape (``52.1ms`` and ``101ms`` alike), and the runs of blanks padding them, made one (a counter
 #: right-aligned in a column, ``[  0]       0`` then ``[  0]      10``, keeps its shape as it grows a digit).
-_MASKED = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"  # (a number is one mark, its decimals or exponent printed or not)
+#: A number is one mark, its decimals or exponent printed or not, and so is a quantity with its unit glued to it
+#: and a duration in parts: CatBoost's first round prints ``total: 61.2ms  remaining: 1m 1s`` where the next
+#: print ``total: 2.1s  remaining: 18.7s``, one record's shape.
+_MASKED = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?:[A-Za-z]{1,3}\b(?:\s\d+(?:\.\d+)?[A-Za-z]{1,2}\b)*)?"
 _PADDING = r"[ \t]+"
 #: How often a shape repeats before its lines are taken as records.
 REPEATS = 3

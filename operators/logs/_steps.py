@@ -14,7 +14,7 @@ from assay.operators.logs._epochs import (  # noqa: F401 -- the epoch context is
     counts_each_epoch,
     says_epoch_ended,
 )
-from assay.operators.logs._evaluation_lines import evaluation_line
+from assay.operators.logs._evaluation_lines import EVALUATION_WORD, evaluation_line
 from assay.operators.logs._names import counts_across_epochs, is_step_key
 from assay.operators.logs._step_keys import (
     a_record_count,
@@ -144,6 +144,16 @@ def counter_step(text: str) -> int | None:
                 if m and start >= at and int(m.group("to")) > int(m.group("from")):
                     found, at = int(m.group("to")), start
                 start = low.find(word, start + 1)
+    return found
+
+
+def step_before_evaluation(text: str) -> int | None:
+    """The training step an evaluation line names before its evaluation word (Caffe's ``Iteration 200, Testing
+    net (#0)``), for the lines after it; a counter after the word (``Test: [10/48]``) counts evaluation batches."""
+    evaluation, found = EVALUATION_WORD.search(text), None
+    for m in _COUNTER.finditer(text, 0, evaluation.start() if evaluation else 0):
+        if m.group("key") and not m.group("of") and not after_a_setting_word(text, m.start()):
+            found = int(m.group("n").replace(",", "")) * (1000 if m.group("k") else 1)
     return found
 
 

@@ -63,6 +63,7 @@ from assay.operators.logs._steps import (
     counter_step,
     counts_each_epoch,
     says_epoch_ended,
+    step_before_evaluation,
     step_position,
 )
 from assay.operators.logs._tables import NUMBER_ROW, TABLE_LINE, TABLE_LINE_RE, Tables
@@ -244,6 +245,9 @@ class _Stream:
             self._count(text, line_no, rank)
         else:
             self.epochs.place(text, line_no, rank)
+            at = step_before_evaluation(text)
+            if at is not None and at >= (self.steps.get(rank, self.steps.get(None)) or 0):
+                self.steps[rank] = self.steps[None] = at
             end = self.epochs.end_of_epoch(text, rank)
             if end is not None:
                 self.steps[rank] = self.steps[None] = end

@@ -332,7 +332,15 @@ class HFTrainerStateParser(LogParser):
     def sniff(cls, head: str, path: str) -> float:
         if os.path.basename(path) == "trainer_state.json":
             return 1.0
-        return 0.9 if head.lstrip().startswith("{") and '"log_history"' in head else 0.0
+        if not head.lstrip().startswith("{") or '"log_history"' not in head:
+            return 0.0
+        # a JSON lines file whose last line holds a trainer's state (ms-swift's ``logging.jsonl``) is read line by
+        # line: its first line is an object of its own, with no history in it
+        try:
+            first = json.loads(head.lstrip().split("\n", 1)[0])
+        except json.JSONDecodeError:
+            return 0.9  # the first line opens the state (``{`` of a pretty-printed ``trainer_state.json``)
+        return 0.9 if isinstance(first, dict) and "log_history" in first else 0.0
 
     def parse_file(self, path: str) -> None:
         out = self.out

@@ -33,6 +33,8 @@ def _flatten(obj: dict, prefix: str = "") -> dict:
     return flat
 
 
+#: A checkpoint folder named by its step (``.../checkpoint-400``), as a trainer's summary names its saves.
+_SAVED = re.compile(r"\bcheckpoint-(\d+)/?$")
 #: A counter written as text, done of total (ms-swift: ``"global_step/max_steps": "100/1230"``).
 _OF_TOTAL = re.compile(r"\s*(\d+)\s*/\s*\d+\s*")
 
@@ -106,6 +108,13 @@ class JSONLinesParser(LogParser):
             self.steps = [*self.steps[-1:], step]
         ts = _time(next((flat[k] for k in _TIME_KEYS if k in flat), None))
         self.out.saw_time(ts)
+        summary = "train_runtime" in flat  # a trainer's end-of-training summary (ms-swift, Hugging Face's)
+        if summary:
+            self.out.mark("completed", line_no, "train_runtime reported")
+        for key, value in flat.items():
+            saved = _SAVED.search(value) if isinstance(value, str) and key.endswith("checkpoint") else None
+            if saved:  # the summary's ``best_model_checkpoint`` / ``last_model_checkpoint``: saves at their steps
+                self.out.event("checkpoint", line_no, f"{key}: {value}", rank=rank, step=int(saved[1]))
         keys, values = [], []
         for key, value in flat.items():
             if key in _SKIP or key in _STEP_KEYS or isinstance(value, bool) or (by_epoch and key == "epoch"):
@@ -121,6 +130,8 @@ class JSONLinesParser(LogParser):
             keys.append(key)
             values.append(float(value))
         names = {i: name for i, key in enumerate(keys) if (name := metric_name(key) or extra_metric_name(key))}
+        if summary:  # its ``train_loss`` is the mean over the run, not a point of the curve
+            names = {i: "train_loss_mean" if keys[i] == "train_loss" else n for i, n in names.items()}
         pick_loss(names, dict(enumerate(keys)))  # the loss by meaning, as in text logs
         for i, name in names.items():
             self.out.metric(name, step, values[i], line_no, rank, ts)
