@@ -7,7 +7,7 @@ Why a table: an excerpt that starts at ``Epoch: [2]  [ 150/1251]`` cannot say wh
 third; the code that printed it can. ``torchvision``'s ``MetricLogger`` (copied into DeiT, DETR, DINO, MAE and the
 repositories built on them) prints the ``epoch`` of ``range(start_epoch, epochs)``, ``start_epoch`` 0 by default;
 mmcv's ``LoggerHook.get_epoch`` prints ``runner.epoch + 1``. A counter that starts again each epoch is made the
-run's step as ``(epoch - first) * length + i`` (``_steps.EpochCounters``): ``first`` is the printer's base from
+run's step as ``(epoch - first) * length + i`` (``_epoch_counters.EpochCounters``): ``first`` is the printer's base from
 this table, unless the text shows the base itself (a file that names an epoch 0 counts from 0, whatever a row
 says). A line no row knows keeps the general rule (from 1, unless an epoch 0 is named).
 

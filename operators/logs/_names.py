@@ -322,10 +322,12 @@ def counts_across_epochs(key: str) -> bool:
 #: train-rmse:0.41  eval-rmse:0.52``, ``validation_0-mae``): an error of the booster's objective, so the training
 #: split's is the loss and an evaluation split's the validation loss. Not a score that rises (``auc``, ``ndcg``)
 #: nor a rate of wrong labels (``error``).
+#: The same error with its split joined by an underscore, before or after it (a regression script's
+#: ``train_rmse``, DeePMD's learning-curve header ``rmse_trn  rmse_val``): the objective's error on each split.
+_ERRORS = r"(?:rmse|mse|mae|rmsle|mape|m?logloss|l1|l2|huber|mphe)"
+_SPLIT_WORDS = r"(?:train|training|trn|learn|eval|valid|validation|val|test)"
 _BOOSTER_KEY = re.compile(
-    r"^(?P<split>train|training|learn|eval|valid|validation|val|test)(?:_\d+)?-(?:rmse|mse|mae|rmsle|mape|m?logloss"
-    r"|l1|l2|huber|mphe)$",
-    re.I,
+    rf"^(?P<split>{_SPLIT_WORDS})(?:_\d+)?[-_]{_ERRORS}$|^{_ERRORS}[-_](?P<after>{_SPLIT_WORDS})$", re.I
 )
 
 
@@ -337,7 +339,8 @@ def metric_name(key: str) -> str | None:
         return _ALIASES[slug]
     booster = _BOOSTER_KEY.match(key)
     if booster:
-        return "loss" if booster["split"].lower() in ("train", "training", "learn") else "val_loss"
+        split = (booster["split"] or booster["after"]).lower()
+        return "loss" if split in ("train", "training", "trn", "learn") else "val_loss"
     for prefix in ("train_", "training_", "trn_", "trainer_", "reduced_"):  # reduced: averaged over the ranks
         if slug.startswith(prefix) and slug[len(prefix) :] in _ALIASES:
             return _ALIASES[slug[len(prefix) :]]

@@ -30,6 +30,7 @@ from assay.operators.logs._counters import (
 )
 from assay.operators.logs._cut import mend_cut_tail
 from assay.operators.logs._decisions import template_decision
+from assay.operators.logs._epoch_counters import EpochCounters
 from assay.operators.logs._epochs import averages, averages_records, sums_up
 from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._events import EXCEPTION_LINE, classify
@@ -58,7 +59,6 @@ from assay.operators.logs._steps import (
     BARE_BAR,
     LISTED_STEP,
     EpochBars,
-    EpochCounters,
     EpochRelative,
     counter_step,
     counts_each_epoch,
