@@ -157,7 +157,7 @@ class KeyBlocks:
             self.flush()
         self.rows.append((key, m.group("value"), line_no, rank))
         self.texts.append((text, line_no, rank))
-        if m.group("close"):
+        if m.groupdict().get("close"):  # (a ``key value`` line has no brace to close)
             self.flush()  # the object's closing brace ends its record
         return True
 

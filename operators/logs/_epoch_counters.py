@@ -108,8 +108,8 @@ class EpochCounters:
         if not counters:
             return None
         found = counters[-1]  # the innermost: "Epoch [2/10], Step [100/600]" counts steps
-        kind = next((k for k in ("bar", "bracket", "after", "piped") if found.group(k)), "n")
-        n, total = int(found.group(kind)), int(found.group("total" if kind == "n" else f"{kind}_total"))
+        n, total = _count_and_total(found)
+        kind = _kind_of(found)
         before = text[: found.start()]
         if kind == "piped" and not EPOCH_NUMBER.search(before):
             return None  # a field that is a count only beside its epoch (``_within_epoch``)
@@ -198,14 +198,24 @@ class EpochCounters:
         if not counters:
             return
         found = counters[-1]
-        kind = next((k for k in ("bar", "bracket", "after") if found.group(k)), "n")
-        total = int(found.group("total" if kind == "n" else f"{kind}_total"))
+        total = _count_and_total(found)[1]
         bare = EPOCH_NUMBER.search(text[: found.start()])
         if (rank, _counter_word(text[: found.start()]), total) not in self._state or not bare:
             return  # an evaluation's own counter (another total), or no epoch beside it
         offset = (int(bare.group(1) or bare.group(2)) - self.first(rank)) * total
         if offset > 0:
             self.offsets[line_no] = offset
+
+
+def _kind_of(found: re.Match) -> str:
+    """Which of ``_COUNTER_OF``'s shapes matched: ``n`` (after a counter word), ``bar``, ``bracket``, ``after``,
+    ``piped``."""
+    return next((k for k in ("bar", "bracket", "after", "piped") if found.group(k)), "n")
+
+
+def _count_and_total(found: re.Match) -> tuple[int, int]:
+    kind = _kind_of(found)
+    return int(found.group(kind)), int(found.group("total" if kind == "n" else f"{kind}_total"))
 
 
 def _counter_word(before: str) -> str:

@@ -89,7 +89,7 @@ def step_position(
     if epoch is not None and template[:3] == ["<*>", "/", "<*>"] and 0 not in not_counters:
         if template[3:4] not in (["/"], ["<*>"], [":"]):
             return 0
-    if epoch is not None and rows and (inner := _within_epoch(template, names, rows)) is not None:
+    if epoch is not None and rows and not evaluating and (inner := _within_epoch(template, names, rows)) is not None:
         return inner
     # a log of one line per epoch counts epochs
     return epoch
