@@ -4,6 +4,7 @@ the epoch's length; counters that start again at each epoch are made global from
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from assay.operators.logs._miner import Cluster
@@ -16,8 +17,8 @@ _EPOCH_HEADER = re.compile(r"^\s*Epoch\s+(?P<k>\d+)\s*/\s*(?P<of>\d+)\s*$", re.I
 #: MONAI's tutorials print ``3/16, train_loss: 0.41``.
 _LEADING_COUNTER = re.compile(r"^\s*(?P<n>\d+)/(?P<of>\d+)(?:\s+(?:\[|[^\w\s])|,\s)")
 #: A line that prints an epoch's record with no counter, its time first: Keras 2's ``verbose=2``
-#: (`` - 8s - loss: 0.41 - acc: 0.91``).
-_TIMED_RECORD = re.compile(r"^\s*-\s+\d+(?:\.\d+)?m?s\b(?:\s+\d+\w*/step)?\s+-\s+\w[\w/]*:\s")
+#: (`` - 8s - loss: 0.41 - acc: 0.91``), Keras 1's with no dash before the time (``812s - loss: 0.41``).
+_TIMED_RECORD = re.compile(r"^\s*(?:-\s+)?\d+(?:\.\d+)?m?s\b(?:\s+\d+\w*/step)?\s+-\s+\w[\w/]*:\s")
 
 
 class EpochBars:
@@ -31,12 +32,22 @@ class EpochBars:
         self.first_header: int | None = None
         self.bars: list[tuple[int, int | None, int, int]] = []  # line, epoch (None: before any header), n, M
         self.timed: list[tuple[int, int]] = []  # line, epoch: an epoch's record printed with no bar
+        # headers that go back (``Epoch 1/N`` after ``Epoch 9/N``): (line, the header before's line, whether
+        # that one was the last of its fit, ``N/N``); another fit where it was, or where the run said it ended
+        # in between (``new_fits``)
+        self.went_back: list[tuple[int, int, bool]] = []
+        self._last: dict[int | None, tuple[int, int, int]] = {}  # rank -> its last header's (k, N, line)
 
     def see(self, text: str, line_no: int, rank: int | None) -> bool:
         """Take a header line (True: the line says nothing else); note a bar line's counter."""
         m = _EPOCH_HEADER.match(text)
         if m:
-            self.epoch[rank] = int(m.group("k"))
+            k, of = int(m.group("k")), int(m.group("of"))
+            last = self._last.get(rank)
+            if last is not None and k < last[0]:
+                self.went_back.append((line_no, last[2], last[0] == last[1]))
+            self._last[rank] = (k, of, line_no)
+            self.epoch[rank] = k
             if self.first_header is None:
                 self.first_header = int(m.group("k"))
             return True
@@ -46,6 +57,16 @@ class EpochBars:
         elif self.epoch.get(rank) is not None and _TIMED_RECORD.match(text):
             self.timed.append((line_no, self.epoch[rank]))
         return False
+
+    def new_fits(self, ended: list[int]) -> list[int]:
+        """The headers that open another fit (the counter going back there is a new run's, no restart): the fit
+        before reached its last epoch, or a line said it ended (``ended``, sorted: Keras' ``Epoch 00008: early
+        stopping``, printed before that epoch's record) since its last header."""
+        return [
+            line
+            for line, before, last in self.went_back
+            if last or bisect.bisect_right(ended, before) < bisect.bisect_left(ended, line)
+        ]
 
     def steps(self) -> dict[int, int]:
         """Line number -> the bar's step, once every line is seen. With no bars at all, an epoch's record printed

@@ -1,6 +1,9 @@
 """Events any training log may contain, whatever printed it: out-of-memory, loss-scale overflow, NCCL and
 GPU faults, child-process failures, cancellation, restarts, checkpoints. One RE2 pattern picks candidate
-lines in C++; ``classify`` decides, in Python, on those few lines only."""
+lines in C++; ``classify`` decides, in Python, on those few lines only.
+
+Why one module: the event table, the prefilter generated from it and ``classify`` over it are one piece of
+data and its reader; apart, the filter and the rules drifted (a phrase in one list and not the other)."""
 
 from __future__ import annotations
 
@@ -272,6 +275,7 @@ ENDINGS: tuple[EventRule, ...] = (
     EventRule("", r"\bearly stopping (?:triggered|at (?:epoch|step|iter))|\bstopp(?:ed|ing) early\b"
               r"|\breached (?:the )?(?:max(?:imum)?[ _](?:number of )?(?:steps|iters|iterations|epochs)|max_steps)\b",
               "Early stopping triggered at epoch 14: val_loss did not improve for 5 epochs"),
+    EventRule("", r"\bepoch \d+: early stopping\b", "Epoch 00012: early stopping"),  # Keras' EarlyStopping
 )
 #: Candidate lines, GENERATED from the table (RE2, case-insensitive): a line no row's phrase is found in
 #: never reaches ``classify``, so the filter and the rules cannot drift apart.

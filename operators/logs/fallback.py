@@ -294,6 +294,8 @@ class _Stream:
         self.boxes.flush()
         self.blocks.flush()
         fixed = self.keras.steps()
+        ended = sorted(line for line, outcome, _ in self.out.markers if outcome == "completed")
+        self.out.epoch_starts.update(self.keras.new_fits(ended))
         per_epoch = {} if fixed else self.epochs.per_epoch()  # a bar drawn once per epoch: its step is the epoch
         if fixed or per_epoch:
             # a line between bars (an epoch's summary, a validation line) is at the step of the bar before it
