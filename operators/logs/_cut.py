@@ -80,6 +80,10 @@ def join_cut_record(miner: TemplateMiner, step_of: Callable[[Cluster], tuple]) -
         before_separator = (cut.template[-1] == "<*>" and punctuation) or (
             cut.template[-1][:1].isalpha() and follows in (":", "=")
         )
+        # or it stops where the records go on with their next key (``... best: 0.83 (1)`` before ``total: 17s``)
+        before_separator = before_separator or (
+            follows[:1].isalpha() and whole.template[size + 1 : size + 2] in ([":"], ["="])
+        )
         # or a key cut inside its word (``Total reward: 180.0 Expl`` where the records go on ``Explore P:``)
         inside_key = cut.template[-1][:1].isalpha() and _cut_word(cut.template[-1], whole.template[size - 1 : size])
         if len(whole.rows) < 2 or len(whole.template) <= size or (

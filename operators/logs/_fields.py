@@ -60,8 +60,9 @@ def variable_names(template: list[str]) -> dict[int, str]:
         if i and template[i - 1] == "#" and not counts:
             continue  # an ordinal (Caffe's ``Train net output #0``, ``GPU #3``) labels a line; ``Epoch #7`` counts
         running = _running_average(template, i, names)
-        if running:
-            names[i] = running
+        if running is not None:
+            if running:
+                names[i] = running
             continue
         # hours of a clock time (7:57:00, eta: 1:23), unless a metric's name comes right before a value that
         # only a colon follows (torchtune's "Loss: 2.26:  4%|")
@@ -202,6 +203,8 @@ def _running_average(template: list[str], i: int, names: dict[int, str]) -> str 
         j -= 1
     if j < 1 or template[j] != "(" or template[j - 1] != "<*>" or (j - 1) not in names:
         return None
+    if key_slug(names[j - 1]).startswith("best"):
+        return ""  # where the best value was (CatBoost's ``best: 0.83 (41)``): its iteration, no series
     return f"{names[j - 1]}_avg"
 
 

@@ -366,3 +366,23 @@ def split_objectives(rows: list, metrics: dict[int, str], names: dict[int, str])
             continue
         if rows and all(pos < len(row[2]) and _DECIMALS.match(row[2][pos].rstrip(",;|")) for row in rows):
             metrics[pos] = split
+    best = next((pos for pos, word in names.items() if key_slug(word) == "best"), None)
+    held_out = next((pos for pos, name in metrics.items() if name == "val_loss"), None)
+    if best is not None and held_out is not None and _rises_to_best(rows, best, held_out):
+        # the best value kept is above the evaluation's values: a score that rises (CatBoost's ``learn: 0.95
+        # test: 0.82 best: 0.84 (1)`` under an AUC), no loss
+        for pos, name in list(metrics.items()):
+            if name in ("loss", "val_loss") and key_slug(names.get(pos, "")) in _TRAINING_ALONE | _EVALUATION_ALONE:
+                metrics[pos] = "score" if name == "loss" else "val_score"
+
+
+def _rises_to_best(rows: list, best: int, held_out: int) -> bool:
+    """Whether the best value a record keeps is at or above its evaluation value on every record, and above it
+    on some: the best of a score that rises (a loss's best is at or below every value)."""
+    pairs = []
+    for row in rows:
+        try:
+            pairs.append((float(row[2][best].rstrip(",;|")), float(row[2][held_out].rstrip(",;|"))))
+        except (IndexError, ValueError):
+            return False
+    return bool(pairs) and all(b >= v for b, v in pairs) and any(b > v for b, v in pairs)
