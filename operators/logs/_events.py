@@ -163,7 +163,7 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("skipped_step", r"\bfound inf\b|\binfs? (?:was |were )?found\b"
               r"|skipping (?:this |the )?(?:update|batch|iteration|optimizer step)",
               "grad norm is inf at update 301, skipping this batch"),
-    EventRule("nan", r"loss is nan|nan loss|NaN or Inf found|Detected NaN|found nan in|nan detected"
+    EventRule("nan", r"loss is nan|\bnan loss(?:\s|$|[.,;!])|NaN or Inf found|Detected NaN|found nan in|nan detected"
               r"|grad(?:ient)?[ _]norm is (?:nan|inf)",
               "WARNING: nan loss at step 410, the run is diverging"),
     EventRule("nan", r"became infinite or nan|loss became nan|non-finite loss|loss is not finite|= (?:nan|inf) is not finite"

@@ -64,7 +64,8 @@ LLM_ROWS: tuple[Marker, ...] = (
            r"|\binternlm/(?:train|core|solver)/",
            "2024-01-02 03:04:05,600\tINFO training_internlm.py:560 in record_current_batch_training_metrics -- "
            "tflops=151.2,step=40,loss=2.4102,tgs (tokens/gpu/second)=3210.5,lr=3e-05,loss_scale=65536.0",
-           over=(ELASTIC,)),
+           # its parallel context came from Colossal-AI's and says so in the same words
+           over=(ELASTIC, "Colossal-AI")),
     # --- language-model and text training codebases -----------------------------------------------------------
     # fairseq2's LogMetricRecorder: '<Title> Metrics (step N) - Name: value | Name: value' (facebookresearch/fairseq2
     # src/fairseq2/metrics/recorders/log.py); before fairseq, whose package name it extends

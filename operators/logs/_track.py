@@ -93,9 +93,10 @@ class StepTrack:
         dips = np.flatnonzero((steps < prev) & (after < prev))
         epochs = self._epochs_by_line() if len(dips) else (np.empty(0), np.empty(0))
         for i in dips:
-            if i == 1 and prior_step is None:
-                # the only record before the dip is the log's first: a banner read as a record ("Epoch:500
-                # 3GPU, batch size: 32" above the run's "Epoch: 0"), not a run that went on and resumed
+            if prior_step is None and (steps[:i] == steps[0]).all():
+                # the records before the dip are the log's first and never moved: a banner read as a record
+                # ("Epoch:500 3GPU, batch size: 32" above the run's "Epoch: 0", a dump of the arguments with its
+                # ``'epoch': 300.0`` over several lines), not a run that went on and resumed
                 continue
             if _epoch_went_up(epochs, int(lines[i])):
                 continue  # a counter of the epoch's batches starting again as the epoch beside it goes up
@@ -114,9 +115,11 @@ class StepTrack:
         return out
 
     def _epochs_by_line(self) -> tuple[np.ndarray, np.ndarray]:
-        """The main rank's ``epoch`` values and their lines, in line order, where records print their epoch."""
+        """The main rank's ``epoch`` values and their lines, in line order, where records print their epoch (or
+        a pass over the data, PaddlePaddle's ``Pass 1, Batch 0``)."""
         m = self._metrics
-        mask = pc.and_(pc.equal(m.column("name"), "epoch"), pc.equal(m.column("rank").fill_null(-1), self.main_rank))
+        named = pc.is_in(m.column("name"), pa.array(_EPOCH_SERIES))
+        mask = pc.and_(named, pc.equal(m.column("rank").fill_null(-1), self.main_rank))
         picked = m.filter(mask)
         lines = picked.column("line_no").to_numpy()
         order = np.argsort(lines, kind="stable")
@@ -183,10 +186,26 @@ class StepTrack:
         ):
             if _SENTINEL.search(name) and value in (math.inf, -math.inf):
                 continue  # a best or minimum kept from an infinite start (``val_best_loss is inf``): no divergence
+            if name not in seen and self._placeholder(name, line):
+                seen.add(name)  # a domain's term with nothing to average (``loss/cn=nan`` beside ``loss/en=2.1``)
             if name not in seen:
                 seen.add(name)
                 out.append(Event(int(line), "nan", f"{name} is {value}", None, step, None))
         return out
+
+    def _placeholder(self, name: str, line: int) -> bool:
+        """Whether a non-finite series is a placeholder, not a divergence: never finite in the chunk, while a
+        sibling of its family (``loss_en`` beside ``loss_cn``) is finite on the same line."""
+        family = name.rsplit("_", 1)[0] + "_" if "_" in name else None
+        if family is None:
+            return False
+        m = self._metrics
+        values = m.filter(pc.equal(m.column("name"), name)).column("value")
+        if pc.any(pc.is_finite(values)).as_py():
+            return False
+        on_line = m.filter(pc.equal(m.column("line_no"), line))
+        siblings = on_line.filter(pc.and_(pc.starts_with(on_line.column("name"), family), pc.not_equal(on_line.column("name"), name)))
+        return bool(pc.any(pc.is_finite(siblings.column("value"))).as_py())
 
     def loss_summary(self) -> dict[str, Any]:
         values, lines, steps = self.loss_rows()
@@ -206,6 +225,10 @@ class StepTrack:
             out["last_finite_line"] = int(lines[finite[-1]])
             out["min"] = _num(float(np.min(values[finite])))
         return out
+
+
+#: The series that number passes over the data.
+_EPOCH_SERIES = ["epoch", "ep", "pass"]
 
 
 def _epoch_went_up(epochs: tuple[np.ndarray, np.ndarray], line_no: int) -> bool:
