@@ -95,6 +95,9 @@ _FILE_NUMBER = re.compile(
     r"|\b(?:ckpt|checkpoint|snapshot|model|weights)[_-](\d+))(?=$|[\s'\",;)\]])"
 )
 
+#: A folder a save goes into, named by its step (``global_step_110/``, ``iter_0004000/``).
+_STEP_FOLDER = re.compile(r"[/\\](?:global_step|step|iter|iteration)[_-]?(\d+)[/\\]")
+
 
 def saves_at_named_steps(events: list[dict[str, Any]], metrics: Any) -> None:
     """A save whose line names one whole number that lies between the steps of the records around it is at that
@@ -110,8 +113,9 @@ def saves_at_named_steps(events: list[dict[str, Any]], metrics: Any) -> None:
         detail = ev.get("detail") or ""
         if ev.get("kind") != "checkpoint":
             continue
-        # the number the saved file's name carries (``G_5500.pth``), also beside the epoch the save is in
-        numbers = {n for found in _FILE_NUMBER.findall(detail) for n in found if n}
+        # a folder named by the step (``/ckpt/global_step_110/actor/model_rank_3.pt``), else the number the saved
+        # file's name carries (``G_5500.pth``), also beside the epoch the save is in
+        numbers = set(_STEP_FOLDER.findall(detail)) or {n for found in _FILE_NUMBER.findall(detail) for n in found if n}
         if not numbers and not _EPOCH_NUMBER.search(detail):  # an epoch's number names no step (``Better
             numbers = set(_LONE_NUMBER.findall(detail))  # model found at epoch 3``)
         if len(numbers) == 1:

@@ -96,11 +96,19 @@ def normalize(data: bytes) -> bytes:
     """A log's bytes as every reader sees them: without terminal escapes, and with ``\\n`` line ends where the
     file has Windows' ``\\r\\n``. Neither says anything, but each hides a line's last value or its first word
     from a pattern anchored there. A lone ``\\r`` (a progress bar redrawn on one line) stays. Lines keep their
-    numbers; each search is a ``memchr`` or ``memmem``, and a clean file is not copied. (Blanks at the ends of
+    numbers; each search is a ``memchr`` or ``memmem``, and a clean file is not copied. Ray's note that it folded
+    a line repeated by other workers goes too. (Blanks at the ends of
     lines go in ``LineBlock``, after a console's wrapped records are joined: ``_wrapped`` reads a record cut at
     a space by them.)"""
     data = strip_ansi(data)
+    if data.find(b"x across cluster]") >= 0:
+        data = _RAY_REPEATED.sub(b"", data)
     return data.replace(b"\r\n", b"\n") if data.find(b"\r") >= 0 else data  # (a one-byte find is a memchr)
+
+
+#: Ray's note that it folded a line the other workers printed too (``... [repeated 15x across cluster]``): the
+#: log's, not the line's, its count no value of the record.
+_RAY_REPEATED = re.compile(rb" ?\[repeated \d+x across cluster\]")
 
 
 def _without_end_blanks(data: bytes, newlines: np.ndarray) -> bytes:
