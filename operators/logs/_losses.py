@@ -14,7 +14,12 @@ def loss_by_ending(slug: str) -> str | None:
     slug = TOTALLED.sub("", _AVERAGED.sub("", slug))
     if not slug.endswith("loss") or _AUXILIARY_LOSS.search(slug):
         return None
-    return "val_loss" if slug.startswith(("val", "eval", "valid", "test")) else "loss"
+    return "val_loss" if _EVALUATION_HEAD.match(slug) else "loss"
+
+
+#: An evaluation split at the head of a loss's name (``val_loss``, ``evalloss``, ``test_nll_loss``), a word of
+#: its own: ``value_function_loss`` is an RL critic's term, no validation.
+_EVALUATION_HEAD = re.compile(r"^(?:val|eval|valid|validation|test)(?:_|loss)")
 
 
 #: A loss term named by an ``l_`` prefix (BasicSR's and MMEditing's ``l_pix``, ``l_percep``, ``l_g_gan``): a term
@@ -167,7 +172,7 @@ def separate_objective(word: str) -> bool:
 #: Loss terms printed beside the objective (``actor/entropy_loss``, ``kl_loss``, ``load_balancing_loss``): kept
 #: under their own names, never taken for the loss.
 _AUXILIARY_LOSS = re.compile(
-    r"(?:^|_)(?:entropy|kl|aux|z|load_balancing|lb|balance|router|moe|vf|value|critic|reg|l1|l2|penalty|"
+    r"(?:^|_)(?:entropy|kl|aux|z|load_balancing|lb|balance|router|moe|vf|value|value_function|critic|reg|l1|l2|penalty|"
     # an RL objective's policy term (PPO's ``Mean surrogate loss`` beside ``Mean value loss``): a part
     r"surrogate)_?loss$"
 )

@@ -543,8 +543,10 @@ def emit_series(
     # a template whose records mostly follow a counter line (an excerpt may open inside the record before)
     stepped = step_pos is not None or sum(row[3] is not None for row in cluster.rows) * 2 >= len(cluster.rows)
     # names assay does not know, printed once outside an evaluation (``Batch size per device = 2``): a
-    # setting, not a series
+    # setting, not a series; but a loss term under a counter's line (``Value function loss: 0.51`` below
+    # ``Learning iteration 8391/10000``) is the record's, printed once where the excerpt holds one record
     once = len(cluster.rows) == 1 and step_pos is None and not evaluation_line(cluster.template) and not summary
+    once = once and not (cluster.rows[0][3] is not None and any("loss" in n for n in metrics.values()))
     if not any(name in _RECOGNISED for name in metrics.values()) and not (
         keep_unknown and stepped and metrics and not once
     ):
