@@ -118,6 +118,11 @@ _SHARE_THAT = re.compile(
 _TIMES_THE = re.compile(
     r"\s+the\s+(?:[\w-]+\s+){1,3}?of\s+(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
 )
+# "1.79x the monolithic single-user baseline", "1.79x the throughput of a single-user baseline": a multiple of
+# a system the sentence describes, not names (its descriptor last).
+_TIMES_THE_DESCRIBED = re.compile(
+    rf"\s+the\s+(?:(?:[\w-]+\s+){{1,3}}?of\s+(?:the\s+|an?\s+)?)?(?P<v>(?:[a-z][\w-]*\s+){{0,3}}(?:{DESCRIPTORS}))\b"
+)
 # "than the strongest baseline (BarPipe)": a description with its name in brackets.
 _BRACKETED_NAME = re.compile(rf"\s*\(\s*(?P<n>{ONE_NAME}(?:(?:\s*,\s*|,?\s+(?:and|or)\s+){ONE_NAME})*)\s*\)")
 # "2.1x the throughput of the best baseline, FooSched", "85% of the strongest baseline (BarPipe)": a figure of
@@ -345,6 +350,7 @@ def versus(
         or (_TIMES_THE.match(text, claim.end, s_end) if claim.unit == "x" else None)
         or _OF_DESCRIBED.match(text, claim.end, s_end)
         or _SHARE_THAT.match(text, claim.end, s_end)
+        or (_TIMES_THE_DESCRIBED.match(text, claim.end, s_end) if claim.unit == "x" else None)
     )
     if share and share.re is _SHARE_OF and _modifies_a_whole(text, share.end("v"), s_end):
         share = None  # "9% of EU electricity demand", "61% of A100 peak throughput": the name modifies the whole

@@ -50,7 +50,7 @@ _RATIOS = frozenset({"x", "pct", "times", "fold", "words"})
 # threshold, a target, a tolerance, a quota ("an SLO scale of 1.2x", "a 1.5x deadline", "threshold = 5%").
 _SETTING_NOUN = (
     r"(?:SLOs?(?:\s+scales?)?|deadlines?|budgets?|thresholds?|targets?(?:\s+[\w-]+)?|tolerances?|quotas?|"
-    r"coefficients?)"
+    r"coefficients?|limits?|caps?)"
 )
 _X = frozenset({"x", "times", "fold"})
 
@@ -115,10 +115,10 @@ CUES: tuple[Cue, ...] = (
         _X,
         "after",
         # "2×H", "4×N": a multiplication sign glued to a one-letter variable is a shape (a tensor's, a grid's),
-        # often in a code span, not a ratio
-        re.compile(r"[A-Za-z](?![A-Za-z])"),
+        # often in a code span, not a ratio; so is a capital one apart from it ("a dimension of 1 × D")
+        re.compile(r"[A-Za-z](?![A-Za-z])|[ \t][A-Z](?![\w])"),
         True,
-        "With two requests the buffer becomes 2×H, and Foo runs 1.6× faster than Bar.",
+        "With two requests the buffer becomes 2×H, a row of 1 × D, and Foo runs 1.6× faster than Bar.",
         ((1.6, "x"),),
     ),
     Cue(
@@ -131,7 +131,8 @@ CUES: tuple[Cue, ...] = (
             r"(?:chosen|drawn|sampled|selected|picked)\s+(?:uniformly\s+)?(?:at\s+random\s+)?from\b|"
             r"\b(?:we\s+(?:restrict|limit|cap|bound|clip)|(?:is|are|was|were)\s+(?:restricted|limited|capped|bounded))"
             r"\b[^.;]*\bto\b|"
-            r"we\s+(?:configure|set|fix|choose|pick|vary|sweep|provision|allocate|enumerate|explore|try)\b|"
+            r"we\s+(?:configure|set|fix|choose|pick|vary|sweep|provision|allocate|enumerate|explore|try|allow|offload"
+            r"|reserve|assign|keep)\b|"
             r"(?:configure[ds]?|setting)\s+(?:\w+\s+){0,3}?(?:ratios?|factors?|levels?)\s+(?:of|to|at)\b)",
             re.I,
         ),
@@ -169,6 +170,21 @@ CUES: tuple[Cue, ...] = (
         True,
         "At a 1.3x SLO scale Foo serves 1.6x more requests than Bar, and a 2x SLO attainment gap remains.",
         ((1.6, "x"), (2.0, "x")),
+    ),
+    Cue(
+        "setting named after the share",
+        frozenset({"pct"}),
+        "after",
+        # "a 20% KV cache budget", "under the 80% memory limit": the share sets a resource's allowance, not a
+        # result; a few words may name the resource between them
+        re.compile(
+            r"\s+(?:of\s+(?:a|an|the|its|their)\s+)?(?:[A-Za-z][\w-]*\s+){0,3}(?:budgets?|limits?|caps?|quotas?|thresholds?)\b",
+            re.I,
+        ),
+        True,
+        "With a 20% cache budget, 10% of a fixed slot quota and under the 80% device memory limit, Foo keeps 12% "
+        "more hits than Bar.",
+        ((12.0, "%"),),
     ),
     Cue(
         "setting a bracket was measured at",
@@ -455,7 +471,7 @@ CUES: tuple[Cue, ...] = (
         # "needs 4 × b bytes", "2 × Nexp + 1": a product in a formula, not a ratio between systems.
         re.compile(
             r"\s*(?:(?!(?:on|in|at|of|to|by|as|or|an|vs|is|if|it|we|up|so|no)\b)[a-z]{1,2}\b(?![./])"
-            r"|[A-Za-z]+\s*[=+*/^−]"
+            r"|\(?[A-Za-z]+\s*[=+*/^−]"
             # a variable written as code ("2 × cp_size"), or a product of two factors ("4 x AllReduce x n")
             r"|[A-Za-z]\w*_\w+|[A-Za-z][\w-]*[ \t]+[x×][ \t]+\w"
             # a number and an operator after it, a displayed equation's next line too ("4 ×" / "1 + s/6h")

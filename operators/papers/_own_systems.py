@@ -5,6 +5,7 @@ hardware, models or datasets, and names the text mostly mentions as something co
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable
 
@@ -51,7 +52,7 @@ def own_systems(
         # a benchmark, a model or a chip the paper itself presents ("We present MLPerf, an ML benchmark") is
         # its own; one it merely names is what it runs on or trains
         known_kind = p.name.lower() in not_systems and p.how not in _PRESENTED
-        if known_kind or _footnoted(text, p.name, names):
+        if known_kind or _footnoted(text, p.name, names) or _a_label(text, p.name):
             continue
         body = compared = 0
         forms: Counter[str] = Counter()
@@ -90,3 +91,12 @@ def _footnoted(text: str, name: str, names: set[str]) -> bool:
     """A name that is another candidate with a footnote's number glued on ("FooServe1" beside "FooServe")."""
     stem = name.rstrip("0123456789")
     return stem != name and stem in names and len(occurrences(text, name, True, 3)) <= 2
+
+
+#: A list's label: a capital or two and a number (``C1`` of "(C1) no visibility", ``RQ2``, ``Q3``).
+_LABEL = re.compile(r"[A-Z]{1,2}\d{1,2}")
+
+
+def _a_label(text: str, name: str) -> bool:
+    """A name that is a list's label (a challenge, a question, a contribution) written in brackets: ``(C1)``."""
+    return bool(_LABEL.fullmatch(name)) and f"({name})" in text

@@ -33,6 +33,7 @@ from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
 from assay.operators.papers._table_compare import by_layout, row_label
 from assay.operators.papers._table_read import Cell, Table, cell_of
+from assay.operators.papers._table_settings import swept_setting
 from assay.operators.papers._table_systems import ColumnNames
 from assay.operators.papers._table_units import SETTING_CELL, VALUE_CELL
 
@@ -98,7 +99,8 @@ def attribute_cells(
     text: str, claims: Sequence[Claim], own: Sequence[str], mentions: Sequence[Mention]
 ) -> list[Claim]:
     """Give each ratio claim that fills a table cell the subject and baseline its row and column name; returns
-    the cells that are the reference row's own normalisation (no claims).
+    the cells that are no claims: the reference row's own normalisation, a column of a setting swept over the
+    same shares for every method (``_table_settings``).
     ``own``: the paper's systems, most likely first; ``mentions``: the names found in the text, of which
     the systems and methods the gazetteer knows or the paper compares with count as systems (not every
     capitalised word: a table's row labels are often workloads)."""
@@ -121,6 +123,9 @@ def attribute_cells(
         if cell is None:
             continue
         table = cell.table
+        if swept_setting(table, cell.column):
+            references.append(claim)  # the share every method was measured at (a budget swept), no result
+            continue
         pair = by_layout(table.header, table.rows, cell.row, cell.column, table.caption, devices, _UNIT_CELL.match)
         if pair:  # the table's layout says who and against what (a comparing header, a change column, ...)
             if pair[2]:
