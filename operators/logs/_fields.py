@@ -107,9 +107,17 @@ def variable_names(template: list[str]) -> dict[int, str]:
                 break
         if i not in names and (subject := _subject_of_is(template, i)) is not None:
             names[i] = subject
+        if names.get(i) in _INDEX_LETTERS and i > 2 and template[i - 1] in (":", "=") and (
+            is_step_key(template[i - 3]) or template[i - 3].lower() in ("batch", "epoch", "update")
+        ):
+            names[i] = template[i - 3]  # a loop's index letter after its counter word (``batch i:12``): the counter
     _value_first_names(template, names)
     bracketed_keys(template, names)
     return names
+
+
+#: The letters a loop's index is written with after its counter word (``batch i``, ``step t``).
+_INDEX_LETTERS = {"i", "j", "k", "t"}
 
 
 def _subject_of_is(template: list[str], i: int) -> str | None:

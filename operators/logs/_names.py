@@ -226,6 +226,8 @@ _STEP_KEYS = _RUN_WIDE_STEP_KEYS | frozenset(
         "iteration",
         "iter",
         "steps",
+        "iters",
+        "iterations",
         "it",
         "trainer_global_step",
         "train_global_step",

@@ -41,7 +41,9 @@ _PER_DEVICE = r" per (?:device|gpu|process|rank|worker)"
 _BATCH_AFTER = r"(?: \([^)]*\))?\s*[:=]\s*"
 _GPUS = r"(?:(?:num|number of) gpus|world size)\s*[:=]\s*"
 _WORDED_BATCH = re.compile(
-    rf"(?<![\w'])(?P<words>(?:[A-Za-z]+ ){{0,3}})batch size(?P<per>{_PER_DEVICE})?{_BATCH_AFTER}(?P<value>\d+)"
+    # (its product shown before the total: LeRobot's ``Effective batch size: 32 x 1 = 32``)
+    rf"(?<![\w'])(?P<words>(?:[A-Za-z]+ ){{0,3}})batch size(?P<per>{_PER_DEVICE})?{_BATCH_AFTER}"
+    r"(?:\d+(?:\s*[x×*]\s*\d+)+\s*=\s*)?(?P<value>\d+)"
     r"\s*(?=\||,|$)",
     re.I,
 )

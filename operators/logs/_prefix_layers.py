@@ -31,6 +31,11 @@ _LAYER_TABLE = {
         r"(?:Z|[+-]\d{2}:?\d{2})?\]?:?(?:[ \t]+|$)",
         "2024-05-06 07:08:09,123 step 10 loss 2.5",
     ),
+    # a bracketed date of two-digit parts and its time, joined by a space or a bar (torchlight's, ST-GCN's
+    # ``[03.24.23|09:56:11]``)
+    # (not rich's ``[05/06/24 07:08:09]``, whose level follows: its own layer below)
+    "stamp": (r"\[(?:\d{2}\.\d{2}\.\d{2,4}[ |T]|\d{2}[/-]\d{2}[/-]\d{2,4}\|)\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\][ \t]+",
+              "[05.06.24|07:08:09] step 10 loss 2.5"),
     # Ray forwards each worker's output tagged with its actor (or task) and process: ``(RayTrainWorker
     # pid=4242, ip=10.0.0.1)``, ``(pid=4242)``
     "ray": (r"\((?:[\w.-]+ )?pid=\d+(?:, ip=[\d.]+)?\)[ \t]", "(RayTrainWorker pid=4242, ip=10.0.0.1) step 10 loss 2.5"),

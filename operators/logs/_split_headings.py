@@ -20,7 +20,9 @@ HEADING = (
     # (``>>>> Start Evaluation >>>>``, ``Running validation...``: a verb that starts the split before it; the
     # lines are selected with a logger's prefix still on them, ``[... INFO train.py line 125]  >>>> ...``)
     r"^(?:[^\n]*?(?:\]|\s-|INFO:?)\s+)?\W*(?:(?i:start(?:ing)?|begin(?:ning)?|run(?:ning)?)\s+)?"
-    r"(?P<split>(?i:validat\w*|evaluat\w*|test(?:ing)?|dev|train(?:ing)?))\b[^\d\n]{0,60}\s*$"
+    # (and the epoch it runs after: ``Eval epoch: 4``)
+    r"(?P<split>(?i:validat\w*|evaluat\w*|eval|test(?:ing)?|dev|train(?:ing)?))\b(?:\s+(?i:epoch)\s*[:#]?\s*\d+)?"
+    r"[^\d\n]{0,60}\s*$"
     r"|^\W*(?P<best>(?i:best))\b[^\n]{0,60}:\s*$"
 )
 _HEADING = re.compile(HEADING)

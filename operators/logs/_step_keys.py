@@ -18,8 +18,14 @@ _SETTING_WORDS = {"total", "max", "maximum", "num", "number", "accumulation", "w
 def after_a_setting_word(text: str, at: int) -> bool:
     """One of the (up to three) words right before ``at`` is one of ``_SETTING_WORDS``: the step word is a
     setting's head noun (``Total steps``, ``num_steps``, ``Total prediction steps = 3``)."""
+    if _CONFIG_OBJECT.search(text, max(0, at - 12), at):
+        return True  # an attribute of the run's configuration (LeRobot's ``cfg.steps=50000``)
     before = _WORDS_BEFORE.search(text[max(0, at - 40) : at].lower())
     return before is not None and any(w in _SETTING_WORDS for w in re.split(r"[ _]+", before.group(1).strip(" _")))
+
+
+#: A configuration object right before the step word, its attribute (``cfg.steps``, ``args.max_iters``).
+_CONFIG_OBJECT = re.compile(r"(?i)\b(?:cfg|config|conf|args|opts?|hparams|params|flags)\.$")
 
 
 def an_epochs_length(text: str, at: int, key: str) -> bool:

@@ -123,7 +123,8 @@ _THOUSANDS = r"\d{1,3}(?:,\d{3})+(?![\d.])"
 #: A step counter anywhere in a line: a counter word's number (with an index suffix too: ``batch_id: 3820``,
 #: ``step_idx=5``), a bar's ``10/100 [``.
 _COUNTER = re.compile(
-    rf"\b(?P<key>(?:{COUNTER_KEYS})(?:_(?:id|idx|num|no))?)\b\s*[:=#]?\s*(?P<n>{_THOUSANDS}|\d+)"
+    # (the loop's index letter after the word too: ``batch i:12``)
+    rf"\b(?P<key>(?:{COUNTER_KEYS})(?:_(?:id|idx|num|no))?)\b(?:\s[ijkt](?=\s*[:=]))?\s*[:=#]?\s*(?P<n>{_THOUSANDS}|\d+)"
     r"(?P<k>[kK](?![\w/]))?(?!\d|\.\d)"  # ``Step: 11k``: thousands
     r"(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
     r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100

@@ -53,6 +53,7 @@ from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._processes import process_ranks
 from assay.operators.logs._records import BAR_GLUED, context_step, records_of_line, second_lines, step_before
+from assay.operators.logs._rounded_counts import unround_steps
 from assay.operators.logs._samples import printed_batches, samples_per_step
 from assay.operators.logs._split_headings import HEADING, RESTATED, SplitHeadings
 from assay.operators.logs._steps import (
@@ -75,7 +76,7 @@ _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
 _BARE_BAR = re.compile(BARE_BAR)
 _SPLIT_EPOCH = re.compile(r"(?i)^epoch\s*\((?:train|training)\)$")
 #: A line that says only which epoch begins.
-_EPOCH_ALONE = re.compile(r"(?i)^\s*epoch\s*[:=#]?\s*(\d+)\s*$")
+_EPOCH_ALONE = re.compile(r"(?i)^\s*(?:train(?:ing)?\s+)?epoch\s*[:=#]?\s*(\d+)\s*$")
 
 
 #: A counter of the whole run printed beside an epoch's (``GLOBAL_STEP: 370050``, ``global step 1200``).
@@ -555,6 +556,8 @@ def emit_series(
         return  # a header that prints its step and epoch only (``[step=7/50,epoch=1]``): the values follow it
     if hasattr(out, "decide"):
         out.decide(template_decision(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
+    if step_pos is not None:
+        unround_steps(cluster.rows, step_pos)  # ``step:1K`` printed three times: the stride carries on
     for line_no, rank, tokens, current in cluster.rows:
         step = current
         if summary and current is None:
