@@ -149,7 +149,8 @@ def _whole_rank(slug: str) -> int | None:
 #: function's, their KL and entropy terms): printed under a namespace (``actor/pg_loss``, ``critic/vf_loss``,
 #: ``policy/entropy_loss``), they are separate objectives, and a record of only such terms has no single loss.
 _OBJECTIVE_TERM = re.compile(
-    r"^(?:pg|policy|policy_gradient|actor|act|action|ppo|clip|surrogate|vf|value|critic|cri|q|qf|kl|entropy|ent|alpha|"
+    # (a twin critic's numbered terms too: SAC's ``q1_loss``, CleanRL's ``qf2_loss``)
+    r"^(?:pg|policy|policy_gradient|actor|act|action|ppo|clip|surrogate|vf|value|critic|cri|q\d?|qf\d?|kl|entropy|ent|alpha|"
     r"temperature)_?loss$"
 )
 #: An RL objective's terms printed without the word loss (``entropy: 0.65``, ``approx_kl``): beside a policy

@@ -70,6 +70,8 @@ def step_position(
             return pos  # "200/ 2983 batches"
     if rows and not evaluating and (counted := iterations_count(template, rows)) is not None:
         return counted
+    if rows and not evaluating and (trailing := _step_last(template, rows)) is not None:
+        return trailing
     for pos in range(1, len(template) - 2):  # a bracketed counter: mmengine's [1][  50/1000], timm's [ 100/1251 (
         if evaluating:
             break  # it counts evaluation batches
@@ -93,6 +95,19 @@ def step_position(
         return inner
     # a log of one line per epoch counts epochs
     return epoch
+
+
+def _step_last(template: list[str], rows: list) -> int | None:
+    """A record written as its name, its value and then its step (``losses/q1_loss 65.36 193000``, a scalar
+    logger's tag-value-step): the whole number closing every line, never going back over two or more records."""
+    last = len(template) - 1
+    if last < 2 or template[last] != "<*>" or template[last - 1] != "<*>" or not template[last - 2][:1].isalpha():
+        return None
+    counts = [row[2][last] for row in rows if last < len(row[2])]
+    if len(counts) < 2 or len(counts) < len(rows) or not all(c.isdigit() for c in counts):
+        return None
+    values = [int(c) for c in counts]
+    return last if all(b >= a for a, b in zip(values, values[1:], strict=False)) and values[-1] > values[0] else None
 
 
 def _within_epoch(template: list[str], names: dict[int, str], rows: list) -> int | None:
