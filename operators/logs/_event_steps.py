@@ -29,9 +29,14 @@ WINDOW = 5000
 
 
 def _placeable(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events an epoch header may place (one with no step, or one after a bar), in line order."""
+    """The events an epoch header may place (one with no step, one after a bar, or one whose line names its
+    epoch: Keras's ``Epoch 00004: ... saving model`` printed before that epoch's record), in line order."""
     return sorted(
-        (ev for ev in events if ev.get("step") is None or _BAR.match(ev.get("detail") or "")),
+        (
+            ev
+            for ev in events
+            if ev.get("step") is None or _BAR.match(ev.get("detail") or "") or _OWN_EPOCH.search(ev.get("detail") or "")
+        ),
         key=lambda ev: ev["line_no"],
     )
 
@@ -63,6 +68,8 @@ def place_by_headers(
     records = sorted(record_steps)
     for ev in wanted:
         before = [h for h in headers if h[0] < ev["line_no"] and ev["line_no"] - h[0] <= WINDOW]
+        if ev.get("step") is not None and not before and not _BAR.match(ev.get("detail") or ""):
+            continue  # placed by a record already, and no epoch header says the run counts epochs
         own = _OWN_EPOCH.search(ev.get("detail") or "")
         if own:  # the event's line names its epoch (``Epoch 00001: saving model to ...``): its own header
             before.append((ev["line_no"], int(own[1])))
