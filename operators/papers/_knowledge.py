@@ -152,6 +152,9 @@ def _finish(draft: _Draft, operator: str, limits: Limits) -> dict[str, list[dict
     distribute_subjects(text, claims, MentionIndex(draft.mentions + draft.subjects), own)
     continue_numbers(text, claims)  # "These ratios drop to 58% and 32%": the previous sentence's, in order
     for claim in claims:
+        if claim.subject and " | " in claim.subject:  # a table's cells read across (a header row): no name
+            claim.subject, claim.subject_source = (draft.own[0], "primary") if draft.own else (None, None)
+    for claim in claims:
         claim.confidence = _confidence.confidence(claim, lang)
     baselines = baseline_mentions(text, claims, MentionIndex(draft.mentions + draft.subjects))
     mentions = resolve(draft.mentions + draft.subjects + baselines)

@@ -1,6 +1,7 @@
 """Three readings of a paper of the tests' own: a table column holding the share every method was measured at
 (a cache budget swept over 50% and 25% for each method) holds no results, while the results beside it stay; a
-list's label in brackets (``(C1)``, ``(C2)``) is no system of the paper's; a multiple of a system the sentence
+list's label in brackets (``(C1)``, ``(C2)``) is no system of the paper's; a table cell that is a sentence of its
+own is read as one, and a header row read across is no name; a multiple of a system the sentence
 describes rather than names (``1.8× the single-node baseline``, ``2.1× the throughput of a monolithic
 baseline``) has that description as its baseline. A text file read as a user's file is."""
 
@@ -68,3 +69,20 @@ make the search hard, and (C1) is met by profiling.
 def test_a_paper_naming_no_system_takes_no_label_for_one(tmp_path):
     claims = {c["text"]: c for c in file_claims(tmp_path, UNNAMED, "paper.txt")}
     assert claims["1.4×"]["subject"] not in ("C1", "C2")
+
+
+README = """# Quill Kernels
+
+Quill Kernels is a set of fused training kernels.
+
+| Integration | What it gives |
+|---|---|
+| Example Trainer | Train a 7B model ~18% faster with over 35% memory reduction on a chat dataset using 4 GPUs |
+| Other Trainer | 2.0 |
+"""
+
+
+def test_a_table_cell_that_is_a_sentence_is_read_as_one(tmp_path):
+    claims = {c["text"]: c for c in file_claims(tmp_path, README, "README.md")}
+    assert set(claims) == {"18%", "35%"}
+    assert all("|" not in (c["subject"] or "") for c in claims.values())  # no header row read as a name
