@@ -88,6 +88,8 @@ PACKAGES: tuple[Package, ...] = (
     Package("mlx_lm", "MLX LM", '  File "/env/lib/python3.12/site-packages/mlx_lm/tuner/trainer.py", line 260'),
     Package("ignite", "PyTorch Ignite",
             "[2024-01-02 03:04:05.600][ INFO](ignite.engine.engine.SupervisedTrainer) - Epoch: 2/9, Iter: 1/4 -- loss: 1"),
+    Package("tensor2tensor", "Tensor2Tensor",
+            '  File "/env/lib/python3.6/site-packages/tensor2tensor/utils/trainer_lib.py", line 410, in train'),
     # runners and libraries other tools are built on (``RUNNERS``): they name a run only when nothing sits on top
     Package("mmengine", "MMEngine", '  File "/env/lib/python3.9/site-packages/mmengine/runner/runner.py", line 1'),
     Package("megatron", "Megatron-LM", '  File "/src/Megatron-LM/megatron/training/training.py", line 700'),
@@ -305,7 +307,9 @@ def evidence(text: str) -> list[tuple[str, str, str]]:
             kind = ("warning path" if m["warn"] else "record path" if m["rel"]
                     else "site-packages frame" if _SITE.search(line) else "known folder frame")
             found.append((top, kind, line.strip()))
-            pending = pending and every
+            # a runner's frames around the tool's (TensorFlow's ``app.run`` calling a trainer's ``main``): the
+            # traceback still counts for the first package below them
+            pending = pending and (every or _PACKAGE.get(top, top) in RUNNERS)
     named = {top for top, _kind, _line in found}
     return found + [ref for ref in bare if ref[0] in named]
 
