@@ -172,6 +172,8 @@ EVENTS: tuple[EventRule, ...] = (
     # a run said to have diverged, with the loss's non-finite value on the line (TensorFlow's NanTensorHook)
     EventRule("nan", r"\b(?:model|training|run|loss) diverged\b[^\n]*\b(?:nan|inf)\b",
               "ERROR:trainer: run diverged at update 77, loss = NaN"),
+    EventRule("checkpoint", r"\.(?:pth?|ckpt|safetensors|h5|pdparams)\s+sav(?:ing|ed)\b",
+              "[2024-01-02 03:04:05 vit_base] (utils.py 149): INFO out/ckpt_epoch_3.pth saving......"),
     EventRule("checkpoint", r"\bcheckpoint(?:ing)? (?:the )?(?:policy|model|weights|state|agent) (?:after|at) (?:step|iter\w*|epoch)\b",
               "INFO 2026-01-02 03:04:05 train.py:367 Checkpoint policy after step 4000"),
     EventRule("checkpoint", r"saving checkpoint|saving model checkpoint|Saving the checkpoint"
