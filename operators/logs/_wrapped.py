@@ -72,7 +72,10 @@ def join_wrapped(data: bytes) -> bytes:
     width = None
     if len(wide) >= 2:
         values, counts = np.unique(width_of[wide], return_counts=True)
-        if counts.max() >= 2:
+        # a console's width cuts most such lines at one length; lines of one format whose lengths merely
+        # coincide now and then (a record's values printed in full, each line a little longer or shorter) are
+        # records of their own, each followed by the next
+        if counts.max() >= 2 and counts.max() * 2 >= len(wide):
             width = int(values[counts.argmax()])
     spaced = set(at_space.tolist())
     # a field separator and one space at the end (``... - ``, ``... | ``, ``..., ``): a record cut for sure
