@@ -30,3 +30,22 @@ def units_follow_values(template: list[str], i: int) -> bool:
     names the value before it, even where a key stands before the first value (``Speed:``). A lone unit
     between two values (``loss 0.9 tok/s 1234``) is the next value's key."""
     return template[i + 2 : i + 3] == ["<*>"] and i + 3 < len(template) and rate_unit(template[i + 3])
+
+
+#: A duration as a console prints it, in one unit or in parts (``61.2ms``, ``2.1s``, ``1m 4s``, ``1h 39m 38s``).
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)")
+_DURATION = re.compile(r"^\d+(?:\.\d+)?(?:ms|s|m|h|d)(?:\s+\d+(?:\.\d+)?(?:ms|s|m|h|d))*$")
+_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def durations_in_seconds(column: list[str]) -> list[float] | None:
+    """A column of a template's values in seconds where it prints durations whose unit changes from record to
+    record (CatBoost's ``total: 61.2ms`` then ``total: 2.1s``, ``remaining: 1m 1s`` then ``18.7s``): each read
+    whole, its parts added; ``None`` where the column is no such duration (one unit throughout keeps the
+    number as printed)."""
+    if not column or not all(_DURATION.match(v) for v in column):
+        return None
+    units = {u for v in column for _, u in _DURATION_PART.findall(v)}
+    if len(units) < 2 and not any(" " in v for v in column):
+        return None
+    return [sum(float(n) * _SECONDS[u] for n, u in _DURATION_PART.findall(v)) for v in column]

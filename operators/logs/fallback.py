@@ -69,6 +69,7 @@ from assay.operators.logs._steps import (
 )
 from assay.operators.logs._tables import NUMBER_ROW, TABLE_LINE, TABLE_LINE_RE, Tables
 from assay.operators.logs._trees import TREE_LINE, TreeReports
+from assay.operators.logs._units import durations_in_seconds
 
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
@@ -558,7 +559,9 @@ def emit_series(
         out.decide(template_decision(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
     if step_pos is not None:
         unround_steps(cluster.rows, step_pos)  # ``step:1K`` printed three times: the stride carries on
-    for line_no, rank, tokens, current in cluster.rows:
+    # a duration whose unit changes from record to record (``61.2ms``, ``2.1s``, ``1m 4s``): in seconds
+    timed = {p: d for p in metrics if (d := durations_in_seconds([r[2][p] for r in cluster.rows if p < len(r[2])]))}
+    for at, (line_no, rank, tokens, current) in enumerate(cluster.rows):
         step = current
         if summary and current is None:
             continue  # an epoch's summary before any step was counted: at no step
@@ -579,6 +582,7 @@ def emit_series(
             if parsed is None:
                 continue
             value, unit = parsed
+            value = timed[pos][at] if pos in timed and at < len(timed[pos]) else value
             if name == "step_time_ms":
                 if not unit and pos + 1 < len(tokens) and tokens[pos + 1] in ("s", "sec", "ms"):
                     unit = tokens[pos + 1]  # the unit printed apart: "step time: 409.9 ms"

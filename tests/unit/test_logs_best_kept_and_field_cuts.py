@@ -2,7 +2,8 @@
 which way the metric goes: a best at or above every evaluation value is a score that rises, so neither split's
 value is a loss; a best at or below them leaves the losses as they are. The round after ``best`` in parentheses
 is where the best was, no running average. A last line cut where the records go on with their next key
-(``... best: 0.83 (4)`` before ``total: 12s``) is still a record. Own-written logs, through ``parse_log``."""
+(``... best: 0.83 (4)`` before ``total: 12s``) is still a record. Durations whose unit changes from record to
+record (``48.3ms``, then ``1.0s``; ``1m 4s``) are read in seconds. Own-written logs, through ``parse_log``."""
 
 from __future__ import annotations
 
@@ -45,3 +46,12 @@ def test_a_line_cut_before_the_next_key_is_a_record(tmp_path):
     log = parse_log(write_log(tmp_path, _rounds(score=True, cut=True)))
     steps = sorted({s for s in log.metrics.column("step").to_pylist() if s is not None})
     assert steps == list(range(20, 31))
+
+
+def test_durations_whose_unit_changes_are_read_in_seconds(tmp_path):
+    lines = ["0:\tlearn: 0.9412345\ttest: 0.9512345\tbest: 0.9512345 (0)\ttotal: 48.3ms\tremaining: 1m 4s"]
+    lines += [f"{r}:\tlearn: 0.{80 - r // 10}12345\ttest: 0.{85 - r // 10}12345\tbest: 0.{85 - r // 10}12345 ({r})"
+              f"\ttotal: {r / 50:.1f}s\tremaining: {30 - r / 10:.1f}s" for r in (50, 100, 150)]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [(s, round(v, 6)) for s, v in log.series("total")] == [(0, 0.0483), (50, 1.0), (100, 2.0), (150, 3.0)]
+    assert log.series("remaining")[0] == (0, 64.0)
