@@ -118,8 +118,8 @@ def _within_epoch(template: list[str], names: dict[int, str], rows: list) -> int
             continue
         if (pos and template[pos - 1] not in _FIELD_SEPARATORS) or template[pos + 3 : pos + 4] not in ([], *_AFTER_FIELD):
             continue
-        totals = {row[2][pos + 2] for row in rows}
-        if len(totals) == 1 and len({row[2][pos] for row in rows}) > 1:
+        pairs = [(row[2][pos], row[2][pos + 2]) for row in rows if pos + 2 < len(row[2])]  # (a cut record: none)
+        if len({total for _, total in pairs}) == 1 and len({count for count, _ in pairs}) > 1:
             return pos
     return None
 

@@ -560,7 +560,7 @@ def emit_series(
     if step_pos is not None:
         unround_steps(cluster.rows, step_pos)  # ``step:1K`` printed three times: the stride carries on
     # a duration whose unit changes from record to record (``61.2ms``, ``2.1s``, ``1m 4s``): in seconds
-    timed = {p: d for p in metrics if (d := durations_in_seconds([r[2][p] for r in cluster.rows if p < len(r[2])]))}
+    timed = {p: d for p in metrics if (d := durations_in_seconds([r[2][p] if p < len(r[2]) else "" for r in cluster.rows]))}
     for at, (line_no, rank, tokens, current) in enumerate(cluster.rows):
         step = current
         if summary and current is None:
@@ -582,7 +582,7 @@ def emit_series(
             if parsed is None:
                 continue
             value, unit = parsed
-            value = timed[pos][at] if pos in timed and at < len(timed[pos]) else value
+            value = timed[pos][at] if pos in timed else value
             if name == "step_time_ms":
                 if not unit and pos + 1 < len(tokens) and tokens[pos + 1] in ("s", "sec", "ms"):
                     unit = tokens[pos + 1]  # the unit printed apart: "step time: 409.9 ms"
