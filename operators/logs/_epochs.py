@@ -16,6 +16,8 @@ _EPOCH_HEADER = re.compile(r"^\s*Epoch\s+(?P<k>\d+)\s*/\s*(?P<of>\d+)\s*$", re.I
 #: ``244/244 [======] - 270s - loss: 0.41``.
 #: MONAI's tutorials print ``3/16, train_loss: 0.41``.
 _LEADING_COUNTER = re.compile(r"^\s*(?P<n>\d+)/(?P<of>\d+)(?:\s+(?:\[|[^\w\s])|,\s)")
+#: A bar's time per sample: its counter counts samples.
+_PER_SAMPLE = re.compile(r"\d(?:us|µs|ms|s)/sample\b")
 #: A line that prints an epoch's record with no counter, its time first: Keras 2's ``verbose=2``
 #: (`` - 8s - loss: 0.41 - acc: 0.91``), Keras 1's with no dash before the time (``812s - loss: 0.41``).
 _TIMED_RECORD = re.compile(r"^\s*(?:-\s+)?\d+(?:\.\d+)?m?s\b(?:\s+\d+\w*/step)?\s+-\s+\w[\w/]*:\s")
@@ -37,6 +39,9 @@ class EpochBars:
         # in between (``new_fits``)
         self.went_back: list[tuple[int, int, bool]] = []
         self._last: dict[int | None, tuple[int, int, int]] = {}  # rank -> its last header's (k, N, line)
+        # the bars count samples (``405/405 [====] - 0s 984us/sample``, Keras' ``fit`` on arrays in TF 1.x): no
+        # optimizer step is printed, the epoch is the step
+        self.per_sample = False
 
     def see(self, text: str, line_no: int, rank: int | None) -> bool:
         """Take a header line (True: the line says nothing else); note a bar line's counter."""
@@ -54,6 +59,7 @@ class EpochBars:
         b = _LEADING_COUNTER.match(text)
         if b:
             self.bars.append((line_no, self.epoch.get(rank), int(b.group("n")), int(b.group("of"))))
+            self.per_sample = self.per_sample or bool(_PER_SAMPLE.search(text))
         elif self.epoch.get(rank) is not None and _TIMED_RECORD.match(text):
             self.timed.append((line_no, self.epoch[rank]))
         return False
@@ -77,7 +83,7 @@ class EpochBars:
             return dict(self.timed)
         # the last bar may be an epoch cut short (a killed run, an excerpt): it decides nothing
         decided = self.bars[:-1] if len(self.bars) > 1 else self.bars
-        per_epoch = all(n == of for _, _, n, of in decided)
+        per_epoch = self.per_sample or all(n == of for _, _, n, of in decided)
         out = {}
         for line_no, epoch, n, of in self.bars:
             k = epoch if epoch is not None else self.first_header - 1

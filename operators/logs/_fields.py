@@ -31,7 +31,8 @@ _TIME_NAMES = {"time", "dt", "iter_time", "step_time", "batch_time", "elapsed"}
 #: Words between a name and its value (``Total loss is 26.7``, ``loss of 2.3``): skipped when naming.
 #: A duration's unit spelled out after its value.
 _DURATION_WORDS = {"seconds", "secs", "sec", "minutes", "mins"}
-_FILLER = {"is", "was", "are", "were", "of", "at", "to", "now", "currently", "equals", "became", "becomes"}
+#: (``avg loss so far is 0.11``: "so far" says the value is running, the name is before it)
+_FILLER = {"is", "was", "are", "were", "of", "at", "to", "now", "currently", "so", "far", "equals", "became", "becomes"}
 #: A word before a metric's name that says which split it is about (``val loss 2.4``).
 _QUALIFIERS = {"train", "training", "val", "valid", "validation", "eval", "test", "dev"}
 

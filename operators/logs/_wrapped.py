@@ -88,13 +88,24 @@ def join_wrapped(data: bytes) -> bytes:
         return data
     counted = np.bincount(kinds[nonempty].astype(np.int64), minlength=4)
     opening = {k for k in range(4) if counted[k] >= _RECORD_SHARE * nonempty.sum()}
+    # the kinds that open a line after a line that was not cut: a line opening so is a record of its own also
+    # after a line that merely reached the width (Keras' ``405/405 [===]`` after a callback's message as long
+    # as another), unless that line ended on a field separator
+    after_whole = np.ones(len(ends), dtype=bool)
+    after_whole[0] = False
+    after_cut = np.fromiter(cut, dtype=np.int64) + 1
+    after_whole[after_cut[after_cut < len(ends)]] = False
+    after_whole[1:] &= nonempty[:-1]
+    free_kinds = set(np.unique(kinds[after_whole & nonempty]).tolist())
     joins: list[tuple[int, int]] = []  # (first line, last line) of each record put back together
     n, free = len(ends), 0  # lines before ``free`` are taken by a record already
     for i in sorted(cut):
         if i < free or kinds[i] not in opening:
             continue
         head_kind, last = kinds[i], i
-        while last + 1 < n and last in cut and goes_on[last + 1] and kinds[last + 1] != head_kind:
+        while last + 1 < n and last in cut and goes_on[last + 1] and kinds[last + 1] != head_kind and (
+            kinds[last + 1] not in free_kinds or last in sure
+        ):
             last += 1
             if last - i >= _MAX_PIECES:
                 break
