@@ -52,10 +52,15 @@ class BoxTables:
         self.out = out
         self.section: str = ""
         self.rows: list[tuple[str, str, int, int | None]] = []  # (section/key, value, line, rank)
+        self.heading: int | None = None  # the count of the last line that printed only a counter
+        self.box_heading: int | None = None  # the heading before the box being read
 
     def see(self, text: str, line_no: int, rank: int | None) -> bool:
         m = BOX_ROW.match(text)
         if not m:
+            h = _COUNTER_HEADING.match(text)
+            if h and is_step_key(h.group("word")):
+                self.heading = int(h.group("n"))
             return False
         key, value = m.group("key"), m.group("value")
         if value[:1].isalpha() and value.lower() not in ("nan", "inf"):
@@ -66,12 +71,15 @@ class BoxTables:
         full = self.section + key
         if any(k == full for k, _, _, _ in self.rows):
             self.flush()
+        if not self.rows:  # the box opens: a heading printed before it is its own
+            self.box_heading, self.heading = self.heading, None
         self.rows.append((full, value, line_no, rank))
         return True
 
     def flush(self) -> None:
         rows, self.rows, self.section = self.rows, [], ""
-        emit_record(self.out, rows)
+        if rows:
+            emit_record(self.out, rows, self.box_heading)
 
 
 def _step_of_record(rows: list[tuple[str, str, int, int | None]]) -> int | None:
@@ -87,10 +95,13 @@ def _step_of_record(rows: list[tuple[str, str, int, int | None]]) -> int | None:
     return epochs[0] if epochs else None
 
 
-def emit_record(out: Collector, rows: list[tuple[str, str, int, int | None]]) -> int | None:
-    """One record of ``(key, value, line, rank)`` rows at its step (see ``_step_of_record``); its step, or
-    ``None`` when it names none (a settings table, not a report: nothing is written)."""
+def emit_record(out: Collector, rows: list[tuple[str, str, int, int | None]], heading: int | None = None) -> int | None:
+    """One record of ``(key, value, line, rank)`` rows at its step (see ``_step_of_record``), else at the count of
+    the heading line printed above it (``heading``); its step, or ``None`` when neither names one (a settings
+    table, not a report: nothing is written)."""
     step = _step_of_record(rows)
+    if step is None:
+        step = heading
     if step is None:
         return None
     keys = {i: k.rsplit("/", 1)[-1] for i, (k, _, _, _) in enumerate(rows) if not is_step_key(k.rsplit("/", 1)[-1])}
@@ -105,6 +116,11 @@ def emit_record(out: Collector, rows: list[tuple[str, str, int, int | None]]) ->
             name = f"val_{name}"
         out.metric(name, step, parsed[0], line_no, rank)
     return step
+
+
+#: A line that prints only a counter and its count (OpenAI Baselines' ACKTR prints ``Iteration 3025`` above each
+#: box whose rows name no step): the box's step.
+_COUNTER_HEADING = re.compile(r"^\s*(?P<word>[A-Za-z][A-Za-z_]*)\s*[:#=]?\s*(?P<n>\d+)\s*$")
 
 
 #: A line that is only a key and its number (a YAML or ``key: value`` dump, one field per line), also a field of a
