@@ -14,6 +14,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from assay.operators.logs._names import EVAL_PREFIXES
+
 
 @dataclass
 class Event:
@@ -186,6 +188,8 @@ class StepTrack:
         ):
             if _SENTINEL.search(name) and value in (math.inf, -math.inf):
                 continue  # a best or minimum kept from an infinite start (``val_best_loss is inf``): no divergence
+            if name.startswith(EVAL_PREFIXES) and "loss" not in name:
+                continue  # an evaluation's score over a class it saw no sample of (``eval avg class acc: nan``)
             if name not in seen and self._placeholder(name, line):
                 seen.add(name)  # a domain's term with nothing to average (``loss/cn=nan`` beside ``loss/en=2.1``)
             if name not in seen:
