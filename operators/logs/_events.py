@@ -182,6 +182,9 @@ EVENTS: tuple[EventRule, ...] = (
               "Saving model checkpoint to out/checkpoint-1500"),
     EventRule("checkpoint", r"saving model to|Saving model weights to|Saved adapter weights to|\bsaved? model (?:in|to)\b",
               "Iter 200: Saved adapter weights to run/adapters.safetensors and run/0000200_adapters.safetensors."),
+    # the parameters written out (Sockeye and MXNet's ``save_parameters``): the model's weights by their other name
+    EventRule("checkpoint", r"\bsav(?:ed|ing) (?:the )?(?:model )?param(?:eter)?s (?:to|in|at)\b",
+              '[2024-02-03:04:05:06:INFO:root:save_parameters] Saved params to "runs/nmt/params.00012"'),
     EventRule("checkpoint", r"\bsav(?:e|ed|ing)\s.{0,40}\bcheckpoint\b|\bcheckpoint\b.{0,30}\b(?:saved|written) to\b"
               r"|Saving current state to|^(?:\[[\d:.]+\] )?(?:model|optimizer|weights) saved\b"
               r"|\bsaving (?:model |training |optimizer )?state, (?:iter|step|epoch)\b",  # ``Saving state, iter: 0``
