@@ -39,6 +39,10 @@ EVENTS: tuple[EventRule, ...] = (
               "slurmstepd: error: *** STEP 77.0 ON gpu3 CANCELLED AT 2025-02-03T04:05:06 DUE TO PREEMPTION ***"),
     EventRule("preempted", r"CANCELLED AT .{0,60}DUE TO (?:TIME LIMIT|NODE FAILURE)",
               "slurmstepd: error: *** JOB 4411 ON gpu7 CANCELLED AT 2025-02-03T04:05:06 DUE TO TIME LIMIT ***"),
+    # the other batch schedulers' time-limit kills: PBS's walltime, LSF's run limit, Grid Engine's h_rt
+    EventRule("preempted", r"\bPBS: job killed: walltime \d+ exceeded limit\b|\bTERM_RUNLIMIT\b"
+              r"|\bexceeded (?:hard |soft )?wall ?clock (?:time|limit)\b",
+              "=>> PBS: job killed: walltime 86410 exceeded limit 86400"),
     # The platform took the machines back (a spot or preemptible VM reclaimed, a TPU host restarted under it).
     # TensorFlow's TPU session reports such workers as "lame" when their heartbeat stops: on a TPU pod that is
     # the preemption's trace, so it is ``preempted`` too (a worker that merely stops answering is below).
