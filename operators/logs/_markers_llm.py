@@ -82,7 +82,7 @@ LLM_ROWS: tuple[Marker, ...] = (
     # '[<experiment>] Epoch 0.0739: train_loss/word=...' (neulab/xnmt xnmt_run_experiments.py, xnmt/train/regimens.py)
     Marker("XNMT", r"^running XNMT revision \w+ on |^\[[\w.-]+\] Epoch \d+\.\d+: train_loss/word=",
            "running XNMT revision 1a2b3c4 on node17 with PyTorch on 2023-01-02 03:04:05"),
-    Marker("torchtune", r"\btorchtune\.(?:utils|training|recipes|modules)\b|\btokens_per_second_per_gpu\b|^\d+\|\d+\|Loss: [\d.na]+",
+    Marker("torchtune", r"\btorchtune\.(?:utils|training|recipes|modules)\b|\btokens_per_second_per_gpu\b|(?:^|\]:)\d+\|\d+\|Loss: [\d.na]+",
            "Step 12 | loss:1.84 lr:2e-05 tokens_per_second_per_gpu:512.3",
            over=(ELASTIC,)),
     Marker("LitGPT", r"\blitgpt[./]|\blit_gpt[./]|\| loss train: [\d.]+, val: |\biter time: [\d.]+ ?ms \((?:optimizer\.step|opt\.step)\)",

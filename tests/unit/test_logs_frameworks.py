@@ -105,6 +105,8 @@ MORE_SHAPES = [
     (["2023-01-02 03:04:05 | INFO | train_inner | epoch 002:    300 / 1100 loss=5.12, nll_loss=3.9, ppl=14.9"],
      "fairseq"),
     (["1|48|Loss: 1.0921:  10%|█         | 48/480 [01:10<10:30,  1.46s/it]"], "torchtune"),
+    # the same bar under a multi-node launcher's line prefix
+    (["[worker1|0]:2|7|Loss: 0.9911:   7%|▋         | 7/101 [00:40<08:10,  5.22s/it]"], "torchtune"),
     (["INFO:tensorflow:Step = 1200 ; steps/s = 2.10, source words/s = 21000 ; Learning rate = 0.0007 ; "
       "Loss = 3.41"], "OpenNMT"),
     (["2024-05-06 07:08:09,100 - mindformers - INFO - { Epoch:[  1/  3], step:[   20/ 500], loss:[3.120/3.120]"],
