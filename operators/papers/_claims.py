@@ -297,6 +297,9 @@ class Claim:
     qualifier: str | None = None
     metric: str | None = None
     versus: str | None = None
+    #: The paper's baseline for its results where the statement names none (``_default_baseline``): what a
+    #: check compares with, kept apart from ``versus``, the baseline the statement names.
+    implied_versus: str | None = None
     setting: str | None = None
     subject: str | None = None
     sentence: tuple[int, int] | None = None

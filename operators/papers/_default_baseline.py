@@ -162,18 +162,22 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
             continue
         if claim.section in _OWN_STATEMENTS or not paper:
             if described and (claim.section in summaries or claim.start >= since):
-                claim.versus, claim.versus_source = described, "default"
+                claim.implied_versus = described
             continue
         block = bisect.bisect_right(blocks, claim.start)
         key = _default(by_block.get(block, Counter()))
         if key is None:
-            key = _default(by_section.get(_section(structure, claim.start), Counter())) or overall
+            key = _default(by_section.get(_section(structure, claim.start), Counter()))
             if key and _sibling_only(blocks_of[key], block, blocks, structure, claim.start):
                 key = None  # named only in one other sub-section: that sub-section's baseline
         if key:
             claim.versus, claim.versus_source = named[key], "default"
+            continue
+        paper_wide = overall if overall and not _sibling_only(blocks_of[overall], block, blocks, structure, claim.start) else None
+        if paper_wide:
+            claim.implied_versus = named[paper_wide]
         elif described and (claim.section in summaries or claim.start >= since):
-            claim.versus, claim.versus_source = described, "default"
+            claim.implied_versus = described
 
 
 #: A paper's setup declaring its baseline by a description: "The baseline is a monolithic deployment where

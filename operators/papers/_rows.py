@@ -38,6 +38,7 @@ def claim_row(c: Claim, doc_id: str, operator: str, lang: str) -> dict[str, Any]
         "unit": c.unit,
         "qualifier": c.qualifier,
         "versus": c.versus,
+        "implied_versus": c.implied_versus,
         "setting": c.setting,
         "text": c.text,
         "start": c.start,

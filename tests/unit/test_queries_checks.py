@@ -147,3 +147,28 @@ def test_job_queue_narrowed_to_a_reproductions_jobs(sample):
     assert sorted(jobs["job_id"]) == ["job-bert", "job-elastic"]
     running = queries_scheduler.job_queue(sample.db, ["running"], job_ids=["job-bert", "job-elastic"])
     assert running["job_id"].tolist() == ["job-elastic"]
+
+
+def test_a_file_from_before_the_implied_baseline_reads_it_as_none(tmp_path):
+    sample = dd.fill_sample(tmp_path / "assay.duckdb")
+    with connect(sample.db) as con:  # as schema 6 left it: checks and settings, no implied baseline
+        con.execute("ALTER TABLE claims DROP COLUMN implied_versus")
+        con.execute("DELETE FROM schema_version WHERE version > 6")
+    rows = queries_checks.claims_to_check(sample.db)
+    assert len(rows) == len(sample.claim_ids) and rows["implied_versus"].isna().all()
+    with connect(sample.db) as con:  # opened for writing: brought forward, the column back and empty
+        assert con.execute("SELECT count(implied_versus) FROM claims").fetchone() == (0,)
+
+
+def test_a_statement_naming_no_baseline_is_checked_against_the_implied_one(tmp_path):
+    from assay.checks._setting import ClaimSetting
+
+    sample = dd.fill_sample(tmp_path / "assay.duckdb")
+    claim_id = sample.claim_ids[0]
+    with connect(sample.db) as con:
+        named = con.execute("SELECT versus FROM claims WHERE claim_id = ?", [claim_id]).fetchone()[0]
+        con.execute("UPDATE claims SET versus = NULL, implied_versus = ? WHERE claim_id = ?", [named, claim_id])
+    row = queries_checks.claims_to_check(sample.db, [claim_id]).iloc[0].to_dict()
+    assert row["versus"] is None or pd.isna(row["versus"])
+    setting = ClaimSetting.from_row(row)
+    assert setting.versus == named and setting.relative

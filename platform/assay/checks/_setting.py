@@ -76,7 +76,9 @@ class ClaimSetting:
         if value is None and get("value_low") is not None and get("value_high") is not None:
             value = (get("value_low") + get("value_high")) / 2
         return cls(
-            claim_id=str(get("claim_id")), subject=get("subject"), versus=get("versus"), metric=get("metric"),
+            # a statement that names no baseline is checked against the one the paper implies for it
+            claim_id=str(get("claim_id")), subject=get("subject"), versus=get("versus") or get("implied_versus"),
+            metric=get("metric"),
             measure=measure, higher_is_better=higher, unit=get("unit"), value=value, qualifier=get("qualifier"),
             hardware=get("hardware"), gpus=_int(get("gpus")), nodes=_int(get("nodes")), model=get("model"),
             params_b=get("params_b"), seq_len=_int(get("seq_len")), dp=_int(get("dp")), tp=_int(get("tp")),

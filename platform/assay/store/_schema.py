@@ -22,7 +22,7 @@ TABLES: dict[str, tuple[str, ...]] = {
         "claim_id", "doc_id", "subject", "metric", "value", "value_low", "value_high", "unit", "qualifier",
         "versus", "setting", "text", "start", "end", "operator", "confidence", "sentence_start", "sentence_end",
         "section", "hardware", "gpus", "nodes", "interconnect", "model", "params_b", "seq_len", "dp", "tp", "pp",
-        "micro_batch", "global_batch", "measure", "direction",
+        "micro_batch", "global_batch", "measure", "direction", "implied_versus",
     ),
     "relations": (
         "relation_id", "subject_id", "predicate", "object_id", "doc_id", "start", "end", "operator", "confidence",
@@ -155,6 +155,10 @@ ALTER TABLE sim_allocations ADD COLUMN IF NOT EXISTS gpu_type VARCHAR;
 # see assay.jobs._pools); NULL on a one-type cluster, as in the simulator's tables.
 _V6 = "ALTER TABLE allocations ADD COLUMN IF NOT EXISTS gpu_type VARCHAR;"
 
+# 7: the baseline a paper measures its own results against where a claim's statement names none (the claim's
+# ``versus`` holds only a baseline the statement, its clause or its table names).
+_V7 = "ALTER TABLE claims ADD COLUMN IF NOT EXISTS implied_versus VARCHAR;"
+
 #: (version, SQL). Append only.
 # 2: the section of the paper a claim was found in (abstract, introduction, evaluation, ...).
 # 4: document versions: a changed file supersedes its older content, kept but left out of the current_*
@@ -167,5 +171,6 @@ MIGRATIONS: list[tuple[int, str]] = [
     (4, SCHEMA_4 + restate_sql("SELECT DISTINCT uri FROM document_versions") + ";\n"),
     (5, _V5),
     (6, _V6),
+    (7, _V7),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]

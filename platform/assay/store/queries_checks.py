@@ -151,16 +151,21 @@ def claims_to_check(db: PathLike, claim_ids: list[str] | tuple[str, ...] | None 
     ids = None if claim_ids is None else list(claim_ids)
     where = "" if ids is None else f"WHERE claim_id IN {_in(ids)}"
 
-    def query(present: bool) -> pd.DataFrame:
-        return read(db, f"SELECT {_CLAIM_COLUMNS}, {setting_columns(present)} FROM current_claims {where} "
-                        "ORDER BY claim_id", ids)
+    def query(present: bool, implied: bool = True) -> pd.DataFrame:
+        # the baseline a paper implies where the statement names none (schema 7), NULL on a file from before it
+        implied_column = "implied_versus" if implied else "NULL::VARCHAR AS implied_versus"
+        return read(db, f"SELECT {_CLAIM_COLUMNS}, {implied_column}, {setting_columns(present)} FROM current_claims "
+                        f"{where} ORDER BY claim_id", ids)
 
     try:
         return query(True)
     except duckdb.BinderException:
-        if has_checks(db):  # the settings came with the checks (schema 3): this is another error
-            raise
-        return query(False)
+        try:
+            return query(True, implied=False)
+        except duckdb.BinderException:
+            if has_checks(db):  # the settings came with the checks (schema 3): this is another error
+                raise
+            return query(False, implied=False)
 
 
 def measured_runs(db: PathLike) -> pd.DataFrame:
