@@ -52,7 +52,8 @@ def own_systems(
         # a benchmark, a model or a chip the paper itself presents ("We present MLPerf, an ML benchmark") is
         # its own; one it merely names is what it runs on or trains
         known_kind = p.name.lower() in not_systems and p.how not in _PRESENTED
-        if known_kind or _footnoted(text, p.name, names) or _a_label(text, p.name):
+        sized = p.how not in STRONG_EVIDENCE and _sized_model(text, p.name)
+        if known_kind or sized or _footnoted(text, p.name, names) or _a_label(text, p.name):
             continue
         body = compared = 0
         forms: Counter[str] = Counter()
@@ -85,6 +86,12 @@ def own_systems(
     # operation it tunes) is no system of the whole document's; a name opening sentences ("Ravel
     # synthesizes ...") or a known system the text is all about still is.
     return [name for _, _, name, how in scored[:1] if how != "frequent"]
+
+
+def _sized_model(text: str, name: str) -> bool:
+    """Whether the text writes ``name`` with a parameter count joined to it (``OLMoE-10B``, ``Qwen2-72B``,
+    ``Llama7B``): a model the paper runs, whatever the gazetteer knows, not a system of its own."""
+    return bool(re.search(rf"(?<![\w-]){re.escape(name)}-?\d+(?:\.\d+)?[BM]\b", text))
 
 
 def _footnoted(text: str, name: str, names: set[str]) -> bool:
