@@ -38,7 +38,7 @@ from assay.operators.papers._clause_subjects import (
     unknown_topic,
 )
 from assay.operators.papers._comparand import comparand_numbers, derived_numbers
-from assay.operators.papers._contrast import contrast_baselines, while_baselines
+from assay.operators.papers._contrast import contrast_baselines, group_while_baselines, while_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
@@ -234,6 +234,7 @@ def attribute(
     competitor_deficits(text, claims, mentions, proposed_names, primary)
     contrast_baselines(text, sentences, claims, mentions, proposed_names)
     while_baselines(text, claims, mentions, proposed_names)
+    group_while_baselines(text, claims)
     # "A takes 67 minutes, whereas B takes 44 minutes, reducing training time by 30%": B against A
     paired_figures(text, claims)
     # "3% vs 85%", "compared to 35.8% under X": the second number is the comparand's own figure

@@ -95,3 +95,42 @@ def while_baselines(text: str, claims: list[Claim], mentions: MentionIndex, own:
             last = max(found, key=lambda m: m.start())
             claim.versus, claim.versus_span = last.group(), (lo + last.start(), lo + last.end())
             claim.versus_source = "contrast"
+
+
+# "FooSys shows a 1.34x speedup over BarGen, while others achieve 1.18x and 1.28x each": the while-clause's
+# subject is the other systems as a group (no name), and its numbers are the same comparison as the main
+# clause's, against the same baseline.
+_GROUP_SUBJECT = re.compile(
+    r"\s*(?:,\s*)?(?P<s>(?:the\s+)?others|(?:the\s+|all\s+)?other\s+(?:[a-z][\w-]*\s+){0,2}?"
+    r"(?:systems|baselines|methods|approaches|schemes|designs|frameworks|works|techniques))\b",
+    re.I,
+)
+
+
+def group_while_baselines(text: str, claims: list[Claim]) -> None:
+    """Give a claim in a while-clause whose subject is the other systems as a group ("while others achieve
+    1.18x") that group as its subject and, where it is the same comparison, the main clause's baseline (the
+    sentence's earlier claim's, "1.34x over BarGen") as its own."""
+    by_sentence: dict[tuple[int, int], list[Claim]] = {}
+    for claim in claims:
+        if claim.sentence:
+            by_sentence.setdefault(claim.sentence, []).append(claim)
+    for (lo, _), group in by_sentence.items():
+        group.sort(key=lambda c: c.start)
+        for claim in group:
+            marks = list(_WHILE.finditer(text, lo, claim.start))
+            if not marks:
+                continue
+            mark = marks[-1]
+            subject = _GROUP_SUBJECT.match(text, mark.end(), claim.start)
+            # the same comparison: the main clause's unit, and no measure of the clause's own ("lose accuracy
+            # by 2%" after "21% faster" is another comparison, against no named baseline)
+            main = [
+                c for c in group
+                if c.end <= mark.start() and c.versus and c.unit == claim.unit and claim.metric in (None, c.metric)
+            ]
+            if not subject or not main or _CLAUSE_BREAK.search(text, subject.end(), claim.start):
+                continue
+            claim.subject, claim.subject_source = subject.group("s"), "contrast"
+            claim.versus, claim.versus_span = main[-1].versus, main[-1].versus_span
+            claim.versus_source = "contrast"
