@@ -139,6 +139,16 @@ KEY_SPACE_LINE = re.compile(r"^\s*(?:[|:-]\s+)?(?P<key>[A-Za-z_]\w*(?:/\w+)+|[A-
 _OTHER_KEY_LINE = re.compile(r"^\s*[A-Za-z_][\w/.@\-]*:(?:\s+\S+)?\s*$|^\s*\{?\s*\"[\w/.@\-]+\":\s*\"[^\"]*\",?\s*$")
 
 
+#: A field of a Python dict printed over lines (``pprint``, ``print(vars(args))``): its key in single quotes, or its
+#: value one only Python writes (``None``, ``True``, a call: ``device(type='cpu')``). Two in a block with no loss
+#: make it a settings dump (the line gate lets through only the fields with numbers).
+_PYTHON_KEY = re.compile(r"^\s*\{?\s*'[\w/.@\-]+':\s")
+_PYTHON_FIELD = re.compile(
+    r"^\s*\{?\s*(?:'[\w/.@\-]+':\s*(?:None|True|False|'[^']*'|\w[\w.]*\(.*\)|\[.*\]|\(.*\))"
+    r"|(?:'[\w/.@\-]+'|\"[\w/.@\-]+\"):\s*(?:None|True|False|\w[\w.]*\(.*\)))\s*,?\s*\}?\s*$"
+)
+
+
 class KeyBlocks:
     """Records printed one ``key: value`` per line (Ray Tune's result dumps, a loop's multi-line report),
     separated by blank lines or by a key coming again. A block with a step key and another number is one
@@ -151,6 +161,7 @@ class KeyBlocks:
         self.on_record = on_record  # (step, rank): a block was a record at that step
         self.rows: list[tuple[str, str, int, int | None]] = []
         self.texts: list[tuple[str, int, int | None]] = []
+        self.python = 0  # fields of the block written as a Python dict's repr writes them
 
     def see(self, text: str, line_no: int, rank: int | None) -> bool:
         """Whether the line was taken into a block (a blank line ends the block and is taken)."""
@@ -161,13 +172,19 @@ class KeyBlocks:
         if m is None:
             m = KEY_SPACE_LINE.match(text)
         if not m:
-            if not self.rows:
-                return False
-            if _OTHER_KEY_LINE.match(text):
+            if self.rows and _OTHER_KEY_LINE.match(text):
                 self.texts.append((text, line_no, rank))  # ``date: 2019-01-31_22-00-09``, ``info:``: in the block
                 return True
+            if _PYTHON_FIELD.match(text):
+                self.python += 1  # ``'cache_size': None,``: a Python dict of settings printed over lines
+                self.texts.append((text, line_no, rank))
+                return True
+            if not self.rows:
+                return False
             self.flush()
             return False
+        if _PYTHON_KEY.match(text):
+            self.python += 1
         key = m.group("key")
         if any(k == key for k, _, _, _ in self.rows):
             self.flush()
@@ -178,8 +195,12 @@ class KeyBlocks:
         return True
 
     def flush(self) -> int | None:
-        if not self.rows:
-            self.texts = []
+        python, self.python = self.python >= 2, 0
+        if not self.rows or (python and not any(series_name(k) in ("loss", "val_loss") for k, _, _, _ in self.rows)):
+            # a Python dict printed over lines with no loss in it (``pprint(vars(args))``: ``{'batch_size': 32,``
+            # ... ``'seed': 42}``) is the run's settings, no record: its ``'epoch': 300`` is no step and its
+            # numbers no series (the layout in it was read line by line before the first record, ``options_of``)
+            self.rows, self.texts = [], []
             return None
         rows, texts, self.rows, self.texts = self.rows, self.texts, [], []
         numbers = [k for k, _, _, _ in rows if not is_step_key(k)]

@@ -41,3 +41,4 @@ def test_a_heading_is_used_once(tmp_path):
     lines = _boxes_under_headings(its=(7,)) + ["| ExplainedVarAfter | 0.5 |", "| KL | 0.3 |"]
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("kl") == [(7, 0.0021)]
+
