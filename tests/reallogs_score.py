@@ -7,7 +7,8 @@ queried. It compares the fields of ``gold.jsonl`` and prints each file's mismatc
 mismatches are printed for the development part only (the test part is only measured), unless
 ``--all-mismatches`` says the whole set is for development (a held-out set after its one measured reading).
 
-Scoring rules (the set's README): each listed field counts once; a loss matches within 1e-3 relative or 0.011
+Scoring rules (the set's README): each listed field counts once; ``n_steps``, ``first_step`` and ``last_step`` are
+the training records' count, first and last in file order (``record_steps``); a loss matches within 1e-3 relative or 0.011
 absolute (at most 5 % of the gold), NaN matches NaN and an infinity the same infinity; an event matches an event of the same kind at the exact step, or within +-50 steps
 where the gold says the step is implied (``approx``, a ``note``, or no step); events marked ``excluded`` are
 left out. ``framework`` compares the run's framework entity through ``FRAMEWORKS``.
@@ -149,6 +150,8 @@ class Read:
     """What the operators read from one file, reduced to the gold's fields."""
 
     framework: str | None
+    #: the training records' steps in file order (see ``record_steps``): their count is ``n_steps``, the
+    #: first and the last are ``first_step`` and ``last_step``
     steps: list[int]
     last_loss: tuple[int | None, float] | None
     last_val: tuple[int | None, float] | None
@@ -182,24 +185,43 @@ class FileScore:
 
 def reduce(run: dict[str, Any], metric_rows: list[tuple], events: list[tuple[str, int | None]]) -> Read:
     """The gold's fields from a run row, its ``(step, name, value)`` rows in line order and its events."""
-    steps: set[int] = set()
     last_loss = last_val = None
     for step, name, value in metric_rows:
         if name == "loss":
             last_loss = (step, value)
         elif name == "val_loss":
             last_val = (step, value)
-        # per-epoch aggregates (train_loss_epoch, epoch_time) and evaluation values are not training steps
-        if step is not None and not name.startswith(_NOT_TRAINING) and "epoch" not in name:
-            steps.add(step)
     return Read(
         framework=FRAMEWORKS.get(run.get("framework") or "", run.get("framework")),
-        steps=sorted(steps),
+        steps=record_steps(metric_rows),
         last_loss=last_loss,
         last_val=last_val,
         layout={k: run.get(k) for k in LAYOUT_FIELDS},
         events=events,
     )
+
+
+def record_steps(metric_rows: list[tuple]) -> list[int]:
+    """The steps of the training records in file order, as the gold counts them (``n_steps`` is the number of
+    records, ``first_step`` and ``last_step`` the first and the last in file order): a record is a step's
+    first row within a stretch of the run whose counter goes on; a counter going back to the stretch's first
+    step or below starts another (an in-epoch counter starting again, a second run), where a step seen before
+    is a record again. A counter going back a little (ranks printing out of order) stays in its stretch.
+    Per-epoch aggregates (``train_loss_epoch``, ``epoch_time``) and evaluation values are no records."""
+    out: list[int] = []
+    seen: set[int] = set()
+    first = None
+    for step, name, _ in metric_rows:
+        if step is None or name.startswith(_NOT_TRAINING) or "epoch" in name:
+            continue
+        if out and step < out[-1] and first is not None and step <= first:
+            seen = set()
+        if not seen:
+            first = step
+        if step not in seen:
+            seen.add(step)
+            out.append(step)
+    return out
 
 
 def read_file(path: Path) -> Read:
