@@ -64,6 +64,9 @@ def subject_by_rules(
         return earlier, "version", rival
     if label:
         return label[0], "topic", rival
+    heading = _heading_name(text, claim.start, mentions) if text else None
+    if heading:
+        return heading, "topic", rival
     owner = _measure_owner(text, sentence[0], claim) if text else None
     if owner:
         return owner, "topic", rival
@@ -75,7 +78,10 @@ def subject_by_rules(
 # A line that a name labels, after a list marker: "- [FooLib](https://...): ... 46%", "* **FooLib**: ...", "FooLib：...".
 # A README's or a blog's list of systems states each one's result on its own line.
 _LINE_LABEL = re.compile(
-    r"(?:^|\n)[ \t]*(?:[-*•+][ \t]+)?(?:\*\*|\[)?(?P<n>[A-Z][\w.+-]*)(?:\*\*|\]\([^)\s]*\))?[ \t]*[:：]"
+    r"(?:^|\n)[ \t]*(?:[-*•+][ \t]+)?(?:\*\*|\[)?(?P<n>(?:[A-Z]|[a-z]+[A-Z])[\w.+-]*)(?:\*\*|\]\([^)\s]*\))?[ \t]*[:：]"
+    # a list item's label of a few words, the first a name, a link's text or not ("- [FooFold with Intel](https://
+    # ...): 3x faster", read "• FooFold with Intel: 3x faster")
+    r"|(?:^|\n)[ \t]*[-*•+][ \t]+\[?(?P<l>(?:[A-Z]|[a-z]+[A-Z])[\w.+-]*(?:[ \t]+[\w.+-]+){1,3})\]?(?:\([^)\s]*\))?[ \t]*[:：]"
 )
 # A label distinctive enough to be a name: a capital or a digit after its first letter ("SwiftInfer", "Grok-1").
 _DISTINCT = re.compile(r".[\w.+-]*[A-Z0-9]")
@@ -86,12 +92,43 @@ def _line_label(text: str, lo: int, claim_start: int) -> tuple[str, int] | None:
     clause break stands between the label and the number on that line; with the end of the label."""
     line = text.rfind("\n", 0, claim_start) + 1
     found = _LINE_LABEL.match(text, line - 1 if line else 0)
-    if not found or found.start("n") < lo - 200 or text.find("\n", found.end(), claim_start) >= 0:
+    start = found.start("n" if found.group("n") else "l") if found else 0
+    if not found or start < lo - 200 or text.find("\n", found.end(), claim_start) >= 0:
         return None
-    name = found.group("n")
-    if not (_DISTINCT.match(name) and acceptable(name)) or _TOPIC_BREAK.search(text, found.end(), claim_start):
+    name = found.group("n") or found.group("l")
+    first = name.split()[0]
+    if not (_DISTINCT.match(first) and acceptable(first)) or _TOPIC_BREAK.search(text, found.end(), claim_start):
         return None
     return name, found.end()
+
+
+#: A heading as the readers leave it: a short line of its own between blank lines (Markdown's ``### FooChat``,
+#: a LaTeX sub-heading), no list item, no sentence and no label in it.
+_HEADING = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]*(?P<h>[^\s•*\-+#>|\d][^\n:：。，,.;!?|]{0,58}?)[ \t]*\n[ \t]*\n")
+_HEADING_REACH = 4000
+#: A paper's parts, written in capitals as a heading (``ABSTRACT``): no name.
+_SECTION_WORDS = {"abstract", "introduction", "background", "motivation", "design", "implementation",
+                  "evaluation", "experiments", "results", "discussion", "conclusion", "conclusions", "appendix",
+                  "acknowledgements", "acknowledgments", "references", "overview", "summary", "faq", "news"}
+
+
+def _heading_name(text: str, claim_start: int, mentions: MentionIndex) -> str | None:
+    """The name the heading over a claim is, when that heading is only a distinctive name (``FooChat``,
+    ``Foo-Inference``): the component a README's or a report's section presents, whose results its lines
+    state. The nearest heading decides: one that is no name ("Performance") gives none, nor does a model, a
+    chip or a dataset the section trains or runs on ("GPT-2", "ViT": the system's results on it)."""
+    last = None
+    for last in _HEADING.finditer(text, max(0, claim_start - _HEADING_REACH), claim_start):
+        pass
+    if last is None:
+        return None
+    name = last.group("h").strip("*` ")
+    if " " in name or name.lower() in _SECTION_WORDS or not (_DISTINCT.match(name) and acceptable(name)):
+        return None
+    lo, hi = last.span("h")
+    if any(m.type not in ("system", "method") for m in mentions.overlapping(lo, hi)):
+        return None
+    return name
 
 
 # "the training throughput of FooSys is 2x that of X": the measure's owner heads the clause's subject.
