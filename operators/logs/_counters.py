@@ -22,6 +22,15 @@ from assay.operators.logs._step_keys import (
 )
 
 
+def _short_of_total(cluster: Cluster, pos: int) -> bool:
+    """Whether the count at ``pos`` is printed with its total (``100/110``) and stops short of it on every record."""
+    template = cluster.template
+    if template[pos + 1 : pos + 3] != ["/", "<*>"]:
+        return False
+    pairs = [(whole_number(row[2][pos]), whole_number(row[2][pos + 2])) for row in cluster.rows]
+    return all(n is not None and total is not None and n < total for n, total in pairs)
+
+
 def moving_counter(
     cluster: Cluster, pos: int, percent: set[int], names: dict[int, str] | None = None
 ) -> int | None:
@@ -48,6 +57,10 @@ def moving_counter(
     # (over two records already where the epoch beside it goes up: ``Epoch 6 | ... | Steps: 289`` then ``Epoch 7
     # | ... | Steps: 289`` prints the epoch's length)
     still = len({row[2][pos] for row in rows}) == 1 and (len(rows) >= 3 or _epoch_rises(cluster, pos, names))
+    if still and _short_of_total(cluster, pos) and _epoch_rises(cluster, pos, names, split_too=True):
+        # one record an epoch at the same place short of the epoch's end (``Epoch(train) [3][100/110]``, a record
+        # every 100 iterations of 110): the record's place in its epoch, made global as any in-epoch counter
+        still = False
     by_epoch = not still and names is not None and "epoch" in names.get(pos, "").lower() and len(rows) >= 2
     if names and not still:
         running = _running_twin(rows, pos, names)
@@ -72,10 +85,12 @@ def moving_counter(
     return max(rising)[1] if rising else pos
 
 
-def _epoch_rises(cluster: Cluster, pos: int, names: dict[int, str] | None) -> bool:
-    """Whether another field of two or more records, named the epoch, goes up on every record."""
+def _epoch_rises(cluster: Cluster, pos: int, names: dict[int, str] | None, split_too: bool = False) -> bool:
+    """Whether another field of two or more records, named the epoch (``split_too``: also with its split,
+    MMEngine's ``Epoch(train)``), goes up on every record."""
     for at, name in (names or {}).items():
-        if at != pos and name.lower() == "epoch" and len(cluster.rows) >= 2:
+        epoch = name.lower() == "epoch" or (split_too and re.fullmatch(r"epoch\(\w+\)", name.lower()))
+        if at != pos and epoch and len(cluster.rows) >= 2:
             values = [whole_number(row[2][at]) for row in cluster.rows]
             if None not in values and all(a < b for a, b in zip(values, values[1:], strict=False)):
                 return True
