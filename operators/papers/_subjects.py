@@ -117,11 +117,10 @@ def _heading_name(text: str, claim_start: int, mentions: MentionIndex) -> str | 
     ``Foo-Inference``): the component a README's or a report's section presents, whose results its lines
     state. The nearest heading decides: one that is no name ("Performance") gives none, nor does a model, a
     chip or a dataset the section trains or runs on ("GPT-2", "ViT": the system's results on it)."""
-    last = None
-    for last in _HEADING.finditer(text, max(0, claim_start - _HEADING_REACH), claim_start):
-        pass
-    if last is None:
+    found = list(_HEADING.finditer(text, max(0, claim_start - _HEADING_REACH), claim_start))
+    if not found:
         return None
+    last = found[-1]
     name = last.group("h").strip("*` ")
     if " " in name or name.lower() in _SECTION_WORDS or not (_DISTINCT.match(name) and acceptable(name)):
         return None
