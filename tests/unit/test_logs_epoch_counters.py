@@ -179,3 +179,17 @@ def test_a_bar_going_on_across_the_first_banner_counts_the_run(tmp_path):
     log = _log(tmp_path, lines)
     assert _steps(log) == [30, 60, 90]
     assert "restart" not in log.event_kinds()
+
+
+def test_one_record_an_epoch_short_of_its_end_is_made_global(tmp_path):
+    # a record every 100 iterations of a 110-iteration epoch: one an epoch, always at iteration 100
+    lines = [_split_qualified(epoch, 100, 1.0 - epoch / 10) for epoch in (1, 2, 3, 4)]
+    log = _log(tmp_path, lines)
+    assert _steps(log) == [100, 350, 600, 850]  # (epoch - 1) * 250 + 100
+    assert [v for _, v in log.series("epoch")] == [1, 2, 3, 4]
+
+
+def test_one_record_an_epoch_at_its_end_is_the_epoch_s(tmp_path):
+    # a bar drawn to its end each time (250/250): the epoch's record, at the epoch
+    lines = [_split_qualified(epoch, 250, 1.0 - epoch / 10) for epoch in (1, 2, 3, 4)]
+    assert _steps(_log(tmp_path, lines)) == [1, 2, 3, 4]
