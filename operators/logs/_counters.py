@@ -308,6 +308,8 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
         # ... or by a field separator and then a key (XLNet's ``train_gpu.py:303] [21500] | gnorm 0.25``)
         after = t[pos + 3] if t[pos + 2] in (":", "|", "-", ",") and pos + 3 < len(t) else t[pos + 2]
         if t[pos - 1] == "[" and t[pos] == "<*>" and t[pos + 1] == "]" and after[:1].isalpha():
+            if t[pos - 2 : pos - 1] in (["="], [":"]):
+                continue  # a key's value printed as a list (RecBole's ``train_batch_size = [2048]``), no step
             if evaluating and t[pos - 2 : pos - 1] == ["]"]:
                 return None
             values = [row[2][pos] for row in cluster.rows]

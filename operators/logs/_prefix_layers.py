@@ -31,6 +31,14 @@ _LAYER_TABLE = {
         r"(?:Z|[+-]\d{2}:?\d{2})?\]?:?(?:[ \t]+|$)",
         "2024-05-06 07:08:09,123 step 10 loss 2.5",
     ),
+    # a date written with the day's and the month's names: ``%a %d %b %Y %H:%M:%S`` (RecBole's logger, ``Thu 03
+    # Sep 2026 16:34:10``) or C's ``asctime`` (``Thu Sep  3 16:34:10 2026``)
+    "dayname": (
+        r"[ \t]*\[?(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[ \t]+(?:\d{1,2}[ \t]+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct"
+        r"|Nov|Dec)[ \t]+\d{4}[ \t]+\d{2}:\d{2}:\d{2}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[ \t]+\d{1,2}"
+        r"[ \t]+\d{2}:\d{2}:\d{2}[ \t]+\d{4})\]?:?(?:[ \t]+|$)",
+        "Tue 05 Mar 2024 07:08:09 INFO  step 10 loss 2.5",
+    ),
     # a bracketed date of two-digit parts and its time, joined by a space or a bar (torchlight's, ST-GCN's
     # ``[03.24.23|09:56:11]``)
     # (not rich's ``[05/06/24 07:08:09]``, whose level follows: its own layer below)
