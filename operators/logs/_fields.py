@@ -112,6 +112,7 @@ def variable_names(template: list[str]) -> dict[int, str]:
             is_step_key(template[i - 3]) or template[i - 3].lower() in ("batch", "epoch", "update")
         ):
             names[i] = template[i - 3]  # a loop's index letter after its counter word (``batch i:12``): the counter
+    _count_before_its_word(template, names)
     _value_first_names(template, names)
     bracketed_keys(template, names)
     return names
@@ -162,6 +163,24 @@ def _metric_before_colons(template: list[str], i: int) -> bool:
 
 #: Separators between the fields of a line (``a, b``, ``a | b``, ``a; b``).
 _FIELD_SEPARATORS = {",", ";", "|"}
+
+
+#: Words that say a count was reached, before it and its counter word (``After 3 Round:``, ``finished 2 epochs``).
+_REACHED = {"after", "finished", "completed", "ending", "done"}
+_COUNTER_WORDS = {"round", "rounds", "epoch", "epochs", "episode", "episodes"}
+
+
+def _count_before_its_word(template: list[str], names: dict[int, str]) -> None:
+    """A count printed before its counter word, after a word saying it was reached or opening the line (Flower's
+    ``After 3 Round: loss = 0.46``): the counter, named by its word."""
+    for i in range(len(template) - 1):
+        if template[i] != "<*>" or i in names:
+            continue
+        word = template[i + 1]
+        if not (is_step_key(word) or word.lower() in _COUNTER_WORDS):
+            continue
+        if i == 0 or template[i - 1].lower() in _REACHED:
+            names[i] = word.rstrip("s") if word.lower().endswith(("rounds", "epochs", "episodes")) else word
 
 
 def _value_first_names(template: list[str], names: dict[int, str]) -> None:
@@ -321,7 +340,10 @@ def _after_logger(template: list[str], j: int) -> bool:
 def _is_key(word: str, before: str, key: str) -> bool:
     """Whether ``word`` names the value after it: not when it is itself the value of a ``key`` before it
     (``Device=xla:0``), a verb of a sentence (``we found``, ``to allocate``), or a file name (``x.py:12``)."""
-    if before in (":", "=") and key[:1].isalpha() and key.lower() not in SPLIT_NAMES and key not in _RECORD_LEVELS:
+    if (
+        before in (":", "=") and key[:1].isalpha() and key.lower() not in SPLIT_NAMES and key not in _RECORD_LEVELS
+        and key.lower() not in _COUNTER_WORDS and not is_step_key(key)  # a counter's value is a number
+    ):
         # (a split's tag before a colon, ``DEV : loss 0.04``, heads the fields after it; a record's level and its
         # colon, ``INFO: Epoch [3/300]``, are a prefix: a key follows)
         return False

@@ -80,6 +80,10 @@ SPEECH_RL_ROWS: tuple[Marker, ...] = (
     Marker("RecBole", r"\bepoch \d+ training \[time: [\d.]+s, train loss: |\bepoch \d+ evaluating \[time: [\d.]+s, "
            r"valid_score: ",
            "Mon 01 Jan 2024 10:00:00 INFO  epoch 4 training [time: 12.30s, train loss: 310.2201]"),
+    # Flower's federated server announces itself and each round (flwr's ``start_server``, the ServerApp)
+    Marker("Flower", r"\bStarting Flower (?:server|ServerApp|simulation)\b|\bFlower ECE: gRPC server running\b"
+           r"|\bflwr\.(?:server|client|simulation)\b",
+           "INFO :      Starting Flower server, config: num_rounds=5, no round_timeout"),
     Marker("DLRM", r"^Finished training it \d+/\d+ of epoch \d+, [\d.]+ ms/it, loss ",
            "Finished training it 200/4000 of epoch 1, 88.10 ms/it, loss 0.471200"),
     Marker("fastai", r"^epoch +train_loss +valid_loss\b", "epoch     train_loss  valid_loss  accuracy  time"),
