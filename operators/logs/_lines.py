@@ -95,17 +95,22 @@ _RICH_SOURCE = re.compile(rb"[ \t]{2,}[\w.-]+\.py:\d+[ \t]*$", re.M)
 def normalize(data: bytes) -> bytes:
     """A log's bytes as every reader sees them: without terminal escapes, and with ``\\n`` line ends where the
     file has Windows' ``\\r\\n``. Neither says anything, but each hides a line's last value or its first word
-    from a pattern anchored there. A lone ``\\r`` (a progress bar redrawn on one line) stays. Lines keep their
+    from a pattern anchored there. A lone ``\\r`` (a progress bar redrawn on one line) stays; a run of backspaces is one. Lines keep their
     numbers; each search is a ``memchr`` or ``memmem``, and a clean file is not copied. Ray's note that it folded
     a line repeated by other workers goes too. (Blanks at the ends of
     lines go in ``LineBlock``, after a console's wrapped records are joined: ``_wrapped`` reads a record cut at
     a space by them.)"""
     data = strip_ansi(data)
+    if data.find(b"\x08") >= 0:
+        # backspaces that erase a bar before it is drawn again (Keras' progress bar off a terminal writes
+        # ``\b`` times its width, then ``\r``): a redraw on the same line, as a lone ``\r`` is
+        data = _BACKSPACES.sub(b"\r", data)
     if data.find(b"x across cluster]") >= 0:
         data = _RAY_REPEATED.sub(b"", data)
     return data.replace(b"\r\n", b"\n") if data.find(b"\r") >= 0 else data  # (a one-byte find is a memchr)
 
 
+_BACKSPACES = re.compile(rb"\x08+")
 #: Ray's note that it folded a line the other workers printed too (``... [repeated 15x across cluster]``): the
 #: log's, not the line's, its count no value of the record.
 _RAY_REPEATED = re.compile(rb" ?\[repeated \d+x across cluster\]")

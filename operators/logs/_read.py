@@ -46,11 +46,12 @@ def read_head(path: str, n: int = HEAD_BYTES) -> bytes:
 
 
 def is_binary(head: bytes) -> bool:
-    """Text logs may hold stray bytes (a progress bar, a truncated UTF-8 sequence) and a terminal's colours (an
-    escape byte each, which short coloured lines hold many of); binary files hold NULs."""
+    """Text logs may hold stray bytes (a progress bar, a truncated UTF-8 sequence), a terminal's colours (an
+    escape byte each, which short coloured lines hold many of) and backspaces (a bar erased before it is drawn
+    again, hundreds a line); binary files hold NULs."""
     sample = strip_ansi(head[:8192])
     return b"\x00" in sample or (
-        bool(sample) and sum(b < 9 or 13 < b < 32 for b in sample) > len(sample) // 20
+        bool(sample) and sum(b < 8 or 13 < b < 32 for b in sample) > len(sample) // 20
     )
 
 
