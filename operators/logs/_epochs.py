@@ -8,6 +8,7 @@ import bisect
 import re
 
 from assay.operators.logs._miner import Cluster
+from assay.operators.logs._names import key_slug
 from assay.operators.logs._step_keys import PASS_WORDS, UPDATE_WORDS, step_word
 
 #: A line that is only an epoch header: Keras' ``Epoch 41/190``.
@@ -256,6 +257,17 @@ def sums_up(template: list[str]) -> str | None:
     2426.79``), else None."""
     words = {t.lower() for t in template}
     return "avg" if _AGGREGATE_WORDS & words else "total" if "total" in words else None
+
+
+def split_named(names: dict[int, str], bare: set[str]) -> bool:
+    """Whether every value of a template but its epoch is named with the training split before it, three or more,
+    and other lines print the same names bare (``bare``): fairseq's end of an epoch, ``{"epoch": 3, "train_loss":
+    "3.92", "train_num_updates": "4791", ...}`` after its ``{"loss": ..., "num_updates": ...}`` records, the
+    epoch's summary."""
+    keys = [key_slug(word) for word in names.values() if key_slug(word) != "epoch"]
+    if len(keys) < 3 or not all(k.startswith("train_") for k in keys):
+        return False
+    return sum(k.removeprefix("train_") in bare for k in keys) >= 2
 
 
 def averages(template: list[str]) -> bool:

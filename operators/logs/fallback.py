@@ -17,44 +17,20 @@ from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._boxes import BOX_ROW, BoxTables, KeyBlocks, unborder
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._counters import (
-    bracketed_counter,
-    leading_pair,
-    moving_counter,
-    of_a_total,
-    positional_counter,
-    range_end,
     second_counts,
-    separated_counter,
-    steady_named_counter,
     step_number,
 )
 from assay.operators.logs._cut import mend_cut_tail
-from assay.operators.logs._decisions import template_decision
+from assay.operators.logs._emit import _names_metric, _step_of, emit_all
 from assay.operators.logs._epoch_counters import EpochCounters
-from assay.operators.logs._epochs import averages, averages_records, sums_up
 from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._events import EXCEPTION_LINE, classify
-from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
-from assay.operators.logs._gate import ShapeGate, is_prose, not_only_tables, only_a_nan_message
+from assay.operators.logs._gate import ShapeGate, is_prose, not_only_tables
 from assay.operators.logs._lines import LineBlock, PrefixStyle, tags_ranks
-from assay.operators.logs._losses import (
-    bracket_groups,
-    keep_series_apart,
-    names_whole_loss,
-    pick_loss,
-    split_objectives,
-    total_of_terms,
-)
 from assay.operators.logs._metric_words import METRIC_WORD
-from assay.operators.logs._miner import Cluster, TemplateMiner, tokens_of
-from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug
-from assay.operators.logs._numbers import memory_of, parse_quantity
+from assay.operators.logs._miner import TemplateMiner, tokens_of
 from assay.operators.logs._options import OPTION_LINES, options_of
-from assay.operators.logs._pairs import split_paired_keys
-from assay.operators.logs._processes import process_ranks
 from assay.operators.logs._records import BAR_GLUED, context_step, records_of_line, second_lines, step_before
-from assay.operators.logs._rounded_counts import unround_steps
-from assay.operators.logs._samples import printed_batches, samples_per_step
 from assay.operators.logs._split_headings import HEADING, RESTATED, SplitHeadings
 from assay.operators.logs._steps import (
     BARE_BAR,
@@ -62,20 +38,14 @@ from assay.operators.logs._steps import (
     EpochBars,
     EpochRelative,
     counter_step,
-    counts_each_epoch,
-    says_epoch_ended,
     step_before_evaluation,
-    step_position,
 )
 from assay.operators.logs._tables import NUMBER_ROW, TABLE_LINE, TABLE_LINE_RE, Tables
 from assay.operators.logs._trees import TREE_LINE, TreeReports
-from assay.operators.logs._units import durations_in_seconds
 
-_RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
 _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
 _BARE_BAR = re.compile(BARE_BAR)
-_SPLIT_EPOCH = re.compile(r"(?i)^epoch\s*\((?:train|training)\)$")
 #: A line that says only which epoch begins.
 _EPOCH_ALONE = re.compile(r"(?i)^\s*(?:train(?:ing)?\s+)?epoch\s*[:=#]?\s*(\d+)\s*$")
 
@@ -321,67 +291,6 @@ class _Stream:
         )
 
 
-def _prints_loss(cluster: Cluster) -> bool:
-    names, step_pos, _ = _step_of(cluster)
-    return any("loss" in key_slug(word) for pos, word in names.items() if pos != step_pos)
-
-
-def _names_metric(word: str) -> bool:
-    """A word that names a metric assay knows (``loss``, ``lr``), not a step's."""
-    return not is_step_key(word) and series_name(word, keep_unknown=False) is not None
-
-
-def _drop_non_values(cluster: Cluster, names: dict[int, str]) -> None:
-    """Positions named by a dotted module path whose values are whole numbers are source locations
-    (``yolox.core.trainer:246``), not series."""
-    for pos, word in list(names.items()):
-        if MODULE_PATH.match(word) and all(_whole(row[2][pos]) for row in cluster.rows):
-            del names[pos]
-
-
-def _whole(token: str) -> bool:
-    """A whole number, the field separator a token keeps included (``[pkg.mod:62, rank=0]``)."""
-    return token.removesuffix(",").isdigit()
-
-
-def _percent_positions(cluster: Cluster, names: dict[int, str]) -> set[int]:
-    """Positions whose values are printed as percentages (a bar's ``7%``): never a step counter."""
-    return {pos for pos in names if any(row[2][pos].endswith("%") for row in cluster.rows)}
-
-
-def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
-    """The template's named values (a bar's own percentage, ``7%|``, left out), where it prints its step, and
-    which positions hold percentages; worked out once per template (its rows are read for it)."""
-    if cluster.typed is None:
-        names = variable_names(cluster.template)
-        split_paired_keys(cluster.template, names)
-        _drop_non_values(cluster, names)
-        percent = _percent_positions(cluster, names) | process_ranks(cluster, names)  # neither is a step
-        found = step_position(cluster.template, names, not_counters=percent, rows=cluster.rows)
-        if found is not None and second_counts(cluster, found):
-            found += 2  # ``Batch 4/203700``: the epoch, then the counter
-        if found is not None:
-            found = moving_counter(cluster, found, percent, names)
-        for pos in percent:
-            if cluster.template[pos + 1 : pos + 2] == ["|"]:
-                names.pop(pos, None)
-        if found is None:
-            found = bracketed_counter(cluster, evaluating=evaluation_line(cluster.template))
-        if found is None:
-            found = positional_counter(cluster, names, percent)
-        if found is None:
-            found = leading_pair(cluster, names)
-        if found is None:
-            found = steady_named_counter(cluster, names, percent)
-        if found is None:
-            found = separated_counter(cluster, names)
-        if found is not None:
-            found = range_end(cluster, found, names)
-        cluster.typed = (names, found, percent)
-    names, step_pos, percent = cluster.typed
-    return dict(names), step_pos, percent
-
-
 def _steps_from_typed_lines(miner: TemplateMiner) -> None:
     """Lines that print no step of their own (an evaluation after its training line) take the step of the
     typed line before them: where that line's step is a whole number its template names (``(Epoch 21) TRAIN
@@ -429,169 +338,3 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
         cluster.rows = rows
 
 
-def emit_all(
-    miner: TemplateMiner,
-    out,
-    *,
-    keep_unknown: bool = False,
-    shifts: dict[int, int] | None = None,
-    fixed: dict[int, int] | None = None,
-    relative: dict[int, int] | None = None,
-) -> None:
-    """Every template's values as metric rows. The order of appearance numbers no records: beside a real
-    counter, a line that prints none (an overflow notice, a summary) has no step of its own, and numbering it
-    0, 1, 2 ... invented steps and restarts; in a file with no counter at all, the position of a line is no
-    step either (a line repeated, a record per epoch without its number): the values keep an unknown step."""
-    clusters = miner.clusters()
-    # (a template numbered by its epoch counts no finer step: a log of one line per epoch sums nothing up)
-    typed = [(c, *_step_of(c)[:2]) for c in clusters]
-    counted = any(
-        (pos is not None and names.get(pos, "").lower() != "epoch") or any(row[3] is not None for row in c.rows)
-        for c, names, pos in typed
-    )
-    # a key that names the whole loss somewhere in the file (``train_loss: 0.48  step:2``) leaves a lone term
-    # on a line of its own (``train_ma_ce_loss: 0.10  step:2``) under its own name
-    whole = any(names_whole_loss(word) and at != pos for _, names, pos in typed for at, word in names.items())
-    trained = {key_slug(w) for c, names, _ in typed if not evaluation_line(c.template) for w in names.values()}
-    samples = {}  # a counter's total -> its batch, where the counter counts samples (see samples_per_step)
-    printed = printed_batches(getattr(out, "settings", {}))
-    for c in clusters:
-        pos = _step_of(c)[1]
-        if pos is not None and c.template[pos + 1 : pos + 2] == ["/"] and (found := samples_per_step([row[2] for row in c.rows], pos, printed)):
-            samples[int(c.rows[0][2][pos + 2])] = found
-    # the steps of records that print a loss themselves (no average over others): a line that averages at one of
-    # them sums the records up
-    valued = {row[3] for c in clusters if not averages(c.template) and _prints_loss(c) for row in c.rows}
-    for cluster in clusters:
-        if only_a_nan_message(cluster.template, [row[2] for row in cluster.rows]):
-            continue  # the NaN event's message (see _events), not a record
-        emit_series(
-            cluster,
-            out,
-            keep_unknown=keep_unknown,
-            shifts=shifts,
-            stepped_elsewhere=counted,
-            fixed=fixed,
-            relative=relative,
-            whole_loss_named=whole and trained,
-            samples_by_total=samples,
-            valued_steps=valued - {None},
-        )
-
-
-def emit_series(
-    cluster: Cluster,
-    out,
-    *,
-    keep_unknown: bool = False,
-    shifts: dict[int, int] | None = None,
-    stepped_elsewhere: bool = False,
-    fixed: dict[int, int] | None = None,
-    relative: dict[int, int] | None = None,
-    whole_loss_named: set[str] | bool = False,
-    samples_by_total: dict[int, tuple[int, int]] | None = None,
-    valued_steps: set[int] | None = None,
-) -> None:
-    """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
-    per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``stepped_elsewhere``: a template of the
-    file counts steps. A row without a step of its own or from its context keeps an unknown step: its position
-    among the records is no step (a record printed twice, or once per epoch with no counter, would invent
-    steps); ``fixed``: line number -> a step already known from the
-    line's context (a Keras bar under its ``Epoch k/N``), over what the line prints; ``relative``: line number ->
-    steps to add to a counter printed without its total that starts again each epoch (see :class:`EpochRelative`);
-    ``valued_steps``: the steps the records that print their own counter and values are at."""
-    shifts, relative = shifts or {}, relative or {}
-    names, step_pos, _ = _step_of(cluster)
-    counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
-    # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step,
-    # unless the step counter on its line never moves (``counts_each_epoch``): then its step is the epoch itself
-    by_epoch = step_pos is not None and names.get(step_pos, "").lower() == "epoch"
-    own_epoch = by_epoch and counts_each_epoch(cluster, step_pos, names)
-    by_epoch = by_epoch and not own_epoch
-    # among lines that count finer steps, such a line that averages (``epoch 3 average loss: 0.2``) sums up
-    # the epoch: no step record of its own, and its values are the epoch's averages, not the step's
-    summary = sums_up(cluster.template) if by_epoch and (
-        stepped_elsewhere or any(row[3] is not None for row in cluster.rows)
-    ) else None
-    # or a line with no counter of its own that averages after records that printed their values at its step
-    # (an evaluation's mean is the evaluation's value)
-    if not summary and step_pos is None and not evaluation_line(cluster.template):
-        summary = "avg" if averages_records(cluster.template, cluster.rows, valued_steps or set()) else None
-    metrics: dict[int, str] = {}
-    for pos, word in names.items():
-        if pos == step_pos or (cluster.template[pos + 1 : pos + 3] == ["/", "<*>"] and of_a_total(cluster, pos)):
-            continue  # the step, or a counter printed with its total (``Train:  3/80``, an epoch of 80): no series
-        name = series_name(_SPLIT_EPOCH.sub("epoch", word), keep_unknown)  # ``Epoch(train)`` is the epoch
-        if name:
-            metrics[pos] = name
-    pick_loss(metrics, names)
-    total_of_terms(cluster.template, cluster.rows, metrics, names)
-    split_objectives(cluster.rows, metrics, names)
-    if whole_loss_named:  # a term taken for the loss only for want of another: its own name again (on an
-        # evaluation's line, a term the training lines print too; another is its loss, ``logloss: 2.5``)
-        for pos, name in metrics.items():  # (an identifier, ``train_ma_ce_loss``, or words before a separator,
-            # ``cls loss: 0.52`` as its underscored form; not prose, ``with loss 2.1``)
-            key = " " not in names[pos] or cluster.template[pos - 1 : pos] in ([":"], ["="])
-            key = key and (not evaluation_line(cluster.template) or key_slug(names[pos]) in whole_loss_named)
-            if name == "loss" and key and not names_whole_loss(names[pos]):
-                metrics[pos] = key_slug(names[pos])
-    evaluation_loss(cluster.template, metrics)
-    keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics), cluster.template)
-    if summary:  # ``avg`` or ``total``: how the line sums the steps up
-        metrics = {pos: f"epoch_{summary}_{name}" for pos, name in metrics.items()}
-    elif says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):
-        # ``| end of epoch 7 | time: 131s | valid loss 4.2``: the epoch's
-        metrics = {pos: n if n.startswith("val_") else f"epoch_{n}" for pos, n in metrics.items()}
-    # a template whose records mostly follow a counter line (an excerpt may open inside the record before)
-    stepped = step_pos is not None or sum(row[3] is not None for row in cluster.rows) * 2 >= len(cluster.rows)
-    # names assay does not know, printed once outside an evaluation (``Batch size per device = 2``): a
-    # setting, not a series; but a loss term under a counter's line (``Value function loss: 0.51`` below
-    # ``Learning iteration 8391/10000``) is the record's, printed once where the excerpt holds one record
-    once = len(cluster.rows) == 1 and step_pos is None and not evaluation_line(cluster.template) and not summary
-    once = once and not (cluster.rows[0][3] is not None and any("loss" in n for n in metrics.values()))
-    if not any(name in _RECOGNISED for name in metrics.values()) and not (
-        keep_unknown and stepped and metrics and not once
-    ):
-        return  # no known metric and no step: a line with numbers, not a series
-    if step_pos is not None and set(metrics.values()) == {"epoch"}:
-        return  # a header that prints its step and epoch only (``[step=7/50,epoch=1]``): the values follow it
-    if hasattr(out, "decide"):
-        out.decide(template_decision(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
-    if step_pos is not None:
-        unround_steps(cluster.rows, step_pos)  # ``step:1K`` printed three times: the stride carries on
-    # a duration whose unit changes from record to record (``61.2ms``, ``2.1s``, ``1m 4s``): in seconds
-    timed = {p: d for p in metrics if (d := durations_in_seconds([r[2][p] if p < len(r[2]) else "" for r in cluster.rows]))}
-    for at, (line_no, rank, tokens, current) in enumerate(cluster.rows):
-        step = current
-        if summary and current is None:
-            continue  # an epoch's summary before any step was counted: at no step
-        if step_pos is not None and not (by_epoch and current is not None) and not (fixed and line_no in fixed):
-            parsed = parse_quantity(tokens[step_pos])
-            if parsed is None or parsed[0] != parsed[0]:
-                continue
-            total = int(tokens[step_pos + 2]) if counted and tokens[step_pos + 2].isdigit() else None
-            samples = (samples_by_total or {}).get(total)
-            if samples and float(parsed[0]).is_integer() and int(parsed[0]) % samples[0] == 0:
-                # a count of samples: the batch's index, after the batches of the epochs before
-                epochs_before = shifts.get(line_no, 0) // total
-                step = int(parsed[0]) // samples[0] - samples[1] + epochs_before * -(-total // samples[0])
-            elif float(parsed[0]).is_integer():  # a fractional epoch (0.25) counts no steps
-                step = int(parsed[0]) + ({} if own_epoch else shifts if counted else relative).get(line_no, 0)
-        for pos, name in metrics.items():
-            parsed = parse_quantity(tokens[pos])
-            if parsed is None:
-                continue
-            value, unit = parsed
-            value = timed[pos][at] if pos in timed else value
-            if name == "step_time_ms":
-                if not unit and pos + 1 < len(tokens) and tokens[pos + 1] in ("s", "sec", "ms"):
-                    unit = tokens[pos + 1]  # the unit printed apart: "step time: 409.9 ms"
-                if unit in ("s", "sec"):
-                    value *= 1000.0
-                elif unit != "ms":
-                    continue
-            if name == "memory_mb":
-                value = memory_of(tokens[pos], tokens[pos + 1] if pos + 1 < len(tokens) else "")
-                if value is None:
-                    continue
-            out.metric(name, step, value, line_no, rank)
