@@ -169,8 +169,11 @@ _CELL_SEP = " | "
 _RATIO_CELL = re.compile(
     r"[~≈<>]?\s*[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*(?:[x×]|\\?%|％|times)"
     r"(?:\s*(?:[-–~]|to)\s*(?:\d+(?:\.\d+)?)\s*(?:[x×]|\\?%|％))?\s*(?:\([^)]*\))?\s*"
-    # a mark set after the figure (an emoji, a dagger) is decoration: "1.8x ⚑" is the cell's ratio
-    r"(?:[^\w\s\d.,|()%％]{1,2}\s*)?",
+    # a mark set after the figure (an emoji, a dagger) is decoration: "1.8x ⚑" is the cell's ratio; so is the
+    # comparative that says which way ("1.5x faster", "50% less", "5.8x slower without warm-up")
+    r"(?:[^\w\s\d.,|()%％]{1,2}\s*)?"
+    r"(?:(?:faster|slower|less|more|lower|higher|smaller|larger|fewer|cheaper|better|worse|shorter|longer)\b"
+    r"(?:\s+[a-z][\w-]*){0,2}\s*)?",
     re.I,
 )
 _RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
@@ -236,10 +239,12 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
         return False  # "Accuracy target" over "75.9%": the goal a run trains to, a setting
     if SPREAD_AT.search(own):
         return True  # a mean with its spread over runs ("39.9 ± 2.2") is a measurement, whatever the table sets
+    # a cell that says which way its figure goes ("50% less", "65% faster") states a comparison itself
+    compared = bool(_COMPARATIVE_CELL.search(own))
     header, own = _table_head(text, lo)
     # a row whose label writes the unit says what it measures itself ("Improved (%) | 18.6")
     across = row_unit(row_cells) is not None and bool(RESULT_HEADER.search(first))
-    results = bool(RESULT_HEADER.search(header)) or across
+    results = bool(RESULT_HEADER.search(header)) or across or compared
     if _HYPERPARAMETER.search(own) or (SETTING_HEADER.search(own) and not results):
         return False
     if by_setting:  # a row of a setting states results only where the table says it measures them
@@ -251,6 +256,12 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
             return results
         return results and not _quotient(row_cells, column, unit) and not _normalised(text, lo, column)
     return unit == "x" or results
+
+
+_COMPARATIVE_CELL = re.compile(
+    r"(?:[x×%％])\s*(?:faster|slower|less|more|lower|higher|smaller|larger|fewer|cheaper|better|worse|shorter|longer)\b",
+    re.I,
+)
 
 
 def _unit_column(text: str, row_start: int, column: int, cell: str) -> str | None:
