@@ -17,8 +17,13 @@ from assay.operators.papers._numbers import NUMBER_LIST_GAP
 
 # Verbs that name their baseline before the numbers: "outperforms A and B by 1.2x and 1.5x".
 _VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed|outpac)\w*\s+(?:the\s+)?$", re.I)
-# A name, perhaps with its citation ("Tiresias [22]"), which the caller drops.
-ONE_NAME = r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*)?(?:\s*\[[\w\s,.-]{1,20}\])?"
+# A name of up to three capitalised words, perhaps with its citation ("Tiresias [22]"), which the caller drops,
+# and a short parenthesis before or after it ("TVM Relay VM (Nimble) [71]", "Inductor [21] (dynamic shape)").
+_NAME_ASIDE = r"(?:\s*\((?-i:[A-Za-z])[\w-]*(?:\s[\w-]+){0,2}\))?"
+ONE_NAME = (
+    r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*){0,2}"
+    rf"{_NAME_ASIDE}(?:\s*\[[\w\s,.-]{{1,20}}\])?{_NAME_ASIDE}"
+)
 CITATION = re.compile(r"\s*\[[^\]]*\]")
 
 # "at 55%", "at about 40%": a level or condition, set after the number a comparison is about.

@@ -83,7 +83,8 @@ _INNER_CITATION = re.compile(r"\s*\[[\w\s.-]{1,20}\](?=\s*,?\s+(?:and|or)\s)")
 # "outperforms A, B and C by ...": a name followed by more names, the last after "and", is a coordination the
 # comma cut; it ends where the clause goes on.
 _LIST_TAIL = re.compile(
-    rf"(?:\s*,\s*{ONE_NAME})+,?\s+(?:and|or)\s+{ONE_NAME}"
+    # (the first name's citation, which a stop at its number cut from the phrase: "outperforms A [64], B [4] and C")
+    rf"(?:\s*\[[\w\s,.-]{{1,20}}\])?(?:\s*,\s*{ONE_NAME})+,?\s+(?:and|or)\s+{ONE_NAME}"
     r"(?=\s*(?:[,.;:)]|$|\s(?:by|on|in|with|for|across|at|respectively|when|while|under)\b))"
 )
 _ONE = re.compile(ONE_NAME)
