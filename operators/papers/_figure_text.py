@@ -6,7 +6,9 @@ A PDF's figures reach the text as their own short lines: the labels of an axis o
 looks the same at a glance (a cell a line: "5.28x", "2.46x"), and its cells are claims. What tells the
 two apart is what the numbers do: an axis or a legend steps through its values evenly (0, 20, 40, ...;
 0.7, 0.5, 0.3), a table's measurements do not. So a bare number (the whole of its line) in a run of three or
-more bare numbers of the same unit, one a line, that rise or fall by one step is a tick label.
+more bare numbers of the same unit, one a line, that rise or fall by one step is a tick label; so is one of
+two panels' axes read together, each tick twice in a row ("5%", "5%", "10%", "10%", ...) or one axis after
+the other ("10%" ... "40%", "10%" ... "40%"), each stepping evenly.
 
 A figure's font also makes the reader tear a decimal at its point ("0. 7X" for 0.7X): the number after the
 tear ("7X") is not what the paper wrote. Prose never puts a lone "0." before a ratio, so a number right
@@ -165,7 +167,24 @@ def _label_run(labels: list[re.Match[str]]) -> bool:
         return False
     if len(labels) == _MIN_RUN and any(len(m.group("num").partition(".")[2]) > 1 for m in labels):
         return False
-    return _even([_value(m) for m in labels])
+    values = [_value(m) for m in labels]
+    return _even(values) or _axes_together(values)
+
+
+def _axes_together(values: list[float]) -> bool:
+    """Whether four or more labels are two panels' axes read together: each tick twice in a row (``5%, 5%,
+    10%, 10%, ...``) or one axis after another (``10%, 20%, 30%, 10%, 20%, 30%``), each axis stepping evenly."""
+    if len(values) < 2 * _MIN_RUN - 2:
+        return False
+    ticks = [v for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
+    paired = len(ticks) * 2 == len(values) and len(ticks) >= _MIN_RUN - 1
+    axes: list[list[float]] = [[ticks[0]]]
+    for v in ticks[1:]:
+        if len(axes[-1]) >= 2 and (v - axes[-1][-1]) * (axes[-1][-1] - axes[-1][-2]) < 0:
+            axes.append([v])  # the labels turn back: the next axis
+        else:
+            axes[-1].append(v)
+    return all(len(a) >= 2 and _even(a) for a in axes) and (paired or all(len(a) >= _MIN_RUN for a in axes))
 
 
 def _value(m: re.Match[str]) -> float:

@@ -107,3 +107,15 @@ def test_a_long_run_of_bar_labels_is_no_claim_but_a_table_naming_its_rows_keeps_
     values = values_of(tmp_path, BODY + figure + table)
     assert values[0] == (31.0, "%")
     assert len(values) == 1 + 12  # the table's twelve cells, none of the figure's eighteen labels
+
+
+def test_two_panels_ticks_read_together_are_no_claims(tmp_path):
+    # each tick of two side-by-side panels read twice in a row, then two axes one after the other
+    paired = "Slowdown\n5%\n5%\n10%\n10%\n15%\n15%\n20%\n20%\nFigure 7: Tail latency of two tenants.\n\n"
+    stacked = "Share\n10%\n20%\n30%\n40%\n10%\n20%\n30%\n40%\nFigure 8: Busy share per tenant.\n\n"
+    assert values_of(tmp_path, BODY + paired + stacked) == [(31.0, "%")]
+
+
+def test_a_table_column_read_a_cell_a_line_keeps_its_uneven_cells(tmp_path):
+    column = "Speedup\n1.42x\n1.42x\n2.10x\n2.10x\n2.95x\nTable 3: Speedup of Foo per model.\n\n"
+    assert (2.95, "x") in values_of(tmp_path, BODY + column)
