@@ -271,12 +271,13 @@ def is_step_key(key: str) -> bool:
 
 
 #: A counter of the whole run's environment steps, written with a word that says it adds up (reinforcement
-#: learning loggers: ``TotalEnvInteracts``, ``CumSteps``, ``total_env_steps``, ``env_steps_total``): the
+#: learning loggers: ``TotalEnvInteracts``, ``CumSteps``, ``total_env_steps``, ``env_steps_total``, Tianshou's
+#: ``env_step``): the
 #: run's step, as ``total_timesteps`` is. A bare ``total_steps`` or ``num_steps`` is left out: configs print
 #: those as settings.
 _RUN_COUNT = re.compile(
     r"^(?:(?:cum|cumulative)_(?:env_|environment_)?(?:steps|timesteps|interacts|interactions|frames)"
-    r"|(?:(?:total|cum|cumulative)_)?(?:env|environment)_(?:steps|timesteps|interacts|interactions|frames)"
+    r"|(?:(?:total|cum|cumulative)_)?(?:env|environment)_(?:steps?|timesteps?|interacts|interactions|frames)"
     r"|total_(?:env_)?interact(?:s|ions))(?:_total|_sampled)?$"
 )
 

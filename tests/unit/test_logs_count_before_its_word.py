@@ -28,3 +28,4 @@ def test_a_number_before_a_plain_word_is_no_counter(tmp_path):
     lines = [f"step {k}: processed 512 images, loss = 0.{90 - k}" for k in (10, 20, 30)]
     log = parse_log(write_log(tmp_path, lines))
     assert [s for s, _ in log.series("loss")] == [10, 20, 30]
+
