@@ -56,6 +56,23 @@ _X = frozenset({"x", "times", "fold"})
 
 CUES: tuple[Cue, ...] = (
     Cue(
+        # a statistic's level, not a result: "the 95% confidence interval", "95% certain", "the rank at which 90%
+        # of the variance is explained"
+        "statistical level",
+        frozenset({"pct"}),
+        "after",
+        re.compile(
+            r"\s*(?:(?:binomial|bootstrap(?:ped)?|two-sided|one-sided|[\w-]+\s+proportion)\s+)*"
+            r"(?:confidence(?:\s+(?:intervals?|levels?|bounds?|bands?))?|CIs?\b|credible\s+intervals?|certain\b|"
+            r"(?:of\s+(?:the\s+)?)?(?:explained\s+)?variance(?:\s+(?:is\s+|are\s+)?explained)?|significance\s+level)",
+            re.I,
+        ),
+        True,
+        "We report the 95% confidence interval over five runs; Foo is 1.3x faster than Bar, and the rank at "
+        "which 90% of the variance is explained stays below 32.",
+        ((1.3, "x"),),
+    ),
+    Cue(
         "link count",
         _X,
         "after",
