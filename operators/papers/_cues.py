@@ -432,12 +432,17 @@ CUES: tuple[Cue, ...] = (
         # "..., 1.4x longer when the interference is 50%": the number sets the condition of another result.
         re.compile(
             r"\b(?:when|whenever|if|once|until|unless)\b[^,.;]{0,60}\b(?:is|are|was|were|becomes?|reaches|exceeds|"
-            r"hits|equals)\s+(?:about\s+|around\s+|only\s+|at\s+least\s+|over\s+)?$",
+            r"hits|equals)\s+(?:about\s+|around\s+|only\s+|at\s+least\s+|over\s+|(?:less|more|lower|higher|"
+            r"larger|smaller|greater)\s+than\s+)?$"
+            # "For sizes larger than 10%, ...": a range of a setting opening the clause
+            r"|^\s*(?:(?:and|but)\s+)?(?:[Ff]or|[Aa]t)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,4}\s+(?:larger|smaller|greater|less|more|"
+            r"lower|higher)\s+than\s+$",
             re.I,
         ),
         True,
-        "Without isolation the median step is 1.3x longer when the noise level is 40%.",
-        ((1.3, "x"),),
+        "Without isolation the median step is 1.3x longer when the noise level is 40%. Foo keeps its accuracy "
+        "when the cache share is less than 10%, and for cache shares larger than 20%, Foo is 1.2x faster than Bar.",
+        ((1.3, "x"), (1.2, "x")),
     ),
     Cue(
         "change in a condition",
