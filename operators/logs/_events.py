@@ -186,6 +186,10 @@ EVENTS: tuple[EventRule, ...] = (
               "Saving model checkpoint to out/checkpoint-1500"),
     EventRule("checkpoint", r"saving model to|Saving model weights to|Saved adapter weights to|\bsaved? model (?:in|to)\b",
               "Iter 200: Saved adapter weights to run/adapters.safetensors and run/0000200_adapters.safetensors."),
+    # a score that improved and the save it triggers, the save last on the line (``higher corrcoef: 0.68 in batch:
+    # 160, save model``)
+    EventRule("checkpoint", r"[,;]\s*sav(?:e|ing)\s+(?:the\s+)?(?:best\s+)?model\s*[.!]?\s*$",
+              "2024-01-02 10:00:00.100 | INFO     | __main__:train:41 - higher score: 0.81 in batch: 40, save model"),
     # the parameters written out (Sockeye and MXNet's ``save_parameters``): the model's weights by their other name
     EventRule("checkpoint", r"\bsav(?:ed|ing) (?:the )?(?:model )?param(?:eter)?s (?:to|in|at)\b",
               '[2024-02-03:04:05:06:INFO:root:save_parameters] Saved params to "runs/nmt/params.00012"'),
