@@ -1,5 +1,5 @@
 """Every template's values as metric rows, once a file's lines are mined (``fallback``): which position of a
-template prints its step (``_step_of``), which its series, how a line that sums an epoch up is told from a
+template prints its step (``step_of``), which its series, how a line that sums an epoch up is told from a
 step's record, and the step each record is at.
 
 Why one module: naming a template's values, choosing its loss and placing its rows are one pass over the
@@ -54,11 +54,11 @@ _SPLIT_EPOCH = re.compile(r"(?i)^epoch\s*\((?:train|training)\)$")
 
 
 def _prints_loss(cluster: Cluster) -> bool:
-    names, step_pos, _ = _step_of(cluster)
+    names, step_pos, _ = step_of(cluster)
     return any("loss" in key_slug(word) for pos, word in names.items() if pos != step_pos)
 
 
-def _names_metric(word: str) -> bool:
+def names_metric(word: str) -> bool:
     """A word that names a metric assay knows (``loss``, ``lr``), not a step's."""
     return not is_step_key(word) and series_name(word, keep_unknown=False) is not None
 
@@ -81,7 +81,7 @@ def _percent_positions(cluster: Cluster, names: dict[int, str]) -> set[int]:
     return {pos for pos in names if any(row[2][pos].endswith("%") for row in cluster.rows)}
 
 
-def _step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
+def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
     """The template's named values (a bar's own percentage, ``7%|``, left out), where it prints its step, and
     which positions hold percentages; worked out once per template (its rows are read for it)."""
     if cluster.typed is None:
@@ -131,7 +131,7 @@ def emit_all(
     step either (a line repeated, a record per epoch without its number): the values keep an unknown step."""
     clusters = miner.clusters()
     # (a template numbered by its epoch counts no finer step: a log of one line per epoch sums nothing up)
-    typed = [(c, *_step_of(c)[:2]) for c in clusters]
+    typed = [(c, *step_of(c)[:2]) for c in clusters]
     counted = any(
         (pos is not None and names.get(pos, "").lower() != "epoch") or any(row[3] is not None for row in c.rows)
         for c, names, pos in typed
@@ -143,7 +143,7 @@ def emit_all(
     samples = {}  # a counter's total -> its batch, where the counter counts samples (see samples_per_step)
     printed = printed_batches(getattr(out, "settings", {}))
     for c in clusters:
-        pos = _step_of(c)[1]
+        pos = step_of(c)[1]
         if pos is not None and c.template[pos + 1 : pos + 2] == ["/"] and (found := samples_per_step([row[2] for row in c.rows], pos, printed)):
             samples[int(c.rows[0][2][pos + 2])] = found
     # the steps of records that print a loss themselves (no average over others): a line that averages at one of
@@ -191,7 +191,7 @@ def emit_series(
     ``valued_steps``: the steps the records that print their own counter and values are at; ``bare_keys``: the
     keys the file's training templates print."""
     shifts, relative = shifts or {}, relative or {}
-    names, step_pos, _ = _step_of(cluster)
+    names, step_pos, _ = step_of(cluster)
     counted = step_pos is not None and cluster.template[step_pos + 1 : step_pos + 2] == ["/"]
     # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step,
     # unless the step counter on its line never moves (``counts_each_epoch``): then its step is the epoch itself

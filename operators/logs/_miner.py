@@ -41,7 +41,7 @@ _MAX_TOKENS = 200
 class Cluster:
     template: list[str]  # constants, and "<*>" for variables
     rows: list[tuple[int, int | None, list[str], int | None]] = field(default_factory=list)
-    typed: tuple[dict[int, str], int | None, set[int]] | None = None  # _step_of's answer, once rows are all in
+    typed: tuple[dict[int, str], int | None, set[int]] | None = None  # step_of's answer, once rows are all in
 
 
 #: A progress bar's drawn part (``██████▌``, ``━━━━``): one token, whatever its length, so that a long bar

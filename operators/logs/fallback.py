@@ -21,7 +21,7 @@ from assay.operators.logs._counters import (
     step_number,
 )
 from assay.operators.logs._cut import mend_cut_tail
-from assay.operators.logs._emit import _names_metric, _step_of, emit_all
+from assay.operators.logs._emit import emit_all, names_metric, step_of
 from assay.operators.logs._epoch_counters import EpochCounters
 from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._events import EXCEPTION_LINE, classify
@@ -211,7 +211,7 @@ class _Stream:
         self.epochs.note(text)  # an epoch 0 named anywhere: the run counts its epochs from 0
         if self.keras.see(text, line_no, rank):
             return
-        if is_prose(text, _names_metric):
+        if is_prose(text, names_metric):
             return  # a sentence with numbers (``resuming from iteration 0, epoch 6 until 7``): no step, no values
         if not evaluation_line(text):  # evaluation lines take the training step, whatever they count
             self._count(text, line_no, rank)
@@ -278,8 +278,8 @@ class _Stream:
                     (n, r, t, fixed.get(n, context_step(bar_lines, fixed, n, step, bool(per_epoch))))
                     for n, r, t, step in cluster.rows
                 ]
-        mend_cut_tail(self.miner, _step_of)
-        second = second_lines(self.miner, _step_of)
+        mend_cut_tail(self.miner, step_of)
+        second = second_lines(self.miner, step_of)
         _steps_from_typed_lines(self.miner)
         emit_all(
             self.miner,
@@ -302,7 +302,7 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
     by_epoch = []  # templates numbered by their epoch: among finer steps at the step before, numbering no line
     finer: dict[int, int] = {}
     for cluster in miner.clusters():
-        names, pos, _ = _step_of(cluster)
+        names, pos, _ = step_of(cluster)
         if pos is None:
             continue
         counted = {n: int(t[pos]) if t[pos].isdigit() else step_number(t[pos]) for n, _, t, _ in cluster.rows}
@@ -321,7 +321,7 @@ def _steps_from_typed_lines(miner: TemplateMiner) -> None:
     lines = sorted(steps)
     finer_lines = sorted(finer)
     for cluster in miner.clusters():
-        if _step_of(cluster)[1] is not None:
+        if step_of(cluster)[1] is not None:
             if finer and any(cluster is c for c in by_epoch):  # ``Epoch #2: test_reward: 200.0`` after a line
                 # of ``env_step=100000``: at that step, as a line numbered by its epoch among finer steps is
                 cluster.rows = [

@@ -13,7 +13,9 @@ the evaluation. A reader takes the second against BarSched too. So after every c
 
 takes the baseline the paper names most often for its own system's results, in the claim's block (a
 sub-section: a numbered heading, or a sub-heading a LaTeX or Markdown reader leaves on a line of its own)
-when one dominates there, else in its section, else in the whole paper. A section's or the paper's default
+when one dominates there, else in its section, as its ``versus``; the one named most often in the whole paper,
+or a baseline the paper declares by description, is its ``implied_versus`` instead (the statement does not
+name it: what a check compares with, not what the sentence says). A section's or the paper's default
 that is named in one other sub-section of the claim's section only is that sub-section's baseline (its
 setup, "we compare the native scheduler against ours", in an evaluation that compares each workload with
 its own baseline), not the section's. "Most often" asks for two statements at least and a clear
@@ -118,8 +120,9 @@ def _default(counts: Counter[str]) -> str | None:
 
 
 def default_baselines(claims: list[Claim], structure: Structure) -> None:
-    """Give each own-system comparison without a baseline its block's, else its section's, else the paper's
-    default one; a section's or the paper's default named only inside one other block is that block's."""
+    """Give each own-system comparison without a baseline its block's, else its section's default as its
+    ``versus``, else the paper's (or the declared one) as its ``implied_versus``; a section's or the paper's
+    default named only inside one other block is that block's."""
     named: dict[str, str] = {}  # key -> the name as first written
     by_section: dict[int, Counter[str]] = {}
     by_block: dict[int, Counter[str]] = {}

@@ -95,7 +95,7 @@ class Structure:
                 name = ABSTRACT
             elif m.group("numbered"):
                 title = m.group("title")
-                name = _kind(title) or BODY
+                name = section_kind(title) or BODY
                 if name == BODY and (
                     len(title) > 40 or title.endswith((",", ";")) or _SENTENCE_START.match(title)
                 ):
@@ -214,7 +214,8 @@ class Structure:
         return lo, hi
 
 
-def _kind(title: str) -> str | None:
+def section_kind(title: str) -> str | None:
+    """The kind of section a heading's title names (``abstract``, ``evaluation``, ...), or None."""
     m = re.fullmatch(_KNOWN, title.strip(), re.I)
     if not m:
         return None

@@ -18,6 +18,7 @@ from assay.operators.papers._baselines import inside, name_key
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._parse import Parser, doubtful, subject_from_parse
+from assay.operators.papers._sections import section_kind
 from assay.operators.papers._title_names import _NAME, acceptable
 
 #: Sentences parsed per document at most: a text of thousands of doubtful claims is a dump, not prose.
@@ -106,10 +107,8 @@ def _line_label(text: str, lo: int, claim_start: int) -> tuple[str, int] | None:
 #: a LaTeX sub-heading), no list item, no sentence and no label in it.
 _HEADING = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]*(?P<h>[^\s•*\-+#>|\d][^\n:：。，,.;!?|]{0,58}?)[ \t]*\n[ \t]*\n")
 _HEADING_REACH = 4000
-#: A paper's parts, written in capitals as a heading (``ABSTRACT``): no name.
-_SECTION_WORDS = {"abstract", "introduction", "background", "motivation", "design", "implementation",
-                  "evaluation", "experiments", "results", "discussion", "conclusion", "conclusions", "appendix",
-                  "acknowledgements", "acknowledgments", "references", "overview", "summary", "faq", "news"}
+#: A document's parts that ``section_kind`` does not name, written in capitals as a heading (``OVERVIEW``): no name.
+_OTHER_PARTS = {"motivation", "design", "implementation", "overview", "faq", "news"}
 
 
 def _heading_name(text: str, claim_start: int, mentions: MentionIndex) -> str | None:
@@ -122,7 +121,9 @@ def _heading_name(text: str, claim_start: int, mentions: MentionIndex) -> str | 
         return None
     last = found[-1]
     name = last.group("h").strip("*` ")
-    if " " in name or name.lower() in _SECTION_WORDS or not (_DISTINCT.match(name) and acceptable(name)):
+    if " " in name or section_kind(name) or name.lower() in _OTHER_PARTS or not (
+        _DISTINCT.match(name) and acceptable(name)
+    ):
         return None
     lo, hi = last.span("h")
     if any(m.type not in ("system", "method") for m in mentions.overlapping(lo, hi)):

@@ -9,8 +9,8 @@ import pytest
 from log_files import write_log
 
 from assay.operators.logs import parse_log
+from assay.operators.logs._emit import names_metric
 from assay.operators.logs._gate import PROSE_WORDS, is_prose
-from assay.operators.logs.fallback import _names_metric
 
 
 def test_a_resume_sentence_is_no_record_and_moves_no_step(tmp_path):
@@ -35,4 +35,4 @@ def test_a_record_with_a_counter_total_and_a_metric_is_still_read(tmp_path):
 @pytest.mark.parametrize(("word", "example"), list(PROSE_WORDS.items()))
 def test_each_function_word_example_is_prose(word, example):
     assert word in example.split()
-    assert is_prose(example, _names_metric)
+    assert is_prose(example, names_metric)
