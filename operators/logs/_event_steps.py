@@ -88,8 +88,9 @@ def place_by_headers(
 
 
 #: A whole number standing alone in a save's line, not part of a path, a name, a time or a decimal
-#: (``Saving checkpoints for 2000 into ./ckpt/model.ckpt``: 2000).
-_LONE_NUMBER = re.compile(r"(?<![\w./:\\+-])\d+(?![\w./:\\-]|\.\d)")
+#: (``Saving checkpoints for 2000 into ./ckpt/model.ckpt``: 2000); nor the milliseconds a comma glues to a clock
+#: (``21:25:04,976``).
+_LONE_NUMBER = re.compile(r"(?<![\w./:\\+,-])\d+(?![\w./:\\-]|\.\d)")
 
 
 _EPOCH_NUMBER = re.compile(r"(?i)\b(?:epoch|ep)\s*[:=#]?\s*\d")

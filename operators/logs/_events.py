@@ -120,7 +120,7 @@ EVENTS: tuple[EventRule, ...] = (
     # stopped. A checkpoint's name is required after "initializing from" (not ``Initializing from scratch``)
     EventRule("restart", r"\binitiali[sz]ing (?:model |weights |training )?from\s+\S*(?:checkpoint|ckpt|snapshot"
               r"|\.t7\b|\.pth?\b|\.safetensors\b)|\bloaded (?:the )?(?:model )?checkpoint from\b"
-              r"|\bresum(?:ed|ing) (?:training |the run )?from (?:the )?(?:last |latest |saved )?(?:checkpoint|ckpt)\b"
+              r"|\bresum(?:e|ed|ing) (?:training |the run )?from (?:the )?(?:last |latest |saved )?(?:checkpoint|ckpt)\b"
               r"|\bloading (?:a|the) (?:last |latest |saved )?checkpoint from\b",
               "Initializing from \tsnaps/ckpt_40.t7"),
     # the same, said with the checkpoint's path, or Hugging Face's ``Continuing training from checkpoint``
@@ -205,6 +205,10 @@ EVENTS: tuple[EventRule, ...] = (
     # a save reported in Chinese: the model saved (模型已保存), saving the model (保存模型), saved to (已保存到)
     EventRule("checkpoint", r"模型已保存|(?:^|[^不未否])保存模型|已保存到|检查点已保存|保存检查点",
               "第 3 轮结束，模型已保存"),
+    # saving with a word for which model between the verb and its object: the best (最佳/最优/最好的),
+    # the current or the last one (``保存最佳模型 (val_loss=2.25)``)
+    EventRule("checkpoint", r"(?:^|[^不未否])保存(?:最佳|最优|最好的?|当前|最新|最后的?|新的?)(?:的)?(?:模型|权重|检查点)",
+              "  保存最优模型 (val_acc=0.8312)"),
     # a save reported done in Chinese: the save completed (完成第N次的保存, 保存完成, 保存成功, 已保存)
     EventRule("checkpoint", r"完成[^，。,;；\n]{0,12}保存|保存(?:完成|成功|完毕)|已保存",
               "[12:00:01] 完成第 3 次的保存"),

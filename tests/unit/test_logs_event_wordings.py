@@ -74,9 +74,12 @@ def test_clean_run_text_gives_no_event(tmp_path, line):
         ("第 2 轮训练结束，模型已保存", "checkpoint"),
         ("正在保存模型 ...", "checkpoint"),
         ("权重已保存到 out/epoch_2.pth", "checkpoint"),
+        ("第 4 轮: 验证损失下降, 保存最佳模型 (val_loss=0.913)", "checkpoint"),
+        ("保存当前权重到 runs/last.pt", "checkpoint"),
         ("Initializing from \tsnaps/ckpt_7.t7", "restart"),
         ("loaded checkpoint from runs/exp3/ckpt_last.pt (iteration 900)", "restart"),
         ("Resuming training from checkpoint out/step_900", "restart"),
+        ("trainer INFO: resume from checkpoint out/hmean_0.61.pth (epoch 12)", "restart"),
     ],
 )
 def test_more_wordings_give_their_event(tmp_path, line, kind):
@@ -91,6 +94,7 @@ def test_more_wordings_give_their_event(tmp_path, line, kind):
         "Initializing from scratch",
         "skip_steps = 50",
         "save_model: False  是否保存: 否",
+        "本轮不保存最佳模型",
     ],
 )
 def test_more_clean_text_gives_no_event(tmp_path, line):
@@ -105,3 +109,21 @@ def test_a_resume_before_the_first_record_is_at_the_step_it_goes_on_from(tmp_pat
         encoding="utf-8",
     )
     assert [(e["kind"], e["step"]) for e in parse_log(str(path)).events] == [("restart", 71)]
+
+
+def test_a_saves_step_is_never_the_milliseconds_of_its_clock(tmp_path):
+    # the save's line names no step; the ``,976`` after the clock is milliseconds, not the step 976 that lies
+    # between the records around it (a long settings dump of bare lines keeps the clock on the save's line)
+    settings = [f"            'option_{k}': {k}," for k in range(100)]
+    lines = [
+        "2021-01-02 10:00:01,100 seg INFO: global_step: 500, loss: 0.51",
+        "2021-01-02 10:00:02,976 seg INFO: Saving latest checkpoint: out/model_latest.pth",
+        "2021-01-02 10:00:03,001 seg INFO: {'trainer': {'epochs': 200,",
+        *settings,
+        "            'seed': 2}}",
+        "2021-01-02 10:00:04,100 seg INFO: global_step: 1000, loss: 0.42",
+    ]
+    path = tmp_path / "run.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    saves = [e["step"] for e in parse_log(str(path)).events if e["kind"] == "checkpoint"]
+    assert saves == [500]
