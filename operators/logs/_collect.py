@@ -284,10 +284,12 @@ class Collector:
         events.extend(track.divergences(prior_loss_finite))
         events.extend(track.non_finite_series())
         for ev in events:
+            # a resume with no step in its text is at the step the run goes on from (the next record's), which
+            # after a crash lies before the crash's; with no record after it, at the last record's step
+            if ev.step is None and ev.kind == "restart":
+                ev.step = track.step_after(ev.line_no)
             if ev.step is None:
                 ev.step = track.step_at(ev.line_no, prior_step)
-            if ev.step is None and ev.kind == "restart":  # a resume printed before its first record: the run
-                ev.step = track.step_after(ev.line_no)  # goes on at the step after it
         events.sort(key=lambda e: e.line_no)
         merged: list[Event] = []
         last_of: dict[tuple[str, int | None, str], Event] = {}

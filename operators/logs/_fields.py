@@ -106,7 +106,7 @@ def variable_names(template: list[str]) -> dict[int, str]:
                     if phrased:
                         names[i] = phrased
                 break
-        if i not in names and (subject := _subject_of_is(template, i)) is not None:
+        if i not in names and (subject := _subject_of_is(template, i) or _subject_at_step(template, i)) is not None:
             names[i] = subject
         if names.get(i) in _INDEX_LETTERS and i > 2 and template[i - 1] in (":", "=") and (
             is_step_key(template[i - 3]) or template[i - 3].lower() in ("batch", "epoch", "update")
@@ -142,6 +142,25 @@ def _subject_of_is(template: list[str], i: int) -> str | None:
     phrased = phrase_name(template, first - 1)
     known = phrased and (metric_name(phrased) or loss_by_ending(key_slug(phrased)))
     return phrased if known or (phrased and at_step) else None
+
+
+def _subject_at_step(template: list[str], i: int) -> str | None:
+    """The name of a value stated at a step after a colon (``Training loss (for 1 batch) at step 200: 3.02``,
+    ``val loss at epoch 3: 0.5``): the words before ``at``, past a parenthesis that qualifies them; the step is
+    the qualifier's, not the value's name."""
+    if i < 5 or template[i - 1] != ":" or template[i - 2] != "<*>" or template[i - 4].lower() != "at":
+        return None
+    if not (is_step_key(template[i - 3]) or template[i - 3].lower() in ("epoch", "batch", "iteration")):
+        return None
+    j = i - 5
+    if template[j] == ")":  # ``(for 1 batch)`` qualifies the name before it
+        opened = [k for k in range(j - 1, max(-1, j - 8), -1) if template[k] == "("]
+        if not opened:
+            return None
+        j = opened[0] - 1
+    if j < 0 or not template[j][:1].isalpha():
+        return None
+    return phrase_name(template, j)
 
 
 def _opens_pairs(template: list[str], j: int, i: int) -> bool:

@@ -111,6 +111,20 @@ def test_a_resume_before_the_first_record_is_at_the_step_it_goes_on_from(tmp_pat
     assert [(e["kind"], e["step"]) for e in parse_log(str(path)).events] == [("restart", 71)]
 
 
+def test_a_resume_after_a_crash_is_at_the_step_it_goes_on_from(tmp_path):
+    # the run crashed past step 300 and goes on from the save at 200: the resume is at 200, where its records
+    # start again, not at the 300 printed before it
+    path = tmp_path / "run.log"
+    path.write_text(
+        "step: 100, loss: 0.91\nstep: 200, loss: 0.82\nstep: 300, loss: 0.77\n"
+        "seg INFO: resume from checkpoint out/step_200.pth\n"
+        "step: 200, loss: 0.83\nstep: 300, loss: 0.76\n",
+        encoding="utf-8",
+    )
+    restarts = [e["step"] for e in parse_log(str(path)).events if e["kind"] == "restart"]
+    assert restarts == [200]
+
+
 def test_a_saves_step_is_never_the_milliseconds_of_its_clock(tmp_path):
     # the save's line names no step; the ``,976`` after the clock is milliseconds, not the step 976 that lies
     # between the records around it (a long settings dump of bare lines keeps the clock on the save's line)
