@@ -78,6 +78,8 @@ def variable_names(template: list[str]) -> dict[int, str]:
             continue
         for j in range(i - 1, max(-1, i - 5), -1):
             word = template[j]
+            if word == "|" and j == i - 1 and _label_column(template, i):
+                continue  # ``train CrossEntropyLoss |  2.06``: a label, then its value in a column of its own
             if word == "<*>" or word in _NAME_STOPS:
                 break  # a name is never read across a value, a bracket or a field separator
             if (word[0].isalpha() or word[0] == "_") and word.lower() not in _FILLER:
@@ -142,6 +144,13 @@ def _subject_of_is(template: list[str], i: int) -> str | None:
     phrased = phrase_name(template, first - 1)
     known = phrased and (metric_name(phrased) or loss_by_ending(key_slug(phrased)))
     return phrased if known or (phrased and at_step) else None
+
+
+def _label_column(template: list[str], i: int) -> bool:
+    """The value at ``i`` ends the line in a column of its own after the words that label it and a bar, the
+    line's only one (Trax's ``Step 100: eval  CrossEntropyLoss |  5.536``): the words name it. Fields joined by
+    bars (``loss 0.5 | lr 0.1``) have a value, not a word, before each bar."""
+    return i == len(template) - 1 and template.count("|") == 1 and i >= 2 and template[i - 2][:1].isalpha()
 
 
 def _subject_at_step(template: list[str], i: int) -> str | None:

@@ -64,7 +64,8 @@ def _is_variable(token: str) -> bool:
 def _key_positions(shape: list[str]) -> set[int]:
     """Where a line prints a value's name: a word before ``:``/``=`` (in quotes too) or right before a value (nnU-Net's
     ``train_loss 0.27`` and ``val_loss 0.05`` are two series), and the word that qualifies such a name
-    (``train loss : -0.66`` and ``validation loss: -0.72``)."""
+    (``train loss : -0.66`` and ``validation loss: -0.72``); a label before the bar of a column its value ends
+    the line in."""
     keys = set()
     for i in range(len(shape) - 1):
         word = shape[i]
@@ -74,7 +75,11 @@ def _key_positions(shape: list[str]) -> set[int]:
             keys.add(i)  # ``Training of Epoch 3 - loss`` and ``Validation of Epoch 3 - loss``: two series
             continue
         # a key in quotes (a JSON object's ``"train loss": 0.6,`` and ``"train samples": 11000,``) too
-        if shape[i + 1] in (":", "=", "<*>") or (shape[i + 1] in ('"', "'") and shape[i + 2 : i + 3] in ([":"], ["="])):
+        # ... or before the bar of a label column that the value ends the line in (``eval  Accuracy |  0.54``)
+        label = shape[i + 1] == "|" and shape[i + 2 :] == ["<*>"]
+        if label or shape[i + 1] in (":", "=", "<*>") or (
+            shape[i + 1] in ('"', "'") and shape[i + 2 : i + 3] in ([":"], ["="])
+        ):
             keys.add(i)
             if i and (shape[i - 1][0].isalpha() or shape[i - 1][0] == "_"):
                 keys.add(i - 1)
