@@ -285,7 +285,7 @@ def _event_found(want: dict[str, Any], events: list[tuple[str, int | None]]) -> 
 #: (InternEvo's training code came out in the InternLM repository), a fork of the same code (keras-rl2), or the
 #: short name (OpenAI's ``baselines``, Pax for Paxml).
 TOOL_ALIASES = {"msswift": "swift", "mmtracking": "mmtrack", "internlm": "internevo", "kerasrl2": "kerasrl",
-                "baselines": "openaibaselines", "pax": "paxml", "pyslowfast": "slowfast"}
+                "baselines": "openaibaselines", "pax": "paxml", "pyslowfast": "slowfast", "pytorchignite": "ignite"}
 
 
 def tool_key(name: str | None) -> str | None:

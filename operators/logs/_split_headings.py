@@ -3,7 +3,7 @@
 same line the training section prints): those values are the evaluation's. A heading that introduces the best
 record (``Best model at step 0:``) is over values that restate a record printed before: no record of their own.
 A record that opens with its split's word (two or more keys with numbers) is such a heading for the line right
-under it.
+under it; so is a line that ends by naming its block's split (``... - val metrics:``).
 The heading holds for the lines that follow it one after another, until a line that prints a counter (a
 training record goes on); a line between (a rule, ``-----``, a blank) ends it."""
 
@@ -31,6 +31,12 @@ _HEADING = re.compile(HEADING)
 _OPENS_WITH_SPLIT = re.compile(
     r"^\W*(?:(?P<best>(?i:best))\s+)?(?P<split>(?i:validat\w*|evaluat\w*|test(?:ing)?|dev|train(?:ing)?))\b"
 )
+#: A line that ends by naming the split of the block under it (Ignite's ``Epoch 3 - Evaluation time (seconds):
+#: 1.36 - val metrics:``, then ``Accuracy: 0.57`` and ``Loss: 1.18`` a line each): a heading whatever opens it.
+_CLOSING_SPLIT = re.compile(
+    r"(?i)(?<![\w-])(?P<split>validation|valid|val|eval(?:uation)?|test|dev|train(?:ing)?)\s+"
+    r"(?:metrics|results|scores|stats|statistics)\s*:\s*$(?P<best>(?!x)x)?"
+)
 #: What ``split_of`` says of a line under a best record's heading: a restatement, no record.
 RESTATED = "best"
 
@@ -50,7 +56,7 @@ class SplitHeadings:
         if self.under == RESTATED and line_no == self._next and not _counts(text):
             self._next = line_no + 1
             return RESTATED  # the best record's lines go on, whatever split they name (``train loss: ...``)
-        words_only = _HEADING.match(text)
+        words_only = _HEADING.match(text) or _CLOSING_SPLIT.search(text)
         heading = words_only or _record_heading(text)
         if heading:
             self._last = None if words_only else line_no + 1  # a record's heading reaches one line only

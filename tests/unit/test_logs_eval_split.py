@@ -41,3 +41,18 @@ def test_training_values_and_a_named_split_are_left_as_they_are(tmp_path):
     assert log.series("acc")[-1] == (1500, 0.65)
     assert log.series("val_acc")[-1] == (1500, 0.6)
     assert log.series("loss")[-1] == (1500, 0.5)
+
+
+def test_a_line_ending_with_its_blocks_split_names_the_values_under_it(tmp_path):
+    # a header that names the block's split last (``- val metrics:``), then one key and value a line
+    lines = []
+    for epoch in (2, 4):
+        lines.append(f"2024-05-06 07:08:0{epoch},100 cifar INFO: ")
+        lines += [f"Epoch {epoch} - Evaluation time (seconds): 6.10 - train metrics:", f"\tAccuracy: 0.{epoch}1",
+                  f"\tLoss: 1.{epoch}0"]
+        lines.append(f"2024-05-06 07:08:0{epoch},900 cifar INFO: ")
+        lines += [f"Epoch {epoch} - Evaluation time (seconds): 1.20 - val metrics:", f"\tAccuracy: 0.{epoch}5",
+                  f"\tLoss: 1.{epoch}8"]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("val_loss") == [(2, 1.28), (4, 1.48)]
+    assert log.series("loss") == [(2, 1.2), (4, 1.4)]
