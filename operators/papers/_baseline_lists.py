@@ -1,5 +1,6 @@
 """Baselines shared by lists: a list of numbers and a list of coordinated baselines paired in order
-("4.5x and 3.1x higher than A and B, respectively", "outperforms A and B by 1.2x and 1.5x"), a baseline named
+("4.5x and 3.1x higher than A and B, respectively", "outperforms A and B by 1.2x and 1.5x"; a run of
+slash-joined numbers per baseline, "by 9x/8x and 3x/2x at batch 8/16"), a baseline named
 in an earlier clause for a "respectively" list, and a baseline stated after a list's last number holding for
 the numbers before it ("68% and 46% of those achieved by X"; "1.4x on average, and up to 2.1x, over X"), and
 a later conjunct that leaves its than-phrase out ("2x faster than X when busy, and 3x faster when idle", or
@@ -53,8 +54,11 @@ def distribute(text: str, claims: list[Claim]) -> None:
         # 1.5x"), pairs them in order.
         named_first = end <= group[0].start and _VERB_FIRST.search(text, max(sentence[0], start - 30), start)
         parts = [p for p in _PARTS.split(text[start:end]) if p]
+        runs: list[list[Claim]] | None = [[claim] for claim in group]
         if len(parts) != len(group):
-            continue
+            runs = _slashed_runs(text, group, claims, len(parts))  # "by 9×/8×, 3×/2× and 2×/1×": a run each
+            if runs is None:
+                continue
         # Without "respectively", as many named systems as numbers pair in order too ("(1.5x and 5.4x) over
         # FooSched and BarPipe"); descriptions ("a batching baseline and the default", "A 和 B 基线": a name with
         # a head noun after it, which the list shares) do not.
@@ -62,13 +66,39 @@ def distribute(text: str, claims: list[Claim]) -> None:
         if not (named_first or all_named or _RESPECTIVELY.search(text, *sentence)):
             continue
         offset = start
-        for claim, part in zip(group, parts, strict=True):
+        for run, part in zip(runs, parts, strict=True):
             at = text.find(part, offset, end)
-            claim.versus, claim.versus_span = CITATION.sub("", part).strip(), (at, at + len(part))
-            claim.versus_source = "respectively"
+            for claim in run:
+                claim.versus, claim.versus_span = CITATION.sub("", part).strip(), (at, at + len(part))
+                claim.versus_source = "respectively"
             offset = at + len(part)
     _respectively_runs(text, claims)
     _respectively_named_before(text, claims)
+
+
+#: Numbers joined by a slash into one run ("9.0×/8.3×/7.0×", one value a setting: batch size 8/16/32).
+_SLASH = re.compile(r"\s*/\s*")
+
+
+def _slashed_runs(text: str, group: list[Claim], claims: list[Claim], n: int) -> list[list[Claim]] | None:
+    """The numbers of a list as runs of slash-joined numbers, where there are ``n`` runs of equal length: each run
+    measures one of ``n`` baselines in order, at each of the settings its slashes go through. The list goes on
+    through numbers after the group's that found no phrase of their own (``1.4×/1.3× when the batch size is
+    ...``), as long as only slashes and the list's commas and conjunctions stand between them."""
+    first = min(group, key=lambda c: c.start)
+    later = [c for c in claims if c.sentence == first.sentence and c.versus_span is None and c.start > first.start]
+    ordered = sorted([*group, *later], key=lambda c: c.start)
+    runs: list[list[Claim]] = [[ordered[0]]]
+    for prev, claim in zip(ordered, ordered[1:], strict=False):
+        if _SLASH.fullmatch(text, prev.end, claim.start):
+            runs[-1].append(claim)
+        elif _PARTS.fullmatch(text, prev.end, claim.start):
+            runs.append([claim])
+        else:
+            break
+    if len(runs) != n or len({len(r) for r in runs}) != 1 or len(runs[0]) < 2 or len(runs) * len(runs[0]) < len(group):
+        return None
+    return runs
 
 
 # "outperforms A, B, C, and D even more, reducing the time by 95%, 84%, 88%, and 53%, respectively": the

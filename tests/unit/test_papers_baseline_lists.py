@@ -29,3 +29,27 @@ def test_a_list_of_another_length_is_not_paired():
     )
     # Three numbers, two systems: no one-to-one pairing; the clause's phrase is kept whole.
     assert {c["versus"] for c in claims} == {"FooSched and BarPipe"}
+
+
+def test_slashed_runs_pair_with_the_baselines_in_order():
+    # three baselines, three runs of numbers joined by slashes (one number per batch size): a run per baseline
+    claims = _claims(
+        "We present Quill, a kernel library.\n\n"
+        "On average, Quill outperforms FooBLAS, BarLib and Tide by 9.0×/8.3×/7.0×, 2.6×/2.4×/2.1×, and "
+        "1.6×/1.4×/1.3× when the batch size is 8/16/32, respectively.\n"
+    )
+    got = [(c["value"], c["versus"]) for c in claims if c["unit"] == "x"]
+    assert got == [
+        (9.0, "FooBLAS"), (8.3, "FooBLAS"), (7.0, "FooBLAS"),
+        (2.6, "BarLib"), (2.4, "BarLib"), (2.1, "BarLib"),
+        (1.6, "Tide"), (1.4, "Tide"), (1.3, "Tide"),
+    ]
+
+
+def test_runs_of_unequal_length_are_not_paired():
+    claims = _claims(
+        "We present Quill, a kernel library.\n\n"
+        "On average, Quill outperforms FooBLAS, BarLib and Tide by 9.0×/8.3×, 2.6×/2.4×/2.1×, and 1.6× on "
+        "the two sizes, respectively.\n"
+    )
+    assert {c["versus"] for c in claims if c["unit"] == "x"} != {"FooBLAS", "BarLib", "Tide"}
