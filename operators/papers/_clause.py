@@ -19,7 +19,14 @@ import re
 from typing import NamedTuple
 
 from assay.operators.papers._cues import CUES, Cue
-from assay.operators.papers._figure_text import even_row, label_line, plot_label, tick_label, torn_decimal
+from assay.operators.papers._figure_text import (
+    diagram_label,
+    even_row,
+    label_line,
+    plot_label,
+    tick_label,
+    torn_decimal,
+)
 from assay.operators.papers._numbers import parse_number
 from assay.operators.papers._table_compare import column_header, comparing_column
 from assay.operators.papers._table_units import (
@@ -56,6 +63,7 @@ def not_a_result(text: str, start: int, end: int, shape: str) -> str | None:
         or label_line(text, start, end)
         or even_row(text, start, end)
         or plot_label(text, start, end)
+        or diagram_label(text, start, end)
     ):
         return "figure text"
     plan = _plan(shape)

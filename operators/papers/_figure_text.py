@@ -19,6 +19,10 @@ close ("1.00.8" for the ticks 1.0 and 0.8, "7.36s7.04s" for two bars, "Scale1.3x
 axis title): a number alone on its line ("+4.6%", "1.0x") in such a run is a label, whether or not the run
 steps evenly. Prose and a table flattened one cell a line never fuse two numbers.
 
+A design diagram's boxes and arrows come out as short lines too, a label with a number among them ("2X
+registers" between "Profiler" and "Iter 2"): such a line among lines mostly as short, several of them words
+with no number, is a label. A table flattened a row a line puts numbers on most of its lines.
+
 A line that is nothing but a name set to a value ("Acc. = 84%", "SLO = 1.5x") labels a panel or a legend
 entry: a sentence stating a result has a verb.
 
@@ -79,6 +83,52 @@ def plot_label(text: str, start: int, end: int) -> bool:
         return True
     run = [*reversed(up), text[lo:hi], *down]
     return len(run) >= _LONG_RUN or _axis_among(run)
+
+
+#: A diagram's text: a label's line is this short, among this many lines around it (up and down each) of which
+#: most are as short and several hold no number at all (a box's name, a legend's word).
+_DIAGRAM_LINE_CHARS = 24
+_DIAGRAM_REACH = 6
+_DIAGRAM_SHORT = 8
+_DIAGRAM_WORDS_ONLY = 4
+
+
+def diagram_label(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` stands in a diagram's label: a short line of four words at most that
+    holds it with a word ("2X registers", "4X ILP:"), among lines that are mostly as short, several of them
+    words with no number (the boxes and arrows' names: "Profiler", "Iter 2", "E"). Prose runs in long lines;
+    a table flattened one cell a line puts numbers on most of its lines, and its bare cells are left to the
+    rules above."""
+    lo = text.rfind("\n", max(0, start - _DIAGRAM_LINE_CHARS), start) + 1
+    if lo == 0 and start > _DIAGRAM_LINE_CHARS:
+        return False
+    hi = text.find("\n", end, end + _DIAGRAM_LINE_CHARS)
+    if hi < 0 or hi - lo > _DIAGRAM_LINE_CHARS or _BARE.fullmatch(text, lo, hi):
+        return False
+    if len(text[lo:hi].split()) > 4 or not re.search(r"[A-Za-z]{2}", text[lo:start] + text[end:hi]):
+        return False
+    near = [*_lines_around(text, lo - 1, -1), *_lines_around(text, hi, 1)]
+    short = [line for line in near if len(line.strip()) <= _DIAGRAM_LINE_CHARS]
+    words_only = [line for line in short if line.strip() and not re.search(r"\d", line)]
+    return len(short) >= _DIAGRAM_SHORT and len(words_only) >= _DIAGRAM_WORDS_ONLY
+
+
+def _lines_around(text: str, at: int, step: int) -> list[str]:
+    """Up to ``_DIAGRAM_REACH`` lines next to the line break at ``at``, up (``step`` -1) or down (1), stopping
+    at a blank line."""
+    out: list[str] = []
+    while 0 < at < len(text) and len(out) < _DIAGRAM_REACH:
+        if step < 0:
+            begin = text.rfind("\n", 0, at) + 1
+            line, at = text[begin:at], begin - 1
+        else:
+            finish = text.find("\n", at + 1)
+            finish = len(text) if finish < 0 else finish
+            line, at = text[at + 1 : finish], finish
+        if not line.strip():
+            break
+        out.append(line)
+    return out
 
 
 def _axis_among(lines: list[str]) -> bool:

@@ -119,3 +119,24 @@ def test_two_panels_ticks_read_together_are_no_claims(tmp_path):
 def test_a_table_column_read_a_cell_a_line_keeps_its_uneven_cells(tmp_path):
     column = "Speedup\n1.42x\n1.42x\n2.10x\n2.10x\n2.95x\nTable 3: Speedup of Foo per model.\n\n"
     assert (2.95, "x") in values_of(tmp_path, BODY + column)
+
+
+def test_a_diagrams_labels_are_no_claims(tmp_path):
+    # a design figure's boxes and arrows as a reader leaves them: short lines, several of them words alone
+    diagram = (
+        "Plain loop: Step 1 A\nB Step 2 A\nB\nSlow Kernel\nA\nB\nPicked by\nUnroll Factor=2\n2X width:\n"
+        "Step 1\nStep 2\n2X buffers\nTuner\nA\nB\nUnroll Factor=4\nA\nPicked by\n4X width: Step 1\n4X buffers\n"
+        "Tuner\nA\nB\nFigure 4: How the tuner unrolls the loop.\n\n"
+    )
+    assert values_of(tmp_path, BODY + diagram) == [(31.0, "%")]
+
+
+def test_a_flattened_table_with_named_cells_keeps_them(tmp_path):
+    # one row a line, each naming its model beside its figure: numbers on most lines, so no diagram
+    table = (
+        "Table 5: Speedup of Foo over Bar per model.\n\n"
+        "Model Speedup\nResNet 1.42x\nBERT 2.07x\nGPT 1.66x\nT5 1.31x\nViT 1.25x\nOPT 1.90x\nMLP 1.12x\n\n"
+    )
+    assert values_of(tmp_path, BODY + table) == [
+        (31.0, "%"), (1.42, "x"), (2.07, "x"), (1.66, "x"), (1.31, "x"), (1.25, "x"), (1.9, "x"), (1.12, "x"),
+    ]
