@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from assay.operators.papers._cues import CUES, Cue
 from assay.operators.papers._figure_text import (
+    bar_label,
     diagram_label,
     even_row,
     label_line,
@@ -64,6 +65,7 @@ def not_a_result(text: str, start: int, end: int, shape: str) -> str | None:
         or even_row(text, start, end)
         or plot_label(text, start, end)
         or diagram_label(text, start, end)
+        or bar_label(text, start, end)
     ):
         return "figure text"
     plan = _plan(shape)

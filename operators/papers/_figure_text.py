@@ -23,6 +23,10 @@ A design diagram's boxes and arrows come out as short lines too, a label with a 
 registers" between "Profiler" and "Iter 2"): such a line among lines mostly as short, several of them words
 with no number, is a label. A table flattened a row a line puts numbers on most of its lines.
 
+A bar plot's value axis comes out as decimal ticks alone on their lines ("0.6", "0.4", "0.2", or opening a
+line of the bars' labels read with them), its legend's words between them: a number over a bar, alone on its
+line there, is a label. A table's unitless column does not step evenly.
+
 A line that is nothing but a name set to a value ("Acc. = 84%", "SLO = 1.5x") labels a panel or a legend
 entry: a sentence stating a result has a verb.
 
@@ -113,11 +117,47 @@ def diagram_label(text: str, start: int, end: int) -> bool:
     return len(short) >= _DIAGRAM_SHORT and len(words_only) >= _DIAGRAM_WORDS_ONLY
 
 
-def _lines_around(text: str, at: int, step: int) -> list[str]:
-    """Up to ``_DIAGRAM_REACH`` lines next to the line break at ``at``, up (``step`` -1) or down (1), stopping
-    at a blank line."""
+#: A decimal tick alone on its line, no unit (``0.4``): a plot's value axis.
+_DECIMAL_TICK = re.compile(r"[ \t]*\d{1,3}\.\d{1,2}[ \t]*")
+#: How far up and down a bar's label looks for its plot's axis, over the legend's lines.
+_BAR_REACH = 10
+
+
+def bar_label(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` is a bar's value printed over it ("-2.53%" alone on its line)
+    in a plot whose value axis reaches the text as decimal ticks alone on their lines ("0.6", "0.4", "0.2"),
+    three or more stepping evenly in order, with the legend's words between them ("Real", "Predicted"). A table
+    flattened one cell a line has no run of evenly stepping decimals without a unit."""
+    lo = text.rfind("\n", max(0, start - _PLOT_LINE_CHARS), start) + 1
+    if lo == 0 and start > _PLOT_LINE_CHARS:
+        return False
+    hi = text.find("\n", end, end + _PLOT_LINE_CHARS)
+    if hi < 0 or not (_BARE.fullmatch(text, lo, hi) or _NUMBERS_LINE.fullmatch(text, lo, hi)):
+        return False
+    up = _lines_around(text, lo - 1, -1, _BAR_REACH)
+    near = [*reversed(up), *_lines_around(text, hi, 1, _BAR_REACH)]
+    ticks = [float(tick) for line in near if (tick := _tick_of(line)) is not None]
+    words = [line for line in near if line.strip() and not re.search(r"\d", line)]
+    return len(ticks) >= _MIN_RUN and bool(words) and _even(ticks)
+
+
+#: An axis's tick that opens a line of the bars' labels it was read together with ("0.05 -4.04% -7.18%").
+_LEADING_TICK = re.compile(r"[ \t]*(\d{1,3}\.\d{1,2})(?=[ \t]+[-−+]?\d)")
+
+
+def _tick_of(line: str) -> str | None:
+    """The decimal tick a line holds: the whole line, or the unitless number opening a line of numbers."""
+    if _DECIMAL_TICK.fullmatch(line):
+        return line
+    lead = _LEADING_TICK.match(line)
+    return lead.group(1) if lead and _NUMBERS_LINE.fullmatch(line) else None
+
+
+def _lines_around(text: str, at: int, step: int, reach: int = _DIAGRAM_REACH) -> list[str]:
+    """Up to ``reach`` lines next to the line break at ``at``, up (``step`` -1, nearest first) or down (1),
+    stopping at a blank line."""
     out: list[str] = []
-    while 0 < at < len(text) and len(out) < _DIAGRAM_REACH:
+    while 0 < at < len(text) and len(out) < reach:
         if step < 0:
             begin = text.rfind("\n", 0, at) + 1
             line, at = text[begin:at], begin - 1

@@ -140,3 +140,20 @@ def test_a_flattened_table_with_named_cells_keeps_them(tmp_path):
     assert values_of(tmp_path, BODY + table) == [
         (31.0, "%"), (1.42, "x"), (2.07, "x"), (1.66, "x"), (1.31, "x"), (1.25, "x"), (1.9, "x"), (1.12, "x"),
     ]
+
+
+def test_bar_labels_between_a_plots_decimal_ticks_are_no_claims(tmp_path):
+    # a bar plot's value axis (0.30 ... 0.00) read with its legend and the error printed over each bar
+    plot = (
+        "0.30\nSmall (1 GPU)\nLarge (4 GPUs)\nMeasured\nSimulated\n-1.84%\n0.20\n0.10\n0.63%\n-0.27%\n"
+        "0.31% -1.12%\n0.00\nTrace-A Trace-B\nFigure 7: Simulated against measured latency per trace.\n\n"
+    )
+    assert values_of(tmp_path, BODY + plot) == [(31.0, "%")]
+
+
+def test_a_table_with_an_unevenly_stepping_decimal_column_keeps_its_cells(tmp_path):
+    table = (
+        "Table 6: Loss and speedup of Foo per model.\n\n"
+        "Model\nLoss\nSpeedup\nResNet\n0.41\n1.42x\nBERT\n0.17\n2.07x\nGPT\n0.93\n1.66x\n\n"
+    )
+    assert values_of(tmp_path, BODY + table) == [(31.0, "%"), (1.42, "x"), (2.07, "x"), (1.66, "x")]
