@@ -165,7 +165,8 @@ CARRIERS: tuple[Carrier, ...] = (
              "/env/lib/python3.10/site-packages/accelerate/accelerator.py:400: FutureWarning: old flag"),
     _carrier("""ray dask fsspec s3fs boto3 botocore filelock packaging setuptools pkg_resources pip IPython
              ipykernel tornado zmq grpc mpi4py pytest _pytest requests urllib3 aiohttp psutil pynvml GPUtil
-             setproctitle tensorrt onnx onnxruntime""",
+             setproctitle tensorrt onnx onnxruntime traitlets jupyter_client jupyter_core ipython_genutils
+             nbconvert nbformat notebook jupyter_server debugpy prompt_toolkit""",
              "infrastructure: distribution, storage, networking, packaging, notebooks, device queries, export",
              "/env/lib/python3.10/site-packages/urllib3/connectionpool.py:1100: InsecureRequestWarning: https"),
     _carrier("sentencepiece tiktoken nltk spacy regex lxml", "text processing a data pipeline calls",
@@ -197,7 +198,8 @@ _LOGGER = re.compile(
     r"|(?:^|\s)- (?:INFO|WARNING|ERROR|DEBUG|CRITICAL) - (?P<c>[A-Za-z_][\w.]*) - "
     # (loguru's default layout names the module, its function and line: ``| INFO     | pkg.mod:train:196 - ``)
     r"|\| (?:INFO|WARNING|ERROR|DEBUG) +\| (?P<d>[A-Za-z_][\w.]*)(?: [|:-]|:\w+:\d+ - )"
-    r"|(?:^|[\s\]])(?P<e>[a-z_][\w.]*) (?:INFO|WARNING|ERROR|DEBUG):"
+    # (``%(name)s %(levelname)s:`` after the time: ``seg INFO:``, a project's own capitalised ``DBNet INFO:``)
+    r"|(?:^|[\s\]])(?P<e>[a-z_][\w.]*|[A-Z][A-Za-z]*[a-z][\w.]*) (?:INFO|WARNING|ERROR|DEBUG):"
     # a dotted name alone in brackets, or closing a bracketed record header (``[04/14 20:50:27 d2.utils.events]:``)
     r"|\[(?:[^\]\[\n]*\s)?(?P<f>[a-z_]\w*(?:\.\w+)+)\]"
     r"|(?:^|[\s\[(|])(?P<g>[a-z_]\w*(?:\.[a-z_]\w*)+):\d+\b(?![.:]\d)"

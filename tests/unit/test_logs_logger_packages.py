@@ -73,3 +73,29 @@ def test_a_carrier_warning_alone_names_nothing(tmp_path):
         "step 2 loss 1.9",
     ]
     assert _log(tmp_path, lines).run["framework"] is None
+
+
+def test_a_notebooks_launcher_frames_name_no_tool(tmp_path):
+    # a traceback from a notebook cell passes through the kernel's launcher (traitlets, ipykernel) above the
+    # tool's own frames: the tool is the package that trained
+    lines = [f"2024-03-04 05:06:0{i} [INFO] epoch {i} iter 10/40 loss {2.0 - i / 10:.2f}" for i in (1, 2, 3)]
+    lines += [
+        "Traceback (most recent call last):",
+        '  File "/env/lib/python3.7/site-packages/traitlets/config/application.py", line 664, in launch_instance',
+        "    app.start()",
+        '  File "/env/lib/python3.7/site-packages/ipykernel/kernelapp.py", line 612, in start',
+        "    self.io_loop.start()",
+        '  File "/env/lib/python3.7/site-packages/acmedet/models/base.py", line 114, in train_loop',
+        "    self.evaluate()",
+        "ValueError: bad box",
+    ]
+    assert _log(tmp_path, lines).run["framework"] == "acmedet"
+
+
+def test_a_capitalised_logger_before_its_level_names_the_project(tmp_path):
+    # ``%(asctime)s %(name)s %(levelname)s: %(message)s`` with a project's own logger name
+    lines = [
+        f"2024-03-04 05:06:0{i},120 TextNet INFO: [3/200], [{i}/9], global_step: {100 + i}, loss: 0.{9 - i}"
+        for i in (1, 2, 3)
+    ]
+    assert _log(tmp_path, lines).run["framework"] == "TextNet"
