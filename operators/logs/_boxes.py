@@ -146,6 +146,9 @@ _PYTHON_KEY = re.compile(r"^\s*\{?\s*'[\w/.@\-]+':\s")
 _PYTHON_FIELD = re.compile(
     r"^\s*\{?\s*(?:'[\w/.@\-]+':\s*(?:None|True|False|'[^']*'|\w[\w.]*\(.*\)|\[.*\]|\(.*\))"
     r"|(?:'[\w/.@\-]+'|\"[\w/.@\-]+\"):\s*(?:None|True|False|\w[\w.]*\(.*\)))\s*,?\s*\}?\s*$"
+    # a key in quotes whose value opens a dict (``'loader': {'batch_size': 10,``, ``'sched': {'args': {'warmup':
+    # 3}, 'type': 'Poly'},``) or whose line closes two (``'show_iter': 1}}``): only a nested dict's repr does
+    r"|^\s*\{?\s*'[\w/.@\-]+':\s*(?:\{.*|[^{}\n]*\}\}[\]}]*,?\s*)$"
 )
 
 

@@ -7,6 +7,7 @@ mined templates that shares their typed fields; the rules it consults live in th
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from assay.operators.logs._counters import (
@@ -116,6 +117,35 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
 
 
 
+def _epochs_by_finer_templates(clusters: list[Cluster], shifts: dict[int, int]) -> None:
+    """A bracketed ``[k/N]`` that a template takes its step from is the epoch where another template opens with
+    the same words and bracket and counts a finer step after it (``[38/200], [584/604], global_step: 13682,
+    loss: ...`` beside ``[38/200], train_loss: 1.03, time: 542``): the line is the epoch's, numbered by its
+    epoch among lines that count steps, at the step of the last finer record before it (see ``emit_series``)."""
+    finer: dict[tuple[str, ...], list[tuple[int, int]]] = {}  # the words before the bracket -> (line, step)
+    for c in clusters:
+        _names, pos, _ = step_of(c)
+        t = c.template
+        for at in range(1, len(t) - 3):
+            if t[at - 1 : at + 4] == ["[", "<*>", "/", "<*>", "]"] and pos is not None and pos > at + 3:
+                steps = finer.setdefault(tuple(t[:at]), [])
+                steps += [(r[0], int(r[2][pos]) + shifts.get(r[0], 0)) for r in c.rows if r[2][pos].isdigit()]
+    for c in clusters:
+        names, pos, percent = step_of(c)
+        t = c.template
+        if not pos or t[pos - 1 : pos + 4] != ["[", "<*>", "/", "<*>", "]"] or tuple(t[:pos]) not in finer:
+            continue
+        if is_step_key(names.get(pos, "")):
+            continue
+        steps = sorted(finer[tuple(t[:pos])])
+        lines = [line for line, _ in steps]
+        rows = []
+        for line_no, rank, tokens, current in c.rows:
+            before = bisect.bisect_left(lines, line_no)
+            rows.append((line_no, rank, tokens, steps[before - 1][1] if before else current))
+        c.rows, c.typed, c.epoch_of_finer = rows, ({**names, pos: "epoch"}, pos, percent), True
+
+
 def emit_all(
     miner: TemplateMiner,
     out,
@@ -130,6 +160,7 @@ def emit_all(
     0, 1, 2 ... invented steps and restarts; in a file with no counter at all, the position of a line is no
     step either (a line repeated, a record per epoch without its number): the values keep an unknown step."""
     clusters = miner.clusters()
+    _epochs_by_finer_templates(clusters, shifts or {})
     # (a template numbered by its epoch counts no finer step: a log of one line per epoch sums nothing up)
     typed = [(c, *step_of(c)[:2]) for c in clusters]
     counted = any(
@@ -231,7 +262,7 @@ def emit_series(
     keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics), cluster.template)
     if summary:  # ``avg`` or ``total``: how the line sums the steps up
         metrics = {pos: f"epoch_{summary}_{name}" for pos, name in metrics.items()}
-    elif says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):
+    elif cluster.epoch_of_finer or says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):
         # ``| end of epoch 7 | time: 131s | valid loss 4.2``: the epoch's
         metrics = {pos: n if n.startswith("val_") else f"epoch_{n}" for pos, n in metrics.items()}
     # a template whose records mostly follow a counter line (an excerpt may open inside the record before)

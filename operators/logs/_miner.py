@@ -42,6 +42,8 @@ class Cluster:
     template: list[str]  # constants, and "<*>" for variables
     rows: list[tuple[int, int | None, list[str], int | None]] = field(default_factory=list)
     typed: tuple[dict[int, str], int | None, set[int]] | None = None  # step_of's answer, once rows are all in
+    # numbered by the epoch that another template's finer records print beside their step: the epoch's values
+    epoch_of_finer: bool = False
 
 
 #: A progress bar's drawn part (``██████▌``, ``━━━━``): one token, whatever its length, so that a long bar

@@ -39,3 +39,24 @@ def test_a_python_dict_of_metrics_printed_over_lines_is_still_a_record(tmp_path)
         lines += ["{'epoch': 1,", f" 'loss': {2.0 - step / 1000:.2f},", " 'lr': 0.0003,", f" 'step': {step}}}", ""]
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("loss") == [(100, 1.9), (200, 1.8)]
+
+
+def test_a_nested_settings_dict_between_records_is_no_record(tmp_path):
+    # a restart prints its settings again with ``pprint``: dicts inside dicts, their fields on the lines that
+    # open them (``'loader': {'batch_size': 10,``) or close two (``'log_iter': 1}}``)
+    records = [
+        f"2025-01-02 10:0{k}:00,100 segnet INFO: [3/200], [{k}/3], global_step: {20 + k}, loss: {2 - k / 10:.2f}"
+        for k in (1, 2, 3)
+    ]
+    dump = [
+        "2025-01-02 10:05:00,100 segnet INFO: {'dataset': {'train': {'args': {'mode': 'RGB'},",
+        "                       'loader': {'batch_size': 10,",
+        "                                  'shuffle': True}},",
+        "                          'loader': {'batch_size': 1,",
+        "                                     'shuffle': False}}},",
+        " 'lr_scheduler': {'args': {'warmup_epoch': 3}, 'type': 'Poly'},",
+        " 'trainer': {'epochs': 200, 'log_iter': 1}}",
+    ]
+    log = parse_log(write_log(tmp_path, records + dump + records))
+    names = set(log.metrics.column("name").to_pylist())
+    assert not {"batch_size", "warmup_epoch", "log_iter"} & names
