@@ -77,10 +77,13 @@ with claims_tab:
         for c in claims.head(shown).itertuples():
             value = _frames.claim_value(c.value, c.value_low, c.value_high, c.unit)
             versus = _labels.name_or(c.versus, "")
+            # a baseline the sentence leaves out and the paper names: shown as the paper's, not the sentence's
+            implied = "" if versus else _labels.name_or(c.implied_versus, "")
+            against = f" vs **{versus}**" if versus else f" vs **{implied}** (the paper's baseline)" if implied else ""
             confidence = "" if c.confidence is None or pd.isna(c.confidence) else f" · confidence {c.confidence:.2f}"
             st.markdown(
                 f"**{_labels.name_or(c.subject, 'no system')}** · {_labels.name_or(c.metric, 'no metric')}: "
-                f"**{value}**{f' vs **{versus}**' if versus else ''} · "
+                f"**{value}**{against} · "
                 f"_{_labels.name_or(c.setting, 'no setting')}_ · {c.role}{confidence}"
             )
             context = _frames.highlight_html(

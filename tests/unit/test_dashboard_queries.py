@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import dashboard_data as dd
+import duckdb
 import pandas as pd
 import pytest
 
@@ -47,8 +48,6 @@ def test_state_of_missing_empty_and_filled_databases(tmp_path, sample):
     assert not missing.exists(), "looking at a missing database must not create it"
     with pytest.raises(NoDatabase):
         queries_knowledge.table_counts(missing)
-    import duckdb
-
     duckdb.connect(str(tmp_path / "other.duckdb")).close()
     assert queries_knowledge.database_state(tmp_path / "other.duckdb") == "no-schema"
     assert queries_knowledge.database_state(sample.db) == "ready"
@@ -83,6 +82,18 @@ def test_entity_claims_carry_their_sentence_and_span(sample):
     assert zh["context"].startswith("在 64 张 A100 上") and zh["context"].endswith("。")
     as_baseline = queries_knowledge.entity_claims(sample.db, sample.entity_ids["Optimus"])
     assert as_baseline["role"].tolist() == ["baseline"]
+
+
+def test_a_claim_against_its_papers_implied_baseline_is_that_baselines(tmp_path):
+    # the sentence names no baseline; the paper's (``implied_versus``) is Optimus: the claim is against it
+    own = dd.fill_sample(tmp_path / "assay.duckdb")
+    con = duckdb.connect(str(own.db))
+    con.execute("UPDATE claims SET versus = NULL, implied_versus = 'Optimus' WHERE text = '37-50%'")
+    con.close()
+    claims = queries_knowledge.entity_claims(own.db, own.entity_ids["Optimus"])
+    assert claims["role"].tolist() == ["baseline"]
+    assert claims["implied_versus"].tolist() == ["Optimus"] and claims["versus"].isna().all()
+    assert claims["text"].tolist() == ["37-50%"]
 
 
 def test_entity_neighbours_by_relation_and_co_mention(sample):

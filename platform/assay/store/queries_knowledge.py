@@ -160,7 +160,9 @@ def entity_claims(db: PathLike, entity_id: str, context_chars: int = 160, limit:
     spellings = _spellings(row)
     subjects = _raw_matching(db, "subject", "current_claims", spellings)
     baselines = _raw_matching(db, "versus", "current_claims", spellings)
-    if not subjects and not baselines:
+    # the baseline a claim's sentence leaves out and its paper names (``implied_versus``): a claim against it too
+    implied = _raw_matching(db, "implied_versus", "current_claims", spellings)
+    if not subjects and not baselines and not implied:
         return pd.DataFrame()
     return read(
         db,
@@ -169,13 +171,14 @@ def entity_claims(db: PathLike, entity_id: str, context_chars: int = 160, limit:
             SELECT *, CASE WHEN subject IN {_in(subjects)} THEN 'subject' ELSE 'baseline' END AS role,
                    greatest(0, coalesce(sentence_start, start - ?)) AS ctx_start,
                    coalesce(sentence_end, "end" + ?) AS ctx_end
-            FROM current_claims WHERE subject IN {_in(subjects)} OR versus IN {_in(baselines)})
+            FROM current_claims WHERE subject IN {_in(subjects)} OR versus IN {_in(baselines)}
+                 OR (versus IS NULL AND implied_versus IN {_in(implied)}))
         SELECT c.claim_id, c.role, c.subject, c.metric, c.value, c.value_low, c.value_high, c.unit, c.versus,
-               c.setting, c.qualifier, c.text, c.start, c."end", c.confidence, c.doc_id, d.title, d.uri,
-               c.ctx_start, substr(d.text, c.ctx_start + 1, c.ctx_end - c.ctx_start) AS context
+               c.implied_versus, c.setting, c.qualifier, c.text, c.start, c."end", c.confidence, c.doc_id,
+               d.title, d.uri, c.ctx_start, substr(d.text, c.ctx_start + 1, c.ctx_end - c.ctx_start) AS context
         FROM c LEFT JOIN current_documents d USING (doc_id)
         ORDER BY c.role DESC, c.confidence DESC NULLS LAST, c.claim_id LIMIT ?""",
-        [*subjects, int(context_chars), int(context_chars), *subjects, *baselines, int(limit)],
+        [*subjects, int(context_chars), int(context_chars), *subjects, *baselines, *implied, int(limit)],
     )
 
 
