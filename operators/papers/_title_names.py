@@ -13,7 +13,8 @@ from assay.operators.papers._ownership import phrase_like
 
 # A name may end in "+" or "++" (ZeRO++, Optimus+).
 _NAME = (
-    r"(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*|\d[A-Za-z][A-Za-z0-9]*)(?:[-‐][A-Za-z0-9]+)*\+{0,2}"
+    r"(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*|\d[A-Za-z][A-Za-z0-9]*)(?:[-‐][A-Za-z0-9]+|(?<=\d)\.\d[A-Za-z0-9]*)*"
+    r"\+{0,2}"
 )
 # A name that cannot be an ordinary capitalised word: a capital or digit after its first letter ("GPipe").
 _DISTINCTIVE = re.compile(r"[A-Z0-9]")

@@ -53,3 +53,4 @@ def test_runs_of_unequal_length_are_not_paired():
         "the two sizes, respectively.\n"
     )
     assert {c["versus"] for c in claims if c["unit"] == "x"} != {"FooBLAS", "BarLib", "Tide"}
+
