@@ -35,7 +35,7 @@ from assay.operators.logs._losses import (
     total_of_terms,
 )
 from assay.operators.logs._miner import Cluster, TemplateMiner
-from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug
+from assay.operators.logs._names import ERROR_KEY, STANDARD_METRICS, is_step_key, key_slug
 from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._processes import process_ranks
@@ -117,6 +117,10 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
 
 
 
+#: A validation loss named in a line's own words.
+_VAL_LOSS_WORDS = {"val_loss", "valid_loss", "validation_loss", "eval_loss", "dev_loss"}
+
+
 def _epochs_by_finer_templates(clusters: list[Cluster], shifts: dict[int, int]) -> None:
     """A bracketed ``[k/N]`` that a template takes its step from is the epoch where another template opens with
     the same words and bracket and counts a finer step after it (``[38/200], [584/604], global_step: 13682,
@@ -171,6 +175,8 @@ def emit_all(
     # on a line of its own (``train_ma_ce_loss: 0.10  step:2``) under its own name
     whole = any(names_whole_loss(word) and at != pos for _, names, pos in typed for at, word in names.items())
     trained = {key_slug(w) for c, names, _ in typed if not evaluation_line(c.template) for w in names.values()}
+    # a validation loss some line names in its own words (``val loss is 0.031``): no other line's error is one
+    val_named = any(key_slug(w) in _VAL_LOSS_WORDS for _, names, _ in typed for w in names.values())
     samples = {}  # a counter's total -> its batch, where the counter counts samples (see samples_per_step)
     printed = printed_batches(getattr(out, "settings", {}))
     for c in clusters:
@@ -195,6 +201,7 @@ def emit_all(
             samples_by_total=samples,
             valued_steps=valued - {None},
             bare_keys=trained,
+            val_loss_named=val_named,
         )
 
 
@@ -211,6 +218,7 @@ def emit_series(
     samples_by_total: dict[int, tuple[int, int]] | None = None,
     valued_steps: set[int] | None = None,
     bare_keys: set[str] | None = None,
+    val_loss_named: bool = False,
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
     per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``stepped_elsewhere``: a template of the
@@ -258,7 +266,11 @@ def emit_series(
             key = key and (not evaluation_line(cluster.template) or key_slug(names[pos]) in whole_loss_named)
             if name == "loss" and key and not names_whole_loss(names[pos]):
                 metrics[pos] = key_slug(names[pos])
-    evaluation_loss(cluster.template, metrics)
+    evaluation_loss(cluster.template, metrics, val_loss_named)
+    if val_loss_named:  # an error read as the validation loss (``test mse``), where a line names that loss itself
+        for pos, name in metrics.items():
+            if name == "val_loss" and key_slug(names[pos]) not in _VAL_LOSS_WORDS and ERROR_KEY.match(names[pos]):
+                metrics[pos] = key_slug(names[pos])
     keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics), cluster.template)
     if summary:  # ``avg`` or ``total``: how the line sums the steps up
         metrics = {pos: f"epoch_{summary}_{name}" for pos, name in metrics.items()}

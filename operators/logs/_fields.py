@@ -423,12 +423,14 @@ _NOT_SERIES = {
 }
 
 
-def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
+def evaluation_loss(template: list[str], metrics: dict[int, str], loss_named_elsewhere: bool = False) -> None:
     """On a line about evaluation (``Test: [ 10/196] ... Loss 5.5``, ``| valid on 'valid' subset | loss 4.1``:
     an evaluation word before the loss), the loss is the validation loss, unless the line names one itself. A
     line of sections (ESPnet's ``[train] ... loss=110.0, [valid] ... loss=100.0``) gives each loss the split of
     the nearest section word before it. Any other value after an evaluation word (``testing psnr = 34.2, ssim
-    = 0.93``) is the split's too: a record of evaluation values is no training series."""
+    = 0.93``) is the split's too: a record of evaluation values is no training series. Where another line of the
+    file names the validation loss itself (``loss_named_elsewhere``), an error on this one (``test mse is 0.008``)
+    stays the error it is named."""
     if "val_loss" in metrics.values():
         return
     for at in sorted(metrics):
@@ -454,7 +456,7 @@ def evaluation_loss(template: list[str], metrics: dict[int, str]) -> None:
     # an evaluation that prints no loss but the error a loss function computes (3DGS's ``[ITER 7000] Evaluating
     # test: L1 0.0023 PSNR 39.5``): that error is the validation loss, unless the record prints a loss term
     evaluated = [at for at in sorted(metrics) if metrics[at].startswith("val_")]
-    if evaluated and not any("loss" in metrics[at] for at in metrics):
+    if evaluated and not loss_named_elsewhere and not any("loss" in metrics[at] for at in metrics):
         error = next((at for at in evaluated if metrics[at] in _ERROR_LOSSES), None)
         if error is not None:
             metrics[error] = "val_loss"

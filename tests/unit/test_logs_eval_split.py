@@ -56,3 +56,14 @@ def test_a_line_ending_with_its_blocks_split_names_the_values_under_it(tmp_path)
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("val_loss") == [(2, 1.28), (4, 1.48)]
     assert log.series("loss") == [(2, 1.2), (4, 1.4)]
+
+
+def test_a_test_error_is_no_validation_loss_where_a_line_names_that_loss(tmp_path):
+    lines = []
+    for epoch in (1, 2, 3):
+        lines += [f"Epoch {epoch}, Step {k}, avg loss so far is {0.2 / epoch + k / 1000:.4f}" for k in (10, 20)]
+        lines.append(f"Epoch {epoch}, val loss is {0.05 / epoch:.4f}, val mse is {0.02 / epoch:.4f}.")
+        lines.append(f"Epoch {epoch}, test mse is {0.01 / epoch:.4f}.")
+    log = parse_log(write_log(tmp_path, lines))
+    assert [v for _, v in log.series("val_loss")] == [0.05, 0.025, 0.0167]
+    assert [v for _, v in log.series("test_mse")] == [0.01, 0.005, 0.0033]
