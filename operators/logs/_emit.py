@@ -117,6 +117,21 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
 
 
 
+def _split_of_the_loss(metrics: dict[int, str], names: dict[int, str]) -> None:
+    """A record whose validation loss is named with a split's prefix (fairseq's ``"valid_loss"``) names its other
+    values with the same prefix (``"valid_accuracy"``, ``"valid_wps"``): they are the validation's too, under
+    the contract's ``val_`` (``val_accuracy``)."""
+    prefixes = {
+        slug.split("_", 1)[0]
+        for pos, name in metrics.items()
+        if name == "val_loss" and "_" in (slug := key_slug(names[pos])) and not slug.startswith("val_")
+    }
+    for pos, name in metrics.items():
+        head, _, rest = key_slug(names[pos]).partition("_")
+        if head in prefixes and rest and not name.startswith("val_"):
+            metrics[pos] = f"val_{rest}"
+
+
 #: A validation loss named in a line's own words.
 _VAL_LOSS_WORDS = {"val_loss", "valid_loss", "validation_loss", "eval_loss", "dev_loss"}
 
@@ -267,6 +282,7 @@ def emit_series(
             if name == "loss" and key and not names_whole_loss(names[pos]):
                 metrics[pos] = key_slug(names[pos])
     evaluation_loss(cluster.template, metrics, val_loss_named)
+    _split_of_the_loss(metrics, names)
     if val_loss_named:  # an error read as the validation loss (``test mse``), where a line names that loss itself
         for pos, name in metrics.items():
             if name == "val_loss" and key_slug(names[pos]) not in _VAL_LOSS_WORDS and ERROR_KEY.match(names[pos]):

@@ -87,8 +87,13 @@ def variable_names(template: list[str]) -> dict[int, str]:
                 if not _is_key(word, before, template[j - 2] if j > 1 else "") and not _after_logger(template, j):
                     if not _opens_pairs(template, j, i):
                         break
-                if word.lower().endswith(("ing", "ed")) and template[j + 1 : j + 2] == ["to"]:
-                    break  # a verb going to a value ("reducing to 1.0", "scale reduced to 8") tells a change
+                if template[j + 1 : j + 2] == ["to"] and (
+                    word.lower().endswith(("ing", "ed"))
+                    or any(w.lower() in ("set", "setting") for w in template[max(0, j - 2) : j])
+                ):
+                    # a verb going to a value ("reducing to 1.0", "scale reduced to 8", "setting loss scale to:
+                    # 16.0") tells a change, no field of a record
+                    break
                 if before in ("(", "[") and template[i + 1 : i + 2] in ([")"], ["]"]) and template[j + 1 : i] == [":"]:
                     if not (metric_name(word) or loss_by_ending(key_slug(word))):  # "(loss: 0.7)" is a pair
                         break  # a tag, "(trainer:672)" (a module and its line) or "[xla:3]" (a device), names no value

@@ -46,6 +46,8 @@ from assay.operators.logs._trees import TREE_LINE, TreeReports
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
 _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
 _BARE_BAR = re.compile(BARE_BAR)
+#: A parenthesis and what it holds.
+_ASIDE = re.compile(r"\([^()\n]*\)")
 #: A line that says only which epoch begins.
 _EPOCH_ALONE = re.compile(r"(?i)^\s*(?:train(?:ing)?\s+)?epoch\s*[:=#]?\s*(\d+)\s*$")
 
@@ -223,11 +225,14 @@ class _Stream:
             end = self.epochs.end_of_epoch(text, rank)
             if end is not None:
                 self.steps[rank] = self.steps[None] = end
-        if EXCEPTION_LINE.search(text) or (self.out.event_candidate and classify(text) in _NO_VALUES):
+        kind = classify(text) if self.out.event_candidate else None
+        if EXCEPTION_LINE.search(text) or kind in _NO_VALUES:
             # an uncaught exception's message, a launcher's report that the job ended (``*** STEP 5559.0 ON
             # node3 CANCELLED AT 2024-...``): their numbers are the error's or the job's, and they are no progress
             return
-        tokens = tokens_of(text)
+        # a save's own report in parentheses (``(epoch 10 @ 4791 updates, score 6.389) (writing took 2.3 seconds)``):
+        # the save's, no record's
+        tokens = tokens_of(_ASIDE.sub(" ", text) if kind == "checkpoint" else text)
         if (split := self.headings.split_of(text, line_no)) == RESTATED:
             return  # the best record's values again
         tokens = [split, *tokens] if split else tokens  # values under an evaluation's heading: that split's
