@@ -551,8 +551,9 @@ _FIELD_ENDS = {"|", ",", ";", "│", "┃"}
 
 def _section_of(token: str) -> str | None:
     """``"eval"`` or ``"train"`` for a token that names a split: an English tag as a whole word, a word of
-    ``SPLIT_WORDS`` anywhere inside it (the nearest such word to the value decides)."""
-    word = token.lower()
+    ``SPLIT_WORDS`` anywhere inside it (the nearest such word to the value decides); an abbreviation's full stop
+    (``Val.``, ``Train.``) is no part of the word."""
+    word = token.lower().removesuffix(".")
     if word in EVALUATION_WORDS:
         return "eval"
     if word in TRAINING_WORDS:

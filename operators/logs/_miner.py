@@ -73,7 +73,7 @@ def _key_positions(shape: list[str]) -> set[int]:
         word = shape[i]
         if word == "<*>" or not (word[0].isalpha() or word[0] == "_"):
             continue
-        if word.lower().rstrip(":") in SPLIT_NAMES:
+        if word.lower().rstrip(":.") in SPLIT_NAMES:  # (also abbreviated: ``Train.`` and ``Val.``)
             keys.add(i)  # ``Training of Epoch 3 - loss`` and ``Validation of Epoch 3 - loss``: two series
             continue
         # a key in quotes (a JSON object's ``"train loss": 0.6,`` and ``"train samples": 11000,``) too

@@ -67,3 +67,15 @@ def test_a_test_error_is_no_validation_loss_where_a_line_names_that_loss(tmp_pat
     log = parse_log(write_log(tmp_path, lines))
     assert [v for _, v in log.series("val_loss")] == [0.05, 0.025, 0.0167]
     assert [v for _, v in log.series("test_mse")] == [0.01, 0.005, 0.0033]
+
+
+def test_an_abbreviated_split_word_names_its_lines_split(tmp_path):
+    # ``Train.`` and ``Val.`` with their full stops, one line each per epoch
+    lines = []
+    for epoch in range(4):
+        lines.append(f"Epoch: {epoch}, Loss: {1.6 - epoch / 10:.2f}")
+        lines.append(f"Train. Total Loss: {1.6 - epoch / 10:.2f}, KL: 0.10, AUC: 50.{epoch}0%")
+        lines.append(f"Val. Total Loss: {1.8 - epoch / 10:.2f}, KL: 0.20, AUC: 60.{epoch}0%")
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("val_loss") == [(0, 1.8), (1, 1.7), (2, 1.6), (3, 1.5)]
+    assert {v for _, v in log.series("loss")} == {1.6, 1.5, 1.4, 1.3}  # the validation's 1.8 is none of them
