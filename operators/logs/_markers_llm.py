@@ -37,7 +37,8 @@ LLM_ROWS: tuple[Marker, ...] = (
     ),
     Marker(
         "LLaMA-Factory",
-        r"\bllamafactory[./]|\bllmtuner[./]|LLaMA-Factory",
+        # (its callback's ``trainer_log.jsonl``: ``{"current_steps": 10, "total_steps": 300, ...}``)
+        r"\bllamafactory[./]|\bllmtuner[./]|LLaMA-Factory|^\{\s*\"current_steps\": *\d+, *\"total_steps\": *\d+",
         "[INFO|2025-01-02 10:11:12] llamafactory.model.loader:143 >> all params: 494,032,768",
         over=(HF, DS, ELASTIC),
     ),

@@ -1,5 +1,6 @@
 """JSON lines: one object per line (W&B-style history, custom metric loggers, ``{"step": 10, "loss": 2.3}``).
 The step is the first of ``step``, ``_step``, ``global_step``, ``iteration``, ``iter`` the object has, else
+the first whole number under a key the step table knows by its words (``current_steps``, ``num_updates``), else
 its whole ``epoch``, else unknown (a line's position is no step: a progress record printed twice or every few
 seconds would invent steps). Every numeric field becomes a metric (standard names where known). A line that is not
 JSON is recorded as an issue and skipped."""
@@ -98,6 +99,10 @@ class JSONLinesParser(LogParser):
         step = next((int(flat[k]) for k in _STEP_KEYS if isinstance(flat.get(k), int | float)), None)
         if step is None:
             step = _counted_step(flat)
+        step_key = None
+        if step is None:  # a key the step table knows by its words (``current_steps``, ``num_updates``)
+            step_key = next((k for k, v in flat.items() if _whole(v) and is_step_key(k)), None)
+            step = int(flat[step_key]) if step_key is not None else None
         by_epoch = False
         if step is None:  # a record per epoch (a whole epoch number) is stepped by it; a line's position in the
             # file is no step (a record printed twice, or every 5 s, would count twice): the step stays unknown
@@ -117,7 +122,9 @@ class JSONLinesParser(LogParser):
                 self.out.event("checkpoint", line_no, f"{key}: {value}", rank=rank, step=int(saved[1]))
         keys, values = [], []
         for key, value in flat.items():
-            if key in _SKIP or key in _STEP_KEYS or isinstance(value, bool) or (by_epoch and key == "epoch"):
+            if key in _SKIP or key in _STEP_KEYS or key == step_key or isinstance(value, bool) or (
+                by_epoch and key == "epoch"
+            ):
                 continue  # (the epoch that steps the record is no series of its own)
             if isinstance(value, str):
                 value = (
@@ -135,6 +142,11 @@ class JSONLinesParser(LogParser):
         pick_loss(names, dict(enumerate(keys)))  # the loss by meaning, as in text logs
         for i, name in names.items():
             self.out.metric(name, step, values[i], line_no, rank, ts)
+
+
+def _whole(value) -> bool:
+    """A whole number (a count), not a flag: ``12`` or ``12.0``."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
 
 
 def _cut_object(text: str) -> dict | None:

@@ -1,0 +1,104 @@
+"""A metrics table written as CSV by any logger: a header of keys, then one row per record, cells empty where a
+record logged nothing (Stable-Baselines3's and rllab's ``progress.csv``, a script's own ``csv.DictWriter``).
+Lightning's ``metrics.csv`` keeps its own reader (``lightning``).
+
+The step is the column whose key names a counter of the whole run (``time/total_timesteps``, ``global_step``),
+else the first whose key names a step (``iteration``, ``n_updates``) and that never goes down, else the epoch's;
+with none, a row keeps an unknown step (a row's position counts no step). Every other column with numbers is a series under
+its standard name where assay knows it, and the loss is chosen by meaning as in text logs."""
+
+from __future__ import annotations
+
+import csv
+import re
+
+from assay.operators.logs._base import LogParser, register_parser
+from assay.operators.logs._losses import pick_loss
+from assay.operators.logs._names import (
+    counts_across_epochs,
+    extra_metric_name,
+    is_step_key,
+    key_slug,
+    metric_name,
+)
+from assay.operators.logs._numbers import parse_number
+
+#: A header cell: a key, with ``/`` sections (``train/loss``), never a number.
+_KEY = re.compile(r"[A-Za-z_][\w/.@\-]*")
+#: A data cell: a number (or a non-finite one), or nothing.
+_CELL = re.compile(r"\s*(?:[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+)|nan|inf|-inf|NaN|Inf|-Inf)?\s*")
+
+
+def _last_part(key: str) -> str:
+    return key.rsplit("/", 1)[-1]
+
+
+def step_column(header: list[str], rows: list[list[str]]) -> int | None:
+    """The column that holds the step: a run-wide counter first, else the first step key whose whole numbers
+    never go down over ``rows``, else the epoch's (a table of one row per epoch)."""
+    keyed = [i for i, key in enumerate(header) if is_step_key(_last_part(key))]
+    ranked = sorted(keyed, key=lambda i: not counts_across_epochs(_last_part(header[i])))
+    ranked += [i for i, key in enumerate(header) if key_slug(_last_part(key)) == "epoch"]  # one row per epoch
+    for i in ranked:
+        values = [parse_number(row[i]) for row in rows if i < len(row) and row[i].strip()]
+        if values and all(v is not None and float(v).is_integer() for v in values) and all(
+            a <= b for a, b in zip(values, values[1:], strict=False)
+        ):
+            return i
+    return None
+
+
+@register_parser
+class CSVMetricsParser(LogParser):
+    """A CSV table of metrics: header of keys, rows of numbers."""
+
+    name = "csv_metrics"
+    framework = None
+    chunkable = False
+    priority = 12
+
+    @classmethod
+    def sniff(cls, head: str, path: str) -> float:
+        lines = [ln for ln in head.splitlines()[:12] if ln.strip()]
+        if len(lines) > 2 and not head.endswith("\n"):
+            lines = lines[:-1]  # the head may end in the middle of a line
+        if len(lines) < 2:
+            return 0.0
+        header = lines[0].split(",")
+        if len(header) < 3 or not all(_KEY.fullmatch(cell.strip()) for cell in header):
+            return 0.0
+        rows = [ln.split(",") for ln in lines[1:]]
+        if not all(len(row) == len(header) and all(_CELL.fullmatch(c) for c in row) for row in rows):
+            return 0.0
+        return 0.9 if any(c.strip() for row in rows for c in row) else 0.0
+
+    def parse_file(self, path: str) -> None:
+        out = self.out
+        with open(path, encoding="utf-8", errors="replace", newline="") as f:
+            reader = csv.reader(f)
+            header = [c.strip() for c in next(reader, [])]
+            rows = list(reader)
+        if not header:
+            return
+        step_at = step_column(header, rows)
+        names = {i: name for i, key in enumerate(header) if i != step_at and (name := metric_name(key) or extra_metric_name(key))}
+        pick_loss(names, dict(enumerate(header)))
+        for line_no, row in enumerate(rows, start=2):
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                out.issue(f"row has {len(row)} fields, the header {len(header)}", line_no)
+                continue
+            step = None
+            if step_at is not None and row[step_at].strip():
+                number = parse_number(row[step_at])
+                step = int(number) if number is not None and number == number else None
+            for i, name in names.items():
+                cell = row[i].strip()
+                if not cell:
+                    continue
+                value = parse_number(cell)
+                if value is None:
+                    out.issue(f"not a number in column {header[i]!r}: {cell!r}", line_no)
+                    continue
+                out.metric(name, step, value, line_no)
