@@ -3,13 +3,13 @@ the words name it, and lines that differ only in their label are different serie
 
 from __future__ import annotations
 
+from log_files import write_log
+
 from assay.operators.logs import parse_log
 
 
 def _parsed(tmp_path, lines):
-    path = tmp_path / "loop.log"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return parse_log(str(path))
+    return parse_log(write_log(tmp_path, lines))
 
 
 def test_labelled_columns_name_their_values(tmp_path):

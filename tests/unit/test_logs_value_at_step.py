@@ -3,13 +3,13 @@ words before "at", past the parenthesis that qualifies them: the step is the qua
 
 from __future__ import annotations
 
+from log_files import write_log
+
 from assay.operators.logs import parse_log
 
 
 def _parsed(tmp_path, lines):
-    path = tmp_path / "loop.log"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return parse_log(str(path))
+    return parse_log(write_log(tmp_path, lines))
 
 
 def test_a_loss_at_a_step_after_its_qualifier_is_the_loss(tmp_path):

@@ -6,13 +6,9 @@ from __future__ import annotations
 from papers_extract import extracted_claims
 
 
-def _claims(text: str) -> list[dict]:
-    return extracted_claims(text)
-
-
 def test_a_versioned_name_keeps_its_dotted_version():
     # the tokenizer cuts "Zeta-2.5" at its dot; the name the paper proposes is the whole of it
-    claims = _claims(
+    claims = extracted_claims(
         "We present Zeta-2.5, a serving engine for large models.\n\n"
         "Zeta-2.5 serves 3.1x more requests per second than BarServe on eight GPUs.\n"
     )
