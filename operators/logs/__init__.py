@@ -17,6 +17,7 @@ from assay.operators.logs import (  # noqa: F401 -- importing registers each for
     megatron,
     nanogpt,
     nanotron,
+    number_table,
     tensorboard,
     torchelastic,
     torchtitan,
