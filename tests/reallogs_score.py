@@ -8,7 +8,8 @@ mismatches are printed for the development part only (the test part is only meas
 ``--all-mismatches`` says the whole set is for development (a held-out set after its one measured reading).
 
 Scoring rules (the set's README): each listed field counts once; ``n_steps``, ``first_step`` and ``last_step`` are
-the training records' count, first and last in file order (``record_steps``); a loss matches within 1e-3 relative or 0.011
+the training records' count, first and last in file order (``record_steps``; where no record has a step, the
+records are counted a line each); a loss matches within 1e-3 relative or 0.011
 absolute (at most 5 % of the gold), NaN matches NaN and an infinity the same infinity; an event matches an event of the same kind at the exact step, or within +-50 steps
 where the gold says the step is implied (``approx``, a ``note``, or no step); events marked ``excluded`` are
 left out. ``framework`` compares the run's framework entity through ``FRAMEWORKS``.
@@ -157,6 +158,9 @@ class Read:
     last_val: tuple[int | None, float] | None
     layout: dict[str, Any]
     events: list[tuple[str, int | None]]
+    #: where no training record has a step (loss dicts with no step key and no bar): the records, a line each,
+    #: counted in file order as the gold counts them; ``first_step`` and ``last_step`` stay unknown
+    stepless: int = 0
 
 
 @dataclass
@@ -183,8 +187,11 @@ class FileScore:
             self.mismatches.append(f"{name}: got {got!r}, want {want!r}{tag}")
 
 
-def reduce(run: dict[str, Any], metric_rows: list[tuple], events: list[tuple[str, int | None]]) -> Read:
-    """The gold's fields from a run row, its ``(step, name, value)`` rows in line order and its events."""
+def reduce(
+    run: dict[str, Any], metric_rows: list[tuple], events: list[tuple[str, int | None]], lines: list[int] | None = None
+) -> Read:
+    """The gold's fields from a run row, its ``(step, name, value)`` rows in line order (``lines``: each row's line)
+    and its events."""
     last_loss = last_val = None
     for step, name, value in metric_rows:
         if name == "loss":
@@ -198,6 +205,10 @@ def reduce(run: dict[str, Any], metric_rows: list[tuple], events: list[tuple[str
         last_val=last_val,
         layout={k: run.get(k) for k in LAYOUT_FIELDS},
         events=events,
+        stepless=len({
+            line for line, (step, name, _) in zip(lines or [], metric_rows, strict=False)
+            if step is None and not name.startswith(_NOT_TRAINING) and "epoch" not in name
+        }),
     )
 
 
@@ -231,7 +242,7 @@ def read_file(path: Path) -> Read:
     log = parse_log(str(path))
     table = log.metrics.sort_by([("line_no", "ascending")])
     rows = list(zip(*(table.column(c).to_pylist() for c in ("step", "name", "value")), strict=True))
-    return reduce(log.run, rows, [(e["kind"], e.get("step")) for e in log.events])
+    return reduce(log.run, rows, [(e["kind"], e.get("step")) for e in log.events], table.column("line_no").to_pylist())
 
 
 def read_with_pipeline(logs: Path, db: Path) -> dict[str, Read]:
@@ -249,12 +260,12 @@ def read_with_pipeline(logs: Path, db: Path) -> dict[str, Read]:
         for row in cursor.fetchall():
             run = dict(zip(columns, row, strict=True))
             rows = con.execute(
-                "select step, name, value from metrics where run_id = ? order by line_no, rank",
+                "select step, name, value, line_no from metrics where run_id = ? order by line_no, rank",
                 [run["run_id"]],
             ).fetchall()
             events = con.execute("select kind, step from events where run_id = ?", [run["run_id"]]).fetchall()
             key = Path(run["source_uri"]).resolve().relative_to(logs.resolve()).as_posix()
-            reads[key] = reduce(run, rows, events)
+            reads[key] = reduce(run, [r[:3] for r in rows], events, [r[3] for r in rows])
     return reads
 
 
@@ -351,7 +362,8 @@ def score_file(gold: dict[str, Any], read: Read, text: str | None = None) -> Fil
     # "custom" is the gold's word for a user's own script: no framework name is right there
     want_framework = None if gold["framework"] == "custom" else gold["framework"]
     check("framework", same_tool(read.framework, want_framework), read.framework, want_framework)
-    check("n_steps", len(read.steps) == gold["n_steps"], len(read.steps), gold["n_steps"])
+    n_steps = len(read.steps) or read.stepless
+    check("n_steps", n_steps == gold["n_steps"], n_steps, gold["n_steps"])
     first = read.steps[0] if read.steps else None
     last = read.steps[-1] if read.steps else None
     check("first_step", first == gold["first_step"], first, gold["first_step"])

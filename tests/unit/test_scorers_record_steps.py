@@ -23,3 +23,11 @@ def test_a_record_over_several_rows_and_ranks_out_of_order_count_once():
 def test_evaluation_rows_and_epoch_aggregates_are_no_records():
     rows = _rows([5, 6]) + [(7, "val_loss", 1.0), (7, "train_loss_epoch", 1.0)]
     assert reallogs_score.record_steps(rows) == [5, 6]
+
+
+def test_records_with_no_step_count_a_line_each_where_no_record_has_a_step():
+    rows = [(None, "loss", 1.0), (None, "lr", 0.1), (None, "loss", 0.9), (None, "val_loss", 1.2)]
+    read = reallogs_score.reduce({}, rows, [], lines=[4, 4, 5, 6])
+    assert read.steps == [] and read.stepless == 2  # lines 4 and 5; the evaluation's line 6 is no record
+    stepped = reallogs_score.reduce({}, [(3, "loss", 1.0), (None, "loss", 0.9)], [], lines=[1, 2])
+    assert len(stepped.steps) == 1  # where records have steps, those are what n_steps counts
