@@ -81,6 +81,15 @@ class LogParser:
 NAMESPACE = "log_parsers"
 
 
+def head_lines(head: str, limit: int, keep: int) -> list[str]:
+    """The non-blank lines among the first ``limit`` of a file's head, for a ``sniff``; the last one dropped when
+    the head ends inside it (no newline at its end) and more than ``keep`` lines are left."""
+    lines = [ln for ln in head.splitlines()[:limit] if ln.strip()]
+    if len(lines) > keep and not head.endswith("\n"):
+        lines = lines[:-1]  # the head may end in the middle of a line
+    return lines
+
+
 def register_parser(cls: type[LogParser]) -> type[LogParser]:
     """Class decorator: make a format available to detection (built-in formats use it)."""
     if not cls.name:

@@ -35,7 +35,7 @@ from assay.operators.logs._losses import (
     total_of_terms,
 )
 from assay.operators.logs._miner import Cluster, TemplateMiner
-from assay.operators.logs._names import ERROR_KEY, STANDARD_METRICS, is_step_key, key_slug
+from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, split_error
 from assay.operators.logs._numbers import memory_of, parse_quantity
 from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._processes import process_ranks
@@ -285,7 +285,7 @@ def emit_series(
     _split_of_the_loss(metrics, names)
     if val_loss_named:  # an error read as the validation loss (``test mse``), where a line names that loss itself
         for pos, name in metrics.items():
-            if name == "val_loss" and key_slug(names[pos]) not in _VAL_LOSS_WORDS and ERROR_KEY.match(names[pos]):
+            if name == "val_loss" and key_slug(names[pos]) not in _VAL_LOSS_WORDS and split_error(names[pos]):
                 metrics[pos] = key_slug(names[pos])
     keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics), cluster.template)
     if summary:  # ``avg`` or ``total``: how the line sums the steps up

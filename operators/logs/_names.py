@@ -332,8 +332,12 @@ _SPLIT_WORDS = r"(?:train|training|trn|learn|eval|valid|validation|val|test)"
 _BOOSTER_KEY = re.compile(
     rf"^(?P<split>{_SPLIT_WORDS})(?:_\d+)?[-_]{_ERRORS}$|^{_ERRORS}[-_](?P<after>{_SPLIT_WORDS})$", re.I
 )
-#: Such an error, its split joined by anything (``test mse``, ``val_mse``, ``eval-rmse``).
-ERROR_KEY = re.compile(rf"^{_SPLIT_WORDS}(?:_\d+)?[-_ ]{_ERRORS}$|^{_ERRORS}[-_ ]{_SPLIT_WORDS}$", re.I)
+
+
+def split_error(key: str) -> bool:
+    """Whether ``key`` is such an error of a split, however its words are joined (``test mse``, ``val_mse``,
+    ``eval-rmse``)."""
+    return _BOOSTER_KEY.match(key_slug(key)) is not None
 
 
 def metric_name(key: str) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import re
 
-from assay.operators.logs._base import LogParser, register_parser
+from assay.operators.logs._base import LogParser, head_lines, register_parser
 from assay.operators.logs._losses import pick_loss
 from assay.operators.logs._names import (
     counts_across_epochs,
@@ -59,9 +59,7 @@ class CSVMetricsParser(LogParser):
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
-        lines = [ln for ln in head.splitlines()[:12] if ln.strip()]
-        if len(lines) > 2 and not head.endswith("\n"):
-            lines = lines[:-1]  # the head may end in the middle of a line
+        lines = head_lines(head, 12, 2)
         if len(lines) < 2:
             return 0.0
         header = lines[0].split(",")

@@ -11,7 +11,7 @@ import datetime as dt
 import json
 import re
 
-from assay.operators.logs._base import LogParser, register_parser
+from assay.operators.logs._base import LogParser, head_lines, register_parser
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._losses import pick_loss
@@ -63,9 +63,7 @@ class JSONLinesParser(LogParser):
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
-        lines = [ln for ln in head.splitlines()[:20] if ln.strip()]
-        if len(lines) > 1 and not head.endswith("\n"):
-            lines = lines[:-1]  # the head may end in the middle of a line
+        lines = head_lines(head, 20, 1)
         objects = []
         for ln in lines:
             try:

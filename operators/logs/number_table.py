@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from assay.operators.logs._base import LogParser, register_parser
+from assay.operators.logs._base import LogParser, head_lines, register_parser
 from assay.operators.logs._losses import pick_loss
 from assay.operators.logs._names import extra_metric_name, is_step_key, key_slug, metric_name
 from assay.operators.logs._numbers import parse_quantity
@@ -77,9 +77,7 @@ class NumberTableParser(LogParser):
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
-        lines = [ln for ln in head.splitlines()[:30] if ln.strip()]
-        if len(lines) > _MIN_ROWS and not head.endswith("\n"):
-            lines = lines[:-1]  # the head may end in the middle of a line
+        lines = head_lines(head, 30, _MIN_ROWS)
         if lines and _header(lines[0]) is not None:
             width = len(_header(lines[0]) or [])
             lines = lines[1:]

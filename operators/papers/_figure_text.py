@@ -157,17 +157,10 @@ def _lines_around(text: str, at: int, step: int, reach: int = _DIAGRAM_REACH) ->
     """Up to ``reach`` lines next to the line break at ``at``, up (``step`` -1, nearest first) or down (1),
     stopping at a blank line."""
     out: list[str] = []
-    while 0 < at < len(text) and len(out) < reach:
-        if step < 0:
-            begin = text.rfind("\n", 0, at) + 1
-            line, at = text[begin:at], begin - 1
-        else:
-            finish = text.find("\n", at + 1)
-            finish = len(text) if finish < 0 else finish
-            line, at = text[at + 1 : finish], finish
-        if not line.strip():
+    for lo, hi in _neighbours(text, at, step, len(text)):
+        if len(out) >= reach or not text[lo:hi].strip():
             break
-        out.append(line)
+        out.append(text[lo:hi])
     return out
 
 
