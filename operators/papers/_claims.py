@@ -72,7 +72,7 @@ _LOW_UNIT = r"(?:[ \t]?[xX×]|[ \t]*\$\\times\$|[ \t]*\\times|[ \t]*\\?[%％]\$?
 # The line may also break before the dash ("1.40x" / "– 3.20x"), but not before a hyphen, which there opens a
 # Markdown list item.
 _RANGE_SEP = (
-    r"[ \t]*(?:--?|–|—|−|~|～|至|到)[ \t]*(?:\n[ \t]*)?|[ \t]*\n[ \t]*(?:--|–|—|~|～)[ \t]*"
+    r"[ \t]*(?:--?|–|—|−|~|～|∼|至|到)[ \t]*(?:\n[ \t]*)?|[ \t]*\n[ \t]*(?:--|–|—|~|～|∼)[ \t]*"
     r"|[ \t]+to(?:[ \t]+|[ \t]*\n[ \t]*)"
 )
 

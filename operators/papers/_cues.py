@@ -78,11 +78,12 @@ CUES: tuple[Cue, ...] = (
         "after",
         re.compile(
             r"\s*(?:(?:HDR|EDR|NDR|FDR|QDR)\s+)?(?:InfiniBand|IB\b|NVLinks?|NVSwitch|RoCE|Ethernet|NICs?|"
-            r"HCAs?|links?\b|ports?\b|lanes?\b|SSDs?\b|NVMe|disks?\b|HBM)",
+            r"HCAs?|PCIe|links?\b|ports?\b|lanes?\b|SSDs?\b|NVMe|disks?\b|HBM)",
             re.I,
         ),
         True,
-        "The servers are joined by 4x HDR InfiniBand, and Foo trains 1.6x faster than Bar on them.",
+        "The servers are joined by 4x HDR InfiniBand (each GPU on 16x PCIe v4), and Foo trains 1.6x faster than "
+        "Bar on them.",
         ((1.6, "x"),),
     ),
     Cue(

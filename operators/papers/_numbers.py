@@ -124,10 +124,15 @@ def is_change(text: str, sep: str | None, start: int, unit: str) -> bool:
 
 
 # What follows a multiplication sign when it is not a ratio: a dimension ("3x3", "2 x 10^5") or a machine
-# ("8x A100", "4 × GPUs"); a measure of the machine ("4x GPU memory", "3x GPU hours") is a ratio again.
+# ("8x A100", "4 × GPUs", "8x" at a line's end and "A100" on the next, where a number on the next line is a
+# cell of its own); a measure of the machine ("4x GPU memory", "3x GPU hours") is a ratio again.
+_MACHINE = (
+    r"(?:NVIDIA[ \t]+)?(?:[A-Z]{1,3}\d{2,4}[A-Z]?\b|TPU|GPU|node|machine|server|device|worker|core|chip|card|"
+    r"accelerator)(?![ \t-]*(?:显存|内存|memory|hours?|time|utili[sz]ation))"
+)
 _AFTER_X_NOT_RATIO = re.compile(
-    r"[ \t]*(?:\d|\$?[ \t]*\d|(?:NVIDIA[ \t]+)?(?:[A-Z]{1,3}\d{2,4}[A-Z]?\b|TPU|GPU|node|machine|server|device|"
-    r"worker|core|chip|card|accelerator)(?![ \t-]*(?:显存|内存|memory|hours?|time|utili[sz]ation)))",
+    # on the next line, a device followed by numbers is a table's next row ("1.52x" / "V100 1.12x 1.20x")
+    rf"[ \t]*(?:\d|\$?[ \t]*\d|{_MACHINE}|\n[ \t]*{_MACHINE}(?![ \t|]*\d))",
     re.IGNORECASE,
 )
 # A change verb right before the multiple ("reduce 3x GPU memory", "降低11倍 GPU 显存") makes it a ratio.

@@ -258,7 +258,11 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
 
 
 # The package a text tells its reader to install: ``pip install lmdeploy``, ``pip install -U vllm``.
-_INSTALL = re.compile(r"\b(?:pip3?|uv\s+pip|conda)\s+install\s+(?:-{1,2}[\w-]+\s+)*(?P<p>[A-Za-z][\w.-]*[A-Za-z0-9])")
+# An exactly pinned version ("pip install foolib==0.1.5") is a dependency an artifact's set-up installs, not the
+# package the text is about.
+_INSTALL = re.compile(
+    r"\b(?:pip3?|uv\s+pip|conda)\s+install\s+(?:-{1,2}[\w-]+\s+)*(?P<p>[A-Za-z][\w.-]*[A-Za-z0-9])(?![\w.-]|\s*==)"
+)
 
 
 _WORD = re.compile(r"(?<![\w./-])[A-Za-z][\w-]*(?![\w/])")
@@ -353,6 +357,19 @@ _COMPARISON_ANCHOR = re.compile(
 _LIST_AFTER = re.compile(r"[^.;!?。；\n]{0,160}")
 #: At most this many compared names are kept for a document (a survey names hundreds).
 MAX_COMPARED = 40
+# A web address or a path: a name written in lower case inside one ("github.com/org/foosched") is its
+# repository's spelling, not the same word used as an ordinary one.
+_ADDRESS = re.compile(r"\S*(?:://|www\.|/)\S*")
+
+
+def _without_addresses(text: str) -> str:
+    """The text scanned for ordinary words: its head, web addresses and paths blanked."""
+    return _ADDRESS.sub(" ", text[:PROPOSAL_SCAN_CHARS])
+
+
+def _written_in_lower_case(words: str, low: str) -> bool:
+    """Whether ``words`` (from :func:`_without_addresses`) use ``low`` as an ordinary lower-case word."""
+    return re.search(rf"(?<![A-Za-z]){re.escape(low)}(?![A-Za-z])", words) is not None
 
 
 def compared_systems(text: str, lang: str, own: list[str], known: list[Mention]) -> list[str]:
@@ -364,6 +381,7 @@ def compared_systems(text: str, lang: str, own: list[str], known: list[Mention])
     known_lower = {m.text.lower() for m in known}
     cjk = lang in ("zh", "ja", "ko")
     found: dict[str, None] = {}
+    words = ""
     for anchor in _COMPARISON_ANCHOR.finditer(text):
         tail = _LIST_AFTER.match(text, anchor.end())
         if tail is None:
@@ -374,9 +392,7 @@ def compared_systems(text: str, lang: str, own: list[str], known: list[Mention])
                 continue
             if not (cjk or _DISTINCTIVE.search(name, 1)) and text.count(name) < 3:
                 continue
-            if not cjk and re.search(
-                rf"(?<![A-Za-z]){re.escape(low)}(?![A-Za-z])", text[:PROPOSAL_SCAN_CHARS]
-            ):
+            if not cjk and _written_in_lower_case(words or (words := _without_addresses(text)), low):
                 continue  # an ordinary word written in lower case elsewhere ("Training" / "training")
             found[name] = None
             if len(found) >= MAX_COMPARED:

@@ -1,0 +1,71 @@
+"""Papers, round 22 (issue 26), own-worded shapes from conference PDFs:
+
+- a baseline whose name is written in lower case only inside a web address ("github.com/acme/hobbit-serve")
+  is still a name: the sentences it opens are about it, not about the paper's system;
+- a package an artifact appendix installs at a pinned version (``pip install foolib==0.1.5``) is a
+  dependency, not the paper's own system;
+- a device count broken over a line ("8x" / "A100 GPUs") and a link width ("16x PCIe v3") are no ratios;
+- a range written with the tilde operator ("1.2x∼3.4x") is one claim with both ends.
+"""
+
+from __future__ import annotations
+
+from papers_extract import claims_by_text, claims_in_order, proposed_ids
+
+from assay.ids import entity_id
+
+_PAPER = """Kestrel: Co-scheduling Attention Phases on One GPU
+
+Abstract
+We present Kestrel, a GPU kernel that runs the two attention phases together. Kestrel is 1.4x faster
+than FooAttn on long prompts.
+
+1 Introduction
+Kestrel builds on Hobbit, a batch scheduler, and we compare against Hobbit throughout.
+Kestrel delivers 22% more throughput than Hobbit on the chat workload.
+Hobbit reduces tail latency over Vesper by 8% on the internal workload.
+Hobbit keeps stalls rare, and Kestrel is 1.3x faster than Hobbit at the median.
+
+5 Evaluation
+FooAttn is slower by up to 13% compared to BarAttn when prompts are long.
+
+References
+[1] Hobbit. https://github.com/acme/hobbit-serve/commit/50e59
+[2] Hobbit artifact. https://github.com/acme/hobbit-serve.
+
+A Artifact Appendix
+$ pip install -r requirements.txt
+$ pip install fooattn==0.1.5
+"""
+
+
+def test_a_baseline_written_in_lower_case_only_in_an_address_is_a_subject():
+    claim = claims_by_text(_PAPER)["8%"]
+    assert (claim["subject"], claim["versus"]) == ("Hobbit", "Vesper")
+
+
+def test_a_pinned_dependency_is_not_the_papers_own_system():
+    assert entity_id("system", "FooAttn") not in proposed_ids(_PAPER)
+    assert entity_id("system", "Kestrel") in proposed_ids(_PAPER)
+    claim = claims_by_text(_PAPER)["13%"]
+    assert (claim["subject"], claim["versus"]) == ("FooAttn", "BarAttn")
+
+
+def test_the_papers_own_claims_keep_their_subject():
+    claims = claims_by_text(_PAPER)
+    assert (claims["22%"]["subject"], claims["22%"]["versus"]) == ("Kestrel", "Hobbit")
+    assert (claims["1.4x"]["subject"], claims["1.4x"]["versus"]) == ("Kestrel", "FooAttn")
+
+
+def test_a_device_count_broken_over_a_line_is_no_claim():
+    text = (
+        "On a server with 8x\nA100 GPUs (each on a single 16x PCIe v3 switch), the computation of Foo slows "
+        "by 14.3% while its all-reduce is 1.5x faster than Bar."
+    )
+    assert [c["text"] for c in claims_in_order(text)] == ["14.3%", "1.5x"]
+
+
+def test_a_range_with_the_tilde_operator_is_one_claim():
+    claims = claims_in_order("For instance, Foo shows 1.11x∼3.56x lower latency than Bar and 20%∼30% less memory.")
+    assert [(c["value_low"], c["value_high"], c["unit"]) for c in claims] == [(1.11, 3.56, "x"), (20.0, 30.0, "%")]
+    assert {c["versus"] for c in claims} == {"Bar"}
