@@ -284,10 +284,9 @@ class Collector:
         events.extend(track.divergences(prior_loss_finite))
         events.extend(track.non_finite_series())
         for ev in events:
-            # a resume with no step in its text is at the step the run goes on from (the next record's), which
-            # after a crash lies before the crash's; with no record after it, at the last record's step
-            if ev.step is None and ev.kind == "restart":
-                ev.step = track.step_after(ev.line_no)
+            # a resume is at the step the run goes on from (``StepTrack.resumed_at``)
+            if ev.kind == "restart":
+                ev.step = track.resumed_at(ev.line_no, ev.step)
             if ev.step is None:
                 ev.step = track.step_at(ev.line_no, prior_step)
         events.sort(key=lambda e: e.line_no)

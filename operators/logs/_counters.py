@@ -491,6 +491,29 @@ def leading_pair(cluster: Cluster, names: dict[int, str]) -> int | None:
     return 1
 
 
+def listed_counter(cluster: Cluster, names: dict[int, str]) -> int | None:
+    """A Python list of a record's numbers printed alone (VITS-style trainers log ``[loss_d, loss_g, ...,
+    global_step, lr]``): the one place holding a whole number on every record, the others measurements, is the
+    step; the others have no name in the text, so each is named by its place (``column_<k>``, counted from 1 as
+    a headerless table's columns are), its numbers kept rather than lost. ``names`` is updated."""
+    t, rows = cluster.template, cluster.rows
+    opened = len(t) - 1 - t[::-1].index("[") if "[" in t else -1
+    if opened < 0 or len(t) - opened < 5 or t[-1] != "]" or any(tok != "," for tok in t[opened + 2 : -1 : 2]):
+        return None
+    places = list(range(opened + 1, len(t) - 1, 2))
+    # before the list only a logger's prefix (a level's word names no value of the list); no key of its own
+    if any(t[p] != "<*>" for p in places) or any(p < opened and t[p] == "<*>" and p in names for p in names):
+        return None
+    whole = [p for p in places if all(row[2][p].isdigit() for row in rows if p < len(row[2]))]
+    if len(whole) != 1 or not all(_MEASURED.match(row[2][p]) for row in rows for p in places if p not in whole):
+        return None
+    for k, p in enumerate(places, 1):
+        names.pop(p, None)
+        if p != whole[0]:
+            names[p] = f"column_{k}"
+    return whole[0]
+
+
 #: Separators a template sets its fields apart with, a counter standing alone between two of them.
 _FIELD_SEPARATORS = ("-", "|")
 

@@ -13,6 +13,7 @@ import re
 from assay.operators.logs._counters import (
     bracketed_counter,
     leading_pair,
+    listed_counter,
     moving_counter,
     of_a_total,
     positional_counter,
@@ -51,7 +52,7 @@ from assay.operators.logs._units import durations_in_seconds
 #: The standard series a template's values must name one of to be records of the run (with the rates per device).
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 #: MMEngine's ``Epoch(train)``: the epoch.
-_SPLIT_EPOCH = re.compile(r"(?i)^epoch\s*\((?:train|training)\)$")
+_SPLIT_EPOCH = re.compile(r"(?i)^(?:epoch\s*\((?:train|training)\)|(?:train|training)[\s_]+epoch)$")
 
 
 def _prints_loss(cluster: Cluster) -> bool:
@@ -98,6 +99,8 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
         for pos in percent:
             if cluster.template[pos + 1 : pos + 2] == ["|"]:
                 names.pop(pos, None)
+        if found is None:
+            found = listed_counter(cluster, names)
         if found is None:
             found = bracketed_counter(cluster, evaluating=evaluation_line(cluster.template))
         if found is None:
@@ -267,7 +270,8 @@ def emit_series(
     for pos, word in names.items():
         if pos == step_pos or (cluster.template[pos + 1 : pos + 3] == ["/", "<*>"] and of_a_total(cluster, pos)):
             continue  # the step, or a counter printed with its total (``Train:  3/80``, an epoch of 80): no series
-        name = series_name(_SPLIT_EPOCH.sub("epoch", word), keep_unknown)  # ``Epoch(train)`` is the epoch
+        # ``Epoch(train)``, ``Train Epoch: 113 [0%]``: the training's epoch is the epoch
+        name = series_name(_SPLIT_EPOCH.sub("epoch", word), keep_unknown)
         if name:
             metrics[pos] = name
     pick_loss(metrics, names)

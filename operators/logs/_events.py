@@ -127,6 +127,10 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("restart", r"\bresum(?:ed|ing)(?: training| the run)? from\s+\S*(?:checkpoint|ckpt|global_step|snapshot"
               r"|\.pth?\b|\.safetensors\b)|\bcontinuing training from (?:the )?(?:last |latest )?checkpoint\b",
               "(Runner pid=42) Resuming from /ckpt/run7/global_step_300"),
+    # a checkpoint loaded by its file's name, as VITS-style trainers print it on a resume (``Loaded checkpoint
+    # './runs/44k/G_8000.pth' (iteration 96)``)
+    EventRule("restart", r"\bloaded (?:the )?(?:model )?checkpoint\s+['\"]?[^\s'\"]*\.(?:pth?|ckpt|safetensors)\b",
+              "2024-03-02 10:14:05,311\t44k\tINFO\tLoaded checkpoint './runs/44k/G_8000.pth' (iteration 96)"),
     EventRule("failure", r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED",
               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED"),
     EventRule("failure", r"exits with return code = -?[1-9]|Exited with exit code [1-9]|exit code: -?[1-9]"

@@ -26,7 +26,9 @@ _TOKEN = re.compile(
     # words and keys (train/loss, lr-AdamW, Acc@1, mAP@0.5, memory(GiB)); a parenthesis opens a word's unit only with a
     # letter (``Batch(100/1879)`` is a counter word and its counter)
     # (a plus inside a word joins it: ``results/CKPT+2024-01-01+10-00`` is a folder's name, not a key and values)
-    r"|[A-Za-z_](?:[A-Za-z0-9_./\-]|\+(?=\w))*(?:\([A-Za-z][\w/%.\-]*\))?[A-Za-z0-9_./\-]*(?:@\d+(?:\.\d+)?)?"
+    # (a backslash before a word's character joins a Windows path's parts: ``logs\32k\G_6000.pth`` is one name, not a
+    # key ``logs`` and its value ``32k``; an escaped quote, ``\"``, stays apart)
+    r"|[A-Za-z_](?:[A-Za-z0-9_./\-]|\+(?=\w)|\\(?=\w))*(?:\([A-Za-z][\w/%.\-]*\))?[A-Za-z0-9_./\-]*(?:@\d+(?:\.\d+)?)?"
     r"|\S"
 )
 _NUMERIC_WORDS = {"nan", "NaN", "inf", "Inf", "-inf", "-nan"}

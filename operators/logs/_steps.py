@@ -210,4 +210,4 @@ BARE_BAR = r"^\s*(?:[A-Za-z][A-Za-z _-]*:\s*)?\d+%\|[^|\n]*\|\s*\d+/\d+\s*\[[^\]
 #: number: that number is the run's step (VITS-style trainers log ``[global_step, lr]`` or ``[loss_d, loss_g, ...,
 #: global_step, lr]``), the values after it in the line's record. Group 1: the step.
 _FRACTION = r"[-+]?(?:\d*\.\d+|\d+\.\d*)(?:[eE][-+]?\d+)?|[-+]?\d+[eE][-+]?\d+"
-LISTED_STEP = rf"(?:^|:)\s*\[\s*(?:(?:{_FRACTION})\s*,\s*)*(\d+)\s*(?:,\s*(?:{_FRACTION})\s*)+\]\s*$"
+LISTED_STEP = rf"(?:^|[:\t])\s*\[\s*(?:(?:{_FRACTION})\s*,\s*)*(\d+)\s*(?:,\s*(?:{_FRACTION})\s*)+\]\s*$"

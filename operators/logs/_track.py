@@ -63,6 +63,32 @@ class StepTrack:
         i = int(np.searchsorted(self.lines, line_no, side="right"))
         return int(self.steps[i]) if i < len(self.steps) else None
 
+    def resumed_at(self, line_no: int, named: int | None) -> int | None:
+        """The step a resume at ``line_no`` goes on from: the step its line names (``resuming from step 5000``),
+        unless that number is no step of the records' counter (less than half the next record's step and more
+        than one of their strides before it: VITS-style trainers name the epoch, ``Loaded checkpoint
+        'G_6000.pth' (iteration 121)``, where the records count 6000); then, as with no step named, the next
+        record's step (after a crash, before the crash's); with no record after it, the last record's. A line
+        that prints only its epoch (``Train Epoch: 121 [0%]``) is no record the run goes on from."""
+        after = self.step_after(line_no)
+        if named is not None and after is not None:
+            m = self._metrics
+            later = m.filter(
+                pc.and_(
+                    pc.and_(pc.greater(m.column("line_no"), line_no), pc.is_valid(m.column("step"))),
+                    pc.invert(pc.is_in(m.column("name"), pa.array(_EPOCH_SERIES))),
+                )
+            )
+            if later.num_rows:
+                first = pc.index(later.column("line_no"), pc.min(later.column("line_no"))).as_py()
+                after = int(later.column("step")[first].as_py())
+        if named is not None and after is not None and named * 2 < after:
+            distinct = np.unique(self.steps)
+            stride = int(np.median(np.diff(distinct))) if len(distinct) > 1 else 0
+            if after - named > stride:
+                named = None
+        return named if named is not None else after
+
     def distinct_steps(self) -> int:
         """Steps printed, counted once however many metrics (and ranks) a step's line carries."""
         if not len(self.steps):
