@@ -206,6 +206,11 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("checkpoint", r"\bsav(?:e|ed|ing) (?:the )?(?:model|weights|optimizer|scheduler)(?: states?)? and "
               r"(?:the )?(?:model|weights|optimizer|scheduler)\b|\bsav(?:e|ed|ing)\b.{0,80}\bcheckpoint[_-]\d+",
               "Saving weights and optimizer states for step 500 into ckpt/step_500"),
+    # the save happening now, its object after a word for which one (``Saving latest models and training
+    # states.``); a plan is none (``NOT_SAVES``)
+    EventRule("checkpoint", r"\bsav(?:ed|ing)\s+(?:(?:the|latest|last|current|final|all)\s+)+(?:models?|weights"
+              r"|checkpoints?|snapshots?)\b",
+              "2025-03-04 10:11:12,345 INFO: Saving latest models and training states."),
     # a save reported in Chinese: the model saved (模型已保存), saving the model (保存模型), saved to (已保存到)
     EventRule("checkpoint", r"模型已保存|(?:^|[^不未否])保存模型|已保存到|检查点已保存|保存检查点",
               "第 3 轮结束，模型已保存"),
@@ -314,6 +319,9 @@ NOT_SAVES: tuple[EventRule, ...] = (
     EventRule("", r"Loading checkpoint|load_checkpoint|will not load any checkpoints"
               r"|if trying to load latest checkpoint",
               "Loading checkpoint shards: 100%|##########| 4/4 [00:03<00:00,  1.2it/s] (saved by the last run)"),
+    # a plan for the saves to come, said at the start (``saving the latest models every 500 iterations``)
+    EventRule("", r"\bsav(?:e|es|ed|ing)\b[^\n]{0,60}\bevery\s+\d+",
+              "INFO: Saving the latest models every 500 iterations to experiments/run1."),
 )
 #: Warnings are not events, whatever they mention.
 WARNINGS: tuple[EventRule, ...] = (
