@@ -10,13 +10,17 @@ _COUNTING = {"for", "in", "per", "over", "after", "within", "every"}
 def counted_in_phrase(template: list[str], i: int) -> bool:
     """The value at ``i`` counts the noun after it inside a phrase (``for 1 epoch``, ``over 50 steps``): a
     preposition before it, a word after it; it is no value of its own, named by the preposition."""
-    return (
-        i >= 1
-        and template[i - 1].lower() in _COUNTING
-        and template[i + 1 : i + 2] != []
-        # (the noun may end its sentence: ``for 100 batches.`` is read as one word with its full stop)
-        and template[i + 1].rstrip(".,;:").isalpha()
-    )
+    if i < 1 or template[i + 1 : i + 2] == []:
+        return False
+    # (the noun may end its sentence: ``for 100 batches.`` is read as one word with its full stop)
+    noun = template[i + 1].rstrip(".,;:")
+    if template[i - 1].lower() == "at":  # ``... accuracy/top1 at 1 epoch``: where, counted in the run's units
+        return noun.lower() in _RUN_UNITS
+    return template[i - 1].lower() in _COUNTING and noun.isalpha()
+
+
+#: The units a run is counted in: ``at 3 epochs`` says where, not what a value is (``at 0.5 for`` may be a value).
+_RUN_UNITS = {"epoch", "epochs", "step", "steps", "iter", "iters", "iteration", "iterations"}
 
 
 def head_before_count(template: list[str], i: int) -> str | None:

@@ -52,7 +52,7 @@ from assay.operators.logs._units import durations_in_seconds
 #: The standard series a template's values must name one of to be records of the run (with the rates per device).
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 #: MMEngine's ``Epoch(train)``: the epoch.
-_SPLIT_EPOCH = re.compile(r"(?i)^(?:epoch\s*\((?:train|training)\)|(?:train|training)[\s_]+epoch)$")
+_SPLIT_EPOCH = re.compile(r"(?i)^(?:epoch\s*\((?:train|training|val|test)\)|(?:train|training)[\s_]+epoch)$")
 
 
 def _prints_loss(cluster: Cluster) -> bool:
@@ -270,7 +270,7 @@ def emit_series(
     for pos, word in names.items():
         if pos == step_pos or (cluster.template[pos + 1 : pos + 3] == ["/", "<*>"] and of_a_total(cluster, pos)):
             continue  # the step, or a counter printed with its total (``Train:  3/80``, an epoch of 80): no series
-        # ``Epoch(train)``, ``Train Epoch: 113 [0%]``: the training's epoch is the epoch
+        # ``Epoch(train)``, ``Epoch(val)``, ``Train Epoch: 113 [0%]``: the split's epoch is the epoch
         name = series_name(_SPLIT_EPOCH.sub("epoch", word), keep_unknown)
         if name:
             metrics[pos] = name

@@ -79,3 +79,24 @@ def test_an_abbreviated_split_word_names_its_lines_split(tmp_path):
     log = parse_log(write_log(tmp_path, lines))
     assert log.series("val_loss") == [(0, 1.8), (1, 1.7), (2, 1.6), (3, 1.5)]
     assert {v for _, v in log.series("loss")} == {1.6, 1.5, 1.4, 1.3}  # the validation's 1.8 is none of them
+
+
+def test_a_split_in_a_words_parenthesis_makes_the_record_the_splits(tmp_path):
+    # mmengine's ``Epoch(val)``: its timings and scores are the evaluation's, no training record at the epoch
+    prefix = "2024/03/04 10:00:{:02d} - mmengine - INFO - "
+    lines = []
+    for e in (1, 2):
+        lines += [
+            prefix.format(e) + f"Epoch(train)  [{e}][ 80/90]  lr: 1.0000e-03  time: 0.18  memory: 2800  "
+            f"loss: {1.5 - e / 5:.4f}",
+            prefix.format(e) + f"Epoch(val)  [{e}][40/45]    eta: 0:00:00  time: 0.0150  data_time: 0.0003  memory: 2800",
+            prefix.format(e) + f"Epoch(val) [{e}][45/45]    accuracy/top1: {70 + e:.4f}  data_time: 0.0020  time: 0.0170",
+            prefix.format(e) + f"The best checkpoint with {70 + e:.4f} accuracy/top1 at {e} epoch is saved to best.pth.",
+        ]
+    log = parse_log(write_log(tmp_path, lines))
+    names = set(log.metrics.column("name").to_pylist())
+    assert [s for s, _ in log.series("loss")] == [80, 170]
+    assert [v for _, v in log.series("val_accuracy_top1")] == [71.0, 72.0]
+    assert {"val_data_time", "val_memory_mb"} <= names and "data_time" not in names
+    # nor is the sentence after it a record: ``with 71.0`` names nothing, ``at 1 epoch`` says where
+    assert "with" not in names and "accuracy_top1" not in names and "val_epoch_val" not in names

@@ -208,7 +208,8 @@ def test_a_bracketed_counter_is_the_step_and_an_evaluation_line_takes_the_traini
     lines.insert(4, "12:01:00 - trainer - INFO - Epoch(val) [1][25/25]    bbox_mAP: 0.3100")
     log = parse_log(write(tmp_path, "det.log", lines))
     assert [s for s, _ in log.series("loss")] == [50, 100, 150, 200, 250, 300, 350, 400]
-    assert log.series("bbox_map") == [(200, 0.31)]  # after the first epoch's 200 steps, not at "25"
+    # after the first epoch's 200 steps, not at "25"; a value of the evaluation (its ``Epoch(val)``) is the split's
+    assert log.series("val_bbox_map") == [(200, 0.31)]
     assert "restart" not in log.event_kinds()
     assert "loss_cls" in set(log.metrics.column("name").to_pylist())  # a loss term, not the loss
 
