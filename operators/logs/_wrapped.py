@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from assay.operators.logs._column_wraps import join_message_column
+
 #: Shortest line a fixed-width wrap is believed at (a console is at least this wide).
 _MIN_WIDTH = 60
 #: Most continuation lines joined to one record.
@@ -40,7 +42,9 @@ def _kinds(first: np.ndarray) -> np.ndarray:
 
 
 def join_wrapped(data: bytes) -> bytes:
-    """``data`` (whole lines) with wrapped records joined, or ``data`` itself where nothing was wrapped."""
+    """``data`` (whole lines) with wrapped records joined, or ``data`` itself where nothing was wrapped; a
+    handler's columns first (``_column_wraps``), then a console's width."""
+    data = join_message_column(data)
     buf = np.frombuffer(data, dtype=np.uint8)
     ends = np.flatnonzero(buf == 10)
     if len(ends) < 4:

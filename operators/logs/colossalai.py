@@ -38,6 +38,8 @@ class ColossalAIParser(LogParser):
     name = "colossalai"
     framework = "Colossal-AI"
     priority = 5
+    # its legacy trainer logs through Rich, which wraps a record's values onto the lines under its epoch
+    joins_wrapped = True
     interesting = (
         r"Distributed environment is initialized|\[\d+/\d+\] Loss|GPU memory usage|=[\d.]+[,\]]|"
         r"(?i:loss)"
