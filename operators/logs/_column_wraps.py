@@ -21,6 +21,9 @@ import re
 _RECORD = re.compile(
     rb"^[ \t]*(?:\[?[\d/:.,\- ]{5,}\]?[ \t]+)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+(?=\S)"
 )
+#: A line indented at least as far as a message column is, and a record line of a column handler, anywhere.
+_INDENTED = re.compile(rb"\n {10,}\S")
+_LEVEL_RECORD = re.compile(rb"(?m)^[ \t]*(?:\[?[\d/:.,\- ]{5,}\]?[ \t]+)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+\S")
 #: A message column this far right at least: a level alone at a line's start (``INFO loss 2.1``) wraps nothing.
 _MIN_COLUMN = 10
 #: Most continuation lines joined to one record.
@@ -30,7 +33,8 @@ _MAX_PIECES = 8
 def join_message_column(data: bytes) -> bytes:
     """``data`` (whole lines) with messages wrapped at their handler's message column joined, or ``data``
     itself where no line continues one."""
-    if b"\n" not in data or (b"INFO" not in data and b"WARN" not in data and b"DEBUG" not in data):
+    # (a block with no line indented that far, most logs, is passed over in one scan)
+    if _INDENTED.search(data) is None or _LEVEL_RECORD.search(data) is None:
         return data
     lines = data.split(b"\n")
     out = bytearray(data)
