@@ -27,9 +27,41 @@ def records_of_line(text: str) -> list[str] | None:
     before each date and time glued to the text before it); ``None`` where the line is one record."""
     if "\r" in text.rstrip("\r"):
         return last_draws(text)
+    if text.count("%|") >= 2 and len(draws := _glued_draws(text)) > 1:
+        return last_draws("\r".join(draws))
     if not GLUED_STAMP.search(text):
         return None
     return [part for part in GLUED_STAMP.split(text) if part.strip()]
+
+
+#: A progress bar's head: its percentage, its bar, its count and total, the bracket of its clock.
+_BAR_HEAD = re.compile(r"\d{1,3}%\|[^|\n]*\|\s*\d+/\d+\s*\[")
+#: Where a bar's draw ends: its bracket closed, or the comma after its postfix's last field.
+_DRAW_END = re.compile(r"\]|,\s")
+
+
+def bar_draws(text: str) -> list[str]:
+    """A line's pieces as a bar's reader reads them: apart at each carriage return, and each piece apart at
+    the draws of a bar glued together when their carriage returns were lost (``_glued_draws``)."""
+    pieces = text.split("\r")
+    if text.count("%|") < 2:
+        return pieces
+    return [draw for piece in pieces for draw in (_glued_draws(piece) if piece.count("%|") >= 2 else [piece])]
+
+
+def _glued_draws(text: str) -> list[str]:
+    """A bar drawn again and again on one line whose carriage returns were lost (a paste of a terminal's bar:
+    ``Epoch 0:  3%|▎| 565/20101 [..., loss=3.91, Epoch 0:  3%|▎| 566/20101 [...``): the draws, each from the
+    description before its percentage (cut after the last bracket or comma of the draw before it)."""
+    cuts, start = [], 0
+    for head in _BAR_HEAD.finditer(text):
+        # (before the first draw, the end of a record cut off at the line's start: ``Loss=3.92, ..., Epoch 0:``)
+        ends = list(_DRAW_END.finditer(text, start, head.start()))
+        if ends:
+            cuts.append(ends[-1].end())
+        start = head.end()
+    bounds = [0, *cuts, len(text)]
+    return [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if text[a:b].strip()]
 
 
 #: A bar's position as it draws it (``| 40/100 [``), to keep one draw per position.

@@ -19,6 +19,7 @@ from assay.operators.logs._names import (
     time_unit_factor,
 )
 from assay.operators.logs._numbers import parse_number
+from assay.operators.logs._records import bar_draws
 
 #: ``Epoch 0:  50%|#####     | 1/2 [00:00<00:00, 10.00it/s, v_num=0, train_loss=1.23]``; NeMo's bar has a
 #: second colon and no rate: ``Epoch 0: :   1%|    | 10/1000 [00:50<1:22:30, reduced_train_loss=10.40, ...]``.
@@ -143,7 +144,7 @@ class LightningParser(LogParser):
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         out = self.out
-        for segment in text.split("\r"):
+        for segment in bar_draws(text):
             m = _BAR.search(segment)
             if m:
                 epoch, i, n = int(m.group("epoch")), int(m.group("i")), int(m.group("n"))
