@@ -138,9 +138,21 @@ def bar_label(text: str, start: int, end: int) -> bool:
     near = [*reversed(up), *_lines_around(text, hi, 1, _BAR_REACH)]
     ticks = [float(tick) for line in near if (tick := _tick_of(line)) is not None]
     words = [line for line in near if line.strip() and not re.search(r"\d", line)]
-    return len(ticks) >= _MIN_RUN and bool(words) and _even(ticks)
+    if not words:
+        return False
+    if len(ticks) >= _MIN_RUN and _even(ticks):
+        return True
+    # an axis of whole ticks, or its lowest tick glued to the first category under it ("2", "1", "0 SLO-S";
+    # "0.0 SLO-S"): read top to bottom, an axis falls; a flattened table's row numbers rise
+    # (two panels' axes may be read in one stretch: any three ticks in a row that fall evenly are one)
+    axis = [float(m.group(1)) for line in near if (m := _AXIS_TICK.fullmatch(line))]
+    return any(
+        run[0] > run[-1] and _even(run) for run in (axis[i : i + _MIN_RUN] for i in range(len(axis) - _MIN_RUN + 1))
+    )
 
 
+#: An axis's tick alone on its line, or the lowest one with the category label the reader put beside it.
+_AXIS_TICK = re.compile(r"[ \t]*(\d{1,3}(?:\.\d{1,2})?)(?:[ \t]+[A-Za-z][\w.-]*)?[ \t]*")
 #: An axis's tick that opens a line of the bars' labels it was read together with ("0.05 -4.04% -7.18%").
 _LEADING_TICK = re.compile(r"[ \t]*(\d{1,3}\.\d{1,2})(?=[ \t]+[-−+]?\d)")
 

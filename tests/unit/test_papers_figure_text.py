@@ -157,3 +157,21 @@ def test_a_table_with_an_unevenly_stepping_decimal_column_keeps_its_cells(tmp_pa
         "Model\nLoss\nSpeedup\nResNet\n0.41\n1.42x\nBERT\n0.17\n2.07x\nGPT\n0.93\n1.66x\n\n"
     )
     assert values_of(tmp_path, BODY + table) == [(31.0, "%"), (1.42, "x"), (2.07, "x"), (1.66, "x")]
+
+
+def test_bar_labels_over_an_axis_of_whole_ticks_inside_a_sentence_are_no_claims(tmp_path):
+    # a two-panel bar chart the reader put inside a paragraph: the legend, each bar's value, the axis's ticks
+    # falling from the top (whole, then decimal), the lowest glued to the first category under it
+    figure = (
+        "Figure 7 and Figure 8 show the capacity of each system\n"
+        "Alpha\nBeta\nFoo\n2.31x\n2.07x\n2\n2.52x\n3.90x\n1\n0 Tight\nLoose\nTight\nLoose\nSmall\nLarge\n"
+        "1.0\n1.88x\n1.74x\n0.5\n1.66x\n1.59x\n0.0 Tight\nLoose\nTight\nLoose\nSmall\nLarge\n"
+        "under load. Foo sustains up to 3.9x higher load than Alpha.\n\n"
+    )
+    assert values_of(tmp_path, BODY + figure) == [(31.0, "%"), (3.9, "x")]
+
+
+def test_a_flattened_table_with_row_numbers_keeps_its_cells(tmp_path):
+    # row numbers rise down the page; an axis read top to bottom falls
+    table = "Table 2: Speedup of Foo over Bar.\n\nRun\nModel\nSpeedup\n1\nResNet\n1.42x\n2\nBERT\n2.07x\n3\nGPT\n1.66x\n\n"
+    assert values_of(tmp_path, BODY + table) == [(31.0, "%"), (1.42, "x"), (2.07, "x"), (1.66, "x")]
