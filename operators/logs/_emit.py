@@ -120,6 +120,18 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
 
 
 
+#: Values a line prints, at least, for the same values on every line of its template to be settings restated.
+_RESTATED_VALUES = 3
+
+
+def _restated(rows: list, metrics: dict[int, str]) -> bool:
+    """Whether a template's lines print three values or more, each the same on every one of its two or more
+    lines: a configuration printed again (each time a process starts), not records of a run."""
+    if len(rows) < 2 or len(metrics) < _RESTATED_VALUES:
+        return False
+    return all(len({row[2][pos] for row in rows if pos < len(row[2])}) == 1 for pos in metrics)
+
+
 def _split_of_the_loss(metrics: dict[int, str], names: dict[int, str]) -> None:
     """A record whose validation loss is named with a split's prefix (fairseq's ``"valid_loss"``) names its other
     values with the same prefix (``"valid_accuracy"``, ``"valid_wps"``): they are the validation's too, under
@@ -310,6 +322,8 @@ def emit_series(
         return  # no known metric and no step: a line with numbers, not a series
     if step_pos is not None and set(metrics.values()) == {"epoch"}:
         return  # a header that prints its step and epoch only (``[step=7/50,epoch=1]``): the values follow it
+    if step_pos is None and _restated(cluster.rows, metrics):
+        return  # settings printed again as they were (a restarted process's config): no record
     if hasattr(out, "decide"):
         out.decide(template_decision(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
     if step_pos is not None:
