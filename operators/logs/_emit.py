@@ -120,12 +120,13 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
 
 
 
-#: Values a line prints, at least, for the same values on every line of its template to be settings restated.
-_RESTATED_VALUES = 3
+#: Values a line prints, at least, for the same values on every line of its template to be settings restated
+#: (an evaluation's progress line may print its few timings alike twice).
+_RESTATED_VALUES = 5
 
 
 def _restated(rows: list, metrics: dict[int, str]) -> bool:
-    """Whether a template's lines print three values or more, each the same on every one of its two or more
+    """Whether a template's lines print five values or more, each the same on every one of its two or more
     lines: a configuration printed again (each time a process starts), not records of a run."""
     if len(rows) < 2 or len(metrics) < _RESTATED_VALUES:
         return False

@@ -74,7 +74,10 @@ def test_a_resume_that_names_a_step_of_the_records_counter_keeps_it(tmp_path):
 
 
 def test_settings_printed_again_at_each_start_are_no_records(tmp_path):
-    config = _PREFIX.format(0) + "{'train': {'log_interval': 100, 'eval_interval': 200, 'seed': 1234, 'batch_size': 6}}"
+    config = _PREFIX.format(0) + (
+        "{'train': {'log_interval': 100, 'eval_interval': 200, 'seed': 1234, 'epochs': 10000, "
+        "'learning_rate': 0.0002, 'batch_size': 6, 'segment_size': 8192}}"
+    )
     lines = [config, *_record(1, 7, 600, (2.61, 2.2, 21.5)), *_record(2, 8, 700, (2.55, 2.31, 20.9))]
     lines += [config, *_record(3, 8, 700, (2.5, 2.3, 20.8)), *_record(4, 9, 800, (2.47, 2.42, 19.8))]
     log = parse_log(write_log(tmp_path, lines))
