@@ -248,6 +248,8 @@ def steady_named_counter(cluster: Cluster, names: dict[int, str], percent: set[i
     paired = counter_with_total(cluster, names, percent)
     if paired is not None:
         return paired
+    if (frames := _environment_frames(cluster, names)) is not None:
+        return frames
     if len(rows) < 3:
         return None
     for pos in sorted(names):
@@ -258,6 +260,28 @@ def steady_named_counter(cluster: Cluster, names: dict[int, str], percent: set[i
             continue
         strides = {b - a for a, b in zip(values, values[1:], strict=False)}
         if len(strides) == 1 and strides.pop() > 0:
+            return pos
+    return None
+
+
+#: A count of an environment's steps (``Total num frames: 153772032``, ``timesteps 2048``): reinforcement learning
+#: counts its run by them (docs/gold-conventions.md), in strides as uneven as the collection.
+_FRAMES = re.compile(r"(?i)^(?:total[_ ]?)?(?:num[_ ]?)?(?:env[_ ]?)?(?:frames|timesteps|time_steps|env_steps)$")
+
+
+def _environment_frames(cluster: Cluster, names: dict[int, str]) -> int | None:
+    """A named count of environment frames or timesteps that never goes down over two records or more and rises:
+    the step."""
+    rows = cluster.rows
+    if len(rows) < 2:
+        return None
+    for pos in sorted(names):
+        if not _FRAMES.match(names[pos].replace(" ", "_")):
+            continue
+        # (a sentence's full stop may be glued on: ``Total num frames: 153772032. Throughput``)
+        values = [whole_number(row[2][pos].rstrip(".")) if pos < len(row[2]) else None for row in rows]
+        # (it stands still where collection stopped: a run whose workers failed reports its last count on)
+        if None not in values and all(a <= b for a, b in zip(values, values[1:], strict=False)) and values[-1] > values[0]:
             return pos
     return None
 
@@ -288,7 +312,7 @@ def second_counts(cluster: Cluster, pos: int) -> bool:
 
 
 def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
-    """A whole number alone in brackets that never goes down across the records (clu's ``logging_writer.py:35]
+    """A whole number alone in brackets that never goes down across the records, and moves (clu's ``logging_writer.py:35]
     [400] train_loss=...``, XLNet's ``[21500] | gnorm 0.25``): the step. A rank tag (``[0]``, ``[1]``, ``[0]``) goes back and forth, and the
     number after a word naming a save (``Checkpoint [3]  Validation-perplexity=19.2`` after batch 3000) counts
     saves. On an
@@ -315,9 +339,10 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
             values = [row[2][pos] for row in cluster.rows]
             if pos >= 2 and _SAVE_WORD.match(t[pos - 2]):
                 return None  # a save's count (``Checkpoint [3]  Train-ppl=38.2``), no step
+            # (the same number on every one of two records or more names a process, ``[02013]``, no step)
             if all(v.isdigit() for v in values) and all(
                 int(a) <= int(b) for a, b in zip(values, values[1:], strict=False)
-            ):
+            ) and (len(values) < 2 or len(set(values)) > 1):
                 return pos
             return None
     return _counter_beside_time(cluster)
