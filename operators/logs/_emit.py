@@ -133,6 +133,15 @@ def _restated(rows: list, metrics: dict[int, str]) -> bool:
     return all(len({row[2][pos] for row in rows if pos < len(row[2])}) == 1 for pos in metrics)
 
 
+def _command_line(template: list[str], metrics: dict[int, str]) -> bool:
+    """Whether most of a template's values (two or more) are a command's options, each after its ``--flag``."""
+    flagged = 0
+    for pos in metrics:
+        key = pos - 2 if template[pos - 1 : pos] == ["="] else pos - 1
+        flagged += key >= 2 and template[key - 2 : key] == ["-", "-"]
+    return flagged >= 2 and flagged * 2 > len(metrics)
+
+
 def _split_of_the_loss(metrics: dict[int, str], names: dict[int, str]) -> None:
     """A record whose validation loss is named with a split's prefix (fairseq's ``"valid_loss"``) names its other
     values with the same prefix (``"valid_accuracy"``, ``"valid_wps"``): they are the validation's too, under
@@ -325,6 +334,8 @@ def emit_series(
         return  # a header that prints its step and epoch only (``[step=7/50,epoch=1]``): the values follow it
     if step_pos is None and _restated(cluster.rows, metrics):
         return  # settings printed again as they were (a restarted process's config): no record
+    if _command_line(cluster.template, metrics):
+        return  # a command's options (``--seed 99 --epoch 80``), a wrapped command line's too: no record
     if hasattr(out, "decide"):
         out.decide(template_decision(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
     if step_pos is not None:
