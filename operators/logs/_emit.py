@@ -67,9 +67,14 @@ def names_metric(word: str) -> bool:
 
 def _drop_non_values(cluster: Cluster, names: dict[int, str]) -> None:
     """Positions named by a dotted module path whose values are whole numbers are source locations
-    (``yolox.core.trainer:246``), not series."""
+    (``yolox.core.trainer:246``), not series; so is a whole number between two colons after the first word
+    behind a logger's bracketed tags (``[05/20 00:23:45][INFO] train_net:  302: Start epoch: 1``)."""
+    t = cluster.template
     for pos, word in list(names.items()):
-        if MODULE_PATH.match(word) and all(_whole(row[2][pos]) for row in cluster.rows):
+        if not all(_whole(row[2][pos]) for row in cluster.rows):
+            continue
+        located = pos >= 3 and t[pos - 1] == ":" and t[pos + 1 : pos + 2] == [":"] and t[pos - 3] == "]"
+        if MODULE_PATH.match(word) or located:
             del names[pos]
 
 

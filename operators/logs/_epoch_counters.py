@@ -15,7 +15,8 @@ from assay.operators.logs._steps import COUNTED_AFTER, COUNTER_KEYS, QUOTED_SEP
 #: before its word (``|   200/ 2983 batches |``), a count that is a field of its own beside the epoch.
 _COUNTER_OF = re.compile(
     rf"\b(?:{COUNTER_KEYS}|progress)\b{QUOTED_SEP}\[?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)"
-    r"|(?P<bar>\d+)/(?P<bar_total>\d+) \[|\[\s*(?P<bracket>\d+)/(?P<bracket_total>\d+)\b"
+    # (a bracketed date is no count: ``[2025/05/20 10:00:00]`` goes on with a slash, ``[05/20 00:23:44]`` with a time)
+    r"|(?P<bar>\d+)/(?P<bar_total>\d+) \[|\[\s*(?P<bracket>\d+)/(?P<bracket_total>\d+)\b(?!/\d|\s+\d{1,2}:\d{2})"
     rf"|(?P<after>\d+)\s*/\s*(?P<after_total>\d+)\s+(?:{COUNTED_AFTER})\b"  # "200/ 2983 batches"
     r"|\|\s*(?P<piped>\d+)\s*/\s*(?P<piped_total>\d+)\s*\|",  # a field of its own (``Epoch 1 | 143/573 |``)
     re.I,
