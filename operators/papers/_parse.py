@@ -40,6 +40,22 @@ def doubtful(before_claim: str, other_systems: Sequence[str]) -> bool:
     return bool(other_systems) or _DOUBT.search(before_claim) is not None
 
 
+#: Pronouns that stand for the subject of an earlier clause of the sentence, whichever system it is.
+_THIRD_PERSON = {"it", "its", "itself", "they", "their"}
+
+
+def _earlier_subject(doc: Doc, pronoun, names: Sequence[tuple[int, int, str, bool]]) -> str | None:
+    """The system named as the subject of a clause before ``pronoun`` in the sentence, the nearest such one."""
+    for token in reversed(doc[: pronoun.i]):
+        if token.dep_ not in _SUBJECTS:
+            continue
+        lo, hi = token.left_edge.idx, token.idx + len(token.text)
+        named = [n for n in names if n[3] and lo <= n[0] and n[1] <= hi]
+        if named:
+            return named[-1][2]
+    return None
+
+
 def subject_from_parse(
     doc: Doc, claim_offset: int, names: Sequence[tuple[int, int, str, bool]], primary: str | None
 ) -> str | None:
@@ -70,6 +86,8 @@ def subject_from_parse(
     inside = [
         n for n in names if lo <= n[0] and n[1] <= hi and (n[3] or (n[0] <= head[0] and head[1] <= n[1]))
     ]
+    if subject.lower_ in _THIRD_PERSON and (earlier := _earlier_subject(doc, subject, names)):
+        return earlier  # "FooAttn is prone to stragglers, so it is 13% slower": "it" is FooAttn
     if _SELF.match(subject.text) or _OWN.search(phrase.text.split(",")[0]):
         return primary or (inside[0][2] if inside else None)
     owner = next((c for c in subject.children if c.dep_ == "poss"), None)

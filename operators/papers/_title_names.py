@@ -13,7 +13,9 @@ from assay.operators.papers._ownership import phrase_like
 
 # A name may end in "+" or "++" (ZeRO++, Optimus+).
 _NAME = (
-    r"(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*|\d[A-Za-z][A-Za-z0-9]*)(?:[-‐][A-Za-z0-9]+|(?<=\d)\.\d[A-Za-z0-9]*)*"
+    r"(?:[A-Z][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*|\d[A-Za-z][A-Za-z0-9]*)"
+    # parts joined by a hyphen or, as code names a variant, an underscore ("FA_Serial", "TC-FPx_W6A16")
+    r"(?:[-‐][A-Za-z0-9]+|_[A-Z0-9][A-Za-z0-9]*|(?<=\d)\.\d[A-Za-z0-9]*)*"
     r"\+{0,2}"
 )
 # A name that cannot be an ordinary capitalised word: a capital or digit after its first letter ("GPipe").

@@ -5,14 +5,23 @@
 - a package an artifact appendix installs at a pinned version (``pip install foolib==0.1.5``) is a
   dependency, not the paper's own system;
 - a device count broken over a line ("8x" / "A100 GPUs") and a link width ("16x PCIe v3") are no ratios;
-- a range written with the tilde operator ("1.2x∼3.4x") is one claim with both ends.
+- a range written with the tilde operator ("1.2x∼3.4x") is one claim with both ends;
+- a variant named as code names it (``FA_Serial``) is one name, and "it" in a clause after another system's
+  clause is that system, not the paper's.
 """
 
 from __future__ import annotations
 
+import importlib.util
+
+import pytest
 from papers_extract import claims_by_text, claims_in_order, proposed_ids
 
+from assay.dsl import get_operator
 from assay.ids import entity_id
+from assay.operators.papers import _nlp
+
+TRAINED = importlib.util.find_spec(_nlp.TRAINED_MODEL) is not None
 
 _PAPER = """Kestrel: Co-scheduling Attention Phases on One GPU
 
@@ -69,3 +78,28 @@ def test_a_range_with_the_tilde_operator_is_one_claim():
     claims = claims_in_order("For instance, Foo shows 1.11x∼3.56x lower latency than Bar and 20%∼30% less memory.")
     assert [(c["value_low"], c["value_high"], c["unit"]) for c in claims] == [(1.11, 3.56, "x"), (20.0, 30.0, "%")]
     assert {c["versus"] for c in claims} == {"Bar"}
+
+
+_VARIANTS = """We present Kestrel, an attention kernel. Kestrel is 1.4x faster than FA_Serial and FA_Fused.
+We compare FA_Fused with FA_Serial and FI_Paged. FA_Fused is prone to stragglers, so it is slower by up to 13%
+compared to FA_Serial.
+"""
+
+
+def test_a_variant_named_as_code_names_it_is_one_name():
+    text = "We present Kestrel, an attention kernel. Kestrel is 1.4x faster than FA_Serial and FA_Fused. " \
+        "FA_Fused is slower by up to 13% compared to FA_Serial."
+    claim = claims_by_text(text)["13%"]
+    assert (claim["subject"], claim["versus"]) == ("FA_Fused", "FA_Serial")
+
+
+@pytest.fixture(scope="module")
+def parsed():
+    if not TRAINED:
+        pytest.skip("the trained English pipeline is not installed")
+    return get_operator("extract_knowledge").bind(parse="auto")
+
+
+def test_it_after_another_systems_clause_is_that_system(parsed):
+    claim = claims_by_text(_VARIANTS, parsed)["13%"]
+    assert (claim["subject"], claim["versus"]) == ("FA_Fused", "FA_Serial")
