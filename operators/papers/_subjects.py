@@ -193,6 +193,12 @@ _SELF_WORDS = re.compile(r"\b(?:we|our|ours|us|this\s+(?:paper|work))\b|本文|�
 _TOPIC_BREAK = re.compile(r"[;；。]|\b(?:while|whereas|but)\b|[，,]\s*(?:而|但)", re.I)
 
 
+# A second verb of the same subject after "but" or "while" ("X improves A, but degrades B by 40%"): no new clause.
+_SAME_SUBJECT_GOES_ON = re.compile(
+    r"\b(?:but|yet|while)\s+(?:also\s+|still\s+)?(?:increases?|decreases?|reduces?|improves?|degrades?|drops?|"
+    r"falls?|rises?|grows?|slows?|achieves?|reaches|delivers?|incurs?|suffers?|loses?|gains?|lags?|trails?)\b",
+    re.I,
+)
 # What may stand just before a clause's subject: the sentence start, a comma, a clause word.
 _CLAUSE_OPENS = re.compile(
     r"(?:^|[,，:：;；]|\b(?:that|which|when|whereas|while|and|but|yet|so)|而|但|但是|同时|并且)$", re.I
@@ -234,7 +240,7 @@ def clause_topic(text: str, m: Mention, lo: int, claim_start: int) -> bool:
     baseline named on the way."""
     if _NOT_TOPIC_BEFORE.search(text, max(lo, m.start - 20), m.start):
         return False
-    between = text[m.end : claim_start]
+    between = _SAME_SUBJECT_GOES_ON.sub(" ", text[m.end : claim_start])
     if _SELF_WORDS.search(between) or _TOPIC_BREAK.search(between):
         return False
     lead = text[max(lo, m.start - 30) : m.start]

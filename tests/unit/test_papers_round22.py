@@ -103,3 +103,11 @@ def parsed():
 def test_it_after_another_systems_clause_is_that_system(parsed):
     claim = claims_by_text(_VARIANTS, parsed)["13%"]
     assert (claim["subject"], claim["versus"]) == ("FA_Fused", "FA_Serial")
+
+
+def test_a_second_verb_after_but_keeps_the_clauses_subject():
+    text = (
+        "We present Kestrel, an attention kernel. Kestrel is 1.4x faster than FA_Serial and FI_Paged. "
+        "FI_Paged improves throughput at short prompts, but degrades at long prompts by up to 40% due to recomputation."
+    )
+    assert claims_by_text(text)["40%"]["subject"] == "FI_Paged"
