@@ -18,12 +18,11 @@ import re
 
 #: A record line of a column handler: an optional time (``[12/07/24 10:11:12]``, ``10:11:12``), the level, the
 #: padding up to the message. The message column is where the match ends.
-_RECORD = re.compile(
-    rb"^[ \t]*(?:\[?[\d/:.,\- ]{5,}\]?[ \t]+)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+(?=\S)"
-)
+_HEAD = rb"[ \t]*(?:\[?[\d/:.,\- ]{5,}\]?[ \t]+)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+"
+_RECORD = re.compile(rb"^" + _HEAD + rb"(?=\S)")
 #: A line indented at least as far as a message column is, and a record line of a column handler, anywhere.
 _INDENTED = re.compile(rb"\n {10,}\S")
-_LEVEL_RECORD = re.compile(rb"(?m)^[ \t]*(?:\[?[\d/:.,\- ]{5,}\]?[ \t]+)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+\S")
+_LEVEL_RECORD = re.compile(rb"(?m)^" + _HEAD + rb"\S")
 #: A message column this far right at least: a level alone at a line's start (``INFO loss 2.1``) wraps nothing.
 _MIN_COLUMN = 10
 #: Most continuation lines joined to one record.
