@@ -168,7 +168,8 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("skipped_step", r"\boverflow\b[^\n]{0,60}\b(?:sett?ing|reduc(?:e|ing)|decreas(?:e|ing)|lower(?:ing)?"
               r"|halv(?:e|ing))\b[^\n]{0,12}\bloss[ _]?scal(?:e|er)\b",
               "12:00:01 | WARNING | amp.scaler | overflow in fp16 gradients, lowering the loss scale to 512.0"),
-    EventRule("skipped_step", r"\bfound inf\b|\binfs? (?:was |were )?found\b"
+    # (not a NaN report's ``NaN or Inf found in input tensor``: no update skipped, see the ``nan`` row)
+    EventRule("skipped_step", r"\bfound inf\b|\binfs? (?:was|were) found\b"
               r"|skipping (?:this |the )?(?:update|batch|iteration|optimizer step)",
               "grad norm is inf at update 301, skipping this batch"),
     EventRule("nan", r"loss is nan|\bnan loss(?:\s|$|[.,;!])|NaN or Inf found|Detected NaN|found nan in|nan detected"

@@ -35,7 +35,7 @@ def records_of_line(text: str) -> list[str] | None:
 
 
 #: A progress bar's head: its percentage, its bar, its count and total, the bracket of its clock.
-_BAR_HEAD = re.compile(r"\d{1,3}%\|[^|\n]*\|\s*\d+/\d+\s*\[")
+_BAR_HEAD = re.compile(r"\d{1,3}%\|[^|\n]*\|\s*\d+/\d+(?:\.\d+)?\s*\[")  # (a total as a float: ``4320/100000.0 [``)
 #: Where a bar's draw ends: its bracket closed, or the comma after its postfix's last field.
 _DRAW_END = re.compile(r"\]|,\s")
 

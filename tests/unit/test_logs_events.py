@@ -381,3 +381,10 @@ MORE_SAVES_AND_PREEMPTIONS = [
 def test_more_saves_and_preemptions_through_parse_log(tmp_path, line, kind):
     log = _log(tmp_path, [*_AROUND, line, "step 3 loss 2.30"])
     assert [(e["kind"], e["step"]) for e in log.events] == [(kind, 2)]
+
+
+def test_a_nan_report_that_names_inf_skips_no_update(tmp_path):
+    # a tensor's NaN warning glued after a bar: a NaN, not a skipped update
+    lines = [*_AROUND, "step 3 loss nan", "Warning: NaN or Inf found in input tensor.", "step 4 loss nan"]
+    kinds = _log(tmp_path, lines).event_kinds()
+    assert "nan" in kinds and "skipped_step" not in kinds

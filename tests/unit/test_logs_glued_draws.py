@@ -30,3 +30,14 @@ def test_plain_bars_glued_on_one_line_are_records_at_their_counts(tmp_path):
     ]
     log = parse_log(write_log(tmp_path, ["".join(draws), "done"]))
     assert log.series("loss") == [(10, 1.9), (20, 1.8), (30, 1.7)]
+
+
+def test_draws_whose_total_is_printed_as_a_float_are_apart(tmp_path):
+    draws = [
+        f"Epoch #3:   {k}%|##    | {k * 1000}/100000.0 [00:{k:02d}<05:00, 240.1it/s, env_step={200000 + k * 1000}, "
+        f"loss={0.5 - k / 100:.3f}, rew=0.{k}]"
+        for k in (1, 2, 3)
+    ]
+    log = parse_log(write_log(tmp_path, ["".join(draws)]))
+    assert [s for s, _ in log.series("loss")] == [201000, 202000, 203000]
+    assert not [n for n in set(log.metrics.column("name").to_pylist()) if "_at_" in n]
