@@ -336,6 +336,8 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
                 continue  # a key's value printed as a list (RecBole's ``train_batch_size = [2048]``), no step
             if evaluating and t[pos - 2 : pos - 1] == ["]"]:
                 return None
+            if t[pos - 4 : pos - 1] == [":", "<*>", "]"]:
+                continue  # a tag right after a bracketed time (``[06:49:42,401][03519]``): a process, no step
             values = [row[2][pos] for row in cluster.rows]
             if pos >= 2 and _SAVE_WORD.match(t[pos - 2]):
                 return None  # a save's count (``Checkpoint [3]  Train-ppl=38.2``), no step
