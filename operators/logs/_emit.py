@@ -52,6 +52,8 @@ from assay.operators.logs._units import durations_in_seconds
 #: The standard series a template's values must name one of to be records of the run (with the rates per device).
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
 #: MMEngine's ``Epoch(train)``: the epoch.
+#: The epoch an evaluation's own tag names (mmengine's ``Epoch(val)``, ``Epoch(test)``).
+_EVALUATION_EPOCH = re.compile(r"(?i)^epoch\s*\((?:val|valid|test|eval)\)$")
 _SPLIT_EPOCH = re.compile(r"(?i)^(?:epoch\s*\((?:train|training|val|test)\)|(?:train|training)[\s_]+epoch)$")
 
 
@@ -118,6 +120,8 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
             found = separated_counter(cluster, names)
         if found is not None:
             found = range_end(cluster, found, names)
+        if found is not None and _EVALUATION_EPOCH.match(names.get(found, "")):
+            found = None  # an evaluation's epoch (``Epoch(val) [3][108/108]``): the line takes the training step
         cluster.typed = (names, found, percent)
     names, step_pos, percent = cluster.typed
     return dict(names), step_pos, percent

@@ -85,7 +85,7 @@ def test_a_split_in_a_words_parenthesis_makes_the_record_the_splits(tmp_path):
     # mmengine's ``Epoch(val)``: its timings and scores are the evaluation's, no training record at the epoch
     prefix = "2024/03/04 10:00:{:02d} - mmengine - INFO - "
     lines = []
-    for e in (1, 2):
+    for e in (1, 2, 3):
         lines += [
             prefix.format(e) + f"Epoch(train)  [{e}][ 80/90]  lr: 1.0000e-03  time: 0.18  memory: 2800  "
             f"loss: {1.5 - e / 5:.4f}",
@@ -95,8 +95,10 @@ def test_a_split_in_a_words_parenthesis_makes_the_record_the_splits(tmp_path):
         ]
     log = parse_log(write_log(tmp_path, lines))
     names = set(log.metrics.column("name").to_pylist())
-    assert [s for s, _ in log.series("loss")] == [80, 170]
-    assert [v for _, v in log.series("val_accuracy_top1")] == [71.0, 72.0]
+    assert [s for s, _ in log.series("loss")] == [80, 170, 260]
+    # at the training step before them, not at the epoch their tag's bracket counts (three epochs step evenly)
+    assert log.series("val_accuracy_top1") == [(80, 71.0), (170, 72.0), (260, 73.0)]
+    assert "restart" not in log.event_kinds()
     assert {"val_data_time", "val_memory_mb"} <= names and "data_time" not in names
     # nor is the sentence after it a record: ``with 71.0`` names nothing, ``at 1 epoch`` says where
     assert "with" not in names and "accuracy_top1" not in names and "val_epoch_val" not in names
