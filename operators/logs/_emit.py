@@ -76,8 +76,18 @@ def _drop_non_values(cluster: Cluster, names: dict[int, str]) -> None:
         if not all(_whole(row[2][pos]) for row in cluster.rows):
             continue
         located = pos >= 3 and t[pos - 1] == ":" and t[pos + 1 : pos + 2] == [":"] and t[pos - 3] == "]"
-        if MODULE_PATH.match(word) or located:
+        if MODULE_PATH.match(word) or located or _counts_its_noun(t, pos):
             del names[pos]
+
+
+def _counts_its_noun(template: list[str], pos: int) -> bool:
+    """Whether the whole number at ``pos`` counts the plural noun after it, a field of its own (``Model Summary:
+    355 layers, 3094312 parameters, ...``): no value of the key before it."""
+    noun = template[pos + 1] if pos + 1 < len(template) else ""
+    return (
+        len(noun) > 3 and noun.isalpha() and noun.islower() and noun.endswith("s")
+        and template[pos + 2 : pos + 3] in ([","], [";"], [])
+    )
 
 
 def _whole(token: str) -> bool:
@@ -140,6 +150,25 @@ def _restated(rows: list, metrics: dict[int, str]) -> bool:
     if len(rows) < 2 or len(metrics) < _RESTATED_VALUES:
         return False
     return all(len({row[2][pos] for row in rows if pos < len(row[2])}) == 1 for pos in metrics)
+
+
+#: Words a script opens a dump of its settings with (``hyperparameters: lr0=0.01, ...``, ``Namespace(lr=0.1,``).
+_SETTINGS_WORDS = {
+    "hyperparameters", "hyper-parameters", "hyp", "hparams", "args", "arguments", "options", "opts", "config",
+    "configuration", "settings", "params", "parameters", "flags", "namespace",
+}
+
+
+def _settings_dump(template: list[str], metrics: dict[int, str]) -> bool:
+    """Whether the line's first word names settings and a colon, a parenthesis or a brace follows it, before
+    three values or more."""
+    first = next((i for i, tok in enumerate(template) if tok[:1].isalpha()), None)
+    return (
+        first is not None
+        and template[first].lower() in _SETTINGS_WORDS
+        and template[first + 1 : first + 2] in ([":"], ["("], ["{"], ["="])
+        and len(metrics) >= 3
+    )
 
 
 def _command_line(template: list[str], metrics: dict[int, str]) -> bool:
@@ -343,8 +372,9 @@ def emit_series(
         return  # a header that prints its step and epoch only (``[step=7/50,epoch=1]``): the values follow it
     if step_pos is None and _restated(cluster.rows, metrics):
         return  # settings printed again as they were (a restarted process's config): no record
-    if _command_line(cluster.template, metrics):
-        return  # a command's options (``--seed 99 --epoch 80``), a wrapped command line's too: no record
+    if _command_line(cluster.template, metrics) or _settings_dump(cluster.template, metrics):
+        return  # a command's options (``--seed 99 --epoch 80``, a wrapped command line's too), a dump of its
+        # settings (``hyperparameters: lr0=0.01, momentum=0.937, ...``): no record
     if hasattr(out, "decide"):
         out.decide(template_decision(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
     if step_pos is not None:

@@ -159,6 +159,8 @@ def counter_step(text: str) -> int | None:
     for m in _COUNTER.finditer(text):
         if m.group("key") and after_a_setting_word(text, m.start()):
             continue  # ``Gradient Accumulation steps = 4``, ``Total steps = 60``: a setting, no progress
+        if m.group("key") and text[max(0, m.start() - 2) : m.start()] == "--":
+            continue  # a command's option (``python train.py --batch 20``), no progress
         if m.group("key") and an_epochs_length(text, m.start(), m.group("key")):
             continue  # ``Epoch: 3, Steps: 9 | ...``: how many steps the epoch had, no position in it
         if m.group("key") and _BEST_BEFORE.search(text, max(0, m.start() - 40), m.start()):
