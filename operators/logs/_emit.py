@@ -42,6 +42,7 @@ from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._processes import process_ranks
 from assay.operators.logs._rounded_counts import unround_steps
 from assay.operators.logs._samples import printed_batches, samples_per_step
+from assay.operators.logs._settings_lines import command_line, counts_its_noun, restated, settings_dump
 from assay.operators.logs._steps import (
     counts_each_epoch,
     says_epoch_ended,
@@ -76,18 +77,8 @@ def _drop_non_values(cluster: Cluster, names: dict[int, str]) -> None:
         if not all(_whole(row[2][pos]) for row in cluster.rows):
             continue
         located = pos >= 3 and t[pos - 1] == ":" and t[pos + 1 : pos + 2] == [":"] and t[pos - 3] == "]"
-        if MODULE_PATH.match(word) or located or _counts_its_noun(t, pos):
+        if MODULE_PATH.match(word) or located or counts_its_noun(t, pos):
             del names[pos]
-
-
-def _counts_its_noun(template: list[str], pos: int) -> bool:
-    """Whether the whole number at ``pos`` counts the plural noun after it, a field of its own (``Model Summary:
-    355 layers, 3094312 parameters, ...``): no value of the key before it."""
-    noun = template[pos + 1] if pos + 1 < len(template) else ""
-    return (
-        len(noun) > 3 and noun.isalpha() and noun.islower() and noun.endswith("s")
-        and template[pos + 2 : pos + 3] in ([","], [";"], [])
-    )
 
 
 def _whole(token: str) -> bool:
@@ -137,47 +128,6 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
     return dict(names), step_pos, percent
 
 
-
-
-#: Values a line prints, at least, for the same values on every line of its template to be settings restated
-#: (an evaluation's progress line may print its few timings alike twice).
-_RESTATED_VALUES = 5
-
-
-def _restated(rows: list, metrics: dict[int, str]) -> bool:
-    """Whether a template's lines print five values or more, each the same on every one of its two or more
-    lines: a configuration printed again (each time a process starts), not records of a run."""
-    if len(rows) < 2 or len(metrics) < _RESTATED_VALUES:
-        return False
-    return all(len({row[2][pos] for row in rows if pos < len(row[2])}) == 1 for pos in metrics)
-
-
-#: Words a script opens a dump of its settings with (``hyperparameters: lr0=0.01, ...``, ``Namespace(lr=0.1,``).
-_SETTINGS_WORDS = {
-    "hyperparameters", "hyper-parameters", "hyp", "hparams", "args", "arguments", "options", "opts", "config",
-    "configuration", "settings", "params", "parameters", "flags", "namespace",
-}
-
-
-def _settings_dump(template: list[str], metrics: dict[int, str]) -> bool:
-    """Whether the line's first word names settings and a colon, a parenthesis or a brace follows it, before
-    three values or more."""
-    first = next((i for i, tok in enumerate(template) if tok[:1].isalpha()), None)
-    return (
-        first is not None
-        and template[first].lower() in _SETTINGS_WORDS
-        and template[first + 1 : first + 2] in ([":"], ["("], ["{"], ["="])
-        and len(metrics) >= 3
-    )
-
-
-def _command_line(template: list[str], metrics: dict[int, str]) -> bool:
-    """Whether most of a template's values (two or more) are a command's options, each after its ``--flag``."""
-    flagged = 0
-    for pos in metrics:
-        key = pos - 2 if template[pos - 1 : pos] == ["="] else pos - 1
-        flagged += key >= 2 and template[key - 2 : key] == ["-", "-"]
-    return flagged >= 2 and flagged * 2 > len(metrics)
 
 
 def _split_of_the_loss(metrics: dict[int, str], names: dict[int, str]) -> None:
@@ -370,9 +320,9 @@ def emit_series(
         return  # no known metric and no step: a line with numbers, not a series
     if step_pos is not None and set(metrics.values()) == {"epoch"}:
         return  # a header that prints its step and epoch only (``[step=7/50,epoch=1]``): the values follow it
-    if step_pos is None and _restated(cluster.rows, metrics):
+    if step_pos is None and restated(cluster.rows, metrics):
         return  # settings printed again as they were (a restarted process's config): no record
-    if _command_line(cluster.template, metrics) or _settings_dump(cluster.template, metrics):
+    if command_line(cluster.template, metrics) or settings_dump(cluster.template, metrics):
         return  # a command's options (``--seed 99 --epoch 80``, a wrapped command line's too), a dump of its
         # settings (``hyperparameters: lr0=0.01, momentum=0.937, ...``): no record
     if hasattr(out, "decide"):
