@@ -64,8 +64,9 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     # READMEs use them) or from a badge service goes with its alt text
     (re.compile(r"\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)|!\[[^\]]*\]\((?:https?://)?(?:img\.shields\.io|badge\.fury\.io|badgen\.net|"
                 r"[^)\s]*/badge(?:\.svg|/)|[^)\s]*/actions/workflows/)[^)]*\)"), ""),
-    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),
-    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),
+    # (a link's target may hold parentheses of its own: ``nb/Gemma4_(E2B)-Vision.ipynb``)
+    (re.compile(r"!\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)"), r"\1"),
+    (re.compile(r"\[([^\]]+)\]\((?:[^()]|\([^()]*\))*\)"), r"\1"),
     (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),
     (re.compile(r"^[ \t]*\[[^\]]+\]:[ \t]+\S+.*$", re.M), ""),  # reference definitions
     (re.compile(r"<(https?://[^>]+)>"), r"\1"),

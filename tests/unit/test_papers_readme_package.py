@@ -58,3 +58,11 @@ def test_badges_are_no_prose():
 def test_the_installed_package_names_the_readmes_system(tmp_path: Path, source: str, number: str):
     claims = {c["text"]: c for c in file_claims(tmp_path, source, "README.md")}
     assert claims[number]["subject"] == "QuokkaServe" and claims[number]["versus"] == "vLLM"
+
+
+def test_a_link_whose_target_holds_parentheses_leaves_only_its_text():
+    text, _ = markdown_to_text(
+        "| Model | Notebook | Speed |\n|---|---|---|\n"
+        "| **Tern (7B)** | [▶️ Open](https://example.org/nb/Tern_(7B)-Vision_DPO.ipynb) | 1.5x faster |\n"
+    )
+    assert "Vision" not in text and "DPO" not in text and "Open | 1.5x faster" in text
