@@ -69,8 +69,8 @@ def competitor_deficits(
     for claim in claims:
         if not claim.sentence or claim.unit not in ("x", "%") or claim.subject_source == "component":
             continue  # a component the clause makes the cause ("<system> with X") is no competitor
-        if not _DEFICIT.match(text, claim.end, claim.sentence[1]):
-            continue
+        if not _DEFICIT.match(text, claim.end, claim.sentence[1]) or _in_a_table_row(text, claim):
+            continue  # (a table's row is no clause: ``Qwen3 | 2x faster | 70% less``, its rows no sentence)
         rival = _clause_subject(text, claim, mentions, own)
         if rival is None:
             continue
@@ -78,6 +78,13 @@ def competitor_deficits(
         named = _own_after(text, claim, mentions, own, primary)
         if named:
             claim.versus, claim.versus_source = named, "phrase"
+
+
+def _in_a_table_row(text: str, claim: Claim) -> bool:
+    """Whether the claim's line is a table's row as the readers leave it: cells joined by `` | ``."""
+    lo = text.rfind("\n", 0, claim.start) + 1
+    hi = text.find("\n", claim.end)
+    return text.count(" | ", lo, hi if hi >= 0 else len(text)) >= 2
 
 
 def _clause_subject(text: str, claim: Claim, mentions: MentionIndex, own: set[str]) -> str | None:

@@ -66,3 +66,16 @@ def test_a_link_whose_target_holds_parentheses_leaves_only_its_text():
         "| **Tern (7B)** | [▶️ Open](https://example.org/nb/Tern_(7B)-Vision_DPO.ipynb) | 1.5x faster |\n"
     )
     assert "Vision" not in text and "DPO" not in text and "Open | 1.5x faster" in text
+
+
+def test_a_deficit_in_a_table_row_is_no_clause_of_another_rows_name(tmp_path):
+    text = (
+        "# Quokka\n\nQuokka trains models faster with less memory.\n\n"
+        "| Model | Notebook | Performance | Memory use |\n|---|---|---|---|\n"
+        "| **Tern (7B)** | [Open](https://example.org/a.ipynb) | 1.5x faster | 50% less |\n"
+        "| **Tern: FastGRPO** | [Open](https://example.org/b.ipynb) | 2x faster | 80% less |\n"
+        "| **Wren (3B)** | [Open](https://example.org/c.ipynb) | 2x faster | 70% less |\n"
+    )
+    memory = [c for c in file_claims(tmp_path, text, "README.md") if c["unit"] == "%"]
+    assert [c["value"] for c in memory] == [50.0, 80.0, 70.0]
+    assert {c["subject"] for c in memory} == {"Quokka"}
