@@ -101,6 +101,9 @@ _JOINT_SECOND = re.compile(rf"^\s*{_NAME}{_JOINED}(?P<n>{_NAME}){_RELEASE}\s*[:ï
 _LONG_LEAD = re.compile(rf"^\s*{_ANNOUNCING}(?P<n>{_NAME}(?:[ \t]+{_NAME}){{2,3}}){_RELEASE}\s*[:ï¼š]")
 # A title that is a platform with what it gained and nothing else ("# FooLib with Bar kernels"): the whole title
 # names the system its results are about.
+# A title that ends in what its work is done with: "Zero-Reload Model Switching with FooServe Sleep Mode" (a name
+# and up to two capitalised words after it, to the title's end).
+_ENDS_WITH_NAME = re.compile(rf"^.{{8,}}?[ \t]+(?:with|using|via)[ \t]+(?P<n>{_NAME}(?:[ \t]+[A-Z][\w.+-]*){{0,2}})\s*$")
 _BARE_WITH = re.compile(rf"^[#\s]*(?P<n>{_NAME}[ \t]+with[ \t]+{_NAME}(?:[ \t]+[a-z]+){{0,2}})\s*$")
 # A headline whose subject is what the post is about: "How Speculative Decoding Boosts FooServe ...",
 # "Fused Kernels Cut Latency by 2x". Its subject is the post's technique.
@@ -190,6 +193,15 @@ def _bare_with(title: str) -> re.Match[str] | None:
     return m if m and acceptable(m.group("n").split()[0]) else None
 
 
+def _title_ends_with_name(title: str, text: str) -> re.Match[str] | None:
+    """ "Zero-Reload Model Switching with FooServe Sleep Mode": the name the title's work is done with, when it
+    has a name's shape and the body uses it as a name at least twice."""
+    m = _ENDS_WITH_NAME.match(title)
+    if not m or not _DISTINCTIVE.search(m.group("n").split()[0], 1) or not acceptable(m.group("n").split()[0]):
+        return None
+    return m if _used_as_name(text, m.group("n")) >= 2 else None
+
+
 def _headline_subject(title: str, text: str) -> re.Match[str] | None:
     """ "How Speculative Decoding Boosts FooServe ...": the headline's subject, when the body writes it (in any
     case) at least twice."""
@@ -229,6 +241,7 @@ def title_name(text: str, title: str | None) -> re.Match[str] | None:
         or _title_joint(head)
         or _title_long_lead(head, text)
         or _bare_with(head)
+        or _title_ends_with_name(head, text)
         or _head_tagline(text)
     )
     if titled and titled.group("n").islower() and text.count(titled.group("n")) < 3:

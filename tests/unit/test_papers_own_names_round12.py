@@ -251,3 +251,15 @@ def test_a_list_of_baselines_the_numbers_follow_as_its_predicate_pairs_in_order(
         (1.06, "Tern", "BarRT"),
         (1.09, "Tern", "FlashFoo"),
     ]
+
+
+def test_a_title_ending_in_what_its_work_is_done_with_names_the_posts_system(tmp_path):
+    # round 22: "<what it does> with <Name ...>" names the post's system at the title's end
+    body = (
+        "## Introduction\n\nSwitching between two models means a full reload today. qServe Warm Pool keeps the "
+        "process, its kernels and its graphs alive while the weights sleep.\n\n"
+        "## Results\n\n**70% faster first inference** for warmed models vs cold starts.\n\n"
+        "With qServe Warm Pool, the total time of five switches drops by 62%.\n"
+    )
+    found = file_claims(tmp_path, _post("Zero-Reload Model Switching with qServe Warm Pool", body), "post.md")
+    assert [(c["value"], c["subject"]) for c in found] == [(70.0, "qServe Warm Pool"), (62.0, "qServe Warm Pool")]
