@@ -74,6 +74,7 @@ def distribute(text: str, claims: list[Claim]) -> None:
             offset = at + len(part)
     _respectively_runs(text, claims)
     _respectively_named_before(text, claims)
+    _respectively_previous_sentence(text, claims)
 
 
 #: Numbers joined by a slash into one run ("9.0×/8.3×/7.0×", one value a setting: batch size 8/16/32).
@@ -142,6 +143,29 @@ def _respectively_named_before(text: str, claims: list[Claim]) -> None:
             for claim, name in zip(run, names, strict=True):
                 claim.versus = CITATION.sub("", name.group()).strip()
                 claim.versus_span, claim.versus_source = (name.start(), name.end()), "respectively"
+
+
+def _respectively_previous_sentence(text: str, claims: list[Claim]) -> None:
+    """A list of numbers with "respectively" and no baseline in its sentence goes on from the sentence before
+    when that one paired as many numbers of the same subject with its baselines in order ("A outperforms B and C
+    by 1.7x and 1.3x, respectively. In communication latency alone, A reduces it by 3.7x and 1.8x,
+    respectively"): the same baselines, in the same order."""
+    sentences = sorted(_by_sentence(claims).items())
+    for (previous_sentence, before), (sentence, group) in zip(sentences, sentences[1:], strict=False):
+        if (
+            text[previous_sentence[1] : sentence[0]].strip()  # (the very next sentence only)
+            or len(group) < 2
+            or len(group) != len(before)
+            or any(c.versus is not None for c in group)
+            or not _RESPECTIVELY.search(text, *sentence)
+            or any(c.versus_source != "respectively" for c in before)
+            or len({c.subject for c in [*before, *group]}) != 1
+            or "\n\n" in text[previous_sentence[1] : sentence[0]]  # (a paragraph between: another topic)
+        ):
+            continue
+        for claim, previous in zip(sorted(group, key=lambda c: c.start), sorted(before, key=lambda c: c.start),
+                                   strict=True):
+            claim.versus, claim.versus_span, claim.versus_source = previous.versus, None, "respectively"
 
 
 def _respectively_runs(text: str, claims: list[Claim]) -> None:

@@ -111,3 +111,16 @@ def test_a_second_verb_after_but_keeps_the_clauses_subject():
         "FI_Paged improves throughput at short prompts, but degrades at long prompts by up to 40% due to recomputation."
     )
     assert claims_by_text(text)["40%"]["subject"] == "FI_Paged"
+
+
+def test_respectively_without_baselines_goes_on_from_the_sentence_before():
+    text = (
+        "We present Wren, a device-driven runtime. Results show that Wren outperforms Alder and Birch by 1.66x and "
+        "1.25x, respectively. In terms of communication latency alone, Wren reduces it by 3.68x and 1.77x, "
+        "respectively.\n\nIn another study, Wren cuts the memory by 20% and 10%, respectively."
+    )
+    claims = claims_in_order(text)
+    assert [(c["value"], c["versus"]) for c in claims[:4]] == [
+        (1.66, "Alder"), (1.25, "Birch"), (3.68, "Alder"), (1.77, "Birch"),
+    ]
+    assert [c["versus"] for c in claims[4:]] == [None, None]  # a paragraph later: no list of its own to go on
