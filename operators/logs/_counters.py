@@ -529,7 +529,7 @@ def listed_counter(cluster: Cluster, names: dict[int, str]) -> int | None:
         return None
     places = list(range(opened + 1, len(t) - 1, 2))
     # before the list only a logger's prefix (a level's word names no value of the list); no key of its own
-    if any(t[p] != "<*>" for p in places) or any(p < opened and t[p] == "<*>" and p in names for p in names):
+    if any(t[p] != "<*>" for p in places) or any(p < opened and t[p] == "<*>" for p in names):
         return None
     whole = [p for p in places if all(row[2][p].isdigit() for row in rows if p < len(row[2]))]
     if len(whole) != 1 or not all(_MEASURED.match(row[2][p]) for row in rows for p in places if p not in whole):

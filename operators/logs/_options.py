@@ -27,7 +27,9 @@ _KEYS = "|".join(sorted(OPTION_SETTINGS, key=len, reverse=True))
 #: A line that is one option (``batch_size: 192``, ``  world_size = 4``, ``--batch_size 32``).
 _ALONE = re.compile(rf"^\s*(?:-{{0,2}})(?P<key>{_KEYS})\s*(?:[:=]\s*|\s+)(?P<value>\d+)\s*,?\s*$")
 #: A one-line dump of a script's arguments: ``Namespace(...)``, ``args: {...}``, ``Options(...)``.
-_DUMP = re.compile(r"(?i)(?:\bnamespace\(|\b(?:args|arguments|options|opts|config|hparams|flags)\s*[:=]?\s*[({])")
+#: The words a script names a dump of its arguments with (``_settings_lines`` reads the same words, and more).
+DUMP_WORDS = ("args", "arguments", "options", "opts", "config", "hparams", "flags")
+_DUMP = re.compile(rf"(?i)(?:\bnamespace\(|\b(?:{'|'.join(DUMP_WORDS)})\s*[:=]?\s*[({{])")
 #: One option inside such a dump (``batch_size=192``, ``'batch_size': 192``).
 _IN_DUMP = re.compile(rf"(?<![\w.])['\"]?(?P<key>{_KEYS})['\"]?\s*[:=]\s*(?P<value>\d+)(?![\w.])")
 

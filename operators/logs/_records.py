@@ -26,9 +26,9 @@ def records_of_line(text: str) -> list[str] | None:
     a bar redrawn with carriage returns (``last_draws``), or a logger's records pasted without line breaks (split
     before each date and time glued to the text before it); ``None`` where the line is one record."""
     if "\r" in text.rstrip("\r"):
-        return last_draws(text)
+        return last_draws(text.split("\r"))
     if text.count("%|") >= 2 and len(draws := _glued_draws(text)) > 1:
-        return last_draws("\r".join(draws))
+        return last_draws(draws)
     if not GLUED_STAMP.search(text):
         return None
     return [part for part in GLUED_STAMP.split(text) if part.strip()]
@@ -68,11 +68,12 @@ def _glued_draws(text: str) -> list[str]:
 _BAR_AT = re.compile(r"(\d+)/\d+\s*\[")
 
 
-def last_draws(text: str) -> list[str]:
-    """The draws of a progress bar redrawn with carriage returns on one line (``10/100 [..., loss=2.0]\\r
-    20/100 [..., loss=1.9]``), each a record of its own: the last draw at each position (a bar redrawn at one
-    count for its clock alone is one record), text that is no bar kept as it is."""
-    draws = [part for part in text.split("\r") if part.strip()]
+def last_draws(parts: list[str]) -> list[str]:
+    """The draws of a progress bar redrawn on one line (``parts``: its pieces between carriage returns,
+    ``10/100 [..., loss=2.0]`` then ``20/100 [..., loss=1.9]``, or its glued draws), each a record of its own:
+    the last draw at each position (a bar redrawn at one count for its clock alone is one record), text that is
+    no bar kept as it is."""
+    draws = [part for part in parts if part.strip()]
     kept = []
     for at, draw in enumerate(draws):
         here = _BAR_AT.search(draw)

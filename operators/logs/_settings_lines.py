@@ -6,6 +6,8 @@ for them."""
 
 from __future__ import annotations
 
+from assay.operators.logs._options import DUMP_WORDS
+
 
 def counts_its_noun(template: list[str], pos: int) -> bool:
     """Whether the whole number at ``pos`` counts the plural noun after it, a field of its own (``Model Summary:
@@ -30,10 +32,11 @@ def restated(rows: list, metrics: dict[int, str]) -> bool:
     return all(len({row[2][pos] for row in rows if pos < len(row[2])}) == 1 for pos in metrics)
 
 
-#: Words a script opens a dump of its settings with (``hyperparameters: lr0=0.01, ...``, ``Namespace(lr=0.1,``).
+#: Words a script opens a dump of its settings with (``hyperparameters: lr0=0.01, ...``, ``Namespace(lr=0.1,``):
+#: the options reader's, and the spellings of hyperparameters and settings.
 _SETTINGS_WORDS = {
-    "hyperparameters", "hyper-parameters", "hyp", "hparams", "args", "arguments", "options", "opts", "config",
-    "configuration", "settings", "params", "parameters", "flags", "namespace",
+    *DUMP_WORDS, "namespace", "hyperparameters", "hyper-parameters", "hyp", "configuration", "settings", "params",
+    "parameters",
 }
 
 

@@ -22,6 +22,7 @@ from assay.operators.papers._baselines import inside
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import MentionIndex
 from assay.operators.papers._subjects import _NOT_TOPIC_BEFORE, _SELF_WORDS, _TOPIC_BREAK
+from assay.operators.papers._table_units import CELL_SEP
 
 #: What a share is a share of when it is a level: (pattern after "N% of (the)", example).
 IDEALS: tuple[tuple[str, str], ...] = (
@@ -84,7 +85,7 @@ def _in_a_table_row(text: str, claim: Claim) -> bool:
     """Whether the claim's line is a table's row as the readers leave it: cells joined by `` | ``."""
     lo = text.rfind("\n", 0, claim.start) + 1
     hi = text.find("\n", claim.end)
-    return text.count(" | ", lo, hi if hi >= 0 else len(text)) >= 2
+    return text.count(CELL_SEP, lo, hi if hi >= 0 else len(text)) >= 2
 
 
 def _clause_subject(text: str, claim: Claim, mentions: MentionIndex, own: set[str]) -> str | None:

@@ -206,7 +206,7 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
                 name.lower() not in known_names
                 # said twice as a word of its own, not inside a compound ("Low-Latency ... Latency drops")
                 and len(occurrences(text, name, True, 2)) >= 2
-                and not re.search(rf"(?<![A-Za-z]){re.escape(name.lower())}(?![A-Za-z])", text)
+                and not _written_in_lower_case(text, name.lower())
                 and ("-" not in name or _DISTINCTIVE.search(name, 1))  # "First-time requests": ordinary words
             ):
                 add(name, m.start("n"), 0.6, "verb")
@@ -289,7 +289,7 @@ def _ordinary_word(text: str, name: str, lang: str) -> bool:
     """A capitalised word the (non-CJK) text also writes in lower case ("Compute" / "compute")."""
     if lang in ("zh", "ja", "ko") or _DISTINCTIVE.search(name, 1):
         return False
-    return re.search(rf"(?<![A-Za-z]){re.escape(name.lower())}(?![A-Za-z])", text) is not None
+    return _written_in_lower_case(text, name.lower())
 
 
 def _frequent_names(text: str, lang: str, known: list[Mention]) -> list[tuple[str, int]]:
@@ -368,7 +368,7 @@ def _without_addresses(text: str) -> str:
 
 
 def _written_in_lower_case(words: str, low: str) -> bool:
-    """Whether ``words`` (from :func:`_without_addresses`) use ``low`` as an ordinary lower-case word."""
+    """Whether ``words`` (a text, or :func:`_without_addresses`) use ``low`` as an ordinary lower-case word."""
     return re.search(rf"(?<![A-Za-z]){re.escape(low)}(?![A-Za-z])", words) is not None
 
 
