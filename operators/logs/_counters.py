@@ -22,13 +22,19 @@ from assay.operators.logs._step_keys import (
 )
 
 
-def _short_of_total(cluster: Cluster, pos: int) -> bool:
-    """Whether the count at ``pos`` is printed with its total (``100/110``) and stops short of it on every record."""
+def _within_its_total(cluster: Cluster, pos: int) -> bool:
+    """Whether the count at ``pos`` is printed with its total on every record and stops short of it
+    (``100/110``), or is the iteration field of a logger's record, in brackets of its own (MMEngine's
+    ``[3][110/110]``): a count of iterations that stands at its epoch's end because the epoch is shorter than the
+    logging interval, not a bar drawn to its end."""
     template = cluster.template
     if template[pos + 1 : pos + 3] != ["/", "<*>"]:
         return False
     pairs = [(whole_number(row[2][pos]), whole_number(row[2][pos + 2])) for row in cluster.rows]
-    return all(n is not None and total is not None and n < total for n, total in pairs)
+    if any(n is None or total is None or n > total for n, total in pairs):
+        return False
+    bracketed = template[pos - 1 : pos] == ["["] and template[pos + 3 : pos + 4] == ["]"]
+    return bracketed or all(n < total for n, total in pairs)
 
 
 def moving_counter(
@@ -57,9 +63,10 @@ def moving_counter(
     # (over two records already where the epoch beside it goes up: ``Epoch 6 | ... | Steps: 289`` then ``Epoch 7
     # | ... | Steps: 289`` prints the epoch's length)
     still = len({row[2][pos] for row in rows}) == 1 and (len(rows) >= 3 or _epoch_rises(cluster, pos, names))
-    if still and _short_of_total(cluster, pos) and _epoch_rises(cluster, pos, names, split_too=True):
-        # one record an epoch at the same place short of the epoch's end (``Epoch(train) [3][100/110]``, a record
-        # every 100 iterations of 110): the record's place in its epoch, made global as any in-epoch counter
+    if still and _within_its_total(cluster, pos) and _epoch_rises(cluster, pos, names, split_too=True):
+        # one record an epoch at the same place in it (``Epoch(train) [3][100/110]``, a record every 100
+        # iterations of 110; ``[3][8/8]``, an epoch of 8 under an interval of 50): the record's place in its
+        # epoch, made global as any in-epoch counter with its total (docs/gold-conventions.md D7)
         still = False
     by_epoch = not still and names is not None and "epoch" in names.get(pos, "").lower() and len(rows) >= 2
     if names and not still:

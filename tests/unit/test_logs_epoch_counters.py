@@ -189,7 +189,18 @@ def test_one_record_an_epoch_short_of_its_end_is_made_global(tmp_path):
     assert [v for _, v in log.series("epoch")] == [1, 2, 3, 4]
 
 
-def test_one_record_an_epoch_at_its_end_is_the_epoch_s(tmp_path):
-    # a bar drawn to its end each time (250/250): the epoch's record, at the epoch
-    lines = [_split_qualified(epoch, 250, 1.0 - epoch / 10) for epoch in (1, 2, 3, 4)]
-    assert _steps(_log(tmp_path, lines)) == [1, 2, 3, 4]
+def test_one_record_an_epoch_at_its_end_is_made_global_too(tmp_path):
+    # an epoch of 250 iterations under a longer logging interval: MMEngine logs each epoch's last iteration,
+    # [k][250/250], which is the run's iteration k * 250 (its evaluation lines are placed there too)
+    lines = []
+    for epoch in (1, 2, 3, 4):
+        lines.append(_split_qualified(epoch, 250, 1.0 - epoch / 10))
+        if epoch % 2 == 0:
+            lines.append(
+                f"2024/02/03 04:05:06 - mmengine - INFO - Epoch(val) [{epoch}][5/5]    coco/bbox_mAP: 0.{epoch}000  "
+                "data_time: 0.0400  time: 0.0800"
+            )
+    log = _log(tmp_path, lines)
+    assert _steps(log) == [250, 500, 750, 1000]
+    assert [s for s, _ in log.series("val_coco_bbox_map")] == [500, 1000]
+    assert "restart" not in log.event_kinds()
