@@ -62,6 +62,10 @@ _LAYER_TABLE = {
     # the same with a dash a format string wrote as an en or em dash
     "logger_dash": (rf"[–—][ \t]+[\w.<>-]+[ \t]+[–—][ \t]+{_LEVEL}[ \t]+[–—][ \t]",
                     "2024-05-06 07:08:09,123 — trainer.vpg — INFO — step 10 loss 2.5"),
+    # the level and the time in brackets before a dash (WeNet's family of speech toolkits, WeSpeaker and WeSep:
+    # ``format='[ %(levelname)s : %(asctime)s ] - %(message)s'``)
+    "level_time": (rf"\[[ \t]*{_LEVEL}[ \t]*:[ \t]*\d{{4}}-\d{{2}}-\d{{2}}[ T]\d{{2}}:\d{{2}}:\d{{2}}(?:[.,]\d+)?[ \t]*\][ \t]*-[ \t]",
+                   "[ INFO : 2024-05-06 07:08:09,123 ] - step 10 loss 2.5"),
     "pylevel": (rf"{_LEVEL}:[\w.<>-]*:[ \t]?", "INFO:__main__:step 10 loss 2.5"),
     "loguru": (rf"\|[ \t]*{_LEVEL}[ \t]*\|[ \t]*[\w.<>-]+:[\w.<>-]+:\d+[ \t]+-[ \t]",
                "2024-05-06 07:08:09.123 | INFO     | train:main:42 - step 10 loss 2.5"),

@@ -380,12 +380,17 @@ def _split_row(
     """A row whose first cell names a split and whose other cells are numbers (a report after an epoch, one row a
     split: ``train | 0.98 | ...``, ``vali | 1.39 | ...``): each value under its column's name, the split's prefix
     before it (the validation row's loss is ``val_loss``, the test row's ``test_loss``), at the step of the lines
-    before the table."""
+    before the table. A table whose rows each name their phase beside a step column (tableprint's ``| PHASE|
+    EPOCH| ITER| LOSS|`` over ``| TRAIN| 14| 100| -6.30|``, as WeNet's family prints) is a log of steps: a row is
+    at its step."""
     prefix = SPLIT_LABELS.get(cells[0].strip().lower())
     rest = values[1:]
     if prefix is None or len(rest) < 1 or not all(isinstance(v, tuple) for v in rest):
         return False
-    metrics = {i: name for i, column in enumerate(header.names) if i and (name := series_name(column))}
+    at = _named_step(header)
+    if at is not None and 0 < at < len(cells) and cells[at].strip().isdigit():
+        current = int(cells[at])
+    metrics = {i: name for i, column in enumerate(header.names) if i and i != at and (name := series_name(column))}
     pick_loss(metrics, dict(enumerate(header.names)))
     for i, name in metrics.items():
         if i < len(values) and isinstance(values[i], tuple):

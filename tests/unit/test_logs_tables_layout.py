@@ -76,3 +76,23 @@ def test_no_column_rises_so_no_step_is_invented(tmp_path):
     log = parse_log(write_log(tmp_path, lines))
     assert steps_of(log) == []
     assert [v for _, v in log.series("loss")] == [0.9, 0.8, 0.7, 0.6]
+
+
+def test_a_table_whose_rows_name_their_phase_beside_a_step_column_is_read_at_its_steps(tmp_path):
+    # tableprint's frame and header, as WeNet's family of toolkits prints an epoch's rows behind its logger's
+    # bracketed level and time
+    def logged(text: str) -> str:
+        return f"[ INFO : 2025-03-04 05:06:07,890 ] - {text}"
+
+    rule = "+" + "+".join(["-" * 10] * 5) + "+"
+    lines = [logged("Starting epoch 7"), logged(rule)]
+    lines.append(logged("|" + "|".join(f"{c:>10}" for c in ("PHASE", "EPOCH", "ITER", "LOSS", "LR")) + "|"))
+    lines.append(logged(rule))
+    for k in range(1, 5):
+        cells = ("TRAIN", "7", str(50 * k), f"{-3.0 - k / 10:.4f}", f"{0.0005 - k / 1e6:.8f}")
+        lines.append(logged("|" + "|".join(f"{c:>10}" for c in cells) + "|"))
+    log = parse_log(write_log(tmp_path, lines))
+    assert steps_of(log) == [50, 100, 150, 200]
+    assert log.series("loss")[-1] == (200, -3.4)
+    assert [s for s, _ in log.series("lr")] == [50, 100, 150, 200]
+    assert "epoch" in log.run["config"]
