@@ -1,10 +1,12 @@
 """Lines that state a run's settings rather than record its progress, told by their shape: a configuration
 printed again as it was (each time a process starts), a command's options (``--seed 99 --epoch 80``), a dump
 opened by a word that names settings (``hyperparameters: lr0=0.01, ...``), and a whole number that counts the
-noun after it (``Model Summary: 355 layers, 3094312 parameters``). The general reader (``_emit``) writes no rows
-for them."""
+noun after it (``Model Summary: 355 layers, 3094312 parameters``), and the rows of a table of settings
+(``Arguments | Values``). The general reader (``_emit``, ``fallback``) writes no rows for them."""
 
 from __future__ import annotations
+
+import re
 
 from assay.operators.logs._options import DUMP_WORDS
 
@@ -59,3 +61,40 @@ def command_line(template: list[str], metrics: dict[int, str]) -> bool:
         key = pos - 2 if template[pos - 1 : pos] == ["="] else pos - 1
         flagged += key >= 2 and template[key - 2 : key] == ["-", "-"]
     return flagged >= 2 and flagged * 2 > len(metrics)
+
+
+#: The header of a two-column table of settings (``Arguments | Values``, ``Parameter | Value``, ``Key | Value``),
+#: as scripts print their arguments before training (ReChorus' ``format_arg_str``, tabulate's ``psql`` layout).
+SETTINGS_HEADER = (
+    r"^\s*\|?\s*(?i:arguments?|args|parameters?|params|options?|hyper-?parameters?|config(?:uration)?|settings?"
+    r"|keys?|names?|hparams?)\s*\|\s*(?i:values?)\s*\|?\s*$"
+)
+_SETTINGS_HEADER = re.compile(SETTINGS_HEADER)
+#: A row of such a table: a name, a bar, a value (``lr | 0.001``, ``metric | ["NDCG","HR"]``).
+_SETTINGS_ROW = re.compile(r"^\s*\|?\s*(?P<key>[A-Za-z_][\w.\-/]*)\s*\|\s*(?P<value>[^|]*?)\s*\|?\s*$")
+#: A rule of the table's frame (``=====``, ``+------+-------+``).
+_FRAME_RULE = re.compile(r"^\s*[=\-+|]{3,}\s*$")
+
+
+class SettingsTable:
+    """A two-column table of settings under its header (``Arguments | Values`` between rules of ``=``): its rows
+    are the run's settings, never records (its ``epoch | 100`` is the number of epochs asked for, no step, and
+    its ``lr | 0.001`` no point of a curve). The table ends at the first line of another shape."""
+
+    def __init__(self) -> None:
+        self.open = False
+
+    def see(self, text: str) -> tuple[str, str] | bool:
+        """True for the header or a rule of the table, a row's ``(key, value)``, False for any other line."""
+        if _SETTINGS_HEADER.match(text):
+            self.open = True
+            return True
+        if not self.open:
+            return False
+        if _FRAME_RULE.match(text):
+            return True
+        row = _SETTINGS_ROW.match(text)
+        if row:
+            return row["key"], row["value"]
+        self.open = False
+        return False

@@ -31,6 +31,7 @@ from assay.operators.logs._metric_words import METRIC_WORD
 from assay.operators.logs._miner import TemplateMiner, tokens_of
 from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._records import BAR_GLUED, context_step, records_of_line, second_lines, step_before
+from assay.operators.logs._settings_lines import SETTINGS_HEADER, SettingsTable
 from assay.operators.logs._split_headings import HEADING, RESTATED, SplitHeadings
 from assay.operators.logs._steps import (
     BARE_BAR,
@@ -104,6 +105,7 @@ class GenericParser(LogParser):
         + "|" + TREE_LINE  # a node of a report drawn as a tree (``├── Validation``)
         + r"|^\s*[|┃│║][^\n]*[|┃│║]\s*$"  # a row of a bordered table (``| step | loss |``, ``┃ step ┃``)
         + "|" + OPTION_LINES + "|" + LISTED_STEP  # a script's options (``world_size: 8``); a step in a list
+        + "|" + SETTINGS_HEADER  # the header of a table of settings (``Arguments | Values``): its rows are none
         + r"|^\s*\[\d+\]:?\s+[A-Za-z]\w*(?:'s\s|-)[\w@.\-]+\s*:\s*[-+]?\.?\d"  # a booster's round: ``[10]  train's l2: 0.1``
     )
     #: the lines mined; ``interesting`` also takes a table's header or row of other shapes (``TABLE_LINE``)
@@ -160,8 +162,15 @@ class _Stream:
         self.blocks = KeyBlocks(out, self._line, self._record_at)
         self.finer = False  # a counter finer than the epoch was seen
         self.headings = SplitHeadings()
+        self.settings = SettingsTable()
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
+        setting = self.settings.see(text)
+        if setting:  # a table of settings: its rows are the run's options, no records
+            if isinstance(setting, tuple) and not self.steps:
+                for name, value in options_of(f"{setting[0]}: {setting[1]}").items():
+                    self.out.setting(name, value, line_no)
+            return
         if (pieces := records_of_line(text)) is not None:  # a bar's draws, records pasted without line breaks
             for piece in pieces:
                 self.parse_line(piece, line_no, rank)

@@ -25,6 +25,9 @@ _CUT_DICT = re.compile(r"\{'(?:loss|eval_|train_runtime|learning_rate|grad_norm|
 _DICT_TAIL = re.compile(r"^\s*'[^'{}]+':[^{}]*\}\s*$")
 _PAIR = re.compile(r"'(?P<key>[^']+)':\s*(?P<value>tensor\([^)]*\)|np\.\w+\([^)]*\)|'[^']*'|[^,}]+)")
 _BAR = re.compile(r"(?P<n>\d+)/(?P<total>\d+) \[")
+#: A bar's rate in a unit other than iterations (``126.32 examples/s``, ``3.1ba/s``): the ``datasets`` library's
+#: bars over a dataset's rows (``Map``, ``Tokenizing``, ``Filter``), drawn before training, which count no steps.
+_RATE_NOT_ITERATIONS = re.compile(r"\d\s*(?!it/s\b)[A-Za-z]+/s\b|\ds/(?!it\b)[A-Za-z]+\b")
 _SETUP = {
     "num examples": "num_examples",
     "num epochs": "num_epochs",
@@ -181,7 +184,7 @@ class HFTrainerParser(LogParser):
             # anything after a cut record says it was not the last line (a wrapped record's first half)
             self.cut = None
             m = _BAR.search(segment)
-            if m and "%|" in segment and self._progress(int(m.group("n")), int(m.group("total"))):
+            if m and "%|" in segment and not _RATE_NOT_ITERATIONS.search(segment, m.end()) and self._progress(int(m.group("n")), int(m.group("total"))):
                 self.out.gave_step(line_no)
             saved = _SAVED_AT.search(segment)
             if saved and self.bar_step is not None and int(saved[1]) > self.bar_step:

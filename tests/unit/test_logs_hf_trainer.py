@@ -79,3 +79,24 @@ def test_numbered_dicts_count_training_logs_only(tmp_path):
     parsed = parse_log(path)
     assert parsed.series("loss") == [(None, 3.2101), (None, 2.9876), (None, 2.7654)]
     assert parsed.series("val_loss") == [(None, 2.8765)]
+
+
+def test_a_datasets_bar_over_rows_gives_no_step(tmp_path):
+    # the datasets library's map bar counts examples before training: the dicts after it are not at its count
+    bar = "█" * 40
+    lines = [
+        "Loading the corpus",
+        f"Map (num_proc=2): 100%|{bar}| 4000/4000 [00:07<00:00, 540.12 examples/s]",
+        "***** Running training *****",
+        "  Num examples = 4,000",
+    ]
+    lines += [
+        f"{{'loss': {3.0 - k / 10:.4f}, 'grad_norm': 1.5, 'learning_rate': 2e-05, 'epoch': {k / 4:.2f}}}"
+        for k in range(1, 5)
+    ]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    parsed = parse_log(path)
+    loss = parsed.series("loss")
+    assert len(loss) == 4 and loss[-1][1] == pytest.approx(2.6)
+    assert 4000 not in {s for s, _ in loss}

@@ -39,3 +39,26 @@ def test_a_batch_size_after_the_first_record_is_no_option(tmp_path):
     lines = [*_records(2), "batch_size: 500", *_records(4)[2:]]
     log = parse_log(write_log(tmp_path, lines, "late.log"))
     assert log.run["micro_batch_size"] is None
+
+
+def test_a_table_of_arguments_and_values_is_settings_not_records(tmp_path):
+    # a script that prints its arguments as a two-column table between rules, behind the first line's logger
+    # prefix only: its ``epoch | 60`` is the epochs asked for, no step, and its ``lr | 0.002`` no point of a curve
+    rule = "=" * 36
+    lines = [
+        "INFO:root:Namespace(model_name='GRU4Rec')",
+        "INFO:root:",
+        rule,
+        " Arguments      | Values            ",
+        rule,
+        " batch_size     | 128               ",
+        " epoch          | 60                ",
+        " lr             | 0.002             ",
+        " optimizer      | Adam              ",
+        rule,
+    ]
+    lines += [f"INFO:root:Epoch {k:<4}  loss={0.7 - k / 20:.4f} [2.1 s]" for k in range(1, 5)]
+    log = parse_log(write_log(tmp_path, lines, "rec.log"))
+    assert [s for s, _ in log.series("loss")] == [1, 2, 3, 4]
+    assert not log.series("lr")
+    assert log.run["micro_batch_size"] == 128
