@@ -131,6 +131,11 @@ EVENTS: tuple[EventRule, ...] = (
     # './runs/44k/G_8000.pth' (iteration 96)``)
     EventRule("restart", r"\bloaded (?:the )?(?:model )?checkpoint\s+['\"]?[^\s'\"]*\.(?:pth?|ckpt|safetensors)\b",
               "2024-03-02 10:14:05,311\t44k\tINFO\tLoaded checkpoint './runs/44k/G_8000.pth' (iteration 96)"),
+    # a process launched to resume, its arguments printed back (detectron2's ``Command line arguments:
+    # Namespace(..., resume=True, ...)``), not a config key that is only set (``resume: true`` in a dump)
+    EventRule("restart", r"\b(?:command line arguments|arguments|args)\b[^\n]{0,20}\bnamespace\([^\n]*\bresume=True\b",
+              "[03/04 05:06:07] seg INFO: Command line arguments: Namespace(config_file='r50.yaml', resume=True, "
+              "num_gpus=4)"),
     EventRule("failure", r"ChildFailedError|failed \(exitcode: -?[1-9]|Worker group FAILED",
               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: train.py FAILED"),
     EventRule("failure", r"exits with return code = -?[1-9]|Exited with exit code [1-9]|exit code: -?[1-9]"
@@ -178,6 +183,12 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("nan", r"became infinite or nan|loss became nan|non-finite loss|loss is not finite|= (?:nan|inf) is not finite"
               r"|gradients are nan|\bnan encountered|Invalid loss, terminating training",
               "FloatingPointError: Loss became infinite or NaN at iteration=88!"),
+    # an exception a script raises on its own check, its message the non-finite loss (``ValueError: loss=nan``)
+    EventRule("nan", r"\b\w*(?:Error|Exception):[^\n]*\bloss\s*[=:]\s*-?(?:nan|inf)\b",
+              "RuntimeError: loss=nan, value_loss=nan at update 312"),
+    # a model's outputs gone non-finite and the run said to have diverged (detectron2's box-head check)
+    EventRule("nan", r"\bcontains? (?:inf/nan|nan/inf)\b[^\n]*\btraining has diverged\b",
+              "FloatingPointError: Predicted masks contain Inf/NaN. Training has diverged."),
     # a run said to have diverged, with the loss's non-finite value on the line (TensorFlow's NanTensorHook)
     EventRule("nan", r"\b(?:model|training|run|loss) diverged\b[^\n]*\b(?:nan|inf)\b",
               "ERROR:trainer: run diverged at update 77, loss = NaN"),

@@ -161,6 +161,7 @@ class HFTrainerParser(LogParser):
         super().__init__(out, prefix)
         self.bar_step: int | None = None
         self.bar_total: int | None = None
+        self.at_bar: tuple[int, float | None] | None = None  # the bar's step and the epoch of the first dict there
         self.ordinal = 0
         # Dicts printed before the first training bar wait for it: the bar drawn right after a dict shows
         # the step it was logged at (numbering them would call the first one step 1).
@@ -272,8 +273,22 @@ class HFTrainerParser(LogParser):
 
     def _step(self, entry: dict) -> int:
         if self.bar_step is not None:
-            return self.bar_step
+            return self._after_the_bar(entry)
         return self._epoch_step(entry) or self.ordinal
+
+    def _after_the_bar(self, entry: dict) -> int:
+        """The step of a dict printed after the last bar drawn: the bar's, unless a dict already took that step
+        at a smaller epoch (a console that printed the next dicts without drawing the bar again): the Trainer's
+        epoch is its step over the steps of an epoch, so the step goes on from that dict's by the epochs'
+        ratio (``'epoch': 0.0147`` at bar 20, then ``'epoch': 0.0221`` alone: step 30)."""
+        epoch = entry.get("epoch")
+        step, first = self.bar_step, self.at_bar
+        if first is None or first[0] != step:
+            self.at_bar = (step, epoch)
+            return step
+        if epoch and first[1] and epoch > first[1] and step:
+            return round(step * epoch / first[1])
+        return step
 
     def _epoch_step(self, entry: dict) -> int | None:
         settings = self.out.settings

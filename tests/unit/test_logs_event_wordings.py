@@ -141,3 +141,23 @@ def test_a_saves_step_is_never_the_milliseconds_of_its_clock(tmp_path):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     saves = [e["step"] for e in parse_log(str(path)).events if e["kind"] == "checkpoint"]
     assert saves == [500]
+
+
+def test_a_run_that_diverges_and_is_launched_again_to_resume(tmp_path):
+    # a detector's non-finite outputs end the run; a new process starts with resume=True in its arguments
+    def at(clock: str, text: str) -> str:
+        return f"[03/04 {clock}] seg.engine INFO: {text}"
+
+    lines = [at("05:06:0" + str(k), f"iter: {100 + 20 * k}  total_loss: {0.5 - k / 100:.3f}  lr: 0.01") for k in range(5)]
+    lines += [
+        "[03/04 05:07:00] seg.engine.loop ERROR: Exception during training:",
+        "Traceback (most recent call last):",
+        '  File "loop.py", line 40, in train',
+        "FloatingPointError: Predicted masks contain Inf/NaN. Training has diverged.",
+        at("05:20:00", "Rank of current process: 0. World size: 4"),
+        at("05:20:01", "Command line arguments: Namespace(config_file='r50.yaml', resume=True, num_gpus=4)"),
+    ]
+    path = tmp_path / "log.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kinds = parse_log(str(path)).event_kinds()
+    assert "nan" in kinds and "restart" in kinds

@@ -100,3 +100,19 @@ def test_a_datasets_bar_over_rows_gives_no_step(tmp_path):
     loss = parsed.series("loss")
     assert len(loss) == 4 and loss[-1][1] == pytest.approx(2.6)
     assert 4000 not in {s for s, _ in loss}
+
+
+def test_dicts_printed_without_the_bar_drawn_again_go_on_by_their_epochs(tmp_path):
+    # a console that glues a dict after the bar at step 20, then prints the next dicts on their own lines
+    bar = "#" * 10
+    per_epoch = 400
+    lines = ["***** Running training *****"]
+    lines.append(
+        f"  5%|{bar}| 20/{per_epoch} [00:04<01:20,  4.70it/s]"
+        f"{{'loss': 1.2, 'learning_rate': 4e-05, 'epoch': {20 / per_epoch}}}"
+    )
+    for step in (30, 40, 50):
+        lines.append(" " * 40 + f"{{'loss': {1.2 - step / 500:.3f}, 'learning_rate': 4e-05, 'epoch': {step / per_epoch}}}")
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert [s for s, _ in parse_log(path).series("loss")] == [20, 30, 40, 50]
