@@ -302,6 +302,7 @@ def emit_series(
             if name == "val_loss" and key_slug(names[pos]) not in _VAL_LOSS_WORDS and split_error(names[pos]):
                 metrics[pos] = key_slug(names[pos])
     keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics), cluster.template)
+    _split_of_the_loss(metrics, names)  # (a second validation loss term kept apart above by its printed name)
     if summary:  # ``avg`` or ``total``: how the line sums the steps up
         metrics = {pos: f"epoch_{summary}_{name}" for pos, name in metrics.items()}
     elif cluster.epoch_of_finer or says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):

@@ -396,8 +396,13 @@ def series_name(word: str, keep_unknown: bool = True) -> str | None:
     if name is None and loss_by_ending(slug):
         name = extra_metric_name(word)  # a loss term: :func:`pick_loss` says whether it is the loss
     if name is None and keep_unknown and not is_step_key(word) and slug not in _NOT_SERIES:
-        name = extra_metric_name(word)
+        name = None if _SIZE_COUNT.match(slug) else extra_metric_name(word)
     return name
+
+
+#: Names of a count that sizes the run or its epochs, printed once an epoch (fairseq's ``grouped total_num_itrs =
+#: 794``, ``num_batches: 500``, ``steps_per_epoch: 300``): a setting restated, no series of progress.
+_SIZE_COUNT = re.compile(r"^(?:total_num_[a-z_]+|(?:num|total)_(?:itrs|iters|batches)|[a-z_]+_per_epoch)$")
 
 
 #: Words that name no series of their own: bookkeeping (a version, a rank, an ETA) and units.

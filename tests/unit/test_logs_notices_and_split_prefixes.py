@@ -45,3 +45,22 @@ def test_a_split_prefix_on_the_loss_names_the_records_other_values(tmp_path):
     assert log.series("val_loss") == [(200, 3.9), (400, 3.8)]
     assert [v for _, v in log.series("val_wps")] == [3000.0, 3000.0]
     assert "valid_wps" not in set(log.metrics.column("name").to_pylist())
+
+
+def test_a_second_loss_term_of_an_evaluation_and_the_iterators_size_are_no_training_series(tmp_path):
+    # the evaluation's record prints its total and two terms under the split's prefix; each epoch's iterator
+    # prints how many iterations it holds
+    lines = []
+    for epoch, updates in ((3, 600), (4, 800)):
+        lines.append(f"[2024-05-06 11:0{epoch}:00,100][acme.data.iterators][INFO] - grouped total_num_itrs = 200")
+        for k in (1, 2):
+            step = updates - 200 + 100 * k
+            rec = {"epoch": epoch, "loss": f"{3 - step / 1000:.3f}", "ce_loss": "0.9", "num_updates": str(step)}
+            lines.append(f"[2024-05-06 11:0{epoch}:0{k},100][train_inner][INFO] - {json.dumps(rec)}")
+        valid = {"epoch": epoch, "valid_loss": "0.31", "valid_ce_loss": "0.80", "valid_aux_loss": "0.25",
+                 "valid_num_updates": str(updates)}
+        lines.append(f"[2024-05-06 11:0{epoch}:04,100][valid][INFO] - {json.dumps(valid)}")
+    log = parse_log(write_log(tmp_path, lines))
+    names = set(log.metrics.column("name").to_pylist())
+    assert {"val_loss", "val_ce_loss", "val_aux_loss"} <= names
+    assert not {n for n in names if n.startswith("valid_")} and "total_num_itrs" not in names
