@@ -214,6 +214,7 @@ def emit_all(
     # the steps of records that print a loss themselves (no average over others): a line that averages at one of
     # them sums the records up
     valued = {row[3] for c in clusters if not averages(c.template) and _prints_loss(c) for row in c.rows}
+    closing = _closing_evaluations(clusters)
     for cluster in clusters:
         if only_a_nan_message(cluster.template, [row[2] for row in cluster.rows]):
             continue  # the NaN event's message (see _events), not a record
@@ -230,7 +231,31 @@ def emit_all(
             valued_steps=valued - {None},
             bare_keys=trained,
             val_loss_named=val_named,
+            after_evaluation=cluster in closing,
         )
+
+
+def _closing_evaluations(clusters: list[Cluster]) -> list[Cluster]:
+    """Templates with no counter of their own whose every line comes right after an evaluation loop's lines, one
+    of the last three of them counting its batches (the summary an evaluation loop closes with: torchvision's
+    ``* Acc@1 0.640 Acc@5 2.270 loss 9.432`` after ``Test:  [78/79] ...`` and ``Test: Total time: ...``): their
+    values are the evaluation's, not the training's. (A notice after a line that only names the validation,
+    ``Validation loss decreased (0.47 --> 0.45)``, follows no loop.)"""
+    lines = sorted((row[0], evaluation_line(c.template), _counts_batches(c.template)) for c in clusters for row in c.rows)
+    numbers = [line for line, _, _ in lines]
+    out = []
+    for c in clusters:
+        if evaluation_line(c.template) or step_of(c)[1] is not None:
+            continue
+        before = [bisect.bisect_left(numbers, row[0]) - 1 for row in c.rows]
+        if all(at >= 0 and lines[at][1] and any(e and n for _, e, n in lines[max(0, at - 2) : at + 1]) for at in before):
+            out.append(c)
+    return out
+
+
+def _counts_batches(template: list[str]) -> bool:
+    """Whether a line prints a count with its total (``[78/79]``): an evaluation line of a loop over batches."""
+    return any(template[i : i + 3] == ["<*>", "/", "<*>"] for i in range(len(template) - 2))
 
 
 def emit_series(
@@ -247,6 +272,7 @@ def emit_series(
     valued_steps: set[int] | None = None,
     bare_keys: set[str] | None = None,
     val_loss_named: bool = False,
+    after_evaluation: bool = False,
 ) -> None:
     """The template's values as metric rows; ``shifts`` (line number -> steps to add) makes the steps of a
     per-epoch counter printed ``N/M`` global (see :class:`EpochCounters`); ``stepped_elsewhere``: a template of the
@@ -303,6 +329,8 @@ def emit_series(
                 metrics[pos] = key_slug(names[pos])
     keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics), cluster.template)
     _split_of_the_loss(metrics, names)  # (a second validation loss term kept apart above by its printed name)
+    if after_evaluation:  # an evaluation's closing summary: each value is the split's
+        metrics = {pos: n if n.startswith(("val_", "test_")) else f"val_{n}" for pos, n in metrics.items()}
     if summary:  # ``avg`` or ``total``: how the line sums the steps up
         metrics = {pos: f"epoch_{summary}_{name}" for pos, name in metrics.items()}
     elif cluster.epoch_of_finer or says_epoch_ended(cluster.template, any(row[3] is not None for row in cluster.rows)):

@@ -248,7 +248,7 @@ def says_epoch_ended(template: list[str], finer: bool = True) -> bool:
 
 
 #: Words that make a line a summary of steps already printed (``epoch 3 average loss: 0.2``).
-_AGGREGATE_WORDS = {"average", "avg", "mean"}
+_AGGREGATE_WORDS = {"average", "averaged", "avg", "mean"}  # (torchvision's ``Averaged stats:``)
 
 
 def sums_up(template: list[str]) -> str | None:

@@ -15,6 +15,7 @@ OPTION_SETTINGS = {
     "batch_size": "micro_batch_size",  # per process, as a loop's DataLoader takes it: ``batch_size: 192``
     "micro_batch_size": "micro_batch_size",
     "per_device_train_batch_size": "micro_batch_size",
+    "batch_size_per_gpu": "micro_batch_size",  # DINO's and the scripts built on it: ``batch_size_per_gpu: 64``
     "train_micro_batch_size_per_gpu": "micro_batch_size",
     "global_batch_size": "global_batch_size",
     "total_batch_size": "global_batch_size",

@@ -62,3 +62,9 @@ def test_a_table_of_arguments_and_values_is_settings_not_records(tmp_path):
     assert [s for s, _ in log.series("loss")] == [1, 2, 3, 4]
     assert not log.series("lr")
     assert log.run["micro_batch_size"] == 128
+
+
+def test_a_batch_size_per_gpu_option_is_the_micro_batch(tmp_path):
+    lines = ["arch: vit_tiny", "batch_size_per_gpu: 48", "epochs: 30", "", *_records()]
+    log = parse_log(write_log(tmp_path, lines, "lin.log"))
+    assert log.run["micro_batch_size"] == 48
