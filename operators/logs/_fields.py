@@ -320,8 +320,11 @@ def _qualifies_another(qualifier: str, word: str) -> bool:
 
 def _in_a_change(template: list[str], i: int) -> bool:
     """Whether the value at ``i`` is an end of a change printed as ``(a --> b)`` (an early-stopping message's
-    ``Validation loss decreased (0.41 --> 0.38)``): a report on the record before it, no field of its own."""
+    ``Validation loss decreased (0.41 --> 0.38)``) or the value tried before one: a report on the record before
+    it, no field of its own."""
     before, after = "".join(template[max(0, i - 5) : i]), "".join(template[i + 1 : i + 6])
+    if any(w.lower() in ("attempted", "tried") for w in template[max(0, i - 5) : i]):
+        return True  # a value tried and given up (DeepSpeed's ``Attempted loss scale: 65536, reducing to 32768``)
     return bool(_ARROW_AFTER.match(after) or _ARROW_BEFORE.search(before)) and "(" in template[max(0, i - 6) : i]
 
 

@@ -12,6 +12,8 @@ from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._names import key_slug
 from assay.operators.logs._numbers import memory_mb, parse_number, parse_quantity
+from assay.operators.logs._options import OPTION_LINES, options_of
+from assay.operators.logs._records import BAR_GLUED
 from assay.operators.logs.fallback import TemplateMiner, emit_all, mine_line
 
 _ENGINE_STEP = re.compile(
@@ -64,7 +66,7 @@ class DeepSpeedParser(LogParser):
         r"Flops Profiler|samples/second|FLOPS per GPU|iter latency|params per gpu|^world size:|"
         r"^data parallel size:|^model parallel size:|^batch size per GPU:|config\.py:\d+:print|"
         r"dist_world_size|"
-        r"WORLD INFO DICT|exits successfully|(?i:loss)"
+        r"WORLD INFO DICT|exits successfully|(?i:loss)|" + OPTION_LINES
     )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
@@ -121,8 +123,16 @@ class DeepSpeedParser(LogParser):
         if _DONE.search(text):
             out.mark("completed", line_no, text)
             return
-        if "loss" in text.lower() and not _DS_LOGGER.match(text):
-            mine_line(self.miner, text, line_no, rank, self.out)
+        if not out.n_metric_rows:  # a script's start-up options say the run's layout (``_options``)
+            for setting, value in options_of(text).items():
+                out.setting(setting, value, line_no)
+        if "loss" in text.lower():
+            if _DS_LOGGER.match(text):
+                # the engine's record glued after a script's bar: the bar's own values are the script's record
+                glued = BAR_GLUED.search(text)
+                text = text[: glued.end()] if glued and "loss" in text[: glued.end()].lower() else ""
+            if text:
+                mine_line(self.miner, text, line_no, rank, self.out)
 
     def _profile(self, text: str, line_no: int, rank: int | None) -> bool:
         out = self.out

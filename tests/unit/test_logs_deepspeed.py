@@ -43,3 +43,43 @@ def test_pipeline_engine_run_cancelled_by_slurm():
     assert all(2000 < v < 2100 for _, v in parsed.series("step_time_ms"))  # "iter time (s): 2.0xx"
     cancel = [e for e in parsed.events if e["kind"] == "cancelled"]
     assert len(cancel) == 1 and cancel[0]["step"] == 120
+
+
+def test_a_scripts_bar_with_the_engines_overflow_notices_glued_after_it(tmp_path):
+    # a user's loop under DeepSpeed: its own start-up banner and bar; the engine's overflow notices glued after
+    # the bar are skipped steps, and the scale they tried is no series
+    head = "03/04/2025 05:06:07 - INFO - __main__ -"
+    bar = " " * 30
+    notice = (
+        "[2025-03-04 05:06:09,123] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping "
+        "step. Attempted loss scale: {a}, reducing to {b}"
+    )
+    lines = [
+        f"{head} ***** Running training *****",
+        f"{head}   Instantaneous batch size per device = 4",
+        f"{head}   Total train batch size (w. parallel, distributed & accumulation) = 32",
+        f"Steps:   0%|{bar}| 0/5000 [00:00<?, ?it/s]" + notice.format(a=65536, b=32768),
+        f"Steps:   0%|{bar}| 1/5000 [00:03<4:10:00,  3.00s/it, loss=0.0210, lr=0.0001]" + notice.format(a=32768, b=16384),
+        f"Steps:   0%|{bar}| 2/5000 [00:06<4:10:00,  3.00s/it, loss=0.0190, lr=0.0001]",
+    ]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    log = parse_log(str(path))
+    assert [s for s, _ in log.series("loss")] == [1, 2]
+    assert not log.series("loss_scale")
+    assert "skipped_step" in log.event_kinds()
+    assert (log.run["micro_batch_size"], log.run["global_batch_size"]) == (4, 32)
+
+
+def test_the_scripts_own_records_and_options_where_the_engine_printed_no_record(tmp_path):
+    # DeepSpeed names itself, then the script prints its layout and records in words the engine's reader lacks
+    lines = [
+        "[2025-03-04 05:06:07,001] [INFO] [logging.py:96:log_dist] [Rank 0] DeepSpeed info: version=0.14.0",
+        "Instantaneous batch size per device = 6",
+        *[f"it {10 * k} | xent {2.5 - k / 10:.3f} | lr 0.0001" for k in range(1, 5)],
+    ]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    log = parse_log(str(path))
+    assert [s for s, _ in log.series("loss")] == [10, 20, 30, 40]
+    assert log.run["micro_batch_size"] == 6
