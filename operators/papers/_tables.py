@@ -137,6 +137,9 @@ def attribute_cells(
             claim.versus, claim.versus_span, claim.versus_source = versus, None, "table"
             _provenance(claim, cell)
             continue
+        if _reference_cell(table, table.rows[cell.row], cell.column):
+            references.append(claim)  # the baseline's own 1.00x in its column: the normalisation, no result (P8)
+            continue
         subject, axis = _subject(cell, owned, systems, columns)
         if subject is not None:
             claim.subject, claim.subject_source = subject, "table"
@@ -174,6 +177,55 @@ def attribute_cells(
         # one whose baselines sit in a header spanning several columns ('Speedup for X'), not read yet
         _provenance(claim, cell)
     return references
+
+
+def unit_column(header: list[str], row: list[str], column: int) -> int | None:
+    """The other column of ``row`` whose cell is the unit (``1.00x``, ``**1.0x**``, a dash) under a name: the system
+    the row's figures are measured against."""
+    for j, value in enumerate(row):
+        if j != column and j < len(header) and header[j] and _UNIT_CELL.match(value.strip("*_ ")):
+            return j
+    return None
+
+
+def _reference_column(table: Table, row: list[str], column: int) -> int | None:
+    """The column of ``row``'s unit where every row of the table, two or more, holds the unit: the reference all
+    the others are normalised to (not a result that came out at 1.0x in some rows)."""
+    j = unit_column(table.header, row, column)
+    rows = [r for r in table.rows if len(r) > 1]
+    if j is None or len(rows) < 2 or not _reference_place(table, j):
+        return None
+    return j if all(j < len(r) and _UNIT_CELL.match(r[j].strip("*_ ")) for r in rows) else None
+
+
+def _reference_place(table: Table, j: int) -> bool:
+    """Whether column ``j`` stands where a reference does: the first column of figures, or one the caption names."""
+    first = next((k for k, v in enumerate(table.rows[0]) if k and any(ch.isdigit() for ch in v)), None)
+    head = table.header[j] if j < len(table.header) else ""
+    return j == first or bool(head) and head.lower() in table.caption.lower()
+
+
+def _reference_cell(table: Table, row: list[str], column: int) -> bool:
+    """Whether a cell is the reference column's unit in a row of ratios (``MI300X | **1.00x** | 1.05x | 1.36x``):
+    the first unit of the row, under a name, beside a figure that is no unit, in a column of units."""
+    header = table.header
+    if column == 0 or column >= len(header) or not header[column] or not _UNIT_CELL.match(row[column].strip("*_ ")):
+        return False
+    if unit_column(header, row[:column], column) is not None:
+        return False  # a unit after the reference's: a system that measured the same
+    rows = [r for r in table.rows if len(r) > 1]
+    if len(rows) < 2 or not all(column < len(r) and _UNIT_CELL.match(r[column].strip("*_ ")) for r in rows):
+        return False  # a result that came out at 1.0x, in a column whose other rows differ
+    if not _reference_place(table, column):
+        return False
+    return any(
+        j not in (0, column) and _RATIO_CELL.match(v.strip("*_ ")) and not _UNIT_CELL.match(v.strip("*_ "))
+        for j, v in enumerate(row)
+    )
+
+
+#: A cell that is a ratio and nothing else (``1.36x``, ``0.95×``).
+_RATIO_CELL = re.compile(r"^\d+(?:\.\d+)?\s*[x×]$", re.I)
 
 
 def _provenance(claim: Claim, cell: Cell) -> None:
@@ -235,6 +287,11 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str], columns
         return _named(head, owned, systems), "columns"
     if label_ok and _named(label, owned, systems):
         return _named(label, owned, systems), "rows"
+    if head_ok and _reference_column(table, row, cell.column) is not None:
+        # the row holds the unit (``1.00x``) under another column's name: the columns are the systems measured
+        # against that one, the rows their settings (``MI300X | **1.00x** | 1.05x | 1.36x`` under ``Hardware |
+        # FooAttn | BarAttn | ...``)
+        return head, "columns"
     if label_ok and _BASELINE_LABEL.search(label) and not _named_in(label, owned):
         return label, "rows"  # "Baseline offloading | 1.4x": the baseline's own figure, not the paper's
     return None, ""
@@ -319,9 +376,9 @@ def _baseline(
             if name and _named(name, {}, systems) and not _named(name, owned, {}):
                 return name
     if axis == "columns":
-        for j, value in enumerate(row):
-            if j != cell.column and j < len(table.header) and table.header[j] and _UNIT_CELL.match(value):
-                return table.header[j]
+        j = unit_column(table.header, row, cell.column)
+        if j is not None:
+            return table.header[j]
     if axis == "rows":
         for other in table.rows:
             unit = other[cell.column] if cell.column < len(other) else ""

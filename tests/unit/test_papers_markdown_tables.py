@@ -54,3 +54,35 @@ def test_a_row_label_opening_with_a_context_length_before_chinese_words_names_it
 """
     claims = {c["text"]: c for c in file_claims(tmp_path, paper, "notes.md")}
     assert {"14.2×", "7.6×"} <= set(claims) and claims["14.2×"]["subject"] == "MSB"
+
+
+def test_columns_of_kernels_normalised_to_the_first_under_rows_of_devices(tmp_path):
+    # rows are the GPUs measured on, the columns the kernels; the first kernel's column is the unit everywhere
+    source = (
+        "# Choosing an attention kernel\n\n"
+        "We compare three attention kernels on three accelerators.\n\n"
+        "**Throughput relative to FlashPath (64 concurrent requests):**\n\n"
+        "| Hardware | FlashPath | PagedTile | NaiveAttn |\n"
+        "| -------- | --------- | --------- | --------- |\n"
+        "| H100     | **1.00x** | 1.12x     | 0.41x     |\n"
+        "| H200     | **1.00x** | 1.18x     | 0.38x     |\n"
+        "| B200     | **1.00x** | 1.25x     | 0.35x     |\n"
+    )
+    claims = file_claims(tmp_path, source, "kernels.md")
+    cells = {c["value"]: c for c in claims if c["unit"] == "x"}
+    assert 1.0 not in cells  # the reference's own unit is no result
+    assert cells[1.25]["subject"] == "PagedTile" and cells[1.25]["versus"] == "FlashPath"
+    assert cells[0.38]["subject"] == "NaiveAttn" and cells[0.38]["versus"] == "FlashPath"
+
+
+def test_a_result_that_came_out_at_one_in_a_later_column_stays_a_result(tmp_path):
+    source = (
+        "# Spruce\n\n"
+        "Spruce speeds up feature pipelines.\n\n"
+        "| Technique | Toxic | Music | Instant |\n"
+        "| --------- | ----- | ----- | ------- |\n"
+        "| Top-K     | 1.3x  | 5.9x  | 1.0x    |\n"
+        "| Cascades  | 1.2x  | 6.1x  | 1.0x    |\n"
+    )
+    claims = file_claims(tmp_path, source, "spruce.md")
+    assert sorted(c["value"] for c in claims if c["unit"] == "x").count(1.0) == 2
