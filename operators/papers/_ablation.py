@@ -114,6 +114,19 @@ def ablations(text: str, claims: list[Claim], is_comparison) -> None:
             _with_and_without(claim, component)
 
 
+def named_system_without(claims: list[Claim]) -> None:
+    """A result measured against a named system run without a component ("... with FooChat Hybrid Engine compared
+    to FooChat without Hybrid Engine"): the result is that system with the component, unless the claim's
+    subject is another system."""
+    for claim in claims:
+        m = re.match(r"(?P<s>\S.*?)\s+without\s+(?:the\s+|its\s+)?(?P<x>\S.*)$", claim.versus or "")
+        if not m or not m.group("s")[:1].isupper():
+            continue
+        system, component = m.group("s"), _clean(m.group("x"))
+        if claim.subject is None or claim.subject.lower() in (system.lower(), f"{system} {component}".lower()):
+            claim.subject = f"{system} with {component}"
+
+
 def runs_with_component(text: str, claims: list[Claim]) -> None:
     """A run with a component measured against the run without it ("throughput with X is 1.6x higher than
     the best throughput achieved without X"): the subject is the system with X (its baseline, the run

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from assay.operators.papers import _context
-from assay.operators.papers._ablation import ablations, runs_with_component
+from assay.operators.papers._ablation import ablations, named_system_without, runs_with_component
 from assay.operators.papers._baselines import (
     comparison_setups,
     distribute,
@@ -255,6 +255,7 @@ def attribute(
             from_setup(claim, setups, structure)
     restated(claims, text)
     runs_with_component(text, claims)
+    named_system_without(claims)
     ablations(text, claims, is_comparison)
     normalised_baselines(text, claims)  # "... normalized to BarPipe. FooSys is up to 2.6x faster."
     default_baselines(claims, structure)

@@ -91,6 +91,8 @@ _REACHED_WITHOUT = re.compile(
     r"(?P<v>without\s+\S[^,.;:()\n]*)",
     re.I,
 )
+# After a system's name, the component it is run without: "FooChat without Hybrid Engine", "X without caching".
+_NAME_WITHOUT = re.compile(r"\s+without\s+(?:the\s+|its\s+)?(?:[A-Z][\w+-]*(?:\s+[A-Z][\w+-]*){0,3}|[a-z][\w-]+(?=\s*[,.;)(]|\s*$))")
 # "traffic sent over the spine links": a path; "latency (over all lengths)", "averaged (amortized) over runs": a scope.
 _PATH_OVER = re.compile(
     r"(?:\b(?:communication|traffic|transfers?|messages?|packets?|data|bytes|sent|transferred|communicated|"
@@ -259,6 +261,10 @@ def versus(
         phrase = _cell_cut(text, m.start(), (phrase[: stop.start()] if stop else phrase).strip())
         if is_bound(phrase):
             continue  # "achieving over a 2.2x speedup": "over" bounds the number after it
+        left_out = _NAME_WITHOUT.match(text, start + len(phrase)) if phrase[:1].isupper() else None
+        if left_out and not reached:
+            # "compared to FooChat without Hybrid Engine": the named system with a component left out
+            phrase = text[start : left_out.end()]
         measured = measured_system(text, phrase, start + len(phrase), _STOP_EN) if stop else None
         if measured:  # "compared to the latency with X": the same measure of X
             phrase, start = measured[0], measured[1]

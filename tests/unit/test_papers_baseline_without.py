@@ -25,3 +25,12 @@ def test_a_value_set_against_a_value_names_no_baseline_in_chinese():
         "（3.2 rps 对比 1.6 rps）在相同的延迟下；或高达 40% 的延迟减少（5 秒对比 8 秒）。Quill 的吞吐量比 FooServe 高 1.5 倍。\n"
     )
     assert c["40%"]["versus"] == "FooServe"
+
+
+def test_a_named_system_run_without_a_component_is_the_baseline_and_the_result_is_it_with_the_component():
+    c = _claims(
+        "Using H100 GPUs, we achieve 3.4x faster rollout generation for Llama-3-8B with Rowan Fast Decoder "
+        "compared to Rowan without Fast Decoder (baseline) as shown in the figure.\n"
+    )
+    assert c["3.4x"]["versus"] == "Rowan without Fast Decoder"
+    assert c["3.4x"]["subject"] == "Rowan with Fast Decoder"
