@@ -36,6 +36,7 @@ from assay.operators.papers._numbers import (
     parse_number,
     rate_unit,
 )
+from assay.operators.papers._run_settings import run_setting
 from assay.operators.papers._table_units import unit_cells
 
 _START = NUMBER_START
@@ -248,17 +249,6 @@ _RESULT_WORDS = re.compile(
     re.I,
 )
 _CLAUSE_BREAK = re.compile(r"[.;!?](?=\s)|[。；！？,，]")
-# "with 4x more accelerators", "once there are 4x more micro-batches": the resources of a setting.
-_X_RESOURCE = re.compile(
-    r"[ \t]+(?:more|fewer|as\s+many)[ \t]+(?:[\w-]+[ \t]+)?(?:GPUs?|TPUs?|accelerators?|devices?|nodes?|"
-    r"machines?|workers?|servers?|micro-?batch(?:es)?|partitions?|cores?|chips?|data|samples|memory|"
-    r"bandwidth|storage|budget|resources)\b",
-    re.I,
-)
-_RESOURCE_LEAD = re.compile(r"(?:\bwith|\bfor|\busing|\bgiven|\bthere\s+are|\bon|\bat)[ \t]+$", re.I)
-# "when the baseline is run for 20% fewer iterations": the length a run is set to, not what it achieved.
-_RUN_FOR = re.compile(r"\b(?:run|runs|ran|trained|trains|train|training)[ \t]+for[ \t]+$", re.I)
-_RUN_LENGTH = re.compile(r"[ \t]+(?:more|fewer|less|longer)[ \t]+(?:iterations?|steps?|epochs?|rounds?|updates?)\b", re.I)
 _FOLD_NOT_CLAIM = re.compile(r"[ \t-]*(?:cross|cv\b|validation)", re.IGNORECASE)
 _ZH_VERB_BEFORE = re.compile(
     r"(?:提高|提升|加速|加快|快|减少|降低|增加|增长|达到|高达|最高|缩短|节省|扩大|改善|优于|超过|了|至|到|约|近|达)$"
@@ -468,9 +458,7 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return None
     if kind == "pct" and (_PCT_SETTING_AFTER.match(after) or _not_result(text, start, _SPLIT_NEAR, after)):
         return None
-    if kind == "x" and _X_RESOURCE.match(after) and _RESOURCE_LEAD.search(text, max(0, start - 16), start):
-        return None
-    if kind in ("x", "pct") and _RUN_LENGTH.match(after) and _RUN_FOR.search(text, max(0, start - 16), start):
+    if run_setting(text, start, after, kind):
         return None
     if kind in ("x", "pct", "times", "fold") and not_a_result(text, start, end, kind):
         return None

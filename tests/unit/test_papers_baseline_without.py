@@ -34,3 +34,8 @@ def test_a_named_system_run_without_a_component_is_the_baseline_and_the_result_i
     )
     assert c["3.4x"]["versus"] == "Rowan without Fast Decoder"
     assert c["3.4x"]["subject"] == "Rowan with Fast Decoder"
+
+
+def test_a_verb_phrase_with_an_object_pronoun_is_no_subject():
+    c = _claims("Flexo enables us to cut the step time of a 7B model by 20% on eight GPUs.\n")
+    assert "us" not in (c["20%"]["subject"] or "").split()

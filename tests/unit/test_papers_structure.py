@@ -134,6 +134,10 @@ def test_two_column_pdf_is_read_column_by_column():
         ("取5%的数据作为验证集。", []),
         ("A perfect weak-scaling run has 100% efficiency.", []),
         ("Throughput grows 3.5x with 4x more accelerators.", [(3.5, "x")]),
+        ("We run each job with 2x more GPUs to test scaling.", []),
+        # a resource saving the sentence credits to the system, or sets against a baseline: a result
+        ("Flexo enables us to train the 7B model with 16x fewer GPUs.", [(16.0, "x")]),
+        ("Flexo fits the 7B model with 4x fewer GPUs than ZeRO-3.", [(4.0, "x")]),
         ("It reaches an aggregate bandwidth of 1.2 TB/s, 30% above NCCL.", [(1.2, "TB/s"), (30.0, "%")]),
         ("ResNet-50% is no number, 1.3-16x is a range.", [(None, "x")]),
     ],
