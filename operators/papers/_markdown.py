@@ -70,6 +70,8 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),
     (re.compile(r"^[ \t]*\[[^\]]+\]:[ \t]+\S+.*$", re.M), ""),  # reference definitions
     (re.compile(r"<(https?://[^>]+)>"), r"\1"),
+    # an HTML image keeps its alt text, as a Markdown image does (a figure's one-line summary), a line of its own
+    (re.compile(r"<img\b[^>]*?\balt=\"([^\"]+)\"[^>]*>", re.I), r"\n\1\n"),
     (re.compile(r"</?[A-Za-z][^>]*>"), ""),
     (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),
     (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"\1"),

@@ -86,3 +86,14 @@ def test_a_result_that_came_out_at_one_in_a_later_column_stays_a_result(tmp_path
     )
     claims = file_claims(tmp_path, source, "spruce.md")
     assert sorted(c["value"] for c in claims if c["unit"] == "x").count(1.0) == 2
+
+
+def test_an_html_images_alt_text_is_read_as_a_markdown_images_is(tmp_path):
+    source = (
+        "# Wren 2\n\n"
+        "Wren 2 ships a new scheduler.\n\n"
+        '<p align="center">\n  <img src="fig1.png" alt="Up to 2.6x higher throughput with Wren 2 than Wren 1" width="500"/>\n</p>\n\n'
+        "![Up to 40% lower latency with Wren 2 than Wren 1](fig2.png)\n"
+    )
+    found = {(c["value"], c["unit"]) for c in file_claims(tmp_path, source, "wren.md")}
+    assert {(2.6, "x"), (40.0, "%")} <= found
