@@ -560,15 +560,19 @@ def _chinese_claim(text: str, m: _Match) -> Claim | None:
     if not _ZH_VERB_BEFORE.search(text, max(0, start - 4), start):
         return None  # "关键发现是三倍" (the findings are threefold) states no result
     unit = "orders of magnitude" if "数量级" in m.group("zunit") else "x"
-    return Claim(
-        start,
-        end,
-        text[start:end],
-        unit,
-        value=float(parse_number(m.group("znum"))),
-        confidence=0.75,
-        shape="zh_numeral",
-    )
+    value = float(parse_number(m.group("znum")))
+    if m.group("znum") == "一" and unit == "x":
+        # "快一倍", "提升了一倍": faster by one whole again, twice; "缩短了一倍": cut by half
+        if _ZH_FALLS_BEFORE.search(text, max(0, start - 4), start):
+            unit, value = "%", 50.0
+        elif _ZH_RISES_BEFORE.search(text, max(0, start - 4), start):
+            value = 2.0
+    return Claim(start, end, text[start:end], unit, value=value, confidence=0.75, shape="zh_numeral")
+
+
+#: Before "一倍": a rise by one whole again (twice as much), or a fall by it (half: "缩短了一倍").
+_ZH_RISES_BEFORE = re.compile(r"(?:快|加快|提高|提升|增加|增长|增大|扩大)了?$")
+_ZH_FALLS_BEFORE = re.compile(r"(?:缩短|减少|降低|下降|减小|节省)了?$")
 
 
 def _listed_before(text: str, claim: Claim, floor: int) -> list[Claim]:
