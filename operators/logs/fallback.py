@@ -194,9 +194,12 @@ class _Stream:
         if self.boxes.see(text, line_no, rank):
             return
         text = unborder(text)
-        if not self.steps:  # before the first record: a script's printed options say the run's layout
+        # before the first record: a script's printed options say the run's layout (a batch size printed later
+        # is a record's); a world size stated any time says it too (a relaunch prints its own)
+        if not self.steps or "orld" in text or "ORLD" in text:
             for setting, value in options_of(text).items():
-                self.out.setting(setting, value, line_no)
+                if not self.steps or setting == "world_size":
+                    self.out.setting(setting, value, line_no)
         if self.blocks.see(text, line_no, rank):
             return
         self._line(text, line_no, rank)

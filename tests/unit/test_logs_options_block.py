@@ -68,3 +68,11 @@ def test_a_batch_size_per_gpu_option_is_the_micro_batch(tmp_path):
     lines = ["arch: vit_tiny", "batch_size_per_gpu: 48", "epochs: 30", "", *_records()]
     log = parse_log(write_log(tmp_path, lines, "lin.log"))
     assert log.run["micro_batch_size"] == 48
+
+
+def test_a_world_size_a_relaunched_process_states_is_the_runs(tmp_path):
+    # the excerpt opens mid-run; the process launched again after a crash prints its layout
+    lines = [*_records(3), "Traceback (most recent call last):", "RuntimeError: CUDA error: an illegal memory access",
+             "[03/04 05:20:00] seg INFO: Rank of current process: 0. World size: 6"]
+    log = parse_log(write_log(tmp_path, lines, "relaunch.log"))
+    assert log.run["world_size"] == 6
