@@ -95,6 +95,27 @@ def _step_of_record(rows: list[tuple[str, str, int, int | None]]) -> int | None:
     return epochs[0] if epochs else None
 
 
+#: A time unit in brackets after a key (``time/epoch (s)``): the key names a duration, whatever its words.
+_TIME_UNIT = re.compile(r"\s*\((?:s|sec|secs|seconds|ms|min|h)\)$")
+
+
+def _row_name(key: str, last: str) -> str | None:
+    """A record's row named by the last part of its key (``Diagnostics/CumSteps``, ``train/entropy_loss``), unless
+    that part says nothing alone: then by the whole key (``replay_buffer/size``, ``time/epoch (s)``: a size or a
+    duration, never the epoch)."""
+    if "/" not in key or (key_slug(_TIME_UNIT.sub("", last)) not in _GENERIC_LAST and not _TIME_UNIT.search(last)):
+        return series_name(last)
+    # (the split a section names is the record's prefix, ``emit_record``: ``eval/Average Returns`` is
+    # ``val_average_returns``)
+    return series_name(_SPLIT_SECTION.sub("", key))
+
+
+#: Last parts of a key that say nothing alone (``replay_buffer/size``, ``time/epoch (s)``): the whole key names it.
+_GENERIC_LAST = {"size", "epoch", "count", "total", "mean", "std", "min", "max", "avg", "sum", "value", "time"}
+#: A key's first section that names an evaluation's split (``eval/``): the row's prefix, no part of its name.
+_SPLIT_SECTION = re.compile(r"^(?:eval|val|valid|validation|test)/", re.I)
+
+
 def emit_record(out: Collector, rows: list[tuple[str, str, int, int | None]], heading: int | None = None) -> int | None:
     """One record of ``(key, value, line, rank)`` rows at its step (see ``_step_of_record``), else at the count of
     the heading line printed above it (``heading``); its step, or ``None`` when neither names one (a settings
@@ -105,7 +126,7 @@ def emit_record(out: Collector, rows: list[tuple[str, str, int, int | None]], he
     if step is None:
         return None
     keys = {i: k.rsplit("/", 1)[-1] for i, (k, _, _, _) in enumerate(rows) if not is_step_key(k.rsplit("/", 1)[-1])}
-    metrics = {i: name for i, k in keys.items() if (name := series_name(k))}
+    metrics = {i: name for i, k in keys.items() if (name := _row_name(rows[i][0], k))}
     pick_loss(metrics, keys)
     for i, name in metrics.items():
         key, value, line_no, rank = rows[i]
@@ -133,6 +154,16 @@ KEY_LINE = re.compile(r"^\s*\{?\s*[\"']?(?P<key>[A-Za-z_][\w/.@\-]*)[\"']?:\s+(?
 #: none) and its number apart by spaces, after the separator a logger's prefix may leave (``| ``).
 KEY_SPACE_LINE = re.compile(r"^\s*(?:[|:-]\s+)?(?P<key>[A-Za-z_]\w*(?:/\w+)+|[A-Za-z]+_\w+|[A-Z]?[a-z]+[A-Z]\w*)(?: \([^)]{1,8}\))?"
                             r"\s+(?P<value>[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf))\s*$")
+
+#: The rule above and below a two-column table (``-----------------  ----------``, tabulate's ``simple`` format).
+TWO_COLUMN_RULE = r"^\s*-{3,}\s{2,}-{3,}\s*$"
+_TWO_COLUMN_RULE = re.compile(TWO_COLUMN_RULE)
+#: A row of such a table: a key of words (``trainer/QF1 Loss``, ``Epoch``), a gap of two spaces or more, a number.
+FENCED_ROW = r"^\s*(?P<key>[A-Za-z_][^\s].*?)\s{2,}(?P<value>[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf))\s*$"
+#: The rows the reader's line selection takes for such a table: a key in sections (``trainer/QF1 Loss``); its
+#: other rows are taken for their words (``Epoch``, a loss).
+SECTIONED_ROW = r"^\s*[A-Za-z_][^\s:/]*/[^\n]*?\s{2,}[-+]?(?:\d|\.\d)[\d.eE+-]*\s*$"
+_FENCED_ROW = re.compile(FENCED_ROW)
 
 #: A line of such a dump whose value is no number (``hostname: node-3``, ``"eta": "1 day, 3:00:00",``) or that
 #: opens a section (``info:``).
@@ -165,15 +196,20 @@ class KeyBlocks:
         self.rows: list[tuple[str, str, int, int | None]] = []
         self.texts: list[tuple[str, int, int | None]] = []
         self.python = 0  # fields of the block written as a Python dict's repr writes them
+        self.fenced = False  # inside the rules of a two-column table
 
     def see(self, text: str, line_no: int, rank: int | None) -> bool:
         """Whether the line was taken into a block (a blank line ends the block and is taken)."""
         if not text.strip():
             self.flush()
             return True
+        if self.rule(text):
+            return True
         m = KEY_LINE.match(text) if ":" in text else None
         if m is None:
             m = KEY_SPACE_LINE.match(text)
+        if m is None and self.fenced:
+            m = _FENCED_ROW.match(text)  # within the rules a key of words (``trainer/QF1 Loss``) is a key too
         if not m:
             if self.rows and _OTHER_KEY_LINE.match(text):
                 self.texts.append((text, line_no, rank))  # ``date: 2019-01-31_22-00-09``, ``info:``: in the block
@@ -195,6 +231,18 @@ class KeyBlocks:
         self.texts.append((text, line_no, rank))
         if m.groupdict().get("close"):  # (a ``key value`` line has no brace to close)
             self.flush()  # the object's closing brace ends its record
+        return True
+
+    def rule(self, text: str) -> bool:
+        """Whether the line is the rule of a two-column table of a report (rllab's, rlkit's and garage's
+        ``dump_tabular`` through tabulate): above its rows it opens the record, below them it closes it."""
+        if not _TWO_COLUMN_RULE.match(text):
+            return False
+        if self.rows:
+            self.flush()
+            self.fenced = False
+        else:
+            self.fenced = True
         return True
 
     def flush(self) -> int | None:

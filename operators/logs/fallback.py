@@ -14,7 +14,14 @@ import re
 import numpy as np
 
 from assay.operators.logs._base import LogParser, register_parser
-from assay.operators.logs._boxes import BOX_ROW, BoxTables, KeyBlocks, unborder
+from assay.operators.logs._boxes import (
+    BOX_ROW,
+    SECTIONED_ROW,
+    TWO_COLUMN_RULE,
+    BoxTables,
+    KeyBlocks,
+    unborder,
+)
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._counters import (
     second_counts,
@@ -106,6 +113,7 @@ class GenericParser(LogParser):
         + r"|^\s*[|┃│║][^\n]*[|┃│║]\s*$"  # a row of a bordered table (``| step | loss |``, ``┃ step ┃``)
         + "|" + OPTION_LINES + "|" + LISTED_STEP  # a script's options (``world_size: 8``); a step in a list
         + "|" + SETTINGS_HEADER  # the header of a table of settings (``Arguments | Values``): its rows are none
+        + "|" + TWO_COLUMN_RULE + "|" + SECTIONED_ROW  # a report's two-column table (``KeyBlocks``)
         + r"|^\s*\[\d+\]:?\s+[A-Za-z]\w*(?:'s\s|-)[\w@.\-]+\s*:\s*[-+]?\.?\d"  # a booster's round: ``[10]  train's l2: 0.1``
     )
     #: the lines mined; ``interesting`` also takes a table's header or row of other shapes (``TABLE_LINE``)
@@ -187,6 +195,8 @@ class _Stream:
         if glued:  # the bar, then the record glued after it, each read as a line of its own
             self._line(text[: glued.end()], line_no, rank)
             text = text[glued.end() :]
+        if self.blocks.rule(text):
+            return  # the rule of a two-column table of a report (``KeyBlocks``)
         if TABLE_LINE_RE.match(text) and not GenericParser.mined.search(text) and line_no not in self.reader.by_shape:
             # taken only as a line of a table
             self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None)))

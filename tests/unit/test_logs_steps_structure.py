@@ -530,3 +530,30 @@ def test_an_end_of_epoch_line_is_at_the_epoch_s_last_step_and_its_values_are_the
     assert [s for s, _ in log.series("val_loss")] == [10000, 10500]  # 20 and 21 epochs of 500 batches done
     assert "time" not in names_of(log)  # the epoch's time, not a step's
     assert not [e for e in log.events if e["kind"] == "restart"]
+
+
+def test_a_two_column_report_between_rules_is_one_record_at_its_environment_steps(tmp_path):
+    # an off-policy RL loop's tabular dump once an epoch (keys in sections, some of several words), under the
+    # banner its logger prints; the run-wide count of environment steps is the step (docs/gold-conventions D10)
+    lines = []
+    for epoch in range(3):
+        lines.append(f"2025-02-03 04:05:0{epoch}.000001 UTC | [td3-hopper] Epoch {epoch} finished")
+        rows = [
+            ("replay_buffer/size", str(5000 * (epoch + 1))),
+            ("trainer/Q1 Loss", f"{2.0 - epoch / 10:.4f}"),
+            ("trainer/Actor Loss", f"{-1.5 - epoch:.4f}"),
+            ("expl/num steps total", str(5000 * (epoch + 1))),
+            ("eval/Average Returns", f"{300 + 50 * epoch:.2f}"),
+            ("time/epoch (s)", "41.7"),
+            ("Epoch", str(epoch)),
+        ]
+        width = max(len(k) for k, _ in rows)
+        rule = "-" * width + "  " + "-" * 10
+        lines += [rule, *(k.ljust(width) + "  " + v for k, v in rows), rule]
+    log = parse_log(write(tmp_path, "td3.log", lines))
+    assert [s for s, _ in log.series("q1_loss")] == [5000, 10000, 15000]
+    assert log.series("actor_loss")[-1] == (15000, -3.5)
+    assert log.series("val_average_returns")[-1] == (15000, 400.0)
+    assert not log.series("loss")  # two terms, no total: no loss is made up
+    assert [v for _, v in log.series("epoch")] == [0, 1, 2]
+    assert log.series("replay_buffer_size")[-1] == (15000, 15000)
