@@ -31,7 +31,7 @@ _SHORT = 3
 _WORDS = _shortest(
     [
         *"loss lr learning step iter epoch batch acc accuracy perplex ppl throughput tokens samples norm mfu flops"
-        " mem memory metric entropy reward score grad bleu f1 wer tok update rmse mse mae".split(),
+        " mem memory metric entropy reward score grad bleu f1 wer tok update rmse mse mae t_env".split(),
         *known_words(),
     ]
 )

@@ -279,8 +279,8 @@ _RUN_COUNT = re.compile(
     r"^(?:(?:cum|cumulative)_(?:env_|environment_)?(?:steps|timesteps|interacts|interactions|frames)"
     r"|(?:(?:total|cum|cumulative)_)?(?:env|environment)_(?:steps?|timesteps?|interacts|interactions|frames)"
     r"|total_(?:env_)?interact(?:s|ions)"
-    # rlkit's ``expl/num steps total``: the exploration's environment steps so far
-    r"|num_(?:env_)?steps_total)(?:_total|_sampled)?$"
+    # rlkit's ``expl/num steps total``: the exploration's environment steps so far; PyMARL's ``t_env``
+    r"|num_(?:env_)?steps_total|t_env)(?:_total|_sampled)?$"
 )
 
 

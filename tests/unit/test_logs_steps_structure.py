@@ -557,3 +557,21 @@ def test_a_two_column_report_between_rules_is_one_record_at_its_environment_step
     assert not log.series("loss")  # two terms, no total: no loss is made up
     assert [v for _, v in log.series("epoch")] == [0, 1, 2]
     assert log.series("replay_buffer_size")[-1] == (15000, 15000)
+
+
+def test_a_multi_agent_loops_recent_stats_block_is_at_its_environment_steps(tmp_path):
+    # a header line naming the run-wide environment steps, then rows of tab-separated ``key: value`` fields
+    lines = []
+    t_env = 400000
+    for k in range(3):
+        t_env += 5000 + k
+        lines += [
+            f"[INFO 10:2{k}:00] learner t_env: {t_env} / 1000000",
+            f"[INFO 10:2{k}:01] learner Recent Stats | t_env:    {t_env} | Episode:    {900 + 40 * k}",
+            f"win_rate_mean:             0.{4 + k}000\tep_length_mean:           61.{k}000\tepsilon:                   0.0500",
+            f"grad_norm:                 2.{k}500\tloss:                      0.0{5 - k}10\treturn_mean:              12.{k}500",
+            "",
+        ]
+    log = parse_log(write(tmp_path, "marl.log", lines))
+    assert [s for s, _ in log.series("loss")] == [405000, 410001, 415003]
+    assert log.series("win_rate_mean")[-1] == (415003, 0.6)
