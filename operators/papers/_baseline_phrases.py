@@ -6,7 +6,12 @@
   against the same measure of X, so X is the baseline (``measured_system``); a measure at a setting ("the
   performance on 1024 GPUs") names no system and is left to be dropped;
 * a distance from X after the number: "a 2x gap from ideal scaling", "a factor of 10x away from peak device
-  throughput" measure how far the subject is from X (``distance_from``).
+  throughput" measure how far the subject is from X (``distance_from``);
+* a system run without a component: "compared to FooChat without Hybrid Engine" (``component_left_out``);
+* another number's phrase: one followed by its own "by N" ("over A by 8x and over B by 170x") is that
+  number's (``has_own_amount``);
+* no comparison: "over" after what moves along a path or a scope ("traffic sent over the spine links",
+  "averaged over runs", ``over_a_path``).
 
 A module of its own because each rule reads one phrase's shape, with no knowledge of the document.
 """
@@ -62,3 +67,40 @@ def _named(m: re.Match[str] | None, stop: re.Pattern[str]) -> tuple[str, int, in
     if len(words) < 2:
         return None
     return words, m.start("v"), m.start("v") + len(words)
+
+
+# A comparison phrase's own amount right after it ("over B by more than 170x"): the phrase belongs to that number.
+_BY_NUMBER_AFTER = re.compile(
+    r"\s+by\s+(?:(?:more|less)\s+than\s+|up\s+to\s+|over\s+|about\s+|around\s+|nearly\s+|almost\s+|roughly\s+|[~≈∼]\s*)?"
+    r"\d[\d.,]*\s*(?:x|×|%|times)",
+    re.I,
+)
+# After a system's name, the component it is run without: "FooChat without Hybrid Engine", "X without caching".
+_NAME_WITHOUT = re.compile(r"\s+without\s+(?:the\s+|its\s+)?(?:[A-Z][\w+-]*(?:\s+[A-Z][\w+-]*){0,3}|[a-z][\w-]+(?=\s*[,.;)(]|\s*$))")
+
+
+def component_left_out(text: str, end: int) -> int | None:
+    """Where a system's name ending at ``end`` is followed by the component it is run without ("FooChat
+    without Hybrid Engine"): the end of that component, else None."""
+    m = _NAME_WITHOUT.match(text, end)
+    return m.end() if m else None
+
+
+def has_own_amount(text: str, end: int) -> bool:
+    """Whether a comparison phrase ending at ``end`` is followed by its own "by N" ("over A by 8x and over B by
+    170x": "over B" is 170x's, not 8x's)."""
+    return _BY_NUMBER_AFTER.match(text, end) is not None
+
+
+# "traffic sent over the spine links": a path; "latency (over all lengths)", "averaged (amortized) over runs": a scope.
+_PATH_OVER = re.compile(
+    r"(?:\b(?:communication|traffic|transfers?|messages?|packets?|data|bytes|sent|transferred|communicated|"
+    r"exchanged|moved|carried|routed|streamed|averaged|amortized|amortised|spread)\s+|\(\s*)$",
+    re.I,
+)
+
+
+def over_a_path(text: str, lo: int, at: int) -> bool:
+    """Whether the "over" at ``at`` follows what moves along a path or a scope it spans (``lo``: how far back to
+    look): "traffic sent over the spine links", "averaged over runs" name no baseline."""
+    return _PATH_OVER.search(text, lo, at) is not None

@@ -22,7 +22,14 @@ from typing import Any
 from assay.operators.papers._baseline_lists import CITATION, ONE_NAME
 from assay.operators.papers._baseline_lists import distribute as distribute
 from assay.operators.papers._baseline_lists import share_backwards as share_backwards
-from assay.operators.papers._baseline_phrases import distance_from, is_bound, measured_system
+from assay.operators.papers._baseline_phrases import (
+    component_left_out,
+    distance_from,
+    has_own_amount,
+    is_bound,
+    measured_system,
+    over_a_path,
+)
 from assay.operators.papers._baseline_setups import comparison_setups as comparison_setups
 from assay.operators.papers._baseline_setups import from_setup as from_setup
 from assay.operators.papers._baseline_setups import restated as restated
@@ -89,14 +96,6 @@ _VERSUS_EN = re.compile(
 _REACHED_WITHOUT = re.compile(
     r"(?:(?:the|that|those)\s+)?(?:[\w-]+\s+){0,3}?(?:achieved|obtained|reached|attained|measured|seen)\s+"
     r"(?P<v>without\s+\S[^,.;:()\n]*)",
-    re.I,
-)
-# After a system's name, the component it is run without: "FooChat without Hybrid Engine", "X without caching".
-_NAME_WITHOUT = re.compile(r"\s+without\s+(?:the\s+|its\s+)?(?:[A-Z][\w+-]*(?:\s+[A-Z][\w+-]*){0,3}|[a-z][\w-]+(?=\s*[,.;)(]|\s*$))")
-# "traffic sent over the spine links": a path; "latency (over all lengths)", "averaged (amortized) over runs": a scope.
-_PATH_OVER = re.compile(
-    r"(?:\b(?:communication|traffic|transfers?|messages?|packets?|data|bytes|sent|transferred|communicated|"
-    r"exchanged|moved|carried|routed|streamed|averaged|amortized|amortised|spread)\s+|\(\s*)$",
     re.I,
 )
 # "compared to the runner-up, BarPipe": a descriptive phrase, then the system's name after a comma.
@@ -242,7 +241,7 @@ def versus(
     introducing: tuple[str, int, int] | None = None
     for m in _comparisons(text, s_start, s_end):
         if m.group().lower().startswith("over") and (
-            _PATH_OVER.search(text, max(s_start, m.start() - 30), m.start()) or SPAN_OVER.match(text, m.start())
+            over_a_path(text, max(s_start, m.start() - 30), m.start()) or SPAN_OVER.match(text, m.start())
         ):
             continue
         start = m.start("v")
@@ -261,10 +260,9 @@ def versus(
         phrase = _cell_cut(text, m.start(), (phrase[: stop.start()] if stop else phrase).strip())
         if is_bound(phrase):
             continue  # "achieving over a 2.2x speedup": "over" bounds the number after it
-        left_out = _NAME_WITHOUT.match(text, start + len(phrase)) if phrase[:1].isupper() else None
-        if left_out and not reached:
-            # "compared to FooChat without Hybrid Engine": the named system with a component left out
-            phrase = text[start : left_out.end()]
+        left_out = component_left_out(text, start + len(phrase)) if phrase[:1].isupper() and not reached else None
+        if left_out:  # "compared to FooChat without Hybrid Engine": the named system with a component left out
+            phrase = text[start:left_out]
         measured = measured_system(text, phrase, start + len(phrase), _STOP_EN) if stop else None
         if measured:  # "compared to the latency with X": the same measure of X
             phrase, start = measured[0], measured[1]
@@ -301,7 +299,9 @@ def versus(
             ):
                 continue
         elif start >= claim.end and (
-            any(claim.end <= b < start for b in blockers) or _LATER_CLAUSE.search(text, claim.end, m.start())
+            any(claim.end <= b < start for b in blockers)
+            or _LATER_CLAUSE.search(text, claim.end, m.start())
+            or has_own_amount(text, end)
         ):
             continue
         if _RATHER.search(text, max(s_start, m.start() - 8), m.start() + 5):

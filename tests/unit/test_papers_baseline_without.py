@@ -39,3 +39,11 @@ def test_a_named_system_run_without_a_component_is_the_baseline_and_the_result_i
 def test_a_verb_phrase_with_an_object_pronoun_is_no_subject():
     c = _claims("Flexo enables us to cut the step time of a 7B model by 20% on eight GPUs.\n")
     assert "us" not in (c["20%"]["subject"] or "").split()
+
+
+def test_each_amount_takes_the_comparison_right_before_it():
+    c = _claims(
+        "We present Quill, a checkpointing system. As shown in Figure 12, Quill improves the checkpoint "
+        "frequency over HighFreq by 8x and over Strawman by more than 170x.\n"
+    )
+    assert c["8x"]["versus"] == "HighFreq" and c["170x"]["versus"] == "Strawman"
