@@ -34,6 +34,7 @@ from assay.operators.papers._clause_subjects import (
     compared_subject,
     configuration,
     level_owner,
+    measured_owner,
     share_part,
     unknown_topic,
 )
@@ -253,6 +254,13 @@ def attribute(
     for claim in claims:
         if claim.versus is None and claim.subject_source in ("proposed", "primary") and setups:
             from_setup(claim, setups, structure)
+    if lang == "en":
+        for claim in claims:
+            # "the iteration time with Blocking is 10% higher than the Baseline": Blocking's result, not the paper's
+            owner = measured_owner(text, claim.sentence[0], claim.start) if claim.sentence else None
+            ours = claim.subject is None or claim.subject_source in ("proposed", "primary")
+            if owner and ours and owner.lower() not in (claim.versus or "").lower():
+                claim.subject, claim.subject_source = owner, "clause"
     restated(claims, text)
     runs_with_component(text, claims)
     named_system_without(claims)

@@ -60,7 +60,7 @@ _STOP_EN = re.compile(
     r"and\s+(?:can|cannot|could|may|might|will|would|should|must)\b|"
     # a subordinating conjunction opens a clause: "than Quill until it converges", "than X unless ..."
     r"until|unless|although|though|whereas|whenever|"
-    r"respectively|which|that|thanks|because|without|through|but|yet|is|are|was|were|"
+    r"respectively|which|that|thanks|because|due\s+to|owing\s+to|without|through|but|yet|is|are|was|were|"
     # "compared to X as we grow the model": 'as' with a pronoun opens a clause of its own, no name's part.
     r"as\s+(?:we|they|it|one|you|our|their|its))\b|\s*(?:[,;:()\[\]]|\.(?!\d|(?-i:[a-z])))|"
     # a table's cell separator, and a header path's level ("Speedup over DP / Epoch time | ..."): the cell ends

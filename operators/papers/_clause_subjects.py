@@ -320,3 +320,22 @@ def configuration(system: str, phrase: str) -> str:
     put = _PUT_IN.match(phrase)
     return f"{system} with {_DETERMINER.sub('', phrase[put.end():]) if put else phrase}"
 
+
+
+# A clause whose subject is a measure of a named system: "the iteration time with Blocking is 10.1% higher than
+# ...", "Ring's probability is 25% lower than that of FooSys" (the name, not the paper's own system, is measured).
+_MEASURE_WITH = re.compile(
+    r"(?:^|[,;]\s+)(?:the\s+)?(?:[a-z][\w-]*\s+){1,3}(?:with|under|using)\s+(?P<n>[A-Z][A-Za-z+-]*(?:\s+[A-Z][A-Za-z+-]*)?)"
+    r"\s+(?:is|are|was|were|becomes|became)\b[^,;]*$"
+)
+_POSSESSED_MEASURE = re.compile(
+    r"(?:^|[,;]\s+)(?P<n>[A-Z][A-Za-z+-]*(?:\s+[A-Z][A-Za-z+-]*)?)['’]s\s+(?:[a-z][\w-]*\s+){1,3}(?:is|are|was|were)\b[^,;]*$"
+)
+
+
+def measured_owner(text: str, lo: int, claim_start: int) -> str | None:
+    """The system a clause measures when its subject is a measure of it ("the iteration time with Blocking is
+    ...", "Ring's probability is ..."), before the number at ``claim_start``; None otherwise."""
+    span = text[lo:claim_start]
+    m = _MEASURE_WITH.search(span) or _POSSESSED_MEASURE.search(span)
+    return m.group("n") if m else None
