@@ -1,6 +1,9 @@
 """What a parser finds in (a chunk of) a log: metric columns, events, settings, status markers. Parsers call
 the ``Collector``; ``finish`` turns it into the contract's rows plus a small summary that the combine step
-merges across chunks."""
+merges across chunks.
+
+Why one module: the ``Collector`` is one object every parser writes through; its columns, events, settings and
+markers are kept, taken back and turned into rows together, chunk by chunk."""
 
 from __future__ import annotations
 
@@ -177,6 +180,10 @@ class Collector:
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {kind!r}; use one of {', '.join(EVENT_KINDS)}")
         self._events.append(Event(line_no, kind, detail.strip()[:500], rank, step, ts))
+
+    def withdraw(self, kind: str, line_no: int) -> None:
+        """Take back the event of ``kind`` recorded at ``line_no`` (a later line said what it was)."""
+        self._events = [e for e in self._events if not (e.kind == kind and e.line_no == line_no)]
 
     def setting(self, key: str, value: Any, line_no: int | None = None) -> None:
         """A run setting (world_size, tp, micro_batch_size, ...). The run's value is the one printed first in

@@ -413,6 +413,10 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
             out.event(kind, line_no, text, rank=rank, ts=ts, step=step)
         elif _EXCEPTION.search(text):
             _open_traceback.pop(out, None)
+            if kind == "nan" and inside:
+                # the run's own NaN check raised it (``FloatingPointError: ... Training has diverged.``): a run
+                # stopped by its NaN, whose traceback is that stop, no failure of its own (docs/logs.md, L5)
+                out.withdraw("failure", opened)
             if kind != "failure" or not inside:
                 out.event(kind, line_no, text, rank=rank, ts=ts, step=step)
             if kind != "failure" and not inside:

@@ -161,3 +161,4 @@ def test_a_run_that_diverges_and_is_launched_again_to_resume(tmp_path):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     kinds = parse_log(str(path)).event_kinds()
     assert "nan" in kinds and "restart" in kinds
+    assert "failure" not in kinds  # the traceback is the NaN check's stop, no failure of its own
