@@ -294,5 +294,6 @@ _STEPS_PER_EPOCH = re.compile(
 #: ``Epoch: [4]  [ 0/5005]`` (torchvision's references) and ESPnet's ``2epoch:train:`` too.
 #: The split may qualify the word (MMEngine's ``Epoch(train) [147][300/351]``).
 EPOCH_NUMBER = re.compile(
-    r"(?i)\bepoch\b(?:\s*\((?:train|training)\))?\s*[:=#]?\s*\[?\s*(\d+)(?!\d|\s*/)|\b(\d+)epoch\b"
+    # (not a bar's percentage after the split's name: catalyst's ``Epoch (train): 100% 127/127``)
+    r"(?i)\bepoch\b(?:\s*\((?:train|training)\))?\s*[:=#]?\s*\[?\s*(\d+)(?!\d|\s*/|%)|\b(\d+)epoch\b"
 )

@@ -204,3 +204,18 @@ def test_one_record_an_epoch_at_its_end_is_made_global_too(tmp_path):
     assert _steps(log) == [250, 500, 750, 1000]
     assert [s for s, _ in log.series("val_coco_bbox_map")] == [500, 1000]
     assert "restart" not in log.event_kinds()
+
+
+def test_a_bars_percentage_after_the_splits_epoch_word_is_no_epoch(tmp_path):
+    # a runner that prints each epoch's finished bar as "k/N * Epoch (train): 100% 90/90 [..., loss=...]", then
+    # the epoch's averages: the bar is at epoch k, not at "epoch 100", and no restart is read between epochs
+    lines = []
+    for k in (1, 2, 3):
+        lines += [
+            f"{k}/3 * Epoch (train): 100% 90/90 [00:41<00:00,  2.19it/s, iou=0.91, loss={0.5 - k / 10:.3f}]",
+            f"{k}/3 * Epoch (valid): 100% 20/20 [00:05<00:00,  3.90it/s, iou=0.93, loss={0.45 - k / 10:.3f}]",
+            f"{k}/3 * Epoch {k} (train): iou=0.9000 | loss={0.6 - k / 10:.4f}",
+        ]
+    log = _log(tmp_path, lines)
+    assert sorted({s for s in _steps(log)}) == [1, 2, 3]
+    assert "restart" not in log.event_kinds()
