@@ -388,6 +388,8 @@ EXCEPTION_LINE = _EXCEPTION = EVENTS[-1].regex
 _TRACEBACK_LINES = 400
 #: The line of the traceback each collector is inside of (one per chunk; gone with the collector).
 _open_traceback: weakref.WeakKeyDictionary[Collector, int] = weakref.WeakKeyDictionary()
+#: The last line that reported the run stopping on a NaN, per collector.
+_nan_stop: weakref.WeakKeyDictionary[Collector, int] = weakref.WeakKeyDictionary()
 
 
 def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset: int | None = None) -> None:
@@ -410,7 +412,10 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
         inside = opened is not None and 0 <= line_no - opened <= _TRACEBACK_LINES
         if kind == "failure" and _TRACEBACK.search(text):
             _open_traceback[out] = line_no
-            out.event(kind, line_no, text, rank=rank, ts=ts, step=step)
+            if not 0 < line_no - _nan_stop.get(out, -10) <= 2:
+                # (a traceback right after a report that the run stopped on its NaN, TensorFlow's ``Model
+                # diverged with loss = NaN.``: that stop, no failure of its own, docs/logs.md L5)
+                out.event(kind, line_no, text, rank=rank, ts=ts, step=step)
         elif _EXCEPTION.search(text):
             _open_traceback.pop(out, None)
             if kind == "nan" and inside:
@@ -430,6 +435,8 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
             outcome = "restart"
         if kind == "nan" and _STOPS.search(text):
             outcome = "diverged"
+        if kind == "nan" and (_STOPS.search(text) or "diverged" in text):
+            _nan_stop[out] = line_no
         if outcome:
             out.mark(outcome, line_no, text)
     elif not _WARNINGS.search(text) and any(r.regex.search(text) for r in ENDINGS):

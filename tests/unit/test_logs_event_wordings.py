@@ -162,3 +162,19 @@ def test_a_run_that_diverges_and_is_launched_again_to_resume(tmp_path):
     kinds = parse_log(str(path)).event_kinds()
     assert "nan" in kinds and "restart" in kinds
     assert "failure" not in kinds  # the traceback is the NaN check's stop, no failure of its own
+
+
+def test_a_traceback_right_after_the_runs_nan_stop_is_that_stop(tmp_path):
+    # an estimator's NaN hook stops the run and the traceback of that stop follows (cut before its last line)
+    lines = [
+        "INFO:estimator:loss = 0.91, step = 0",
+        "ERROR:estimator:Model diverged with loss = NaN.",
+        "Traceback (most recent call last):",
+        '  File "train.py", line 88, in <module>',
+        "    main()",
+    ]
+    path = tmp_path / "run.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    log = parse_log(str(path))
+    assert "nan" in log.event_kinds() and "failure" not in log.event_kinds()
+    assert log.run["status"] == "diverged"
