@@ -159,11 +159,12 @@ KEY_SPACE_LINE = re.compile(r"^\s*(?:[|:-]\s+)?(?P<key>[A-Za-z_]\w*(?:/\w+)+|[A-
 TWO_COLUMN_RULE = r"^\s*-{3,}\s{2,}-{3,}\s*$"
 _TWO_COLUMN_RULE = re.compile(TWO_COLUMN_RULE)
 #: A row of such a table: a key of words (``trainer/QF1 Loss``, ``Epoch``), a gap of two spaces or more, a number.
-FENCED_ROW = r"^\s*(?P<key>[A-Za-z_][^\s].*?)\s{2,}(?P<value>[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf))\s*$"
+_FENCED_ROW = re.compile(
+    r"^\s*(?P<key>[A-Za-z_][^\s].*?)\s{2,}(?P<value>[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf))\s*$"
+)
 #: The rows the reader's line selection takes for such a table: a key in sections (``trainer/QF1 Loss``); its
 #: other rows are taken for their words (``Epoch``, a loss).
 SECTIONED_ROW = r"^\s*[A-Za-z_][^\s:/]*/[^\n]*?\s{2,}[-+]?(?:\d|\.\d)[\d.eE+-]*\s*$"
-_FENCED_ROW = re.compile(FENCED_ROW)
 
 #: A line of such a dump whose value is no number (``hostname: node-3``, ``"eta": "1 day, 3:00:00",``) or that
 #: opens a section (``info:``).

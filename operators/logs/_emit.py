@@ -322,13 +322,12 @@ def emit_series(
             if name == "loss" and key and not names_whole_loss(names[pos]):
                 metrics[pos] = key_slug(names[pos])
     evaluation_loss(cluster.template, metrics, val_loss_named)
-    _split_of_the_loss(metrics, names)
     if val_loss_named:  # an error read as the validation loss (``test mse``), where a line names that loss itself
         for pos, name in metrics.items():
             if name == "val_loss" and key_slug(names[pos]) not in _VAL_LOSS_WORDS and split_error(names[pos]):
                 metrics[pos] = key_slug(names[pos])
     keep_series_apart(metrics, names, bracket_groups(cluster.template, metrics), cluster.template)
-    _split_of_the_loss(metrics, names)  # (a second validation loss term kept apart above by its printed name)
+    _split_of_the_loss(metrics, names)  # (after the terms kept apart by their printed names, a second loss too)
     if after_evaluation:  # an evaluation's closing summary: each value is the split's
         metrics = {pos: n if n.startswith(("val_", "test_")) else f"val_{n}" for pos, n in metrics.items()}
     if summary:  # ``avg`` or ``total``: how the line sums the steps up

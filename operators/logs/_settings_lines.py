@@ -65,10 +65,13 @@ def command_line(template: list[str], metrics: dict[int, str]) -> bool:
 
 #: The header of a two-column table of settings (``Arguments | Values``, ``Parameter | Value``, ``Key | Value``),
 #: as scripts print their arguments before training (ReChorus' ``format_arg_str``, tabulate's ``psql`` layout).
-SETTINGS_HEADER = (
-    r"^\s*\|?\s*(?i:arguments?|args|parameters?|params|options?|hyper-?parameters?|config(?:uration)?|settings?"
-    r"|keys?|names?|hparams?)\s*\|\s*(?i:values?)\s*\|?\s*$"
+#: Its first column's name: a word that names settings (``_SETTINGS_WORDS``), in the singular too, or the key.
+_HEADER_WORDS = sorted(
+    {w for word in _SETTINGS_WORDS - {"namespace"} for w in (word, word.removesuffix("s"))} | {"key", "keys", "name", "names"},
+    key=len,
+    reverse=True,
 )
+SETTINGS_HEADER = rf"^\s*\|?\s*(?i:{'|'.join(re.escape(w) for w in _HEADER_WORDS)})\s*\|\s*(?i:values?)\s*\|?\s*$"
 _SETTINGS_HEADER = re.compile(SETTINGS_HEADER)
 #: A row of such a table: a name, a bar, a value (``lr | 0.001``, ``metric | ["NDCG","HR"]``).
 _SETTINGS_ROW = re.compile(r"^\s*\|?\s*(?P<key>[A-Za-z_][\w.\-/]*)\s*\|\s*(?P<value>[^|]*?)\s*\|?\s*$")
@@ -86,6 +89,8 @@ class SettingsTable:
 
     def see(self, text: str) -> tuple[str, str] | bool:
         """True for the header or a rule of the table, a row's ``(key, value)``, False for any other line."""
+        if not self.open and "|" not in text:
+            return False  # (every line passes here: most have no bar, and no header without one)
         if _SETTINGS_HEADER.match(text):
             self.open = True
             return True

@@ -179,49 +179,45 @@ def attribute_cells(
     return references
 
 
-def unit_column(header: list[str], row: list[str], column: int) -> int | None:
-    """The other column of ``row`` whose cell is the unit (``1.00x``, ``**1.0x**``, a dash) under a name: the system
-    the row's figures are measured against."""
-    for j, value in enumerate(row):
-        if j != column and j < len(header) and header[j] and _UNIT_CELL.match(value.strip("*_ ")):
-            return j
-    return None
+def _unit(cell: str) -> bool:
+    """Whether a cell is the unit (``1.00x``, ``**1.0x**``, a dash), its Markdown emphasis aside."""
+    return bool(_UNIT_CELL.match(cell.strip("*_ ")))
 
 
-def _reference_column(table: Table, row: list[str], column: int) -> int | None:
-    """The column of ``row``'s unit where every row of the table, two or more, holds the unit: the reference all
-    the others are normalised to (not a result that came out at 1.0x in some rows)."""
-    j = unit_column(table.header, row, column)
+def _unit_column(header: list[str], row: list[str], column: int) -> int | None:
+    """The other column of ``row`` whose cell is the unit under a name: the system the row's figures are measured
+    against."""
+    return next((j for j, v in enumerate(row) if j != column and j < len(header) and header[j] and _unit(v)), None)
+
+
+def _column_of_units(table: Table, j: int) -> bool:
+    """Whether column ``j`` holds the unit in every row, two or more, where a reference stands: the first column
+    of figures, or one the caption names (not a result that came out at 1.0x in some rows)."""
     rows = [r for r in table.rows if len(r) > 1]
-    if j is None or len(rows) < 2 or not _reference_place(table, j):
-        return None
-    return j if all(j < len(r) and _UNIT_CELL.match(r[j].strip("*_ ")) for r in rows) else None
-
-
-def _reference_place(table: Table, j: int) -> bool:
-    """Whether column ``j`` stands where a reference does: the first column of figures, or one the caption names."""
+    if len(rows) < 2 or not all(j < len(r) and _unit(r[j]) for r in rows):
+        return False
     first = next((k for k, v in enumerate(table.rows[0]) if k and any(ch.isdigit() for ch in v)), None)
     head = table.header[j] if j < len(table.header) else ""
     return j == first or bool(head) and head.lower() in table.caption.lower()
+
+
+def _reference_column(table: Table, row: list[str], column: int) -> int | None:
+    """The column of ``row``'s unit that is the reference all the others are normalised to (``_column_of_units``)."""
+    j = _unit_column(table.header, row, column)
+    return j if j is not None and _column_of_units(table, j) else None
 
 
 def _reference_cell(table: Table, row: list[str], column: int) -> bool:
     """Whether a cell is the reference column's unit in a row of ratios (``MI300X | **1.00x** | 1.05x | 1.36x``):
     the first unit of the row, under a name, beside a figure that is no unit, in a column of units."""
     header = table.header
-    if column == 0 or column >= len(header) or not header[column] or not _UNIT_CELL.match(row[column].strip("*_ ")):
+    if column == 0 or column >= len(header) or not header[column] or not _unit(row[column]):
         return False
-    if unit_column(header, row[:column], column) is not None:
+    if _unit_column(header, row[:column], column) is not None:
         return False  # a unit after the reference's: a system that measured the same
-    rows = [r for r in table.rows if len(r) > 1]
-    if len(rows) < 2 or not all(column < len(r) and _UNIT_CELL.match(r[column].strip("*_ ")) for r in rows):
-        return False  # a result that came out at 1.0x, in a column whose other rows differ
-    if not _reference_place(table, column):
+    if not _column_of_units(table, column):
         return False
-    return any(
-        j not in (0, column) and _RATIO_CELL.match(v.strip("*_ ")) and not _UNIT_CELL.match(v.strip("*_ "))
-        for j, v in enumerate(row)
-    )
+    return any(j not in (0, column) and _RATIO_CELL.match(v.strip("*_ ")) and not _unit(v) for j, v in enumerate(row))
 
 
 #: A cell that is a ratio and nothing else (``1.36x``, ``0.95×``).
@@ -376,7 +372,7 @@ def _baseline(
             if name and _named(name, {}, systems) and not _named(name, owned, {}):
                 return name
     if axis == "columns":
-        j = unit_column(table.header, row, cell.column)
+        j = _unit_column(table.header, row, cell.column)
         if j is not None:
             return table.header[j]
     if axis == "rows":
