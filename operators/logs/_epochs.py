@@ -84,12 +84,25 @@ class EpochBars:
             return dict(self.timed)
         # the last bar may be an epoch cut short (a killed run, an excerpt): it decides nothing
         decided = self.bars[:-1] if len(self.bars) > 1 else self.bars
-        per_epoch = self.per_sample or all(n == of for _, _, n, of in decided)
+        per_epoch = self.per_sample or all(n == of for _, _, n, of in decided) or _left_over(decided)
         out = {}
         for line_no, epoch, n, of in self.bars:
             k = epoch if epoch is not None else self.first_header - 1
             out[line_no] = k if per_epoch else (k - 1) * of + n
         return out
+
+
+def _left_over(bars: list[tuple[int, int | None, int, int]]) -> bool:
+    """Whether the bars on the way through an epoch are leftovers of a bar drawn in place: most epochs print
+    only their closing bar (``33/33 [====]``), and a bar part-way (``13/33 [===>..]``) stands only in the few
+    epochs where other output cut into its redraw (a library's warning). The run reports by epoch, as a run
+    printing only closing bars does; a bar part-way in most epochs (``verbose=1`` written to a file) counts on."""
+    epochs: dict[int | None, bool] = {}
+    for _, epoch, n, of in bars:
+        epochs[epoch] = epochs.get(epoch, False) or n < of
+    part_way = sum(epochs.values())
+    return len(epochs) >= 4 and 0 < part_way * 3 < len(epochs) and all(
+        any(n == of for _, e, n, of in bars if e == epoch) for epoch in epochs)
 
 
 def counts_each_epoch(cluster: Cluster, pos: int, names: dict[int, str]) -> bool:
@@ -110,9 +123,10 @@ def counts_each_epoch(cluster: Cluster, pos: int, names: dict[int, str]) -> bool
 
 class EpochRelative:
     """A step printed without its total beside an epoch (MindSpore's ``epoch: 2 step: 100, loss is 1.9``) that
-    goes back exactly when the epoch goes up counts within the epoch: the steps go on from the largest one seen
-    in the epochs before (the epoch's length as far as the log shows it, or as a line prints it: ``steps per
-    epoch: 300``), instead of a restart at each epoch.
+    goes back exactly when the epoch goes up counts within the epoch, no restart. Where a line prints the epoch's
+    length (``steps per epoch: 300``) the steps go on across epochs; where none does the counter stays as printed
+    (``started_again`` tells the reader a new epoch began there): a length guessed from the largest counter
+    seen would number steps the run never had (its last batches are seldom printed).
 
     The epoch may also come from the lines around the records (:meth:`banner`): a banner before them
     (``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``) or a footer after them (``End of epoch 3``,
@@ -121,11 +135,12 @@ class EpochRelative:
     (1, or 0 once an epoch 0 is named), as for a counter with its total (:class:`EpochCounters`)."""
 
     def __init__(self) -> None:
-        self.state: dict[int | None, tuple[float, int, int, int]] = {}  # rank -> epoch, last, most, offset
+        self.state: dict[int | None, tuple[float, int, int]] = {}  # rank -> epoch, last counter, offset
         self.offsets: dict[int, int] = {}  # line number -> steps added to its counter (where > 0)
         self.banners: dict[int | None, int] = {}  # rank -> the epoch its last banner or footer puts it in
         self.zero = False  # an epoch 0 was named: the run counts its epochs from 0
         self.length: int | None = None  # steps per epoch, where a line prints it
+        self.started_again = False  # the last step's counter started again with a new epoch, no length printed
         self._next: dict[int | None, int] = {}  # rank -> the epoch a footer starts, from the line after it
         self.named = False  # a line named its epoch itself: lines that name none are in no epoch
         # the epoch a banner opened on its line, or a footer that prints nothing else (``***** Epoch=1 end *****``)
@@ -184,13 +199,15 @@ class EpochRelative:
     def step(self, rank: int | None, epoch: float, printed: int) -> int:
         if rank not in self.state and self.length and printed <= self.length:
             # a printed epoch length: the run's epochs before this one (from 1, or 0 where it starts at 0)
-            self.state[rank] = (epoch, printed, 0, self.length * max(0, round(epoch) - (0 if self.zero else 1)))
-        last_epoch, last, most, offset = self.state.get(rank, (epoch, printed, 0, 0))
+            self.state[rank] = (epoch, printed, self.length * max(0, round(epoch) - (0 if self.zero else 1)))
+        last_epoch, last, offset = self.state.get(rank, (epoch, printed, 0))
+        self.started_again = False
         if epoch > last_epoch and printed <= last:  # the counter did not go on when the epoch went up
-            epochs = 1 if last_epoch == _BEFORE else round(epoch - last_epoch)
-            offset += self.length * epochs if self.length else max(most, last)
-            most = 0
-        self.state[rank] = (epoch, printed, max(most, printed), offset)
+            if self.length:
+                offset += self.length * (1 if last_epoch == _BEFORE else round(epoch - last_epoch))
+            else:  # the epoch's length is nowhere printed: the counter stays as printed, a new epoch's
+                self.started_again = True
+        self.state[rank] = (epoch, printed, offset)
         return printed + offset
 
 

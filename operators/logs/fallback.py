@@ -282,6 +282,8 @@ class _Stream:
             epoch = self.relative.epoch_of(text, rank)  # on the line, or from the banner above it
             if epoch is not None:
                 shifted = self.relative.step(rank, epoch, found)
+                if self.relative.started_again:
+                    self.out.epoch_starts.add(line_no)  # a new epoch's counter going back: no restart
                 if shifted != found:
                     self.relative.offsets[line_no] = shifted - found
                 found = shifted

@@ -1,8 +1,9 @@
 """Epochs named by the lines around the records, not on them: a banner before an epoch's records
 (``Epoch 3/20``, ``===== Epoch 3 =====``, ``Starting epoch 4``), a footer after them (``End of epoch 3``,
 ``Epoch 3 finished, loss 0.41``), a line printing the epoch's length; records whose counter starts again each
-epoch count on across epochs: ``step = (epoch - first epoch) * length + i``, the first epoch the run's (1, or 0
-where the log names an epoch 0)."""
+epoch count on across epochs where the length is printed: ``step = (epoch - first epoch) * length + i``, the
+first epoch the run's (1, or 0 where the log names an epoch 0). Where no length is printed the counter stays as
+printed (docs/gold-conventions.md D7), and its going back with a new epoch is no restart."""
 
 from __future__ import annotations
 
@@ -30,14 +31,18 @@ def test_a_banner_over_sparse_counters_with_their_total(tmp_path):
 
 
 def test_a_banner_over_a_counter_without_total(tmp_path):
+    # the epoch's length is nowhere printed: the counter stays as printed, each new epoch no restart
     lines = []
     for k in (1, 2, 3):
         lines += [f"Starting epoch {k}"] + [
             f"iter {i} loss {2 - k / 4 - i / 1000:.3f}" for i in (100, 200, 300)
         ]
     log = _log(tmp_path, lines)
-    assert _steps(log) == [100, 200, 300, 400, 500, 600, 700, 800, 900]
+    assert _steps(log) == [100, 200, 300] * 3
     assert log.event_kinds() == []
+    # the same counter going back within an epoch is a resumed run
+    resumed = ["Starting epoch 1", "iter 100 loss 0.9", "iter 200 loss 0.8", "iter 100 loss 0.85"]
+    assert _log(tmp_path, resumed).event_kinds() == ["restart"]
 
 
 def test_an_excerpt_that_starts_mid_run_counts_the_runs_epochs_before(tmp_path):
@@ -74,8 +79,8 @@ def test_a_footer_gives_the_epochs_metrics_to_its_last_step(tmp_path):
         "Epoch 2 finished, loss 0.55",
     ]
     log = _log(tmp_path, lines)
-    assert log.series("loss") == [(100, 0.9), (200, 0.8), (300, 0.6), (400, 0.5)]
-    assert log.series("epoch_loss") == [(200, 0.82), (400, 0.55)]
+    assert log.series("loss") == [(100, 0.9), (200, 0.8), (100, 0.6), (200, 0.5)]
+    assert log.series("epoch_loss") == [(200, 0.82), (200, 0.55)]
     assert log.event_kinds() == []
 
 
@@ -97,11 +102,12 @@ def test_footers_alone_start_the_next_epoch(tmp_path):
     ]
     lines += ["End of epoch 2", "iter 100 loss 0.5"]
     log = _log(tmp_path, lines)
-    assert _steps(log) == [100, 200, 300, 400, 500]
+    assert _steps(log) == [100, 200, 100, 200, 100]
     assert log.event_kinds() == []
 
 
 def test_a_banner_printed_by_one_rank_holds_for_every_rank(tmp_path):
-    lines = ["[rank0]: ===== Epoch 1 =====", "[rank0]: iter 100 loss 0.9", "[rank1]: iter 100 loss 0.95"]
+    lines = ["[rank0]: iterations per epoch: 300", "[rank0]: ===== Epoch 1 =====", "[rank0]: iter 100 loss 0.9"]
+    lines += ["[rank1]: iter 100 loss 0.95"]
     lines += ["[rank0]: ===== Epoch 2 =====", "[rank0]: iter 100 loss 0.7", "[rank1]: iter 100 loss 0.75"]
-    assert sorted(_steps(_log(tmp_path, lines))) == [100, 100, 200, 200]
+    assert sorted(_steps(_log(tmp_path, lines))) == [100, 100, 400, 400]

@@ -200,13 +200,13 @@ SHAPES = (
             "[gpu0] 2022-01-01 10:02:00,000 (trainer:300) INFO: 3epoch results: [train] loss=57.0, [valid] loss=50.0",
             "[gpu0] 2022-01-01 10:03:00,000 (trainer:600) INFO: 4epoch:train:1-50batch: loss_ctc=70.0, loss=45.0",
         ),
-        (50, 100, 100, 150),
+        (50, 100, 100, 50),
         45.0,
     ),
     Shape(
-        "a step without its total that starts again each epoch",
+        "a step without its total that starts again each epoch, its length never printed",
         ("epoch: 1 step: 40, loss is 1.30", "epoch: 1 step: 80, loss is 1.20", "epoch: 2 step: 40, loss is 1.10"),
-        (40, 80, 120),
+        (40, 80, 40),
         1.10,
     ),
     Shape(
