@@ -274,6 +274,10 @@ EVENTS: tuple[EventRule, ...] = (
     # 0.38).  Saving model ...``)
     EventRule("checkpoint", r"[.!]\s+sav(?:e|ed|ing) (?:the )?(?:best )?(?:model|weights|checkpoint)s?\b",
               "Validation loss decreased (0.412 --> 0.388).  Saving model ..."),
+    # the step a checkpoint was written at, printed alone as a parameter after the save (DLLogger's ``PARAMETER
+    # checkpoint_step : 1787`` in NVIDIA's BERT pre-training); a setting's plural (``checkpoint_steps: 500``) is none
+    EventRule("checkpoint", r"(?:^|\s)(?:checkpoint|ckpt)_step\s*[:=]\s*\d+\s*$",
+              "DLL 2021-03-02 10:00:00.000001 - PARAMETER checkpoint_step : 4200"),
     # TensorFlow's Saver writes a model's variables: its scripts print the save in those words
     EventRule("checkpoint", r"^\W{0,3}sav(?:e|ed|ing) (?:the )?(?:model )?variables\b|^\W{0,3}(?:model )?variables saved\b",
               "Saving variables"),
@@ -377,8 +381,9 @@ _BAR_THEN = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]\s*\S")
 #: (``step 50/100`` may count within an epoch) nor a job step's id (Slurm's ``STEP 5559.0``).
 _OWN_STEP = re.compile(r"(?i)\b(?:global[_ ])?(?:step|iteration|iter)\b\s*[:=#]?\s*(\d+)\b(?!\s*/|\.\d)")
 #: A checkpoint folder named by the global step it was saved at (``.../checkpoint-6000/config.json``: the HF
-#: Trainer's and the scripts built on Accelerate name it so); ``checkpoint_12.pth`` may count epochs or saves.
-_FOLDER_STEP = re.compile(r"\bcheckpoint-(\d+)(?=/|\\|\s|$)")
+#: Trainer's and the scripts built on Accelerate name it so), or a parameter printed after the save names it
+#: (``checkpoint_step : 1787``); ``checkpoint_12.pth`` may count epochs or saves.
+_FOLDER_STEP = re.compile(r"\bcheckpoint-(\d+)(?=/|\\|\s|$)|\b(?:checkpoint|ckpt)_step\s*[:=]\s*(\d+)\s*$")
 #: The first line of a traceback (plain, or the box a rich console draws around it).
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 #: The exception line that ends a traceback (``RuntimeError: ...``), case-sensitive. Its numbers are the
@@ -407,7 +412,7 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
         # unless its folder is named by the step, ``checkpoint-6000/``; the number its file's name carries is
         # weighed against the records' steps later, ``_event_steps.saves_at_named_steps``)
         own = _OWN_STEP.search(text) if kind != "checkpoint" else _FOLDER_STEP.search(text)
-        step = int(bar[1]) if bar else int(own[1]) if own else None
+        step = int(bar[1]) if bar else int(own[own.lastindex]) if own else None
         opened = _open_traceback.get(out)
         inside = opened is not None and 0 <= line_no - opened <= _TRACEBACK_LINES
         if kind == "failure" and _TRACEBACK.search(text):

@@ -31,6 +31,10 @@ _LAYER_TABLE = {
         r"(?:Z|[+-]\d{2}:?\d{2})?\]?:?(?:[ \t]+|$)",
         "2024-05-06 07:08:09,123 step 10 loss 2.5",
     ),
+    # a logger's short upper-case tag before its date (NVIDIA's DLLogger stdout backend: ``DLL 2024-05-06
+    # 07:08:09.123456 - ``), taken off with the date it tags: the tag is no key of a value the year would be
+    "dated_tag": (r"[A-Z][A-Z0-9]{1,7}[ \t]+\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?[ \t]+(?:-[ \t]+)?",
+                  "DLL 2024-05-06 07:08:09.123456 - step 10 loss 2.5"),
     # a date written with the day's and the month's names: ``%a %d %b %Y %H:%M:%S`` (RecBole's logger, ``Thu 03
     # Sep 2026 16:34:10``) or C's ``asctime`` (``Thu Sep  3 16:34:10 2026``)
     "dayname": (
@@ -131,8 +135,9 @@ def _layered(layers: list[str], rank: str | None) -> PrefixStyle | None:
 
 #: Layers that say which tool printed a line: glog's header names its source file and line (``solver.cpp:219]``,
 #: ``logging_writer.py:35]``), a level tag its logger's format (``[INFO|DP=0|PP=0|TP=0]:``, nanotron's), a
-#: Python logger its name (``- mmdet - INFO -``, ``INFO:tensorflow:``, loguru's module).
-_TOOL_EVIDENCE = ("glog", "level", "logger", "logger_dash", "pylevel", "loguru", "log4j")
+#: Python logger its name (``- mmdet - INFO -``, ``INFO:tensorflow:``, loguru's module), a dated tag its logger
+#: (``DLL 2024-05-06 ...``, DLLogger's).
+_TOOL_EVIDENCE = ("glog", "level", "logger", "logger_dash", "pylevel", "loguru", "log4j", "dated_tag")
 
 
 def for_detection(style: PrefixStyle | None) -> list[PrefixStyle | None]:

@@ -388,3 +388,17 @@ def test_a_nan_report_that_names_inf_skips_no_update(tmp_path):
     lines = [*_AROUND, "step 3 loss nan", "Warning: NaN or Inf found in input tensor.", "step 4 loss nan"]
     kinds = _log(tmp_path, lines).event_kinds()
     assert "nan" in kinds and "skipped_step" not in kinds
+
+
+def test_a_checkpoint_step_parameter_after_a_record_is_that_save(tmp_path):
+    # DLLogger's stdout backend: the record, then the step its checkpoint was written at as a parameter
+    lines = []
+    for step in (300, 400):
+        lines += [f"DLL 2021-03-02 10:{step // 100:02d}:00.000001 - Training Epoch: 0 Training Iteration: {step}  "
+                  f"average_loss : 2.{step // 100}  step_loss : 2.{step // 50}  learning_rate : 0.004",
+                  f"DLL 2021-03-02 10:{step // 100:02d}:00.000002 - PARAMETER checkpoint_step : {step}"]
+    log = _log(tmp_path, lines)
+    assert [(e["kind"], e["step"]) for e in log.events] == [("checkpoint", 300), ("checkpoint", 400)]
+    assert "dll" not in set(log.metrics.column("name").to_pylist()) and log.run["framework"] == "DLLogger"
+    # a setting of how often to save, in an arguments dump, is none
+    assert _log(tmp_path, ["checkpoint_steps: 500", "step 1 loss 2.0", "step 2 loss 1.9"]).events == []
