@@ -268,11 +268,11 @@ EVENTS: tuple[EventRule, ...] = (
     # an EMA copy, a scene's state): the verb opens the line, its object is the model or its state
     EventRule("checkpoint", r"^\W{0,3}(?:\[[^\]]{1,40}\]\s*)?sav(?:e|ed|ing) (?:the |a |an )?"
               r"(?:[\w-]+ )?(?:model|weights|params|parameters|network|snapshot|state"
-              r"|gaussians)s?(?:\s*\.?\s*$|\s*\.\.|:|\s+(?:to|at|in|for|as|of|under|into|\d|\(|\[))",
+              r"|gaussians|polic(?:y|ies)|agent)s?(?:\s*\.?\s*$|\s*\.\.|:|\s+(?:to|at|in|for|as|of|under|into|\d|\(|\[))",
               "[ITER 9000] Saving ema weights (rate 0.999) ..."),
     # a save that opens a sentence after a report (an early stopper's ``Validation loss decreased (0.41 -->
     # 0.38).  Saving model ...``)
-    EventRule("checkpoint", r"[.!]\s+sav(?:e|ed|ing) (?:the )?(?:best )?(?:model|weights|checkpoint)s?\b",
+    EventRule("checkpoint", r"[.!]\s+sav(?:e|ed|ing) (?:the )?(?:best )?(?:model|weights|checkpoint|policy)s?\b",
               "Validation loss decreased (0.412 --> 0.388).  Saving model ..."),
     # the step a checkpoint was written at, printed alone as a parameter after the save (DLLogger's ``PARAMETER
     # checkpoint_step : 1787`` in NVIDIA's BERT pre-training); a setting's plural (``checkpoint_steps: 500``) is none

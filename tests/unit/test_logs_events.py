@@ -371,6 +371,9 @@ MORE_SAVES_AND_PREEMPTIONS = [
     ("Better model found at epoch 3 with valid_loss value: 0.4102.", "checkpoint"),
     ("[gpu0] 2024-01-02 03:04:05,678 (trainer:350) INFO: The best model has been updated: valid.acc", "checkpoint"),
     ("Model checkpoint of size 4.20 GB saved to /tmp/run/ckpt/model-00001.safetensors", "checkpoint"),
+    # an RL agent's policy is its model (OpenAI baselines' HER prints both after an epoch's table)
+    ("Saving periodic policy to /tmp/run7/policy_40.pkl ...", "checkpoint"),
+    ("New best success rate: 0.4125. Saving policy to /tmp/run7/policy_best.pkl ...", "checkpoint"),
     ("pod trainer-0: terminated in response to imminent node shutdown", "preempted"),
     ("ScheduledEvents: Preempt event received for vm-gpu-3, shutting down in 30 s", "preempted"),
 ]
