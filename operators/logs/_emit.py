@@ -42,7 +42,13 @@ from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._processes import process_ranks
 from assay.operators.logs._rounded_counts import unround_steps
 from assay.operators.logs._samples import printed_batches, samples_per_step
-from assay.operators.logs._settings_lines import command_line, counts_its_noun, restated, settings_dump
+from assay.operators.logs._settings_lines import (
+    command_line,
+    counts_its_noun,
+    prints_flags,
+    restated,
+    settings_dump,
+)
 from assay.operators.logs._steps import (
     counts_each_epoch,
     says_epoch_ended,
@@ -350,9 +356,9 @@ def emit_series(
         return  # a header that prints its step and epoch only (``[step=7/50,epoch=1]``): the values follow it
     if step_pos is None and restated(cluster.rows, metrics):
         return  # settings printed again as they were (a restarted process's config): no record
-    if command_line(cluster.template, metrics) or settings_dump(cluster.template, metrics):
+    if command_line(cluster.template, metrics) or settings_dump(cluster.template, metrics) or prints_flags(cluster.template):
         return  # a command's options (``--seed 99 --epoch 80``, a wrapped command line's too), a dump of its
-        # settings (``hyperparameters: lr0=0.01, momentum=0.937, ...``): no record
+        # settings (``hyperparameters: lr0=0.01, momentum=0.937, ...``, ``use_gpu: True, ...``): no record
     if hasattr(out, "decide"):
         out.decide(template_decision(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
     if step_pos is not None:

@@ -54,6 +54,21 @@ def settings_dump(template: list[str], metrics: dict[int, str]) -> bool:
     )
 
 
+#: The words a flag's value is printed as (Python's ``True``/``False``, YAML's).
+_FLAG_VALUES = {"true", "false"}
+
+
+def prints_flags(template: list[str]) -> bool:
+    """Whether a line pairs two keys or more with a flag's value (``use_gpu: True, use_xpu: False, ...,
+    infer_batch_size: 1024``): a script's settings, which a training record never prints."""
+    flags = sum(
+        tok.lower() in _FLAG_VALUES and template[i - 1 : i] in ([":"], ["="])
+        for i, tok in enumerate(template)
+        if i >= 2
+    )
+    return flags >= 2
+
+
 def command_line(template: list[str], metrics: dict[int, str]) -> bool:
     """Whether most of a template's values (two or more) are a command's options, each after its ``--flag``."""
     flagged = 0

@@ -60,6 +60,12 @@ _ASIDE = re.compile(r"\([^()\n]*\)")
 _EPOCH_ALONE = re.compile(r"(?i)^\s*(?:train(?:ing)?\s+)?epoch\s*[:=#]?\s*(\d+)\s*$")
 
 
+#: A shell's prompt before the command it runs (``user@host:~/work$ python -u infer.py -m config.yaml``, ``(venv)
+#: $ torchrun ...``): a pasted session's next program, whose counters start on their own (no resumed run).
+_COMMAND_RUN = re.compile(
+    r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^\s$#]*)?[$#]\s*(?:[A-Z_]+=\S+\s+)*"
+    r"(?:python\d?(?:\.\d+)?|torchrun|deepspeed|accelerate|srun|mpirun|horovodrun|bash|sh)\s"
+)
 #: A counter of the whole run printed beside an epoch's (``GLOBAL_STEP: 370050``, ``global step 1200``).
 _GLOBAL_COUNTER = re.compile(rf"(?i)\bglobal[_ ]?step\b\s*[:=#]?\s*(\d+)(?![\d.])|{LISTED_STEP}")
 
@@ -115,6 +121,7 @@ class GenericParser(LogParser):
         + "|" + SETTINGS_HEADER  # the header of a table of settings (``Arguments | Values``): its rows are none
         + "|" + TWO_COLUMN_RULE + "|" + SECTIONED_ROW  # a report's two-column table (``KeyBlocks``)
         + r"|^\s*\[\d+\]:?\s+[A-Za-z]\w*(?:'s\s|-)[\w@.\-]+\s*:\s*[-+]?\.?\d"  # a booster's round: ``[10]  train's l2: 0.1``
+        + "|" + _COMMAND_RUN.pattern  # a pasted session's next program (its counters start on their own)
     )
     #: the lines mined; ``interesting`` also takes a table's header or row of other shapes (``TABLE_LINE``)
     mined = re.compile(interesting)
@@ -225,6 +232,11 @@ class _Stream:
             return
         if self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None))):
             return  # a table's header or row
+        if _COMMAND_RUN.match(text):
+            # another program of a pasted session: its counters start on their own, none carries over
+            self.out.epoch_starts.add(line_no)
+            self.steps.clear()
+            return
         before = self.relative.banner_of(rank)
         self.relative.banner(text, rank)  # an epoch's banner or footer: the epoch of the records around it
         if before is not None and (self.relative.banner_of(rank) or 0) > before:

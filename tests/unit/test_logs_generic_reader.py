@@ -240,3 +240,20 @@ def test_an_epoch_summary_among_stepped_lines_takes_their_step(tmp_path):
     log = parse_log(write(tmp_path, "summary.log", lines))
     assert log.series("loss")[-1] == (80, 2.1234)
     assert "restart" not in log.event_kinds()
+
+
+def test_the_next_program_of_a_pasted_session_starts_its_own_counters(tmp_path):
+    # a training script, then at the shell's prompt the evaluation script, whose counters start on their own;
+    # its settings line (flags among the values) is no record
+    lines = [f"2024-01-01 10:00:0{i} - INFO - epoch: {e}, batch_id: {b}, auc: 0.9{i}, loss: 0.{50 - i}"
+             for i, (e, b) in enumerate([(3, 0), (3, 400), (4, 0), (4, 400)])]
+    lines += [
+        "me@box:~/work/rec$ python -u tools/evaluate.py -m config.yaml",
+        "2024-01-01 11:00:00 - INFO - use_gpu: True, use_xpu: False, batch_size: 512, start_epoch: 3, end_epoch: 4",
+        "2024-01-01 11:00:05 - INFO - epoch: 3, batch_id: 0, auc: 0.93",
+        "2024-01-01 11:00:09 - INFO - epoch: 4, batch_id: 0, auc: 0.94",
+    ]
+    log = parse_log(write(tmp_path, "session.log", lines))
+    assert "restart" not in log.event_kinds()
+    assert [s for s, _ in log.series("loss")] == [0, 400, 0, 400]
+    assert "batch_size" not in set(log.metrics.column("name").to_pylist())
