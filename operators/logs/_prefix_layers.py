@@ -82,6 +82,10 @@ _LAYER_TABLE = {
     # thread, the class with its line, a dash (``%-5p [%t] %c{1}:%L - %m``)
     "log4j": (rf"{_LEVEL}[ \t]+(?:\[[^\]\n]{{1,40}}\][ \t]+)?[A-Za-z_$][\w$.]*(?::\d+)?[ \t]+-[ \t]",
               "INFO  DistriOptimizer$:392 - step 10 loss 2.5"),
+    # the same layout from Python's logging, a colon for the dash: the level, the logger and process in brackets,
+    # the module and function (``%(levelname)s [%(name)s/%(processName)s] %(module)s.%(funcName)s : ``)
+    "pybracket": (rf"{_LEVEL}[ \t]+\[[^\]\n]{{1,60}}\][ \t]+[A-Za-z_][\w.<>]*[ \t]+:[ \t]",
+                  "2024-05-06 07:08:09,123 INFO [tool/MainProcess] model._log_history : step 10 loss 2.5"),
 }
 _LAYERS = {name: pattern for name, (pattern, _example) in _LAYER_TABLE.items()}
 #: Each layer's example line, for the test that reads them through ``parse_log``.
@@ -137,7 +141,7 @@ def _layered(layers: list[str], rank: str | None) -> PrefixStyle | None:
 #: ``logging_writer.py:35]``), a level tag its logger's format (``[INFO|DP=0|PP=0|TP=0]:``, nanotron's), a
 #: Python logger its name (``- mmdet - INFO -``, ``INFO:tensorflow:``, loguru's module), a dated tag its logger
 #: (``DLL 2024-05-06 ...``, DLLogger's).
-_TOOL_EVIDENCE = ("glog", "level", "logger", "logger_dash", "pylevel", "loguru", "log4j", "dated_tag")
+_TOOL_EVIDENCE = ("glog", "level", "logger", "logger_dash", "pylevel", "loguru", "log4j", "pybracket", "dated_tag")
 
 
 def for_detection(style: PrefixStyle | None) -> list[PrefixStyle | None]:

@@ -123,6 +123,10 @@ class Header:
     spans: list[tuple[int, int]]
     sep: str | None
     line_no: int = -1
+    finite_losses: set[int] = field(default_factory=set)  # loss columns that held a finite value
+    # NaNs of loss columns beside another loss column's finite value: placeholders once their column holds a
+    # finite value anywhere in the table, else the run's values (``_placeholder_losses``), read at its end
+    held_nans: list[tuple[int, str, int | None, float, int, int | None]] = field(default_factory=list)
 
     def of_a_log(self) -> bool:
         return any(column_of_a_log(c) or column_of_a_log(_PAREN.sub("", c)) for c in self.names)
@@ -265,10 +269,12 @@ class Tables:
             both = _stacked(before, found)
             if both.of_a_log():
                 self.flush(rank)
+                self.close(rank)
                 self.headers[rank] = both
                 return True
         if found.of_a_log():
             self.flush(rank)
+            self.close(rank)
             self.headers[rank] = found
             self._adopt(found, rank)
             return True
@@ -329,6 +335,18 @@ class Tables:
     def finish(self) -> None:
         for r in list(self.pending):
             self.flush(r)
+        for r in list(self.headers):
+            self.close(r)
+
+    def close(self, rank: int | None) -> None:
+        """``rank``'s table ended: its held NaNs are values where their column never held a finite one."""
+        header = self.headers.get(rank)
+        if header is None:
+            return
+        for i, name, step, value, line_no, row_rank in header.held_nans:
+            if i not in header.finite_losses:
+                self.out.metric(name, step, value, line_no, row_rank)
+        header.held_nans.clear()
 
     def _emit(self, header: Header, rows: list[tuple], at: int | None, by_count: bool = False) -> None:
         names = header.names
@@ -350,12 +368,28 @@ class Tables:
                 step = int(values[at][0])
             if step is None:
                 step = current
+            beside, header.finite_losses = _nans_beside_losses(found, values, header.finite_losses)
             for i, name in found.items():
                 if not isinstance(values[i], tuple):
+                    continue
+                if i in beside:
+                    header.held_nans.append((i, name, step, values[i][0], line_no, rank))
                     continue
                 value = memory_of(cells[i].split()[0]) if name == "memory_mb" else values[i][0]
                 if value is not None:
                     self.out.metric(name, step, value, line_no, rank)
+
+
+def _nans_beside_losses(found: dict[int, str], values: list, finite: set[int]) -> tuple[set[int], set[int]]:
+    """The loss columns of a row that hold a NaN beside another loss column's finite value, and the loss columns
+    known finite so far. A history table that fills only the columns measured at its step (``20000  nan  1.594``
+    for a validation, ``33440  1.817  nan`` for a training loss) writes NaN for the others: one set of weights
+    gives both losses, so such a NaN is a placeholder where its column holds a finite value elsewhere in the
+    table (``Tables.close``); a column NaN throughout (``nan  4.51`` every epoch) is the run's value."""
+    losses = [i for i, name in found.items() if name.endswith("loss") and isinstance(values[i], tuple)]
+    now = {i for i in losses if math.isfinite(values[i][0])}
+    beside = {i for i in losses if math.isnan(values[i][0])} if now else set()
+    return beside, finite | now
 
 
 def _known_tail(column: str) -> str:

@@ -96,3 +96,19 @@ def test_a_table_whose_rows_name_their_phase_beside_a_step_column_is_read_at_its
     assert log.series("loss")[-1] == (200, -3.4)
     assert [s for s, _ in log.series("lr")] == [50, 100, 150, 200]
     assert "epoch" in log.run["config"]
+
+
+def test_a_history_table_filling_only_the_measured_column_writes_no_nan_of_the_run(tmp_path):
+    # a logger's history: each row fills the loss measured at its step, NaN in the other column
+    prefix = "2025-02-03 10:00:00,000 INFO [trainer/MainProcess] model._history : "
+    rows = [(5000, "nan", "2.104"), (8200, "2.551", "nan"), (10000, "nan", "1.733"), (16400, "1.902", "nan"),
+            (20000, "nan", "1.518")]
+    lines = [prefix + "Step\tTrain loss\tValid loss\t"] + [prefix + f"{s}\t{a}\t{b}" for s, a, b in rows]
+    log = parse_log(write_log(tmp_path, lines))
+    assert log.series("loss") == [(8200, 2.551), (16400, 1.902)]
+    assert log.series("val_loss")[-1] == (20000, 1.518)
+    assert "nan" not in log.event_kinds() and log.run["status"] != "diverged"
+    # a training loss NaN on every row beside a finite validation loss is the run's: it diverged
+    lines = ["epoch  train loss  valid loss", *(f"  {e}       nan     4.51024" for e in range(1, 5))]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("loss")] == [1, 2, 3, 4] and "nan" in log.event_kinds()
