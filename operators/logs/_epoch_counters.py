@@ -56,6 +56,9 @@ class EpochCounters:
         # counters seen going on (not back) when the epoch beside them went up: they count the whole run
         # (PaddleSeg's ``epoch: 2, iter: 80/300``), and the lines given an epoch's offset lose it
         self.run_wide: set[tuple[int | None, str, int]] = set()
+        # counters seen going back when the epoch beside them went up: one that goes on once later is a gap in
+        # the log (an excerpt's missing lines), not a counter of the whole run
+        self._started_again: set[tuple[int | None, str, int]] = set()
         self._shifted: dict[tuple[int | None, str, int], list[int]] = {}
         # a bar's records with the epoch beside them: key -> (line, epoch as printed, printed k/N, n, total)
         self._bars: dict[tuple[int | None, str, int], list[tuple[int, int | None, bool, int, int]]] = {}
@@ -144,8 +147,11 @@ class EpochCounters:
         # (a counter before the first banner is in the epoch before it: one going on across the banner counts too)
         at_epoch = now if now is not None else k  # the epoch beside it, printed bare or ``k/N``
         went_up = last_epoch is not None and at_epoch is not None and at_epoch > last_epoch
+        if went_up and last is not None and n < last:
+            self._started_again.add(key)
+        went_on_up = went_up and key not in self._started_again
         share = self._shares.see(key, line_no, k - self.first(rank), n, total, epoch) if k is not None else None
-        if share or (last is not None and n > last and (went_up or (last_epoch is None and banner_now is not None))):
+        if share or (last is not None and n > last and (went_on_up or (last_epoch is None and banner_now is not None))):
             self.run_wide.add(key)
             for line in self._shifted.pop(key, []):
                 self.offsets.pop(line, None)

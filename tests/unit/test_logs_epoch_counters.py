@@ -100,6 +100,16 @@ def test_a_run_wide_counter_beside_an_epoch_stays_as_printed(tmp_path):
     assert log.event_kinds() == []
 
 
+def test_a_gap_in_the_log_across_an_epoch_leaves_the_counter_an_epochs(tmp_path):
+    # the counter started again with each epoch; the excerpt then lost lines from the middle of epoch 3 to the
+    # end of epoch 4's, so once it goes on as the epoch goes up: a gap, not a counter of the whole run
+    lines = [f"Epoch {e}[{i}/2000]: loss:{1 - e / 10 - i / 10000:.4f}, lr:0.001"
+             for e, i in [(1, 500), (1, 1500), (2, 500), (2, 1500), (3, 500), (4, 1500), (5, 500)]]
+    log = _log(tmp_path, lines)
+    assert _steps(log) == [500, 1500, 2500, 3500, 4500, 7500, 8500]
+    assert log.event_kinds() == []
+
+
 def test_a_counter_going_back_within_its_epoch_is_still_a_restart(tmp_path):
     lines = [_split_qualified(5, i, 0.6) for i in (50, 100, 150, 200)]
     lines += [_split_qualified(5, i, 0.6) for i in (50, 100)]  # the same epoch again, from mid-way
