@@ -265,7 +265,11 @@ _RATIO_TO_GAP = re.compile(
     r"^[ \t]*(?:的)?[^\d,.;，。；]{0,30}?(?:\([^)\d]{0,30}\))?[ \t]*(?:\bto[ \t]+(?:an?[ \t]+)?|到|至)[ \t]*$",
     re.I,
 )
-_ZH_FROM_TO_GAP = re.compile(r"^[ \t]*(?:提高|提升|增加|增长|上升|降低|减少|下降|缩短)了?(?:到|至)[ \t]*$")
+_ZH_FROM_TO_GAP = re.compile(
+    r"^[ \t]*(?:提高|提升|增加|增长|上升|跃升|攀升|飙升|升|降低|减少|下降|下滑|回落|降|缩短)了?(?:到|至)[ \t]*$"
+)
+#: "从" before a change's first end, an emphasis mark or a blank between them ("从 **8% 跃升至 94%**").
+_ZH_FROM_BEFORE = re.compile(r"从[ \t*_]{0,4}$")
 # A rate followed by these is the setting's link speed ("on 25 Gbps networks"), not a result.
 _RATE_SETTING_AFTER = re.compile(
     r"[ \t-]*(?:\w+[ \t]+)?(?:networks?|links?|ethernet|infiniband|nvlink|roce|interconnects?|nics?|fabric|"
@@ -368,7 +372,7 @@ def _merge_changes(text: str, claims: list[Claim]) -> list[Claim]:
             _keep_ends(first, second.value, second.text)
             drop.add(i)
         elif (
-            _ZH_FROM_TO_GAP.match(gap) and text[max(0, first.start - 1) : first.start] == "从"
+            _ZH_FROM_TO_GAP.match(gap) and _ZH_FROM_BEFORE.search(text, max(0, first.start - 5), first.start)
         ):  # "从41%提高到85%"
             _keep_ends(second, first.value, first.text)
             drop.add(i - 1)

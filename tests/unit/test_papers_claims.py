@@ -105,6 +105,9 @@ def test_before_and_after_values_are_one_claim_of_the_value_reached():
     assert (claim.value, claim.notes) == (85.0, ["from 41%"])
     (claim,) = find_claims("利用率从41%提高到85%")
     assert (claim.value, claim.notes) == (85.0, ["from 41%"])
+    # another verb of the rise, the ends set in bold with a blank after the "from"
+    (claim,) = find_claims("命中率从 **9% 跃升至 88%**。")
+    assert (claim.value, claim.value_low, claim.value_high, claim.notes) == (88.0, 9.0, 88.0, ["from 9%"])
 
 
 def test_limit_stops_the_scan_early():
