@@ -63,6 +63,9 @@ def contrast_baselines(
 # "FooSys reaches the target while A and B each lose 1.5% and 2.6%": the losers' numbers, in a clause a
 # "while"/"whereas" sets against a main clause about the paper's own system, are measured against it.
 _WHILE = re.compile(r"\b(?:while|whereas)\b", re.I)
+# A while-clause of a participle ("FooSys matches X while boosting the cost efficiency of MoE models by 1.5x")
+# has the main clause's subject: nothing in it is set against that subject.
+_PARTICIPLE = re.compile(r"\s+(?:also\s+|still\s+)?[a-z]+ing\b")
 # The clause ends before the number: "..., when achieving a speedup of 28%" is another statement.
 _CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:when|where|after|before|if|since|because|with)\b", re.I)
 
@@ -78,6 +81,8 @@ def while_baselines(text: str, claims: list[Claim], mentions: MentionIndex, own:
         if not marks:
             continue
         mark = marks[-1]
+        if _PARTICIPLE.match(text, mark.end()):
+            continue  # "while boosting ...": the main clause's subject goes on, no other system set against it
         named = [
             (m.start, m.end, m.name) for m in mentions.inside(mark.end(), claim.start) if m.type in _SYSTEMS
         ]
