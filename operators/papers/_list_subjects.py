@@ -14,6 +14,7 @@ from assay.operators.papers._mentions import Mention, MentionIndex
 from assay.operators.papers._numbers import NUMBER_LIST_GAP
 from assay.operators.papers._subjects import _SELF_WORDS
 
+_RESPECTIVELY = re.compile(r"\brespectively\b|分别")
 # Between two coordinated names: "A and B", "A, B, and C", "A or B".
 _NAME_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+|、|和|与|及)\s*", re.I)
 
@@ -41,7 +42,10 @@ def distribute_subjects(text: str, claims: list[Claim], mentions: MentionIndex, 
             if m.type in ("system", "method") and not any(inside(m, c.versus_span) for c in run)
         ]
         listed = _last_name_list(text, names)
-        if len(listed) != len(run) or any(m.name.lower() in own for m in listed):
+        # (the paper's own system among the names: only where "respectively" says the numbers are theirs in
+        # order, "the GPU times for Foo, FCFS and SJF were 96%, 75% and 97%, respectively")
+        ours = any(m.name.lower() in own for m in listed)
+        if len(listed) != len(run) or (ours and not _respectively_theirs(text, run, listed)):
             continue
         if _measured_on(text, run[0], listed[0], own):
             continue  # "our approach reduces the training time of A and B by 9% and 7%": A and B are workloads
@@ -53,6 +57,18 @@ def distribute_subjects(text: str, claims: list[Claim], mentions: MentionIndex, 
         else:
             for claim, m in zip(run, listed, strict=True):
                 claim.subject, claim.subject_source = m.name, "list"
+
+
+def _respectively_theirs(text: str, run: list[Claim], listed: list[Mention]) -> bool:
+    """Whether "respectively" pairs the numbers with the listed names, the paper's own among them: the names are
+    coordinated ("Foo, FCFS, and SJF") and the numbers pair with no list of baselines after them ("6.3x and 4.3x
+    compared to A and B respectively" pairs those)."""
+    coordinated = re.search(r"\b(?:and|or)\b|和|与|及", text[listed[0].end : listed[-1].start])
+    return bool(
+        coordinated
+        and _RESPECTIVELY.search(text, *run[0].sentence)
+        and not any(c.versus_source == "respectively" for c in run)
+    )
 
 
 #: A list named as what a measure is of ("the training time of A and B").

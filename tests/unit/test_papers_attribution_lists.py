@@ -60,3 +60,20 @@ def test_a_list_of_baselines_before_the_paper_system_is_not_its_subject(rules):
         rules, "We present FooPipe. Unlike GPipe and PipeDream, FooPipe trains BERT 1.2x and 1.5x faster."
     )
     assert [c["subject"] for c in found] == ["FooPipe", "FooPipe"]
+
+
+def test_a_respectively_list_with_the_paper_system_among_its_names_pairs_in_order(rules):
+    found = claims(
+        rules,
+        "We present FooSched. We compare it with two baselines, BarFIFO and QuuxSRTF. "
+        "The GPU assignment ratios of FooSched, BarFIFO, and QuuxSRTF were 95%, 71.5%, "
+        "and 94.2%, respectively.",
+    )
+    assert [c["subject"] for c in found] == ["FooSched", "BarFIFO", "QuuxSRTF"]
+    # the paper's system beside a setting, the numbers paired by "respectively" with baselines after them
+    found = claims(
+        rules,
+        "We present FooServe. For larger models using pipeline parallelism, FooServe achieves gains of up to "
+        "5.1x and 3.2x compared to BarOrc and QuuxLLM respectively.",
+    )
+    assert [(c["subject"], c["versus"]) for c in found] == [("FooServe", "BarOrc"), ("FooServe", "QuuxLLM")]
