@@ -38,9 +38,18 @@ _DISTANCE = re.compile(
 )
 
 
+# "fewer than four GPUs", "more than 8 nodes": a count of machines, the bound of a workload's size.
+_MACHINE_COUNT = re.compile(
+    r"^(?:\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|a\s+(?:few|single))\s+"
+    r"(?:[A-Za-z0-9-]+\s+)?(?:GPUs?|CPUs?|TPUs?|NPUs?|nodes?|machines?|servers?|devices?|cores?|hosts?|workers?)$",
+    re.I,
+)
+
+
 def is_bound(phrase: str) -> bool:
-    """Whether the words after a comparison word are a figure: "over" is then the number's bound."""
-    return _FIGURE.match(phrase) is not None
+    """Whether the words after a comparison word are a figure ("over a 2.2x speedup": "over" is then the
+    number's bound) or a count of machines ("jobs requesting fewer than four GPUs": a size, no system)."""
+    return _FIGURE.match(phrase) is not None or _MACHINE_COUNT.match(phrase) is not None
 
 
 def measured_system(text: str, phrase: str, end: int, stop: re.Pattern[str]) -> tuple[str, int, int] | None:

@@ -160,3 +160,19 @@ ZH_NOUN_NAME = (
 def test_a_chinese_name_right_after_its_kind_of_system_is_proposed():
     claims = claims_by_text(ZH_NOUN_NAME)
     assert claims["27%"]["subject"] == "Pipora"
+
+
+SIZES = (
+    "Quillserve: Serving Any-to-Any Models\n\n"
+    "Abstract\n\n"
+    "We present Quillserve, a serving system for models with many components.\n\n"
+    "4 Evaluation\n\n"
+    "Figure 9 shows the top job sizes by resource requests, with about 35% being small jobs requesting fewer\n"
+    "than eight GPUs. Quillserve cuts the queueing delay of these jobs by 2.1x compared with FIFO.\n"
+)
+
+
+def test_a_count_of_machines_after_than_is_a_size_not_a_baseline():
+    claims = claims_by_text(SIZES)
+    assert claims["35%"]["versus"] is None
+    assert claims["2.1x"]["versus"] == "FIFO"
