@@ -268,9 +268,14 @@ def _label_run(labels: list[re.Match[str]]) -> bool:
 
 def _axes_together(values: list[float]) -> bool:
     """Whether four or more labels are two panels' axes read together: each tick twice in a row (``5%, 5%,
-    10%, 10%, ...``) or one axis after another (``10%, 20%, 30%, 10%, 20%, 30%``), each axis stepping evenly."""
+    10%, 10%, ...``) or one axis after another (``10%, 20%, 30%, 10%, 20%, 30%``), each axis stepping evenly;
+    or several panels' ticks in no order, each of a few evenly stepping values printed twice or more (``50%,
+    0%, 0%, 50%, 100%, 0%, 100%``): measurements seldom repeat so."""
     if len(values) < 2 * _MIN_RUN - 2:
         return False
+    distinct = sorted(set(values))
+    if len(distinct) >= _MIN_RUN and _even(distinct) and all(values.count(v) >= 2 for v in distinct):
+        return True
     ticks = [v for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
     paired = len(ticks) * 2 == len(values) and len(ticks) >= _MIN_RUN - 1
     axes: list[list[float]] = [[ticks[0]]]

@@ -27,6 +27,12 @@ def test_axis_ticks_one_a_line_are_no_claims(tmp_path):
     assert values_of(tmp_path, BODY + figure) == [(31.0, "%")]
 
 
+def test_ticks_of_several_panels_read_in_no_order_are_no_claims(tmp_path):
+    figure = ("Share of hours\n40%\n0%\n0%\n40%\n80%\n0%\n80%\nLoad (%)\n"
+              "Figure 4: Device and memory load of the jobs by their size.\n\n")
+    assert values_of(tmp_path, BODY + figure) == [(31.0, "%")]
+
+
 def test_a_legend_of_evenly_spaced_sizes_is_no_claim(tmp_path):
     legend = "Embedding size\n0.9x\n0.6x\n0.3x\nFigure 5: Loss over the training days for three sizes.\n\n"
     assert values_of(tmp_path, BODY + legend) == [(31.0, "%")]
