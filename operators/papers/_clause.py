@@ -32,12 +32,12 @@ from assay.operators.papers._numbers import parse_number
 from assay.operators.papers._table_compare import column_header, comparing_column
 from assay.operators.papers._table_units import (
     BARE_CELL,
-    SETTING_CELL,
     SPREAD_AT,
     cells,
     column_units,
     header_row,
     row_unit,
+    setting_cell,
     table_top,
 )
 
@@ -191,7 +191,8 @@ _RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
 RESULT_HEADER = re.compile(
     r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|saving|\bvs\.?|versus|compar|relative|"
     r"normali[sz]ed|ratio|efficien|utili[sz]|throughput|latency|\bJCT\b|makespan|\bpeak\b|flop/?s|\bMFU\b|"
-    r"\bCV\b|variation|stability|\bdifferen|\bchange\b|加速|提升|降低|开销|变化|差异",
+    r"\bCV\b|variation|stability|\bdifferen|\bchange\b|加速|提升|降低|开销|变化|差异|降幅|增幅|增量|减少|节省|"
+    r"命中率|吞吐|延迟|时延",
     re.I,
 )
 _HYPERPARAMETERS = (
@@ -234,7 +235,7 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     first = next((c.strip() for _, c in row_cells if c.strip()), "")
     # a label of a setting: a count or a grid of counts, alone or before a few short tokens that name the
     # run's configuration ("8", "4x4 (A) 15-1", "2x8 (B) Straight")
-    setting = SETTING_CELL.fullmatch(first) or _SETTING_LABEL.fullmatch(first)
+    setting = setting_cell(first) or _SETTING_LABEL.fullmatch(first)
     by_setting = bool(setting) and not _RATIO_CELLS.fullmatch(first)
     # a label may open with a model's size ("3B TP8 8 4K", "1.7B CP2TP4 16 4K"): a name still
     # (or a context length before Chinese words: "1M 上下文 prefill 实测加速")

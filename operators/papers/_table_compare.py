@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from assay.operators.papers._table_units import CELL_SEP, SETTING_CELL, VALUE_CELL, header_row, quotient_names
+from assay.operators.papers._table_units import CELL_SEP, VALUE_CELL, header_row, quotient_names, setting_cell
 
 #: A header that compares two things: ``X vs Y``, ``X vs. Y``, ``X versus Y``, ``X over Y``, ``X relative to Y``.
 _COMPARING = re.compile(
@@ -179,7 +179,7 @@ def row_label(row: list[str], column: int) -> str | None:
     it names something (not a setting such as ``# GPUs=8``, not a measure)."""
     left = [c for c in row[:column] if c.strip() and not VALUE_CELL.match(c.strip())]
     label = " ".join(left[-1].split()) if left else ""
-    if not label or SETTING_CELL.fullmatch(label) or _MEASURE_WORDS.search(label):
+    if not label or setting_cell(label) or _MEASURE_WORDS.search(label):
         return None
     return label if re.search(r"[A-Za-z]{2}", label) else None
 

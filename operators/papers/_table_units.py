@@ -68,6 +68,18 @@ _SIZE = r"\d[\d,]*(?:\.\d+)?\s*(?:[KMBGT]|k)?"
 SETTING_CELL = re.compile(
     rf"\s*[~≈]?\s*{_SIZE}\s*(?:[x×]\s*{_SIZE}\s*)*(?:\+\s*{_SIZE}\s*(?:[x×]\s*{_SIZE}\s*)*)*[*†‡]?\s*"
 )
+#: A count with what it counts, perhaps a note after it (``2,048 tokens``, ``16 GPUs``, ``256 token (default)``):
+#: a setting as much as the bare count is.
+_COUNTED_CELL = re.compile(
+    rf"\s*{_SIZE}\s*(?:tokens?|GPUs?|nodes?|devices?|workers?|requests?|sequences?|samples?|steps?|layers?"
+    r"|experts?|clients?|users?|GB|MB|TB)\s*(?:[(（][^)）]{1,12}[)）])?\s*",
+    re.I,
+)
+
+
+def setting_cell(label: str) -> bool:
+    """Whether a row's label is its setting (a count, a size, a shape, a count with its noun), not a name."""
+    return bool(SETTING_CELL.fullmatch(label) or _COUNTED_CELL.fullmatch(label))
 
 #: A cell that holds a figure: a signed or bounded number with a short unit (``3.8%``, ``-1.2x``, ``<5 ms``), and
 #: perhaps a mark after it (``1.91x ⚡``, ``2.1x†``).

@@ -35,7 +35,7 @@ from assay.operators.papers._table_compare import by_layout, row_label
 from assay.operators.papers._table_read import Cell, Table, cell_of
 from assay.operators.papers._table_settings import swept_setting
 from assay.operators.papers._table_systems import ColumnNames
-from assay.operators.papers._table_units import SETTING_CELL, VALUE_CELL
+from assay.operators.papers._table_units import VALUE_CELL, setting_cell
 
 #: Where a mention comes from when it names a system for sure: the gazetteer, or the paper's comparisons.
 _KNOWN_SOURCES = ("gazetteer", "rule")
@@ -147,14 +147,13 @@ def attribute_cells(
             # a table characterising a workload ("Characteristics of ... for the FooNet model"), naming no
             # system: its figures are the model's
             claim.subject, claim.subject_source = model, "table"
-        elif (
-            own
-            and claim.subject
-            and _a_cell(cell.table, claim.subject)
-            and not _named(claim.subject, owned, systems)
+        elif own and (
+            not claim.subject
+            or (_a_cell(cell.table, claim.subject) and not _named(claim.subject, owned, systems))
         ):
             # the name next to the number is a row's label or a header that names no known system (a
-            # model, a workload): the table names no system, so the result is the paper's own
+            # model, a workload), or the row is labelled by its setting (``1,024 tokens``): the table names no
+            # system, so the result is the paper's own
             claim.subject, claim.subject_source = own[0], "primary"
         elif not own and claim.subject_source in (None, "nearest"):
             # a paper with no system of its own (a measurement study): a row is what its label names ("FooNet,
@@ -234,7 +233,7 @@ def _provenance(claim: Claim, cell: Cell) -> None:
 def _setting_label(cell: Cell) -> str:
     """A row labelled by its setting named with its column's header: " (# GPUs=512)"; '' for a row of a name."""
     label = cell.table.rows[cell.row][0] if cell.table.rows[cell.row] else ""
-    if not SETTING_CELL.fullmatch(label):
+    if not setting_cell(label):
         return ""
     head = cell.table.header[0] if cell.table.header else ""
     return f" ({head}={label})" if head else f" ({label})"

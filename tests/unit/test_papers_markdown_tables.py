@@ -97,3 +97,23 @@ def test_an_html_images_alt_text_is_read_as_a_markdown_images_is(tmp_path):
     )
     found = {(c["value"], c["unit"]) for c in file_claims(tmp_path, source, "wren.md")}
     assert {(2.6, "x"), (40.0, "%")} <= found
+
+
+def test_rows_labelled_by_a_count_with_its_noun_state_the_tables_results(tmp_path):
+    post = (
+        "# Quillo: a smaller KV cache\n\n"
+        "We present Quillo, a KV cache for long contexts.\n\n"
+        "| Interval | Storage | Reduction | Latency | Latency increase |\n"
+        "|---|---|---|---|---|\n"
+        "| 128 tokens (default) | 20.1 GB | baseline | 2900 ms | baseline |\n"
+        "| 1,024 tokens | 6.2 GB | −69% | 3300 ms | +14% |\n"
+        "| 8,192 tokens | 4.4 GB | −78% | 4400 ms | +52% |\n\n"
+        "在一百万 token 上测量：\n\n"
+        "| 检查点间隔 | 存储 | 降幅 | 命中时延迟 | 延迟增量 |\n"
+        "|---|---|---|---|---|\n"
+        "| 1,024 token | 6.2 GB | −66% | 3300 ms | +12% |\n"
+    )
+    claims = file_claims(tmp_path, post, "elm.md")
+    found = {(c["value"], c["unit"]) for c in claims}
+    assert {(-69.0, "%"), (14.0, "%"), (-78.0, "%"), (52.0, "%"), (-66.0, "%"), (12.0, "%")} <= found
+    assert all(c["subject"] == "Quillo" for c in claims if c["unit"] == "%")
