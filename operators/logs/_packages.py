@@ -218,7 +218,10 @@ _LOGGER = re.compile(
     # a dotted logger right after the record's time and a bar, before its message (``%(asctime)s | %(name)s:``:
     # ``2023-02-01T10:00:00 | pkg.trainers.loop: Starting``; the bar opens the line once the file's time-stamp
     # prefix is stripped); the bar keeps a flattened config (``optim.lr: 0.1``) out
-    r"|(?:^|\d\d:\d\d:\d\d(?:[.,]\d+)? )\| (?P<m>[a-z_]\w*(?:\.[a-z_]\w*)+): ",
+    r"|(?:^|\d\d:\d\d:\d\d(?:[.,]\d+)? )\| (?P<m>[a-z_]\w*(?:\.[a-z_]\w*)+): "
+    # a logger's name in brackets with the process that printed it (``%(name)s/%(processName)s``: ``INFO
+    # [pkg/MainProcess] model.fit :``)
+    r"|\[(?P<n>[a-z_]\w*(?:\.\w+)*)/(?:MainProcess|(?:Spawn|Fork)?Process-\d+)\]",
     re.M,
 )
 _PATH = re.compile(

@@ -30,6 +30,15 @@ def test_a_parenthesised_logger_before_the_message_separator(tmp_path):
     assert _log(tmp_path, lines).run["framework"] == "acmeseg"
 
 
+def test_a_bracketed_logger_with_its_process_names_its_package(tmp_path):
+    lines = [f"2024-03-04 05:06:0{i},100 INFO [peptidex/MainProcess] model._log_history : {i}0000\t0.{9 - i}\tnan"
+             for i in (1, 2, 3)]
+    assert _log(tmp_path, lines).run["framework"] == "peptidex"
+    # a script's own logger in that layout names no tool
+    lines = [f"2024-03-04 05:06:0{i},100 INFO [__main__/MainProcess] train : step {i} loss 0.{9 - i}" for i in (1, 2, 3)]
+    assert _log(tmp_path, lines).run["framework"] is None
+
+
 def test_parenthesised_versions_and_attributes_name_nothing():
     assert package_of("using release (v1.2) of the data") is None
     assert package_of("tensor shape (x.shape) mismatched in loss (self.training)") is None
