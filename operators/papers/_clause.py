@@ -218,6 +218,21 @@ _AGAINST_A_NAME = re.compile(r"\b(?:over|vs\.?|versus|relative\s+to|compared\s+(
 _SETTING_LABEL = re.compile(r"\d+\s*[x×]\s*\d+(?:\s+[\w()\[\]/+-]{1,9}){1,3}")
 
 
+#: A multiple in brackets right after a figure (``1.68 (0.87×)``): the figure normalised to the table's reference.
+_NUMBER_BEFORE_BRACKET = re.compile(r"\d(?:\.\d+)?\s*\(\s*$")
+_BRACKET_CLOSES = re.compile(r"\s*\)")
+
+
+def bracketed_multiple(text: str, start: int, end: int, unit: str) -> bool:
+    """Whether a multiple stands in brackets right after a figure (a flattened table's row ``28 1.93 1.68 (0.87×)
+    1.45 (0.75×)``): the figure normalised to the reference, a result wherever the row stands."""
+    return (
+        unit == "x"
+        and _NUMBER_BEFORE_BRACKET.search(text, max(0, start - 16), start) is not None
+        and _BRACKET_CLOSES.match(text, end) is not None
+    )
+
+
 def table_result(text: str, start: int, end: int, unit: str) -> bool:
     """Whether a number in a table row states a result: the row names something in its first cell or is
     labelled by its setting (a GPU count, a batch size, a resolution), the number is a ratio filling a cell

@@ -17,7 +17,7 @@ from assay.operators.papers import _confidence
 from assay.operators.papers._anaphora import continue_numbers
 from assay.operators.papers._attribution import attribute
 from assay.operators.papers._claims import Claim, find_claims
-from assay.operators.papers._clause import table_result
+from assay.operators.papers._clause import bracketed_multiple, table_result
 from assay.operators.papers._configs import hardware_counts, sized_models
 from assay.operators.papers._list_subjects import distribute_subjects
 from assay.operators.papers._mentions import Mention, MentionIndex, resolve
@@ -208,6 +208,7 @@ def _in_prose(claims: list[Claim], structure: Structure) -> list[Claim]:
         if claim.section != REFERENCES and (
             not structure.residue(claim.start)
             or table_result(structure.text, claim.start, claim.end, claim.unit)  # "Foo | 3.2x"
+            or bracketed_multiple(structure.text, claim.start, claim.end, claim.unit)  # "1.68 (0.87×)"
         ):
             kept.append(claim)
     return kept

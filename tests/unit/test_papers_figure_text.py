@@ -181,3 +181,19 @@ def test_a_flattened_table_with_row_numbers_keeps_its_cells(tmp_path):
     # row numbers rise down the page; an axis read top to bottom falls
     table = "Table 2: Speedup of Foo over Bar.\n\nRun\nModel\nSpeedup\n1\nResNet\n1.42x\n2\nBERT\n2.07x\n3\nGPT\n1.66x\n\n"
     assert values_of(tmp_path, BODY + table) == [(31.0, "%"), (1.42, "x"), (2.07, "x"), (1.66, "x")]
+
+
+def test_a_multiple_in_brackets_after_a_figure_of_a_flattened_row_is_a_result(tmp_path):
+    paper = (
+        "Quokka: Fast Attention Kernels\n\nAbstract\n\nWe present Quokka, an attention kernel for mixed batches.\n\n"
+        "5 Evaluation\n\n"
+        "Table 4: Runtime (ms) of the attention kernels per layer count.\n"
+        "Layers Serial Quokka-A Quokka-B\n"
+        "28 1.93 1.68 (0.87×) 1.45 (0.75×)\n"
+        "29 1.96 1.69 (0.86×) 1.45 (0.74×)\n"
+        "30 1.98 1.71 (0.86×) 1.45 (0.73×)\n\n"
+        "Quokka cuts the runtime by 1.3× over the serial kernels.\n"
+    )
+    found = values_of(tmp_path, paper)
+    assert {(0.87, "x"), (0.75, "x"), (0.73, "x"), (1.3, "x")} <= set(found)
+    assert (1.93, "x") not in found and len(found) == 7
