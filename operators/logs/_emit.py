@@ -27,14 +27,7 @@ from assay.operators.logs._epochs import averages, averages_records, split_named
 from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
 from assay.operators.logs._gate import only_a_nan_message
-from assay.operators.logs._losses import (
-    bracket_groups,
-    keep_series_apart,
-    names_whole_loss,
-    pick_loss,
-    split_objectives,
-    total_of_terms,
-)
+from assay.operators.logs._losses import names_whole_loss, pick_loss, split_objectives, total_of_terms
 from assay.operators.logs._miner import Cluster, TemplateMiner
 from assay.operators.logs._names import STANDARD_METRICS, is_step_key, key_slug, split_error
 from assay.operators.logs._numbers import memory_of, parse_quantity
@@ -42,6 +35,7 @@ from assay.operators.logs._pairs import split_paired_keys
 from assay.operators.logs._processes import process_ranks
 from assay.operators.logs._rounded_counts import unround_steps
 from assay.operators.logs._samples import printed_batches, samples_per_step
+from assay.operators.logs._series_apart import bracket_groups, keep_series_apart
 from assay.operators.logs._settings_lines import (
     command_line,
     counts_its_noun,

@@ -592,3 +592,12 @@ def test_keras_bars_left_part_way_in_a_few_epochs_still_report_by_epoch(tmp_path
     assert [s for s, _ in log.series("val_loss")] == list(range(1, 9))
     assert log.series("loss")[-1] == (8, 0.52)
     assert {s for s, _ in log.series("loss")} == set(range(1, 9))
+
+
+def test_keys_that_qualify_one_word_differently_keep_their_phrases(tmp_path):
+    # neither "batch time" nor "data time" is the bare "time": each is a series of its own
+    lines = [f"Epoch 2[{i}/900]: loss:0.{50 - i // 100}, lr:0.001, batch time:0.3{i // 100}, data time:0.00{i // 100}"
+             for i in (100, 200, 300)]
+    log = parse_log(write(tmp_path, "times.log", lines))
+    assert log.series("batch_time") == [(1000, 0.31), (1100, 0.32), (1200, 0.33)]
+    assert log.series("data_time") == [(1000, 0.001), (1100, 0.002), (1200, 0.003)]
