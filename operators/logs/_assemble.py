@@ -141,11 +141,14 @@ def closing_events(summary: dict[str, Any]) -> list[dict[str, Any]]:
     """The ``failure`` event of a run that failed without one: where the status is ``failed`` and no line
     gave a ``failure`` event (a Slurm step cancelled after the cgroup's OOM kills, an exit code the event
     rules do not word as a failure), one at the line that decided the status, at the last step before it.
-    An OOM event says what happened, not that the run ended of it: it stays beside the failure. Any other
-    status (a clean, a cancelled, an unknown run) gets none."""
+    An OOM event says what happened, not that the run ended of it: it stays beside the failure. A fatal
+    hardware fault that decided it is the run's end already (the status is ``failed``), no second event. Any
+    other status (a clean, a cancelled, an unknown run) gets none."""
     status, decider = _decided(summary)
     if status != "failed" or decider is None or (summary.get("events") or {}).get("failure"):
         return []
+    if (decider[0], "hardware_error") in {tuple(e) for e in summary.get("event_lines", [])}:
+        return []  # a fatal fault the log ends on (an NCCL watchdog's timeout): its event says what ended the run
     line_no, _kind, detail = (*decider, "")[:3]
     return [
         {

@@ -405,3 +405,14 @@ def test_a_checkpoint_step_parameter_after_a_record_is_that_save(tmp_path):
     assert "dll" not in set(log.metrics.column("name").to_pylist()) and log.run["framework"] == "DLLogger"
     # a setting of how often to save, in an arguments dump, is none
     assert _log(tmp_path, ["checkpoint_steps: 500", "step 1 loss 2.0", "step 2 loss 1.9"]).events == []
+
+
+def test_a_log_ending_on_an_nccl_watchdog_timeout_failed_of_that_fault(tmp_path):
+    lines = [f"{{'loss': 0.9{k}, 'learning_rate': 2e-05, 'epoch': 0.{k}}}" for k in (1, 2)] + [
+        "[rank1]:[E0301 10:00:00.000001 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+        "600020 milliseconds before timing out.",
+    ]
+    log = _log(tmp_path, lines)
+    assert log.run["status"] == "failed"
+    assert log.event_kinds() == ["hardware_error"]  # the fault that ended it, no second event of its own
