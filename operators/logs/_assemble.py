@@ -10,6 +10,7 @@ from typing import Any
 
 from assay.ids import entity_id, stable_id
 from assay.operators.logs._coverage import merge_reports
+from assay.operators.logs._events import classify
 from assay.operators.logs._names import model_family
 
 TERMINAL = ("completed", "failed", "cancelled", "diverged")
@@ -147,7 +148,7 @@ def closing_events(summary: dict[str, Any]) -> list[dict[str, Any]]:
     status, decider = _decided(summary)
     if status != "failed" or decider is None or (summary.get("events") or {}).get("failure"):
         return []
-    if (decider[0], "hardware_error") in {tuple(e) for e in summary.get("event_lines", [])}:
+    if len(decider) > 2 and classify(str(decider[2])) == "hardware_error":
         return []  # a fatal fault the log ends on (an NCCL watchdog's timeout): its event says what ended the run
     line_no, _kind, detail = (*decider, "")[:3]
     return [

@@ -409,9 +409,10 @@ def test_a_checkpoint_step_parameter_after_a_record_is_that_save(tmp_path):
 
 def test_a_log_ending_on_an_nccl_watchdog_timeout_failed_of_that_fault(tmp_path):
     lines = [f"{{'loss': 0.9{k}, 'learning_rate': 2e-05, 'epoch': 0.{k}}}" for k in (1, 2)] + [
-        "[rank1]:[E0301 10:00:00.000001 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation "
-        "timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
-        "600020 milliseconds before timing out.",
+        f"[rank{r}]:[E0301 10:00:00.00000{r} ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective "
+        f"operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+        "ran for 600020 milliseconds before timing out."
+        for r in (1, 2)  # every rank reports it: one fault, the last rank's line the one the run ended on
     ]
     log = _log(tmp_path, lines)
     assert log.run["status"] == "failed"
