@@ -39,6 +39,7 @@ from assay.operators.logs._series_apart import bracket_groups, keep_series_apart
 from assay.operators.logs._settings_lines import (
     command_line,
     counts_its_noun,
+    optimizer_settings,
     prints_flags,
     restated,
     settings_dump,
@@ -350,9 +351,11 @@ def emit_series(
         return  # a header that prints its step and epoch only (``[step=7/50,epoch=1]``): the values follow it
     if step_pos is None and restated(cluster.rows, metrics):
         return  # settings printed again as they were (a restarted process's config): no record
-    if command_line(cluster.template, metrics) or settings_dump(cluster.template, metrics) or prints_flags(cluster.template):
+    settings = command_line(cluster.template, metrics) or settings_dump(cluster.template, metrics)
+    if settings or prints_flags(cluster.template) or optimizer_settings(cluster.template):
         return  # a command's options (``--seed 99 --epoch 80``, a wrapped command line's too), a dump of its
-        # settings (``hyperparameters: lr0=0.01, momentum=0.937, ...``, ``use_gpu: True, ...``): no record
+        # settings (``hyperparameters: lr0=0.01, momentum=0.937, ...``, ``use_gpu: True, ...``), an optimizer's
+        # (``optimizer: AdamW(lr=0.001667, momentum=0.9) ...``): no record
     if hasattr(out, "decide"):
         out.decide(template_decision(cluster.template, names, step_pos, metrics, bool(fixed), stepped_elsewhere))
     if step_pos is not None:

@@ -54,6 +54,21 @@ def settings_dump(template: list[str], metrics: dict[int, str]) -> bool:
     )
 
 
+#: Optimizers' class names, as their settings are printed (``optimizer: AdamW(lr=0.001667, momentum=0.9) with
+#: parameter groups ...``, Ultralytics' start-up line; ``SGD (`` in PyTorch's own repr).
+_OPTIMIZERS = {"sgd", "adam", "adamw", "adamax", "nadam", "radam", "rmsprop", "adagrad", "adadelta", "lamb", "lars",
+               "lion", "adafactor", "sophia", "muon", "fusedadam", "fusedlamb", "deepspeedcpuadam", "adamw8bit"}
+
+
+def optimizer_settings(template: list[str]) -> bool:
+    """Whether the line's first value is an optimizer's setting: inside its class's brackets (``AdamW(lr=<*>``)."""
+    first = next((i for i, tok in enumerate(template) if tok == "<*>"), None)
+    if first is None:
+        return False
+    opened = next((j for j in range(first - 1, -1, -1) if template[j] in ("(", ")")), None)
+    return opened is not None and opened > 0 and template[opened] == "(" and template[opened - 1].lower() in _OPTIMIZERS
+
+
 #: The words a flag's value is printed as (Python's ``True``/``False``, YAML's).
 _FLAG_VALUES = {"true", "false"}
 

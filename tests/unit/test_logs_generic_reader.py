@@ -257,3 +257,16 @@ def test_the_next_program_of_a_pasted_session_starts_its_own_counters(tmp_path):
     assert "restart" not in log.event_kinds()
     assert [s for s, _ in log.series("loss")] == [0, 400, 0, 400]
     assert "batch_size" not in set(log.metrics.column("name").to_pylist())
+
+
+def test_an_optimizers_settings_line_is_no_record(tmp_path):
+    lines = [
+        "optimizer: AdamW(lr=0.002, momentum=0.9) with parameter groups 57 weight(decay=0.0), 64 weight(decay=0.0005)",
+        "Starting training for 3 epochs...",
+        "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+        "        1/3      2.10G      1.412      2.013      1.204         41        640",
+        "        2/3      2.10G      1.301      1.822      1.150         38        640",
+    ]
+    log = parse_log(write(tmp_path, "yolo.log", lines))
+    assert {"momentum", "decay"}.isdisjoint(set(log.metrics.column("name").to_pylist()))
+    assert sorted({s for s in log.metrics.column("step").to_pylist()}) == [1, 2]
