@@ -20,6 +20,9 @@ _VALIDATE = re.compile(r"validate step: *(?P<step>\d+) +loss: *(?P<loss>\S+)")
 _BUILDING = re.compile(r"Building (?P<family>[\w.]+) (?P<flavor>[\w.]+) with")
 _MODEL = re.compile(r"Model (?P<family>[\w.]+) (?P<flavor>[\w.]+) size: (?P<n>[\d,]+) total parameters")
 _MESH = re.compile(r"Building (?P<dims>\d+)-D device mesh with \[(?P<names>[^\]]*)\], \[(?P<sizes>[^\]]*)\]")
+#: Later torchtitan names each degree (``Building device mesh with parallelism: pp=1, dp_replicate=1, dp_shard=8, cp=1,
+#: tp=1, ep=1``).
+_MESH_DEGREES = re.compile(r"Building device mesh with parallelism: (?P<pairs>(?:\w+=\d+(?:, )?)+)")
 _BATCH = re.compile(
     r"local batch size (?P<local>\d+), global batch size (?P<global>\d+).*?"
     r"(?:sequence length (?P<seq>\d+), )?total steps (?P<steps>\d+)"
@@ -83,6 +86,10 @@ class TorchTitanParser(LogParser):
             return
         if self.lines.parse_one(text, line_no, rank, out):
             return
+        m = _MESH_DEGREES.search(text)
+        if m:
+            self._degrees(dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)", m.group("pairs"))), line_no)
+            return
         m = _MODEL.search(text) or _BUILDING.search(text)
         if m:
             name = canonical_model(f"{m.group('family')} {m.group('flavor')}")
@@ -113,11 +120,15 @@ class TorchTitanParser(LogParser):
     def _mesh(self, m: re.Match[str], line_no: int) -> None:
         names = [n.strip().strip("'\"") for n in m.group("names").split(",") if n.strip()]
         sizes = [int(s) for s in re.findall(r"\d+", m.group("sizes"))]
-        dims = dict(zip(names, sizes, strict=False))
+        self._degrees(dict(zip(names, sizes, strict=False)), line_no)
+
+    def _degrees(self, dims: dict[str, int], line_no: int) -> None:
+        """The layout a mesh's degrees give (the expert degree ``ep`` shares the data-parallel ranks: no factor
+        of the world)."""
         out = self.out
         world = 1
-        for size in sizes:
-            world *= size
+        for name, size in dims.items():
+            world *= size if name != "ep" else 1
         out.setting("world_size", world, line_no)
         dp = dims.get("dp", 1) * dims.get("dp_shard", 1) * dims.get("dp_replicate", 1)
         out.setting("dp", dp, line_no)

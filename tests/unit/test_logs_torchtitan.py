@@ -48,3 +48,20 @@ def test_run_row_and_entities(parsed):
         ("hardware", "H100"),
     } <= entities
     assert [e["kind"] for e in parsed.events] == ["checkpoint"]
+
+
+def test_a_mesh_named_by_its_degrees(tmp_path):
+    head = "[rank0]:[titan] 2026-01-02 03:04:05,100 - root - INFO - "
+    lines = [
+        head + "Building device mesh with parallelism: pp=2, dp_replicate=1, dp_shard=4, cp=1, tp=2, ep=4",
+        head + "Building qwen3 14B with Qwen3ModelArgs(dim=5120, n_layers=40)",
+        head + "Trainer is initialized with local batch size 8, global batch size 32, gradient accumulation steps 1, "
+        "sequence length 4096, total steps 100 (warmup 10)",
+        head + "\x1b[31mstep:  1  \x1b[32mloss: 12.3000  \x1b[33mmemory: 40.10GiB(52.00%)  \x1b[34mtps: 1,200",
+        head + "\x1b[31mstep:  2  \x1b[32mloss: 11.9000  \x1b[33mmemory: 40.10GiB(52.00%)  \x1b[34mtps: 1,250",
+    ]
+    path = tmp_path / "titan.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = parse_log(path).run
+    assert (run["world_size"], run["dp"], run["tp"], run["pp"]) == (16, 4, 2, 2)
+    assert run["model"] != "device mesh"
