@@ -352,7 +352,7 @@ def emit_series(
     if step_pos is None and restated(cluster.rows, metrics):
         return  # settings printed again as they were (a restarted process's config): no record
     settings = command_line(cluster.template, metrics) or settings_dump(cluster.template, metrics)
-    if settings or prints_flags(cluster.template) or optimizer_settings(cluster.template):
+    if settings or prints_flags(cluster.template, metrics) or optimizer_settings(cluster.template):
         return  # a command's options (``--seed 99 --epoch 80``, a wrapped command line's too), a dump of its
         # settings (``hyperparameters: lr0=0.01, momentum=0.937, ...``, ``use_gpu: True, ...``), an optimizer's
         # (``optimizer: AdamW(lr=0.001667, momentum=0.9) ...``): no record

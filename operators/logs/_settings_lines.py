@@ -73,15 +73,16 @@ def optimizer_settings(template: list[str]) -> bool:
 _FLAG_VALUES = {"true", "false"}
 
 
-def prints_flags(template: list[str]) -> bool:
-    """Whether a line pairs two keys or more with a flag's value (``use_gpu: True, use_xpu: False, ...,
-    infer_batch_size: 1024``): a script's settings, which a training record never prints."""
+def prints_flags(template: list[str], metrics: dict[int, str]) -> bool:
+    """Whether a line pairs two keys or more with a flag's value, at least as many as its numbers (``use_gpu:
+    True, use_xpu: False, ..., infer_batch_size: 1024``): a script's settings. A record may carry a flag or two
+    beside its values (``loss 0.31 | val_loss 0.35 | acc 0.9 | is_best: True | stop: False``), never more."""
     flags = sum(
         tok.lower() in _FLAG_VALUES and template[i - 1 : i] in ([":"], ["="])
         for i, tok in enumerate(template)
         if i >= 2
     )
-    return flags >= 2
+    return flags >= 2 and flags >= len(metrics)
 
 
 def command_line(template: list[str], metrics: dict[int, str]) -> bool:

@@ -270,3 +270,11 @@ def test_an_optimizers_settings_line_is_no_record(tmp_path):
     log = parse_log(write(tmp_path, "yolo.log", lines))
     assert {"momentum", "decay"}.isdisjoint(set(log.metrics.column("name").to_pylist()))
     assert sorted({s for s in log.metrics.column("step").to_pylist()}) == [1, 2]
+
+
+def test_a_record_with_a_flag_or_two_beside_its_values_stays_a_record(tmp_path):
+    lines = [f"Epoch {e} | loss 0.{50 - e} | val_loss 0.{55 - e} | acc 0.8{e} | improved: True | stop: False"
+             for e in (1, 2, 3)]
+    log = parse_log(write(tmp_path, "flags.log", lines))
+    assert [s for s, _ in log.series("loss")] == [1, 2, 3]
+    assert log.series("val_loss")[-1] == (3, 0.52)
