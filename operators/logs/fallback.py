@@ -66,6 +66,8 @@ _COMMAND_RUN = re.compile(
     r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^\s$#]*)?[$#]\s*(?:[A-Z_]+=\S+\s+)*"
     r"(?:python\d?(?:\.\d+)?|torchrun|deepspeed|accelerate|srun|mpirun|horovodrun|bash|sh)\s"
 )
+#: A command's words that say it resumes a run from a checkpoint.
+_RESUMES = re.compile(r"(?i)resum|\bload[_-]?(?:from|checkpoint|ckpt)|\bckpt[_-]?path|\bfrom[_-]checkpoint")
 #: A counter of the whole run printed beside an epoch's (``GLOBAL_STEP: 370050``, ``global step 1200``).
 _GLOBAL_COUNTER = re.compile(rf"(?i)\bglobal[_ ]?step\b\s*[:=#]?\s*(\d+)(?![\d.])|{LISTED_STEP}")
 
@@ -233,8 +235,10 @@ class _Stream:
         if self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None))):
             return  # a table's header or row
         if _COMMAND_RUN.match(text):
-            # another program of a pasted session: its counters start on their own, none carries over
-            self.out.epoch_starts.add(line_no)
+            # another program of a pasted session: its counters start on their own, none carries over; unless
+            # it says it resumes (``--resume``, ``--load_checkpoint``): a counter going back is then a restart
+            if not _RESUMES.search(text):
+                self.out.epoch_starts.add(line_no)
             self.steps.clear()
             return
         before = self.relative.banner_of(rank)

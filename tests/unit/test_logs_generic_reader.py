@@ -257,6 +257,11 @@ def test_the_next_program_of_a_pasted_session_starts_its_own_counters(tmp_path):
     assert "restart" not in log.event_kinds()
     assert [s for s, _ in log.series("loss")] == [0, 400, 0, 400]
     assert "batch_size" not in set(log.metrics.column("name").to_pylist())
+    # the same script run again to resume from its checkpoint: its counter going back is a restart
+    resumed = [f"step {s} loss {2 - s / 1000:.3f}" for s in (100, 200, 300, 400, 500)]
+    resumed += ["(venv) $ python train.py --resume runs/a/ckpt_200.pt"]
+    resumed += [f"step {s} loss {2 - s / 1000:.3f}" for s in (200, 300, 400)]
+    assert "restart" in parse_log(write(tmp_path, "resumed.log", resumed)).event_kinds()
 
 
 def test_an_optimizers_settings_line_is_no_record(tmp_path):
