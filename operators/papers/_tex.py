@@ -13,6 +13,10 @@ from assay.operators.papers._unwrap import unwrap_tex
 
 _DOLLAR = "\x01"  # a literal \$ while math delimiters are removed
 _COMMENT = re.compile(r"(?<!\\)%.*$", re.M)
+# Text the paper typesets nowhere: a block switched off (``\iffalse ... \fi``, the usual way to keep an old
+# paragraph in the source) or in a ``comment`` environment. (A nested ``\if...\fi`` inside the block is rare and
+# would end it early; what remains after it is then read as the paper's.)
+_SWITCHED_OFF = re.compile(r"\\iffalse\b.*?\\fi\b|\\begin\s*\{comment\}.*?\\end\s*\{comment\}", re.S)
 _BODY = re.compile(r"\\begin\s*\{document\}(?P<body>.*?)(?:\\end\s*\{document\}|\Z)", re.S)
 _TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*\{")
 # Floats (figures, tables with their captions), math, code and the bibliography are not the paper's prose.
@@ -144,7 +148,7 @@ def _without_footnotes(text: str) -> str:
 
 def tex_to_text(source: str) -> tuple[str, str | None]:
     """``(text, title)`` of a LaTeX source: the document body (or the whole file when it has none)."""
-    source = _COMMENT.sub("", source)
+    source = _SWITCHED_OFF.sub(" ", _COMMENT.sub("", source))
     macros = {m.group("a") or m.group("b"): m.group("body") for m in _MACRO.finditer(source)}
     title = _title(_expand(source, macros))
     body = _BODY.search(source)

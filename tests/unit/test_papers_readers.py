@@ -271,3 +271,15 @@ The rest of the evaluation follows.
     assert "System | Setting | Saved\nWeave | bf16, 8 nodes | 41%" in paragraphs
     assert "weave.pdf" not in text and "toprule" not in text and "fig:step" not in text
     assert text.index("Weave shards") < text.index("Step time") < text.index("The rest of the evaluation")
+
+
+def test_latex_text_switched_off_is_not_read():
+    source = (
+        "\\begin{document}\n\\section{Evaluation}\nFoo is 1.5$\\times$ faster than Bar.\n"
+        "\\iffalse\nIn an older draft Foo was 9$\\times$ faster.\n\\fi\n"
+        "\\begin{comment}\nFoo cut the cost by 70\\%.\n\\end{comment}\n"
+        "It cuts memory by 20\\%.\n\\end{document}\n"
+    )
+    text, _title = tex_to_text(source)
+    assert "1.5× faster" in text and "20%" in text
+    assert "9×" not in text and "70%" not in text
