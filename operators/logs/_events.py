@@ -54,6 +54,7 @@ EVENTS: tuple[EventRule, ...] = (
               "slurmstepd: error: *** JOB 9 ON node2 CANCELLED AT 2025-01-01T10:00:00 ***"),
     # the terminal's echo of Ctrl-C on a line of its own: the run was interrupted there
     EventRule("cancelled", r"^\s*\^C\s*$", "^C"),
+    EventRule("cancelled", r"\binterrupted by (?:the )?user\b", "Training interrupted by user at step 420, exiting"),
     EventRule("cancelled", r"Received Signals\.SIGTERM|received signal 15|\bscancel\b",
               "job 5521 stopped by scancel from user alice"),
     # a termination signal reported in the words a training loop's handler prints, and a job said to be
@@ -127,6 +128,11 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("restart", r"\bresum(?:ed|ing)(?: training| the run)? from\s+\S*(?:checkpoint|ckpt|global_step|snapshot"
               r"|\.pth?\b|\.safetensors\b)|\bcontinuing training from (?:the )?(?:last |latest )?checkpoint\b",
               "(Runner pid=42) Resuming from /ckpt/run7/global_step_300"),
+    # the same, said with the step or epoch it went on from (``Resumed training from step 3000``, ``Restarting
+    # from epoch 12``)
+    EventRule("restart", r"\b(?:resum(?:ed|ing)|restart(?:ed|ing))(?: training| the run)? (?:from|at) (?:the )?"
+              r"(?:global[ _])?(?:step|iter(?:ation)?|epoch|update)\s*[:#=]?\s*\d+",
+              "INFO | trainer | Resumed training from step 3000"),
     # a checkpoint loaded by its file's name, as VITS-style trainers print it on a resume (``Loaded checkpoint
     # './runs/44k/G_8000.pth' (iteration 96)``)
     EventRule("restart", r"\bloaded (?:the )?(?:model )?checkpoint\s+['\"]?[^\s'\"]*\.(?:pth?|ckpt|safetensors)\b",
@@ -233,6 +239,10 @@ EVENTS: tuple[EventRule, ...] = (
     # a save reported done in Chinese: the save completed (完成第N次的保存, 保存完成, 保存成功, 已保存)
     EventRule("checkpoint", r"完成[^，。,;；\n]{0,12}保存|保存(?:完成|成功|完毕)|已保存",
               "[12:00:01] 完成第 3 次的保存"),
+    # the checkpoint or snapshot named first, then said to be saved (``Snapshot saved to .../snapshot-000400.pkl``,
+    # ``[checkpoint] step 1200 saved``)
+    EventRule("checkpoint", r"^\W{0,3}(?:snapshot|checkpoint|ckpt)\b[^\n]{0,40}?\b(?:saved|written|stored)\b",
+              "[checkpoint] step 1200 saved to /scratch/run4"),
     # a save reported as the line's last words, after what led to it (``val loss improved, model saved``)
     EventRule("checkpoint", r"\b(?:model|weights|checkpoint|state)s? (?:has been |have been |was |were )?saved\s*[.!]?\s*$",
               "epoch 4: validation accuracy went up to 0.913, model saved"),
