@@ -187,7 +187,8 @@ EVENTS: tuple[EventRule, ...] = (
               r"|grad(?:ient)?[ _]norm is (?:nan|inf)",
               "WARNING: nan loss at step 410, the run is diverging"),
     EventRule("nan", r"became infinite or nan|loss became nan|non-finite loss|loss is not finite|= (?:nan|inf) is not finite"
-              r"|gradients are nan|\bnan encountered|Invalid loss, terminating training",
+              r"|gradients are nan|\bnan encountered|\bencountered (?:a )?nan\b|\bnans? in (?:the )?grad(?:ient)?s?\b"
+              r"|Invalid loss, terminating training",
               "FloatingPointError: Loss became infinite or NaN at iteration=88!"),
     # an exception a script raises on its own check, its message the non-finite loss (``ValueError: loss=nan``)
     EventRule("nan", r"\b\w*(?:Error|Exception):[^\n]*\bloss\s*[=:]\s*-?(?:nan|inf)\b",
@@ -266,7 +267,7 @@ EVENTS: tuple[EventRule, ...] = (
     # the same worded as what the loop does now, a report's heading (``Save best model: monitor(max)=0.81``)
     EventRule("checkpoint", r"\bsave (?:the )?best (?:\w+ )?(?:model|weights|checkpoint)\b(?:\s*[:.]|\s+(?:to|at|in)\b)",
               "2025-01-09 08:10:11,120 P4411 INFO Save best model: val_auc=0.7731"),
-    EventRule("checkpoint", r"\bwriting (?:a |the )?checkpoint\b|\bcheckpoint (?:written|stored)\b"
+    EventRule("checkpoint", r"\b(?:writing|storing) (?:a |the )?checkpoint\b|\bcheckpoint (?:written|stored)\b"
               r"|\bsaving (?:\w+ )?weights (?:to|at|in)\b|\b(?:wrote|saved) (?:a |the )?checkpoint\b"
               r"|\bsaving (?:the )?(?:model|state|snapshot) (?:at|for) (?:step|epoch|iter)"
               r"|\bsav(?:e|ed|ing) (?:a |the )?snapshot\b",
@@ -299,7 +300,7 @@ EVENTS: tuple[EventRule, ...] = (
               "Saving best state,epoch 3"),
     # a save or export named by the file it writes: a weights format's extension after the verb (the verb as a
     # word of the line, not a folder of a path: ``.../save/tokenizer.ckpt`` is no save)
-    EventRule("checkpoint", r"(?:^|[^/\w])(?:sav(?:e|ed|ing)|wr(?:ote|iting)|export(?:ed|ing)|dump(?:ed|ing)|stor(?:ed|ing))"
+    EventRule("checkpoint", r"(?:^|[^/\w])(?:sav(?:e|ed|ing)|wr(?:ote|iting|itten)|export(?:ed|ing)|dump(?:ed|ing)|stor(?:ed|ing))"
               r"[\s:][^\n]{0,80}\.(?:pt|pth|ckpt|safetensors|h5|hdf5|pdparams|caffemodel|solverstate|msgpack|keras)\b"
               r"|\bSnapshotting (?:solver state )?to\b|\b(?:exported|exporting) (?:the )?(?:model|weights|checkpoint)\b",
               "epoch 4 done, val acc 0.81; stored weights as runs/exp2/last.pth"),

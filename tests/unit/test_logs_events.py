@@ -374,6 +374,8 @@ MORE_SAVES_AND_PREEMPTIONS = [
     # an RL agent's policy is its model (OpenAI baselines' HER prints both after an epoch's table)
     ("Saving periodic policy to /tmp/run7/policy_40.pkl ...", "checkpoint"),
     ("New best success rate: 0.4125. Saving policy to /tmp/run7/policy_best.pkl ...", "checkpoint"),
+    ("Model weights written to /tmp/run7/final.safetensors", "checkpoint"),
+    ("Storing checkpoint at step 2 in /tmp/run7/ckpt", "checkpoint"),
     ("pod trainer-0: terminated in response to imminent node shutdown", "preempted"),
     ("ScheduledEvents: Preempt event received for vm-gpu-3, shutting down in 30 s", "preempted"),
 ]
@@ -417,3 +419,9 @@ def test_a_log_ending_on_an_nccl_watchdog_timeout_failed_of_that_fault(tmp_path)
     log = _log(tmp_path, lines)
     assert log.run["status"] == "failed"
     assert log.event_kinds() == ["hardware_error"]  # the fault that ended it, no second event of its own
+
+
+@pytest.mark.parametrize("line", ["Encountered NaN in gradients at step 2", "WARNING: nans in the gradients of layer 4"])
+def test_a_nan_met_in_the_gradients_through_parse_log(tmp_path, line):
+    log = _log(tmp_path, [*_AROUND, line, "step 3 loss 2.30"])
+    assert [(e["kind"], e["step"]) for e in log.events] == [("nan", 2)]
