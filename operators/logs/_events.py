@@ -391,10 +391,10 @@ _BAR_THEN = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]\s*\S")
 #: The step an event's line names itself (``at step 600``, ``iteration=88``), not one printed with its total
 #: (``step 50/100`` may count within an epoch) nor a job step's id (Slurm's ``STEP 5559.0``).
 _OWN_STEP = re.compile(r"(?i)\b(?:global[_ ])?(?:step|iteration|iter)\b\s*[:=#]?\s*(\d+)\b(?!\s*/|\.\d)")
-#: A checkpoint folder named by the global step it was saved at (``.../checkpoint-6000/config.json``: the HF
-#: Trainer's and the scripts built on Accelerate name it so), or a parameter printed after the save names it
+#: The step a save names: a checkpoint folder named by the global step it was saved at (``.../checkpoint-6000/``:
+#: the HF Trainer's and the scripts built on Accelerate name it so), or a parameter printed after the save
 #: (``checkpoint_step : 1787``); ``checkpoint_12.pth`` may count epochs or saves.
-_FOLDER_STEP = re.compile(r"\bcheckpoint-(\d+)(?=/|\\|\s|$)|\b(?:checkpoint|ckpt)_step\s*[:=]\s*(\d+)\s*$")
+_SAVED_STEP = re.compile(r"\bcheckpoint-(\d+)(?=/|\\|\s|$)|\b(?:checkpoint|ckpt)_step\s*[:=]\s*(\d+)\s*$")
 #: The first line of a traceback (plain, or the box a rich console draws around it).
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 #: The exception line that ends a traceback (``RuntimeError: ...``), case-sensitive. Its numbers are the
@@ -422,7 +422,7 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
         # ``nan loss at step 600``: the step the report names (a checkpoint takes the training step before it,
         # unless its folder is named by the step, ``checkpoint-6000/``; the number its file's name carries is
         # weighed against the records' steps later, ``_event_steps.saves_at_named_steps``)
-        own = _OWN_STEP.search(text) if kind != "checkpoint" else _FOLDER_STEP.search(text)
+        own = _OWN_STEP.search(text) if kind != "checkpoint" else _SAVED_STEP.search(text)
         step = int(bar[1]) if bar else int(own[own.lastindex]) if own else None
         opened = _open_traceback.get(out)
         inside = opened is not None and 0 <= line_no - opened <= _TRACEBACK_LINES

@@ -18,23 +18,23 @@ _LEVEL = r"(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL|TRACE|SUCCESS|NOTICE)
 #: logging in its usual set-ups, glog's). A file's prefix is the layers (and the one rank style) that at least a
 #: third of its lines carry, in any order. Each entry: the pattern, and an example line it peels
 #: (``tests/unit/test_logs_line_wrappers.py`` reads every one through ``parse_log``).
+#: A date and time as loggers stamp them: 2024-05-06 or, as PaddlePaddle's tools print it, [2024/05/06 07:08:09];
+#: month first as Python's logging is often told to print it (``datefmt="%m/%d/%Y %H:%M:%S"``, the Hugging Face
+#: examples' and nanotron's).
+_DATE = (
+    r"[ \t]*\[?(?:\d{4}(?:-\d{2}-\d{2}|/\d{2}/\d{2})|\d{2}/\d{2}/\d{4})[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"
+    r"(?:Z|[+-]\d{2}:?\d{2})?\]?:?(?:[ \t]+|$)"
+)
 _LAYER_TABLE = {
     "quote": (r">[ \t]?", "> step 10 loss 2.5"),
     "lineno": (r"\[\d{1,9}\][ \t]", "[12] step 10 loss 2.5"),
     # a markdown list's numbers (``1.  ``, ``2.  ``) a pasted excerpt was given, an emphasis mark glued to one
     "listno": (r"_?\d{1,4}\.[ \t]+", "3.  step 10 loss 2.5"),
     "host": (r"[A-Za-z][\w-]*\d[\w.-]*: ", "gpu-node07: step 10 loss 2.5"),  # pdsh, clush: the node's name
-    "date": (
-        # 2024-05-06 or, as PaddlePaddle's tools print it, [2024/05/06 07:08:09]; month first as Python's logging
-        # is often told to print it (``datefmt="%m/%d/%Y %H:%M:%S"``, the Hugging Face examples' and nanotron's)
-        r"[ \t]*\[?(?:\d{4}(?:-\d{2}-\d{2}|/\d{2}/\d{2})|\d{2}/\d{2}/\d{4})[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"
-        r"(?:Z|[+-]\d{2}:?\d{2})?\]?:?(?:[ \t]+|$)",
-        "2024-05-06 07:08:09,123 step 10 loss 2.5",
-    ),
+    "date": (_DATE, "2024-05-06 07:08:09,123 step 10 loss 2.5"),
     # a logger's short upper-case tag before its date (NVIDIA's DLLogger stdout backend: ``DLL 2024-05-06
     # 07:08:09.123456 - ``), taken off with the date it tags: the tag is no key of a value the year would be
-    "dated_tag": (r"[A-Z][A-Z0-9]{1,7}[ \t]+\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?[ \t]+(?:-[ \t]+)?",
-                  "DLL 2024-05-06 07:08:09.123456 - step 10 loss 2.5"),
+    "dated_tag": (rf"[A-Z][A-Z0-9]{{1,7}}[ \t]+{_DATE}(?:-[ \t]+)?", "DLL 2024-05-06 07:08:09.123456 - step 10 loss 2.5"),
     # a date written with the day's and the month's names: ``%a %d %b %Y %H:%M:%S`` (RecBole's logger, ``Thu 03
     # Sep 2026 16:34:10``) or C's ``asctime`` (``Thu Sep  3 16:34:10 2026``)
     "dayname": (

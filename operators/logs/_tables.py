@@ -125,7 +125,7 @@ class Header:
     line_no: int = -1
     finite_losses: set[int] = field(default_factory=set)  # loss columns that held a finite value
     # NaNs of loss columns beside another loss column's finite value: placeholders once their column holds a
-    # finite value anywhere in the table, else the run's values (``_placeholder_losses``), read at its end
+    # finite value anywhere in the table, else the run's values (``_nans_beside_losses``), read at its end (``close``)
     held_nans: list[tuple[int, str, int | None, float, int, int | None]] = field(default_factory=list)
 
     def of_a_log(self) -> bool:

@@ -29,7 +29,8 @@ CITATION = re.compile(r"\s*\[[^\]]*\]")
 
 # "at 55%", "at about 40%": a level or condition, set after the number a comparison is about.
 _AT_LEVEL = re.compile(r"\bat\s+(?:(?:about|around|roughly|nearly|over|least|most)\s+)?[~∼≈]?$", re.I)
-_RESPECTIVELY = re.compile(r"\brespectively\b|分别")
+#: "respectively" (or 分别): numbers listed are paired in order with a list of names.
+RESPECTIVELY = re.compile(r"\brespectively\b|分别")
 _PARTS = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|、|和|与|及)\s*")
 
 
@@ -63,7 +64,7 @@ def distribute(text: str, claims: list[Claim]) -> None:
         # FooSched and BarPipe"); descriptions ("a batching baseline and the default", "A 和 B 基线": a name with
         # a head noun after it, which the list shares) do not.
         all_named = all(_BARE_NAME.fullmatch(CITATION.sub("", p).strip()) for p in parts)
-        if not (named_first or all_named or _RESPECTIVELY.search(text, *sentence)):
+        if not (named_first or all_named or RESPECTIVELY.search(text, *sentence)):
             continue
         offset = start
         for run, part in zip(runs, parts, strict=True):
@@ -125,7 +126,7 @@ def _respectively_named_before(text: str, claims: list[Claim]) -> None:
     JCT by 40%, 30% and 20%, respectively"); so does a list the numbers follow as its predicate, with or
     without "respectively" ("the average speedup over B, C and D is 1.2x, 1.4x and 1.1x")."""
     for sentence, group in _by_sentence(claims).items():
-        respectively = _RESPECTIVELY.search(text, *sentence)
+        respectively = RESPECTIVELY.search(text, *sentence)
         for run in _list_runs(text, group):
             if len(run) < 2:
                 continue
@@ -157,7 +158,7 @@ def _respectively_previous_sentence(text: str, claims: list[Claim]) -> None:
             or len(group) < 2
             or len(group) != len(before)
             or any(c.versus is not None for c in group)
-            or not _RESPECTIVELY.search(text, *sentence)
+            or not RESPECTIVELY.search(text, *sentence)
             or any(c.versus_source != "respectively" for c in before)
             or len({c.subject for c in [*before, *group]}) != 1
             or "\n\n" in text[previous_sentence[1] : sentence[0]]  # (a paragraph between: another topic)
@@ -174,7 +175,7 @@ def _respectively_runs(text: str, claims: list[Claim]) -> None:
     them in order too, not only the list next to the phrase."""
     for sentence, group in _by_sentence(claims).items():
         paired = [c for c in group if c.versus_source == "respectively"]
-        if len(paired) < 2 or not _RESPECTIVELY.search(text, *sentence):
+        if len(paired) < 2 or not RESPECTIVELY.search(text, *sentence):
             continue
         names = [(c.versus, c.versus_span) for c in paired]
         for run in _list_runs(text, group):

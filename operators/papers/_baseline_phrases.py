@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import re
 
+from assay.operators.papers._configs import DEVICE_WORDS
+from assay.operators.papers._numbers import NUMBER_WORDS
+
 # "over a 2.2x speedup", "over the 30% mark": the words after the comparison word open with a figure.
 _FIGURE = re.compile(r"[~∼≈]?\d[\d.,]*\s*(?:x|×|%|-?fold)(?![\w-])", re.I)
 # A measure word standing for "the measure of": "the latency", "the throughput", ...
@@ -40,9 +43,7 @@ _DISTANCE = re.compile(
 
 # "fewer than four GPUs", "more than 8 nodes": a count of machines, the bound of a workload's size.
 _MACHINE_COUNT = re.compile(
-    r"^(?:\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|a\s+(?:few|single))\s+"
-    r"(?:[A-Za-z0-9-]+\s+)?(?:GPUs?|CPUs?|TPUs?|NPUs?|nodes?|machines?|servers?|devices?|cores?|hosts?|workers?)$",
-    re.I,
+    rf"^(?:\d[\d,]*|{NUMBER_WORDS}|sixteen|a\s+(?:few|single))\s+(?:[A-Za-z0-9-]+\s+)?(?:{DEVICE_WORDS}|CPUs?)$", re.I
 )
 
 

@@ -17,10 +17,12 @@ _COUNT = (
     rf"(?<![A-Za-z0-9_.,])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+){_GAP}"
     rf"(?:[个块台张颗]|[xX×]|\$?[ \t]*\\times[ \t]*\$?)?{_GAP}"
 )
-_DEVICE_NOUN = (
-    r"(?P<noun>GPUs?|TPUs?|NPUs?|IPUs?|nodes?|machines?|servers?|accelerators?|chips?|devices?|"
-    r"workers?|processors?|cards?|instances?|cores?|hosts?)(?![A-Za-z0-9])"
+#: The nouns a count of machines is written with ("64 GPUs", "8 nodes").
+DEVICE_WORDS = (
+    r"GPUs?|TPUs?|NPUs?|IPUs?|nodes?|machines?|servers?|accelerators?|chips?|devices?|"
+    r"workers?|processors?|cards?|instances?|cores?|hosts?"
 )
+_DEVICE_NOUN = rf"(?P<noun>{DEVICE_WORDS})(?![A-Za-z0-9])"
 # "2 CPU workers", "8 GPU servers": the kind of device is kept in the name, so a count of CPU workers is
 # told from one of GPU workers.
 _COUNT_OF_DEVICES = re.compile(

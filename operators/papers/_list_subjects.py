@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 
+from assay.operators.papers._baseline_lists import RESPECTIVELY
 from assay.operators.papers._baselines import inside, name_key
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import Mention, MentionIndex
 from assay.operators.papers._numbers import NUMBER_LIST_GAP
 from assay.operators.papers._subjects import _SELF_WORDS
 
-_RESPECTIVELY = re.compile(r"\brespectively\b|分别")
 # Between two coordinated names: "A and B", "A, B, and C", "A or B".
 _NAME_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+|、|和|与|及)\s*", re.I)
 
@@ -66,7 +66,7 @@ def _respectively_theirs(text: str, run: list[Claim], listed: list[Mention]) -> 
     coordinated = re.search(r"\b(?:and|or)\b|和|与|及", text[listed[0].end : listed[-1].start])
     return bool(
         coordinated
-        and _RESPECTIVELY.search(text, *run[0].sentence)
+        and RESPECTIVELY.search(text, *run[0].sentence)
         and not any(c.versus_source == "respectively" for c in run)
     )
 
