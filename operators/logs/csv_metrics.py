@@ -2,6 +2,9 @@
 record logged nothing (Stable-Baselines3's and rllab's ``progress.csv``, a script's own ``csv.DictWriter``).
 Lightning's ``metrics.csv`` keeps its own reader (``lightning``).
 
+Columns whose cells are all text (a ``created_at`` timestamp, a run's name) ride along unread, as long as the
+numbers outnumber them.
+
 The step is the column whose key names a counter of the whole run (``time/total_timesteps``, ``global_step``),
 else the first whose key names a step (``iteration``, ``n_updates``) and that never goes down, else the epoch's;
 with none, a row keeps an unknown step (a row's position counts no step). Every other column with numbers is a series under
@@ -22,6 +25,7 @@ from assay.operators.logs._names import (
     metric_name,
 )
 from assay.operators.logs._numbers import parse_number
+from assay.operators.logs._timestamps import find_timestamp
 
 #: A header cell: a key, with ``/`` sections (``train/loss``), never a number.
 _KEY = re.compile(r"[A-Za-z_][\w/.@\-]*")
@@ -31,6 +35,17 @@ _CELL = re.compile(r"\s*(?:[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+)|nan|inf|-in
 
 def _last_part(key: str) -> str:
     return key.rsplit("/", 1)[-1]
+
+
+def _is_number(cell: str) -> bool:
+    return bool(_CELL.fullmatch(cell))
+
+
+def text_columns(width: int, rows: list[list[str]]) -> set[int]:
+    """The columns whose filled cells are all text (a timestamp, a name): a table carries them beside its
+    numbers, and they hold no series. A column with no filled cell is no text column."""
+    filled = [[row[i].strip() for row in rows if i < len(row) and row[i].strip()] for i in range(width)]
+    return {i for i, cells in enumerate(filled) if cells and not any(_is_number(c) for c in cells)}
 
 
 def step_column(header: list[str], rows: list[list[str]]) -> int | None:
@@ -62,13 +77,18 @@ class CSVMetricsParser(LogParser):
         lines = head_lines(head, 12, 2)
         if len(lines) < 2:
             return 0.0
-        header = lines[0].split(",")
+        header, *rows = list(csv.reader(lines))
         if len(header) < 3 or not all(_KEY.fullmatch(cell.strip()) for cell in header):
             return 0.0
-        rows = [ln.split(",") for ln in lines[1:]]
-        if not all(len(row) == len(header) and all(_CELL.fullmatch(c) for c in row) for row in rows):
+        if not all(len(row) == len(header) for row in rows):
             return 0.0
-        return 0.9 if any(c.strip() for row in rows for c in row) else 0.0
+        text = text_columns(len(header), rows)
+        numbers = [i for i in range(len(header)) if i not in text]
+        if len(numbers) < 2 or len(text) >= len(numbers):
+            return 0.0
+        if not all(_is_number(row[i]) for row in rows for i in numbers):
+            return 0.0
+        return 0.9 if any(row[i].strip() for row in rows for i in numbers) else 0.0
 
     def parse_file(self, path: str) -> None:
         out = self.out
@@ -79,7 +99,12 @@ class CSVMetricsParser(LogParser):
         if not header:
             return
         step_at = step_column(header, rows)
-        names = {i: name for i, key in enumerate(header) if i != step_at and (name := metric_name(key) or extra_metric_name(key))}
+        text = text_columns(len(header), rows)
+        names = {
+            i: name
+            for i, key in enumerate(header)
+            if i != step_at and i not in text and (name := metric_name(key) or extra_metric_name(key))
+        }
         pick_loss(names, dict(enumerate(header)))
         for line_no, row in enumerate(rows, start=2):
             if not any(cell.strip() for cell in row):
@@ -87,6 +112,8 @@ class CSVMetricsParser(LogParser):
             if len(row) != len(header):
                 out.issue(f"row has {len(row)} fields, the header {len(header)}", line_no)
                 continue
+            for i in text:  # a row's own time (a ``created_at`` column) dates the run
+                out.saw_time(find_timestamp(row[i]))
             step = None
             if step_at is not None and row[step_at].strip():
                 number = parse_number(row[step_at])

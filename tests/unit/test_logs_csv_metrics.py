@@ -46,3 +46,31 @@ def test_a_text_log_with_commas_is_no_table(tmp_path):
     text = "Epoch 1, step 10, loss 2.10\nEpoch 1, step 20, loss 1.90\nEpoch 1, step 30, loss 1.70\n"
     log = parse_log(_write(tmp_path, "train.log", text))
     assert log.series("loss") == [(10, 2.1), (20, 1.9), (30, 1.7)]
+
+
+def _dated(rows: int) -> str:
+    lines = ["train/mse_step,train/loss_step,global_step,epoch,logged_at,run"]
+    for k in range(1, rows + 1):
+        lines.append(f"{0.3 / k:.5f},{0.4 / k:.5f},{25 * k - 1}.0,{k // 3},2031-04-0{k} 10:1{k}:00.250000,blue-fox")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_table_with_a_time_and_a_name_column_is_still_read(tmp_path):
+    log = parse_log(_write(tmp_path, "metrics.csv", _dated(4)))
+    assert log.series("loss") == [(24, 0.4), (49, 0.2), (74, 0.13333), (99, 0.1)]
+    assert log.run["started_at"].startswith("2031-04-01 10:11") and log.run["ended_at"].startswith("2031-04-04")
+    assert not log.issues  # the text columns hold no series, so no cell of theirs is a bad number
+
+
+def test_a_stray_word_in_a_number_column_is_an_issue_not_a_text_column(tmp_path):
+    rows = [f"{10 * k},{1 - k / 100:.2f},0.1" for k in range(1, 21)]
+    rows[15] = "160,oops,0.1"  # past the head the format is told from
+    log = parse_log(_write(tmp_path, "progress.csv", "step,loss,lr\n" + "\n".join(rows) + "\n"))
+    assert len(log.series("loss")) == 19 and (160, 0.84) not in log.series("loss")
+    assert any("oops" in issue["error"] for issue in log.issues)
+
+
+def test_mostly_text_columns_make_no_table(tmp_path):
+    text = "name,host,status,loss\nalpha,node1,ok,0.5\nbeta,node2,ok,0.4\n"
+    log = parse_log(_write(tmp_path, "runs.csv", text))
+    assert log.run["config"] is None or '"format": "csv_metrics"' not in log.run["config"]
