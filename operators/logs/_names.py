@@ -237,6 +237,8 @@ _STEP_KEYS = _RUN_WIDE_STEP_KEYS | frozenset(
         # reinforcement learning counts environment steps: Stable-Baselines3 logs at ``total_timesteps``
         "total_timesteps",
         "timesteps",
+        # a record per tick of a fixed amount of training (StyleGAN's and EDM's ``tick 12  kimg 48.0``)
+        "tick",
     }
 )
 _UNIT_HINT = re.compile(r"(?:\(\s*(ms|s|sec|seconds)\s*\)|[_ ](ms|s|sec)$)")

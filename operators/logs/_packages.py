@@ -202,7 +202,8 @@ _LOGGER = re.compile(
     r"|(?:^|[\s\]])(?P<e>[a-z_][\w.]*|[A-Z][A-Za-z]*[a-z][\w.]*) (?:INFO|WARNING|ERROR|DEBUG):"
     # a dotted name alone in brackets, or closing a bracketed record header (``[04/14 20:50:27 d2.utils.events]:``)
     r"|\[(?:[^\]\[\n]*\s)?(?P<f>[a-z_]\w*(?:\.\w+)+)\]"
-    r"|(?:^|[\s\[(|])(?P<g>[a-z_]\w*(?:\.[a-z_]\w*)+):\d+\b(?![.:]\d)"
+    # (a name padded into a table's column is a layer's, ``synthesis.b4:0      8192   [32, 512, 4, 4]``: no logger)
+    r"|(?:^|[\s\[(|])(?P<g>[a-z_]\w*(?:\.[a-z_]\w*)+):\d+\b(?![.:]\d|\s{2})"
     # a logger that prints its name in brackets beside a bracketed level: ``[LightGBM] [Info]``, ``[ACME][INFO]:``;
     # a name ending on a digit is a device or a rank (``[GPU0] [INFO]``, ``[rank1][INFO]``), no tool
     r"|(?:^|[\s\]])\[(?P<h>[A-Za-z][A-Za-z0-9_]*[A-Za-z_])\] ?\[(?i:info|warn|warning|error|debug|fatal|critical)\]"

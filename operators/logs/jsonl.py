@@ -1,6 +1,7 @@
 """JSON lines: one object per line (W&B-style history, custom metric loggers, ``{"step": 10, "loss": 2.3}``).
 The step is the first of ``step``, ``_step``, ``global_step``, ``iteration``, ``iter`` the object has, else
-the first whole number under a key the step table knows by its words (``current_steps``, ``num_updates``), else
+the first whole number under a key the step table knows by its words (``current_steps``, ``num_updates``, a
+section's ``Progress/tick``), else
 its whole ``epoch``, else unknown (a line's position is no step: a progress record printed twice or every few
 seconds would invent steps). Every numeric field becomes a metric (standard names where known). A line that is not
 JSON is recorded as an issue and skipped."""
@@ -23,11 +24,18 @@ _TIME_KEYS = ("_timestamp", "timestamp", "time", "wall_time")
 _SKIP = {"_runtime", "_timestamp", "timestamp", "time", "wall_time", "epoch_time"}
 
 
+#: The parts of a statistic reduced over a record's interval (``{"num": 8, "mean": 0.41, "std": 0.02}``, as
+#: NVlabs' ``training_stats`` writes every key of its ``stats.jsonl``): the value is its mean.
+_STATISTIC_PARTS = frozenset({"num", "count", "mean", "std", "min", "max", "sum"})
+
+
 def _flatten(obj: dict, prefix: str = "") -> dict:
     flat = {}
     for key, value in obj.items():
         name = f"{prefix}{key}"
-        if isinstance(value, dict):
+        if isinstance(value, dict) and "mean" in value and set(value) <= _STATISTIC_PARTS:
+            flat[name] = value["mean"]
+        elif isinstance(value, dict):
             flat.update(_flatten(value, name + "/"))
         else:
             flat[name] = value
@@ -99,7 +107,7 @@ class JSONLinesParser(LogParser):
             step = _counted_step(flat)
         step_key = None
         if step is None:  # a key the step table knows by its words (``current_steps``, ``num_updates``)
-            step_key = next((k for k, v in flat.items() if _whole(v) and is_step_key(k)), None)
+            step_key = next((k for k, v in flat.items() if _whole(v) and is_step_key(k.rsplit("/", 1)[-1])), None)
             step = int(flat[step_key]) if step_key is not None else None
         by_epoch = False
         if step is None:  # a record per epoch (a whole epoch number) is stepped by it; a line's position in the
