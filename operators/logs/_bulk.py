@@ -174,7 +174,9 @@ class KeyValueLines:
         if prefix is None or "rank" not in prefix.pattern.groupindex:
             return None
         taken = block.arrow.take(pa.array(chosen, pa.int64()))
-        found = pc.extract_regex(taken, prefix.pattern.pattern).field("rank")
+        matched = pc.extract_regex(taken, prefix.pattern.pattern)
+        # ``struct_field`` keeps a line without the prefix null (a struct's ``.field()`` would give its empty child)
+        found = pc.struct_field(matched, [matched.type.get_field_index("rank")])
         if found.null_count == len(found):
             return None
         return np.asarray(pc.cast(found.cast(pa.string()), pa.int32()).fill_null(-1)).astype(np.int32)

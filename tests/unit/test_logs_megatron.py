@@ -160,3 +160,19 @@ def test_template_groups_are_read_as_one_table_or_else_value_by_value():
     odd = _Groups([(b"3\t4", b"2.0"), (b"5", b"7\n8")])
     assert odd.table is None
     assert _ints(odd, 0).tolist() == [-1, 5] and _floats(odd, 1, None)[0] == 2.0
+
+
+def test_iteration_lines_some_without_the_launchers_rank_prefix_are_all_read(tmp_path):
+    # srun's ``0: `` before most lines, none before a few (a launcher's buffered output): every line is a record
+    lines = []
+    for i in range(1, 30):
+        prefix = "" if i % 7 == 0 else "0: "
+        lines.append(
+            f"{prefix} iteration {i:8d}/    1000 | consumed samples: {i * 32:12d} | elapsed time per iteration (ms):"
+            f" 812.3 | learning rate: 1.000E-04 | global batch size:    32 | lm loss: {5 - i / 20:.6E} |"
+            " loss scale: 1.0 | number of skipped iterations:   0 | number of nan iterations:   0 |"
+        )
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    log = parse_log(path)
+    assert [s for s, _ in log.series("loss")] == list(range(1, 30))
