@@ -60,6 +60,7 @@ class EpochCounters:
         # the log (an excerpt's missing lines), not a counter of the whole run
         self._started_again: set[tuple[int | None, str, int]] = set()
         self._shifted: dict[tuple[int | None, str, int], list[int]] = {}
+        self._last_text: dict[tuple[int | None, str, int], str] = {}  # key -> the line its last record was on
         # a bar's records with the epoch beside them: key -> (line, epoch as printed, printed k/N, n, total)
         self._bars: dict[tuple[int | None, str, int], list[tuple[int, int | None, bool, int, int]]] = {}
         self.zero_printed = False  # the file names an epoch 0 somewhere (``Epoch[0] Elapsed time``)
@@ -180,9 +181,20 @@ class EpochCounters:
                 # the counter reached its total, or went back to its start from its second half: an epoch
                 # whose last batches were not printed (every 50th of 156) ended, no run restarted
                 offset += total
+            elif (
+                n == last == total
+                and kind == "bar"
+                and at_epoch is None
+                and "epoch" not in text.lower()  # an epoch word the counters do not read places the bar itself
+                and text != self._last_text.get(key)
+            ):
+                # a bar with no epoch beside it drawn to its total again with other values: the next epoch's bar,
+                # kept only as its end (a file of completed bars); the same line again is a reprint, no new epoch
+                offset += total
             elif n > last:
                 stride = n - last
         self._state[key] = (n, stride, offset, at_epoch)
+        self._last_text[key] = text
         self.last_total[rank] = total
         if offset:
             self.offsets[line_no] = offset

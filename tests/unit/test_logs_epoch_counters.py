@@ -229,3 +229,21 @@ def test_a_bars_percentage_after_the_splits_epoch_word_is_no_epoch(tmp_path):
     log = _log(tmp_path, lines)
     assert sorted({s for s in _steps(log)}) == [1, 2, 3]
     assert "restart" not in log.event_kinds()
+
+
+def test_completed_bars_with_no_epoch_beside_them_are_one_epoch_each(tmp_path):
+    # a script that lets each epoch's bar finish and prints its validation on the line after: every finished
+    # bar is the next epoch's last step, the length printed (250) makes the steps global
+    lines = []
+    for k in (1, 2, 3):
+        loss = 0.9 - k / 10
+        lines.append(f"100%|██████████| 250/250 [00:20<00:00, 12.40it/s, acc=0.8, loss={loss:.3f}]")
+        lines.append(f"Round {k}: validation loss {loss + 0.05:.3f}")
+    log = _log(tmp_path, lines)
+    assert log.series("loss") == [(250, 0.8), (500, 0.7), (750, 0.6)]
+
+
+def test_a_finished_bar_printed_twice_is_one_step(tmp_path):
+    bar = "100%|██████████| 250/250 [00:20<00:00, 12.40it/s, loss=0.512]"
+    log = _log(tmp_path, ["start of training", bar, bar, "done"])
+    assert {s for s, _ in log.series("loss")} == {250}  # a reprint, no second epoch
