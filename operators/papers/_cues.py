@@ -5,54 +5,18 @@ still holds. ``_clause`` reads the table; the tests run every example through th
 Why a module of its own: the table is data that grows a row at a time, with its examples; the code that
 applies it (``_clause``) changes for other reasons.
 
-Why one module: the rows are one table read in order (the first cue that holds names the reason), each row
-a pattern and its example; split across files, the order and the examples' coverage would be harder to see.
+Why one module: the rows are one table read in order (the first cue that holds names the reason), each row a
+pattern and its example; the settings' rows live in ``_setting_cues`` and take their place in the order here.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-#: Where a cue is looked for, relative to the number: ``after`` (the text right after the unit), ``clause``
-#: (the clause before the number, from the last comma, semicolon or sentence end), ``sentence`` (the
-#: sentence before the number, up to a semicolon), ``parenthesis`` (the whole of the brackets the number
-#: stands in).
-WHERE = ("after", "clause", "sentence", "parenthesis")
+from assay.operators.papers._cue import MULTIPLES, POPULATION, RATIOS, WHERE, Cue
+from assay.operators.papers._setting_cues import SETTING_CUES
 
-# Nouns that count members of a workload (a share of them is a statistic of the workload, not a result).
-_POPULATION = (
-    r"(?:tasks|jobs|blocks|requests|users|workers|threads|kernels|queries|samples|iterations|steps|files|"
-    r"experts|tokens|warps|pages|accesses|flows|calls|functions|invocations|operators|layers|models|tenants)"
-)
-
-
-@dataclass(frozen=True)
-class Cue:
-    """A sign that a number is not a result: its name, the claim shapes it applies to, where it is looked for,
-    its pattern(s), whether it holds even when the clause states a result, an own-worded example and the
-    claims (value, unit) the example still holds (its results)."""
-
-    name: str
-    shapes: frozenset[str]
-    where: str
-    pattern: re.Pattern[str]
-    overrides_result: bool
-    example: str
-    kept: tuple[tuple[float, str], ...] = ()
-    #: Where a result verb keeps the number: its ``clause``, or its ``sentence`` up to it and the rest of its
-    #: brackets (a parenthesis cut off from its sentence's verb by "e.g.,").
-    result_in: str = "clause"
-
-
-_RATIOS = frozenset({"x", "pct", "times", "fold", "words"})
-# What a setting's value is the value of: a service-level objective or its scale, a deadline, a budget, a
-# threshold, a target, a tolerance, a quota ("an SLO scale of 1.2x", "a 1.5x deadline", "threshold = 5%").
-_SETTING_NOUN = (
-    r"(?:SLOs?(?:\s+scales?)?|deadlines?|budgets?|thresholds?|targets?(?:\s+[\w-]+)?|tolerances?|quotas?|"
-    r"coefficients?|limits?|caps?)"
-)
-_X = frozenset({"x", "times", "fold"})
+__all__ = ["CUES", "WHERE", "Cue"]
 
 CUES: tuple[Cue, ...] = (
     Cue(
@@ -74,7 +38,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "link count",
-        _X,
+        MULTIPLES,
         "after",
         re.compile(
             r"\s*(?:(?:HDR|EDR|NDR|FDR|QDR)\s+)?(?:InfiniBand|IB\b|NVLinks?|NVSwitch|RoCE|Ethernet|NICs?|"
@@ -88,7 +52,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "resource multiple",
-        _X,
+        MULTIPLES,
         "after",
         re.compile(
             r"\s*(?:\)|\s)?(?:of\s+(?:the\s+|its\s+|their\s+)?)?(?:GPU[ \t-]+|device[ \t-]+)?"
@@ -102,7 +66,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "label",
-        _X,
+        MULTIPLES,
         "parenthesis",
         # "(Local 1x)", "(2x Local 1x)": a name with its unit multiple, the whole of a parenthesis (a result in
         # brackets, "(BERT 2.1x)", is not 1x).
@@ -116,7 +80,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "name after the multiple",
-        _X,
+        MULTIPLES,
         "after",
         # "2×Local": a multiplication sign glued to a capitalised word names a configuration; a comparative
         # glued to it ("3×Faster", text from a PDF that lost its spaces) is not one.
@@ -130,7 +94,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "shape",
-        _X,
+        MULTIPLES,
         "after",
         # "2×H", "4×N": a multiplication sign glued to a one-letter variable is a shape (a tensor's, a grid's),
         # often in a code span, not a ratio; so is a capital one apart from it ("a dimension of 1 × D")
@@ -139,169 +103,10 @@ CUES: tuple[Cue, ...] = (
         "With two requests the buffer becomes 2×H, a row of 1 × D, and Foo runs 1.6× faster than Bar.",
         ((1.6, "x"),),
     ),
-    Cue(
-        "setting verb",
-        _RATIOS,
-        "sentence",
-        re.compile(
-            r"(?=[iwabcdsp])\b(?:(?:is|was|are|were|be)\s+(?:\w+ly\s+)?(?:set|fixed|configured|chosen|capped|limited)\s+"
-            r"(?:to|at|as)\b|"
-            r"(?:chosen|drawn|sampled|selected|picked)\s+(?:uniformly\s+)?(?:at\s+random\s+)?from\b|"
-            r"\b(?:we\s+(?:restrict|limit|cap|bound|clip)|(?:is|are|was|were)\s+(?:restricted|limited|capped|bounded))"
-            r"\b[^.;]*\bto\b|"
-            r"we\s+(?:configure|set|fix|choose|pick|vary|sweep|provision|allocate|enumerate|explore|try|allow|offload"
-            r"|reserve|assign|keep)\b|"
-            r"(?:configure[ds]?|setting)\s+(?:\w+\s+){0,3}?(?:ratios?|factors?|levels?)\s+(?:of|to|at)\b)",
-            re.I,
-        ),
-        False,
-        "The batch was fixed at 96, which is 1.8x larger than the largest batch the old runtime fits.",
-        (),
-    ),
-    Cue(
-        "value of a named setting",
-        _RATIOS,
-        "clause",
-        # The number is what a setting is set to: "a tight SLO scale of 1.1x", "(SLO scale = 1.0x)", "under
-        # two SLO scales (1.0x and 1.5x)", "a target accuracy (top-1 of 71%)".
-        re.compile(
-            rf"\b{_SETTING_NOUN}\s*(?:\(\s*[\w-]+\s+)?(?:of|=|:|from|at|to|is|was|\()\s*"
-            r"(?:\(\s*)?(?:\d+(?:\.\d+)?\s*[x×%]\s*(?:,|\band\b|\bor\b)\s*)*$",
-            re.I,
-        ),
-        True,
-        "Under a tight SLO scale of 1.2x and a looser one (SLO scale = 1.5x), Foo meets 30% more deadlines "
-        "than Bar.",
-        ((30.0, "%"),),
-    ),
-    Cue(
-        "setting named after the multiple",
-        _X,
-        "after",
-        # "with a 1.5x SLO scale", "a 2x deadline": the multiple sets the objective, not a result; an
-        # objective's outcome ("SLO attainment") is a result.
-        re.compile(
-            r"\s*\)?\s*(?:SLOs?\b(?!\s+(?:attainment|violations?|satisf\w*|compliance|miss\w*|goodput))|"
-            r"deadlines?\b|budgets?\b|thresholds?\b|targets?\b)",
-            re.I,
-        ),
-        True,
-        "At a 1.3x SLO scale Foo serves 1.6x more requests than Bar, and a 2x SLO attainment gap remains.",
-        ((1.6, "x"), (2.0, "x")),
-    ),
-    Cue(
-        "setting named after the share",
-        frozenset({"pct"}),
-        "after",
-        # "a 20% KV cache budget", "under the 80% memory limit": the share sets a resource's allowance, not a
-        # result; a few words may name the resource between them
-        re.compile(
-            r"\s+(?:of\s+(?:a|an|the|its|their)\s+)?(?:[A-Za-z][\w-]*\s+){0,3}(?:budgets?|limits?|caps?|quotas?|thresholds?)\b",
-            re.I,
-        ),
-        True,
-        "With a 20% cache budget, 10% of a fixed slot quota and under the 80% device memory limit, Foo keeps 12% "
-        "more hits than Bar.",
-        ((12.0, "%"),),
-    ),
-    Cue(
-        "setting a bracket was measured at",
-        _X,
-        "parenthesis",
-        # "(up to 12% more on the bursty trace at 1.5x)": a bracket's figure with the point of the swept
-        # setting it was read at, closing the bracket, whatever the sentence states: the figure before it is
-        # the result.
-        re.compile(r".*\bat\s+\d+(?:\.\d+)?\s*[x×]\s*", re.I | re.S),
-        True,
-        "Foo meets more deadlines than Bar (up to 12% more on the bursty trace at 1.5x), and it cuts latency by 9%.",
-        ((12.0, "%"), (9.0, "%")),
-    ),
-    Cue(
-        "unit multiple in prose",
-        _X,
-        "after",
-        # "1.0x as the load grows": a multiple of one changes nothing, so in a sentence that compares nothing it
-        # is a reference point of a setting (an SLO scale, a normalisation), not a result; a table's cell
-        # ("| 1.00x |", the baseline's own) ends its cell, and a clause that compares keeps it.
-        re.compile(
-            r"(?:(?<=(?<![\d.])1[xX×])|(?<=(?<![\d.])1\.0[xX×])|(?<=(?<![\d.])1\.00[xX×]))"
-            r"(?![ \t]*(?:\||\n|$))"
-        ),
-        False,
-        "Foo holds its lead from 1.0x as the arrival rate grows, and it serves 1.4x more requests than Bar.",
-        ((1.4, "x"),),
-    ),
-    Cue(
-        "setting swept between values",
-        frozenset({"half"}),
-        "after",
-        # "halving the window from 8 to 4": a parameter of a sensitivity study changed between two stated values.
-        re.compile(r"\s+(?:[^\s,.;]+\s+){1,3}?from\s+\d+(?:\.\d+)?\s*%?\s+to\s+\d", re.I),
-        True,
-        "In the sensitivity study, halving the window from 8 to 4 steps costs little, and Foo is 1.3x faster "
-        "than Bar.",
-        ((1.3, "x"),),
-    ),
-    Cue(
-        "reference cell",
-        _X,
-        "after",
-        # "| 1× |", "1x" ending a row: a whole one, written without decimals beside measured multiples, is
-        # the reference a row or column is normalised to; a measured "1.00x" keeps its decimals.
-        re.compile(r"(?:(?<=(?<![\d.])1[xX×])|(?<=(?<![\d.])1 [xX×]))(?=[ \t]*(?:\||\n|$))"),
-        True,
-        "Foo is also 1.2x faster than Base at small batch.\n\nSetting | Foo | Bar | Base\n"
-        "Speedup | 2.40x | 1.35x | 1x\n",
-        ((1.2, "x"), (2.4, "x"), (1.35, "x")),
-    ),
-    Cue(
-        "scaled copy of a model",
-        _X,
-        "after",
-        # "the 0.5x model", "(1x) model", "0.7x models", a legend's "1X | Model": a model built at a fraction
-        # or multiple of the full size, a configuration; "3x larger models" or "2x model throughput" say
-        # something else.
-        re.compile(
-            r"\s*\)?\s*(?:\|\s*)?(?:models?|networks?|variants?|replicas?)\b"
-            r"(?!\s+(?:size\s+)?(?:reduction|compression|speed|throughput|quality|accuracy|flops|utili))",
-            re.I,
-        ),
-        True,
-        "Against the full (1x) model, the 0.5x model loses little accuracy, and Foo trains it 1.9x faster "
-        "than Bar.",
-        ((1.9, "x"),),
-    ),
-    Cue(
-        "fraction of the full size",
-        _X,
-        "after",
-        # "0.5x, 0.4x and 0.3x of the full model size": sizes a study builds, listed against the whole.
-        re.compile(
-            r"(?:\s*,?\s*(?:and\s+|or\s+)?\d+(?:\.\d+)?\s*[x×])*\s+of\s+(?:the\s+|its\s+)?"
-            r"(?:full|original|whole|entire|default)\s+(?:[\w-]+\s+){0,2}?(?:size|capacity|model|table|width)\b",
-            re.I,
-        ),
-        True,
-        "We build 0.8x, 0.6x and 0.4x of the full table size; Foo trains the smallest 1.7x faster than Bar.",
-        ((1.7, "x"),),
-    ),
-    Cue(
-        "schedule",
-        _RATIOS,
-        "after",
-        # "decays the score by a factor of 0.8 every T iterations": a rule applied on a period, not a result.
-        re.compile(
-            r"\s+every\s+(?:\w+\s+)?(?:iterations?|steps?|epochs?|rounds?|batches|minutes?|seconds?|hours?)\b",
-            re.I,
-        ),
-        True,
-        "The average decays by a factor of 0.9 every K steps and the rate by 5% every epoch; Foo is 1.3x "
-        "faster than Bar.",
-        ((1.3, "x"),),
-    ),
+    *SETTING_CUES,
     Cue(
         "value given to a symbol",
-        _RATIOS,
+        RATIOS,
         "clause",
         # "when more than c = 5% of the rows change", "p = 10%": a parameter of a method, named by a letter.
         re.compile(r"(?<![\w.])[A-Za-zα-ωΑ-Ω](?:_\w+)?\s*=\s*$"),
@@ -311,7 +116,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "condition opening the sentence",
-        _RATIOS,
+        RATIOS,
         "clause",
         # "With 10x overhead, the gain shrinks": a sentence opening on "With"/"Under" sets the condition of
         # what follows it (capitalised: the clause starts the sentence; "..., at 61% accuracy" is a result).
@@ -324,7 +129,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "assumption or illustration",
-        _RATIOS,
+        RATIOS,
         "sentence",
         # "For simplicity, we assume the backward pass takes twice as long as the forward pass", "In this
         # example, ...": a premise of a model or a drawing, not a measurement.
@@ -340,7 +145,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "list of targets",
-        _RATIOS,
+        RATIOS,
         "sentence",
         # "trained to a target accuracy: top-1 of 68% for one model, 76% for another": where the runs stop.
         re.compile(r"\btargets?(?:\s+[\w-]+){0,2}\s*:[^.;]*$", re.I),
@@ -351,7 +156,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "workload statistic",
-        _RATIOS,
+        RATIOS,
         "clause",
         re.compile(
             r"\b(?:workloads?|traces?|distributions?|scenarios?|regimes?|datasets?|benchmarks?|experiments?|"
@@ -365,10 +170,10 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "after a share of a population",
-        _RATIOS,
+        RATIOS,
         "clause",
         re.compile(
-            rf"(?<![\w.])\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+|all\s+)?(?:\w+\s+)?{_POPULATION}\b"
+            rf"(?<![\w.])\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+|all\s+)?(?:\w+\s+)?{POPULATION}\b"
             r"[^.;,]*$",
             re.I,
         ),
@@ -382,7 +187,7 @@ CUES: tuple[Cue, ...] = (
         "after",
         re.compile(
             # "20% of jobs request", "20% requests generate" (the "of" left out)
-            rf"\s+(?:of\s+(?:the\s+|all\s+)?(?:\w+\s+)?)?{_POPULATION}\s+"
+            rf"\s+(?:of\s+(?:the\s+|all\s+)?(?:\w+\s+)?)?{POPULATION}\s+"
             rf"(?:do|does|perform|performs|run|runs|take|takes|request|requests|have|has|use|uses|are|is|"
             rf"need|needs|carry|carries|hold|holds|touch|touches|arrive|arrives|generate|generates|produce|"
             rf"produces)\b",
@@ -395,7 +200,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "definition",
-        _RATIOS,
+        RATIOS,
         "sentence",
         re.compile(
             r"(?=[vcdrltqswiab完理])(?:\b(?:valid|considered|deemed|regarded|defined|classified|counted|counts|labell?ed|treated|"
@@ -418,7 +223,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "prescription",
-        _RATIOS,
+        RATIOS,
         "clause",
         # "job 0 should spend 60% of its time on ...": what a policy asks for, not what was measured.
         re.compile(r"\b(?:should|must|ought\s+to|is\s+to|are\s+to)\s+(?:\w+\s+){0,2}$", re.I),
@@ -428,7 +233,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "condition",
-        _RATIOS,
+        RATIOS,
         "clause",
         # "..., 1.4x longer when the interference is 50%": the number sets the condition of another result.
         re.compile(
@@ -447,7 +252,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "change in a condition",
-        _RATIOS,
+        RATIOS,
         "clause",
         # "restart if the rate has dropped by a factor of 10", "if LR decreased by 90% then": the change a rule
         # waits for, not a measured one.
@@ -464,7 +269,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "value being defined",
-        _RATIOS,
+        RATIOS,
         "after",
         # "0.25x and 0.5x denote a quarter and a half of the rows": the numbers are names being explained.
         re.compile(
@@ -477,7 +282,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "example",
-        _RATIOS,
+        RATIOS,
         "parenthesis",
         # "(e.g., 60% of the time on one GPU type and 40% on another)": an illustration, not a measurement.
         re.compile(r"\s*(?:e\.\s?g\.|(?:for\s+example|for\s+instance|such\s+as|say)\b).*", re.I | re.S),
@@ -489,7 +294,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "formula",
-        _X,
+        MULTIPLES,
         "after",
         # "needs 4 × b bytes", "2 × Nexp + 1": a product in a formula, not a ratio between systems.
         re.compile(
@@ -536,7 +341,7 @@ CUES: tuple[Cue, ...] = (
         # "(b) 1% longest jobs": the share named before its rank and its population.
         re.compile(
             rf"\s+(?:longest|shortest|largest|smallest|slowest|fastest|heaviest|lightest)\s+(?:\w+\s+)?"
-            rf"{_POPULATION}\b",
+            rf"{POPULATION}\b",
             re.I,
         ),
         False,
@@ -585,7 +390,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "variable in an equation",
-        _X,
+        MULTIPLES,
         "after",
         # "2x + 1 ≥ 3": x is an unknown of an equation, not a multiple.
         re.compile(r"\s+[+=≥≤]\s*[\d(A-Za-z]"),
