@@ -42,3 +42,11 @@ def test_a_network_table_names_no_tool(tmp_path):
 def test_a_logger_with_its_line_number_still_names_its_package(tmp_path):
     lines = [f"acmedet.engine.loop:{120 + k} - step {k} loss 0.{9 - k}" for k in (1, 2, 3)]
     assert parse_log(write_log(tmp_path, lines)).run["framework"] == "acmedet"
+
+
+def test_tick_lines_after_an_evaluation_are_training_records_again(tmp_path):
+    ticks = _ticks(4)
+    lines = [*ticks[:2], "Evaluating metrics...", '{"results": {"fid10k": 41.5}, "metric": "fid10k"}', *ticks[2:]]
+    log = parse_log(write_log(tmp_path, lines))
+    assert [s for s, _ in log.series("augment")] == [0, 1, 2, 3]
+    assert not any(r["name"].startswith("val_augment") for r in log.metrics.to_pylist())
