@@ -5,7 +5,8 @@ record (``Best model at step 0:``) is over values that restate a record printed 
 A record that opens with its split's word (two or more keys with numbers) is such a heading for the line right
 under it; so is a line that ends by naming its block's split (``... - val metrics:``).
 The heading holds for the lines that follow it one after another, until a line that prints a counter (a
-training record goes on); a line between (a rule, ``-----``, a blank) ends it."""
+training record goes on) or, after the heading's first line of values, one in the shape of a line read under no
+heading before (the training's records are back, whatever they count by); a line between (a rule, ``-----``, a blank) ends it."""
 
 from __future__ import annotations
 
@@ -37,6 +38,11 @@ _CLOSING_SPLIT = re.compile(
     r"(?i)(?<![\w-])(?P<split>validation|valid|val|eval(?:uation)?|test|dev|train(?:ing)?)\s+"
     r"(?:metrics|results|scores|stats|statistics)\s*:\s*$(?P<best>(?!x)x)?"
 )
+#: How many values a line prints for its shape to be a record's (one key and value a line is an evaluation's
+#: block as often as a training's)
+_RECORD_VALUES = 3
+#: How many shapes of lines read under no heading are kept (a file of ever-new shapes keeps memory flat).
+_SHAPES_KEPT = 4096
 #: What ``split_of`` says of a line under a best record's heading: a restatement, no record.
 RESTATED = "best"
 
@@ -48,11 +54,24 @@ class SplitHeadings:
         self.under: str | None = None  # ``val`` or ``RESTATED`` while a heading holds, else None
         self._next = -1  # the line the heading reaches next
         self._last: int | None = None  # the last line it reaches, where it is a record's
+        self._outside: set[tuple[str, ...]] = set()  # the shapes of lines read under no heading
+        self._given = False  # whether the heading that holds has named a line's values already
 
-    def split_of(self, text: str, line_no: int) -> str | None:
+    def split_of(self, text: str, line_no: int, shape: tuple[str, ...] = ()) -> str | None:
         """``val`` where ``text`` is a line of values right under an evaluation's heading (it is named so),
         ``RESTATED`` under a best record's, else None. A line that prints a counter of its own (a training
-        record) ends the heading."""
+        record), or one in the shape of a line read outside any heading before (``shape``: its words, numbers
+        as ``<*>``), ends the heading: the training's records have come back."""
+        if self.under is not None and self._given and shape.count("<*>") >= _RECORD_VALUES and shape in self._outside:
+            self.under = None  # (a heading's first line may print the training's shape: ``Loss = 1.6``, its split's)
+            return None
+        split = self._split_of(text, line_no)
+        self._given = split is not None and (self._given or self._next == line_no + 1)
+        if split is None and shape and len(self._outside) < _SHAPES_KEPT:
+            self._outside.add(shape)
+        return split
+
+    def _split_of(self, text: str, line_no: int) -> str | None:
         if self.under == RESTATED and line_no == self._next and not _counts(text):
             self._next = line_no + 1
             return RESTATED  # the best record's lines go on, whatever split they name (``train loss: ...``)

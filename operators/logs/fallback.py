@@ -271,7 +271,8 @@ class _Stream:
         # a save's own report in parentheses (``(epoch 10 @ 4791 updates, score 6.389) (writing took 2.3 seconds)``):
         # the save's, no record's
         tokens = tokens_of(_ASIDE.sub(" ", text) if kind == "checkpoint" else text)
-        if (split := self.headings.split_of(text, line_no)) == RESTATED:
+        shape = tuple("<*>" if any(c.isdigit() for c in token) else token for token in tokens)
+        if (split := self.headings.split_of(text, line_no, shape)) == RESTATED:
             return  # the best record's values again
         tokens = [split, *tokens] if split else tokens  # values under an evaluation's heading: that split's
         if len(tokens) >= 2:

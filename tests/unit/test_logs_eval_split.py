@@ -102,3 +102,16 @@ def test_a_split_in_a_words_parenthesis_makes_the_record_the_splits(tmp_path):
     assert {"val_data_time", "val_memory_mb"} <= names and "data_time" not in names
     # nor is the sentence after it a record: ``with 71.0`` names nothing, ``at 1 epoch`` says where
     assert "with" not in names and "accuracy_top1" not in names and "val_epoch_val" not in names
+
+
+def test_records_in_the_trainings_shape_end_an_evaluations_heading(tmp_path):
+    # a heading, the evaluation's result, then the training's records again in the shape they had before it:
+    # they are the training's, though they print no counter word the reader knows
+    def record(k: int) -> str:
+        return f"round {k} | loss {0.9 - k / 20:.3f} | acc {0.5 + k / 50:.2f} | lr 0.001"
+
+    result = '{"results": {"fid_full": 41.5}, "metric": "fid_full", "total_time": 70.1}'
+    log = parse_log(write_log(tmp_path, [record(1), record(2), "Evaluating the generator...", result, record(3), record(4)]))
+    assert log.series("loss") == [(1, 0.85), (2, 0.8), (3, 0.75), (4, 0.7)]
+    names = {r["name"] for r in log.metrics.to_pylist()}
+    assert "val_fid_full" in names and not any(n.startswith("val_") and "round" in n for n in names)
