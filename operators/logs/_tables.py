@@ -75,6 +75,8 @@ def _total_as_loss(header: list[str], values: list[float], metrics: dict[int, st
                 return
 
 
+#: A cell that marks its row (skorch's ``+`` where the epoch saved a checkpoint, a ``*`` for the best): no value.
+_MARKER = re.compile(r"[+*✓✔†]")
 #: A rule of dashes under a header, one run per column (``---  ------  -----``).
 _RULE_LINE = r"^[ \t]*-{2,}(?:[ \t]+-{2,})+\s*$"
 #: A line the general reader takes only as a table's: a header of words in columns apart by wide gaps (no
@@ -296,7 +298,7 @@ class Tables:
     def _row(
         self, header: Header, cells: list[str], line_no: int, rank: int | None, current: int | None, count: int | None
     ) -> bool:
-        values = [_value(c) for c in cells]
+        values = [True if _MARKER.fullmatch(c) else _value(c) for c in cells]  # (a marker's cell holds no value)
         if values and values[0] is None and _split_row(header, cells, values, line_no, rank, current, self.out):
             return True
         if any(v is None for v in values) or not isinstance(values[0], tuple):
