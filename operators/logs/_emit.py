@@ -56,6 +56,10 @@ _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu
 #: MMEngine's ``Epoch(train)``: the epoch.
 #: The epoch an evaluation's own tag names (mmengine's ``Epoch(val)``, ``Epoch(test)``).
 _EVALUATION_EPOCH = re.compile(r"(?i)^epoch\s*\((?:val|valid|test|eval)\)$")
+#: A counter of runs, not of a run's steps: a sweep's trial (Optuna's ``Trial 12 finished with value: ...``), a
+#: cross-validation's fold, a repeated experiment's run or seed (a Monte Carlo ``sweep`` is a step). A line it
+#: numbers reports a whole run.
+_RUN_COUNTER = re.compile(r"(?i)^(?:trial|trials|fold|run|seed|experiment)(?:_?(?:id|idx|no|num))?$")
 _SPLIT_EPOCH = re.compile(r"(?i)^(?:epoch\s*\((?:train|training|val|test)\)|(?:train|training)[\s_]+epoch)$")
 
 
@@ -124,6 +128,8 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
             found = range_end(cluster, found, names)
         if found is not None and _EVALUATION_EPOCH.match(names.get(found, "")):
             found = None  # an evaluation's epoch (``Epoch(val) [3][108/108]``): the line takes the training step
+        if found is not None and _RUN_COUNTER.match(names.get(found, "")):
+            found = None  # the runs a sweep has finished count no steps of one run
         cluster.typed = (names, found, percent)
     names, step_pos, percent = cluster.typed
     return dict(names), step_pos, percent

@@ -331,6 +331,14 @@ ENDINGS: tuple[EventRule, ...] = (
               r"|\breached (?:the )?(?:max(?:imum)?[ _](?:number of )?(?:steps|iters|iterations|epochs)|max_steps)\b",
               "Early stopping triggered at epoch 14: val_loss did not improve for 5 epochs"),
     EventRule("", r"\bepoch \d+: early stopping\b", "Epoch 00012: early stopping"),  # Keras' EarlyStopping
+    # a callback's stop when the monitored value stalls (skorch's ``Stopping since valid_loss has not improved in
+    # the last 5 epochs.``)
+    EventRule("", r"\bstopping\b[^\n]{0,40}\bnot improved\b",
+              "Stopping since val_acc has not improved in the last 4 epochs."),
+    # one trial of a sweep done (Optuna's ``Trial 7 finished with value: 0.2 and parameters: {...}``): the next
+    # trial's records start their own counters, no restart
+    EventRule("", r"\btrial \d+ (?:finished|completed|pruned)\b",
+              "[I 2031-01-02 03:04:05,678] Trial 7 finished with value: 0.2149 and parameters: {'lr': 0.001}."),
 )
 #: Candidate lines, GENERATED from the table (RE2, case-insensitive): a line no row's phrase is found in
 #: never reaches ``classify``, so the filter and the rules cannot drift apart.
