@@ -82,6 +82,9 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("hardware_error", r"nccl\w*Error|NCCL error|NCCL communicator was aborted|ncclRemoteError"
               r"|ncclSystemError|ncclInternalError|ncclUnhandledCudaError",
               "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process exited"),
+    # the collective library's watchdog reporting its timeout in other words (``NCCL watchdog timeout``)
+    EventRule("hardware_error", r"\bNCCL\b[^\n]{0,40}\bwatchdog\b[^\n]{0,40}\btime(?:d[ -])?out\b",
+              "[rank3] NCCL watchdog thread: timed out waiting for the collective on PG 0"),
     EventRule("hardware_error", r"Watchdog caught collective operation timeout|\bWatchdog c",
               "[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(Seq=5)"),
     EventRule("hardware_error", r"NCCL WARN .*(?:error|fail|timeout|abort)",
@@ -135,6 +138,11 @@ EVENTS: tuple[EventRule, ...] = (
               "INFO | trainer | Resumed training from step 3000"),
     # a checkpoint loaded by its file's name, as VITS-style trainers print it on a resume (``Loaded checkpoint
     # './runs/44k/G_8000.pth' (iteration 96)``)
+    # a checkpoint restored, as a resume prints it (``Restoring from checkpoint runs/ckpt-400``, ``Restored the
+    # model state from the latest snapshot``)
+    EventRule("restart", r"\brestor(?:ed|ing)\s+(?:the\s+)?(?:model\s+|training\s+)?(?:state\s+)?(?:from\s+)?(?:the\s+)?"
+              r"(?:last\s+|latest\s+|saved\s+)?(?:checkpoint|ckpt|snapshot)\b",
+              "2031-05-06 07:08:09 INFO Restoring from checkpoint runs/exp3/ckpt-1200"),
     EventRule("restart", r"\bloaded (?:the )?(?:model )?checkpoint\s+['\"]?[^\s'\"]*\.(?:pth?|ckpt|safetensors)\b",
               "2024-03-02 10:14:05,311\t44k\tINFO\tLoaded checkpoint './runs/44k/G_8000.pth' (iteration 96)"),
     # a process launched to resume, its arguments printed back (detectron2's ``Command line arguments:
@@ -289,6 +297,20 @@ EVENTS: tuple[EventRule, ...] = (
     # checkpoint_step : 1787`` in NVIDIA's BERT pre-training); a setting's plural (``checkpoint_steps: 500``) is none
     EventRule("checkpoint", r"(?:^|\s)(?:checkpoint|ckpt)_step\s*[:=]\s*\d+\s*$",
               "DLL 2021-03-02 10:00:00.000001 - PARAMETER checkpoint_step : 4200"),
+    # a checkpoint or snapshot made, in the verbs the rows above lack (created, taken, stored, dumped,
+    # serialized, persisted), either order (``Checkpoint created!``, ``Taking snapshot at iteration 400``)
+    EventRule("checkpoint", r"\b(?:checkpoint|ckpt|snapshot)s?\b(?:\s+[\w-]+){0,2}?\s+(?:(?:has been|was|is)\s+)?"
+              r"(?:created|taken|stored|dumped|serialized|persisted)\b|\b(?:creat(?:ed|ing)|tak(?:en|ing)|dump(?:ed|ing)"
+              r"|serializ(?:ed|ing)|persist(?:ed|ing))\s+(?:an? |the |new )?(?:checkpoint|ckpt|snapshot)s?\b",
+              "epoch 6 val_acc 0.874 -> Checkpoint created!"),
+    # a model's weights written out in those verbs (``Storing model at epoch 3``, ``weights persisted to disk``);
+    # the verb's object is the model itself, followed by where it goes or nothing: the model's description
+    # written (``Dumping model config to ...``) is no save, nor a dtype its parameters are stored in
+    EventRule("checkpoint", r"\b(?:stor(?:ed|ing)|dump(?:ed|ing)|serializ(?:ed|ing)|persist(?:ed|ing))\s+(?:the |a |an )?"
+              r"(?:[\w-]+ )?(?:model|weights|parameters|state[ _]dict)(?:\s+(?:to|at|in|into|for|under|as)\b|\s*[.!]*\s*$)"
+              r"|\b(?:model|weights|parameters|state[ _]dict)\b(?:\s+\w+)?\s+"
+              r"(?:(?:has been|have been|was|were)\s+)?(?:stored (?:to|at|under)|dumped|serialized|persisted)\b",
+              "step 3000 | dumping ema weights to runs/ema_3000.npz"),
     # TensorFlow's Saver writes a model's variables: its scripts print the save in those words
     EventRule("checkpoint", r"^\W{0,3}sav(?:e|ed|ing) (?:the )?(?:model )?variables\b|^\W{0,3}(?:model )?variables saved\b",
               "Saving variables"),
