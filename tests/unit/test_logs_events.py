@@ -280,6 +280,15 @@ def test_requeue_is_a_restart_only_as_an_action(line, kind):
         ("*** SIGSEGV received at time=1712345678 on cpu 3 ***", "failure"),
         ("pod trainer-0 terminated: OOMKilled", "oom"),
         ("RuntimeError: [enforce fail at alloc_cpu.cpp:83] DefaultCPUAllocator: can't allocate memory", "oom"),
+        # saves said with other verbs, and what only looks like one
+        ("Created checkpoint runs/a/ckpt-400", "checkpoint"),
+        ("Snapshot taken at iteration 400", "checkpoint"),
+        ("Model weights persisted to disk", "checkpoint"),
+        ("Dumping model config to config.json", None),
+        ("Model parameters stored in bf16", None),
+        ("Model created with 124M parameters", None),
+        ("Taking memory snapshot", None),
+        ("restore_from_checkpoint: false", None),
     ],
 )
 def test_more_wordings(line, kind):
