@@ -11,7 +11,8 @@ under ``site-packages``. Besides those, a log shows its tool's package in
   cloned in (``/home/me/FooBar/foobar/engine.py``), or a package under ``src/`` (``.../src/foobar/...``),
   where the frame's function is a training loop's (``train``, ``fit``, ``train_one_epoch``, ``main``); a
   library deep in the stack (``.../k2/k2/fsa.py ... in forward``) names nothing;
-* a banner the tool prints of itself (``foobar version 1.2.3``, ``FooBar v0.4.1``, ``Welcome to FooBar``).
+* a banner the tool prints of itself (``foobar version 1.2.3``, ``FooBar v0.4.1``, ``Welcome to FooBar``), also
+  through its logger (``2025-01-02 03:04:05 INFO: foobar version: 0.4.7``).
 
 Each root package passes the guards of ``_packages`` (no carrier, no Python module, no folder of one's own
 project, no runner) and the environment's own names (``CUDA version 12.1``, ``Python 3.10``). Candidates are
@@ -42,8 +43,11 @@ _CONSOLE = re.compile(
     r"^\s*(?:[$#>+]\s*)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?P<pkg>[a-z][a-z0-9_]*)-(?:cli|train|run|launch|hydra-train)\s",
     re.M,
 )
+#: A logger's record header before a message: a date or time and a level (``2025-01-02 03:04:05.678 INFO: ``), or
+#: what is left of it once the reader has taken the time off (``INFO: ``).
+_RECORD_HEAD = r"(?:[\[\]\d\-/:.,T ]{8,34}\s*)?(?:-\s+)?(?:\[?(?:INFO|DEBUG|WARNING|WARN|I)\]?:?\s+)?(?:-\s+)?"
 _BANNER = re.compile(
-    r"^[^\w\n]{0,4}(?:(?:Using|Running|Starting)\s+)?(?P<a>[A-Za-z][\w-]{1,30}) (?:[Vv]ersion:? ?|v)v?\d+\.\d+\b"
+    rf"^{_RECORD_HEAD}[^\w\n]{{0,4}}(?:(?:Using|Running|Starting)\s+)?(?P<a>[A-Za-z][\w-]{{1,30}}) (?:[Vv]ersion:? ?|v)v?\d+\.\d+\b"
     r"|\bWelcome to (?P<b>[A-Za-z][\w-]{1,30})\b",
     re.M,
 )

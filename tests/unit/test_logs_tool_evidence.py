@@ -131,3 +131,18 @@ def test_a_logger_before_or_after_its_level_names_its_package(tmp_path, line):
 )
 def test_line_shapes_of_parlai_llama_recipes_and_rt_detr(tmp_path, lines):
     assert _framework(tmp_path, lines) in {"ParlAI", "llama-recipes", "RT-DETR"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["2031-04-05 06:07:08.900 INFO: quokkadet version: 0.4.7", "[2031-04-05 06:07:08] INFO - quokkadet v1.2.0"],
+)
+def test_a_version_banner_printed_through_a_logger_names_its_tool(tmp_path, line):
+    assert (_framework(tmp_path, [line, "2031-04-05 06:07:08.901 INFO: cuda version: 12.6", *_STEPS]) or "").lower() == (
+        "quokkadet"
+    )
+
+
+def test_the_environments_versions_through_a_logger_name_nothing(tmp_path):
+    lines = ["2031-04-05 06:07:08.900 INFO: cuda version: 12.6", "2031-04-05 06:07:08.900 INFO: Python 3.11.4"]
+    assert _framework(tmp_path, [*lines, *_STEPS]) is None
