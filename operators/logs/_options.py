@@ -51,13 +51,20 @@ _WORDED_BATCH = re.compile(
     re.I,
 )
 _WORDED_GPUS = re.compile(rf"(?<![\w']){_GPUS}(?P<value>\d+)\s*(?=\||,|$)", re.I)
+#: The GPUs a launch says it spreads the run over, in a sentence (``Distributing across 4 GPUs...``, ``Training on
+#: 8 GPUs``, ``Using 2 GPUs``, ``Let's use 4 GPUs!``): its world size as stated.
+_SPREAD = (
+    r"(?:(?:distribut|train|runn|launch|spawn)ing\s+(?:\w+\s+)?(?:across|on|over|with|using)|^\W*using|let's use)"
+    r"\s+(?P<value>\d+)\s+(?:GPUs?|devices|processes)\b"
+)
+_SPREAD_GPUS = re.compile(_SPREAD, re.I | re.M)
 _WHOLE_STEP = {"total", "global", "effective"}
 
 #: The lines that may hold options, for the reader's line selection (RE2: no look-around); the worded forms
 #: from the same pieces as the patterns that read them.
 OPTION_LINES = (
     rf"^\s*-{{0,2}}(?:{_KEYS})\s*[:= ]|(?i:namespace)\("
-    rf"|(?i:batch size(?:{_PER_DEVICE})?{_BATCH_AFTER}|{_GPUS})\d+"
+    rf"|(?i:batch size(?:{_PER_DEVICE})?{_BATCH_AFTER}|{_GPUS})\d+|(?i:{_SPREAD.replace('?P<value>', '')})"
 )
 
 
@@ -70,7 +77,7 @@ def options_of(text: str) -> dict[str, int]:
     for worded in _WORDED_BATCH.finditer(text):  # after a logger's prefix, which the style may not have peeled
         whole = not worded.group("per") and bool(_WHOLE_STEP & set(worded.group("words").lower().split()))
         found.setdefault("global_batch_size" if whole else "micro_batch_size", int(worded.group("value")))
-    gpus = _WORDED_GPUS.search(text)
+    gpus = _WORDED_GPUS.search(text) or _SPREAD_GPUS.search(text)
     if gpus:
         found["world_size"] = int(gpus.group("value"))
     if found:

@@ -4,6 +4,7 @@ reader read no settings from them and the run's layout stayed empty. Own-worded 
 
 from __future__ import annotations
 
+import pytest
 from log_files import write_log
 
 from assay.operators.logs import parse_log
@@ -76,3 +77,17 @@ def test_a_world_size_a_relaunched_process_states_is_the_runs(tmp_path):
              "[03/04 05:20:00] seg INFO: Rank of current process: 0. World size: 6"]
     log = parse_log(write_log(tmp_path, lines, "relaunch.log"))
     assert log.run["world_size"] == 6
+
+
+@pytest.mark.parametrize(
+    ("banner", "world"),
+    [("Distributing across 4 GPUs...", 4), ("Training on 8 GPUs", 8), ("Using 2 GPUs", 2), ("Let's use 3 GPUs!", 3)],
+)
+def test_a_sentence_saying_how_many_gpus_the_run_spreads_over_is_its_world_size(tmp_path, banner, world):
+    lines = [banner, *[f"step {k} loss {1 - k / 10:.2f}" for k in (1, 2, 3)]]
+    assert parse_log(write_log(tmp_path, lines)).run["world_size"] == world
+
+
+def test_a_count_of_gpus_in_a_sentence_about_something_else_is_no_world_size(tmp_path):
+    lines = ["the cluster has 8 GPUs per node", *[f"step {k} loss {1 - k / 10:.2f}" for k in (1, 2, 3)]]
+    assert parse_log(write_log(tmp_path, lines)).run.get("world_size") is None
