@@ -62,7 +62,7 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("cancelled", r"\bSIGTERM (?:received|caught|signal received)\b|\b(?:got|caught) SIGTERM\b"
               r"|\bjob (?:\S+ )?(?:was |has been |is )?cancell?ed\b",
               "[worker 3] SIGTERM received at step 4410, flushing logs and exiting"),
-    EventRule("oom", r"CUDA out of memory|OutOfMemoryError|out of memory|CUBLAS_STATUS_ALLOC_FAILED",
+    EventRule("oom", r"CUDA out of memory|OutOfMemoryError|out of (?:GPU |device |host |CPU )?memory|CUBLAS_STATUS_ALLOC_FAILED",
               "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 1; 79.1 GiB total)"),
     EventRule("oom", r"oom[-_]kill|\bOOMKilled\b|Out of memory: Killed process|HIP out of memory",
               "slurmstepd: error: Detected 2 oom-kill event(s) in StepId=88.0"),
@@ -72,7 +72,7 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("oom", r"RESOURCE_EXHAUSTED",
               "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 3.2G on TPU"),
     EventRule("oom", r"OOM when allocating|ResourceExhaustedError|DefaultCPUAllocator: (?:can't allocate|not enough)"
-              r"|^MemoryError\b",
+              r"|^MemoryError\b|std::bad_alloc",
               "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
               "shape[64,512,512]"),
     EventRule("hardware_error", r"\bXid\b|ECC error|uncorrectable ECC|fallen off the bus|GPU is lost|hardware error",
@@ -129,7 +129,8 @@ EVENTS: tuple[EventRule, ...] = (
               "Initializing from \tsnaps/ckpt_40.t7"),
     # the same, said with the checkpoint's path, or Hugging Face's ``Continuing training from checkpoint``
     EventRule("restart", r"\bresum(?:ed|ing)(?: training| the run)? from\s+\S*(?:checkpoint|ckpt|global_step|snapshot"
-              r"|\.pth?\b|\.safetensors\b)|\bcontinuing training from (?:the )?(?:last |latest )?checkpoint\b",
+              r"|\.pth?\b|\.safetensors\b)|\b(?:continu(?:e|ing|ed)|restart(?:ing|ed))(?: training)? from (?:the )?"
+              r"(?:last |latest |saved )?(?:checkpoint|ckpt|snapshot)\b|\bcheckpoint\b[^\n]{0,30}[,;:]\s*resum(?:e|ing)\b",
               "(Runner pid=42) Resuming from /ckpt/run7/global_step_300"),
     # the same, said with the step or epoch it went on from (``Resumed training from step 3000``, ``Restarting
     # from epoch 12``)
@@ -165,7 +166,7 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("failure", r"^F\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\]|\*\*\* Check failure stack trace"
               r"|\*\*\* SIG\w+ received at time=",
               "F0304 05:06:07.890123   4411 hlo_runner.cc:212] Check failed: status.ok() device halted"),
-    EventRule("failure", r"^\s*Killed\s*$|\bline \d+: +\d+ Killed",
+    EventRule("failure", r"^\s*(?:Killed|Terminated)\s*$|\bline \d+: +\d+ (?:Killed|Terminated)",
               "launch.sh: line 12: 30114 Killed                  python train.py"),
     # the shell's ``Killed`` as a thread pastes it, set in bold or italics (``**Killed**``)
     EventRule("failure", r"^\s*(?:\*{1,2}|_{1,2})Killed(?:\*{1,2}|_{1,2})\s*$", "**Killed**"),
@@ -306,7 +307,8 @@ EVENTS: tuple[EventRule, ...] = (
     # a model's weights written out in those verbs (``Storing model at epoch 3``, ``weights persisted to disk``);
     # the verb's object is the model itself, followed by where it goes or nothing: the model's description
     # written (``Dumping model config to ...``) is no save, nor a dtype its parameters are stored in
-    EventRule("checkpoint", r"\b(?:stor(?:ed|ing)|dump(?:ed|ing)|serializ(?:ed|ing)|persist(?:ed|ing))\s+(?:the |a |an )?"
+    EventRule("checkpoint", r"\b(?:stor(?:ed|ing)|dump(?:ed|ing)|serializ(?:ed|ing)|persist(?:ed|ing)|wr(?:ite|iting|ote))\s+"
+              r"(?:the |a |an )?"
               r"(?:[\w-]+ )?(?:model|weights|parameters|state[ _]dict)(?:\s+(?:to|at|in|into|for|under|as)\b|\s*[.!]*\s*$)"
               r"|\b(?:model|weights|parameters|state[ _]dict)\b(?:\s+\w+)?\s+"
               r"(?:(?:has been|have been|was|were)\s+)?(?:stored (?:to|at|under)|dumped|serialized|persisted)\b",

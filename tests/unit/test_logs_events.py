@@ -289,6 +289,15 @@ def test_requeue_is_a_restart_only_as_an_action(line, kind):
         ("Model created with 124M parameters", None),
         ("Taking memory snapshot", None),
         ("restore_from_checkpoint: false", None),
+        # the other words for running out of memory, a shell's report of a terminated child, a resume said so
+        ("terminate called after throwing an instance of 'std::bad_alloc'", "oom"),
+        ("[E] Out of GPU memory on device 2", "oom"),
+        ("Terminated", "failure"),
+        ("Restarting training from the latest checkpoint", "restart"),
+        ("Found an existing checkpoint, resuming", "restart"),
+        ("continue_from_checkpoint: true", None),
+        ("Writing model to disk", "checkpoint"),
+        ("Writing model card to README.md", None),
     ],
 )
 def test_more_wordings(line, kind):
