@@ -261,10 +261,25 @@ def key_slug(key: str) -> str:
 AMOUNT_WORDS = re.compile(r"sample|token|tok|img|image|example|seen|consumed|byte|time|sec|elapsed|mem|size|len", re.I)
 
 
+#: A step word cut short and marked so by a full stop (Marian's ``Ep. 3 : Up. 14000``, ``It. 200``): the word it
+#: stands for. Only with the stop: a bare ``up`` or ``st`` is an ordinary word.
+_ABBREVIATED = {"up": "num_updates", "upd": "num_updates", "upds": "num_updates", "it": "iteration",
+                "itr": "iteration", "iter": "iteration", "iters": "iterations"}
+
+
+def unabbreviated(key: str) -> str:
+    """``key`` with a step word cut short and marked by its stop written out (``Up.`` -> ``num_updates``)."""
+    stripped = key.strip()
+    if stripped.endswith(".") and (full := _ABBREVIATED.get(stripped[:-1].lower())):
+        return full
+    return key
+
+
 def is_step_key(key: str) -> bool:
     """A step's key, also behind a word that says training (DLLogger's ``Training Iteration: 651``), that
     it counts across epochs (OpenPCDet's ``Acc_iter 1100``, accumulated) or that it is the current one
-    (PySlowFast's ``"cur_iter": "10"``)."""
+    (PySlowFast's ``"cur_iter": "10"``), or cut short with a full stop (``Up.``)."""
+    key = unabbreviated(key)
     slug = _INDEX_SUFFIX.sub("", key_slug(key))  # Pax's ``step_i``, ``iter_num``, ``step_idx``
     for prefix in ("training_", "train_", "acc_", "accumulated_", "global_", "cur_", "curr_", "current_"):
         if slug.startswith(prefix) and slug[len(prefix) :] in _STEP_KEYS:
@@ -318,6 +333,7 @@ _ACROSS_EPOCHS = ("global_", "acc_", "accumulated_", "total_")
 def counts_across_epochs(key: str) -> bool:
     """A step key that says it counts the whole run, not one epoch: it beats an in-epoch ``it 3/50`` on the
     same line (``ep 2 it 3/50 global_step 103``)."""
+    key = unabbreviated(key)
     slug = key_slug(key)
     slug = _echoed_run_count(slug) or slug
     return is_step_key(key) and (
