@@ -97,7 +97,7 @@ def normalize(data: bytes) -> bytes:
     file has Windows' ``\\r\\n``. Neither says anything, but each hides a line's last value or its first word
     from a pattern anchored there. A lone ``\\r`` (a progress bar redrawn on one line) stays; a run of backspaces is one. Lines keep their
     numbers; each search is a ``memchr`` or ``memmem``, and a clean file is not copied. Ray's note that it folded
-    a line repeated by other workers goes too. (Blanks at the ends of
+    a line repeated by other workers goes too, and so do the NULs a crashed node leaves. (Blanks at the ends of
     lines go in ``LineBlock``, after a console's wrapped records are joined: ``_wrapped`` reads a record cut at
     a space by them.)"""
     data = strip_ansi(data)
@@ -107,6 +107,8 @@ def normalize(data: bytes) -> bytes:
         data = _BACKSPACES.sub(b"\r", data)
     if data.find(b"x across cluster]") >= 0:
         data = _RAY_REPEATED.sub(b"", data)
+    if data.find(b"\x00") >= 0:  # a few NULs a crashed node left mid-write: no character of the line
+        data = data.replace(b"\x00", b"")
     return data.replace(b"\r\n", b"\n") if data.find(b"\r") >= 0 else data  # (a one-byte find is a memchr)
 
 

@@ -26,7 +26,7 @@ from assay.operators.logs._event_steps import last_placeable_line, place_by_head
 from assay.operators.logs._frameworks import name_framework
 from assay.operators.logs._lines import PrefixStyle, normalize, prefix_style, split_prefix, strip_prefixes
 from assay.operators.logs._prefix_layers import detect_prefix, for_detection
-from assay.operators.logs._read import HEAD_BYTES, is_binary, read_head, scan
+from assay.operators.logs._read import HEAD_BYTES, is_binary, is_utf16, read_head, scan
 from assay.operators.logs._saves import one_event_per_save
 from assay.operators.logs._spans import parse_span
 
@@ -115,16 +115,13 @@ def log_split(
         if other_score > score:
             cls, score = other_cls, other_score
     if binary and not cls.binary:
-        return {
-            **record,
-            "issues": [
-                {
-                    "operator": "log_split",
-                    "level": "file",
-                    "error": "not a training log (binary file); skipped",
-                }
-            ],
-        }
+        reason = (
+            "UTF-16 text, which the reader does not decode; skipped (convert it: iconv -f UTF-16 -t UTF-8 "
+            f"{os.path.basename(path)} > {os.path.splitext(os.path.basename(path))[0]}.utf8.log)"
+            if is_utf16(head)
+            else "not a training log (binary file); skipped"
+        )
+        return {**record, "issues": [{"operator": "log_split", "level": "file", "error": reason}]}
     prefix_name = prefix.name if prefix else None
     chunk_bytes = max(1, int(chunk_mb * (1 << 20)))
     common = {

@@ -47,12 +47,23 @@ def read_head(path: str, n: int = HEAD_BYTES) -> bytes:
 
 def is_binary(head: bytes) -> bool:
     """Text logs may hold stray bytes (a progress bar, a truncated UTF-8 sequence), a terminal's colours (an
-    escape byte each, which short coloured lines hold many of) and backspaces (a bar erased before it is drawn
-    again, hundreds a line); binary files hold NULs."""
+    escape byte each, which short coloured lines hold many of), backspaces (a bar erased before it is drawn
+    again, hundreds a line) and a few NULs (a node that crashed mid-write); binary files hold NULs among
+    more than one byte in a hundred (and more than 16), or other control bytes among one in twenty."""
     sample = strip_ansi(head[:8192])
-    return b"\x00" in sample or (
-        bool(sample) and sum(b < 8 or 13 < b < 32 for b in sample) > len(sample) // 20
-    )
+    if not sample:
+        return False
+    return sample.count(b"\x00") > max(len(sample) // 100, 16) or sum(b < 8 or 13 < b < 32 for b in sample) > len(sample) // 20
+
+
+def is_utf16(head: bytes) -> bool:
+    """A text in UTF-16 (a Windows shell's redirect writes it): its byte-order mark, or NULs at every other byte
+    of a text of ASCII."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    sample = head[:4096]
+    half, other = (sample[1::2], sample[0::2]) if sample[:1] != b"\x00" else (sample[0::2], sample[1::2])
+    return len(sample) >= 64 and half.count(b"\x00") > 0.9 * len(half) and other.count(b"\x00") < 0.1 * len(other)
 
 
 def scan(path: str, chunk_bytes: int, *, block_bytes: int = BLOCK_BYTES) -> FileScan:
