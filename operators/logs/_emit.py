@@ -49,7 +49,7 @@ from assay.operators.logs._steps import (
     says_epoch_ended,
     step_position,
 )
-from assay.operators.logs._units import durations_in_seconds
+from assay.operators.logs._units import durations_in_seconds, rises_as_a_clock
 
 #: The standard series a template's values must name one of to be records of the run (with the rates per device).
 _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu"}
@@ -135,6 +135,17 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
     return dict(names), step_pos, percent
 
 
+
+
+def _numbers_of(rows: list, pos: int) -> list[float]:
+    """The numbers a template's rows print at ``pos`` (a row without one ends the list)."""
+    out = []
+    for row in rows:
+        parsed = parse_quantity(row[2][pos]) if pos < len(row[2]) else None
+        if parsed is None:
+            break
+        out.append(parsed[0])
+    return out
 
 
 def _split_of_the_loss(metrics: dict[int, str], names: dict[int, str]) -> None:
@@ -368,6 +379,9 @@ def emit_series(
         unround_steps(cluster.rows, step_pos)  # ``step:1K`` printed three times: the stride carries on
     # a duration whose unit changes from record to record (``61.2ms``, ``2.1s``, ``1m 4s``): in seconds
     timed = {p: d for p in metrics if (d := durations_in_seconds([r[2][p] if p < len(r[2]) else "" for r in cluster.rows]))}
+    for pos in [p for p, name in metrics.items() if name == "step_time_ms"]:
+        if rises_as_a_clock(timed.get(pos) or _numbers_of(cluster.rows, pos)):
+            metrics[pos] = "elapsed_s"  # the run's time so far, in seconds, not each step's
     for at, (line_no, rank, tokens, current) in enumerate(cluster.rows):
         step = current
         if summary and current is None:
@@ -390,6 +404,11 @@ def emit_series(
                 continue
             value, unit = parsed
             value = timed[pos][at] if pos in timed else value
+            if name == "elapsed_s" and pos not in timed:
+                if unit == "ms":
+                    value /= 1000.0
+                elif unit not in (None, "", "s", "sec"):
+                    continue
             if name == "step_time_ms":
                 if not unit and pos + 1 < len(tokens) and tokens[pos + 1] in ("s", "sec", "ms"):
                     unit = tokens[pos + 1]  # the unit printed apart: "step time: 409.9 ms"

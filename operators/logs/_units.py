@@ -1,5 +1,6 @@
-"""Units printed after a number that name its metric (``12000 tok/s``, ``1.62 updates/sec``), and how a
-template says whether its units follow their values or its keys precede them."""
+"""Units printed after a number that name its metric (``12000 tok/s``, ``1.62 updates/sec``), how a
+template says whether its units follow their values or its keys precede them, and durations: in parts, and
+whether a time column is a clock of the whole run."""
 
 from __future__ import annotations
 
@@ -49,3 +50,15 @@ def durations_in_seconds(column: list[str]) -> list[float] | None:
     if len(units) < 2 and not any(" " in v for v in column):
         return None
     return [sum(float(n) * _SECONDS[u] for n, u in _DURATION_PART.findall(v)) for v in column]
+
+
+def rises_as_a_clock(values: list[float]) -> bool:
+    """A time column that rises on every record, over three or more, to at least twice its first value: the
+    run's time so far (an elapsed clock, ``time 3m 40s`` then ``6m 21s``), not each step's time, which wanders
+    around its mean."""
+    return (
+        len(values) >= 3
+        and values[0] > 0
+        and all(a < b for a, b in zip(values, values[1:], strict=False))
+        and values[-1] >= 2 * values[0]
+    )
