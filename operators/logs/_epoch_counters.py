@@ -89,9 +89,10 @@ class EpochCounters:
             n, total = int(found.group("bar")), int(found.group("bar_total"))
             self._bars.setdefault((rank, "|", total), []).append((line_no, banner, False, n, total))
 
-    def per_epoch(self) -> dict[int, int]:
+    def per_epoch(self, step_records=None) -> dict[int, int]:
         """Line number -> epoch, for a bar drawn once per epoch: every record of it (but a last one, cut
-        short) at its total, two or more, each beside its epoch (``4000/4000 [34:43, 1.9it/s, epoch=2/100,
+        short) at its total, two or more, each beside its epoch, and its loss the epoch's (``step_records`` says
+        of a bar's lines whether they are step records instead) (``4000/4000 [34:43, 1.9it/s, epoch=2/100,
         loss=0.29]``, or under a banner): the record is the epoch's, so its step is the epoch, as the run
         numbers them (an epoch printed ``k/N`` is the ``k``-th: ``k - 1`` where the file names an epoch 0)."""
         out: dict[int, int] = {}
@@ -100,6 +101,8 @@ class EpochCounters:
             decided = rows[:-1] if len(rows) > 1 else rows
             if len(rows) < 2 or any(k is None for _, k, _, _, _ in rows) or any(n != of for *_, n, of in decided):
                 continue
+            if step_records is not None and step_records([line for line, *_ in rows]):
+                continue  # bars whose losses are their last steps', not the epochs' (``_bar_losses``)
             for line_no, k, of_form, n, total in rows:
                 if n == total or line_no != rows[-1][0]:  # a last bar cut short: its epoch made no record
                     out[line_no] = k - 1 + (0 if self.zero_printed else 1) if of_form else k

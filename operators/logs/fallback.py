@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 
+from assay.operators.logs._bar_losses import BarLosses
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._boxes import (
     BOX_ROW,
@@ -179,6 +180,7 @@ class _Stream:
         self.blocks = KeyBlocks(out, self._line, self._record_at)
         self.finer = False  # a counter finer than the epoch was seen
         self.headings = SplitHeadings()
+        self.bar_losses = BarLosses()
         self.settings = SettingsTable()
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
@@ -232,6 +234,10 @@ class _Stream:
         text = record_before_traceback(text)
         if not text.strip():
             return
+        if "%|" in text:  # a bar's loss, and the epoch's loss line after it (``_bar_losses``)
+            self.bar_losses.bar(text, line_no)
+        else:
+            self.bar_losses.line(text, line_no)
         if self.tables.see(text, line_no, rank, self.steps.get(rank, self.steps.get(None))):
             return  # a table's header or row
         if _COMMAND_RUN.match(text):
@@ -314,7 +320,8 @@ class _Stream:
         fixed = self.keras.steps()
         ended = sorted(line for line, outcome, _ in self.out.markers if outcome == "completed")
         self.out.epoch_starts.update(self.keras.new_fits(ended))
-        per_epoch = {} if fixed else self.epochs.per_epoch()  # a bar drawn once per epoch: its step is the epoch
+        # a bar drawn once per epoch whose loss is the epoch's: its step is the epoch
+        per_epoch = {} if fixed else self.epochs.per_epoch(self.bar_losses.step_records)
         if fixed or per_epoch:
             # a line between bars (an epoch's summary, a validation line) is at the step of the bar before it
             fixed = fixed or per_epoch

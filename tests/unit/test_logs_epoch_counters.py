@@ -247,3 +247,25 @@ def test_a_finished_bar_printed_twice_is_one_step(tmp_path):
     bar = "100%|██████████| 250/250 [00:20<00:00, 12.40it/s, loss=0.512]"
     log = _log(tmp_path, ["start of training", bar, bar, "done"])
     assert {s for s, _ in log.series("loss")} == {250}  # a reprint, no second epoch
+
+
+def _bars_and_summaries(bar_loss, summary_loss) -> list[str]:
+    lines = []
+    for k in (1, 2, 3):
+        lines.append(f"Epoch {k}/40 [train]: 100%|██████████| 120/120 [01:10<00:00,  1.7it/s, loss={bar_loss(k)}]")
+        lines.append(f"Epoch {k}/40 [valid]: 100%|██████████| 15/15 [00:05<00:00,  2.9it/s]")
+        lines.append(f"Epoch {k}/40 - Train Loss: {summary_loss(k)}, Valid Loss: {0.9 - k / 20:.4f}")
+    return lines
+
+
+def test_finished_bars_whose_loss_is_the_last_steps_are_step_records(tmp_path):
+    # the bar shows the last batch's loss, the summary the epoch's mean: the bar is the epoch's last step,
+    # made global by the length it prints
+    log = _log(tmp_path, _bars_and_summaries(lambda k: f"{0.61 - k / 30:.3f}", lambda k: f"{0.7 - k / 25:.4f}"))
+    assert sorted({s for s, _ in log.series("loss")}) == [120, 240, 360]
+
+
+def test_finished_bars_whose_loss_is_the_epochs_number_the_epochs(tmp_path):
+    # the bar's running loss ends at the epoch's mean, which the summary prints again: the records are epochs
+    log = _log(tmp_path, _bars_and_summaries(lambda k: f"{0.7 - k / 25:.2f}", lambda k: f"{0.7 - k / 25:.4f}"))
+    assert sorted({s for s, _ in log.series("loss")}) == [1, 2, 3]
