@@ -3,6 +3,10 @@
 One pass over the claims in order of position, since a claim listed with the one before it ("4.5x and
 3.1x higher than X") shares its qualifier and baseline; the rules of each field are in their own modules
 (``_context``: qualifier and metric, ``_baselines``, ``_subjects``, ``_settings``: the setting's fields).
+
+Why one module: the pass is one loop whose fields depend on each other in order (a subject found by a table
+row or a clause changes which baseline holds, a list shares both), so its steps stay together here while each
+rule lives in its own module.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from assay.operators.papers._proposals import name_before
 from assay.operators.papers._sections import Structure
 from assay.operators.papers._sentences import sentence_at
 from assay.operators.papers._settings import baseline_region, candidates, claim_settings, clause_of
+from assay.operators.papers._stacked_rows import stacked_row_label
 from assay.operators.papers._subjects import not_its_own_baseline, subject_by_rules
 
 _LIST_GAP = re.compile(r"^[\s,，、;；]*(?:and|和|与|及|以及|or)?[\s,，、]*$", re.I)
@@ -117,6 +122,9 @@ def attribute(
         return extra
     for claim in claims:
         claim.sentence = _sentence(text, sentences, claim, structure)
+    # the systems the text names, by their lower case: a table's row label in capitals names one of them
+    systems = {m.name.lower(): m.name for m in mentions.inside(0, len(text)) if m.type in ("system", "method")}
+    systems.update(canonical)
     words = _context.MetricWords(text, [c.sentence for c in claims if c.sentence])
     for index, claim in enumerate(claims):
         sentence = claim.sentence or (claim.start, claim.end)
@@ -146,6 +154,9 @@ def attribute(
         claim.subject, claim.subject_source, claim.rival_before = subject_by_rules(
             claim, sentence, mentions, proposed_names, primary, text
         )
+        row = stacked_row_label(text, claim.start, claim.end) if lang == "en" else None
+        if row and row.lower() in systems:
+            claim.subject, claim.subject_source = systems[row.lower()], "row"  # a table read one cell a line
         if claim.subject and claim.subject.lower() in canonical:
             claim.subject = canonical[claim.subject.lower()]  # the paper's own name as its body writes it
         # a level's owner, not a multiple's: "1.7x for Kimi-K2" names the workload a speedup was measured on
