@@ -12,6 +12,9 @@ import re
 
 #: The loss a bar's postfix shows (``loss=0.48``, ``train_loss=5.86``).
 _POSTFIX_LOSS = re.compile(r"(?i)\b(?:train_)?loss=(?P<v>[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
+#: A bar drawn to its total (``157/157 [``): only finished bars are compared, so a file of bars keeps one entry
+#: an epoch, not one a redraw.
+_FINISHED = re.compile(r"\b(\d+)/\1\s*\[")
 #: A number on a summary line.
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 #: How many lines after a bar its epoch's summary may come (a validation bar may stand between).
@@ -27,7 +30,7 @@ class BarLosses:
         self._last: int | None = None
 
     def bar(self, text: str, line_no: int) -> None:
-        m = _POSTFIX_LOSS.search(text)
+        m = _POSTFIX_LOSS.search(text) if _FINISHED.search(text) else None
         if m:
             self._bar[line_no] = m["v"]
             self._last = line_no

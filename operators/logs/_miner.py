@@ -65,6 +65,11 @@ def _is_variable(token: str) -> bool:
     )
 
 
+def shape_of(tokens: list[str]) -> list[str]:
+    """A line's tokens with each value as ``<*>``: the template it would start."""
+    return ["<*>" if _is_variable(t) else t for t in tokens]
+
+
 def _key_positions(shape: list[str]) -> set[int]:
     """Where a line prints a value's name: a word before ``:``/``=`` (in quotes too) or right before a value (nnU-Net's
     ``train_loss 0.27`` and ``val_loss 0.05`` are two series), and the word that qualifies such a name
@@ -96,9 +101,12 @@ class TemplateMiner:
     def __init__(self) -> None:
         self.by_length: dict[int, list[Cluster]] = {}
 
-    def add(self, tokens: list[str], line_no: int, rank: int | None, step: int | None = None) -> None:
-        """Add a line's tokens; ``step`` is the step the log was at, for series that print none."""
-        shape = ["<*>" if _is_variable(t) else t for t in tokens]
+    def add(
+        self, tokens: list[str], line_no: int, rank: int | None, step: int | None = None, shape: list[str] | None = None
+    ) -> None:
+        """Add a line's tokens; ``step`` is the step the log was at, for series that print none; ``shape``: the
+        tokens' ``shape_of``, where the caller has it already."""
+        shape = shape if shape is not None else shape_of(tokens)
         clusters = self.by_length.setdefault(len(shape), [])
         best, best_score = None, -1.0
         keys = _key_positions(shape)

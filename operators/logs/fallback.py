@@ -36,7 +36,7 @@ from assay.operators.logs._events import EXCEPTION_LINE, classify
 from assay.operators.logs._gate import ShapeGate, is_prose, not_only_tables
 from assay.operators.logs._lines import LineBlock, PrefixStyle, tags_ranks
 from assay.operators.logs._metric_words import METRIC_WORD
-from assay.operators.logs._miner import TemplateMiner, tokens_of
+from assay.operators.logs._miner import TemplateMiner, shape_of, tokens_of
 from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._records import BAR_GLUED, context_step, records_of_line, second_lines, step_before
 from assay.operators.logs._settings_lines import SETTINGS_HEADER, SettingsTable
@@ -277,12 +277,13 @@ class _Stream:
         # a save's own report in parentheses (``(epoch 10 @ 4791 updates, score 6.389) (writing took 2.3 seconds)``):
         # the save's, no record's
         tokens = tokens_of(_ASIDE.sub(" ", text) if kind == "checkpoint" else text)
-        shape = tuple("<*>" if any(c.isdigit() for c in token) else token for token in tokens)
-        if (split := self.headings.split_of(text, line_no, shape)) == RESTATED:
+        shape = shape_of(tokens)
+        if (split := self.headings.split_of(text, line_no, tuple(shape))) == RESTATED:
             return  # the best record's values again
-        tokens = [split, *tokens] if split else tokens  # values under an evaluation's heading: that split's
+        if split:  # values under an evaluation's heading: that split's
+            tokens, shape = [split, *tokens], [split, *shape]
         if len(tokens) >= 2:
-            self.miner.add(tokens, line_no, rank, self.steps.get(rank, self.steps.get(None)))
+            self.miner.add(tokens, line_no, rank, self.steps.get(rank, self.steps.get(None)), shape)
 
     def _count(self, text: str, line_no: int, rank: int | None) -> None:
         """The step a line's counter says, for the value lines that follow it (a per-rank context)."""
