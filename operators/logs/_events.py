@@ -440,8 +440,11 @@ _open_traceback: weakref.WeakKeyDictionary[Collector, int] = weakref.WeakKeyDict
 _nan_stop: weakref.WeakKeyDictionary[Collector, int] = weakref.WeakKeyDictionary()
 
 
-def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset: int | None = None) -> None:
+def observe(
+    text: str, line_no: int, rank: int | None, out: Collector, *, offset: int | None = None, line: str | None = None
+) -> None:
     """Record what a candidate line says: an event (and the outcome it implies) and the accelerator named.
+    ``line`` is the whole line where ``text`` is it without its prefix: a date the prefix holds is the event's time.
 
     A traceback is one ``failure``: its first line gives the event (a log cut before the exception still
     shows the failure) and its exception line adds none. An exception line of another kind outside a
@@ -449,7 +452,7 @@ def observe(text: str, line_no: int, rank: int | None, out: Collector, *, offset
     and ``failure`` both."""
     kind = classify(text)
     if kind is not None:
-        ts = find_timestamp(text[:200])
+        ts = find_timestamp((line or text)[:200])
         bar = _BAR_THEN.match(text)  # a report glued after a bare progress bar happened at the bar's count
         # ``nan loss at step 600``: the step the report names (a checkpoint takes the training step before it,
         # unless its folder is named by the step, ``checkpoint-6000/``; the number its file's name carries is

@@ -86,6 +86,9 @@ _LAYER_TABLE = {
     # the module and function (``%(levelname)s [%(name)s/%(processName)s] %(module)s.%(funcName)s : ``)
     "pybracket": (rf"{_LEVEL}[ \t]+\[[^\]\n]{{1,60}}\][ \t]+[A-Za-z_][\w.<>]*[ \t]+:[ \t]",
                   "2024-05-06 07:08:09,123 INFO [tool/MainProcess] model._log_history : step 10 loss 2.5"),
+    # a logger's fields parted by tabs, the level last (``%(asctime)s\t%(hostname)s:%(rank)s\t%(name)s:%(lineno)s
+    # \t%(levelname)s\t%(message)s``, OLMo's): the host's name, the rank and the source line are no values
+    "tabbed": (rf"(?:[^\t\n]{{1,80}}\t){{0,3}}{_LEVEL}\t", "node-07:0\ttrain.loop:88\tINFO\tstep 10 loss 2.5"),
 }
 _LAYERS = {name: pattern for name, (pattern, _example) in _LAYER_TABLE.items()}
 #: Each layer's example line, for the test that reads them through ``parse_log``.
@@ -100,6 +103,11 @@ def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
     lines = [ln for ln in head_lines if ln.strip()]
     if not lines:
         return None
+    # a record printed over several lines (its values indented under its header) is one record: the share is
+    # of the lines that open one, where some lines open at the margin and others are indented under them
+    openers = [ln for ln in lines if not ln[0].isspace()]
+    if len(openers) >= 2 and len(openers) < len(lines):
+        lines = openers
     counts = dict.fromkeys((*_LAYERS, *(s.name for s in PREFIX_STYLES)), 0)
     styles = {s.name: s.pattern for s in PREFIX_STYLES if "rank" in s.pattern.groupindex}
     # what those layers read, line by line
@@ -141,7 +149,9 @@ def _layered(layers: list[str], rank: str | None) -> PrefixStyle | None:
 #: ``logging_writer.py:35]``), a level tag its logger's format (``[INFO|DP=0|PP=0|TP=0]:``, nanotron's), a
 #: Python logger its name (``- mmdet - INFO -``, ``INFO:tensorflow:``, loguru's module), a dated tag its logger
 #: (``DLL 2024-05-06 ...``, DLLogger's).
-_TOOL_EVIDENCE = ("glog", "level", "logger", "logger_dash", "pylevel", "loguru", "log4j", "pybracket", "dated_tag")
+_TOOL_EVIDENCE = (
+    "glog", "level", "logger", "logger_dash", "pylevel", "loguru", "log4j", "pybracket", "dated_tag", "tabbed"
+)
 
 
 def for_detection(style: PrefixStyle | None) -> list[PrefixStyle | None]:

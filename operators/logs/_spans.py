@@ -211,7 +211,7 @@ def feed_block(
             except Exception as exc:  # noqa: BLE001 -- one bad line is an issue, never the end of the run
                 out.issue(f"{type(exc).__name__}: {exc} in {text[:120]!r}", n)
         if i in common:
-            observe(text, n, rank, out, offset=block.offset(i))
+            observe(text, n, rank, out, offset=block.offset(i), line=line)
     for i in block.matching(CONTINUATION).tolist():
         if i > 0:
             rank, text = split_prefix(block.line(i), prefix)

@@ -1,16 +1,16 @@
 """TorchElastic / torchrun agent output: the launch configuration block, rendezvous results (world size,
 ``restart_count``), worker group starts, failures (``failed (exitcode: -9)``, ``ChildFailedError``) and
-restarts. The training script's own loss lines, in whatever words it prints them, are mined as in unknown
-formats. (Failures, restarts and signals are events for every format; see ``_events``.)"""
+restarts. The agent only launches: the training script's own lines, in whatever shape it prints them (a loss
+line, a record over several indented ``key=value`` lines under its step), are the general reader's, so this
+format is that reader with the agent's lines read first. (Failures, restarts and signals are events for every
+format; see ``_events``.)"""
 
 from __future__ import annotations
 
 import re
 
-from assay.operators.logs._base import LogParser, register_parser
-from assay.operators.logs._collect import Collector
-from assay.operators.logs._lines import PrefixStyle
-from assay.operators.logs.fallback import TemplateMiner, emit_all, mine_line
+from assay.operators.logs._base import register_parser
+from assay.operators.logs.fallback import GenericParser
 
 _CONFIG = re.compile(
     r"^\s*(?P<key>entrypoint|min_nodes|max_nodes|nproc_per_node|run_id|rdzv_backend|"
@@ -30,19 +30,15 @@ _AGENT = re.compile(
 
 
 @register_parser
-class TorchElasticParser(LogParser):
+class TorchElasticParser(GenericParser):
     name = "torchelastic"
     framework = "TorchElastic"
     priority = 1
     interesting = (
         r"^\s*(?:entrypoint|min_nodes|max_nodes|nproc_per_node|run_id|rdzv_backend|max_restarts|"
         r"monitor_interval)\s*:|_world_sizes?=|restart_count=|successfully finished|SUCCEEDED|"
-        r"(?i:loss)"
+        + GenericParser.interesting
     )
-
-    def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
-        super().__init__(out, prefix)
-        self.miner = TemplateMiner()
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
@@ -69,8 +65,4 @@ class TorchElasticParser(LogParser):
         if _SUCCESS.search(text):
             out.mark("completed", line_no, text)
             return
-        if "loss" in text.lower():
-            mine_line(self.miner, text, line_no, rank, self.out)
-
-    def finish(self) -> None:
-        emit_all(self.miner, self.out)
+        super().parse_line(text, line_no, rank)
