@@ -31,7 +31,7 @@ _ENVIRONMENT = frozenset(
     """python cuda cudnn nccl cublas nvcc driver nvidia gcc cmake linux ubuntu centos debian kernel os gpu cpu
     api protocol file model checkpoint dataset schema format pytorch tensorrt git mpi openmpi java node conda
     pip docker slurm version release build config data nvml rocm hip xla tpu openssl glibc libc mkl openblas
-    magma onednn cutlass""".split()
+    magma onednn cutlass torch torchvision numpy""".split()
 )
 #: A training loop's function names: a frame in one of these is the loop's own code, not a library it calls.
 _LOOP = re.compile(r"^(?:main|_?train\w*|\w+_train|fit\w*|run|run_\w+|\w*_loop|learn|launch|execute|cli_main)$")
@@ -48,7 +48,9 @@ _CONSOLE = re.compile(
 _RECORD_HEAD = r"(?:[\[\]\d\-/:.,T ]{8,34}\s*)?(?:-\s+)?(?:\[?(?:INFO|DEBUG|WARNING|WARN|I)\]?:?\s+)?(?:-\s+)?"
 _BANNER = re.compile(
     rf"^{_RECORD_HEAD}[^\w\n]{{0,4}}(?:(?:Using|Running|Starting)\s+)?(?P<a>[A-Za-z][\w-]{{1,30}}) (?:[Vv]ersion:? ?|v)v?\d+\.\d+\b"
-    r"|\bWelcome to (?P<b>[A-Za-z][\w-]{1,30})\b",
+    r"|\bWelcome to (?P<b>[A-Za-z][\w-]{1,30})\b"
+    # a record's field of the tool's own version (MMCV's meta record: ``"mmcls_version": "0.25.0"``)
+    r"""|["'](?P<c>[a-z][a-z0-9]{1,30})_version["']\s*:\s*["']v?\d+\.\d+""",
     re.M,
 )
 
@@ -105,7 +107,7 @@ def _structural(text: str) -> list[tuple[str, str, str]]:
         if top:
             found.append((top, "console script", m[0].strip()))
     for m in _BANNER.finditer(text):
-        top = _named(m["a"] or m["b"])
+        top = _named(m["a"] or m["b"] or m["c"])
         if top:
             found.append((top, "banner", m[0].strip()))
     pending = True  # a traceback counts once, by its outermost loop frame in a repository's package

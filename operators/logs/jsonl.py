@@ -16,7 +16,7 @@ from assay.operators.logs._base import LogParser, head_lines, register_parser
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import PrefixStyle
 from assay.operators.logs._losses import pick_loss
-from assay.operators.logs._names import extra_metric_name, is_step_key, metric_name
+from assay.operators.logs._names import EVALUATION_WORDS, extra_metric_name, is_step_key, metric_name
 from assay.operators.logs._numbers import parse_number
 
 _STEP_KEYS = ("step", "_step", "global_step", "iteration", "iter", "trainer/global_step", "train/global_step")
@@ -48,6 +48,19 @@ _SAVED = re.compile(r"\bcheckpoint-(\d+)/?$")
 _OF_TOTAL = re.compile(r"\s*(\d+)\s*/\s*\d+\s*")
 
 
+#: Keys whose text says which split a record measures (MMCV's ``"mode": "val"``, ``"split": "test"``).
+_SPLIT_KEYS = ("mode", "split", "phase", "stage", "subset")
+
+
+def _evaluation_split(flat: dict) -> str | None:
+    """The prefix of a record that says it is an evaluation's (``val_``, ``test_``), else ``None``."""
+    for key in _SPLIT_KEYS:
+        value = flat.get(key)
+        if isinstance(value, str) and value.strip().lower() in EVALUATION_WORDS:
+            return "test_" if value.strip().lower().startswith("test") else "val_"
+    return None
+
+
 def _counted_step(flat: dict) -> int | None:
     """The step of a record whose step key holds ``done/total`` as text, the key naming both
     (``global_step/max_steps``) or the step alone."""
@@ -68,6 +81,7 @@ class JSONLinesParser(LogParser):
         super().__init__(out, prefix)
         self.position = 0
         self.steps: list[int] = []  # the steps of the records before, for a cut record's implied step
+        self.stepped_keys: set[str] = set()  # the training keys (loss, lr) of the record that set the last step
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
@@ -102,6 +116,19 @@ class JSONLinesParser(LogParser):
         if not isinstance(obj, dict):
             return
         flat = _flatten(obj)
+        split = _evaluation_split(flat)
+        if split is not None:
+            # an evaluation's record: its counters count the evaluation's batches (MMCV's ``"iter": 18`` of the
+            # validation loader), so it is at the training step before it, its values under the split's names; the
+            # epoch and the learning rate it repeats are the training's
+            step = self.steps[-1] if self.steps else None
+            flat = {
+                key if key in _SKIP else split + key: value
+                for key, value in flat.items()
+                if key not in _STEP_KEYS and key != "epoch" and metric_name(key) != "lr"
+            }
+            self._values(flat, step, None, False, line_no, rank, _time(next((flat[k] for k in _TIME_KEYS if k in flat), None)))
+            return
         step = next((int(flat[k]) for k in _STEP_KEYS if isinstance(flat.get(k), int | float)), None)
         if step is None:
             step = _counted_step(flat)
@@ -115,8 +142,15 @@ class JSONLinesParser(LogParser):
             epoch = flat.get("epoch")
             by_epoch = isinstance(epoch, int) and not isinstance(epoch, bool)
             step = epoch if by_epoch else None
-        if step is not None:
+        trained = {k for k in flat if (name := metric_name(k)) and (name == "lr" or "loss" in name)}
+        if step is not None and self.steps and step < self.steps[-1] and self.stepped_keys and not trained:
+            # a record without the training's loss and learning rate whose counter is behind the training's
+            # (MMEngine's evaluation entries number their epoch, ``"step": 265`` after iteration 1590): another
+            # series' count, no restart; it is at the training step before it
+            step = self.steps[-1]
+        elif step is not None:
             self.steps = [*self.steps[-1:], step]
+            self.stepped_keys = trained
         ts = _time(next((flat[k] for k in _TIME_KEYS if k in flat), None))
         self.out.saw_time(ts)
         summary = "train_runtime" in flat  # a trainer's end-of-training summary (ms-swift, Hugging Face's)
@@ -126,6 +160,20 @@ class JSONLinesParser(LogParser):
             saved = _SAVED.search(value) if isinstance(value, str) and key.endswith("checkpoint") else None
             if saved:  # the summary's ``best_model_checkpoint`` / ``last_model_checkpoint``: saves at their steps
                 self.out.event("checkpoint", line_no, f"{key}: {value}", rank=rank, step=int(saved[1]))
+        self._values(flat, step, step_key, by_epoch, line_no, rank, ts, summary)
+
+    def _values(
+        self,
+        flat: dict,
+        step: int | None,
+        step_key: str | None,
+        by_epoch: bool,
+        line_no: int,
+        rank: int | None,
+        ts: dt.datetime | None,
+        summary: bool = False,
+    ) -> None:
+        """A record's numeric fields as metrics at ``step`` (standard names where known, the loss by meaning)."""
         keys, values = [], []
         for key, value in flat.items():
             if key in _SKIP or key in _STEP_KEYS or key == step_key or isinstance(value, bool) or (
