@@ -66,13 +66,19 @@ class EpochCounters:
         self.zero_printed = False  # the file names an epoch 0 somewhere (``Epoch[0] Elapsed time``)
         # the first epoch's number as the printer of the file's counter lines numbers it (``_epoch_bases``)
         self.printer_first: int | None = None
+        # the first epoch's number that puts the first record right after a step the log stated before it (a
+        # resumed run's ``global_step 85329``, then ``Epoch 171[1/499]``: 171 * 499 + 1, so epochs count from 0)
+        self.prior_first: int | None = None
         self._shares = EpochShares()  # counters whose every record lies in its epoch's share of the total
 
     def first(self, rank: int | None) -> int:
-        """The run's first epoch: 0 once the text names an epoch 0 (the text wins), else the base of the printer
-        whose shape the counter lines are in (``_epoch_bases.PRINTERS``), else 1."""
+        """The run's first epoch: 0 once the text names an epoch 0 (the text wins), else the base that follows on
+        from a step stated before the first record, else the base of the printer whose shape the counter lines are
+        in (``_epoch_bases.PRINTERS``), else 1."""
         if rank in self.zero_based or self.zero_printed:
             return 0
+        if self.prior_first is not None:
+            return self.prior_first
         return self.printer_first if self.printer_first is not None else 1
 
     def note(self, text: str) -> None:
@@ -108,10 +114,13 @@ class EpochCounters:
                     out[line_no] = k - 1 + (0 if self.zero_printed else 1) if of_form else k
         return out
 
-    def see(self, text: str, line_no: int, rank: int | None, banner: int | None = None) -> int | None:
+    def see(
+        self, text: str, line_no: int, rank: int | None, banner: int | None = None, prior: int | None = None
+    ) -> int | None:
         """The global step of ``text``'s innermost counter with a total, if it has one. ``banner``: the epoch
         a banner line before put the line in (``Epoch 3/20`` above ``[120/500] loss 0.8``: the epochs before
-        it each counted 500 steps), for a line that prints no epoch of its own."""
+        it each counted 500 steps), for a line that prints no epoch of its own. ``prior``: the step a line before
+        it stated (a restored checkpoint's), which the first record follows on from."""
         counters = list(_COUNTER_OF.finditer(text))
         if not counters:
             return None
@@ -167,6 +176,11 @@ class EpochCounters:
             self._state[key] = (n, stride, 0, at_epoch)
             self.last_total[rank] = total
             return n
+        at = at_epoch if at_epoch is not None else None
+        if last is None and prior is not None and self.prior_first is None and at is not None and at >= 1:
+            fits = [base for base in (0, 1) if 0 < (at - base) * total + n - prior <= total]
+            if len(fits) == 1:
+                self.prior_first = fits[0]
         first = self.first(rank)
         if epoch and first <= k <= int(epoch.group("of") or epoch.group("bof")):
             # the epoch printed k/N before it: the counter's steps go on from the epochs before

@@ -146,6 +146,13 @@ EVENTS: tuple[EventRule, ...] = (
               "2031-05-06 07:08:09 INFO Restoring from checkpoint runs/exp3/ckpt-1200"),
     EventRule("restart", r"\bloaded (?:the )?(?:model )?checkpoint\s+['\"]?[^\s'\"]*\.(?:pth?|ckpt|safetensors)\b",
               "2024-03-02 10:14:05,311\t44k\tINFO\tLoaded checkpoint './runs/44k/G_8000.pth' (iteration 96)"),
+    # a checkpoint numbered by its step loaded (``Load the latest checkpoint .../model.ckpt-1200``): the run goes on
+    # from that step. Not TensorFlow's ``Restoring parameters from``, which every evaluation and every training
+    # session of an estimator prints; a checkpoint without a step in its name may be pretrained weights a fine-tune
+    # starts from, and ``ckpt-0`` is a start
+    EventRule("restart", r"\bload(?:ed|ing)?\s+(?:the\s+)?(?:model\s+|latest\s+|last\s+)*checkpoint\s+(?:from\s+)?"
+              r"\S*(?:ckpt|checkpoint)[-_]0*[1-9]\d*\b",
+              "INFO:tensorflow:Load the latest checkpoint /runs/exp9/model.ckpt-4200"),
     # a process launched to resume, its arguments printed back (detectron2's ``Command line arguments:
     # Namespace(..., resume=True, ...)``), not a config key that is only set (``resume: true`` in a dump)
     EventRule("restart", r"\b(?:command line arguments|arguments|args)\b[^\n]{0,20}\bnamespace\([^\n]*\bresume=True\b",

@@ -179,6 +179,7 @@ class _Stream:
         self.trees = TreeReports()
         self.blocks = KeyBlocks(out, self._line, self._record_at)
         self.finer = False  # a counter finer than the epoch was seen
+        self.stated: int | None = None  # the last step a line stated as the run's (``global_step 85329``)
         self.headings = SplitHeadings()
         self.bar_losses = BarLosses()
         self.settings = SettingsTable()
@@ -297,9 +298,9 @@ class _Stream:
         run_wide = _GLOBAL_COUNTER.search(text)
         if run_wide:  # ``STEP: 49/377 -- GLOBAL_STEP: 370050``: the counter of the whole run over the epoch's
             self.finer = True  # (or the one whole number of a list printed alone, ``[200, 9.99e-05]``)
-            self.steps[rank] = self.steps[None] = int(run_wide.group(1) or run_wide.group(2))
+            self.steps[rank] = self.steps[None] = self.stated = int(run_wide.group(1) or run_wide.group(2))
             return
-        counted = self.epochs.see(text, line_no, rank, self.relative.banner_of(rank))
+        counted = self.epochs.see(text, line_no, rank, self.relative.banner_of(rank), self.stated)
         found = counted if counted is not None else counter_step(text)
         self.finer = self.finer or found is not None
         if counted is None and found is not None:
