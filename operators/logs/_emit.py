@@ -60,6 +60,9 @@ _EVALUATION_EPOCH = re.compile(r"(?i)^epoch\s*\((?:val|valid|test|eval)\)$")
 #: cross-validation's fold, a repeated experiment's run or seed (a Monte Carlo ``sweep`` is a step). A line it
 #: numbers reports a whole run.
 _RUN_COUNTER = re.compile(r"(?i)^(?:trial|trials|fold|run|seed|experiment)(?:_?(?:id|idx|no|num))?$")
+#: Words that make a step word part of a phrase about a quantity (``Number of nodes during this epoch: 2063``,
+#: ``batches per epoch: 390``): the number is that quantity, not the epoch's (or step's) number.
+_QUANTIFIERS = frozenset({"this", "per", "each", "every", "an", "a"})
 _SPLIT_EPOCH = re.compile(r"(?i)^(?:epoch\s*\((?:train|training|val|test)\)|(?:train|training)[\s_]+epoch)$")
 
 
@@ -96,6 +99,14 @@ def _percent_positions(cluster: Cluster, names: dict[int, str]) -> set[int]:
     return {pos for pos in names if any(row[2][pos].endswith("%") for row in cluster.rows)}
 
 
+def _quantified(template: list[str], pos: int) -> bool:
+    """Whether the key of the value at ``pos`` is a step word after a quantifier (``this epoch:``, ``per step``)."""
+    at = pos - 1
+    while at >= 0 and template[at] in (":", "=", "#", "-"):
+        at -= 1
+    return at >= 1 and template[at - 1].lower() in _QUANTIFIERS
+
+
 def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
     """The template's named values (a bar's own percentage, ``7%|``, left out), where it prints its step, and
     which positions hold percentages; worked out once per template (its rows are read for it)."""
@@ -129,7 +140,14 @@ def step_of(cluster: Cluster) -> tuple[dict[int, str], int | None, set[int]]:
         if found is not None and _EVALUATION_EPOCH.match(names.get(found, "")):
             found = None  # an evaluation's epoch (``Epoch(val) [3][108/108]``): the line takes the training step
         if found is not None and _RUN_COUNTER.match(names.get(found, "")):
-            found = None  # the runs a sweep has finished count no steps of one run
+            names.pop(found, None)  # the runs a sweep has finished count no steps of one run, nor are they values
+            found = None
+        for pos in [p for p, name in names.items() if p != found and _RUN_COUNTER.match(name)]:
+            if all(t[pos].isdigit() for _, _, t, _ in cluster.rows[:8]):
+                names.pop(pos)  # which run of a sweep a record is of (``Run 01 | Epoch 5``): no value of the run
+        if found is not None and _quantified(cluster.template, found):
+            names.pop(found, None)  # the count of a phrase about the epoch, no counter and no value of a known name
+            found = None
         cluster.typed = (names, found, percent)
     names, step_pos, percent = cluster.typed
     return dict(names), step_pos, percent
