@@ -21,8 +21,11 @@ _VERB_FIRST = re.compile(r"\b(?:outperform|beat|surpass|exceed|outpac)\w*\s+(?:t
 # A name of up to three capitalised words, perhaps with its citation ("Tiresias [22]"), which the caller drops,
 # and a short parenthesis before or after it ("TVM Relay VM (Nimble) [71]", "Inductor [21] (dynamic shape)").
 _NAME_ASIDE = r"(?:\s*\((?-i:[A-Za-z])[\w-]*(?:\s[\w-]+){0,2}\))?"
+# An ablation's variant is a name too: the system without a part ("w/o CUDA graph") or with one added ("vLLM +
+# async").
 ONE_NAME = (
-    r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*){0,2}"
+    r"(?:w/o?\s+(?-i:[A-Za-z])[\w+-]*(?:\s(?-i:[A-Za-z])[\w+-]*){0,2}|"
+    r"(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*)(?:[ -][A-Z][\w+-]*){0,2}(?:\s\+\s[A-Za-z][\w-]*)?)"
     rf"{_NAME_ASIDE}(?:\s*\[[\w\s,.-]{{1,20}}\])?{_NAME_ASIDE}"
 )
 CITATION = re.compile(r"\s*\[[^\]]*\]")

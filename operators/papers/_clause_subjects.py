@@ -183,7 +183,7 @@ def acting_phrase(text: str, lo: int, claim_start: int, claim_end: int | None = 
 # What a share's clause says before its number: the part's noun phrase and its verb of being ("X remains as
 # high as", "X is up to", "X accounts for").
 _PART_VERB = re.compile(
-    r"\s+(?:is|are|was|were|remains?|stays?|accounts?\s+for|makes?\s+up|takes?\s+up|consumes?|occupies|occupy|"
+    r"\s+(?:is|are|was|were|remains?|stays?|accounts?\s+for|makes?\s+up|takes?(?:\s+up)?|took|consumes?|occupies|occupy|"
     # the part that loses the share: "existing stores waste 30% of disk space"
     r"wastes?|wasted|spends?|spent)\b"
 )
@@ -192,13 +192,24 @@ _PART_VERB = re.compile(
 def share_part(text: str, lo: int, claim_start: int, claim_end: int) -> str | None:
     """The part a share is of a whole ("..., collective waits remain as high as 40% of step time" ->
     "collective waits"): the noun phrase of two to four words opening the number's clause, when "of" follows
-    the number; a pronoun or a number is no part."""
-    if not re.match(r"\s*(?:\*\*)?\s*of\s+\w", text[claim_end : claim_end + 12]):
+    the number; a pronoun or a number is no part. A share in parentheses is the part's the words before it name:
+    a list's item ("2) weight loading (61%), which ..."), a clause's subject before its verb ("the warm-up stage
+    is costly (18%)", "the load stage takes a large part (70%) of the start")."""
+    bracketed = _bracketed(text, claim_start, claim_end)
+    if not bracketed and not re.match(r"\s*(?:\*\*)?\s*of\s+\w", text[claim_end : claim_end + 12]):
         return None
-    span = text[lo:claim_start]
+    span = text[lo : bracketed if bracketed else claim_start]
     opens = list(_CLAUSE_OPEN.finditer(span))
     clause = span[opens[-1].end() :] if opens else span
     verb = _PART_VERB.search(clause)
+    if bracketed:
+        item = list(_ITEM_MARK.finditer(clause))
+        clause = clause[item[-1].end() :] if item else clause
+        verb = _PART_VERB.search(clause)
+        phrase = _DETERMINER.sub("", " ".join((clause[: verb.start()] if verb else clause).split()))
+        if not 1 <= len(phrase.split()) <= 5 or _NO_COMPONENT.search(phrase) or not verb and not item:
+            return None
+        return phrase
     if not verb:
         return None
     phrase = _DETERMINER.sub("", " ".join(clause[: verb.start()].split()))
@@ -206,6 +217,18 @@ def share_part(text: str, lo: int, claim_start: int, claim_end: int) -> str | No
     if not 2 <= len(words) <= 4 or re.search(r"^(?:we|it|its|they|their|this|that|our)\b|\d|[()]", phrase, re.I):
         return None
     return phrase
+
+
+# A list's item mark inside a sentence: "1) ", "(ii) ", "a) ".
+_ITEM_MARK = re.compile(r"(?:^|\s)\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])\)\s+")
+
+
+def _bracketed(text: str, claim_start: int, claim_end: int) -> int | None:
+    """Where the parenthesis opens when the number alone fills it ("(18%)"), else None."""
+    before = text.rfind("(", max(0, claim_start - 3), claim_start)
+    if before < 0 or text[before + 1 : claim_start].strip() or not re.match(r"\s*\)", text[claim_end : claim_end + 3]):
+        return None
+    return before
 
 
 # A sentence that opens by naming what it is set against ("Compared to full copies, ...").
