@@ -222,9 +222,13 @@ _COMPARATIVE_BEFORE = re.compile(
     r"\bspeed[- ]?up|\bimprov\w*|\breduc\w*|\baccelerat\w*)[ \t]+(?:\w+[ \t]+)?$",
     re.IGNORECASE,
 )
-# A percentage followed by these is a setting ("at 90% sparsity", "95% confidence interval").
+# A percentage followed by these is a setting ("at 90% sparsity", "95% confidence interval"), or a percentile's
+# name ("the 99%-tile completion time", "99%ile"): which point of a distribution, no result.
 _PCT_SETTING_AFTER = re.compile(
-    r"[ \t]*(?:sparsity|sparse|pruning|pruned|dropout|masking|mask|quantile|percentile|confidence|稀疏)", re.I
+    r"[ \t]*(?:sparsity|sparse|pruning|pruned|dropout|masking|mask|quantile|percentile|confidence|稀疏|"
+    # an offered load a run is set at ("at 80% load", "20% load of background traffic")
+    r"(?:traffic\s+|network\s+|offered\s+)?load\b)|-?\s?tile\b|ile\b",
+    re.I,
 )
 # Words of the clause before a number that describe hardware or data rather than a result: a rate after them
 # is a specification ("HBM with bandwidth 1.5-2.0 TB/s", "节点间网络为25Gbps"), a percentage a data split ("we
