@@ -50,6 +50,7 @@ from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._normalised_to import normalised_baselines
 from assay.operators.papers._object_baselines import object_baselines
 from assay.operators.papers._paired_figures import paired_figures
+from assay.operators.papers._passive import passive_comparison
 from assay.operators.papers._phrase_names import name_baselines
 from assay.operators.papers._proposals import name_before
 from assay.operators.papers._sections import Structure
@@ -154,6 +155,10 @@ def attribute(
         claim.subject, claim.subject_source, claim.rival_before = subject_by_rules(
             claim, sentence, mentions, proposed_names, primary, text
         )
+        passive = passive_comparison(text, sentence[0], claim.start) if lang == "en" else None
+        if passive and passive[1] and claim.versus and passive[1].lower() not in claim.versus.lower():
+            # "A ... is only slightly outperformed by B by 1.05x": the agent is what the number measures
+            claim.subject, claim.subject_source = passive[1], "passive"
         row = stacked_row_label(text, claim.start, claim.end) if lang == "en" else None
         if row and row.lower() in systems:
             claim.subject, claim.subject_source = systems[row.lower()], "row"  # a table read one cell a line

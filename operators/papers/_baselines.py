@@ -37,6 +37,7 @@ from assay.operators.papers._claims import Claim
 from assay.operators.papers._context import CLAUSE_END
 from assay.operators.papers._mentions import Mention, MentionIndex
 from assay.operators.papers._nlp import HAS_CJK
+from assay.operators.papers._passive import passive_comparison
 from assay.operators.papers._phrase_names import DESCRIPTORS
 from assay.operators.papers._phrase_shape import SPAN_OVER, closes_sentence, mask_citations, shape
 from assay.operators.papers._proposals import acceptable
@@ -131,12 +132,6 @@ _BRACKETED_NAME = re.compile(rf"\s*\(\s*(?P<n>{ONE_NAME}(?:(?:\s*,\s*|,?\s+(?:an
 _OF_DESCRIBED = re.compile(
     r"\s+(?:the\s+[\w-]+(?:\s+[\w-]+)?\s+)?of\s+(?:the\s+)?(?:[a-z][\w-]*\s+){0,3}"
     rf"(?:{DESCRIPTORS})(?:\s*,\s*|\s*\(\s*)(?P<v>{ONE_NAME})"
-)
-# A passive comparison: its grammatical subject is the baseline, its agent ("by X") the system measured.
-_PASSIVE = re.compile(
-    rf"(?P<v>{ONE_NAME})\s+(?:is|are|was|were|gets|got|being)\s+(?:\w+ly\s+)?"
-    r"(?:outperformed|beaten|surpassed|exceeded|outpaced|bested)\s+by\s+(?!\s*[\d$~])[^,;:()]{1,60}?\s+by\s+"
-    r"(?:(?:up\s+to|about|over|nearly|almost|roughly|on\s+average)\s+)?$"
 )
 _AGENT = re.compile(r"^by\s", re.I)
 # Words that stand for a system named elsewhere ("within 3% of it"): resolved by the caller.
@@ -286,7 +281,7 @@ def versus(
             if named:
                 phrase, start, end = CITATION.sub("", named.group("n")), named.start("n"), named.end("n")
         if _AGENT.match(phrase):
-            continue  # "X is outperformed by Y": the passive's agent is the one measured (``_PASSIVE``)
+            continue  # "X is outperformed by Y": the passive's agent is the one measured (``_passive``)
         if end <= claim.start:
             if _INTRODUCES.match(text, end, claim.start):
                 introducing = (phrase, start, end)
@@ -333,11 +328,10 @@ def versus(
             # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
             preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
-    lo = max(s_start, claim.start - 160)
-    passive = _PASSIVE.search(text, lo, claim.start) if text.find("by", lo, claim.start) >= 0 else None
-    if passive and not CLAUSE_END.search(text, passive.end(), claim.start):
+    passive = passive_comparison(text, s_start if claim.start - s_start <= 240 else claim.start - 160, claim.start)
+    if passive:
         # "FooSched is outperformed by Quill by 30%": the passive's subject is what the number is against.
-        candidates.append((0, 0, CITATION.sub("", passive.group("v")), passive.start("v"), passive.end("v")))
+        candidates.append((0, 0, *passive[0]))
     alike = _ALIKE_BUT.search(text, max(s_start, claim.start - 160), claim.start)
     if alike and _COMPARATIVE.match(text, claim.end, s_end):
         # "as accurate as X but ~10x lower cost": alike in one respect, the number says how it differs from X.

@@ -109,7 +109,7 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    (("factor",), re.compile(rf"\bfactor[ \t]+of[ \t]+(?P<fnum>{NUMBER}|{NUMBER_WORDS}\b)", re.IGNORECASE)),
+    (("factor",), re.compile(rf"\bfactor\s{{1,3}}of\s{{1,3}}(?P<fnum>{NUMBER}|{NUMBER_WORDS}\b)", re.I)),  # "of\n1.05" too
     # A speedup stated without a unit: "a speedup of 2.5", "加速比达到3.1".
     (
         ("speedup", "speed-up", "加速比"),
@@ -222,13 +222,11 @@ _COMPARATIVE_BEFORE = re.compile(
     r"\bspeed[- ]?up|\bimprov\w*|\breduc\w*|\baccelerat\w*)[ \t]+(?:\w+[ \t]+)?$",
     re.IGNORECASE,
 )
-# A percentage followed by these is a setting ("at 90% sparsity", "95% confidence interval"), or a percentile's
-# name ("the 99%-tile completion time", "99%ile"): which point of a distribution, no result.
+# A percentage followed by these is a setting ("at 90% sparsity", "95% confidence interval", an offered load "at
+# 80% load"), or a percentile's name ("the 99%-tile completion time", "99%ile"), no result.
 _PCT_SETTING_AFTER = re.compile(
     r"[ \t]*(?:sparsity|sparse|pruning|pruned|dropout|masking|mask|quantile|percentile|confidence|稀疏|"
-    # an offered load a run is set at ("at 80% load", "20% load of background traffic")
-    r"(?:traffic\s+|network\s+|offered\s+)?load\b)|-?\s?tile\b|ile\b",
-    re.I,
+    r"(?:traffic\s+|network\s+|offered\s+)?load\b)|-?\s?tile\b|ile\b", re.I
 )
 # Words of the clause before a number that describe hardware or data rather than a result: a rate after them
 # is a specification ("HBM with bandwidth 1.5-2.0 TB/s", "节点间网络为25Gbps"), a percentage a data split ("we
@@ -432,6 +430,8 @@ def _claim(text: str, m: _Match) -> Claim | None:
     ):
         if m.group(group):
             number = m.group(group)
+            if group == "fnum" and re.match(r"[x×](?![\w])", text[end : end + 2]):
+                end += 1  # "by a factor of 1.34x": the sign written again is the claim's, not a variable after it
             span = (m.start(group), end) if group == "snum" else (start, end)
             if group == "fnum" and not_a_result(text, start, end, "x"):  # "if it drops by a factor of 10"
                 return None

@@ -323,8 +323,10 @@ def doubts(text: str, claims: list[Claim], mentions: MentionIndex, names: list[s
     parsed: dict[tuple[int, int], Doubt] = {}
     kept: Claim | None = None
     for claim in claims:
-        if claim.subject_source in ("comparand", "component"):
-            continue  # the figure of the system a comparison names ("3% vs 85%"), no subject in doubt
+        if claim.subject_source in ("comparand", "component", "passive"):
+            # the figure of the system a comparison names ("3% vs 85%"), a passive's agent ("outperformed by B by
+            # 1.05x"): no subject in doubt
+            continue
         lo, hi = claim.sentence or (claim.start, claim.end)
         if claim.subject_source == "proposed" and (
             _own_opens_clause(text, claim, mentions, lo)
