@@ -156,7 +156,8 @@ _VERSUS_ZH = re.compile(
     # "是X的1.6倍", "达到了X的93%": the number is a multiple or a share of X's figure.
     r"|(?:是|为|达到了?|可达|高达|相当于|仅为|只有)(?P<v8>(?:[^，。；,;\d的是为]|(?<=[A-Za-z])\d+|(?<=[A-Za-z]-)\d+){1,30}?)"
     r"(?:的[^，。；,;\d的是为]{1,10})?"
-    r"的\s*(?=\d[\d.]*(?:\s*[~～\-–]\s*\d[\d.]*)?\s*(?:倍|%|％))"
+    # (not "只有X的36%增益": a gain of X's is X's own change, no share of X's figure)
+    r"的\s*(?=\d[\d.]*(?:\s*[~～\-–]\s*\d[\d.]*)?\s*(?:倍|%|％)(?!\s*(?:的\s*)?(?:增益|增量|提升|收益|加速|改进|降低|减少|下降)))"
     # "超过了X（...9.8倍）": surpassing a named system (a Latin name; "超过90%" is a bound).
     r"|(?:超过|超越|胜过|领先于?)了?(?P<v9>[^，。；,;\d（(]{0,20}?[A-Za-z][^，。；,;\d（(]{0,30}?)"
     r"(?=\s*[（(，。；,;]|\s*\d|$)"
