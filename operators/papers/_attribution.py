@@ -76,7 +76,10 @@ _ENDS_BARE = re.compile(r"\s*(?:[,.;:]|$)|\s+(?:on|in|for|at|across|when|while|a
 
 # A measure alone, its setting cut off ("the performance on 1024 GPUs"): a run at another setting, no system.
 _LONE_MEASURE = re.compile(
-    r"^(?:the\s+)?(?:performance|throughput|latency|time|speed|efficiency|runtime|results?)$", re.I
+    r"^(?:the\s+)?(?:performance|throughput|latency|time|speed|efficiency|runtime|results?|"
+    # an error level, however described ("compared to near-zero errors for X": the other system's level)
+    r"(?:[a-z][\w-]*\s+)?(?:errors?|error\s+rates?))$",
+    re.I,
 )
 
 
