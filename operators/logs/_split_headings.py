@@ -56,20 +56,38 @@ class SplitHeadings:
         self._last: int | None = None  # the last line it reaches, where it is a record's
         self._outside: set[tuple[str, ...]] = set()  # the shapes of lines read under no heading
         self._given = False  # whether the heading that holds has named a line's values already
+        self._total: int | None = None  # the total of the last ``done/total`` counter read under no heading
 
     def split_of(self, text: str, line_no: int, shape: tuple[str, ...] = ()) -> str | None:
         """``val`` where ``text`` is a line of values right under an evaluation's heading (it is named so),
         ``RESTATED`` under a best record's, else None. A line that prints a counter of its own (a training
         record), or one in the shape of a line read outside any heading before (``shape``: its words, numbers
         as ``<*>``), ends the heading: the training's records have come back."""
-        if self.under is not None and self._given and shape.count("<*>") >= _RECORD_VALUES and shape in self._outside:
+        if (
+            self.under is not None
+            and self._given
+            and shape.count("<*>") >= _RECORD_VALUES
+            and shape in self._outside
+            and not self.evaluating(text, line_no)
+        ):
             self.under = None  # (a heading's first line may print the training's shape: ``Loss = 1.6``, its split's)
             return None
         split = self._split_of(text, line_no)
         self._given = split is not None and (self._given or self._next == line_no + 1)
         if split is None and shape and len(self._outside) < _SHAPES_KEPT:
             self._outside.add(shape)
+        if split is None and (of := _OF_TOTAL.search(text)):
+            self._total = int(of[2])
         return split
+
+    def evaluating(self, text: str, line_no: int) -> bool:
+        """Whether ``text``, right under an evaluation's heading of words, counts the evaluation's own loop: a
+        ``done/total`` counter of another total than the training's (``Eval begin...`` then ``step 10/157``
+        after ``step 938/938``). Its counter is the evaluation's batches, no step of the run."""
+        if self.under != "val" or line_no != self._next or self._last is not None or self._total is None:
+            return False
+        of = _OF_TOTAL.search(text)
+        return of is not None and int(of[2]) != self._total
 
     def _split_of(self, text: str, line_no: int) -> str | None:
         if self.under == RESTATED and line_no == self._next and not _counts(text):
@@ -87,6 +105,8 @@ class SplitHeadings:
         # a record's heading ends at a line with any counter; a heading of words alone at a finer step's (the
         # evaluation's own line may print the epoch it evaluates: ``epoch: 116/520, total loss: -0.07``)
         counted = _counts(text) if self._last else counter_step(text) is not None
+        if counted and not self._last and (of := _OF_TOTAL.search(text)) and self._total not in (None, int(of[2])):
+            counted = False  # the evaluation's own loop, counted to another total (``evaluating``)
         if line_no != self._next or (self._last and line_no > self._last) or counted:
             self.under = None
             return None
@@ -112,5 +132,7 @@ def _counts(text: str) -> bool:
 #: A key and its number (``precision: 0.88``): a record that opens with its split prints two or more (a sentence
 #: about the split, ``Validation loss decreased (0.47 --> 0.45).``, is none).
 _PAIRS = re.compile(r"[A-Za-z][\w-]*\s*[:=]\s*-?\d")
+#: A counter printed with its total (``step 10/157``).
+_OF_TOTAL = re.compile(r"(?<![\d.])(\d+)\s*/\s*(\d+)(?![\d.])")
 #: An epoch's number in any brackets (``Epoch [26/100]``).
 _EPOCH = re.compile(r"(?i)\bepoch\W{0,3}\d")

@@ -260,7 +260,8 @@ class _Stream:
             return
         if is_prose(text, names_metric):
             return  # a sentence with numbers (``resuming from iteration 0, epoch 6 until 7``): no step, no values
-        if not evaluation_line(text):  # evaluation lines take the training step, whatever they count
+        if not evaluation_line(text) and not self.headings.evaluating(text, line_no):
+            # (evaluation lines take the training step, whatever they count)
             self._count(text, line_no, rank)
         else:
             self.epochs.place(text, line_no, rank)
