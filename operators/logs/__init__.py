@@ -8,6 +8,7 @@ subclass (see ``LogParser``'s docstring and docs/logs.md).
 from assay.operators.logs import (  # noqa: F401 -- importing registers each format
     colossalai,
     csv_metrics,
+    darknet,
     deepspeed,
     fallback,
     hf_trainer,
