@@ -71,7 +71,8 @@ SETTING_CELL = re.compile(
 #: A count with what it counts, perhaps a note after it (``2,048 tokens``, ``16 GPUs``, ``256 token (default)``):
 #: a setting as much as the bare count is.
 _COUNTED_CELL = re.compile(
-    rf"\s*{_SIZE}\s*(?:tokens?|GPUs?|nodes?|devices?|workers?|requests?|sequences?|samples?|steps?|layers?"
+    rf"\s*{_SIZE}\s*(?:tokens?|GPUs?|TPUs?|NPUs?|chips?|nodes?|servers?|machines?|hosts?|instances?|devices?|workers?"
+    r"|ranks?|replicas?|cores?|requests?|sequences?|samples?|steps?|layers?"
     r"|experts?|clients?|users?|GB|MB|TB)\s*(?:[(（][^)）]{1,12}[)）])?\s*",
     re.I,
 )
