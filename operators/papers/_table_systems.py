@@ -11,7 +11,9 @@ module finds the level of the path that names one:
   text (``FooRT +Cache`` is ``FooRT + Cache``);
 - an abbreviation the paper defines for a system, in a legend or its setup (``FooRT + Cache ("F+C")``, or
   ``(F+C)``): a column headed ``F+C`` is ``FooRT + Cache``, the letters of the abbreviation being the first
-  letters of the words before it.
+  letters of the words before it; or one a caption states (``FR represents FooRT``, ``HS/BP correspond to
+  HexaServe and BarPipe``): a column headed by it, or by it and another part (``FR-AG``, the system and the
+  operation it ran), is that system.
 
 Why a module of its own: ``_tables`` is at its size limit, and what a column names is asked for apart from
 which axis of the table lists the systems.
@@ -32,6 +34,16 @@ GROUP_SEP = " / "
 _DEFINED = re.compile(
     r"\(\s*[\"“'‘]?(?P<abbr>[A-Z][A-Za-z0-9]{0,5}(?:\s*[+&/-]\s*[A-Z][A-Za-z0-9]{0,5}){0,3})[\"”'’]?\s*\)"
 )
+#: An abbreviation (or several, joined by slashes) a sentence states: ``FR represents FooRT``, ``HS/BP correspond to
+#: HexaServe and BarPipe``; what it stands for runs to the clause's end.
+_STATED = re.compile(
+    r"(?<![\w/-])(?P<abbr>[A-Z][A-Za-z0-9]{0,4}(?:/[A-Z][A-Za-z0-9]{0,4}){0,3})\s+(?:represents?|denotes?|"
+    r"stands?\s+for|refers?\s+to|corresponds?\s+to|is\s+short\s+for)\s+(?:the\s+)?(?P<full>[^,;.()]{2,80})"
+)
+#: One name of what a stated abbreviation stands for: its capitalised words (``AllGather`` of ``AllGather
+#: operators``).
+_STATED_NAME = re.compile(r"[A-Z][\w+-]*(?:\s[A-Z][\w+-]*){0,2}")
+_LIST_PARTS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 #: A word of the name an abbreviation stands for, and what may stand between two of them.
 _WORD = re.compile(r"[A-Za-z][\w.-]*")
 _GAP = re.compile(r"\s*(?:[+&/]|\band\b|\bwith\b)?\s*")
@@ -57,6 +69,15 @@ def defined_abbreviations(text: str) -> dict[str, str]:
         name = _expansion(text[max(0, m.start() - 160) : m.start()].rstrip(), letters)
         if name:
             out[key] = joined(name)
+    for m in _STATED.finditer(text):
+        abbrs = m.group("abbr").split("/")
+        parts = [p for p in _LIST_PARTS.split(m.group("full").strip()) if p]
+        if len(parts) != len(abbrs):
+            continue
+        for abbr, part in zip(abbrs, parts, strict=True):
+            name = _STATED_NAME.match(part.strip())
+            if name and _key(abbr) not in out:
+                out[_key(abbr)] = joined(name.group())
     return out
 
 
@@ -124,8 +145,15 @@ class ColumnNames:
         return None
 
     def expanded(self, name: str) -> str:
-        """A name, its abbreviation spelled out where the text defines it."""
-        return self.defined.get(_key(name)) or name
+        """A name, its abbreviation spelled out where the text defines it; a header of a defined abbreviation
+        and another part (``FR-AG``: the system and the operation it ran) is the first part's."""
+        whole = self.defined.get(_key(name))
+        if whole:
+            return whole
+        parts = re.split(r"[-/]", name)
+        if len(parts) == 2 and all(_key(p) in self.defined for p in parts):
+            return self.defined[_key(parts[0])]
+        return name
 
     def _listed(self, name: str, caption: str) -> bool:
         return name.lower() in self.candidates and _written(name, caption)

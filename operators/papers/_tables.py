@@ -278,8 +278,9 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str], columns
             return _named(label, owned, systems) or label, "rows"
         if ours and whole:
             return ours, "against"
-    if head_ok and _named(head, owned, systems):
-        return _named(head, owned, systems), "columns"
+    if head_ok and (_named(head, owned, systems) or head != _who(path) == path):
+        # (a header the paper abbreviates, spelled out: "MS-AG" under "MS represents ...": the system it names)
+        return _named(head, owned, systems) or head, "columns"
     if label_ok and _named(label, owned, systems):
         return _named(label, owned, systems), "rows"
     if head_ok and _reference_column(table, row, cell.column) is not None:
