@@ -24,7 +24,8 @@ HEADING = (
     # (and the epoch it runs after: ``Eval epoch: 4``)
     r"(?P<split>(?i:validat\w*|evaluat\w*|eval|test(?:ing)?|dev|train(?:ing)?))\b(?:\s+(?i:epoch)\s*[:#]?\s*\d+)?"
     r"[^\d\n]{0,60}\s*$"
-    r"|^\W*(?P<best>(?i:best))\b[^\n]{0,60}:\s*$"
+    # (also after a clause that says why the run stopped: LightGBM's ``Early stopping, best iteration is:``)
+    r"|^\W*(?:[^\n]{0,40}?[,.]\s+)?(?P<best>(?i:best))\b[^\n]{0,60}:\s*$"
 )
 _HEADING = re.compile(HEADING)
 #: A record that opens with its split's word (``Validate performance at epoch 1 is precision: ...``): the line
