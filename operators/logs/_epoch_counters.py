@@ -176,9 +176,8 @@ class EpochCounters:
             self._state[key] = (n, stride, 0, at_epoch)
             self.last_total[rank] = total
             return n
-        at = at_epoch if at_epoch is not None else None
-        if last is None and prior is not None and self.prior_first is None and at is not None and at >= 1:
-            fits = [base for base in (0, 1) if 0 < (at - base) * total + n - prior <= total]
+        if last is None and prior is not None and self.prior_first is None and at_epoch is not None and at_epoch >= 1:
+            fits = [base for base in (0, 1) if 0 < (at_epoch - base) * total + n - prior <= total]
             if len(fits) == 1:
                 self.prior_first = fits[0]
         first = self.first(rank)

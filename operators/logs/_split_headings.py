@@ -106,8 +106,8 @@ class SplitHeadings:
         # a record's heading ends at a line with any counter; a heading of words alone at a finer step's (the
         # evaluation's own line may print the epoch it evaluates: ``epoch: 116/520, total loss: -0.07``)
         counted = _counts(text) if self._last else counter_step(text) is not None
-        if counted and not self._last and (of := _OF_TOTAL.search(text)) and self._total not in (None, int(of[2])):
-            counted = False  # the evaluation's own loop, counted to another total (``evaluating``)
+        if counted and self.evaluating(text, line_no):
+            counted = False  # the evaluation's own loop, counted to another total
         if line_no != self._next or (self._last and line_no > self._last) or counted:
             self.under = None
             return None

@@ -3,8 +3,10 @@ The step is the first of ``step``, ``_step``, ``global_step``, ``iteration``, ``
 the first whole number under a key the step table knows by its words (``current_steps``, ``num_updates``, a
 section's ``Progress/tick``), else
 its whole ``epoch``, else unknown (a line's position is no step: a progress record printed twice or every few
-seconds would invent steps). Every numeric field becomes a metric (standard names where known). A line that is not
-JSON is recorded as an issue and skipped."""
+seconds would invent steps). Every numeric field becomes a metric (standard names where known). An evaluation's
+record (one that says its split, ``"mode": "val"``, or one without the training's loss and learning rate whose
+counter is behind the training's) is at the training step before it. A line that is not JSON is recorded as an
+issue and skipped."""
 
 from __future__ import annotations
 
@@ -81,7 +83,7 @@ class JSONLinesParser(LogParser):
         super().__init__(out, prefix)
         self.position = 0
         self.steps: list[int] = []  # the steps of the records before, for a cut record's implied step
-        self.stepped_keys: set[str] = set()  # the training keys (loss, lr) of the record that set the last step
+        self.trained_keys: set[str] = set()  # the training keys (loss, lr) of the record that set the last step
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
@@ -127,7 +129,8 @@ class JSONLinesParser(LogParser):
                 for key, value in flat.items()
                 if key not in _STEP_KEYS and key != "epoch" and metric_name(key) != "lr"
             }
-            self._values(flat, step, None, False, line_no, rank, _time(next((flat[k] for k in _TIME_KEYS if k in flat), None)))
+            ts = _time(next((flat[k] for k in _TIME_KEYS if k in flat), None))
+            self._values(flat, step, None, False, line_no, rank, ts)
             return
         step = next((int(flat[k]) for k in _STEP_KEYS if isinstance(flat.get(k), int | float)), None)
         if step is None:
@@ -143,14 +146,14 @@ class JSONLinesParser(LogParser):
             by_epoch = isinstance(epoch, int) and not isinstance(epoch, bool)
             step = epoch if by_epoch else None
         trained = {k for k in flat if (name := metric_name(k)) and (name == "lr" or "loss" in name)}
-        if step is not None and self.steps and step < self.steps[-1] and self.stepped_keys and not trained:
+        if step is not None and self.steps and step < self.steps[-1] and self.trained_keys and not trained:
             # a record without the training's loss and learning rate whose counter is behind the training's
             # (MMEngine's evaluation entries number their epoch, ``"step": 265`` after iteration 1590): another
             # series' count, no restart; it is at the training step before it
             step = self.steps[-1]
         elif step is not None:
             self.steps = [*self.steps[-1:], step]
-            self.stepped_keys = trained
+            self.trained_keys = trained
         ts = _time(next((flat[k] for k in _TIME_KEYS if k in flat), None))
         self.out.saw_time(ts)
         summary = "train_runtime" in flat  # a trainer's end-of-training summary (ms-swift, Hugging Face's)
