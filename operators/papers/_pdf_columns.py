@@ -26,6 +26,9 @@ _SPANNING = 0.2
 #: on one side of the gutter is wider than this share of the gutter's x (a column's prose line is).
 _TABLE_GAP = 1.5
 _CELL = 0.5
+#: The table's first row may stand further off the line above it (a caption set over the table with space under
+#: it, as conference templates set them).
+_FIRST_GAP = 3.0
 #: Fewer lines than this (after the title block and the bottom run) are no two columns.
 _MIN_LINES = 12
 #: Each column holds at least this share of the lines between the title block and the bottom run.
@@ -121,7 +124,7 @@ def _table_below(lines: Sequence[Line], k: int, low: float, x: float) -> list[li
         if rows and line.top > lines[rows[-1][0]].bottom:
             rows[-1].append(i)  # on the height of the row's first line
             continue
-        if low - line.top > _TABLE_GAP * (line.top - line.bottom):
+        if low - line.top > (_TABLE_GAP if rows else _FIRST_GAP) * (line.top - line.bottom):
             break
         rows.append([i])
         low = min(low, line.bottom)
