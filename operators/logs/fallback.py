@@ -54,6 +54,8 @@ from assay.operators.logs._trees import TREE_LINE, TreeReports
 
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
 _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
+#: A record that opens with the run of a repeated experiment it belongs to (``Run 01 | Epoch 5``, ``trial 3:``).
+_RUN_FIELD = re.compile(r"(?i)^\W*(?:run|trial|fold|seed)\s*[:#=]?\s*(\d+)\s*[|,:]")
 _BARE_BAR = re.compile(BARE_BAR)
 #: A parenthesis and what it holds.
 _ASIDE = re.compile(r"\([^()\n]*\)")
@@ -180,6 +182,7 @@ class _Stream:
         self.blocks = KeyBlocks(out, self._line, self._record_at)
         self.finer = False  # a counter finer than the epoch was seen
         self.stated: int | None = None  # the last step a line stated as the run's (``global_step 85329``)
+        self.run_no: str | None = None  # the run of a repeated experiment the last record named
         self.headings = SplitHeadings()
         self.bar_losses = BarLosses()
         self.settings = SettingsTable()
@@ -248,6 +251,11 @@ class _Stream:
                 self.out.epoch_starts.add(line_no)
             self.steps.clear()
             return
+        run = _RUN_FIELD.match(text)
+        if run:  # which run of a repeated experiment the record is of (``Run 01 | Epoch 00000 | ...``)
+            if self.run_no is not None and run[1] != self.run_no:
+                self.out.epoch_starts.add(line_no)  # the next run: its counters start again, no restart
+            self.run_no = run[1]
         before = self.relative.banner_of(rank)
         self.relative.banner(text, rank)  # an epoch's banner or footer: the epoch of the records around it
         if before is not None and (self.relative.banner_of(rank) or 0) > before:
