@@ -58,8 +58,10 @@ _RECOGNISED = {*STANDARD_METRICS, "tokens_per_s_per_gpu", "samples_per_s_per_gpu
 _EVALUATION_EPOCH = re.compile(r"(?i)^epoch\s*\((?:val|valid|test|eval)\)$")
 #: A counter of runs, not of a run's steps: a sweep's trial (Optuna's ``Trial 12 finished with value: ...``), a
 #: cross-validation's fold, a repeated experiment's run or seed (a Monte Carlo ``sweep`` is a step). A line it
-#: numbers reports a whole run.
-_RUN_COUNTER = re.compile(r"(?i)^(?:trial|trials|fold|run|seed|experiment)(?:_?(?:id|idx|no|num))?$")
+#: numbers reports a whole run. (``RUN_WORDS``: the general reader's line that opens with one of them is the next
+#: run's when its number changes.)
+RUN_WORDS = r"trials?|fold|run|seed|experiment"
+_RUN_COUNTER = re.compile(rf"(?i)^(?:{RUN_WORDS})(?:_?(?:id|idx|no|num))?$")
 #: Words that make a step word part of a phrase about a quantity (``Number of nodes during this epoch: 2063``,
 #: ``batches per epoch: 390``): the number is that quantity, not the epoch's (or step's) number.
 _QUANTIFIERS = frozenset({"this", "per", "each", "every", "an", "a"})

@@ -29,7 +29,7 @@ from assay.operators.logs._counters import (
     step_number,
 )
 from assay.operators.logs._cut import mend_cut_tail
-from assay.operators.logs._emit import emit_all, names_metric, step_of
+from assay.operators.logs._emit import RUN_WORDS, emit_all, names_metric, step_of
 from assay.operators.logs._epoch_counters import EpochCounters
 from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._events import EXCEPTION_LINE, classify
@@ -55,7 +55,7 @@ from assay.operators.logs._trees import TREE_LINE, TreeReports
 #: Event kinds whose lines carry no training values (a job ended, a process failed, a machine fault).
 _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
 #: A record that opens with the run of a repeated experiment it belongs to (``Run 01 | Epoch 5``, ``trial 3:``).
-_RUN_FIELD = re.compile(r"(?i)^\W*(?:run|trial|fold|seed)\s*[:#=]?\s*(\d+)\s*[|,:]")
+_RUN_FIELD = re.compile(rf"(?i)^\W*(?:{RUN_WORDS})\s*[:#=]?\s*(\d+)\s*[|,:]")
 _BARE_BAR = re.compile(BARE_BAR)
 #: A parenthesis and what it holds.
 _ASIDE = re.compile(r"\([^()\n]*\)")

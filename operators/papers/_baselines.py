@@ -329,7 +329,7 @@ def versus(
             # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
             preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
-    passive = passive_comparison(text, s_start if claim.start - s_start <= 240 else claim.start - 160, claim.start)
+    passive = passive_comparison(text, s_start, claim.start)
     if passive:
         # "FooSched is outperformed by Quill by 30%": the passive's subject is what the number is against.
         candidates.append((0, 0, *passive[0]))

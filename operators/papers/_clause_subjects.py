@@ -196,20 +196,14 @@ def share_part(text: str, lo: int, claim_start: int, claim_end: int) -> str | No
     a list's item ("2) weight loading (61%), which ..."), a clause's subject before its verb ("the warm-up stage
     is costly (18%)", "the load stage takes a large part (70%) of the start")."""
     bracketed = _bracketed(text, claim_start, claim_end)
-    if not bracketed and not re.match(r"\s*(?:\*\*)?\s*of\s+\w", text[claim_end : claim_end + 12]):
+    if bracketed is None and not re.match(r"\s*(?:\*\*)?\s*of\s+\w", text[claim_end : claim_end + 12]):
         return None
-    span = text[lo : bracketed if bracketed else claim_start]
+    span = text[lo : claim_start if bracketed is None else bracketed]
     opens = list(_CLAUSE_OPEN.finditer(span))
     clause = span[opens[-1].end() :] if opens else span
+    if bracketed is not None:
+        return _bracketed_part(clause)
     verb = _PART_VERB.search(clause)
-    if bracketed:
-        item = list(_ITEM_MARK.finditer(clause))
-        clause = clause[item[-1].end() :] if item else clause
-        verb = _PART_VERB.search(clause)
-        phrase = _DETERMINER.sub("", " ".join((clause[: verb.start()] if verb else clause).split()))
-        if not 1 <= len(phrase.split()) <= 5 or _NO_COMPONENT.search(phrase) or not verb and not item:
-            return None
-        return phrase
     if not verb:
         return None
     phrase = _DETERMINER.sub("", " ".join(clause[: verb.start()].split()))
@@ -217,6 +211,18 @@ def share_part(text: str, lo: int, claim_start: int, claim_end: int) -> str | No
     if not 2 <= len(words) <= 4 or re.search(r"^(?:we|it|its|they|their|this|that|our)\b|\d|[()]", phrase, re.I):
         return None
     return phrase
+
+
+def _bracketed_part(clause: str) -> str | None:
+    """The part a share in parentheses belongs to, in the clause before the parenthesis: a list's item (after its
+    mark), or the subject before the clause's verb; one to five words that name no measure."""
+    item = list(_ITEM_MARK.finditer(clause))
+    clause = clause[item[-1].end() :] if item else clause
+    verb = _PART_VERB.search(clause)
+    if not verb and not item:
+        return None
+    phrase = _DETERMINER.sub("", " ".join((clause[: verb.start()] if verb else clause).split()))
+    return phrase if 1 <= len(phrase.split()) <= 5 and not _NO_COMPONENT.search(phrase) else None
 
 
 # A list's item mark inside a sentence: "1) ", "(ii) ", "a) ".

@@ -21,10 +21,20 @@ _SENTENCE_NAME = re.compile(rf"\s*(?P<v>{ONE_NAME})")
 _AGENT_NAME = re.compile(rf"(?:{ONE_NAME})[∗*]?")
 
 
-def passive_comparison(text: str, lo: int, claim_start: int) -> tuple[tuple[str, int, int], str | None] | None:
+#: A passive is looked for over the whole sentence when it is this short, else over the last ``_REACH`` characters
+#: before the number (a long "sentence" is often a table read flat: one search a claim must stay short).
+_SHORT_SENTENCE = 240
+_REACH = 160
+
+
+def passive_comparison(
+    text: str, s_start: int, claim_start: int
+) -> tuple[tuple[str, int, int], str | None] | None:
     """A passive comparison the number ends ("BarPipe is outperformed by Quill by 30%"): its subject, the
     baseline, with its span (the sentence's first name where the clause leaves it out: "Quill ... and is
-    outperformed by B by 1.05x"), and its agent, the system measured."""
+    outperformed by B by 1.05x"), and its agent, the system measured. ``s_start``: where the sentence starts."""
+    whole = claim_start - s_start <= _SHORT_SENTENCE
+    lo = s_start if whole else claim_start - _REACH
     if text.find("by", lo, claim_start) < 0:
         return None
     passive = _PASSIVE.search(text, lo, claim_start)
@@ -34,7 +44,7 @@ def passive_comparison(text: str, lo: int, claim_start: int) -> tuple[tuple[str,
     agent = agent if _AGENT_NAME.fullmatch(agent) else None
     if passive.group("v") is not None:
         return (CITATION.sub("", passive.group("v")), passive.start("v"), passive.end("v")), agent
-    first = _SENTENCE_NAME.match(text, lo)
+    first = _SENTENCE_NAME.match(text, lo) if whole else None  # (only where the search began at the sentence)
     if first is None:
         return None
     return (CITATION.sub("", first.group("v")), first.start("v"), first.end("v")), agent
