@@ -12,6 +12,7 @@ from assay.operators.logs import (  # noqa: F401 -- importing registers each for
     deepspeed,
     fallback,
     hf_trainer,
+    hf_trainer_state,
     horovod,
     jsonl,
     lightning,

@@ -123,22 +123,27 @@ def saves_at_named_steps(events: list[dict[str, Any]], metrics: Any) -> None:
             continue
         # a folder named by the step (``/ckpt/global_step_110/actor/model_rank_3.pt``), else the number the saved
         # file's name carries (``G_5500.pth``), also beside the epoch the save is in
-        numbers = set(_STEP_FOLDER.findall(detail)) or {n for found in _FILE_NUMBER.findall(detail) for n in found if n}
+        folder = set(_STEP_FOLDER.findall(detail))
+        numbers = set(folder) or {n for found in _FILE_NUMBER.findall(detail) for n in found if n}
         if not numbers and not _EPOCH_NUMBER.search(detail):  # an epoch's number names no step (``Better
             numbers = set(_LONE_NUMBER.findall(detail))  # model found at epoch 3``)
         if len(numbers) == 1:
-            saves.append((ev, int(numbers.pop())))
+            saves.append((ev, int(numbers.pop()), bool(folder)))
     if not saves:
         return
     stepped = metrics.filter(pc.is_valid(metrics["step"]))
     if not stepped.num_rows:
+        # no record to check the number against: a folder named by the step still names it
+        for ev, named, in_folder in saves:
+            if in_folder and ev.get("step") is None:
+                ev["step"] = named
         return
     order = pc.sort_indices(stepped, sort_keys=[("line_no", "ascending")])
     lines = stepped["line_no"].take(order).to_numpy()
     steps = stepped["step"].take(order).to_numpy()
     distinct = np.unique(steps)
     stride = int(np.median(np.diff(distinct))) if len(distinct) > 1 else None
-    for ev, named in saves:
+    for ev, named, _ in saves:
         at = int(np.searchsorted(lines, ev["line_no"], side="left"))
         low = int(steps[at - 1]) if at else None
         if ev.get("step") is not None and ev["step"] != low:

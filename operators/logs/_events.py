@@ -223,7 +223,7 @@ EVENTS: tuple[EventRule, ...] = (
               r"|checkpoint .* is about to be saved|\bsaved checkpoint\b|Checkpoint saved|Scheduled async checkpoint"
               r"|\bmodel (?:weights )?saved (?:to|at|in)\b",
               "Saving model checkpoint to out/checkpoint-1500"),
-    EventRule("checkpoint", r"saving model to|Saving model weights to|Saved adapter weights to|\bsaved? model (?:in|to)\b",
+    EventRule("checkpoint", r"saving model to|Saving model weights to|Saved (?:\w+ )?adapter(?: weights)? to|\bsaved? model (?:in|to)\b",
               "Iter 200: Saved adapter weights to run/adapters.safetensors and run/0000200_adapters.safetensors."),
     # a score that improved and the save it triggers, the save last on the line (``higher corrcoef: 0.68 in batch:
     # 160, save model``)

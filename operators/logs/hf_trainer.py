@@ -1,21 +1,20 @@
 """Hugging Face Trainer: stdout dict lines (``{'loss': 2.31, 'grad_norm': 1.2, 'learning_rate': 4.9e-05,
 'epoch': 0.1}``, also after a ``[rank0]:`` prefix or a tqdm bar's carriage return), the ``***** Running
-training *****`` block, and ``trainer_state.json`` with its ``log_history``.
+training *****`` block (``trainer_state.json`` is ``hf_trainer_state``'s).
 
 The stdout dicts carry no step: it is taken from the training progress bar (``10/375 [...]``) when one is
 printed, else from the epoch (``epoch * total steps / epochs``), else the dicts are numbered."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-from dataclasses import dataclass, field
 
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._collect import Collector
+from assay.operators.logs._dict_steps import buffered_steps, saved_steps
+from assay.operators.logs._hf_evidence import EVIDENCE, NAMED
 from assay.operators.logs._lines import PrefixStyle
-from assay.operators.logs._names import canonical_model, extra_metric_name, is_step_key, key_slug, metric_name
+from assay.operators.logs._names import canonical_model, extra_metric_name, is_step_key, metric_name
 from assay.operators.logs._numbers import parse_number
 
 _DICT = re.compile(r"\{'(?:loss|eval_|train_runtime|learning_rate|grad_norm|epoch)[^{}]*\}")
@@ -27,7 +26,7 @@ _PAIR = re.compile(r"'(?P<key>[^']+)':\s*(?P<value>tensor\([^)]*\)|np\.\w+\([^)]
 _BAR = re.compile(r"(?P<n>\d+)/(?P<total>\d+) \[")
 #: A bar's rate in a unit other than iterations (``126.32 examples/s``, ``3.1ba/s``): the ``datasets`` library's
 #: bars over a dataset's rows (``Map``, ``Tokenizing``, ``Filter``), drawn before training, which count no steps.
-_RATE_NOT_ITERATIONS = re.compile(r"\d\s*(?!it/s\b)[A-Za-z]+/s\b|\ds/(?!it\b)[A-Za-z]+\b")
+_RATE_NOT_ITERATIONS = re.compile(r"[\d?]\s*(?!it/s\b)[A-Za-z]+/s\b|\ds/(?!it\b)[A-Za-z]+\b")
 _SETUP = {
     "num examples": "num_examples",
     "num epochs": "num_epochs",
@@ -35,8 +34,14 @@ _SETUP = {
     "total train batch size (w. parallel, distributed & accumulation)": "global_batch_size",
     "gradient accumulation steps": "gradient_accumulation_steps",
     "total optimization steps": "train_iters",
+    "total steps": "train_iters",
+    "batch size per device": "micro_batch_size",
+    "total batch size": "global_batch_size",
+    "data parallel gpus": "dp",
     "number of trainable parameters": "model_params",
 }
+#: One part of a row of settings: its name in words, after whatever the margin holds.
+_SETUP_PART = re.compile(r"(?P<key>[A-Z][a-z][\w .()]*?) = (?P<value>\d[\d,]*)\s*$")
 _SETUP_LINE = re.compile(r"^\s*(?P<key>[A-Z][\w .(),&]+?) = (?P<value>[\d,]+)\s*$")
 _MODEL = re.compile(
     r"\"_name_or_path\": \"(?P<a>[^\"]+)\"|model_name_or_path[=:] ?'?(?P<b>[\w./-]+)|"
@@ -62,56 +67,17 @@ _SKIP = {
 }
 
 
-@dataclass(frozen=True)
-class Evidence:
-    """One row of the Trainer's evidence: what it is, its weight, its pattern (multi-line) and an example line
-    in the Trainer's shape (``tests/unit/test_logs_hf_evidence.py`` runs each through ``parse_log``)."""
-
-    name: str
-    weight: float
-    pattern: str
-    example: str
-    regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "regex", re.compile(self.pattern, re.M))
+def _last_bar(segment: str) -> re.Match[str] | None:
+    """The bar a segment ends on: a copy that lost the carriage returns holds every redraw of a bar run
+    together (``0/42 [..]  2%|▏ | 1/42 [..]``), and the last one drawn is the step."""
+    last = None
+    for last in _BAR.finditer(segment):  # noqa: B007 -- the loop keeps the last match
+        pass
+    return last
 
 
-#: The Trainer's evidence in a file's head, each row with its weight: the file is the Trainer's from ``_NAMED`` on.
-#: Its log record (``loss``, ``learning_rate`` and ``epoch`` together, or an evaluation's or the summary's
-#: timing keys) and its module paths (``transformers/trainer.py``, the ``transformers.trainer`` logger,
-#: ``[INFO|trainer.py:2128]``) name it alone; its banner, the settings block under the banner and its bare
-#: tqdm bars (``  3%|▎   | 10/375 [00:05<...``) only together, as a copy of one of them does not.
-_EVIDENCE: tuple[Evidence, ...] = (
-    Evidence(
-        "record",
-        0.85,
-        r"\{'loss': [^{}]*'learning_rate': [^{}]*'epoch': |\{'eval_[a-z_]+': [^{}]*'eval_runtime': "
-        r"|\{'train_runtime': [^{}]*'train_samples_per_second': ",
-        "{'loss': 1.734, 'grad_norm': 2.2, 'learning_rate': 3.1e-05, 'epoch': 0.42}",
-    ),
-    Evidence(
-        "module",
-        0.85,
-        r"transformers[./]trainer\b|\[(?:INFO|WARNING)\|trainer\.py:\d+\]",
-        "[INFO|trainer.py:2314] 2025-02-03 04:05:06,789 >> Saving model checkpoint to out/checkpoint-500",
-    ),
-    Evidence("banner", 0.4, r"\*{5} Running training \*{5}", "***** Running training *****"),
-    Evidence(
-        "settings",
-        0.3,
-        r"^\s*(?:Total optimization steps|Instantaneous batch size per device|Gradient Accumulation steps) = ",
-        "  Total optimization steps = 1,200",
-    ),
-    Evidence(
-        "bars",
-        0.3,
-        r"^\s*\d{1,3}%\|[^|\n]*\| *\d+/\d+ \[\d",
-        " 12%|█▏        | 144/1200 [01:02<07:31,  2.34it/s]",
-    ),
-)
-#: The evidence that names the Trainer (one record or module path; the banner with its block and its bars).
-_NAMED = 0.85
+#: The most dicts kept to the end to tell a buffered stdout (``_dict_steps``); a longer log goes out as printed.
+_HELD_AT_MOST = 200_000
 
 #: A step printed with its total as one value (``'78/176'``).
 _STEP_OF = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
@@ -151,7 +117,7 @@ class HFTrainerParser(LogParser):
     framework = "Hugging Face Transformers"
     priority = 7
     interesting = (
-        r"\{'|\d+/\d+ \[|Running training|Num examples|Num Epochs|batch size per device|"
+        r"\{'|\d+/\d+ \[|Running training|Num examples|Num Epochs|[Bb]atch size per device|Total steps = |[A-Za-z] = \d[\d,]* \| |"
         r"Total train batch size|Gradient Accumulation steps|Total optimization steps|"
         r"Number of trainable parameters|Training completed|_name_or_path|models--|DeepSpeed info|"
         r"\[deepspeed\]|^\s*'[^'{}]+':[^{}]*\}\s*$|checkpoint-\d"
@@ -169,14 +135,20 @@ class HFTrainerParser(LogParser):
         # a record cut before its closing brace, read at the end if no line came after it (the file's last)
         self.cut: tuple[str, int, int | None] | None = None
         self.named_steps: list[int] = []  # the steps the records named themselves, in order
+        # Dicts printed after a bar, each with the bar's step then, kept to the end: whether they came in
+        # bursts (``_dict_steps``) shows only across the file. Past ``_HELD_AT_MOST`` they go out as printed.
+        self.held: list[tuple[dict, int, int | None, int]] | None = []
+        # with no bar yet, each save into ``checkpoint-N`` and the epoch of the dict printed just before it
+        self.saves: list[tuple[int, float]] = []
+        self.trained_at: int | None = None  # the step of the last training dict placed by ``_step``
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
-        """How sure the file is the Trainer's, from the evidence it gives (``_EVIDENCE``): its own log
+        """How sure the file is the Trainer's, from the evidence it gives (``EVIDENCE``): its own log
         record, its module paths, or its banner block with its bare bars. One line a user's script copies
         (the banner printed once, a ``{'loss': ...}`` dict of its own) is no evidence alone."""
-        score = sum(row.weight for row in _EVIDENCE if row.regex.search(head))
-        return min(0.9, score) if score >= _NAMED else 0.0
+        score = sum(row.weight for row in EVIDENCE if row.regex.search(head))
+        return min(0.9, score) if score >= NAMED else 0.0
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         for segment in text.split("\r"):
@@ -184,12 +156,14 @@ class HFTrainerParser(LogParser):
                 continue
             # anything after a cut record says it was not the last line (a wrapped record's first half)
             self.cut = None
-            m = _BAR.search(segment)
+            m = _last_bar(segment)
             if m and "%|" in segment and not _RATE_NOT_ITERATIONS.search(segment, m.end()) and self._progress(int(m.group("n")), int(m.group("total"))):
                 self.out.gave_step(line_no)
             saved = _SAVED_AT.search(segment)
             if saved and self.bar_step is not None and int(saved[1]) > self.bar_step:
                 self.bar_step = int(saved[1])  # the bar is drawn every few seconds; the save says where it is
+            elif saved and self.bar_step is None:
+                self._saved(int(saved[1]))
             d = _DICT.search(segment)
             if d:
                 self._log_dict(d.group(0), line_no, rank)
@@ -215,12 +189,25 @@ class HFTrainerParser(LogParser):
         one bar (an excerpt, a console that kept no bar between them) are apart by their epochs: the bar's step
         is the last one's, and the Trainer's epoch is its step over the steps of an epoch, so an earlier dict's
         step is the bar's scaled by its epoch (``'epoch': 0.14`` ... ``0.19`` before ``19/98``: steps 14 ... 19)."""
+        if step is None and self.saves:
+            steps = saved_steps([e.get("epoch") for e, *_ in self.waiting], self.saves)
+            if steps is not None:
+                for (entry, line_no, rank, _ordinal), at in zip(self.waiting, steps, strict=True):
+                    emit_log_entry(entry, at, line_no, rank, self.out)
+                self.waiting = []
+                return
         last = next((e["epoch"] for e, *_ in reversed(self.waiting) if e.get("epoch")), None)
         for entry, line_no, rank, _ordinal in self.waiting:
             epoch = entry.get("epoch")
             at = round(step * epoch / last) if step is not None and last and epoch and 0 < epoch < last else step
             emit_log_entry(entry, at, line_no, rank, self.out)
         self.waiting = []
+
+    def _saved(self, step: int) -> None:
+        """A save with no bar drawn: the step of the dict printed last (``_dict_steps.saved_steps``)."""
+        epoch = next((e["epoch"] for e, *_ in reversed(self.waiting) if e.get("epoch")), None)
+        if epoch and (not self.saves or self.saves[-1][0] != step):
+            self.saves.append((step, epoch))
 
     def _read_cut(self) -> None:
         """The complete pairs of a record cut on the file's last line (``{'loss': 0.41, 'epoch': 0.5, 'glo``):
@@ -269,12 +256,43 @@ class HFTrainerParser(LogParser):
         if self.bar_step is None and not self._epoch_step(entry) and not self.out.settings.get("train_iters"):
             self.waiting.append((entry, line_no, rank, self.ordinal))
             return
+        if self.bar_step is not None and self.held is not None and not self._epoch_step(entry):
+            self.held.append((entry, line_no, rank, self.bar_step))
+            if len(self.held) > _HELD_AT_MOST:
+                self._release_held()
+            return
         emit_log_entry(entry, self._step(entry), line_no, rank, self.out)
 
+    def _release_held(self) -> None:
+        """The dicts kept after the bars, at the steps their bursts give where stdout was buffered, else each
+        at the bar drawn before it (``_after_the_bar``); none are kept after this."""
+        held, self.held = self.held or [], None
+        steps = buffered_steps([(entry.get("epoch"), bar) for entry, _, _, bar in held])
+        current = self.bar_step
+        for i, (entry, line_no, rank, bar) in enumerate(held):
+            if steps is not None:
+                emit_log_entry(entry, steps[i], line_no, rank, self.out)
+            else:
+                self.bar_step = bar
+                emit_log_entry(entry, self._after_the_bar(entry), line_no, rank, self.out)
+        self.bar_step = current
+
     def _step(self, entry: dict) -> int:
+        """The bar's step, unless the epoch says otherwise: with the steps of an epoch known, a dict whose epoch
+        is further from the bar than its two printed decimals allow was printed later than it was logged
+        (stdout buffered behind the bar), and its epoch gives its step."""
+        if "train_runtime" in entry and self.trained_at is not None:
+            return self.trained_at  # the summary closes the last training log's step
+        by_epoch = self._epoch_step(entry)
+        at = by_epoch or self.ordinal
         if self.bar_step is not None:
-            return self._after_the_bar(entry)
-        return self._epoch_step(entry) or self.ordinal
+            bar = self._after_the_bar(entry)
+            per_epoch = self.out.settings.get("train_iters", 0) / (self.out.settings.get("num_epochs") or 1)
+            if by_epoch is None or abs(bar - by_epoch) <= per_epoch * 0.005 + 1:
+                at = bar
+        if not any(k.startswith(("eval_", "test_", "train_runtime")) for k in entry):
+            self.trained_at = at
+        return at
 
     def _after_the_bar(self, entry: dict) -> int:
         """The step of a dict printed after the last bar drawn: the bar's, unless a dict already took that step
@@ -306,6 +324,9 @@ class HFTrainerParser(LogParser):
             if setting:
                 out.setting(setting, int(m.group("value").replace(",", "")), line_no)
             return
+        if body.count(" = ") >= 2 and " | " in body:
+            self._setup_row(body, line_no)
+            return
         if _DONE.search(body):
             out.mark("completed", line_no, body)
             return
@@ -320,10 +341,24 @@ class HFTrainerParser(LogParser):
                 out.setting("model", name, line_no)
                 out.model(name, line_no)
 
+    def _setup_row(self, body: str, line_no: int) -> None:
+        """The training block printed as rows of settings parted by bars, after a logo drawn in the margin
+        (``Num examples = 168 | Num Epochs = 1 | Total steps = 42``): each part its own setting line, a
+        formula in its name left out (``Total batch size (1 x 4 x 1) = 4``)."""
+        for part in body.split(" | "):
+            m = _SETUP_PART.search(part)
+            if m:
+                key = m.group("key").strip().lower()
+                setting = _SETUP.get(key) or _SETUP.get(key.split(" (")[0])
+                if setting:
+                    self.out.setting(setting, int(m.group("value").replace(",", "")), line_no)
+
     def finish(self) -> None:
         if self.cut is not None:
             self._read_cut()
         self._release(None)
+        if self.held:
+            self._release_held()
         s = self.out.settings
         total, micro, accum = (
             s.get("global_batch_size"),
@@ -335,52 +370,3 @@ class HFTrainerParser(LogParser):
             if world:
                 self.out.setting("world_size", world)
                 self.out.setting("dp", world)
-
-
-@register_parser
-class HFTrainerStateParser(LogParser):
-    """``trainer_state.json``: the Trainer's own record of its log history."""
-
-    name = "hf_trainer_state"
-    framework = "Hugging Face Transformers"
-    chunkable = False
-    priority = 20
-
-    @classmethod
-    def sniff(cls, head: str, path: str) -> float:
-        if os.path.basename(path) == "trainer_state.json":
-            return 1.0
-        if not head.lstrip().startswith("{") or '"log_history"' not in head:
-            return 0.0
-        # a JSON lines file whose last line holds a trainer's state (ms-swift's ``logging.jsonl``) is read line by
-        # line: its first line is an object of its own, with no history in it
-        try:
-            first = json.loads(head.lstrip().split("\n", 1)[0])
-        except json.JSONDecodeError:
-            return 0.9  # the first line opens the state (``{`` of a pretty-printed ``trainer_state.json``)
-        return 0.9 if isinstance(first, dict) and "log_history" in first else 0.0
-
-    def parse_file(self, path: str) -> None:
-        out = self.out
-        with open(path, encoding="utf-8", errors="replace") as f:
-            try:
-                state = json.load(f)
-            except json.JSONDecodeError as exc:
-                out.issue(f"trainer_state.json is not valid JSON ({exc.msg}); truncated?", exc.lineno)
-                return
-        for index, entry in enumerate(state.get("log_history") or []):
-            if isinstance(entry, dict):
-                emit_log_entry(entry, entry.get("step", index), index + 1, None, out)
-        for key, setting in (
-            ("max_steps", "train_iters"),
-            ("train_batch_size", "micro_batch_size"),
-            ("num_train_epochs", "num_epochs"),
-            ("logging_steps", "logging_steps"),
-        ):
-            if isinstance(state.get(key), int | float):
-                out.setting(setting, state[key])
-        if state.get("max_steps") and state.get("global_step", 0) >= state["max_steps"]:
-            out.mark("completed", 1, "global_step reached max_steps")
-        if state.get("best_model_checkpoint"):
-            out.setting("best_model_checkpoint", state["best_model_checkpoint"])
-        out.setting("source", key_slug(os.path.basename(path)))

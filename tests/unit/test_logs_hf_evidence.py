@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from assay.operators.logs import parse_log
-from assay.operators.logs.hf_trainer import _EVIDENCE, _NAMED
+from assay.operators.logs._hf_evidence import EVIDENCE, NAMED
 
 _HF = "Hugging Face Transformers"
 
@@ -73,12 +73,12 @@ def test_the_trainers_evidence_names_it(tmp_path, lines):
 _PLAIN = ["ep 1 it 10 loss 2.05", "ep 1 it 20 loss 1.88"]
 
 
-@pytest.mark.parametrize("row", _EVIDENCE, ids=lambda r: r.name)
+@pytest.mark.parametrize("row", EVIDENCE, ids=lambda r: r.name)
 def test_every_evidence_row_alone_names_the_trainer_only_when_it_weighs_enough(tmp_path, row):
     named = _framework(tmp_path, [*_PLAIN, row.example]) == _HF
-    assert row.regex.search(row.example) and named == (row.weight >= _NAMED)
+    assert row.regex.search(row.example) and named == (row.weight >= NAMED)
 
 
 def test_the_weak_rows_together_name_the_trainer(tmp_path):
-    weak = [row.example for row in _EVIDENCE if row.weight < _NAMED]
+    weak = [row.example for row in EVIDENCE if row.weight < NAMED]
     assert _framework(tmp_path, [*weak, *_PLAIN]) == _HF
