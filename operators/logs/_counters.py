@@ -11,8 +11,10 @@ import re
 
 from assay.operators.logs._evaluation_lines import evaluation_line
 from assay.operators.logs._fields import variable_names
+from assay.operators.logs._leading_counters import ORDINAL, leading_counter
 from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import AMOUNT_WORDS, key_slug, metric_name
+from assay.operators.logs._numbers import whole_number
 from assay.operators.logs._step_keys import (
     PASS_WORDS,
     UPDATE_WORDS,
@@ -293,15 +295,9 @@ def _environment_frames(cluster: Cluster, names: dict[int, str]) -> int | None:
     return None
 
 
-def whole_number(token: str) -> int | None:
-    """A whole number as a field prints it, a separator glued after it (``100,`` in ``iters: 100, time:``)."""
-    token = token.rstrip(",;")
-    return int(token) if token.isdigit() else None
-
-
 def step_number(token: str) -> int | None:
     """A step as a counter prints it: a whole number (``100``, ``100,``) or an ordinal (``20th``)."""
-    ordinal = _ORDINAL.match(token)
+    ordinal = ORDINAL.match(token)
     return int(ordinal[1]) if ordinal else whole_number(token)
 
 
@@ -326,7 +322,7 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
     evaluation's line, a number in brackets right after another bracketed one (``Epoch(val) [8][1730]``: the
     epoch, then the batches it evaluated) counts the evaluation, not the run: the line takes the training step."""
     t = cluster.template
-    if _leading_counter(cluster):
+    if leading_counter(cluster):
         return 0
     enclosed = _enclosed_position(cluster)
     if enclosed is not None:
@@ -349,12 +345,29 @@ def bracketed_counter(cluster: Cluster, evaluating: bool = False) -> int | None:
             if pos >= 2 and _SAVE_WORD.match(t[pos - 2]):
                 return None  # a save's count (``Checkpoint [3]  Train-ppl=38.2``), no step
             # (the same number on every one of two records or more names a process, ``[02013]``, no step)
-            if all(v.isdigit() for v in values) and all(
-                int(a) <= int(b) for a, b in zip(values, values[1:], strict=False)
-            ) and (len(values) < 2 or len(set(values)) > 1):
+            if all(v.isdigit() for v in values) and _rises_in_runs([int(v) for v in values]):
                 return pos
             return None
     return _counter_beside_time(cluster)
+
+
+def _rises_in_runs(values: list[int]) -> bool:
+    """Whether a counter never goes down, and moves; or goes down only to start again from where it began, each
+    stretch rising over three records or more (a script that trains twice, its rounds ``[0]`` ... ``[29]`` then
+    ``[0]`` again). A rank tag going back and forth (``[0]``, ``[1]``, ``[0]``) makes no such stretches."""
+    if len(values) < 2:
+        return True
+    stretches = [[values[0]]]
+    for a, b in zip(values, values[1:], strict=False):
+        if b < a:
+            stretches.append([b])
+        else:
+            stretches[-1].append(b)
+    if len(stretches) == 1:
+        return len(set(values)) > 1
+    start = stretches[0][0]
+    whole = all(len(s) >= 3 and s[-1] > s[0] for s in stretches[:-1])
+    return whole and all(s[0] <= start + 1 for s in stretches)
 
 
 def _counter_beside_time(cluster: Cluster) -> int | None:
@@ -416,62 +429,6 @@ def _enclosed_position(cluster: Cluster) -> int | None:
             return pos
         return None
     return None
-
-
-def _leading_counter(cluster: Cluster) -> bool:
-    """A whole number that opens every line of a template whose fields are all named, and that rises from
-    record to record (``   12 4.31 s run, 2.87 loss, ...``): the step, as a loop that prints its counter first
-    writes it, also printed with its total (``1290/2680 = 48.1%, ...``); so is an ordinal that opens every line
-    and rises (``20th train loss: ...``, ``21th ...``), which numbers its record whatever word follows. Needs three records: two lines rising by chance say nothing."""
-    names, _, _ = cluster.typed or ({}, None, set())
-    t = cluster.template
-    if t[:1] != ["<*>"] or len(t) < 3 or 0 in names:
-        return False
-    if len(cluster.rows) < 3 and not _before_keyed_fields(cluster):
-        return False
-    ordinals = [_ORDINAL.match(row[2][0]) for row in cluster.rows]
-    if all(ordinals):  # ``20th train loss: ...``: an ordinal numbers the record, whatever word follows it
-        values = [int(m[1]) for m in ordinals]
-    elif _opens_fields(t) or _with_its_total(cluster):
-        values = [whole_number(row[2][0]) for row in cluster.rows]  # ``490,`` (``490, loss 5.49``) too
-    else:
-        return False
-    return None not in values and all(a < b for a, b in zip(values, values[1:], strict=False))
-
-
-def _before_keyed_fields(cluster: Cluster) -> bool:
-    """A whole number standing alone as the first ``|``-separated field of a row whose other fields are named
-    (``4000 | loss 2.87 | lr 4.5e-04 | 812.44ms | mfu 31.07%``): the row's counter, from its first record on;
-    its separator sets it apart as a field of its own, and the only one without a name. Every field after it
-    holds a named value or a value with its unit (``812.44ms``), never an unnamed whole number; two named."""
-    t = cluster.template
-    names = variable_names(t)
-    if t[1:2] != ["|"] or sum(1 for pos in names if pos > 1) < 2:
-        return False
-    loose = [pos for pos in range(2, len(t)) if t[pos] == "<*>" and pos not in names]
-    return all(whole_number(row[2][pos]) is None for row in cluster.rows for pos in loose)
-
-
-#: An ordinal number as a loop prints its count (``1st``, ``22nd``, ``20th``; ``21th`` as scripts write it).
-_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$", re.I)
-
-
-def _with_its_total(cluster: Cluster) -> bool:
-    """A leading number printed with a total that every record prints the same (ELECTRA's ``1290/2680 = 48.1%,
-    SPS: 0.1, ...``): a counter of the run's steps; not a date (``2024/05/01``, a second slash)."""
-    t = cluster.template
-    if t[1:3] != ["/", "<*>"] or t[3:4] == ["/"]:
-        return False
-    return len({row[2][2] for row in cluster.rows}) == 1
-
-
-def _opens_fields(t: list[str]) -> bool:
-    """What follows a leading number opens the record's fields: a value, a separator (``490 | loss 5.7 |``,
-    ``12: loss 2.1``), or the first field's key right away, a word followed by its value (``490, loss 5.49``,
-    the comma glued to the number); not a word the number counts (``12 GPUs available``)."""
-    if t[1] in ("<*>", ":", "|", ",", ";", "-"):
-        return True
-    return t[1][:1].isalpha() and t[2] in ("<*>", ":", "=")
 
 
 #: A value printed with a fraction, an exponent or as a non-finite word: a measurement, never a count.

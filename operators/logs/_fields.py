@@ -22,6 +22,7 @@ from assay.operators.logs._names import (
     key_slug,
     metric_name,
 )
+from assay.operators.logs._step_keys import UPDATE_WORDS
 from assay.operators.logs._units import RATE_UNITS as _RATE_UNITS
 from assay.operators.logs._units import rate_unit, units_follow_values
 
@@ -56,6 +57,13 @@ def variable_names(template: list[str]) -> dict[int, str]:
         if after and after[0].lower() in _DURATION_WORDS and not _keyed(template, i):
             # a duration with no key before it, its unit spelled out (``2.69 83.57 seconds for 100 batches``)
             names[i] = "seconds" if after[0].lower().startswith("sec") else "minutes"
+            continue
+        if template[i - 1 : i] == ["|"] and len(after) >= 1 and after[0].lower() in UPDATE_WORDS and (
+            after[1:2] in ([], ["|"])
+        ):
+            # a field of its own holding a count and its noun (fairseq-lua's ``| 0046063 updates |``): the count
+            # of updates, named after its value
+            names[i] = after[0].lower()
             continue
         counts = i > 1 and (is_step_key(template[i - 2]) or template[i - 2].lower() in ("epoch", "ep"))
         if i and template[i - 1] == "#" and not counts:

@@ -98,3 +98,9 @@ def memory_of(token: str, after: str = "") -> float | None:
     if unit and unit.lower() in ("k", "m", "g", "t"):
         unit += "iB"  # a bare letter: binary units, as PyTorch's allocator reports
     return memory_mb(float(m.group("num").replace(",", "")), unit)
+
+
+def whole_number(token: str) -> int | None:
+    """A whole number as a field prints it, a separator glued after it (``100,`` in ``iters: 100, time:``)."""
+    token = token.rstrip(",;")
+    return int(token) if token.isdigit() else None

@@ -118,7 +118,7 @@ def detect_prefix(head_lines: list[str]) -> PrefixStyle | None:
             if name in peeled:
                 peeled[name].append(text)
     common = [n for n, c in counts.items() if c * 3 >= len(lines) and c >= 2]
-    if "lineno" in common and not _numbers_every_line(peeled["lineno"]):
+    if "lineno" in common and (not _numbers_every_line(peeled["lineno"]) or _tabbed(peeled["lineno"])):
         common.remove("lineno")  # ``[10]\ttraining's logloss``: a round counted in brackets, no viewer's numbering
     if "listno" in common and not _numbers_every_line(peeled["listno"]):
         common.remove("listno")  # ``1. 5 2.0``: a number that opens a line of numbers, no list's numbering
@@ -206,6 +206,12 @@ def _numbers_every_line(numberings: list[str]) -> bool:
         return False
     steps = [b - a for a, b in zip(numbers, numbers[1:], strict=False)]
     return not steps or sum(d == 1 for d in steps) * 2 > len(steps)
+
+
+def _tabbed(numberings: list[str]) -> bool:
+    """A number in brackets with a tab after it on every line (``[33]\ttraining's multi_logloss: 0.067``): a
+    boosting library's round, one per line as its evaluation log prints them; a viewer numbers with a space."""
+    return all(text.endswith("\t") for text in numberings)
 
 
 _BLANKS = re.compile(r"[ \t]*")

@@ -5,9 +5,9 @@ column), never a step nor a series. Several processes print one step each (``ran
 
 from __future__ import annotations
 
-from assay.operators.logs._counters import whole_number
 from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import key_slug
+from assay.operators.logs._numbers import whole_number
 
 #: Keys that name the process a line comes from (the event reader masks a few such words in event texts to
 #: group a message every rank prints: ``_collect._WHO``, a list of its own).

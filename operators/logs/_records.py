@@ -9,8 +9,8 @@ import bisect
 import re
 from collections.abc import Callable
 
-from assay.operators.logs._counters import whole_number
 from assay.operators.logs._miner import Cluster, TemplateMiner
+from assay.operators.logs._numbers import whole_number
 
 #: A progress bar's counter and its bracket (``| 760/2001 [30:21<48:56, 2.37s/it, loss=0.15]``) with another
 #: record glued right after it, no space between (a logger's line printed while the bar was drawn): two records.

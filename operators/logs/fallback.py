@@ -64,9 +64,10 @@ _EPOCH_ALONE = re.compile(r"(?i)^\s*(?:train(?:ing)?\s+)?epoch\s*[:=#]?\s*(\d+)\
 
 
 #: A shell's prompt before the command it runs (``user@host:~/work$ python -u infer.py -m config.yaml``, ``(venv)
-#: $ torchrun ...``): a pasted session's next program, whose counters start on their own (no resumed run).
+#: $ torchrun ...``), or the trace ``set -x`` prints of it (``+ python ./train.py``): a pasted session's next
+#: program, whose counters start on their own (no resumed run).
 _COMMAND_RUN = re.compile(
-    r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^\s$#]*)?[$#]\s*(?:[A-Z_]+=\S+\s+)*"
+    r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^\s$#]*)?(?:[$#]|\+{1,3} )\s*(?:[A-Z_]+=\S+\s+)*"
     r"(?:python\d?(?:\.\d+)?|torchrun|deepspeed|accelerate|srun|mpirun|horovodrun|bash|sh)\s"
 )
 #: A command's words that say it resumes a run from a checkpoint.
@@ -127,6 +128,9 @@ class GenericParser(LogParser):
         + "|" + TWO_COLUMN_RULE + "|" + SECTIONED_ROW  # a report's two-column table (``KeyBlocks``)
         + r"|^\s*\[\d+\]:?\s+[A-Za-z]\w*(?:'s\s|-)[\w@.\-]+\s*:\s*[-+]?\.?\d"  # a booster's round: ``[10]  train's l2: 0.1``
         + "|" + _COMMAND_RUN.pattern  # a pasted session's next program (its counters start on their own)
+        # a counter opening the line before two keyed values, whatever their names (``100:  learn: 0.89  test:
+        # 0.69``, a booster's iteration)
+        + r"|^\s*\d+:\s+[A-Za-z][\w-]*\s*:\s*[-+]?\.?\d\S*\s+[A-Za-z][\w-]*\s*:\s*[-+]?\.?\d"
     )
     #: the lines mined; ``interesting`` also takes a table's header or row of other shapes (``TABLE_LINE``)
     mined = re.compile(interesting)

@@ -1,0 +1,67 @@
+"""Counters the general reader finds from how they behave: a round in brackets that starts again for a second
+run, a loop printing only twice from its first iteration, rounds quoted in a comment with a tab after them, a
+count of updates named after its value, a leading counter before a key of two words. Logs written for the test."""
+
+from __future__ import annotations
+
+from assay.operators.logs import parse_log
+
+
+def _steps(parsed, name="loss"):
+    return [s for s, _ in parsed.series(name)]
+
+
+def test_a_bracketed_round_that_starts_again_is_a_second_run_not_a_lost_counter(tmp_path):
+    runs = []
+    for run, features in enumerate(("counts", "embeddings")):
+        runs.append(f"+ python ./boost.py --features {features} --rounds 12")
+        runs += [f"[{r}]\ttrain-mlogloss:{2.0 - r / 20 - run / 10:.5f}\teval-mlogloss:{2.1 - r / 25:.5f}" for r in range(12)]
+        runs.append(f"Macro F1: 0.{41 + run}")
+    path = tmp_path / "boost.log"
+    path.write_text("\n".join(runs) + "\n")
+    parsed = parse_log(path)
+    assert _steps(parsed) == list(range(12)) * 2
+    assert not [e for e in parsed.events if e["kind"] in ("restart", "failure")]
+
+
+def test_a_rank_tag_in_brackets_going_back_and_forth_is_no_step(tmp_path):
+    lines = [f"[{rank}] worker ready: loss {0.5 + rank / 10:.2f}" for _ in range(4) for rank in (0, 1)]
+    path = tmp_path / "ranks.log"
+    path.write_text("\n".join(lines) + "\n")
+    assert not [s for s in _steps(parse_log(path)) if s is not None and s > 0]
+
+
+def test_a_loop_shown_twice_from_its_first_iteration_counts_it(tmp_path):
+    path = tmp_path / "gbdt.log"
+    path.write_text(
+        "Learning rate set to 0.0421\n"
+        "0:\tlearn: 0.6811230\ttest: 0.6823311\tbest: 0.6823311 (0)\ttotal: 12.1ms\tremaining: 12.1s\n"
+        "200:\tlearn: 0.4420981\ttest: 0.4790005\tbest: 0.4788010 (190)\ttotal: 2.41s\tremaining: 9.6s\n"
+        "Stopped by overfitting detector  (20 iterations wait)\n"
+    )
+    assert _steps(parse_log(path)) == [0, 200]  # the falling "learn" value is the loss
+
+
+def test_rounds_quoted_in_a_comment_with_a_tab_after_them_are_no_line_numbers(tmp_path):
+    lines = [f"> [{r}]\tvalid_0's binary_logloss: {0.69 - r / 100:.6f}" for r in range(40, 61)]
+    path = tmp_path / "quoted.log"
+    path.write_text("\n".join(lines) + "\n")
+    assert _steps(parse_log(path), "val_loss") == list(range(40, 61))
+
+
+def test_a_count_of_updates_named_after_its_value_is_the_step_not_the_epoch(tmp_path):
+    lines = []
+    for i in range(1, 7):  # the epoch turns after the third record; the updates go on
+        epoch = 4 if i <= 3 else 5
+        lines.append(f"| epoch {epoch:03d} | {30000 + 500 * i:07d} updates | words/s    6120| trainloss     {3.5 - i / 10:.2f}")
+    path = tmp_path / "lua.log"
+    path.write_text("\n".join(lines) + "\n")
+    assert _steps(parse_log(path)) == [30000 + 500 * i for i in range(1, 7)]
+
+
+def test_a_leading_counter_before_a_key_of_two_words_is_the_step(tmp_path):
+    lines = ["Compiling the step function..."]
+    lines += [f"{100 * i} train loss: {0.9 / i:.6f} recon_error: {0.8 / i:.3f} perplexity: {10 * i:.3f}" for i in range(1, 9)]
+    path = tmp_path / "notebook.log"
+    path.write_text("\n".join(lines) + "\n")
+    assert _steps(parse_log(path)) == [100 * i for i in range(1, 9)]
