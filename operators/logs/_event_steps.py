@@ -103,6 +103,9 @@ _FILE_NUMBER = re.compile(
     r"|\b(?:ckpt|checkpoint|snapshot|model|weights)[_-](\d+))(?=$|[\s'\",;)\]])"
 )
 
+#: A count the save's line says it is at, beside the epoch it closes (fairseq's ``save checkpoint for epoch 35 @
+#: 20254 updates``): the step, as a folder named by it is.
+_AT_UPDATES = re.compile(r"@\s*(\d+)\s+(?:updates|steps|iterations|iters)\b")
 #: A folder a save goes into, named by its step (``global_step_110/``, ``iter_0004000/``).
 _STEP_FOLDER = re.compile(r"[/\\](?:global_step|step|iter|iteration)[_-]?(\d+)[/\\]")
 
@@ -121,9 +124,10 @@ def saves_at_named_steps(events: list[dict[str, Any]], metrics: Any) -> None:
         detail = ev.get("detail") or ""
         if ev.get("kind") != "checkpoint":
             continue
-        # a folder named by the step (``/ckpt/global_step_110/actor/model_rank_3.pt``), else the number the saved
+        # a folder named by the step (``/ckpt/global_step_110/actor/model_rank_3.pt``) or the updates a save is at
+        # (``@ 20254 updates``), else the number the saved
         # file's name carries (``G_5500.pth``), also beside the epoch the save is in
-        folder = set(_STEP_FOLDER.findall(detail))
+        folder = set(_STEP_FOLDER.findall(detail)) or set(_AT_UPDATES.findall(detail))
         numbers = set(folder) or {n for found in _FILE_NUMBER.findall(detail) for n in found if n}
         if not numbers and not _EPOCH_NUMBER.search(detail):  # an epoch's number names no step (``Better
             numbers = set(_LONE_NUMBER.findall(detail))  # model found at epoch 3``)
@@ -157,6 +161,19 @@ def saves_at_named_steps(events: list[dict[str, Any]], metrics: Any) -> None:
             fits = low is not None and stride is not None and low <= named <= low + stride
         if fits:
             ev["step"] = named
+            _same_save_follows(events, ev, low)
+
+
+def _same_save_follows(events: list[dict[str, Any]], named: dict[str, Any], low: int | None) -> None:
+    """The save's next lines (``Saving checkpoint to ...`` right after ``Preparing to save checkpoint for epoch 35 @
+    20254 updates``), placed at the record before them, are the same save: at its named step too."""
+    line = named["line_no"]
+    for ev in sorted((e for e in events if e.get("line_no", -1) > line), key=lambda e: e["line_no"]):
+        if ev["line_no"] != line + 1 or ev.get("kind") != "checkpoint" or ev.get("step") != low:
+            break
+        if ev.get("rank") != named.get("rank") or _LONE_NUMBER.search(ev.get("detail") or ""):
+            break  # (a line that counts something of its own, ``saving checkpoint 3``, is another save)
+        ev["step"], line = named["step"], ev["line_no"]
 
 
 #: Metric rows after a save searched for the next step the counter reaches.

@@ -65,3 +65,15 @@ def test_a_leading_counter_before_a_key_of_two_words_is_the_step(tmp_path):
     path = tmp_path / "notebook.log"
     path.write_text("\n".join(lines) + "\n")
     assert _steps(parse_log(path)) == [100 * i for i in range(1, 9)]
+
+
+def test_a_save_at_a_count_of_updates_beside_its_epoch_is_at_that_count(tmp_path):
+    lines = []
+    for n in (9800, 10000, 10200):
+        lines.append(f'[train_inner][INFO] - {{"epoch": 12, "loss": "5.{n % 7}1", "num_updates": "{n}", "lr": "3e-05"}}')
+    lines.append("[checkpoint_utils][INFO] - Preparing to save checkpoint for epoch 12 @ 10254 updates")
+    lines.append("[trainer][INFO] - Saving checkpoint to /ckpt/run/checkpoint_best.pt")
+    lines.append('[train_inner][INFO] - {"epoch": 13, "loss": "4.91", "num_updates": "10400", "lr": "3e-05"}')
+    path = tmp_path / "fs.log"
+    path.write_text("\n".join(lines) + "\n")
+    assert [e["step"] for e in parse_log(path).events if e["kind"] == "checkpoint"] == [10254]
