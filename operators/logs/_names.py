@@ -319,7 +319,23 @@ def _echoed_run_count(slug: str) -> str | None:
         rest = slug[len(prefix) :]
         if slug.startswith(prefix) and (rest in _RUN_WIDE_STEP_KEYS or rest == "global_step"):
             return rest
+    rest = _of_a_subset(slug)
+    if rest is not None and (rest in _RUN_WIDE_STEP_KEYS or rest == "global_step"):
+        return rest
     return None
+
+
+#: An evaluation split and the subset it names, before a key (fairseq's records for ``--valid-subset
+#: dev_other``: ``dev_other_loss``, ``dev_other_num_updates``; ``valid_clean_loss``).
+#: A subset's name is a word of four letters or more: a loss's own term is shorter (``val_kl_loss``, ``dev_ce_loss``).
+_SUBSET_PREFIX = re.compile(r"^(?:dev|valid|test)_(?P<subset>[a-z]{4,}\d*)_(?P<rest>[a-z].*)$")
+
+
+def _of_a_subset(slug: str) -> str | None:
+    """The key after an evaluation split's subset (``dev_other_loss``: ``loss``), else ``None``; an aggregate or
+    a split is no subset (``test_mean_loss``)."""
+    m = _SUBSET_PREFIX.match(slug)
+    return m["rest"] if m and m["subset"] not in _AGGREGATES | _SPLITS else None
 
 
 #: A suffix that says a step word's value is its index or number (``step_i``, ``iter_num``, ``step_idx``).
@@ -376,6 +392,8 @@ def metric_name(key: str) -> str | None:
         # the training split written after the name (``loss_trn`` beside ``loss_val`` in a data file's header)
         if prefix in ("train_", "training_", "trn_") and slug.endswith("_" + prefix[:-1]) and _ALIASES.get(slug[: -len(prefix)]) == "loss":
             return "loss"
+    if _of_a_subset(slug) == "loss":
+        return "val_loss"  # the loss of an evaluation split's subset (``dev_other_loss``)
     for prefix in ("eval_", "val_", "vali_", "valid_", "validation_", "test_"):
         if slug.startswith(prefix) and _ALIASES.get(slug[len(prefix) :]) == "loss":
             return "val_loss"

@@ -26,7 +26,11 @@ OPTION_SETTINGS = {
 }
 _KEYS = "|".join(sorted(OPTION_SETTINGS, key=len, reverse=True))
 #: A line that is one option (``batch_size: 192``, ``  world_size = 4``, ``--batch_size 32``).
-_ALONE = re.compile(rf"^\s*(?:-{{0,2}})(?P<key>{_KEYS})\s*(?:[:=]\s*|\s+)(?P<value>\d+)\s*,?\s*$")
+#: (a list's bullet may come first: ``- world_size=24`` under a logger's line announcing them)
+_ALONE = re.compile(rf"^\s*(?:-{{0,2}}|[-*]\s+)(?P<key>{_KEYS})\s*(?:[:=]\s*|\s+)(?P<value>\d+)\s*,?\s*$")
+#: A process's coordinates printed as it joins the group (``init_process_group ... rank=0 world_size=24``): the
+#: world size the run was launched with.
+_JOINING = re.compile(r"\brank\s*[:=]\s*\d+[,;]?\s+(?:[\w.]+\s*[:=]\s*\S+[,;]?\s+)?world_size\s*[:=]\s*(?P<value>\d+)")
 #: A one-line dump of a script's arguments: ``Namespace(...)``, ``args: {...}``, ``Options(...)``.
 #: The words a script names a dump of its arguments with (``_settings_lines`` reads the same words, and more).
 DUMP_WORDS = ("args", "arguments", "options", "opts", "config", "hparams", "flags")
@@ -63,9 +67,19 @@ _WHOLE_STEP = {"total", "global", "effective"}
 #: The lines that may hold options, for the reader's line selection (RE2: no look-around); the worded forms
 #: from the same pieces as the patterns that read them.
 OPTION_LINES = (
-    rf"^\s*-{{0,2}}(?:{_KEYS})\s*[:= ]|(?i:namespace)\("
+    rf"^\s*(?:-{{0,2}}|[-*]\s+)(?:{_KEYS})\s*[:= ]|(?i:namespace)\(|\brank\s*[:=]\s*\d+[,;]?\s+(?:\S+\s+)?world_size\s*[:=]"
     rf"|(?i:batch size(?:{_PER_DEVICE})?{_BATCH_AFTER}|{_GPUS})\d+|(?i:{_SPREAD.replace('?P<value>', '')})"
 )
+
+
+#: A process's rank out of the world, tagged after a logger's source (k2 and icefall's ``INFO [train.py:1055]
+#: (0/2) Epoch 1, ...``): the world is the number after the slash.
+_RANK_TAG = re.compile(r"\]\s+\((?P<rank>\d+)/(?P<value>\d+)\)\s+[A-Z]")
+
+
+def _rank_of_world(text: str) -> re.Match[str] | None:
+    tag = _RANK_TAG.search(text)
+    return tag if tag and int(tag["rank"]) < int(tag["value"]) else None
 
 
 def options_of(text: str) -> dict[str, int]:
@@ -77,7 +91,7 @@ def options_of(text: str) -> dict[str, int]:
     for worded in _WORDED_BATCH.finditer(text):  # after a logger's prefix, which the style may not have peeled
         whole = not worded.group("per") and bool(_WHOLE_STEP & set(worded.group("words").lower().split()))
         found.setdefault("global_batch_size" if whole else "micro_batch_size", int(worded.group("value")))
-    gpus = _WORDED_GPUS.search(text) or _SPREAD_GPUS.search(text)
+    gpus = _WORDED_GPUS.search(text) or _SPREAD_GPUS.search(text) or _JOINING.search(text) or _rank_of_world(text)
     if gpus:
         found["world_size"] = int(gpus.group("value"))
     if found:

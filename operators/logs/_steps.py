@@ -140,7 +140,8 @@ _THOUSANDS = r"\d{1,3}(?:,\d{3})+(?![\d.])"
 _COUNTER = re.compile(
     # (the loop's index letter after the word too: ``batch i:12``)
     rf"\b(?P<key>(?:{COUNTER_KEYS})(?:_(?:id|idx|num|no))?)\b(?:\s[ijkt](?=\s*[:=]))?\s*[:=#]?\s*(?P<n>{_THOUSANDS}|\d+)"
-    r"(?P<k>[kK](?![\w/]))?(?!\d|\.\d)"  # ``Step: 11k``: thousands
+    # (a whole count printed as a float, ``step=6.0000``, is that count)
+    r"(?:\.0+(?!\d))?(?P<k>[kK](?![\w/]))?(?!\d|\.\d)"  # ``Step: 11k``: thousands
     r"(?P<of>\s*/\s*\d+)?|(?P<bar>\d+)/\d+ \["
     r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
     re.I,

@@ -23,6 +23,7 @@ from assay.operators.logs._boxes import (
     KeyBlocks,
     unborder,
 )
+from assay.operators.logs._charts import chart_line
 from assay.operators.logs._collect import Collector
 from assay.operators.logs._counters import (
     second_counts,
@@ -192,6 +193,8 @@ class _Stream:
         self.settings = SettingsTable()
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
+        if chart_line(text):
+            return  # a chart drawn in text: its axes' ticks, no records
         setting = self.settings.see(text)
         if setting:  # a table of settings: its rows are the run's options, no records
             if isinstance(setting, tuple) and not self.steps:

@@ -77,3 +77,16 @@ def test_a_save_at_a_count_of_updates_beside_its_epoch_is_at_that_count(tmp_path
     path = tmp_path / "fs.log"
     path.write_text("\n".join(lines) + "\n")
     assert [e["step"] for e in parse_log(path).events if e["kind"] == "checkpoint"] == [10254]
+
+
+def test_a_step_printed_as_a_whole_float_places_the_summary_after_it(tmp_path):
+    lines = ["[Rank 0] step=0, skipped=0, lr=[0.001]"]
+    for epoch, steps in ((1, (1, 6)), (2, (9, 14))):
+        for step in steps:
+            lines.append(f"[trainer][INFO] - [0] [{epoch}/10: 0/1875 (0%)] epoch={epoch}.0000 step={step}.0000 dt=0.0031 "
+                         f"batch_loss=0.00{9 - step // 2} running_loss=0.0012")
+        lines.append(f"[trainer][INFO] - [TRAIN]  loss=0.000{epoch}  acc={epoch}%")
+    path = tmp_path / "prof.log"
+    path.write_text("\n".join(lines) + "\n")
+    steps = [s for s, _ in parse_log(path).series("loss")]
+    assert steps == sorted(steps) and 0 not in steps  # each epoch's summary at the step before it, none back at 0
