@@ -146,6 +146,8 @@ _COUNTER = re.compile(
     r"|\d+-(?P<range>\d+)batch\b",  # ESPnet reports over a range of batches: ``1-100batch`` is at batch 100
     re.I,
 )
+#: A key's value after its separator (``step=6.0000``, ``step: 6.0``).
+_KEYED = re.compile(r"\s*[:=]")
 #: A report over a range of batches after its counter word (``Minibatch[ 501-1000]``, ``minibatches 40-49``):
 #: at the range's end. Apart from ``_COUNTER`` and searched only where a line has a dash and such a word (an
 #: unanchored alternative costs every line).
@@ -166,6 +168,8 @@ def counter_step(text: str) -> int | None:
             continue  # ``Epoch: 3, Steps: 9 | ...``: how many steps the epoch had, no position in it
         if m.group("key") and _BEST_BEFORE.search(text, max(0, m.start() - 40), m.start()):
             continue  # ``Best model at step 0:``: where the best record was, a summary's, no progress
+        if m.group("n") and text[m.end("n") : m.end("n") + 1] == "." and not _KEYED.match(text, m.end("key")):
+            continue  # a whole float only as a key's value (``step=6.0000``), not ``STEP 5512.0`` (a Slurm step's id)
         at = m.start()
         if m.group("range"):
             found = int(m.group("range"))
