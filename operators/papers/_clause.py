@@ -189,7 +189,7 @@ _RATIO_CELL = re.compile(
 _RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
 # What a results table's header or caption says it measures, against what a hyperparameter table lists.
 RESULT_HEADER = re.compile(
-    r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|saving|\bvs\.?|versus|compar|relative|"
+    r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|\bbenefits?\b|saving|\bvs\.?|versus|compar|relative|"
     r"normali[sz]ed|ratio|efficien|utili[sz]|throughput|latency|\bJCT\b|makespan|\bpeak\b|flop/?s|\bMFU\b|"
     r"\bCV\b|variation|stability|\bdifferen|\bchange\b|加速|提升|降低|开销|变化|差异|降幅|增幅|增量|减少|节省|"
     r"命中率|吞吐|延迟|时延",
@@ -266,7 +266,8 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     if SPREAD_AT.search(own):
         return True  # a mean with its spread over runs ("39.9 ± 2.2") is a measurement, whatever the table sets
     # a cell that says which way its figure goes ("50% less", "65% faster") states a comparison itself
-    compared = bool(_COMPARATIVE_CELL.search(own))
+    # (so does a sign written before it, ``+21.3%``: a change from something, no level)
+    compared = bool(_COMPARATIVE_CELL.search(own) or _SIGNED_CELL.match(own))
     header, own = _table_head(text, lo)
     # a row whose label writes the unit says what it measures itself ("Improved (%) | 18.6")
     across = row_unit(row_cells) is not None and bool(RESULT_HEADER.search(first))
@@ -284,6 +285,7 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     return unit == "x" or results
 
 
+_SIGNED_CELL = re.compile(r"^\s*[+\u2212-]\s*\d[\d.,]*\s*[%％x×]\s*$")
 _COMPARATIVE_CELL = re.compile(
     r"(?:[x×%％])\s*(?:faster|slower|less|more|lower|higher|smaller|larger|fewer|cheaper|better|worse|shorter|longer)\b",
     re.I,
