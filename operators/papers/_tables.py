@@ -290,7 +290,17 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str], columns
         return head, "columns"
     if label_ok and _BASELINE_LABEL.search(label) and not _named_in(label, owned):
         return label, "rows"  # "Baseline offloading | 1.4x": the baseline's own figure, not the paper's
+    if label_ok and _among_systems(table, cell.column, label, owned, systems):
+        return label, "rows"  # "AMOS | 64%" under "cuBLAS | 78%" and "rocBLAS | 46%": a system the table lists
     return None, ""
+
+
+def _among_systems(table: Table, column: int, label: str, owned: dict[str, str], systems: dict[str, str]) -> bool:
+    """Whether a row's label the paper names nowhere else is one more system of a table whose other rows are
+    mostly known systems (the rows are the systems, not workloads with a system or two among them)."""
+    others = [x for r in table.rows for x in _labels(r, column)[:1] if x and x != label]
+    known = [x for x in others if _named(x, owned, systems)]
+    return len(known) >= 2 and len(known) * 2 > len(others)
 
 
 def _labels(row: list[str], column: int) -> list[str]:

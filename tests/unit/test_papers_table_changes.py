@@ -35,3 +35,13 @@ def test_bare_shares_in_a_table_that_names_no_measure_stay_out():
         "Model | 1K | 2K | 4K\nModelA | 14.2% | 12.9% | 8.1%\nModelB | 9.7% | 7.4% | 5.5%\n"
     )
     assert not {14.2, 12.9, 8.1, 9.7, 7.4, 5.5} & _values(table)
+
+
+def test_an_unknown_row_among_known_systems_is_a_system_too():
+    text = (
+        "We compare Quill with cuBLAS and TensorRT on five kernels.\n\n"
+        "Table 2: Hardware utilization of each library on five kernels.\n\n"
+        "Library | K1 | K2 | K3\ncuBLAS | 78% | 87% | 68%\nTensorRT | 71% | 80% | 66%\nZorblas | 64% | 38% | 45%\n"
+    )
+    subjects = {c["value"]: c["subject"] for c in extracted_claims(_HEAD + text, source_uri="/x.md") if c["unit"] == "%"}
+    assert subjects[78.0] == "cuBLAS" and subjects[64.0] == "Zorblas"  # not the paper's Quill
