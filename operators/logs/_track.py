@@ -130,6 +130,9 @@ class StepTrack:
                 continue  # a counter of the epoch's batches starting again as the epoch beside it goes up
             if i and _after_and_by(new_starts, int(lines[i - 1]), int(lines[i])):
                 continue  # a new epoch or another fit began since the record before
+            if i and self._other_records(int(lines[i - 1]), int(lines[i])):
+                continue  # another kind of record with its own counter (``Iteration[3] Train-accuracy``
+                # after ``Batch [600] Speed``): two counters side by side, no run going back
             out.append(
                 Event(
                     int(lines[i]),
@@ -141,6 +144,30 @@ class StepTrack:
                 )
             )
         return out
+
+    def _other_records(self, before: int, at: int) -> bool:
+        """Whether the record on line ``at`` is another kind than the one on line ``before`` (no metric's name in
+        common) whose own counter did not go back: its record before it was at the same step or an earlier one
+        (``Iteration[3]`` after ``Iteration[2]``, with ``Batch [600]`` between them), or that is its kind's first.
+        Two kinds of record counting
+        side by side; a resumed run's records go back each by its own counter."""
+        m = self._metrics
+        names_before, names_at = self._names_on(before), self._names_on(at)
+        if not names_before or not names_at or names_before & names_at:
+            return False
+        same = m.filter(
+            pc.and_(pc.less(m.column("line_no"), at), pc.is_in(m.column("name"), pa.array(sorted(names_at))))
+        )
+        same = same.filter(pc.is_valid(same.column("step")))
+        if not same.num_rows:
+            return True  # the kind's first record: a counter of its own starting, no run going back
+        last = pc.index(same.column("line_no"), pc.max(same.column("line_no"))).as_py()
+        step_at = self.step_at(at, None)
+        return step_at is not None and int(same.column("step")[last].as_py()) <= step_at
+
+    def _names_on(self, line: int) -> set[str]:
+        m = self._metrics
+        return set(m.filter(pc.equal(m.column("line_no"), line)).column("name").to_pylist())
 
     def _epochs_by_line(self) -> tuple[np.ndarray, np.ndarray]:
         """The main rank's ``epoch`` values and their lines, in line order, where records print their epoch (or

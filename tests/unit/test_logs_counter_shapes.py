@@ -90,3 +90,23 @@ def test_a_step_printed_as_a_whole_float_places_the_summary_after_it(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     steps = [s for s, _ in parse_log(path).series("loss")]
     assert steps == sorted(steps) and 0 not in steps  # each epoch's summary at the step before it, none back at 0
+
+
+def test_two_kinds_of_record_with_their_own_counters_are_no_restart(tmp_path):
+    lines = []
+    for epoch in range(3):
+        lines += [f"INFO:root:Batch [{b}]\tSpeed: {140 + b / 100:.2f} samples/sec" for b in (100, 200, 300)]
+        lines.append(f"INFO:root:Iteration[{epoch}] Train-accuracy={0.2 + epoch / 10:.6f}")
+        lines.append(f"INFO:root:Iteration[{epoch}] Time cost={300 + epoch:.3f}")
+    path = tmp_path / "feedforward.log"
+    path.write_text("\n".join(lines) + "\n")
+    assert "restart" not in [e["kind"] for e in parse_log(path).events]
+
+
+def test_the_same_record_going_back_is_still_a_restart(tmp_path):
+    lines = [f"step {s} loss {3 - s / 1000:.3f} lr 0.001" for s in (100, 200, 300, 400)]
+    lines += ["Loading checkpoint from ckpt/step_200.pt"]
+    lines += [f"step {s} loss {3 - s / 1000:.3f} lr 0.001" for s in (210, 220, 300)]
+    path = tmp_path / "resumed.log"
+    path.write_text("\n".join(lines) + "\n")
+    assert "restart" in [e["kind"] for e in parse_log(path).events]
