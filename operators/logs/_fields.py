@@ -567,6 +567,7 @@ def _section_before(template: list[str], at: int) -> str | None:
 
 _FIELD_ENDS = {"|", ",", ";", "│", "┃"}
 _TAGGED_SPLIT = re.compile(r"[a-z]+\(([a-z]+)\)")
+_JOINED_SPLIT = re.compile(r"([a-z]+)_(?:iter|epoch)_?")
 
 
 def _section_of(token: str) -> str | None:
@@ -577,6 +578,9 @@ def _section_of(token: str) -> str | None:
     tagged = _TAGGED_SPLIT.fullmatch(word)
     if tagged:  # the split in a word's parenthesis (mmengine's ``Epoch(val)``, ``Iter(train)``)
         word = tagged.group(1)
+    joined = _JOINED_SPLIT.fullmatch(word)
+    if joined:  # a record's type, the split joined to what it counts (PySlowFast's ``val_iter``, ``train_epoch``)
+        word = joined.group(1)
     if word in EVALUATION_WORDS:
         return "eval"
     if word in TRAINING_WORDS:

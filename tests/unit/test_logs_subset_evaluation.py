@@ -23,3 +23,19 @@ def test_a_loss_term_of_an_evaluation_is_no_subset():
     assert metric_name("val_kl_loss") != "val_loss"  # a term of the loss, not a subset named kl
     assert metric_name("test_mean_loss") != "val_loss"  # an aggregate, not a subset
     assert metric_name("test_other_loss") == "val_loss"
+
+
+def test_a_record_typed_as_an_evaluation_is_the_validation_at_the_training_step(tmp_path):
+    stats = [
+        '{"_type": "train_iter_", "epoch": "1/5", "iter": "10/20", "loss": 2.5, "top1_err": 80.0}',
+        '{"_type": "train_iter_", "epoch": "1/5", "iter": "20/20", "loss": 2.4, "top1_err": 78.0}',
+        '{"_type": "val_iter", "epoch": "1/5", "iter": "10/62", "top1_err": 93.0}',
+        '{"_type": "val_epoch", "epoch": "1/5", "top1_err": 90.0}',
+        '{"_type": "train_iter_", "epoch": "2/5", "iter": "10/20", "loss": 2.3, "top1_err": 76.0}',
+    ]
+    path = tmp_path / "stats.log"
+    path.write_text("".join(f"[06/23 12:49:25][INFO] logging.py:   99: json_stats: {s}\n" for s in stats))
+    parsed = parse_log(path)
+    assert parsed.series("val_top1_err") == [(20, 93.0), (20, 90.0)]
+    assert [s for s, _ in parsed.series("top1_err")] == [10, 20, 30]
+    assert "restart" not in [e["kind"] for e in parsed.events]
