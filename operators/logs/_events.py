@@ -223,6 +223,10 @@ EVENTS: tuple[EventRule, ...] = (
               r"|checkpoint .* is about to be saved|\bsaved checkpoint\b|Checkpoint saved|Scheduled async checkpoint"
               r"|\bmodel (?:weights )?saved (?:to|at|in)\b",
               "Saving model checkpoint to out/checkpoint-1500"),
+    # a metric's record naming the snapshot it evaluated, written as it was saved (StyleGAN2-ADA's and StyleGAN3's
+    # ``metric-fid50k_full.jsonl`` lines, echoed to the log)
+    EventRule("checkpoint", r'"snapshot_pkl":\s*"[^"]*\.pkl"',
+              '{"results": {"fid50k_full": 41.2}, "metric": "fid50k_full", "snapshot_pkl": "network-snapshot-000400.pkl"}'),
     EventRule("checkpoint", r"saving model to|Saving model weights to|Saved (?:\w+ )?adapter(?: weights)? to|\bsaved? model (?:in|to)\b",
               "Iter 200: Saved adapter weights to run/adapters.safetensors and run/0000200_adapters.safetensors."),
     # a score that improved and the save it triggers, the save last on the line (``higher corrcoef: 0.68 in batch:

@@ -98,6 +98,8 @@ _alias(
     "train_cost",
     "training_cost",
     "avg_cost",
+    # the training loss in three letters (llm.c's ``main.log``: ``s:19250 trl:3.2850 lr:0.0003 norm:0.23``)
+    "trl",
 )
 _alias(
     "val_loss",
@@ -123,6 +125,7 @@ _alias(
     "val_cost",
     "valid_cost",
     "validation_cost",
+    "tel",  # the evaluation's loss in three letters (llm.c's ``s:19552 tel:3.2731``)
 )
 _alias("lr", "lr", "learning_rate", "train_learning_rate", "learning_rate_training", "lr_0", "current_lr", "cur_lr")
 _alias(

@@ -39,3 +39,21 @@ def test_a_record_typed_as_an_evaluation_is_the_validation_at_the_training_step(
     assert parsed.series("val_top1_err") == [(20, 93.0), (20, 90.0)]
     assert [s for s, _ in parsed.series("top1_err")] == [10, 20, 30]
     assert "restart" not in [e["kind"] for e in parsed.events]
+
+
+def test_losses_named_in_three_letters(tmp_path):
+    lines = [f"s:{s} trl:{3.5 - s / 1000:.4f} lr:0.000300 norm:0.25" for s in range(100, 104)]
+    lines.append("s:104 tel:3.4102")
+    path = tmp_path / "main.log"
+    path.write_text("\n".join(lines) + "\n")
+    parsed = parse_log(path)
+    assert [s for s, _ in parsed.series("loss")] == [100, 101, 102, 103]
+    assert [v for _, v in parsed.series("val_loss")] == [3.4102]
+
+
+def test_a_metric_record_naming_its_snapshot_is_a_save(tmp_path):
+    lines = [f"tick {t:<5d} kimg {4.0 * t:<7.1f} sec/tick 151.7   augment {t / 100:.3f}" for t in range(0, 21)]
+    lines.insert(11, '{"results": {"fid50k_full": 61.5}, "metric": "fid50k_full", "snapshot_pkl": "network-snapshot-000040.pkl"}')
+    path = tmp_path / "log.txt"
+    path.write_text("\n".join(lines) + "\n")
+    assert [(e["kind"], e["step"]) for e in parse_log(path).events] == [("checkpoint", 10)]
