@@ -7,10 +7,12 @@ import re
 
 #: A line about evaluation (``Epoch(val) [2][100/100]``, ``Test: [ 10/50]``): its counter counts evaluation
 #: batches, not training steps. The word alone: ``val_loss:`` on a training line's end is a metric's name.
+#: What a record's type joins to its split (PySlowFast's ``val_iter``, ``train_epoch``, ``train_iter_``).
+JOINED_COUNT = r"_(?:iter|epoch)_?"
 EVALUATION_WORD = re.compile(
     # (also a record's type that joins the split to what it counts: PySlowFast's ``"_type": "val_iter"``)
     r"(?i)(?:^|[^a-z_/])(?:val|valid|validation|validating|eval|evaluation|evaluating|test|testing|cv|dev)"
-    r"(?:_(?:iter|epoch)_?)?(?:[^a-z_/]|$)"
+    rf"(?:{JOINED_COUNT})?(?:[^a-z_/]|$)"
 )
 #: A training word standing alone (``Train loss:``, ``[train]``), not a file's name (``train.py``).
 _TRAINING_WORD = re.compile(r"(?i)(?:^|[^a-z_/.])(?:train|training)(?:[^a-z_/.]|$)")

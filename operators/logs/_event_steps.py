@@ -147,6 +147,7 @@ def saves_at_named_steps(events: list[dict[str, Any]], metrics: Any) -> None:
     steps = stepped["step"].take(order).to_numpy()
     distinct = np.unique(steps)
     stride = int(np.median(np.diff(distinct))) if len(distinct) > 1 else None
+    by_line = {ev["line_no"]: ev for ev in events if ev.get("kind") == "checkpoint" and "line_no" in ev}
     for ev, named, _ in saves:
         at = int(np.searchsorted(lines, ev["line_no"], side="left"))
         low = int(steps[at - 1]) if at else None
@@ -161,16 +162,15 @@ def saves_at_named_steps(events: list[dict[str, Any]], metrics: Any) -> None:
             fits = low is not None and stride is not None and low <= named <= low + stride
         if fits:
             ev["step"] = named
-            _same_save_follows(events, ev, low)
+            _same_save_follows(by_line, ev, low)
 
 
-def _same_save_follows(events: list[dict[str, Any]], named: dict[str, Any], low: int | None) -> None:
+def _same_save_follows(by_line: dict[int, dict[str, Any]], named: dict[str, Any], low: int | None) -> None:
     """The save's next lines (``Saving checkpoint to ...`` right after ``Preparing to save checkpoint for epoch 35 @
-    20254 updates``), placed at the record before them, are the same save: at its named step too."""
+    20254 updates``), placed at the record before them, are the same save: at its named step too. ``by_line``:
+    the saves by their lines."""
     line = named["line_no"]
-    for ev in sorted((e for e in events if e.get("line_no", -1) > line), key=lambda e: e["line_no"]):
-        if ev["line_no"] != line + 1 or ev.get("kind") != "checkpoint" or ev.get("step") != low:
-            break
+    while (ev := by_line.get(line + 1)) is not None and ev.get("step") == low:
         if ev.get("rank") != named.get("rank") or _LONE_NUMBER.search(ev.get("detail") or ""):
             break  # (a line that counts something of its own, ``saving checkpoint 3``, is another save)
         ev["step"], line = named["step"], ev["line_no"]

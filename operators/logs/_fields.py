@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from assay.operators.logs._counted_phrases import counted_in_phrase, head_before_count
+from assay.operators.logs._evaluation_lines import JOINED_COUNT
 from assay.operators.logs._key_shapes import bracketed_keys, possessive_name
 from assay.operators.logs._losses import TOTALLED, loss_by_ending
 from assay.operators.logs._names import (
@@ -567,7 +568,7 @@ def _section_before(template: list[str], at: int) -> str | None:
 
 _FIELD_ENDS = {"|", ",", ";", "│", "┃"}
 _TAGGED_SPLIT = re.compile(r"[a-z]+\(([a-z]+)\)")
-_JOINED_SPLIT = re.compile(r"([a-z]+)_(?:iter|epoch)_?")
+_JOINED_SPLIT = re.compile(rf"([a-z]+){JOINED_COUNT}")
 
 
 def _section_of(token: str) -> str | None:

@@ -26,11 +26,13 @@ OPTION_SETTINGS = {
 }
 _KEYS = "|".join(sorted(OPTION_SETTINGS, key=len, reverse=True))
 #: A line that is one option (``batch_size: 192``, ``  world_size = 4``, ``--batch_size 32``).
-#: (a list's bullet may come first: ``- world_size=24`` under a logger's line announcing them)
-_ALONE = re.compile(rf"^\s*(?:-{{0,2}}|[-*]\s+)(?P<key>{_KEYS})\s*(?:[:=]\s*|\s+)(?P<value>\d+)\s*,?\s*$")
+#: An option's dashes, or a list's bullet (``- world_size=24`` under a logger's line announcing them).
+_LEAD = r"(?:-{0,2}|[-*]\s+)"
+_ALONE = re.compile(rf"^\s*{_LEAD}(?P<key>{_KEYS})\s*(?:[:=]\s*|\s+)(?P<value>\d+)\s*,?\s*$")
 #: A process's coordinates printed as it joins the group (``init_process_group ... rank=0 world_size=24``): the
 #: world size the run was launched with.
-_JOINING = re.compile(r"\brank\s*[:=]\s*\d+[,;]?\s+(?:[\w.]+\s*[:=]\s*\S+[,;]?\s+)?world_size\s*[:=]\s*(?P<value>\d+)")
+_JOIN = r"\brank\s*[:=]\s*\d+[,;]?\s+(?:[\w.]+\s*[:=]\s*\S+[,;]?\s+)?world_size\s*[:=]\s*"
+_JOINING = re.compile(rf"{_JOIN}(?P<value>\d+)")
 #: A one-line dump of a script's arguments: ``Namespace(...)``, ``args: {...}``, ``Options(...)``.
 #: The words a script names a dump of its arguments with (``_settings_lines`` reads the same words, and more).
 DUMP_WORDS = ("args", "arguments", "options", "opts", "config", "hparams", "flags")
@@ -67,7 +69,7 @@ _WHOLE_STEP = {"total", "global", "effective"}
 #: The lines that may hold options, for the reader's line selection (RE2: no look-around); the worded forms
 #: from the same pieces as the patterns that read them.
 OPTION_LINES = (
-    rf"^\s*(?:-{{0,2}}|[-*]\s+)(?:{_KEYS})\s*[:= ]|(?i:namespace)\(|\brank\s*[:=]\s*\d+[,;]?\s+(?:\S+\s+)?world_size\s*[:=]"
+    rf"^\s*{_LEAD}(?:{_KEYS})\s*[:= ]|(?i:namespace)\(|{_JOIN}\d"
     rf"|(?i:batch size(?:{_PER_DEVICE})?{_BATCH_AFTER}|{_GPUS})\d+|(?i:{_SPREAD.replace('?P<value>', '')})"
 )
 

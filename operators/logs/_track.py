@@ -149,8 +149,7 @@ class StepTrack:
         """Whether the record on line ``at`` is another kind than the one on line ``before`` (no metric's name in
         common) whose own counter did not go back: its record before it was at the same step or an earlier one
         (``Iteration[3]`` after ``Iteration[2]``, with ``Batch [600]`` between them), or that is its kind's first.
-        Two kinds of record counting
-        side by side; a resumed run's records go back each by its own counter."""
+        Two kinds of record counting side by side; a resumed run's records go back each by its own counter."""
         m = self._metrics
         names_before, names_at = self._names_on(before), self._names_on(at)
         if not names_before or not names_at or names_before & names_at:
