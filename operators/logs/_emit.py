@@ -171,7 +171,8 @@ def _numbers_of(rows: list, pos: int) -> list[float]:
 def _split_of_the_loss(metrics: dict[int, str], names: dict[int, str]) -> None:
     """A record whose validation loss is named with a split's prefix (fairseq's ``"valid_loss"``) names its other
     values with the same prefix (``"valid_accuracy"``, ``"valid_wps"``): they are the validation's too, under
-    the contract's ``val_`` (``val_accuracy``)."""
+    the contract's ``val_`` (``val_accuracy``); its ``best`` (fairseq's ``| best 6.43``, the best of the split's
+    loss so far, which picks the checkpoint) is the split's too (``val_best``)."""
     prefixes = {
         slug.split("_", 1)[0]
         for pos, name in metrics.items()
@@ -181,6 +182,8 @@ def _split_of_the_loss(metrics: dict[int, str], names: dict[int, str]) -> None:
         head, _, rest = key_slug(names[pos]).partition("_")
         if head in prefixes and rest and not name.startswith("val_"):
             metrics[pos] = f"val_{rest}"
+        elif prefixes and head == "best":
+            metrics[pos] = f"val_{key_slug(names[pos])}"
 
 
 #: A validation loss named in a line's own words.
@@ -216,6 +219,29 @@ def _epochs_by_finer_templates(clusters: list[Cluster], shifts: dict[int, int]) 
         c.rows, c.typed, c.epoch_of_finer = rows, ({**names, pos: "epoch"}, pos, percent), True
 
 
+def _summaries_beside_placed_records(clusters: list[Cluster]) -> None:
+    """A template that names its epoch and the run's update counter but no place within the epoch, printing three
+    or more of the values another template prints beside the same counter and its place in the epoch, is the
+    epoch's summary (``| epoch 008 | loss 6.33 | ... | num_updates 21896`` beside ``| epoch 009:  1000 / 2737
+    loss=6.22, ..., num_updates=22897``): its values are the epoch's averages (``epoch_loss``) at the counter it
+    prints, no step record (L1, L3)."""
+
+    def keyed(c: Cluster) -> tuple[str, set[str], bool] | None:
+        names, pos, _ = step_of(c)
+        if pos is None or evaluation_line(c.template) or not is_step_key(names.get(pos, "")):
+            return None
+        keys = {key_slug(w) for at, w in names.items() if at != pos} - {"epoch"}
+        return key_slug(names[pos]), keys, any(word.lower() == "epoch" for word in c.template)
+
+    typed = [(c, keyed(c)) for c in clusters]
+    placed = [k for c, k in typed if k and k[2] and _counts_batches(c.template)]
+    for c, k in typed:
+        if not k or not k[2] or _counts_batches(c.template):
+            continue
+        if any(step == k[0] and len(keys & k[1]) >= 3 for step, keys, _ in placed):
+            c.epoch_of_finer = True
+
+
 def emit_all(
     miner: TemplateMiner,
     out,
@@ -231,6 +257,7 @@ def emit_all(
     step either (a line repeated, a record per epoch without its number): the values keep an unknown step."""
     clusters = miner.clusters()
     _epochs_by_finer_templates(clusters, shifts or {})
+    _summaries_beside_placed_records(clusters)
     # (a template numbered by its epoch counts no finer step: a log of one line per epoch sums nothing up)
     typed = [(c, *step_of(c)[:2]) for c in clusters]
     counted = any(
