@@ -114,3 +114,9 @@ def over_a_path(text: str, lo: int, at: int) -> bool:
     """Whether the "over" at ``at`` follows what moves along a path or a scope it spans (``lo``: how far back to
     look): "traffic sent over the spine links", "averaged over runs" name no baseline."""
     return _PATH_OVER.search(text, lo, at) is not None
+
+
+def stops_at_the_claim(text: str, at: int, claim_start: int) -> bool:
+    """Whether a phrase cut at ``at`` by a number runs up to the claim's own number ("outperforms the baselines
+    2.26x"): the number is the claim, not one of a series the phrase names ("larger than layer 2")."""
+    return at <= claim_start and not text[at:claim_start].strip()

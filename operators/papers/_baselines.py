@@ -29,6 +29,7 @@ from assay.operators.papers._baseline_phrases import (
     is_bound,
     measured_system,
     over_a_path,
+    stops_at_the_claim,
 )
 from assay.operators.papers._baseline_setups import comparison_setups as comparison_setups
 from assay.operators.papers._baseline_setups import from_setup as from_setup
@@ -265,10 +266,14 @@ def versus(
         if len(phrase) < 2 or _BARE_COMPARATIVE.match(phrase) or _MULTIPLE_FIRST.match(phrase):
             continue
         if _LONE_MODIFIER.match(phrase) or (
-            stop and stop.group().strip()[:1].isdigit() and _LONE_WORD.match(phrase)
+            stop
+            and stop.group().strip()[:1].isdigit()
+            and _LONE_WORD.match(phrase)
+            and not stops_at_the_claim(text, start + stop.start(), claim.start)
         ):
             # "exceeding the expected 2x", "than the ideal": a target, no system; "larger than layer 2":
-            # one of a numbered series, whose number the stop cut off.
+            # one of a numbered series, whose number the stop cut off (not the claim's own number:
+            # "outperforms the baselines 2.26x").
             continue
         phrase = _POSSESSIVE_END.sub("", phrase)  # "35% below FooSched's": FooSched's figure, FooSched's result
         end = start + len(phrase)
