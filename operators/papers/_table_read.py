@@ -4,6 +4,7 @@ lines of cells joined by `` | `` (``_tables`` says whose each cell's figure is a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from assay.operators.papers._table_units import (
@@ -18,6 +19,9 @@ CELL_SEP = " | "
 #: Lines above a row looked at for its table's header and caption, and rows of a table read at most (a
 #: dump of thousands of rows costs no more than this per claim).
 _REACH = 60
+#: A name that opens with its number, two capitals after it (``2BW``, ``1F1B``, ``3DMM``): a column's label, where
+#: a figure writes at most one letter of unit glued to it (``4K``, ``8B``) or a unit in lower case (``10ms``).
+NAMED_BY_A_NUMBER = re.compile(r"^\d+[A-Z][A-Za-z\d-]*[A-Z][A-Za-z\d-]*$")
 _MAX_ROWS = 200
 
 
@@ -110,7 +114,8 @@ def _read_table(text: str, top: int) -> Table | None:
     if not lines:
         return None
     first = lines[0] = [c.strip() for c in header_line(text[top : text.find("\n", top)]).split(CELL_SEP)]
-    has_header = not any(VALUE_CELL.match(c) for c in first[1:] if c) and len(lines) > 1
+    has_header = not any(VALUE_CELL.match(c) and not NAMED_BY_A_NUMBER.match(c) for c in first[1:] if c)
+    has_header = has_header and len(lines) > 1
     header, rows = (first, lines[1:]) if has_header else ([""] * len(first), lines)
     caption = caption_above(text, top)
     below = caption_below(text, at)

@@ -39,8 +39,9 @@ from assay.operators.papers._table_units import VALUE_CELL, setting_cell
 
 #: Where a mention comes from when it names a system for sure: the gazetteer, or the paper's comparisons.
 _KNOWN_SOURCES = ("gazetteer", "rule")
-#: A cell that stands for the baseline of its row or column: the unit ratio or a dash.
-_UNIT_CELL = re.compile(r"^[(\[]?\s*(?:1(?:\.0+)?\s*[x×]|100(?:\.0+)?\s*%|[-–—]|n/?a)\s*[)\]]?$", re.I)
+#: A cell that stands for the baseline of its row or column: the unit ratio or a dash (not ``N/A``: a figure
+#: not there, which says nothing of what the others are measured against).
+_UNIT_CELL = re.compile(r"^[(\[]?\s*(?:1(?:\.0+)?\s*[x×]|100(?:\.0+)?\s*%|[-–—])\s*[)\]]?$", re.I)
 #: A phrase of a header or caption that names the baseline.
 _BASELINE_PHRASE = re.compile(
     r"(?:speed-?ups?\s+(?:over|of\s+\w+\s+over)|\bover|\bvs\.?|\bversus|relative\s+to|compared\s+(?:to|with)|"
