@@ -85,7 +85,10 @@ class EpochCounters:
         """Note an epoch 0 on any line: the run counts its epochs from 0."""
         if not self.zero_printed and ("poch" in text or "POCH" in text):
             m = EPOCH_NUMBER.search(text) or _EPOCH_OF.search(text)
+            # (not a metric's path, ``Train time/epoch: 0``: the epochs a run has completed, Composer's, whose
+            # console numbers its first epoch 1)
             self.zero_printed = bool(m) and next(g for g in m.groups() if g is not None) == "0"
+            self.zero_printed = self.zero_printed and text[m.start() - 1 : m.start()] != "/"
 
     def bare_bar(self, text: str, line_no: int, rank: int | None, banner: int | None) -> None:
         """A bar of progress and rate only (``BARE_BAR``) under an epoch's banner: no record and no context of
