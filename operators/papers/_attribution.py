@@ -25,7 +25,6 @@ from assay.operators.papers._baselines import (
     distribute,
     from_setup,
     inside,
-    resolve_pronoun,
     restated,
     share_backwards,
     versus,
@@ -52,6 +51,7 @@ from assay.operators.papers._object_baselines import object_baselines
 from assay.operators.papers._paired_figures import paired_figures
 from assay.operators.papers._passive import passive_comparison
 from assay.operators.papers._phrase_names import name_baselines
+from assay.operators.papers._pronouns import resolve_pronoun
 from assay.operators.papers._proposals import name_before
 from assay.operators.papers._sections import Structure
 from assay.operators.papers._sentences import sentence_at

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from assay.operators.papers._baseline_lists import ONE_NAME
 from assay.operators.papers._configs import DEVICE_WORDS
 from assay.operators.papers._numbers import NUMBER_WORDS
 
@@ -120,3 +121,20 @@ def stops_at_the_claim(text: str, at: int, claim_start: int) -> bool:
     """Whether a phrase cut at ``at`` by a number runs up to the claim's own number ("outperforms the baselines
     2.26x"): the number is the claim, not one of a series the phrase names ("larger than layer 2")."""
     return at <= claim_start and not text[at:claim_start].strip()
+
+
+# A verb's object and "by" right before a later number of its sentence, the verb left out ("..., B by 1.9x, and C
+# by"), where the verb compared an earlier object by a figure ("outperforms A by 1.3x").
+_ELIDED_OBJECT = re.compile(rf"(?:,|\band)\s+(?:and\s+)?(?P<v>{ONE_NAME})\s+by\s+(?:up\s+to\s+|about\s+|~)?$")
+_COMPARED_BY = re.compile(
+    r"\b(?:outperform|beat|surpass|exceed|outpac|lead|trail)\w*\s+(?:the\s+)?[\w+-]+(?:\s+[\w+-]+){0,3}\s+by\s+[~\d]"
+)
+
+
+def elided_object(text: str, s_start: int, claim_start: int) -> tuple[str, int, int] | None:
+    """The object a left-out comparison verb has right before a claim's number ("outperforms A by 1.3x, B by
+    1.9x": B for 1.9x), where the sentence's verb compared an earlier object by a figure; with its span."""
+    m = _ELIDED_OBJECT.search(text, max(s_start, claim_start - 80), claim_start)
+    if m and _COMPARED_BY.search(text, s_start, m.start()):
+        return m.group("v"), m.start("v"), m.end("v")
+    return None

@@ -3,7 +3,7 @@
 First the comparison phrase of the claim's clause (``versus``: "1.4x over X", "compared with the runner-up,
 X", "within 5% of X", "与X相比", a phrase running over a PDF's line breaks), shared in order by a list of
 numbers and a list of baselines (``distribute``); then what the paragraph and the document say: a pronoun
-stands for the system named before it (``resolve_pronoun``), "We compare A against ours" names the
+stands for the system named before it (``_pronouns``), "We compare A against ours" names the
 baseline of the results after it and a result restated without its baseline keeps the one it was stated with
 (``_baseline_setups``, re-exported here). What a phrase's words say it is (a bound, a measure of a system, a
 distance from X) is read in ``_baseline_phrases``. A module of its own because these rules decide one field
@@ -25,6 +25,7 @@ from assay.operators.papers._baseline_lists import share_backwards as share_back
 from assay.operators.papers._baseline_phrases import (
     component_left_out,
     distance_from,
+    elided_object,
     has_own_amount,
     is_bound,
     measured_system,
@@ -36,12 +37,11 @@ from assay.operators.papers._baseline_setups import from_setup as from_setup
 from assay.operators.papers._baseline_setups import restated as restated
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._context import CLAUSE_END
-from assay.operators.papers._mentions import Mention, MentionIndex
+from assay.operators.papers._mentions import Mention
 from assay.operators.papers._nlp import HAS_CJK
 from assay.operators.papers._passive import passive_comparison
 from assay.operators.papers._phrase_names import DESCRIPTORS
 from assay.operators.papers._phrase_shape import SPAN_OVER, closes_sentence, mask_citations, shape
-from assay.operators.papers._proposals import acceptable
 
 # A number that is no part of the name before it: not its version ("than KiteServe 1.0", "vLLM 0.4.2", unless a
 # unit makes it a figure), nor a name that opens with a digit (a schedule such as "1F1B" is compared with as any
@@ -63,6 +63,8 @@ _STOP_EN = re.compile(
     # a subordinating conjunction opens a clause: "than Quill until it converges", "than X unless ..."
     r"until|unless|although|though|whereas|whenever|"
     r"respectively|which|that|thanks|because|due\s+to|owing\s+to|without|through|but|yet|is|are|was|were|"
+    # a verb saying where the measure stands: "the speedup of A over X reaches 4.2x"
+    r"reach(?:es|ed)|grows|grew|drops|dropped|rises|rose|remains|stays|stands|averages|amounts\s+to|"
     # "compared to X as we grow the model": 'as' with a pronoun opens a clause of its own, no name's part.
     r"as\s+(?:we|they|it|one|you|our|their|its))\b|\s*(?:[,;:()\[\]]|\.(?!\d|(?-i:[a-z])))|"
     # a table's cell separator, and a header path's level ("Speedup over DP / Epoch time | ..."): the cell ends
@@ -334,6 +336,8 @@ def versus(
             # Chinese states the baseline first; it holds up to the next clause (；) or the next baseline.
             preferred = end <= claim.start and not _ZH_CLAUSE_END.search(text, end, claim.start)
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
+    if elided := elided_object(text, s_start, claim.start):  # "outperforms A by 1.3x, B by 1.9x": B for 1.9x
+        candidates.append((0, 0, *elided))
     passive = passive_comparison(text, s_start, claim.start)
     if passive:
         # "FooSched is outperformed by Quill by 30%": the passive's subject is what the number is against.
@@ -553,42 +557,6 @@ def _distance(claim: Claim, start: int, end: int) -> int:
     if start >= claim.end:
         return start - claim.end
     return 0
-
-
-#: Characters before a pronoun searched for what it stands for (its sentence and the one before).
-_ANTECEDENT_REACH = 400
-
-
-def resolve_pronoun(text: str, claim: Claim, mentions: MentionIndex) -> None:
-    """A baseline written as a pronoun ("within 3% of it") is the system named last before it that is not
-    the claim's subject; none found, the claim has no baseline rather than "it"."""
-    if not claim.versus or not claim.versus_span or not PRONOUN.match(claim.versus):
-        return
-    lo = max(0, claim.versus_span[0] - _ANTECEDENT_REACH)
-    hi = claim.versus_span[0]
-    found = [(m.start, m.end, m.name) for m in mentions.inside(lo, hi) if m.type in ("system", "method")]
-    # A name the paper did not otherwise mark ("FooSched is the strongest baseline. ... within 3% of it").
-    found += [(m.start(), m.end(), m.group()) for m in DISTINCT_NAME.finditer(text, lo, hi)]
-    for start, end, name in sorted(found, reverse=True):
-        if (
-            name_key(name) != name_key(claim.subject or "")
-            and acceptable(name)
-            and not _covered(mentions, start, end)
-        ):
-            claim.versus, claim.versus_span = name, (start, end)
-            return
-    claim.versus, claim.versus_span, claim.versus_source = None, None, None
-
-
-# A name with a capital or digit after its first letter ("FooSched", "vPipe"): a system's, not a word's.
-DISTINCT_NAME = re.compile(
-    r"(?<![A-Za-z0-9-])(?:[A-Z][a-z]+[A-Z0-9][A-Za-z0-9]*|[a-z]{1,3}[A-Z][A-Za-z0-9]*)\+{0,2}"
-)
-
-
-def _covered(mentions: MentionIndex, start: int, end: int) -> bool:
-    """Whether a known mention other than a system covers the span (a model, a device: not a baseline)."""
-    return any(m.type not in ("system", "method") for m in mentions.overlapping(start, end))
 
 
 def name_key(name: str) -> str:

@@ -15,9 +15,9 @@ import re
 
 import numpy as np
 
-from assay.operators.papers._baselines import DISTINCT_NAME as _DISTINCT_NAME
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import MentionIndex
+from assay.operators.papers._pronouns import DISTINCT_NAME as _DISTINCT_NAME
 from assay.operators.papers._sentences import sentence_at
 
 _MARKER = re.compile(r"\s*(?:in\s+contrast|by\s+contrast|conversely|on\s+the\s+contrary)\s*,", re.I)

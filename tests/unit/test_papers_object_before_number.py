@@ -27,3 +27,12 @@ def test_a_series_member_before_its_number_is_still_no_baseline():
     # "layer 2" is one of a numbered series, cut at its number: no system
     versus = dict(_versus("The gradient of the last stage is 30% larger than layer 2 in Quill.\n"))
     assert versus[30.0] != "layer"
+
+
+def test_each_number_of_a_verb_left_out_has_its_own_object():
+    text = "Quill outperforms FSDP by 1.35x, Megatron by 1.9x, and GPipe by 2.4x.\n"
+    assert _versus(text) == [(1.35, "FSDP"), (1.9, "Megatron"), (2.4, "GPipe")]
+
+
+def test_a_verb_saying_where_the_measure_stands_ends_the_baseline():
+    assert _versus("The speedup of Quill over GPipe reaches 4.2x.\n") == [(4.2, "GPipe")]
