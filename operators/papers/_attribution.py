@@ -32,6 +32,7 @@ from assay.operators.papers._baselines import (
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._clause_subjects import (
     acting_phrase,
+    bracketed_owner,
     cause_phrase,
     clause_subject,
     compared_subject,
@@ -172,10 +173,14 @@ def attribute(
             claim.subject = canonical[claim.subject.lower()]  # the paper's own name as its body writes it
         # a level's owner, not a multiple's: "1.7x for Kimi-K2" names the workload a speedup was measured on
         owner = level_owner(text, claim.start, claim.end, mentions) if lang == "en" and claim.unit != "x" else None
+        owner = owner or (bracketed_owner(text, claim.start, claim.end, mentions) if lang == "en" else None)
         if owner and claim.subject_source not in ("table", "row", "comparand"):
             # "exact match is 38.5% for DenseTune": the level is that system's, whoever the clause is about
             claim.subject, claim.subject_source = owner[0], "owner"
             extra.append(Mention(owner[1], owner[1] + len(owner[0]), owner[0], "system", owner[0], 0.5, "rule"))
+            if claim.versus_span and claim.versus_span[0] <= owner[1] < claim.versus_span[1]:
+                # "outperforming the FooSpec baseline (1.01x)": FooSpec's own figure, measured against no FooSpec
+                claim.versus, claim.versus_span, claim.versus_source = None, None, None
         if claim.subject_source == "primary" and lang == "en":
             coined = unknown_topic(text, sentence[0], claim.start, mentions)
             if coined and coined.lower() not in proposed_names:

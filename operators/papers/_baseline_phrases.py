@@ -138,3 +138,18 @@ def elided_object(text: str, s_start: int, claim_start: int) -> tuple[str, int, 
     if m and _COMPARED_BY.search(text, s_start, m.start()):
         return m.group("v"), m.start("v"), m.end("v")
     return None
+
+
+# A Chinese share of a peak or maximum, the whole written before the number ("低于峰值的 5%": below 5% of the
+# peak; "还不到这些机器所能达到的最大效率的5%"): the whole is what the share is measured against, from the word that
+# bounds the share ("低于", "不到", "仅为") to the possessive before the number.
+_ZH_SHARE_OF_PEAK = re.compile(
+    r"(?:不到|低于|少于|仅为|仅有|只有|约为|达到|接近)(?P<v>[^，。；,;、\s]{0,24}?"
+    r"(?:理论峰值|峰值|最大效率|最大吞吐量?|理论上限|上限|理论值))(?:性能|算力)?的\s*$"
+)
+
+
+def zh_share_of_peak(text: str, s_start: int, claim_start: int) -> tuple[str, int, int] | None:
+    """The peak or maximum a Chinese share names before its number (``峰值的 5%``), with its span."""
+    m = _ZH_SHARE_OF_PEAK.search(text, max(s_start, claim_start - 40), claim_start)
+    return (m.group("v"), m.start("v"), m.end("v")) if m else None

@@ -31,6 +31,7 @@ from assay.operators.papers._baseline_phrases import (
     measured_system,
     over_a_path,
     stops_at_the_claim,
+    zh_share_of_peak,
 )
 from assay.operators.papers._baseline_setups import comparison_setups as comparison_setups
 from assay.operators.papers._baseline_setups import from_setup as from_setup
@@ -338,6 +339,8 @@ def versus(
             candidates.append((0 if preferred else 1, distance, phrase, start, end))
     if elided := elided_object(text, s_start, claim.start):  # "outperforms A by 1.3x, B by 1.9x": B for 1.9x
         candidates.append((0, 0, *elided))
+    if claim.unit == "%" and (share_zh := zh_share_of_peak(text, s_start, claim.start)):
+        candidates.append((0, 0, *share_zh))  # "低于峰值的 5%": a share of the peak, measured against it
     passive = passive_comparison(text, s_start, claim.start)
     if passive:
         # "FooSched is outperformed by Quill by 30%": the passive's subject is what the number is against.

@@ -333,6 +333,26 @@ def level_owner(text: str, claim_start: int, claim_end: int, mentions: MentionIn
     return name, m.start("n")
 
 
+# "outperforming the FooSpec baseline (1.01x)", "DeepSpeed (1.3x) and Megatron (1.1x)": a name, a noun saying
+# what it is at most, then a bracket that holds the number alone.
+_NAME_BEFORE_BRACKET = re.compile(
+    rf"(?<![\w-])(?P<n>{_NAME}(?:\s+{_NAME}){{0,2}})(?:\s+(?:baseline|system|scheduler|approach|method|variant|"
+    r"version|oracle|kernel|library|compiler))?\s*\(\s*(?:~|≈|about\s+)?$"
+)
+
+
+def bracketed_owner(text: str, claim_start: int, claim_end: int, mentions: MentionIndex) -> tuple[str, int] | None:
+    """The name a number alone in brackets follows ("the FooSpec baseline (1.01x)" -> FooSpec), with its offset:
+    the figure is that system's, whoever the clause is about. Not a name a list types as something else."""
+    m = _NAME_BEFORE_BRACKET.search(text, max(0, claim_start - 80), claim_start)
+    if not m or not re.match(r"\s*\)", text[claim_end : claim_end + 4]):
+        return None
+    name = m.group("n")
+    if not all(acceptable(w) or w.isupper() for w in name.split()) or _other_kind(mentions, m.start("n"), m.end("n")):
+        return None
+    return name, m.start("n")
+
+
 # A gerund that takes a component away ("Removing frequency scaling results in ...") or puts it in ("Enabling
 # the cache cuts ...").
 _TAKEN_AWAY = re.compile(r"^(?:removing|dropping|disabling|omitting|excluding|turning\s+off|switching\s+off)\s+", re.I)
