@@ -32,12 +32,10 @@ from assay.operators.papers._baselines import (
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._clause_subjects import (
     acting_phrase,
-    bracketed_owner,
     cause_phrase,
     clause_subject,
     compared_subject,
     configuration,
-    level_owner,
     measured_owner,
     share_part,
     unknown_topic,
@@ -48,6 +46,7 @@ from assay.operators.papers._default_baseline import default_baselines, is_compa
 from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._normalised_to import normalised_baselines
+from assay.operators.papers._number_owners import bracketed_owner, level_owner, others_as_subject
 from assay.operators.papers._object_baselines import object_baselines
 from assay.operators.papers._paired_figures import paired_figures
 from assay.operators.papers._passive import passive_comparison
@@ -181,6 +180,9 @@ def attribute(
             if claim.versus_span and claim.versus_span[0] <= owner[1] < claim.versus_span[1]:
                 # "outperforming the FooSpec baseline (1.01x)": FooSpec's own figure, measured against no FooSpec
                 claim.versus, claim.versus_span, claim.versus_source = None, None, None
+        others = others_as_subject(text, sentence[0], claim.start, lang) if claim.subject_source == "primary" else None
+        if others and not (claim.versus and others.lower() in claim.versus.lower()):
+            claim.subject, claim.subject_source = others, "clause"  # "existing systems reach only 5% of peak"
         if claim.subject_source == "primary" and lang == "en":
             coined = unknown_topic(text, sentence[0], claim.start, mentions)
             if coined and coined.lower() not in proposed_names:

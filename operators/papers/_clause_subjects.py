@@ -289,68 +289,21 @@ def unknown_topic(text: str, lo: int, claim_start: int, mentions: MentionIndex) 
             continue
         pair = m.group("pair")
         coined = any(_COINED.fullmatch(m.group(k)) for k in ("a", "b"))
-        if coined and not _other_kind(mentions, m.start("pair"), m.end("pair")) and clause_topic(
+        if coined and not other_kind(mentions, m.start("pair"), m.end("pair")) and clause_topic(
             text, Mention(m.start(), m.end(), pair, "system", pair, 0.5, "rule"), lo, claim_start
         ):
             return pair
     for m in _COINED.finditer(text, lo, claim_start):
         name = m.group("n")
-        if not acceptable(name) or _other_kind(mentions, m.start(), m.end()):
+        if not acceptable(name) or other_kind(mentions, m.start(), m.end()):
             continue
         if clause_topic(text, Mention(m.start(), m.end(), name, "system", name, 0.5, "rule"), lo, claim_start):
             return name
     return None
 
 
-def _other_kind(mentions: MentionIndex, start: int, end: int) -> bool:
+def other_kind(mentions: MentionIndex, start: int, end: int) -> bool:
     return any(m.type not in ("system", "method") for m in mentions.overlapping(start, end))
-
-
-# "accuracy is 38.5% for DenseTune, 39.1% for SlimTune-r4": the name right after a level's number, joined by
-# "for"; up to three capitalised words ("Full FT"), then the clause goes on or ends.
-_FOR_NAME = re.compile(
-    rf"(?:\s*(?:\$|\*\*|\)))?\s+for\s+(?:the\s+)?(?P<n>{_NAME}(?:\s+{_NAME}){{0,2}})"
-    r"(?=\s*(?:[,.;:)]|$)|\s+(?:and|at|on|in|with|versus|vs\.?|while|but|under|after|before)\b)"
-)
-# The number is a change ("by 30% for X": the clause's actor changed it, X is where) or a bound's comparison.
-_BY_BEFORE = re.compile(r"\bby\s+(?:up\s+to\s+|about\s+|nearly\s+|almost\s+|over\s+|more\s+than\s+)?\$?\s*$", re.I)
-
-
-def level_owner(text: str, claim_start: int, claim_end: int, mentions: MentionIndex) -> tuple[str, int] | None:
-    """The name a level's number is given to by "for" right after it ("exact match is 38.5% for DenseTune and
-    40.2% for SlimTune-r8" -> DenseTune, SlimTune-r8), with its offset: the number belongs to that system, not
-    to the paper's. Not after "by" (a change the clause's actor made, "by 30% for DenseTune" says where), not
-    a name a list types as something else (a model, a device), and read for shares and levels only (the
-    caller's): a multiple "for" a name ("1.7x for Kimi-K2") names the workload it was measured on."""
-    if _BY_BEFORE.search(text, max(0, claim_start - 30), claim_start):
-        return None
-    m = _FOR_NAME.match(text, claim_end)
-    if not m:
-        return None
-    name = m.group("n")
-    if not all(acceptable(w) or w.isupper() for w in name.split()) or _other_kind(mentions, m.start("n"), m.end("n")):
-        return None
-    return name, m.start("n")
-
-
-# "outperforming the FooSpec baseline (1.01x)", "DeepSpeed (1.3x) and Megatron (1.1x)": a name, a noun saying
-# what it is at most, then a bracket that holds the number alone.
-_NAME_BEFORE_BRACKET = re.compile(
-    rf"(?<![\w-])(?P<n>{_NAME}(?:\s+{_NAME}){{0,2}})(?:\s+(?:baseline|system|scheduler|approach|method|variant|"
-    r"version|oracle|kernel|library|compiler))?\s*\(\s*(?:~|≈|about\s+)?$"
-)
-
-
-def bracketed_owner(text: str, claim_start: int, claim_end: int, mentions: MentionIndex) -> tuple[str, int] | None:
-    """The name a number alone in brackets follows ("the FooSpec baseline (1.01x)" -> FooSpec), with its offset:
-    the figure is that system's, whoever the clause is about. Not a name a list types as something else."""
-    m = _NAME_BEFORE_BRACKET.search(text, max(0, claim_start - 80), claim_start)
-    if not m or not re.match(r"\s*\)", text[claim_end : claim_end + 4]):
-        return None
-    name = m.group("n")
-    if not all(acceptable(w) or w.isupper() for w in name.split()) or _other_kind(mentions, m.start("n"), m.end("n")):
-        return None
-    return name, m.start("n")
 
 
 # A gerund that takes a component away ("Removing frequency scaling results in ...") or puts it in ("Enabling

@@ -33,3 +33,18 @@ def test_a_chinese_share_of_the_peak_is_measured_against_the_peak():
     assert versus[12.0] == "现有系统"
     assert versus[6.0] == "峰值"
     assert versus[4.0] == "这些机器所能达到的最大效率"
+
+
+def test_a_class_of_other_systems_opening_the_clause_is_its_subject():
+    text = _EN + (
+        "Existing systems achieve less than 5% of the peak.\n"
+        "Even with such resources, existing open-source frameworks typically reach less than 7% of the peak.\n"
+        "Quill is 1.5x faster than existing systems.\n"
+    )
+    subjects = {value: s for value, s, _ in _claims(text)}
+    assert subjects == {5.0: "Existing systems", 7.0: "existing open-source frameworks", 1.5: "Quill"}
+
+
+def test_a_chinese_class_of_other_systems_opening_the_clause_is_its_subject():
+    text = "# Quill：内核特化\n\n我们提出 Quill，一个内核特化编译器。\n\n即使有了这样的资源，现有的开源系统的训练效率通常还不到峰值的4%。\n"
+    assert _claims(text, "/x.md") == [(4.0, "现有的开源系统", "峰值")]
