@@ -1,6 +1,10 @@
 """Names of the systems a paper proposes: "we propose X", "X, a ... framework", "X is a ... system",
 "called X", "our ... framework, X", "X (ours)", a title "X: ...", "我们提出了X", "X，这是一个...", and names a
-text keeps repeating; not what a sentence credits to another work (``_ownership``)."""
+text keeps repeating; not what a sentence credits to another work (``_ownership``) or an apposition describes as
+someone else's ("X, a state-of-the-art library widely used in ...").
+
+Why one module: every kind of evidence adds to one table of candidates with its weight and kind (``add``), and
+the kinds are read in one pass whose order decides which kind a name is kept under."""
 
 from __future__ import annotations
 
@@ -76,6 +80,13 @@ _NAME_AT_END = re.compile(rf"(?<![A-Za-z0-9-])(?P<n>{_NAME})[)）]?$")
 # A Chinese name opening its sentence and the Latin name in brackets after it ("飞轮（FlyWheel）").
 _ZH_NAME_BEFORE = re.compile(r"(?:^|[\n。！？])\s*[\u4e00-\u9fff]{1,8}[（(]$")
 _SYSTEM_NOUN_AHEAD = re.compile(rf"(?:[\w-]+\s+){{0,8}}?{_SYSTEM_NOUN}\b")
+# What an apposition says of someone else's system: "We targeted FooInfer, a state-of-the-art attention library
+# widely used in ...", "BarDB, a popular ...": one the paper works on or against, not its own.
+_THIRD_PARTY_AHEAD = re.compile(
+    r"[^.;:\n]{0,60}?\b(?:state-of-the-art|widely[- ]used|widely[- ]adopted|popular|existing|well-known|"
+    r"commonly[- ]used|de[- ]facto|industry-standard)\b",
+    re.I,
+)
 
 # The paper calling a name its own: "our open-source training framework, X", "X [9], our framework for ...",
 # "X (ours)"; the words may wrap over a line break.
@@ -230,7 +241,7 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
                 add(name.group("n"), name.start("n"), 0.7, "apposition", whose=True)
         elif _SYSTEM_NOUN_AHEAD.match(text, anchor.end(), anchor.end() + 120) and (
             anchor.group().startswith(",") or _sentence_initial(text, name.start("n"))
-        ):
+        ) and not _THIRD_PARTY_AHEAD.match(text, anchor.end(), anchor.end() + 120):
             add(name.group("n"), name.start("n"), 0.7, "apposition", whose=True)
     for name, start in _installed_names(text):
         # a README's or a post's ``pip install lmdeploy``: the package it installs is what it is about

@@ -20,7 +20,11 @@ table itself says more:
   against.
 
 The claim keeps its text and span (the cell); its provenance (``notes``) names the table's caption and
-row, so a reader can find where it came from.
+row, so a reader can find where it came from. A table whose corner names its columns as settings (``Config``)
+over rows of measures lists no systems across.
+
+Why one module: a cell's subject and its baseline are read from the same axis decision (which axis lists the
+systems decides both whose result and against what), over the same header, labels and caption.
 """
 
 from __future__ import annotations
@@ -264,7 +268,7 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str], columns
     labels = _labels(row, cell.column)
     # a row labelled on two levels ("GPT-3 | FooSys | 14.7"): the level that names a system
     label = next((x for x in labels if _named(x, owned, systems)), labels[0] if labels else "")
-    head_ok = bool(head) and _is_name(head) and not _measure(head)
+    head_ok = bool(head) and _is_name(head) and not _measure(head) and not _settings_across(table)
     label_ok = bool(label) and _is_name(label) and not _measure(label)
     ours = _named_in(table.caption, owned) if _COMPARES.search(table.caption) else None
     for whole in (True, False):
@@ -294,6 +298,23 @@ def _subject(cell: Cell, owned: dict[str, str], systems: dict[str, str], columns
     if label_ok and _among_systems(table, cell.column, label, owned, systems):
         return label, "rows"  # "AMOS | 64%" under "cuBLAS | 78%" and "rocBLAS | 46%": a system the table lists
     return None, ""
+
+
+#: A header's corner cell that says its columns are settings: ``Config``, ``Model``, ``Batch size``.
+_SETTING_CORNER = re.compile(
+    r"^(?:configs?|configurations?|settings?|setups?|workloads?|models?|datasets?|benchmarks?|batch\s+sizes?|"
+    r"seq(?:uence)?\s+len(?:gth)?s?)\b",
+    re.I,
+)
+
+
+def _settings_across(table: Table) -> bool:
+    """Whether the columns are settings, not systems: the corner names a kind of setting and every row's label
+    names a measure (``Config | Llama (32, 32, 128) | ...`` over ``Binary Size (MB)`` and ``Reduction Ratio``)."""
+    labels = [r[0] for r in table.rows if r and r[0].strip()]
+    return bool(labels and table.header and _SETTING_CORNER.match(_who(table.header[0]) or "")) and all(
+        _measure(x) for x in labels
+    )
 
 
 def _among_systems(table: Table, column: int, label: str, owned: dict[str, str], systems: dict[str, str]) -> bool:
