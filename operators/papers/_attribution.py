@@ -58,6 +58,7 @@ from assay.operators.papers._sentences import sentence_at
 from assay.operators.papers._settings import baseline_region, candidates, claim_settings, clause_of
 from assay.operators.papers._stacked_rows import stacked_row_label
 from assay.operators.papers._subjects import not_its_own_baseline, subject_by_rules
+from assay.operators.papers._table_read import cell_context
 
 _LIST_GAP = re.compile(r"^[\s,，、;；]*(?:and|和|与|及|以及|or)?[\s,，、]*$", re.I)
 # Between two claims, what makes them separate statements rather than coordinated ones ("an 8x increase in
@@ -404,9 +405,18 @@ def _fields(
         )
         if sentence not in found:
             found[sentence] = candidates(text, sentence, mentions)
-        claim.fields = claim_settings(
-            text, claim, found[sentence], baselines.get(sentence, []) + own, earlier, clause, mentions
-        )
+        here = found[sentence]
+        cell = cell_context(text, claim.start, claim.end)
+        if cell:  # a table's cell: of the settings the table writes, only its own label's and header's
+            spans, (top, bottom), caption = cell
+            here = {
+                field: [f for f in values if not top <= f[0] < bottom or any(a <= f[0] and f[1] <= b for a, b in spans)]
+                for field, values in here.items()
+            }
+        claim.fields = claim_settings(text, claim, here, baselines.get(sentence, []) + own, earlier, clause, mentions)
+        if cell and caption:  # what the caption states holds for every cell the cell does not name itself
+            stated = claim_settings(text, claim, candidates(text, caption, mentions), mentions=mentions)
+            claim.fields.update({k: v for k, v in stated.items() if claim.fields.get(k) is None and v is not None})
 
 
 def _paragraph_before(

@@ -122,3 +122,70 @@ def _read_table(text: str, top: int) -> Table | None:
     if below and not CAPTION.match(caption):
         caption = below
     return Table(header, caption, rows)
+
+
+def cell_context(
+    text: str, start: int, end: int
+) -> tuple[list[tuple[int, int]], tuple[int, int], tuple[int, int] | None] | None:
+    """For a number filling a table cell: the spans of what names its cell (the row's label, the column's
+    header cell), the span of the whole table, from its top row to its last, and its caption's paragraph
+    (above or below it, None without one); None outside a table. A setting (a model, a GPU count) written in
+    the table is the cell's only where its own label or header writes it, not where another column's does;
+    the caption's holds for every cell."""
+    lo = text.rfind("\n", 0, start) + 1
+    hi = text.find("\n", end)
+    hi = len(text) if hi < 0 else hi
+    line = text[lo:hi]
+    if CELL_SEP not in line:
+        return None
+    column = _column_at(line, start - lo)
+    if column is None:
+        return None
+    label = (lo, lo + len(line.split(CELL_SEP)[0]))
+    top = _table_top(text, lo)
+    spans = [label]
+    if top < lo:
+        head_end = text.find("\n", top)
+        head = _cell_span(text[top:head_end], column)
+        if head is not None:
+            spans.append((top + head[0], top + head[1]))
+    bottom = hi
+    while bottom < len(text):
+        nxt = text.find("\n", bottom + 1)
+        nxt = len(text) if nxt < 0 else nxt
+        if CELL_SEP not in text[bottom + 1 : nxt]:
+            break
+        bottom = nxt
+    return spans, (top, bottom), _caption_span(text, top, bottom)
+
+
+def _caption_span(text: str, top: int, bottom: int) -> tuple[int, int] | None:
+    """The paragraph of the table's caption (``caption_above``/``caption_below``), as a span of the text."""
+    if caption_above(text, top):
+        head = text[:top].rstrip("\n")
+        return max(0, head.rfind("\n\n") + 2 if "\n\n" in head else 0), len(head)
+    if caption_below(text, bottom):
+        at = len(text[:bottom]) + len(text[bottom:]) - len(text[bottom:].lstrip("\n"))
+        stop = text.find("\n\n", at)
+        return at, len(text) if stop < 0 else stop
+    return None
+
+
+def _column_at(line: str, at: int) -> int | None:
+    """Which cell of a row's line the offset ``at`` falls in."""
+    offset = 0
+    for j, cell in enumerate(line.split(CELL_SEP)):
+        if offset <= at < offset + len(cell):
+            return j
+        offset += len(cell) + len(CELL_SEP)
+    return None
+
+
+def _cell_span(line: str, column: int) -> tuple[int, int] | None:
+    """The offsets of a line's ``column``-th cell, if it has one."""
+    offset = 0
+    for j, cell in enumerate(line.split(CELL_SEP)):
+        if j == column:
+            return offset, offset + len(cell)
+        offset += len(cell) + len(CELL_SEP)
+    return None

@@ -146,6 +146,9 @@ def attribute_cells(
             references.append(claim)  # the baseline's own 1.00x in its column: the normalisation, no result (P8)
             continue
         subject, axis = _subject(cell, owned, systems, columns)
+        if axis == "rows" and _reference_row(table, cell.row, cell.column):
+            references.append(claim)  # the baseline's own row of 1.00x: the normalisation, no result (P8)
+            continue
         if subject is not None:
             claim.subject, claim.subject_source = subject, "table"
         elif (model := _caption_model(table.caption, owned)) is not None:
@@ -222,6 +225,18 @@ def _reference_cell(table: Table, row: list[str], column: int) -> bool:
     if not _column_of_units(table, column):
         return False
     return any(j not in (0, column) and _RATIO_CELL.match(v.strip("*_ ")) and not _unit(v) for j, v in enumerate(row))
+
+
+def _reference_row(table: Table, row: int, column: int) -> bool:
+    """Whether a row of systems is the reference the others are normalised to: every figure of it is the unit
+    (``Megatron-LM | 1.00x | 1.00x``), and another row has a figure in the same column that is not."""
+    cells = [c for c in table.rows[row][1:] if any(ch.isdigit() for ch in c)]
+    if not cells or not all(_unit(c) for c in cells):
+        return False
+    return any(
+        other != row and column < len(r) and any(ch.isdigit() for ch in r[column]) and not _unit(r[column])
+        for other, r in enumerate(table.rows)
+    )
 
 
 #: A cell that is a ratio and nothing else (``1.36x``, ``0.95×``).
