@@ -121,6 +121,9 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
         ),
     ),
     (("百分之",), re.compile(rf"百分之(?P<pnum>{NUMBER}|{ZH_NUMBER})")),
+    # A multiple signed first: "79 ± 1 (x1.46)", "the speedup of only x3.3", "up to x9.7" (no lane count: "x16 PCIe")
+    (("(x", "(×", "（x", "（×", "up to x", "up from x", "speedup of", "speed-up of"), re.compile(
+        r"(?:[(（][ \t]*|\b(?:speed-?ups?[ \t]+of[ \t]+(?:(?:only|about|nearly|up[ \t]+to)[ \t]+)?|up[ \t]+(?:to|from)[ \t]+))[xX×][ \t]?(?P<pxnum>\d+(?:\.\d+)?)(?![\w.])", re.I)),
     # "cuts the cost by half", "减半": a 50 % reduction.
     (
         ("half", "halv", "减半", "一半"),
@@ -423,16 +426,13 @@ def _claim(text: str, m: _Match) -> Claim | None:
         return Claim(
             m.start(group), m.end(group), m.group(group), "%", value=50.0, confidence=0.7, shape="half"
         )
-    for group, unit, confidence, shape in (
-        ("fnum", "x", 0.85, "factor"),
-        ("snum", "x", 0.8, "speedup"),
-        ("pnum", "%", 0.85, "zh_percent"),
-    ):
+    for group, unit, confidence, shape in (("fnum", "x", 0.85, "factor"), ("snum", "x", 0.8, "speedup"),
+                                           ("pxnum", "x", 0.8, "factor"), ("pnum", "%", 0.85, "zh_percent")):
         if m.group(group):
             number = m.group(group)
             if group == "fnum" and re.match(r"[x×](?![\w])", text[end : end + 2]):
                 end += 1  # "by a factor of 1.34x": the sign written again is the claim's, not a variable after it
-            span = (m.start(group), end) if group == "snum" else (start, end)
+            span = (m.start(group), end) if group == "snum" else (m.start(group) - 1, end) if group == "pxnum" else (start, end)
             if group == "fnum" and not_a_result(text, start, end, "x"):  # "if it drops by a factor of 10"
                 return None
             return Claim(

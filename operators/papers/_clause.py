@@ -29,7 +29,7 @@ from assay.operators.papers._figure_text import (
     torn_decimal,
 )
 from assay.operators.papers._numbers import parse_number
-from assay.operators.papers._table_compare import column_header, comparing_column
+from assay.operators.papers._table_compare import MULTIPLE_HEAD, column_header, comparing_column
 from assay.operators.papers._table_units import (
     BARE_CELL,
     SPREAD_AT,
@@ -278,8 +278,10 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
         # a quotient of the row's own figures is a restatement, and a column holding the unit a series
         # normalised to one setting, unless its header says what it sets against what ("A vs B"): then it is
         # the comparison the table was drawn for, row by row
-        if comparing_column(text, lo, column) or _AGAINST_A_NAME.search(column_header(text, lo, column)):
-            # "A vs B", "Speedup over DP": the column sets each setting's run against what the header names
+        head = column_header(text, lo, column)
+        if comparing_column(text, lo, column) or _AGAINST_A_NAME.search(head) or MULTIPLE_HEAD.search(head):
+            # "A vs B", "Speedup over DP": the column sets each setting's run against what the header names;
+            # a "Speed-up" column is the table's result, the quotient of the times beside it as it should be
             return results
         return results and not _quotient(row_cells, column, unit) and not _normalised(text, lo, column)
     return unit == "x" or results

@@ -33,7 +33,9 @@ _SETTING_AFTER = re.compile(
     rf"^[ \t]+(?:(?:(?:the|its|their|our)[ \t]+)?{_SETTING_DOUBLED}\b|in[ \t]+(?:size|number|count|length)\b)", re.I
 )
 # The verb in -s takes an object ("doubles the users served"); with none, the word is a noun ("data triples, ...").
-_OBJECT_AFTER = re.compile(r"[ \t]+(?!(?:of|and|or|in|with|using|for|to|from|that|which)\b)[A-Za-z]")
+_OBJECT_AFTER = re.compile(r"[ \t\n]+(?!(?:of|and|or|in|with|using|for|to|from|that|which|are|were)\b)[A-Za-z]")
+# The noun, not the verb: "100 triples are used", "consists of triples of (x, y, D)", "the doubles".
+_NOUN_BEFORE = re.compile(r"(?:\b(?:of|the|these|those|such|all|each|many|\d+)[ \t\n]+)$", re.I)
 _ACTOR_BEFORE = re.compile(r"\b(?:we|I|you|they|to|should|must|would)[ \t]+(?:\w+ly[ \t]+)?$", re.I)
 
 
@@ -47,6 +49,7 @@ def multiplied(text: str, span: tuple[int, int], verb: str) -> float | None:
         or _SETTING_BEFORE.search(text, max(0, start - 40), start)
         or _SETTING_AFTER.match(text[end : end + 60])
         or _ACTOR_BEFORE.search(text, max(0, start - 20), start)
+        or _NOUN_BEFORE.search(text, max(0, start - 12), start)
         or verb.lower().endswith("ing") and not HALVING_RESULT.search(text, max(0, start - 12), start)
         or verb.lower().endswith("es") and not _OBJECT_AFTER.match(text, end)
         or not_a_result(text, start, end, "words")

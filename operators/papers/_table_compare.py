@@ -54,7 +54,7 @@ _CHANGE_HEAD = re.compile(
     re.I,
 )
 #: A change header whose cells are multiples though they print no ``x``: ``Speedup``, ``Speedup (x)``.
-_MULTIPLE_HEAD = re.compile(r"speed-?ups?|加速比|[(\[（]\s*(?:[x×]|倍)\s*[)\]）]", re.I)
+MULTIPLE_HEAD = re.compile(r"speed-?ups?|加速比|[(\[（]\s*(?:[x×]|倍)\s*[)\]）]", re.I)
 _NUMBER = re.compile(r"^\s*[~≈]?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[A-Za-zµ/]+)?\s*$")
 _VALUE = re.compile(r"[-−+]?\s*(?P<n>\d+(?:\.\d+)?)")
 #: Unit brackets and measure names dropped from a figure column's header to leave who measured it.
@@ -82,7 +82,7 @@ def change_pair(header: list[str], row: list[str], column: int) -> tuple[str, st
     """``(subject, baseline)`` for a change cell (``row[column]``) under a header of a measure alone, from the
     two figure columns of its row whose relative change is the cell's value: the later column the subject,
     the earlier its baseline, their headers less units and the words they share (``Old TPOT (ms)`` and
-    ``New TPOT (ms)`` give ``New`` and ``Old``). None where no pair or more than one fits."""
+    ``New TPOT (ms)`` give ``New`` and ``Old``). None where no pair fits, or pairs that fit name other sides."""
     if column >= len(header) or not _CHANGE_HEAD.match(header[column]):
         return None
     value = _VALUE.search(row[column])
@@ -93,7 +93,7 @@ def change_pair(header: list[str], row: list[str], column: int) -> tuple[str, st
     rounding = 0.5 * 10 ** -len(value.group("n").partition(".")[2]) + 1e-9
     figures = [(j, float(m.group("n").replace(",", ""))) for j, c in enumerate(row) if j and j != column
                and j < len(header) and (m := _NUMBER.match(c))]
-    ratio = "x" in row[column].lower() or "×" in row[column] or bool(_MULTIPLE_HEAD.search(header[column]))
+    ratio = "x" in row[column].lower() or "×" in row[column] or bool(MULTIPLE_HEAD.search(header[column]))
     fits = []
     for a, (i, before) in enumerate(figures):
         for j, after in figures[a + 1:]:
@@ -102,10 +102,11 @@ def change_pair(header: list[str], row: list[str], column: int) -> tuple[str, st
             got = max(before, after) / min(before, after) if ratio else abs(after - before) / before * 100
             if abs(got - change) <= max(rounding, 0.01 * change):
                 fits.append((j, i))
-    if len(fits) != 1:
+    # two pairs may fit and name the same sides (a speedup that is both the throughputs' and the times' quotient)
+    named = {(_who(header[j], header[i]), _who(header[i], header[j])) for j, i in fits}
+    if len(named) != 1:
         return None
-    j, i = fits[0]
-    subject, baseline = _who(header[j], header[i]), _who(header[i], header[j])
+    subject, baseline = named.pop()
     return (subject, baseline) if subject and baseline else None
 
 

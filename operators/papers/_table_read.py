@@ -23,6 +23,9 @@ _REACH = 60
 #: a figure writes at most one letter of unit glued to it (``4K``, ``8B``) or a unit in lower case (``10ms``).
 NAMED_BY_A_NUMBER = re.compile(r"^\d+[A-Z][A-Za-z\d-]*[A-Z][A-Za-z\d-]*$")
 _MAX_ROWS = 200
+#: A cell holding a figure and, in brackets after it, its ratio to the baseline's (``79 ± 1 (x1.46)``): the
+#: ratio is the cell's claim.
+_BRACKETED_RATIO = re.compile(r"[\d.,]+(?:\s*±\s*[\d.,]+)?\s*[(（]\s*[x×]?\s*\d+(?:\.\d+)?\s*[x×%]?\s*[)）]")
 
 
 @dataclass
@@ -58,7 +61,7 @@ def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | No
         if offset <= start and end <= offset + len(cell):
             column = j
         offset += len(cell) + len(CELL_SEP)
-    if column is None or not VALUE_CELL.match(cells[column].strip()):
+    if column is None or not (VALUE_CELL.match(cells[column].strip()) or bracketed_ratio(cells[column])):
         return None
     top = _table_top(text, lo)
     table = cache.get(top) if cache is not None and top in cache else _read_table(text, top)
@@ -189,3 +192,8 @@ def _cell_span(line: str, column: int) -> tuple[int, int] | None:
             return offset, offset + len(cell)
         offset += len(cell) + len(CELL_SEP)
     return None
+
+
+def bracketed_ratio(cell: str) -> bool:
+    """Whether a cell holds a figure and its ratio in brackets after it (``79 ± 1 (x1.46)``)."""
+    return bool(_BRACKETED_RATIO.fullmatch(cell.strip()))

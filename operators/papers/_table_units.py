@@ -220,8 +220,14 @@ def header_row(text: str, row_start: int) -> str:
 
 def header_line(line: str) -> str:
     """A header row whose first cell is empty as the PDF reader leaves it, its lines stripped (``| Speedup |
-    Memory``), given back that cell (`` | Speedup | Memory``), so its cells stand over the rows' cells."""
+    Memory``), given back that cell (`` | Speedup | Memory``), so its cells stand over the rows' cells; the arrows
+    that say which way is better (``Speed-up ↑``, ``Time (sec) ↓``) left out, as no word of what a column is."""
+    line = _BETTER_ARROW.sub("", line)
     return f" {line}" if line.startswith(CELL_SEP.lstrip()) else line
+
+
+#: An arrow after a header's words saying which way is better, bare or in brackets.
+_BETTER_ARROW = re.compile(r"[ \t]*(?:[(（][ \t]*[↑↓⇑⇓][ \t]*[)）]|[↑↓⇑⇓])")
 
 
 def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str]]:

@@ -36,7 +36,7 @@ from assay.operators.papers._ablation import measured_both_ways
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention
 from assay.operators.papers._table_compare import by_layout, row_label
-from assay.operators.papers._table_read import Cell, Table, cell_of
+from assay.operators.papers._table_read import Cell, Table, bracketed_ratio, cell_of
 from assay.operators.papers._table_settings import swept_setting
 from assay.operators.papers._table_systems import ColumnNames
 from assay.operators.papers._table_units import VALUE_CELL, setting_cell
@@ -121,6 +121,7 @@ def attribute_cells(
     tables: dict[int, Table | None] = {}
     references: list[Claim] = []
     columns = ColumnNames.of(text, mentions, own)
+    notation: tuple[str, str | None] | None = None  # what a caption said bracketed ratios are, for later tables
     for claim in claims:
         if not claim.is_ratio:
             continue
@@ -151,6 +152,15 @@ def attribute_cells(
             continue
         if subject is not None:
             claim.subject, claim.subject_source = subject, "table"
+        elif (measured := _caption_speedup_of(table.caption)) is not None:
+            # "The numbers in () show the speedup of onednn-almo over onednn-base": the ratios are that one's
+            claim.subject, claim.subject_source = own[0] if measured.lower() in ("ours", "our system") and own else measured, "table"
+            notation = (claim.subject, _baseline(cell, "", owned, systems, caption=True))
+        elif notation and bracketed_ratio(table.rows[cell.row][cell.column]):
+            # a later table in the notation a caption defined ("the numbers in () show ...") keeps its meaning
+            claim.subject, claim.subject_source = notation[0], "table"
+            if notation[1] and not _baseline(cell, axis, owned, systems, caption=True):
+                claim.versus, claim.versus_span, claim.versus_source = notation[1], None, "table"
         elif (model := _caption_model(table.caption, owned)) is not None:
             # a table characterising a workload ("Characteristics of ... for the FooNet model"), naming no
             # system: its figures are the model's
@@ -321,6 +331,20 @@ _SETTING_CORNER = re.compile(
     r"seq(?:uence)?\s+len(?:gth)?s?)\b",
     re.I,
 )
+
+
+#: A caption naming whose speedup over what its ratios are: "the speedup of onednn-almo over onednn-base".
+_SPEEDUP_OF = re.compile(
+    r"\bspeed-?ups?\s+of\s+(?:the\s+)?(?P<s>(?!the\b|each\b|all\b)[A-Za-z][\w.+-]*(?:\s+system)?)\s+"
+    r"(?:over|against|relative\s+to|compared\s+(?:to|with)|vs\.?)\s",
+    re.I,
+)
+
+
+def _caption_speedup_of(caption: str) -> str | None:
+    """The system a caption says the table's ratios are the speedups of (``_SPEEDUP_OF``), else None."""
+    m = _SPEEDUP_OF.search(caption)
+    return m.group("s") if m else None
 
 
 def _settings_across(table: Table) -> bool:

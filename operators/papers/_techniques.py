@@ -40,7 +40,9 @@ _FUNCTION = frozenset(
 )
 _NOT_HEADS = frozenset(
     "analysis study survey evaluation characterization characterisation overview way ways idea ideas set number "
-    "series range variety result results question questions paper work".split()
+    "series range variety result results question questions paper work "
+    # what a paper reports of its measurements ("we also present the standard deviation where it was high")
+    "deviation deviations variance mean means median average averages breakdown numbers figures data".split()
 )
 
 
