@@ -115,4 +115,9 @@ SPEECH_RL_ROWS: tuple[Marker, ...] = (
     Marker("MATLAB", r"^Training with TRAIN[A-Z]+(?:\.$| completed: )|^Epoch \d+/\d+, Time [\d.]+, Performance "
            r"|^Training on (?:single|multiple) (?:CPU|GPU)s?\.|^\|\s*Epoch\s*\|\s*Iteration\s*\|\s*Time Elapsed",
            "Epoch 40/500, Time 2.31, Performance 0.0412/0, Gradient 0.0871/1e-07, Mu 0.0001/1e+10"),
+    # DeepXDE's training display: its header row, the summary of the best step, and its timing decorator's
+    # ``'compile' took 0.5 s`` (lululxvi/deepxde deepxde/display.py TrainingDisplay, deepxde/utils timing)
+    Marker("DeepXDE", r"^Step\s+Train loss\s+Test loss\s+Test metric\s*$|^Best model at step \d+:$"
+           r"|^'(?:compile|train|restore)' took [\d.]+ s",
+           "Step      Train loss              Test loss               Test metric"),
 )

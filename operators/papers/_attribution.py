@@ -387,6 +387,7 @@ def _fields(
     figure in any baseline phrase of the sentence belongs to that baseline."""
     baselines: dict[tuple[int, int], list[tuple[int, int]]] = {}
     found: dict[tuple[int, int], dict[str, Any]] = {}  # the candidates of each sentence, read once
+    tables: dict[int, Any] = {}  # each table's end and caption, by its top (``cell_context``)
     for claim in claims:
         region = baseline_region(text, claim.versus_span, mentions)
         if region and claim.sentence:
@@ -406,7 +407,7 @@ def _fields(
         if sentence not in found:
             found[sentence] = candidates(text, sentence, mentions)
         here = found[sentence]
-        cell = cell_context(text, claim.start, claim.end)
+        cell = cell_context(text, claim.start, claim.end, tables)
         if cell:  # a table's cell: of the settings the table writes, only its own label's and header's
             spans, (top, bottom), caption = cell
             here = {

@@ -30,7 +30,11 @@ def level_owner(text: str, claim_start: int, claim_end: int, mentions: MentionIn
     caller's): a multiple "for" a name ("1.7x for Kimi-K2") names the workload it was measured on."""
     if _BY_BEFORE.search(text, max(0, claim_start - 30), claim_start):
         return None
-    m = _FOR_NAME.match(text, claim_end)
+    return _named_owner(_FOR_NAME.match(text, claim_end), mentions)
+
+
+def _named_owner(m: re.Match[str] | None, mentions: MentionIndex) -> tuple[str, int] | None:
+    """The name a match found (group ``n``) with its offset, where it could be a system's (no model or device)."""
     if not m:
         return None
     name = m.group("n")
@@ -50,13 +54,9 @@ _NAME_BEFORE_BRACKET = re.compile(
 def bracketed_owner(text: str, claim_start: int, claim_end: int, mentions: MentionIndex) -> tuple[str, int] | None:
     """The name a number alone in brackets follows ("the FooSpec baseline (1.01x)" -> FooSpec), with its offset:
     the figure is that system's, whoever the clause is about. Not a name a list types as something else."""
-    m = _NAME_BEFORE_BRACKET.search(text, max(0, claim_start - 80), claim_start)
-    if not m or not re.match(r"\s*\)", text[claim_end : claim_end + 4]):
+    if not re.match(r"\s*\)", text[claim_end : claim_end + 4]):
         return None
-    name = m.group("n")
-    if not all(acceptable(w) or w.isupper() for w in name.split()) or other_kind(mentions, m.start("n"), m.end("n")):
-        return None
-    return name, m.start("n")
+    return _named_owner(_NAME_BEFORE_BRACKET.search(text, max(0, claim_start - 80), claim_start), mentions)
 
 
 # A clause whose subject is the systems the paper is set against, named as a class, not by name: "existing

@@ -50,10 +50,7 @@ class Cell:
 def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | None = None) -> Cell | None:
     """The table cell a claim at ``start:end`` fills on its own, with its table; None outside a table or
     when the number is only part of a cell's text."""
-    lo = text.rfind("\n", 0, start) + 1
-    hi = text.find("\n", end)
-    hi = len(text) if hi < 0 else hi
-    line = text[lo:hi]
+    lo, hi, line = _row_line(text, start, end)
     if CELL_SEP not in line:
         return None
     offset, column, cells = lo, None, line.split(CELL_SEP)
@@ -72,6 +69,14 @@ def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | No
     stripped = [c.strip() for c in cells]
     row = next((i for i, r in enumerate(table.rows) if r == stripped), None)
     return None if row is None else Cell(table, row, column, (lo, hi))
+
+
+def _row_line(text: str, start: int, end: int) -> tuple[int, int, str]:
+    """The start, end and text of the line holding ``text[start:end]``."""
+    lo = text.rfind("\n", 0, start) + 1
+    hi = text.find("\n", end)
+    hi = len(text) if hi < 0 else hi
+    return lo, hi, text[lo:hi]
 
 
 def _lines_around(text: str, at: int) -> tuple[int, str]:
@@ -128,17 +133,15 @@ def _read_table(text: str, top: int) -> Table | None:
 
 
 def cell_context(
-    text: str, start: int, end: int
+    text: str, start: int, end: int, cache: dict[int, tuple[int, tuple[int, int] | None]] | None = None
 ) -> tuple[list[tuple[int, int]], tuple[int, int], tuple[int, int] | None] | None:
     """For a number filling a table cell: the spans of what names its cell (the row's label, the column's
     header cell), the span of the whole table, from its top row to its last, and its caption's paragraph
-    (above or below it, None without one); None outside a table. A setting (a model, a GPU count) written in
+    (above or below it, None without one); None outside a table. ``cache``: each table's end and caption by its
+    top, for the cells of one text. A setting (a model, a GPU count) written in
     the table is the cell's only where its own label or header writes it, not where another column's does;
     the caption's holds for every cell."""
-    lo = text.rfind("\n", 0, start) + 1
-    hi = text.find("\n", end)
-    hi = len(text) if hi < 0 else hi
-    line = text[lo:hi]
+    lo, hi, line = _row_line(text, start, end)
     if CELL_SEP not in line:
         return None
     column = _column_at(line, start - lo)
@@ -152,6 +155,9 @@ def cell_context(
         head = _cell_span(text[top:head_end], column)
         if head is not None:
             spans.append((top + head[0], top + head[1]))
+    if cache is not None and top in cache:  # (each table's end and caption read once, not once per cell)
+        bottom, caption = cache[top]
+        return spans, (top, bottom), caption
     bottom = hi
     while bottom < len(text):
         nxt = text.find("\n", bottom + 1)
@@ -159,7 +165,10 @@ def cell_context(
         if CELL_SEP not in text[bottom + 1 : nxt]:
             break
         bottom = nxt
-    return spans, (top, bottom), _caption_span(text, top, bottom)
+    caption = _caption_span(text, top, bottom)
+    if cache is not None:
+        cache[top] = (bottom, caption)
+    return spans, (top, bottom), caption
 
 
 def _caption_span(text: str, top: int, bottom: int) -> tuple[int, int] | None:
