@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.operators.papers._changes import keep_ends, merge_changes
 from assay.operators.papers._clause import not_a_result
 from assay.operators.papers._list_measures import listed_before
 from assay.operators.papers._multiplied import (
@@ -258,23 +259,9 @@ _FOLD_NOT_CLAIM = re.compile(r"[ \t-]*(?:cross|cv\b|validation)", re.IGNORECASE)
 _ZH_VERB_BEFORE = re.compile(
     r"(?:提高|提升|加速|加快|快|减少|降低|增加|增长|达到|高达|最高|缩短|节省|扩大|改善|优于|超过|了|至|到|约|近|达)$"
 )
-# "rises to 85% from 41%", "从41%提高到85%": the earlier value is where the change started, not a claim.
-_TO_FROM_GAP = re.compile(r"^[ \t]+from[ \t]+$", re.IGNORECASE)
 #: A number right after a plus-minus sign that follows a figure is that figure's spread ("41.2% ± 1.3%"); a
 #: tolerance standing alone ("within ±1%") is a figure of its own.
 _SPREAD_BEFORE = re.compile(r"\d\s*[%％x×]?\s*(?:±|\+/-)\s*$")
-# "from a 0.95x slowdown to a 1.03x speedup", "从0.95倍的减速到1.03倍的加速": ratios with words between the
-# ends, one range.
-_RATIO_FROM = re.compile(r"(?:\bfrom[ \t]+(?:an?[ \t]+)?|从[ \t]*)$", re.I)
-_RATIO_TO_GAP = re.compile(
-    r"^[ \t]*(?:的)?[^\d,.;，。；]{0,30}?(?:\([^)\d]{0,30}\))?[ \t]*(?:\bto[ \t]+(?:an?[ \t]+)?|到|至)[ \t]*$",
-    re.I,
-)
-_ZH_FROM_TO_GAP = re.compile(
-    r"^[ \t]*(?:提高|提升|增加|增长|上升|跃升|攀升|飙升|升|降低|减少|下降|下滑|回落|降|缩短)了?(?:到|至)[ \t]*$"
-)
-#: "从" before a change's first end, an emphasis mark or a blank between them ("从 **8% 跃升至 94%**").
-_ZH_FROM_BEFORE = re.compile(r"从[ \t*_]{0,4}$")
 # A rate followed by these is the setting's link speed ("on 25 Gbps networks"), not a result.
 _RATE_SETTING_AFTER = re.compile(
     r"[ \t-]*(?:\w+[ \t]+)?(?:networks?|links?|ethernet|infiniband|nvlink|roce|interconnects?|nics?|fabric|"
@@ -345,7 +332,7 @@ def find_claims(
         if limit is not None and len(claims) > limit:
             break
     claims.sort(key=lambda c: c.start)
-    return _merge_changes(text, claims)
+    return merge_changes(text, claims)
 
 
 def _column_claims(text: str, lo: int, hi: int, found: list[Claim]) -> list[Claim]:
@@ -354,42 +341,6 @@ def _column_claims(text: str, lo: int, hi: int, found: list[Claim]) -> list[Clai
     taken, shape = {(c.start, c.end) for c in found}, {"%": "pct", "x": "x"}
     cells = [c for c in unit_cells(text, lo, hi) if c[:2] not in taken]
     return [Claim(a, b, n, u, value=parse_number(n), confidence=0.8, shape=shape[u]) for a, b, n, u in cells]
-
-
-def _merge_changes(text: str, claims: list[Claim]) -> list[Claim]:
-    """Fold the start value of a before/after pair into the claim of the value reached."""
-    drop: set[int] = set()
-    for i in range(1, len(claims)):
-        first, second = claims[i - 1], claims[i]
-        if first.unit != second.unit or first.value is None or second.value is None:
-            continue
-        gap = text[first.end : second.start]
-        if (
-            first.unit == "x"
-            and _RATIO_TO_GAP.match(gap)
-            and _RATIO_FROM.search(text, max(0, first.start - 8), first.start)
-        ):
-            first.end, first.text = second.end, text[first.start : second.end]
-            first.value_low, first.value_high = sorted((first.value, second.value))
-            first.value = None
-            drop.add(i)
-        elif _TO_FROM_GAP.match(gap):  # "to 85% from 41%"
-            _keep_ends(first, second.value, second.text)
-            drop.add(i)
-        elif (
-            _ZH_FROM_TO_GAP.match(gap) and _ZH_FROM_BEFORE.search(text, max(0, first.start - 5), first.start)
-        ):  # "从41%提高到85%"
-            _keep_ends(second, first.value, first.text)
-            drop.add(i - 1)
-    return [c for i, c in enumerate(claims) if i not in drop]
-
-
-def _keep_ends(claim: Claim, start_value: float, start_text: str) -> None:
-    """A before/after change keeps both ends: ``value`` is the value reached, ``value_low``/``value_high`` the
-    two ends in order, and the start stays in ``setting`` as written ("from 18%")."""
-    assert claim.value is not None
-    claim.value_low, claim.value_high = sorted((start_value, claim.value))
-    claim.notes.append(f"from {start_text}")
 
 
 def _claim(text: str, m: _Match) -> Claim | None:
@@ -483,7 +434,7 @@ def _claim(text: str, m: _Match) -> Claim | None:
         # both ends kept.
         claim.value = hi
         lo_unit = (m.group("lo_unit") or "").strip()
-        _keep_ends(claim, lo, f"{m.group('lo')}{lo_unit or ('%' if unit == '%' else '')}")
+        keep_ends(claim, lo, f"{m.group('lo')}{lo_unit or ('%' if unit == '%' else '')}")
         return claim
     if hi <= lo:
         # "2-1x" is not a range a paper states; keep the number next to the unit.
@@ -527,7 +478,7 @@ def _duration_claim(text: str, m: _Match) -> Claim | None:
     hi = parse_number(m.group("dhi"))
     lo = parse_number(m.group("dlo")) * _SECONDS[lo_unit] / _SECONDS[unit]
     claim = Claim(start, end, text[start:end], unit, value=hi, confidence=0.8, shape="duration")
-    _keep_ends(claim, lo, f"{m.group('dlo')} {m.group('dlo_unit') or m.group('dunit')}")
+    keep_ends(claim, lo, f"{m.group('dlo')} {m.group('dlo_unit') or m.group('dunit')}")
     return claim
 
 
