@@ -129,7 +129,7 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
     (
         ("half", "halv", "减半", "一半"),
         re.compile(
-            r"\b(?:by|in)[ \t]+(?P<half>half)\b(?!-)|\b(?P<halves>halv(?:es|ed|ing))\b|(?P<zhalf>减半|减少了?一半)",
+            r"\b(?:by|in)[ \t]+(?P<half>half)\b(?!-|[ \t]+(?:precision|floats?|floating)\b)|\b(?P<halves>halv(?:es|ed|ing))\b|(?P<zhalf>减半|减少了?一半)",
             re.I,
         ),
     ),
@@ -221,7 +221,7 @@ _COMPARATIVE_AFTER = re.compile(
     re.IGNORECASE,
 )
 _COMPARATIVE_BEFORE = re.compile(
-    r"(?:\bby|\bup[ \t]+to|\b(?:speed-?ups?|factor|improvements?|gains?|reductions?|increases?|decreases?|"
+    r"(?:\bby|\bup[ \t-]+to|\b(?:speed-?ups?|factor|improvements?|gains?|reductions?|increases?|decreases?|"
     r"accelerations?|slowdowns?)[ \t]+of|\bachiev\w*|\bdeliver\w*|\bprovid\w*|\byield\w*|\bgain\w*|\breach\w*|"
     r"\bspeed[- ]?up|\bimprov\w*|\breduc\w*|\baccelerat\w*)[ \t]+(?:\w+[ \t]+)?$",
     re.IGNORECASE,
