@@ -55,7 +55,14 @@ from assay.operators.papers._pronouns import resolve_pronoun
 from assay.operators.papers._proposals import name_before
 from assay.operators.papers._sections import Structure
 from assay.operators.papers._sentences import sentence_at
-from assay.operators.papers._settings import baseline_region, candidates, claim_settings, clause_of
+from assay.operators.papers._settings import (
+    DIRECTIONS,
+    baseline_region,
+    candidates,
+    claim_settings,
+    clause_of,
+    measure,
+)
 from assay.operators.papers._stacked_rows import stacked_row_label
 from assay.operators.papers._subjects import not_its_own_baseline, subject_by_rules
 from assay.operators.papers._table_read import cell_context
@@ -418,6 +425,10 @@ def _fields(
         if cell and caption:  # what the caption states holds for every cell the cell does not name itself
             stated = claim_settings(text, claim, candidates(text, caption, mentions), mentions=mentions)
             claim.fields.update({k: v for k, v in stated.items() if claim.fields.get(k) is None and v is not None})
+        if cell and claim.fields.get("measure") is None:  # what the column's header, then the caption, measures
+            named = " ".join(text[a:b] for a, b in [*spans[1:], *([caption] if caption else [])])
+            if found_measure := measure(named, claim.unit):
+                claim.fields["measure"], claim.fields["direction"] = found_measure, DIRECTIONS.get(found_measure)
 
 
 def _paragraph_before(

@@ -46,6 +46,8 @@ def test_a_cell_takes_the_model_of_its_own_column_or_row(tmp_path):
 def test_the_caption_states_what_every_cell_ran_on(tmp_path):
     cells = _cells(tmp_path)
     assert (cells[41.0]["gpus"], cells[41.0]["hardware"]) == (64, "A100")
+    # and what it measures, where the cell's own sentence names nothing: model FLOPs utilization
+    assert cells[41.0]["measure"] == "mfu"
 
 
 def test_the_reference_row_of_a_normalised_table_is_no_claim(tmp_path):
