@@ -79,9 +79,17 @@ def others_as_subject(text: str, s_start: int, claim_start: int, lang: str) -> s
     """The class of other systems that opens the number's clause as its subject (``_OTHERS_EN``, ``_OTHERS_ZH``),
     as the text words it: the number is theirs, not the paper's system's."""
     pattern = _OTHERS_ZH if lang == "zh" else _OTHERS_EN
+    # the clause's opening within reach of the number (a sentence of megabytes is not read once per claim); a
+    # window that starts inside the sentence starts with no sentence start ("\n" is none for ``^``)
+    lo = max(s_start, claim_start - _CLAUSE_REACH)
+    window = text[lo:claim_start] if lo == s_start else "\u2060" + text[lo:claim_start]
     found = None
-    for m in pattern.finditer(text[s_start:claim_start]):
+    for m in pattern.finditer(window):
         found = m
-    if found is None or re.search(r"[,;:，；：]", text[s_start + found.end() : claim_start]):
+    if found is None or re.search(r"[,;:，；：]", window[found.end() :]):
         return None
     return re.sub(r"^the\s+", "", found.group("n"), flags=re.I)
+
+
+#: Characters before a number looked at for the clause that opens it.
+_CLAUSE_REACH = 240

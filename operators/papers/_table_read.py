@@ -72,11 +72,20 @@ def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | No
 
 
 def _row_line(text: str, start: int, end: int) -> tuple[int, int, str]:
-    """The start, end and text of the line holding ``text[start:end]``."""
-    lo = text.rfind("\n", 0, start) + 1
-    hi = text.find("\n", end)
-    hi = len(text) if hi < 0 else hi
-    return lo, hi, text[lo:hi]
+    """The start, end and text of the line holding ``text[start:end]``; '' for a line that holds no cell separator
+    or runs longer than a table's row does (``_ROW_REACH`` either side: a megabyte line of prose is not scanned
+    once per claim on it)."""
+    floor, ceiling = max(0, start - _ROW_REACH), min(len(text), end + _ROW_REACH)
+    lo = text.rfind("\n", floor, start) + 1
+    hi = text.find("\n", end, ceiling)
+    if (lo == 0 and floor > 0) or (hi < 0 and ceiling < len(text)):
+        return start, end, ""
+    hi = ceiling if hi < 0 else hi
+    return lo, hi, text[lo:hi] if text.find(CELL_SEP, lo, hi) >= 0 else ""
+
+
+#: Characters a table's row runs at most either side of a number in it.
+_ROW_REACH = 20_000
 
 
 def _lines_around(text: str, at: int) -> tuple[int, str]:
