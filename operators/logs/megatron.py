@@ -1,12 +1,15 @@
 """Megatron-LM and Megatron-DeepSpeed: the ``iteration N/ M | key: value | ...`` line (with or without a
 loss: skipped fp16 warm-up steps print none), validation lines, the ``arguments`` dump, the ``using world
-size`` line, per-rank memory reports and parameter counts."""
+size`` line, per-rank memory reports and parameter counts. Under DeepSpeed's pipeline engine (GPT-NeoX,
+Megatron-DeepSpeed with pipeline stages) each step also prints the engine's ``steps: N loss: X iter time (s):``
+line: it gives the loss of a step whose iteration line printed none (a cut last line, a loss not logged)."""
 
 from __future__ import annotations
 
 import re
 
 import numpy as np
+import pyarrow.compute as pc
 
 from assay.operators.logs._base import LogParser, register_parser
 from assay.operators.logs._bulk import Field, KeyValueLines
@@ -33,6 +36,8 @@ _PARAMS_TOTAL = re.compile(r"Total number of parameters in billions:\s*(?P<b>[\d
 _BUILDING = re.compile(r"building (?P<family>\w+) model")
 _LOAD = re.compile(r"load(?:ing|ed)? checkpoint from .* at iteration\s+(?P<step>\d+)", re.I)
 _DONE = re.compile(r"\[after training is done\]")
+#: DeepSpeed's pipeline engine's per-step line (``deepspeed.PipelineEngine``: ``steps: 2 loss: 1.93 iter time (s):``).
+_PIPE_LOSS = re.compile(r"\bsteps: *(?P<step>\d+) +loss: *(?P<loss>\S+) +iter time \(s\):")
 #: Fields only Megatron-DeepSpeed's iteration line prints (upstream Megatron-LM has none of them).
 _FORK_FIELDS = re.compile(r"iteration\s+\d+\s*/.*\| (?:consumed tokens|actual seqlen|curriculum seqlen|tgs):")
 #: NeMo 2.0's (Megatron core's) training line: ``Training epoch 0, iteration 8/29 | ... | reduced_train_loss: ``
@@ -112,7 +117,7 @@ class MegatronParser(LogParser):
         r"iteration\s+\d+\s*/|validation loss at|^  [A-Za-z_]\w* (?:\.+ | )\S|-- arguments --|"
         r"end of arguments|using world size|building \w+ model|number of parameters on|"
         r"Total number of parameters in billions|memory \(MB\)|after training is done|checkpoint from|"
-        r"DeepSpeed general environment|deepspeed info"
+        r"DeepSpeed general environment|deepspeed info|steps: *\d+ +loss:"
     )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
@@ -125,6 +130,8 @@ class MegatronParser(LogParser):
         self.in_args = False
         self.shards: dict[tuple[int, int], int] = {}
         self.family: str | None = None
+        #: The pipeline engine's losses by step, with their line and rank, for steps whose iteration line has none.
+        self.pipe_losses: dict[int, tuple[float, int, int | None]] = {}
 
     @classmethod
     def sniff(cls, head: str, path: str) -> float:
@@ -173,6 +180,13 @@ class MegatronParser(LogParser):
             m = _MEMORY.search(text)
             if m:
                 self._memory(m, line_no)
+                return
+        if "iter time" in text:
+            m = _PIPE_LOSS.search(text)
+            if m:
+                loss = parse_number(m.group("loss"))
+                if loss is not None:
+                    self.pipe_losses[int(m.group("step"))] = (loss, line_no, rank)
                 return
         if _ARGS_HEADER.search(text):
             self.in_args = True
@@ -245,6 +259,8 @@ class MegatronParser(LogParser):
 
     def finish(self) -> None:
         out = self.out
+        if self.pipe_losses:
+            self._losses_of_the_engine()
         if self.shards and "model_params" not in out.settings:
             out.setting("model_params", sum(self.shards.values()))
         params = out.settings.get("model_params")
@@ -252,3 +268,13 @@ class MegatronParser(LogParser):
             out.setting("model", f"{self.family} {humanise_count(params)}")
         elif self.family:
             out.setting("model_family", self.family)
+
+    def _losses_of_the_engine(self) -> None:
+        """The pipeline engine's loss for each step no iteration line gave one to: the two lines name the same
+        step, so one loss per step, the iteration line's where it printed one."""
+        metrics = self.out.metrics_table()
+        named = metrics.filter(pc.equal(metrics.column("name"), "loss")).column("step").to_pylist()
+        have = set(named)
+        for step, (loss, line_no, rank) in sorted(self.pipe_losses.items()):
+            if step not in have:
+                self.out.metric("loss", step, loss, line_no, rank)
