@@ -185,6 +185,9 @@ EVENTS: tuple[EventRule, ...] = (
               "2023-06-07 08:09:10.111213: F external/xla/service/gpu/gpu_compiler.cc:640] Check failed: ok"),
     EventRule("failure", r"Traceback \(most recent call last\)",
               "╭──────────────── Traceback (most recent call last) ────────────────╮"),
+    # the same first line cut where an excerpt or a dying process's output ends (``Traceback (m``)
+    EventRule("failure", r"^\s*Traceback \((?:m(?:o(?:s(?:t(?: (?:r(?:e(?:c(?:e(?:nt?)?)?)?)?)?)?)?)?)?)?\s*$",
+              "Traceback (mos"),
     EventRule("skipped_step", r"OVERFLOW!|overflow! Skipping|Skipping step|Gradient overflow",
               "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 8192, reducing to 4096"),
     # an overflow monitor that counts the updates it skipped (``Skipped 50 iterations in a row due to Overflow``)
