@@ -104,6 +104,14 @@ SPEECH_RL_ROWS: tuple[Marker, ...] = (
     # (catboost/catboost catboost/libs/logging: '\ttotal: ...', '\tremaining: ...')
     Marker("CatBoost", r"^\d+:\t(?:learn|test): -?[\d.]+[^\n]*\ttotal: [^\t]+\tremaining: ",
            "120:\tlearn: 0.4012311\ttest: 0.4420127\tbest: 0.4401000 (98)\ttotal: 3.21s\tremaining: 23.5s"),
+    # pytorch-tabnet: the fitted model's repr, the device it says it uses, its early-stopping callback's closing
+    # message (dreamquark-ai/tabnet pytorch_tabnet/abstract_model.py: 'Device used : {device}'; callbacks.py
+    # EarlyStopping: 'Early stopping occurred at epoch ... with best_epoch = ... and best_<metric> = ...',
+    # 'Stop training because you reached max_epochs = ...')
+    Marker("TabNet", r"\bTabNet(?:Classifier|Regressor|MultiTaskClassifier|Pretrainer)\(\w+=|^Device used : (?:cuda|cpu|mps)\b"
+           r"|\bEarly stopping occurred at epoch \d+ with best_epoch = \d+ and best_\w+ = "
+           r"|\bStop training because you reached max_epochs = \d+",
+           "Early stopping occurred at epoch 41 with best_epoch = 31 and best_valid_auc = 0.93104"),
     # Deeplearning4j's listeners log under its package (org.deeplearning4j.optimize.listeners), which logback
     # abbreviates to its initials (deeplearning4j/deeplearning4j ScoreIterationListener: 'Score at iteration {} is {}')
     Marker("Deeplearning4j", r"\borg\.deeplearning4j\.|\bo\.d\.o\.l\.\w+Listener\b",
