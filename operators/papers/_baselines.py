@@ -183,8 +183,12 @@ _BARE_COMPARATIVE = re.compile(
 _MULTIPLE_FIRST = re.compile(r"(?:twice|thrice|double|triple|half)\b", re.I)
 _AS_AS = re.compile(rf"\s+as\s+[a-z]+\s+as\s+(?:the\s+)?(?P<v>{_PHRASE}{{2,90}})")
 # "lower than that achieved by X": the pronoun stands for the measure, X is whose it is.
+# ... or "than the model (that) can be trained with X": what X can train, run or serve.
 _REACHED_BY = re.compile(
-    r"(?:that|those)\s+(?:achieved|obtained|reached|attained|measured|delivered)\s+(?:by|with)\s+(?:the\s+|an?\s+)?(?P<v>\S.*)",
+    r"(?:(?:that|those)\s+(?:achieved|obtained|reached|attained|measured|delivered)"
+    r"|(?:the\s+)?(?:largest\s+)?(?:model|models|batch|batches|size|sequence|sequences)\s+(?:(?:that|which)\s+)?"
+    r"(?:(?:can|could)\s+be\s+)?(?:trained|run|served|supported|fitted|fit|handled))"
+    r"\s+(?:by|with|using)\s+(?:the\s+|an?\s+)?(?P<v>\S.*)",
     re.I | re.S,
 )
 # "twice that of X", "3x those of X": what follows a multiple names the system whose figure it multiplies.
