@@ -138,6 +138,8 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
         ("doubl", "tripl", "quadrupl"),
         re.compile(r"\b(?P<multiplies>(?:doubl|tripl|quadrupl)(?:es|ed|ing))\b(?!-)", re.I),
     ),
+    # "推理速度接近翻倍", "吞吐量翻了一番": Chinese says a doubling (翻两番: doubled twice, four times) with its verb
+    (("翻",), re.compile(r"(?P<zmult>翻了?[一两三]番|翻倍)")),
     # "reduces the upload size by up to 1/2", "only half of X's": a share said as a fraction (``_multiplied``)
     (("/", "half"), FRACTION),
     (("倍", "数量级"), re.compile(rf"(?P<znum>{ZH_NUMBER})(?P<zunit>[ \t]*倍|{_OOM})")),
@@ -372,6 +374,8 @@ def _claim(text: str, m: _Match) -> Claim | None:
     if m.group("multiplies"):
         times = multiplied(text, m.span(), m.group("multiplies") or "")
         return Claim(start, end, text[start:end], "x", value=times, confidence=0.7, shape="words") if times else None
+    if m.group("zmult"):
+        return _zh_multiplied(text, m)
     if m.group("half") or m.group("zhalf") or m.group("halves"):
         group = next(g for g in ("half", "halves", "zhalf") if m.group(g))
         return Claim(
@@ -527,6 +531,21 @@ def _chinese_claim(text: str, m: _Match) -> Claim | None:
         elif _ZH_RISES_BEFORE.search(text, max(0, start - 4), start):
             value = 2.0
     return Claim(start, end, text[start:end], unit, value=value, confidence=0.75, shape="zh_numeral")
+
+
+def _zh_multiplied(text: str, m: _Match) -> Claim | None:
+    """A doubling said with 翻 (翻倍, 翻一番: 2x; 翻两番: 4x), unless what doubles is a resource the run was given
+    ("GPU 数量翻倍": a setting that changes, not a result)."""
+    start, end = m.span()
+    if _ZH_SETTING_BEFORE.search(text, max(0, start - 12), start) or not_a_result(text, start, end, "words"):
+        return None
+    said = m.group("zmult")
+    value = 2.0 ** (1 + "一两三".index(said[-2])) if said.endswith("番") else 2.0
+    return Claim(start, end, said, "x", value=value, confidence=0.7, shape="words")
+
+
+#: What doubles before 翻倍 is a setting where it is a resource or a size the run was given.
+_ZH_SETTING_BEFORE = re.compile(r"(?:GPU|卡|节点|机器|批量|批大小|batch[ _]?size|数量|规模|个数)(?:数)?(?:也|都)?(?:接近|几乎|近)?$", re.I)
 
 
 #: Before "一倍": a rise by one whole again (twice as much), or a fall by it (half: "缩短了一倍").

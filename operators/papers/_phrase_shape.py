@@ -150,8 +150,9 @@ SPAN_OVER = re.compile(
 
 # A clause or sentence break in Chinese.
 _ZH_BREAK = re.compile(r"[；;。]")
-# What may follow a Chinese comparison that closes its sentence: a full stop, spaces, a closing bracket.
-_ZH_SENTENCE_END = re.compile(r"[\s。.!?！？)）]*")
+# What may follow a Chinese comparison that closes its sentence: a full stop, spaces, a closing bracket, and links
+# set after a list item's statement ("... 与X相比 [[代码]](https://...) [[博客]](https://...)").
+_ZH_SENTENCE_END = re.compile(r"(?:[\s。.!?！？)）]|\[\[?[^\]\n]{0,40}\]?\]\([^)\s]*\))*")
 
 
 def closes_sentence(text: str, claim_end: int, m: re.Match[str], s_end: int) -> bool:
