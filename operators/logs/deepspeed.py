@@ -24,6 +24,12 @@ _TIMER = re.compile(
     r"CurrSamplesPerSec=(?P<cur>[\d.eE+-]+)(?:, MemAllocated=(?P<mem>[\d.]+)(?P<u1>[KMGT]?B), "
     r"MaxMemAllocated=(?P<maxmem>[\d.]+)(?P<u2>[KMGT]?B))?"
 )
+# The throughput timer of DeepSpeed before 0.3.11 (deepspeed/utils/timer.py ThroughputTimer.stop:
+# '{}/{}, SamplesPerSec={}'.format(epoch_count, local_step_count, avg_samples_per_sec())): the epoch, the step
+# within it (the run's step in epoch 0), the running average of samples per second.
+_OLD_TIMER = re.compile(
+    r"(?m)\[timer\.py:\d+:stop\] (?P<epoch>\d+)/(?P<step>\d+), SamplesPerSec=(?P<avg>[\d.eE+-]+)\s*$"
+)
 _PIPE = re.compile(
     r"\bsteps?: *(?P<step>\d+)(?: */ *(?P<total>\d+))? +loss: *(?P<loss>\S+)(?P<rest>.*?)"
     r"iter time \(s\): *(?P<time>[\d.]+) +samples/sec: *(?P<sps>[\d.]+)"
@@ -61,7 +67,7 @@ class DeepSpeedParser(LogParser):
     framework = "DeepSpeed"
     priority = 5
     interesting = (
-        r"\] step=\d+, skipped=|RunningAvgSamplesPerSec|steps?: *\d+.*loss:.*samples/sec|"
+        r"\] step=\d+, skipped=|RunningAvgSamplesPerSec|SamplesPerSec=|steps?: *\d+.*loss:.*samples/sec|"
         r"Profile Summary at step|"
         r"Flops Profiler|samples/second|FLOPS per GPU|iter latency|params per gpu|^world size:|"
         r"^data parallel size:|^model parallel size:|^batch size per GPU:|config\.py:\d+:print|"
@@ -78,6 +84,8 @@ class DeepSpeedParser(LogParser):
     def sniff(cls, head: str, path: str) -> float:
         if re.search(r"\[Rank \d+\] step=\d+, skipped=\d+", head) or "RunningAvgSamplesPerSec" in head:
             return 0.9
+        if _OLD_TIMER.search(head[:20000]) and "SamplesPerSec" in head:
+            return 0.85
         if re.search(
             r"DeepSpeed info: version=|DeepSpeedEngine configuration|deepspeed\.launcher|"
             r"\[deepspeed\] OVERFLOW|DeepSpeed Flops Profiler",
@@ -103,6 +111,12 @@ class DeepSpeedParser(LogParser):
                 out.metric(
                     "memory_mb", step, memory_mb(float(m.group("maxmem")), m.group("u2")), line_no, rank
                 )
+            return
+        m = _OLD_TIMER.search(text) if "SamplesPerSec=" in text else None
+        if m:
+            step = int(m.group("step"))
+            out.current_step = step
+            out.metric("samples_per_s", step, float(m.group("avg")), line_no, rank)
             return
         m = _PIPE.search(text)
         if m:

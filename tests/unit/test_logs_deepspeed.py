@@ -83,3 +83,25 @@ def test_the_scripts_own_records_and_options_where_the_engine_printed_no_record(
     log = parse_log(str(path))
     assert [s for s, _ in log.series("loss")] == [10, 20, 30, 40]
     assert log.run["micro_batch_size"] == 6
+
+
+def test_the_throughput_timer_of_old_releases_gives_the_steps(tmp_path):
+    # DeepSpeed before 0.3.11 printed '<epoch>/<step>, SamplesPerSec=<avg>' from its timer, and its fp16
+    # optimizer's overflow notice over two lines (the message after a line break)
+    stamp = "[2022-02-03 10:11:{:02d},120] [INFO]"
+    lines = [f"{stamp.format(s)} [timer.py:166:stop] 0/{step}, SamplesPerSec=41.{s}07" for s, step in
+             ((1, 20), (5, 30), (9, 40))]
+    lines += [
+        f"{stamp.format(12)} [fused_optimizer.py:314:_update_scale] ",
+        "Grad overflow on iteration 7",
+        f"{stamp.format(12)} [logging.py:60:log_dist] [Rank 0] Overflow detected. Skipping step. Attempted loss "
+        "scale: 16.0, reducing to 8.0",
+        f"{stamp.format(13)} [timer.py:166:stop] 0/50, SamplesPerSec=40.9925",
+    ]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    parsed = parse_log(path)
+    assert parsed.run["framework"] == "DeepSpeed"
+    assert [step for step, _ in parsed.series("samples_per_s")] == [20, 30, 40, 50]
+    assert [e["kind"] for e in parsed.events] == ["skipped_step"]
+    assert 40 <= parsed.events[0]["step"] <= 50
