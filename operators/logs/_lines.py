@@ -11,8 +11,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 #: A terminal's escape sequence (colours, cursor moves), also as a pager shows it in a pasted excerpt (``less``
-#: prints the escape byte as ``ESC``, ``cat -v`` as ``^[``).
-_ANSI = re.compile(rb"(?:\x1b|ESC|\^\[)\[[0-9;?]*[A-Za-z]")
+#: prints the escape byte as ``ESC``, ``cat -v`` as ``^[``) and as syslog-style collectors store it (rsyslog and
+#: cloud log services write a control byte as ``#`` and its octal code: ``#033``).
+_ANSI = re.compile(rb"(?:\x1b|ESC|\^\[|#033)\[[0-9;?]*[A-Za-z]")
+#: A carriage return stored the same way (``#015``): a progress bar redrawn on one line.
+_ESCAPED_CR = b"#015"
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,9 @@ class PrefixStyle:
 
 PREFIX_STYLES = (
     PrefixStyle("torchrun", re.compile(r"^\[(?:rank|default|worker|trainer)(?P<rank>\d+)\]:")),
-    PrefixStyle("mpirun", re.compile(r"^\[\d+,(?P<rank>\d+)\]<std(?:out|err)>:")),
+    # Open MPI's --tag-output ``[job,rank]<stdout>:``; a launcher may name the rank and add the host
+    # (``[1,mpirank:0,algo-1]<stdout>:``)
+    PrefixStyle("mpirun", re.compile(r"^\[\d+,(?:mpirank:)?(?P<rank>\d+)(?:,[\w.-]+)?\]<std(?:out|err)>:")),
     PrefixStyle("srun", re.compile(r"^\s{0,6}(?P<rank>\d{1,5}): ")),
     PrefixStyle("pdsh", re.compile(r"^(?P<host>[A-Za-z][\w-]*\d[\w.-]*): ")),
 )
@@ -84,7 +89,7 @@ def _without_prefix(lines: pa.Array, style: PrefixStyle) -> pa.Array:
 
 
 def strip_ansi(data: bytes) -> bytes:
-    shown = data.find(b"ESC[") >= 0 or data.find(b"^[[") >= 0
+    shown = data.find(b"ESC[") >= 0 or data.find(b"^[[") >= 0 or data.find(b"#033[") >= 0
     return _ANSI.sub(b"", data) if shown or data.find(b"\x1b") >= 0 else data  # a one-byte find is a memchr
 
 
@@ -107,6 +112,9 @@ def normalize(data: bytes) -> bytes:
         data = _BACKSPACES.sub(b"\r", data)
     if data.find(b"x across cluster]") >= 0:
         data = _RAY_REPEATED.sub(b"", data)
+    if data.find(_ESCAPED_CR) >= 0 and data.count(_ESCAPED_CR) >= 2:
+        # carriage returns a log collector escaped (``#015Epoch 0: 50% 1/2 ...``): the bar's redraws, as ``\r``
+        data = data.replace(_ESCAPED_CR, b"\r")
     if data.find(b"\x00") >= 0:  # a few NULs a crashed node left mid-write: no character of the line
         data = data.replace(b"\x00", b"")
     return data.replace(b"\r\n", b"\n") if data.find(b"\r") >= 0 else data  # (a one-byte find is a memchr)

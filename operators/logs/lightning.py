@@ -23,9 +23,10 @@ from assay.operators.logs._records import bar_draws
 
 #: ``Epoch 0:  50%|#####     | 1/2 [00:00<00:00, 10.00it/s, v_num=0, train_loss=1.23]``; NeMo's bar has a
 #: second colon and no rate: ``Epoch 0: :   1%|    | 10/1000 [00:50<1:22:30, reduced_train_loss=10.40, ...]``.
-#: A bar cut at the terminal's width has no closing bracket (``..., train_loss=3.400, gen_ex``).
+#: A bar cut at the terminal's width has no closing bracket (``..., train_loss=3.400, gen_ex``); one a log collector
+#: stored off a terminal may have lost its drawn part (``Epoch 0:  50% 1/2 [00:00<00:00, loss=2.29, v_num=0]``).
 _BAR = re.compile(
-    r"Epoch (?P<epoch>\d+):[^|\n]*?\d+%\|[^|]*\|\s*(?P<i>\d+)/(?P<n>\d+) \[(?P<post>[^\]\r\n]*)(?P<end>\])?"
+    r"Epoch (?P<epoch>\d+):[^|\n]*?\d+%(?:\|[^|]*\|\s*|[ \t]+)(?P<i>\d+)/(?P<n>\d+) \[(?P<post>[^\]\r\n]*)(?P<end>\])?"
 )
 #: ``key=value`` items of the bar's postfix; NeMo's keys may hold spaces (``train_step_timing in s=4.95``).
 _POSTFIX = re.compile(r"(?:^|,)\s*(?P<key>[A-Za-z_][^=,\]]*?)\s*=\s*(?P<value>[^,\]\s]+)")
@@ -148,13 +149,18 @@ class LightningParser(LogParser):
             m = _BAR.search(segment)
             if m:
                 epoch, i, n = int(m.group("epoch")), int(m.group("i")), int(m.group("n"))
+                if i == 0:
+                    continue  # a bar drawn again at an epoch's start shows the values of the step before it
                 if (epoch, i) != self.last:
                     self.last, self.recorded = (epoch, i), set()
                 # A redraw at the same position repeats its values; only a key new there (the val_loss
                 # shown after validation) is recorded.
-                items = [(p.group("key"), p.group("value")) for p in _POSTFIX.finditer(m.group("post"))]
-                if not m.group("end"):
-                    items = items[:-1]  # the bar was cut: its last value may be cut short (``gen_expr=1``)
+                found = list(_POSTFIX.finditer(m.group("post")))
+                items = [(p.group("key"), p.group("value")) for p in found]
+                if not m.group("end") and found and found[-1].end() == len(m.group("post").rstrip()):
+                    # the bar was cut in its last value, which may be cut short (``gen_expr=1``); one cut in the
+                    # key after it (``loss=2.29, v_nu``) left the value whole
+                    items = items[:-1]
                 # The trainer's own step counter where the bar shows it (NeMo: global_step=9.000), else the
                 # bar's position.
                 printed = next((v for k, v in items if key_slug(k) == "global_step"), None)
