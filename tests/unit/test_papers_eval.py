@@ -121,6 +121,16 @@ def test_values_agree_within_half_a_percent_and_ranges_need_both_ends():
     assert not claims_match({"unit": "x", "value": 7.6}, span)
 
 
+def test_a_change_matches_by_its_two_ends_whatever_value_it_reached():
+    # "falls from 40% to 12%": the gold writes the ends in the text's order, the prediction keeps the value reached
+    change = {"unit": "%", "value_low": 40.0, "value_high": 12.0}
+    assert claims_match({"unit": "%", "value": 12.0, "value_low": 12.0, "value_high": 40.0}, change)
+    assert claims_match({"unit": "%", "value": 40.0, "value_low": 12.0, "value_high": 40.0}, change)
+    # a value that is neither end is no change, and the ends must both agree
+    assert not claims_match({"unit": "%", "value": 25.0, "value_low": 12.0, "value_high": 40.0}, change)
+    assert not claims_match({"unit": "%", "value": 12.0, "value_low": 12.0, "value_high": 30.0}, change)
+
+
 def test_matching_is_one_to_one_and_ratio_claims_are_scored_apart():
     gold = {0: [{"unit": "x", "value": 2.0}, {"unit": "x", "value": 2.0}, {"unit": "Tbps", "value": 12.8}]}
     pred = {
