@@ -63,3 +63,11 @@ def test_a_statistic_the_paper_presents_is_not_its_system():
         "than the base library, and adaptive matmul partitioning needs no tuning.\n"
     )
     assert {c["subject"] for c in extracted_claims(text)} != {"standard deviation"}
+
+
+def test_a_multiple_signed_first_after_words_broken_over_a_line():
+    text = (
+        "With eight threads the speedup of only\nx2.1 is reached on short inputs; the speedup goes up\n"
+        "to x7.4 on long ones.\n"
+    )
+    assert sorted(c["value"] for c in extracted_claims(text)) == [2.1, 7.4]
