@@ -134,13 +134,14 @@ CUES: tuple[Cue, ...] = (
         # "For simplicity, we assume the backward pass takes twice as long as the forward pass", "In this
         # example, ...": a premise of a model or a drawing, not a measurement.
         re.compile(
-            r"(?=[wasif])\b(?:we\s+assume|assum(?:e|es|ing)\s+that|suppose|in\s+this\s+(?:example|illustration|toy)|"
+            r"(?=[wasif])\b(?:we\s+assume|assum(?:e|es|ing)\s+that|(?:is|are|was|were)\s+assumed\s+to|suppose|"
+            r"without\s+loss\s+of\s+generality|in\s+this\s+(?:example|illustration|toy)|"
             r"for\s+(?:simplicity|illustration))\b[^.;]*$",
             re.I,
         ),
         False,
-        "For simplicity, we assume that a backward pass takes twice as long as a forward pass. Foo is 1.3x "
-        "faster than Bar.",
+        "For simplicity, we assume that a backward pass takes twice as long as a forward pass. Here backward "
+        "passes are assumed to take 2x as long as forward ones. Foo is 1.3x faster than Bar.",
         ((1.3, "x"),),
     ),
     Cue(
