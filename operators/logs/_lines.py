@@ -16,6 +16,9 @@ import pyarrow.compute as pc
 _ANSI = re.compile(rb"(?:\x1b|ESC|\^\[|#033)\[[0-9;?]*[A-Za-z]")
 #: A carriage return stored the same way (``#015``): a progress bar redrawn on one line.
 _ESCAPED_CR = b"#015"
+#: How far into a text the escapes a collector writes are looked for: it escapes every control byte of the file
+#: it stores, so they show from its start, and a large clean file is not scanned twice more for them.
+_ESCAPED_REACH = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,7 @@ def _without_prefix(lines: pa.Array, style: PrefixStyle) -> pa.Array:
 
 
 def strip_ansi(data: bytes) -> bytes:
-    shown = data.find(b"ESC[") >= 0 or data.find(b"^[[") >= 0 or data.find(b"#033[") >= 0
+    shown = data.find(b"ESC[") >= 0 or data.find(b"^[[") >= 0 or data.find(b"#033[", 0, _ESCAPED_REACH) >= 0
     return _ANSI.sub(b"", data) if shown or data.find(b"\x1b") >= 0 else data  # a one-byte find is a memchr
 
 
@@ -112,7 +115,7 @@ def normalize(data: bytes) -> bytes:
         data = _BACKSPACES.sub(b"\r", data)
     if data.find(b"x across cluster]") >= 0:
         data = _RAY_REPEATED.sub(b"", data)
-    if data.find(_ESCAPED_CR) >= 0 and data.count(_ESCAPED_CR) >= 2:
+    if data.find(_ESCAPED_CR, 0, _ESCAPED_REACH) >= 0 and data.count(_ESCAPED_CR, 0, _ESCAPED_REACH) >= 2:
         # carriage returns a log collector escaped (``#015Epoch 0: 50% 1/2 ...``): the bar's redraws, as ``\r``
         data = data.replace(_ESCAPED_CR, b"\r")
     if data.find(b"\x00") >= 0:  # a few NULs a crashed node left mid-write: no character of the line

@@ -117,7 +117,7 @@ class MegatronParser(LogParser):
         r"iteration\s+\d+\s*/|validation loss at|^  [A-Za-z_]\w* (?:\.+ | )\S|-- arguments --|"
         r"end of arguments|using world size|building \w+ model|number of parameters on|"
         r"Total number of parameters in billions|memory \(MB\)|after training is done|checkpoint from|"
-        r"DeepSpeed general environment|deepspeed info|steps: *\d+ +loss:"
+        r"DeepSpeed general environment|deepspeed info|iter time \(s\)"
     )
 
     def __init__(self, out: Collector, prefix: PrefixStyle | None = None):
