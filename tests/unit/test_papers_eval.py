@@ -131,6 +131,29 @@ def test_a_change_matches_by_its_two_ends_whatever_value_it_reached():
     assert not claims_match({"unit": "%", "value": 12.0, "value_low": 12.0, "value_high": 30.0}, change)
 
 
+def test_equal_values_pair_with_the_statement_the_gold_quotes():
+    from assay.evaluation._matching import one_to_one
+
+    golds = [
+        {"unit": "x", "value": 2.0, "text": "FooTrain trains 2x faster on the small model", "versus": None},
+        {"unit": "x", "value": 2.0, "text": "FooServe nearly doubles decoding speed, compared with BarServe",
+         "versus": "BarServe"},
+    ]
+    preds = [  # in the order the extractor found them, the second statement's first
+        {"unit": "x", "value": 2.0, "versus": "BarServe",
+         "statement": "FooServe nearly doubles decoding\nspeed, compared with BarServe [link]"},
+        {"unit": "x", "value": 2.0, "versus": None, "statement": "FooTrain trains 2x faster on the small model."},
+    ]
+    assert one_to_one(preds, golds) == {0: 1, 1: 0}
+    # without the sentences, the baselines still pair them (the rule before it)
+    bare = [{k: v for k, v in p.items() if k != "statement"} for p in preds]
+    assert one_to_one(bare, golds) == {0: 1, 1: 0}
+    # a statement decides over a same-named baseline
+    preds[1]["versus"] = "BarServe"
+    preds[0]["versus"] = None
+    assert one_to_one(preds, golds) == {0: 1, 1: 0}
+
+
 def test_matching_is_one_to_one_and_ratio_claims_are_scored_apart():
     gold = {0: [{"unit": "x", "value": 2.0}, {"unit": "x", "value": 2.0}, {"unit": "Tbps", "value": 12.8}]}
     pred = {

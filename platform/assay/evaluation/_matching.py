@@ -109,14 +109,30 @@ def present(v: Any) -> bool:
     return v is not None and not (isinstance(v, float) and v != v)
 
 
+_STATEMENT_WORD = re.compile(r"[a-z0-9]{3,}|[\u3400-\u9fff]")
+
+
+def same_statement(sentence: Any, quote: Any) -> bool:
+    """Whether a prediction's sentence is the one a gold claim quotes: most of the quote's words (CJK characters
+    counting as words) are in it. A quote may join pieces with "..." or be set differently from the text as read
+    (a PDF's line breaks), so words are compared, not strings."""
+    if not sentence or not quote:
+        return False
+    said = set(_STATEMENT_WORD.findall(str(sentence).lower()))
+    quoted = _STATEMENT_WORD.findall(str(quote).lower())
+    return bool(quoted) and sum(w in said for w in quoted) >= 0.8 * len(quoted)
+
+
 def one_to_one(preds: Sequence[Mapping[str, Any]], golds: Sequence[Mapping[str, Any]]) -> dict[int, int]:
     """A maximum matching gold index -> prediction index (augmenting paths; the sets are small)."""
-    # Among equal values, a prediction from the same section with the same subject and baseline is tried
-    # first, so a value stated in the abstract and the conclusion is paired with its own statement.
+    # Among equal values, a prediction read from the sentence the gold quotes is tried first, then one from the
+    # same section with the same subject and baseline, so a value stated in the abstract and the conclusion (or
+    # twice in one section) is paired with its own statement.
     options = [
         sorted(
             (j for j, p in enumerate(preds) if claims_match(p, g)),
             key=lambda j, g=g: (
+                not same_statement(preds[j].get("statement"), g.get("text")),
                 preds[j].get("section") != g.get("section"),
                 not same_name(preds[j].get("subject"), g.get("subject")),
                 not same_name(preds[j].get("versus"), g.get("versus")),

@@ -178,4 +178,14 @@ def extract_claims(docs: Sequence[_Doc], model: str = "blank") -> dict[int, list
     if failures:
         raise RuntimeError(f"extraction failed: {failures[0].error}")
     by_id: dict[str, list[dict[str, Any]]] = {r["doc_id"]: r["claims"] for r in extracted}
-    return {d.key: by_id.get(d.doc_id, []) for d in docs}
+    return {d.key: _with_statements(by_id.get(d.doc_id, []), d.text) for d in docs}
+
+
+def _with_statements(claims: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """Each claim with the sentence it was read from (``statement``), which pairs it with the gold claim that
+    quotes that sentence where several state the same value (``_matching.one_to_one``)."""
+    for claim in claims:
+        lo, hi = claim.get("sentence_start"), claim.get("sentence_end")
+        if isinstance(lo, int) and isinstance(hi, int) and 0 <= lo < hi <= len(text):
+            claim["statement"] = text[lo:hi]
+    return claims
