@@ -115,7 +115,7 @@ def normalize(data: bytes) -> bytes:
         data = _BACKSPACES.sub(b"\r", data)
     if data.find(b"x across cluster]") >= 0:
         data = _RAY_REPEATED.sub(b"", data)
-    if data.find(_ESCAPED_CR, 0, _ESCAPED_REACH) >= 0 and data.count(_ESCAPED_CR, 0, _ESCAPED_REACH) >= 2:
+    if data.count(_ESCAPED_CR, 0, _ESCAPED_REACH) >= 2:
         # carriage returns a log collector escaped (``#015Epoch 0: 50% 1/2 ...``): the bar's redraws, as ``\r``
         data = data.replace(_ESCAPED_CR, b"\r")
     if data.find(b"\x00") >= 0:  # a few NULs a crashed node left mid-write: no character of the line

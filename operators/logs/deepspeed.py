@@ -30,7 +30,8 @@ _TIMER = re.compile(
 _OLD_TIMER = re.compile(
     r"(?m)\[timer\.py:\d+:stop\] (?P<epoch>\d+)/(?P<step>\d+), SamplesPerSec=(?P<avg>[\d.eE+-]+)\s*$"
 )
-_PIPE = re.compile(
+#: The pipeline engine's per-step line (``deepspeed.PipelineEngine``), which Megatron-style runs print too.
+PIPE_LINE = re.compile(
     r"\bsteps?: *(?P<step>\d+)(?: */ *(?P<total>\d+))? +loss: *(?P<loss>\S+)(?P<rest>.*?)"
     r"iter time \(s\): *(?P<time>[\d.]+) +samples/sec: *(?P<sps>[\d.]+)"
 )
@@ -84,7 +85,7 @@ class DeepSpeedParser(LogParser):
     def sniff(cls, head: str, path: str) -> float:
         if re.search(r"\[Rank \d+\] step=\d+, skipped=\d+", head) or "RunningAvgSamplesPerSec" in head:
             return 0.9
-        if _OLD_TIMER.search(head[:20000]) and "SamplesPerSec" in head:
+        if _OLD_TIMER.search(head):
             return 0.85
         if re.search(
             r"DeepSpeed info: version=|DeepSpeedEngine configuration|deepspeed\.launcher|"
@@ -118,7 +119,7 @@ class DeepSpeedParser(LogParser):
             out.current_step = step
             out.metric("samples_per_s", step, float(m.group("avg")), line_no, rank)
             return
-        m = _PIPE.search(text)
+        m = PIPE_LINE.search(text)
         if m:
             step = int(m.group("step"))
             out.current_step = step

@@ -17,6 +17,7 @@ from assay.operators.logs._collect import Collector
 from assay.operators.logs._lines import LineBlock, PrefixStyle
 from assay.operators.logs._names import humanise_count, key_slug, metric_name, time_unit_factor
 from assay.operators.logs._numbers import parse_number
+from assay.operators.logs.deepspeed import PIPE_LINE
 
 _ITERATION = re.compile(r"iteration\s+\d+\s*/\s*\d+\s*\|")
 _ARGS_HEADER = re.compile(r"-{3,} arguments -{3,}")
@@ -36,8 +37,6 @@ _PARAMS_TOTAL = re.compile(r"Total number of parameters in billions:\s*(?P<b>[\d
 _BUILDING = re.compile(r"building (?P<family>\w+) model")
 _LOAD = re.compile(r"load(?:ing|ed)? checkpoint from .* at iteration\s+(?P<step>\d+)", re.I)
 _DONE = re.compile(r"\[after training is done\]")
-#: DeepSpeed's pipeline engine's per-step line (``deepspeed.PipelineEngine``: ``steps: 2 loss: 1.93 iter time (s):``).
-_PIPE_LOSS = re.compile(r"\bsteps: *(?P<step>\d+) +loss: *(?P<loss>\S+) +iter time \(s\):")
 #: Fields only Megatron-DeepSpeed's iteration line prints (upstream Megatron-LM has none of them).
 _FORK_FIELDS = re.compile(r"iteration\s+\d+\s*/.*\| (?:consumed tokens|actual seqlen|curriculum seqlen|tgs):")
 #: NeMo 2.0's (Megatron core's) training line: ``Training epoch 0, iteration 8/29 | ... | reduced_train_loss: ``
@@ -182,7 +181,7 @@ class MegatronParser(LogParser):
                 self._memory(m, line_no)
                 return
         if "iter time" in text:
-            m = _PIPE_LOSS.search(text)
+            m = PIPE_LINE.search(text)
             if m:
                 loss = parse_number(m.group("loss"))
                 if loss is not None:

@@ -388,13 +388,14 @@ def _claim(text: str, m: _Match) -> Claim | None:
             number = m.group(group)
             if group == "fnum" and re.match(r"[x×](?![\w])", text[end : end + 2]):
                 end += 1  # "by a factor of 1.34x": the sign written again is the claim's, not a variable after it
-            span = (m.start(group), end) if group == "snum" else (m.start(group) - 1, end) if group == "pxnum" else (start, end)
+            # a speedup's span is its number; a multiple signed first starts at its sign ("x3.3")
+            lead = {"snum": m.start(group), "pxnum": m.start(group) - 1}.get(group, start)
             if group == "fnum" and not_a_result(text, start, end, "x"):  # "if it drops by a factor of 10"
                 return None
             return Claim(
-                span[0],
-                span[1],
-                text[span[0] : span[1]],
+                lead,
+                end,
+                text[lead:end],
                 unit,
                 value=parse_number(number),
                 confidence=confidence,
