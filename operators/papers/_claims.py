@@ -254,7 +254,8 @@ _SPLIT_NEAR = re.compile(
 _PEAK_AFTER = re.compile(r"[^.;,\n]{0,40}?\b(?:at\s+peak|peak|theoretical(?:ly)?)\b", re.I)
 _RESULT_WORDS = re.compile(
     r"achiev|\breach|attain|obtain|deliver|sustain|support|improv|reduc|outperform|faster|slower|higher|"
-    r"lower|better|worse|speed|\bgains?\b|\bsav(?:e|es|ing)\b|\bcuts?\b|提高|提升|降低|减少|达到|实现|加速|缩短",
+    r"lower|better|worse|speed|slowdowns?|overheads?|penalt|\bwithin\b|\bgains?\b|\bsav(?:e|es|ing)\b|\bcuts?\b|"
+    r"提高|提升|降低|减少|达到|实现|加速|缩短",
     re.I,
 )
 _CLAUSE_BREAK = re.compile(r"[.;!?](?=\s)|[。；！？,，]")
@@ -390,7 +391,8 @@ def _claim(text: str, m: _Match) -> Claim | None:
                 end += 1  # "by a factor of 1.34x": the sign written again is the claim's, not a variable after it
             # a speedup's span is its number; a multiple signed first starts at its sign ("x3.3")
             lead = {"snum": m.start(group), "pxnum": m.start(group) - 1}.get(group, start)
-            if group == "fnum" and not_a_result(text, start, end, "x"):  # "if it drops by a factor of 10"
+            # "if it drops by a factor of 10", "a x16 PCIe4.0 link"
+            if group in ("fnum", "pxnum") and not_a_result(text, start, end, "x"):
                 return None
             return Claim(
                 lead,

@@ -37,6 +37,9 @@ from assay.operators.papers._sections import Structure
 #: sharing its phrase, a "we compare A against B" setup.
 _NAMED_SOURCES = ("phrase", "respectively", "list", "setup")
 _OWN_SUBJECT = ("proposed", "primary")
+#: The units of a comparison's amount: a rate or a size stated against another ("900GBps vs. 150GBps for the
+#: link") sets two specifications side by side; its phrase is no baseline of the paper's results.
+_COMPARISON_UNITS = frozenset({"x", "%", "percentage points", "orders of magnitude"})
 #: Baselines that are not systems: the hardware's peak, an ideal, a bare "baseline" (which one is unsaid).
 #: A baseline that is a procedure ("simply selecting the largest batch", "running without X", as written after
 #: "w.r.t."): it is what one statement compares with, not a system the paper's other results are measured against.
@@ -134,6 +137,7 @@ def default_baselines(claims: list[Claim], structure: Structure) -> None:
             claim.versus
             and claim.versus_source in _NAMED_SOURCES
             and claim.subject_source in _OWN_SUBJECT
+            and claim.unit in _COMPARISON_UNITS
             and not _NOT_A_SYSTEM.match(claim.versus)
             and not _PROCEDURE.match(claim.versus)
             and not _CITED_AFTER.match(structure.text, claim.end)

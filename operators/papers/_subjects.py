@@ -247,7 +247,7 @@ def clause_topic(text: str, m: Mention, lo: int, claim_start: int) -> bool:
     # "In X, ...": a topic set off by a comma; otherwise the name must open its clause (sentence start,
     # after a comma or a clause word) and be followed by its verb.
     if re.search(
-        r"(?:^|[,，;；]\s*|\b(?:and|but|yet|so|thus|hence|while|whereas)\s+)(?:in|for)\s*$", lead, re.I
+        r"(?:^|[,，;；]\s*|\b(?:and|but|yet|so|thus|hence|while|whereas)\s+)in\s*$", lead, re.I
     ):
         return re.match(r"\s*[,，]", text[m.end : m.end + 3]) is not None
     # A noun phrase headed by the name opens the clause: "The baseline Stoat reaches ...", "the existing Plover
