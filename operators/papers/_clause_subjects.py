@@ -31,6 +31,8 @@ _VERB_SHAPE = re.compile(r"\s+(?:[a-z]{2,}(?:es|[^s\W]s)|[a-z]{3,}ed)\b")
 # Words that make the phrase no subject: a pronoun, a self-reference, a measure or a number.
 _NOT_SUBJECT = re.compile(
     r"^(?:we|it|its|they|their|this|that|there|our|us|i|he|she)\b|\d|"
+    # a subordinate clause's opening word: "where each node has 8 GPUs", "if we double ...", not the main clause
+    r"^(?:where|when|whenever|if|while|whereas|although|though|because|since|once|unless|which|who)\b|"
     # an object pronoun or an infinitive's "to" inside: a verb phrase ran on ("FooSys enables us to cut ...")
     r"\b(?:us|them|you|me|him)\b|\bto$|"
     r"\b(?:utili[sz]ation|throughput|latency|speedup|time|cost|overhead|memory|performance|efficiency|accuracy|"

@@ -85,7 +85,9 @@ def own_systems(
     # No statement makes any name the paper's own: a name merely repeated (a blog's "AllReduce", an
     # operation it tunes) is no system of the whole document's; a name opening sentences ("Ravel
     # synthesizes ...") or a known system the text is all about still is.
-    return [name for _, _, name, how in scored[:1] if how != "frequent"]
+    top = [name for _, _, name, how in scored[:1] if how != "frequent"]
+    # A known system the text keeps naming stands even where repeated names outnumber it.
+    return top or [name for _, _, name, how in scored if how == "known"][:1]
 
 
 def _sized_model(text: str, name: str) -> bool:

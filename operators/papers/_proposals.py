@@ -257,8 +257,9 @@ def proposals(text: str, lang: str, known: list[Mention], title: str | None = No
         else:
             for phrase, start, how in techniques:
                 add(phrase, start, 0.6, how)
-    if not found:
-        # No sentence proposes anything: a known system the whole text is about ("ALPA ... ALPA ... ALPA").
+    if all(p.how == "frequent" for p in found.values()):
+        # No sentence proposes anything: a known system the whole text is about ("ALPA ... ALPA ... ALPA"),
+        # beside the names it merely repeats (a post on one library's collectives: "AllReduce", "AlltoAll").
         systems = Counter(m.name for m in known if m.type == "system" and m.source == "gazetteer")
         if systems:
             name, count = systems.most_common(1)[0]
