@@ -118,6 +118,9 @@ _ZH_BA = re.compile(
     r"(?:将|把)\s*(?P<n>[A-Za-z][A-Za-z0-9_.+-]*)\s*的[^，。；,;]{0,30}?"
     r"(?:缩短|降低|减少|提升|提高|加速|压缩|节省)了?[^，。；,;\d]{0,6}$"
 )
+# "accelerates the baseline by 41%", "speeds up the synchronous baseline by 2x": the paper's baseline, unnamed
+# here, which the document-level rules name from context where they can.
+_UNNAMED_OBJECT = re.compile(r"(?:the\s+|our\s+)?(?P<n>(?:[a-z][\w-]*\s+)?baselines?)\s*")
 #: Characters before a number searched for the verb and its object.
 _REACH = 160
 
@@ -192,7 +195,11 @@ def _object(
 def _in_object(
     text: str, lo: int, hi: int, loose: bool, mentions: MentionIndex, own: set[str]
 ) -> tuple[int, int] | None:
-    """The span of the system the object ``text[lo:hi]`` names (after "of", a possessive, or its head)."""
+    """The span of the system the object ``text[lo:hi]`` names (after "of", a possessive, or its head); after a
+    verb whose object is a system, the paper's unnamed baseline too ("accelerates the baseline by 41%")."""
+    unnamed = _UNNAMED_OBJECT.fullmatch(text, lo, hi) if loose else None
+    if unnamed:
+        return unnamed.span("n")
     for pattern, plain in ((_OF, True), (_POSSESSIVE, True), (_TASK_HEAD, False), (_HEAD, loose)):
         m = pattern.search(text, lo, hi) if pattern is _OF else pattern.match(text, lo, hi)
         if not m:
