@@ -41,9 +41,9 @@ from assay.operators.papers._clause_subjects import (
     unknown_topic,
 )
 from assay.operators.papers._comparand import comparand_numbers, derived_numbers
+from assay.operators.papers._competitor_deficits import competitor_deficits
 from assay.operators.papers._contrast import contrast_baselines, group_while_baselines, while_baselines
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
-from assay.operators.papers._levels import competitor_deficits, levels_of_an_ideal
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._normalised_to import normalised_baselines
 from assay.operators.papers._number_owners import bracketed_owner, level_owner, others_as_subject
@@ -163,9 +163,6 @@ def attribute(
             if claim.versus is None and previous.versus is not None:
                 claim.versus, claim.versus_span = previous.versus, previous.versus_span
                 claim.versus_source = "list"
-        if levels_of_an_ideal(text, claim, sentence):
-            # "82% of the theoretical peak", "within 6% of the optimum": a level; the ideal is no baseline.
-            claim.versus, claim.versus_span, claim.versus_source = None, None, None
         claim.subject, claim.subject_source, claim.rival_before = subject_by_rules(
             claim, sentence, mentions, proposed_names, primary, text
         )

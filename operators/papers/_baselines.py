@@ -475,9 +475,14 @@ _PERCENT_WORDS = re.compile(r"^(?:the|peak|all|each|its|their|our|this|these|tho
 # "of the (theoretical) peak half-precision flop/s", "of A100 peak throughput": the peak and what it is the
 # peak of (a device's name before it is part of the phrase); or linear scaling ("of linear scaling").
 _OF_PEAK = re.compile(
-    r"\s+(?i:of)\s+(?:(?i:the)\s+)?(?P<v>(?:[A-Z][\w-]*\s+)?(?i:(?:(?:theoretical|hardware)\s+)?peak)\b[^,.;:()\n]{0,60}"
-    # the scaling a share is measured against: "79.6% of linear scaling" ("91% of the ideal" is a level, _levels)
-    r"|(?i:(?:linear|perfect)\s+(?:scaling|speed-?ups?))\b)"
+    r"(?:\s+(?:throughput|performance|speed))?"
+    r"\s+(?i:of)\s+(?:(?i:the|its|an?)\s+)?(?P<v>(?:[A-Z][\w-]*\s+)?(?i:(?:(?:theoretical|hardware)\s+)?peak)\b[^,.;:()\n]{0,60}"
+    # the scaling a share is measured against: "79.6% of linear scaling"
+    r"|(?i:(?:linear|perfect)\s+(?:scaling|speed-?ups?))\b"
+    # an ideal or an optimum, as the text names it: "91% of the ideal", "72% of the performance-optimal
+    # setting", "73% of optimal makespan", "64% of its theoretical potential" (gold conventions D1)
+    r"|(?i:(?:[a-z]+-)?(?:ideal|optim(?:al|um))|(?:(?:theoretical|maximum)\s+)?potential)\b"
+    r"(?:[ \t]+(?!(?:on|in|for|at|with|when|while|and|but|across)\b)[a-z][\w-]*){0,2})"
 )
 # After a share's name: lower-case words whose last is no measure of a system ("EU electricity demand", "A100
 # peak throughput"), so the name modifies a whole that is no system's result. "80% of FooSys throughput" keeps

@@ -1,16 +1,11 @@
-"""Two language-level attribution rules read from the claim's clause (issue 26).
+"""A language-level attribution rule read from the claim's clause (issue 26).
 
-* A share of an ideal is a level, not a comparison: "91% of the ideal", "73% of optimal makespan",
-  "within 6% of the optimum", "64% of its theoretical potential". The ideal or the optimum is no system,
-  so the claim keeps no baseline (``levels_of_an_ideal``). A share of the hardware's peak ("11.7% of the
-  peak flop/s") is left measured against the peak (``_baselines``): the development papers' gold reads it
-  so, and reading it as a level lowered that part (docs/papers.md).
 * A slowdown or deficit whose grammatical subject is a competitor is the competitor's claim: "BarPipe takes
   2.1x longer than ours", "BarPipe leaves 30% of the throughput on the table", "BarPipe is 40% slower". Its
   subject is the competitor, and its baseline the paper's own system where the clause names it
   (``competitor_deficits``); without the rule the paper's prior gave it to the paper's own system.
 
-The cues are declared tables, one own-worded example per row (tests/unit/test_papers_levels.py runs each
+The cues are declared tables, one own-worded example per row (tests/unit/test_papers_competitor_deficits.py runs each
 through ``segment_text`` -> ``extract_knowledge``).
 """
 
@@ -23,16 +18,6 @@ from assay.operators.papers._claims import Claim
 from assay.operators.papers._mentions import MentionIndex
 from assay.operators.papers._subjects import _NOT_TOPIC_BEFORE, _SELF_WORDS, _TOPIC_BREAK
 from assay.operators.papers._table_units import CELL_SEP
-
-#: What a share is a share of when it is a level: (pattern after "N% of (the)", example).
-IDEALS: tuple[tuple[str, str], ...] = (
-    (r"(?:(?:theoretical|maximum)\s+)?potential", "reaches 64% of its theoretical potential"),
-    (r"ideal", "91% of the ideal"),
-    (r"optim(?:al|um)", "within 6% of the optimum; 73% of optimal makespan"),
-)
-_IDEAL = re.compile(
-    r"\s*(?:\)\s*)?of\s+(?:the\s+|its\s+|their\s+)?(?:" + "|".join(p for p, _ in IDEALS) + r")\b", re.I
-)
 
 #: A slowdown or deficit after the number: (pattern, example).
 DEFICITS: tuple[tuple[str, str], ...] = (
@@ -54,12 +39,6 @@ _SELF_BASELINE = re.compile(
     re.I,
 )
 _CLAUSE_AFTER = re.compile(r"[;；。:]|,\s*(?:while|whereas|but|and|which)\b|\.\s", re.I)
-
-
-def levels_of_an_ideal(text: str, claim: Claim, sentence: tuple[int, int]) -> bool:
-    """Whether the claim is a share of an ideal ("91% of the ideal", "within 6% of the optimum"): a
-    level, which keeps no baseline."""
-    return claim.unit == "%" and _IDEAL.match(text, claim.end, sentence[1]) is not None
 
 
 def competitor_deficits(

@@ -140,7 +140,7 @@ CASES = [
         "FooSched reaches only 61% of the ideal goodput on the same trace.",
         "61%",
         "FooSched",
-        None,
+        "ideal goodput",  # a share of an ideal is measured against it as named (gold conventions D1)
     ),
     (
         "a share of a named system's result: the subject is never its own baseline",

@@ -1,5 +1,6 @@
-"""A share of an ideal is a level with no baseline; a competitor's slowdown or deficit is the competitor's
-claim (operators/papers/_levels.py). Own-worded papers through segment_text -> extract_knowledge."""
+"""A share of an ideal is measured against the ideal as the text names it (gold conventions D1); a competitor's
+slowdown or deficit is the competitor's claim (operators/papers/_competitor_deficits.py). Own-worded papers
+through segment_text -> extract_knowledge."""
 
 from __future__ import annotations
 
@@ -30,25 +31,33 @@ def results(bound, sentence: str) -> list[dict]:
 
 
 @pytest.mark.parametrize(
-    "sentence",
+    ("sentence", "ideal"),
     [
-        "FooSched runs within 6% of the optimum on every trace.",
-        "FooSched's makespan is within 6% of the optimal schedule.",
-        # Guards: no baseline phrase reads these (they held before the rule too).
-        "On 64 GPUs, FooSched reaches 91% of the ideal throughput.",
-        "The placement FooSched picks reaches 73% of optimal makespan.",
-        "FooSched reaches 64% of its theoretical potential.",
+        ("FooSched runs within 6% of the optimum on every trace.", "optimum"),
+        ("FooSched's makespan is within 6% of the optimal schedule.", "optimal schedule"),
+        ("On 64 GPUs, FooSched reaches 91% of the ideal throughput.", "ideal throughput"),
+        ("The placement FooSched picks reaches 73% of optimal makespan.", "optimal makespan"),
+        ("FooSched reaches 64% of its theoretical potential.", "theoretical potential"),
+        ("FooSched and BarPipe reach 72% throughput of the performance-optimal.", "performance-optimal"),
     ],
 )
-def test_a_share_of_an_ideal_keeps_no_baseline(rules, sentence):
+def test_a_share_of_an_ideal_is_measured_against_the_ideal_as_named(rules, sentence, ideal):
     found = results(rules, sentence)
     assert [c["unit"] for c in found] == ["%"]
-    assert found[0]["versus"] is None and found[0]["subject"] == "FooSched"
+    assert found[0]["versus"] == ideal and found[0]["subject"] == "FooSched"
 
 
-def test_a_share_of_the_ideal_in_parentheses_keeps_no_baseline(rules):
+def test_a_share_of_the_ideal_in_parentheses_is_against_the_ideal(rules):
     found = results(rules, "FooSched is 1.3x faster than BarPipe (within 4% of the optimum).")
-    assert [(c["unit"], c["versus"]) for c in found] == [("x", "BarPipe"), ("%", None)]
+    assert [(c["unit"], c["versus"]) for c in found] == [("x", "BarPipe"), ("%", "optimum")]
+
+
+def test_an_ideal_is_no_default_baseline_of_other_results(rules):
+    found = results(
+        rules,
+        "FooSched reaches 91% of the ideal. FooSched stays within 5% of the ideal. FooSched cuts the JCT by 30%.",
+    )
+    assert [(c["value"], c["versus"]) for c in found] == [(91.0, "ideal"), (5.0, "ideal"), (30.0, None)]
 
 
 def test_a_model_is_no_competitor(rules):
