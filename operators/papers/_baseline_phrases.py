@@ -106,7 +106,9 @@ def has_own_amount(text: str, end: int) -> bool:
 # "traffic sent over the spine links": a path; "latency (over all lengths)", "averaged (amortized) over runs": a scope.
 _PATH_OVER = re.compile(
     r"(?:\b(?:communication|traffic|transfers?|messages?|packets?|data|bytes|sent|transferred|communicated|"
-    r"exchanged|moved|carried|routed|streamed|averaged|amortized|amortised|spread)\s+|\(\s*)$",
+    r"exchanged|moved|carried|routed|streamed|averaged|amortized|amortised|spread|"
+    # memory operations made across a link: "8% accesses over the interconnect"
+    r"accesses|reads|writes|requests|loads|stores|fetches|lookups)\s+|\(\s*)$",
     re.I,
 )
 

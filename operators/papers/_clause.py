@@ -47,6 +47,9 @@ RESULT_WORDS = re.compile(
     r"achiev|\breach|attain|obtain|deliver|sustain|improv|reduc|outperform|faster|slower|higher|lower|better|"
     r"worse|(?<![A-Za-z])speed|accelerat|\bgains?\b|\bsav(?:e|es|ing)\b|\bcuts?\b|shorter|cheaper|surpass|beats?\b|sooner|"
     r"earlier|quicker|\bkeeps?\b|\bkept\b|maintain|retain|preserv|slowdowns?\b|"
+    # a measure moving to or by the number, right before it: "the throughput is decreased to 84%", "falls by 12%"
+    r"\b(?:decreas|increas|drop|degrad|declin|fell|falls?\b|ris(?:es|en)\b|rose\b)\w*\s+(?:to|by)\s+"
+    r"(?:(?:about|only|nearly|around|roughly|just)\s+)?$|"
     r"\bcompared\s+(?:to|with|against)\b|\brelative\s+to\b|"
     r"提高|提升|降低|减少|达到|实现|加速|缩短",
     re.I,

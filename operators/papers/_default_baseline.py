@@ -45,7 +45,9 @@ _COMPARISON_UNITS = frozenset({"x", "%", "percentage points", "orders of magnitu
 #: "w.r.t."): it is what one statement compares with, not a system the paper's other results are measured against.
 _PROCEDURE = re.compile(r"^(?:[a-z]+ly\s+)?[a-z]+ing\b")
 _NOT_A_SYSTEM = re.compile(
-    r"^(?:the\s+)?(?:(?:theoretical|hardware)\s+)?(?:peak|ideal|optimal|baselines?|it|them|this|that)\b", re.I
+    r"^(?:the\s+)?(?:(?:theoretical|hardware|maximum)\s+)?(?:[a-z]+-)?(?:peak|ideal|optim(?:al|um)|potential|"
+    r"(?:linear|perfect)\s+(?:scaling|speed-?ups?)|baselines?|it|them|this|that)\b",
+    re.I,
 )
 #: A self-comparison: the clause moves along a scale ("going from 64 to 400 GPUs, throughput per GPU rises
 #: by 2.3x") or compares the system with and without a feature ("the search is 3x faster with pruning").

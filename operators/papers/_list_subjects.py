@@ -45,7 +45,9 @@ def distribute_subjects(text: str, claims: list[Claim], mentions: MentionIndex, 
         # (the paper's own system among the names: only where "respectively" says the numbers are theirs in
         # order, "the GPU times for Foo, FCFS and SJF were 96%, 75% and 97%, respectively")
         ours = any(m.name.lower() in own for m in listed)
-        if len(listed) != len(run) or (ours and not _respectively_theirs(text, run, listed)):
+        if len(listed) != len(run) or (
+            ours and not (_respectively_theirs(text, run, listed) or _subject_of_the_verb(text, run, listed))
+        ):
             continue
         if _measured_on(text, run[0], listed[0], own):
             continue  # "our approach reduces the training time of A and B by 9% and 7%": A and B are workloads
@@ -69,6 +71,23 @@ def _respectively_theirs(text: str, run: list[Claim], listed: list[Mention]) -> 
         and RESPECTIVELY.search(text, *run[0].sentence)
         and not any(c.versus_source == "respectively" for c in run)
     )
+
+
+#: Coordinated names that are the clause's subject, their verb right after them: "Foo and Bar reach an average of
+#: 95% and 97%", "Foo and Bar can both sustain".
+_VERB_AFTER_LIST = re.compile(
+    r"\s+(?:(?:can|could|both|each|also|only|still|respectively|then)\s+){0,2}"
+    r"(?:reach|achieve|attain|obtain|deliver|sustain|show|get|have|are|were|take|need|use|run|spend|keep|"
+    r"incur|cut|reduce|improve|lose)\b[^,;:]*$",
+    re.I,
+)
+
+
+def _subject_of_the_verb(text: str, run: list[Claim], listed: list[Mention]) -> bool:
+    """Whether the coordinated names are the subject of the verb that states the numbers, the paper's own among
+    them ("Dymem and vDNN reach an average of 95% and 97% ..."): in order, as "respectively" would say."""
+    coordinated = re.search(r"\b(?:and|or)\b", text[listed[0].end : listed[-1].start])
+    return bool(coordinated and _VERB_AFTER_LIST.match(text[listed[-1].end : run[0].start]))
 
 
 #: A list named as what a measure is of ("the training time of A and B").

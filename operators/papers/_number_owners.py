@@ -30,7 +30,19 @@ def level_owner(text: str, claim_start: int, claim_end: int, mentions: MentionIn
     caller's): a multiple "for" a name ("1.7x for Kimi-K2") names the workload it was measured on."""
     if _BY_BEFORE.search(text, max(0, claim_start - 30), claim_start):
         return None
-    return _named_owner(_FOR_NAME.match(text, claim_end), mentions)
+    owner = _named_owner(_FOR_NAME.match(text, claim_end), mentions)
+    if owner and _names_a_workload(text, owner[0]):
+        return None  # "0.08% for HPC and 4% for DL": a class of workloads the text writes as "HPC workloads"
+    return owner
+
+
+#: Nouns after a name that make it a class of workloads, not a system ("HPC workloads", "DL benchmarks").
+_WORKLOAD_NOUN = r"(?:workloads?|benchmarks?|applications?|apps|tasks?|datasets?|domains?|programs?)"
+
+
+def _names_a_workload(text: str, name: str) -> bool:
+    """Whether the text writes ``name`` as a kind of workload somewhere ("... for HPC workloads")."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}[ \t]+{_WORKLOAD_NOUN}\b", text) is not None
 
 
 def _named_owner(m: re.Match[str] | None, mentions: MentionIndex) -> tuple[str, int] | None:

@@ -52,3 +52,18 @@ def test_specifications_side_by_side_make_no_default_baseline(tmp_path: Path):
     ratio = next(c for c in found if c["unit"] == "x")
     assert (ratio["value"], ratio["subject"], ratio["versus"]) == (1.4, "Tallow", None)
     assert [c["versus"] for c in found if c["unit"] == "GBps"] == ["host link", "host link"]
+
+
+def test_an_ideal_named_twice_is_no_default_baseline(tmp_path: Path):
+    found = file_claims(
+        tmp_path,
+        "# Tallow: compressed memory for training\n\nWe present Tallow, a memory compressor for training.\n\n"
+        "## 4 Evaluation\n\nTallow reaches 91% of the performance-optimal setting. Tallow stays at 88% of the "
+        "performance-optimal setting on the large model. Tallow cuts the footprint of vision models by 1.4x.\n",
+        "tallow.md",
+    )
+    assert [(c["value"], c["versus"]) for c in found] == [
+        (91.0, "performance-optimal setting"),
+        (88.0, "performance-optimal setting"),
+        (1.4, None),
+    ]
