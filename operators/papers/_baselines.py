@@ -110,8 +110,9 @@ _APPOSITIVE_NAME = re.compile(
     r"(?=\s*(?:[,.;:)]|$|\s(?:and|by|on|in|with|for|which|while|across)\b))"
 )
 # A ratio "of" a named system's result: "68% of those achieved by ZeRO", "20% of GPipe's", "37% of Foo".
+# ("of the total TTFT", "of the whole step": a share of a whole, no system's figure)
 _SHARE_OF = re.compile(
-    r"\s+of\s+(?:(?:those|that|the\s+\w+)\s+(?:[a-z]+(?:ed|en)\s+by\s+|of\s+)?)?(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
+    r"\s+of\s+(?:(?:those|that|the\s+(?!(?:total|whole|entire|overall|aggregate)\b)\w+)\s+(?:[a-z]+(?:ed|en)\s+by\s+|of\s+)?)?(?P<v>(?:[A-Z][\w+-]*|[a-z]{1,3}[A-Z][\w+-]*))(?:['’]s)?(?![\w-])"
 )
 # "only 1/2 of the benchmark's", "60% of the baseline's": the figure of what the possessive names.
 _SHARE_OF_THE = re.compile(r"\s+of\s+the\s+(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)['’]s(?![\w-])")

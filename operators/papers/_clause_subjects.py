@@ -191,6 +191,16 @@ _PART_VERB = re.compile(
 )
 
 
+# After a share of a whole: what the whole was spent on ("of the total time is spent on scheduling, ...", "of
+# the time was spent in the actual GPU execution").
+_SPENT_ON = re.compile(
+    r"\s*of\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+){0,3}?(?:time|memory|cycles|budget|energy|cost)\s+"
+    r"(?:is|was|are|were)\s+(?:\w+ly\s+)?(?:spent|used|devoted)\s+(?:on|in|for)\s+(?:the\s+)?(?:actual\s+)?"
+    r"(?P<p>[a-zA-Z][\w-]*(?:[ \t]+(?!(?:for|in|on|with|while|and|or|which|to|of|by)\b)[a-zA-Z][\w-]*){0,3})"
+    r"(?=\s*[,.;:)]|\s+(?:for|in|on|with|while|and|or|which|to|of|by)\b|\s*$)"
+)
+
+
 def share_part(text: str, lo: int, claim_start: int, claim_end: int) -> str | None:
     """The part a share is of a whole ("..., collective waits remain as high as 40% of step time" ->
     "collective waits"): the noun phrase of two to four words opening the number's clause, when "of" follows
@@ -200,11 +210,15 @@ def share_part(text: str, lo: int, claim_start: int, claim_end: int) -> str | No
     bracketed = _bracketed(text, claim_start, claim_end)
     if bracketed is None and not re.match(r"\s*(?:\*\*)?\s*of\s+\w", text[claim_end : claim_end + 12]):
         return None
+    spent = _SPENT_ON.match(text, claim_end) if bracketed is None else None
+    if spent and not _NO_COMPONENT.search(spent.group("p")):
+        return spent.group("p")  # "29% of the step time is spent on scheduling": the part is named after it
     span = text[lo : claim_start if bracketed is None else bracketed]
     opens = list(_CLAUSE_OPEN.finditer(span))
     clause = span[opens[-1].end() :] if opens else span
     if bracketed is not None:
         return _bracketed_part(clause)
+    clause = _LIST_MARK.sub("", clause)  # a bullet before the part ("• The HTTP server takes 33% of ...")
     verb = _PART_VERB.search(clause)
     if not verb:
         return None

@@ -191,6 +191,57 @@ SETTING_CUES: tuple[Cue, ...] = (
         ((1.7, "x"),),
     ),
     Cue(
+        "share a study selects",
+        frozenset({"pct"}),
+        "clause",
+        # "when selecting the top 10% and 40% most important tokens", "keeping 20% of the heads": the fraction a
+        # method or a study is set to keep, not a result (a list of them shares the verb).
+        re.compile(
+            r"\b(?:select(?:s|ed|ing)?|keep(?:s|ing)?|kept|retain(?:s|ed|ing)?|sampl(?:e|es|ed|ing)|prun(?:e|es|ed|ing)|"
+            r"evict(?:s|ed|ing)?)\s+(?:only\s+)?(?:the\s+)?(?:top|bottom|first|last)?[\s-]*"
+            r"(?:\d+(?:\.\d+)?\s*%\s*(?:,\s*|\s+and\s+|\s+or\s+))*$",
+            re.I,
+        ),
+        False,
+        "The overlap is 0.68 when selecting 40% of the tokens and 0.48 when selecting the top 10% and 20%; "
+        "Foo is 1.3x faster than Bar.",
+        ((1.3, "x"),),
+    ),
+    Cue(
+        "range a study varies",
+        RATIOS,
+        "clause",
+        # "and vary the retention ratio from 50% to 5%": the values a sensitivity study sweeps, whoever varies it.
+        # (the setting named between: "the speedup varies from 2.2x to 9.6x" is a result's range)
+        re.compile(r"\b(?:vary|varies|varied|varying|sweep|sweeps|swept|sweeping)\s+(?:[\w-]+\s+){1,5}?from\s+$", re.I),
+        True,
+        "We measure quality by accuracy and vary the retention ratio from 50% to 5%; Foo is 1.3x faster than Bar, "
+        "and its speedup varies from 1.1x to 1.6x.",
+        ((1.3, "x"), ((1.1, 1.6), "x")),
+    ),
+    Cue(
+        "operand of a product",
+        frozenset({"pct"}),
+        "clause",
+        # "scores of 0.75 (1.5 × 50%)": a share multiplied out in brackets or after "=", not a result (a table
+        # row's "3.4×  3.3×" is two multiples).
+        re.compile(r"[(=]\s*\d+(?:\.\d+)?\s*[×*]\s*$"),
+        True,
+        "The policy scores the first chunk 0.75 (1.5 × 50%) and the second 1.0 (1 × 100%); Foo is 1.3x faster "
+        "than Bar.",
+        ((1.3, "x"),),
+    ),
+    Cue(
+        "processor count",
+        MULTIPLES,
+        "after",
+        # "a server with 2 × AMD EPYC 7763 CPUs": how many of a processor a machine has, by its vendor and model.
+        re.compile(r"\s*(?:(?:[A-Z][\w-]*|\d+[A-Za-z]*)\s+){1,4}(?:CPUs?|GPUs?|processors?|sockets?|accelerators?)\b"),
+        True,
+        "The server has 2 × Xeon Gold 6338 CPUs and 4 × A100 GPUs; Foo is 1.3x faster than Bar on it.",
+        ((1.3, "x"),),
+    ),
+    Cue(
         "schedule",
         RATIOS,
         "after",

@@ -43,10 +43,13 @@ _RULES = re.compile(
 _ABSTRACT = re.compile(r"\\begin\s*\{abstract\}|\\abstract\s*\{")
 # Argument-less macros ("\newcommand{\sys}{Ravel}", "\def\sys{Ravel\xspace}"): papers name their system
 # through one, so it is expanded rather than dropped with the other commands.
+# One that takes an argument and ends with it ("\newcommand{\sys}[1]{Ravel{#1}}", used as "\sys{}" or
+# "\sys{-based}") reads as its text: the argument written after it stays where it is.
 _MACRO = re.compile(
-    r"\\(?:(?:re)?newcommand\*?\s*\{?\s*\\(?P<a>[A-Za-z]+)\s*\}?|def\s*\\(?P<b>[A-Za-z]+))"
+    r"\\(?:(?:re)?newcommand\*?\s*\{?\s*\\(?P<a>[A-Za-z]+)\s*\}?(?:\s*\[\s*1\s*\])?|def\s*\\(?P<b>[A-Za-z]+))"
     r"\s*\{(?P<body>[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*)\}"
 )
+_NAME_WITH_ARGUMENT = re.compile(r"^(?P<name>[A-Za-z][\w.+-]*(?: [A-Za-z][\w.+-]*)?)\s*\{?#1\}?$")
 # "\citeauthor{huang2019gpipe}" names the authors: keep a name (from the key) so the sentence keeps its
 # subject ("The \citeauthor{x} and Y models achieve 73% and 84%").
 _CITEAUTHOR = re.compile(r"\\[Cc]iteauthor\*?(?:\s*\[[^\]\n]*\])*\s*\{(?P<keys>[^{}\n]*)\}")
@@ -236,8 +239,16 @@ def _braced(source: str, start: int) -> str:
     return source[start:]
 
 
+def _name_with_argument(body: str) -> str | None:
+    """The name a one-argument macro writes before its argument ("Ravel{#1}" -> "Ravel"), or None: a macro
+    that typesets its argument some other way (colours it, hides it) is no name."""
+    m = _NAME_WITH_ARGUMENT.match(body.strip())
+    return m.group("name") if m else None
+
+
 def _expand(text: str, macros: dict[str, str]) -> str:
-    macros = {k: v.replace("\\xspace", "").strip() for k, v in macros.items() if "#" not in v}
+    macros = {k: _name_with_argument(v) or v.replace("\\xspace", "").strip() for k, v in macros.items()}
+    macros = {k: v for k, v in macros.items() if "#" not in v}
     if not macros:
         return text
     names = "|".join(sorted(map(re.escape, macros), key=len, reverse=True))

@@ -1,0 +1,39 @@
+"""A share of a whole is the part's that takes it (D1): the part may be named after the share ("29% of the step
+time is spent on scheduling") or open a list item ("• The HTTP server takes 33% of the time"). Own-worded
+texts through the whole extraction."""
+
+from __future__ import annotations
+
+from papers_extract import claims_in_order
+
+
+def test_the_part_a_share_is_spent_on_is_its_subject(papers_bound):
+    found = claims_in_order(
+        "We present Quill, a serving engine.\n\n• The HTTP front end takes 33% of the total step time.\n• 29% of "
+        "the total step time is spent on scheduling, including batching.\n\nFinally, only 38% of the time was "
+        "spent on the actual GPU execution for LLMs. Only 10% of memory is used for weights.\n",
+        papers_bound,
+    )
+    assert [(c["value"], c["subject"]) for c in found] == [
+        (33.0, "HTTP front end"),
+        (29.0, "scheduling"),
+        (38.0, "GPU execution"),
+        (10.0, "weights"),
+    ]
+
+
+def test_a_measure_after_spent_on_is_no_part(papers_bound):
+    found = claims_in_order(
+        "We present Quill, a serving engine. With Quill, 20% of the step time is spent on the overhead.",
+        papers_bound,
+    )
+    assert [(c["value"], c["subject"]) for c in found] == [(20.0, "Quill")]
+
+
+def test_a_share_of_the_total_names_no_baseline(papers_bound):
+    found = claims_in_order(
+        "We present Quill, a prefix cache. The load from SSD accounts for 51%-98% of the total TTFT.", papers_bound
+    )
+    assert [(c["value_low"], c["value_high"], c["subject"], c["versus"]) for c in found] == [
+        (51.0, 98.0, "load from SSD", None)
+    ]
