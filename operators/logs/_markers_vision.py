@@ -179,6 +179,8 @@ VISION_ROWS: tuple[Marker, ...] = (
     Marker("DeepFaceLab", r'Press "Enter" to stop training and save model',
            'Starting. Press "Enter" to stop training and save model.'),
     Marker("guided-diffusion", r"^\| lg_loss_scale +\| ", "| lg_loss_scale | 16.2     |"),
+    # facebookresearch/DiT train.py: logger.info(f"DiT Parameters: {...:,}") under its '[%(asctime)s]' logger
+    Marker("DiT", r"\bDiT Parameters: \d{1,3}(?:,\d{3})+\s*$", "[2024-01-02 03:04:05] DiT Parameters: 130,510,112"),
     Marker("timm", r"^Train: \d+ \[ *\d+/\d+ \( *\d+%\)\]  Loss: ",
            "Train: 4 [ 300/1251 ( 24%)]  Loss: 5.812 (5.902)  Time: 0.410s,  2496.1/s  LR: 1.000e-03"),
 )
