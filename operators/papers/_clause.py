@@ -192,7 +192,7 @@ _RATIO_CELL = re.compile(
 _RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
 # What a results table's header or caption says it measures, against what a hyperparameter table lists.
 RESULT_HEADER = re.compile(
-    r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|\bbenefits?\b|saving|\bvs\.?|versus|compar|relative|"
+    r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|\bbenefits?\b|saving|\bv\.?\s?s\.?(?=\s)|versus|compar|relative|"
     r"normali[sz]ed|ratio|efficien|utili[sz]|throughput|latency|\bJCT\b|makespan|\bpeak\b|flop/?s|\bMFU\b|"
     r"\bCV\b|variation|stability|\bdifferen|\bchange\b|加速|提升|降低|开销|变化|差异|降幅|增幅|增量|减少|节省|"
     r"命中率|吞吐|延迟|时延",
@@ -249,8 +249,9 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     if _CELL_SEP not in row:
         return False
     row_cells = cells(row, lo)
-    # the first label: a row under a label spanning several rows leaves its first cell empty
-    first = next((c.strip() for _, c in row_cells if c.strip()), "")
+    # the first label: a row under a label spanning several rows leaves its first cell empty, or writes a ditto
+    # mark there ("-", which a Markdown reader may have turned into a bullet, '"', "〃")
+    first = next((c.strip() for _, c in row_cells if c.strip() and c.strip() not in _DITTO), "")
     # a label of a setting: a count or a grid of counts, alone or before a few short tokens that name the
     # run's configuration ("8", "4x4 (A) 15-1", "2x8 (B) Straight")
     setting = setting_cell(first) or _SETTING_LABEL.fullmatch(first)
@@ -290,6 +291,7 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     return unit == "x" or results
 
 
+_DITTO = frozenset({"-", "–", "—", "•", '"', "〃", "″", "''", "same"})
 _SIGNED_CELL = re.compile(r"^\s*[+\u2212-]\s*\d[\d.,]*\s*[%％x×]\s*$")
 _COMPARATIVE_CELL = re.compile(
     r"(?:[x×%％])\s*(?:faster|slower|less|more|lower|higher|smaller|larger|fewer|cheaper|better|worse|shorter|longer)\b",

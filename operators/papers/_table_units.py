@@ -28,7 +28,10 @@ _TIMES_HEAD = re.compile(r"[(\[]\s*[x×]\s*[)\]]", re.I)
 #: multiple by definition, so its bare numbers are multiples.
 _SPEEDUP_HEAD = re.compile(
     r"^\s*(?:(?:[A-Za-z-]+\s+)?speed-?ups?|(?:[A-Za-z-]+\s+)?(?:time|runtime|latency|speed)\s+improvements?)"
-    r"(?:\s+(?:over|vs\.?|versus)\s+[^()\d]{1,40})?\s*$",
+    r"(?:\s+(?:over|vs\.?|versus)\s+[^()\d]{1,40})?\s*$"
+    # a header that is only what the column is set against (``v.s. kv fp16``, ``vs. Baseline``, ``relative to
+    # FP16``): each cell is the row's figure as a multiple of it
+    r"|^\s*(?:v\.?\s?s\.?|versus|relative\s+to|normali[sz]ed\s+to)\s+(?=[^()\d]*[A-Za-z])[^()]{1,40}$",
     re.I,
 )
 #: A caption's unit for the whole table (``Mean hit rate ($\%$) over three runs``): one in brackets.
@@ -230,6 +233,19 @@ def header_line(line: str) -> str:
 _BETTER_ARROW = re.compile(r"[ \t]*(?:[(（][ \t]*[↑↓⇑⇓][ \t]*[)）]|[↑↓⇑⇓])")
 
 
+_UNIT_ONE = re.compile(r"1\.0+")
+
+
+def _names_the_row(text: str, top: int, column: int, row: list[tuple[int, str]]) -> bool:
+    """Whether the header over ``column`` names one of the row's label cells (``v.s. kv fp16`` over ``fp16``)."""
+    end = text.find("\n", top)
+    header = cells(text[top : len(text) if end < 0 else end], top)
+    if column >= len(header):
+        return False
+    words = set(re.findall(r"[\w.+-]+", header[column][1].lower()))
+    return any(c.strip().lower() in words for _, c in row if c.strip() and not BARE_CELL.fullmatch(c))
+
+
 def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str]]:
     """The bare numbers of ``text[lo:hi]``'s table rows whose column header gives them a unit: (start, end,
     the number as written, unit)."""
@@ -255,8 +271,12 @@ def unit_cells(text: str, lo: int, hi: int) -> Iterator[tuple[int, int, str, str
                 for j, (start, cell) in enumerate(row_cells):
                     m = BARE_CELL.fullmatch(cell)
                     unit = (units[j] if j < len(units) else None) or across
-                    # a bare 1 under a multiple's header is the reference the column is normalised to
-                    if j and m and unit and start >= lo and (unit, m["num"]) != ("x", "1"):
+                    # a bare 1 under a multiple's header is the reference the column is normalised to, and so
+                    # is a 1.0 in the row its header names ("v.s. kv fp16" over the fp16 row's "1.0")
+                    if j and m and unit and start >= lo and not (
+                        unit == "x"
+                        and (m["num"] == "1" or (_UNIT_ONE.fullmatch(m["num"]) and _names_the_row(text, top, j, row_cells)))
+                    ):
                         yield start + m.start("num"), start + m.end("num"), m.group("num"), unit
         at = nl + 1
 

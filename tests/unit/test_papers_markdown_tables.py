@@ -117,3 +117,20 @@ def test_rows_labelled_by_a_count_with_its_noun_state_the_tables_results(tmp_pat
     found = {(c["value"], c["unit"]) for c in claims}
     assert {(-69.0, "%"), (14.0, "%"), (-78.0, "%"), (52.0, "%"), (-66.0, "%"), (12.0, "%")} <= found
     assert all(c["subject"] == "Quillo" for c in claims if c["unit"] == "%")
+
+
+def test_a_column_headed_by_what_it_is_set_against_holds_multiples(tmp_path):
+    # "v.s. kv fp16": each cell is the row's figure as a multiple of fp16's; the fp16 row's own 1.0 is the
+    # reference (P8); a "-" under the model repeats the label above it; "test settings" names the runs' setup
+    source = (
+        "# KVQ: a quantised cache\n\nWe present KVQ, a quantised cache.\n\n## Speed\n\n"
+        "| model | kv type | test settings | RPS | v.s. kv fp16 |\n"
+        "| ----- | ------- | ------------- | --- | ------------ |\n"
+        "| llama-7b | fp16 | tp1 / bs 256 | 14.98 | 1.0 |\n"
+        "| - | int8 | tp1 / bs 256 | 19.01 | 1.27 |\n"
+        "| - | int4 | tp1 / bs 256 | 20.81 | 1.39 |\n"
+        "| llama-13b | fp16 | tp1 / bs 128 | 8.55 | 1.00 |\n"
+        "| - | int8 | tp1 / bs 128 | 10.96 | 1.28 |\n"
+    )
+    claims = file_claims(tmp_path, source, "kvq.md")
+    assert [(c["value"], c["unit"]) for c in claims] == [(1.27, "x"), (1.39, "x"), (1.28, "x")]
