@@ -234,9 +234,9 @@ def attribute(
                 and cause.lower() not in (claim.versus or "").lower()
             ):
                 claim.subject, claim.subject_source = cause, "component"
-        if claim.subject_source == "primary" and claim.versus is None and lang == "en":
+        if (claim.subject_source == "primary" or claim.subject is None) and claim.versus is None and lang == "en":
             # "..., collective waits remain as high as 40% of step time": a share is the part's the clause
-            # names, not the paper's system's (D1)
+            # names, not the paper's system's (D1), nor nobody's in a study with no system of its own
             part = share_part(text, sentence[0], claim.start, claim.end)
             if part and part.lower() not in proposed_names:
                 claim.subject, claim.subject_source = part, "component"

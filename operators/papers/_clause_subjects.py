@@ -201,12 +201,24 @@ _SPENT_ON = re.compile(
 )
 
 
+# Before a share that moves: "the share of the time spent in the layer normalization grows from 2.9% to 12%".
+_SHARE_SPENT_MOVES = re.compile(
+    r"\b(?:share|fraction|portion|percentage)\s+of\s+(?:the\s+)?(?:[\w-]+\s+)?(?:time|runtime|memory|cycles)\s+"
+    r"(?:spent|used)\s+(?:in|on|by)\s+(?:the\s+)?"
+    r"(?P<p>[a-zA-Z][\w-]*(?:[ \t]+(?!(?:grows|rises|drops|falls|is|was|goes|increases|decreases|for)\b)[a-zA-Z][\w-]*){0,3})"
+    r"\s+(?:grows|rises|drops|falls|goes\s+up|goes\s+down|increases|decreases|is|was)\b(?:[^.;]|\.(?=\d)){0,40}$"
+)
+
+
 def share_part(text: str, lo: int, claim_start: int, claim_end: int) -> str | None:
     """The part a share is of a whole ("..., collective waits remain as high as 40% of step time" ->
     "collective waits"): the noun phrase of two to four words opening the number's clause, when "of" follows
     the number; a pronoun or a number is no part. A share in parentheses is the part's the words before it name:
     a list's item ("2) weight loading (61%), which ..."), a clause's subject before its verb ("the warm-up stage
     is costly (18%)", "the load stage takes a large part (70%) of the start")."""
+    moving = _SHARE_SPENT_MOVES.search(text, lo, claim_start)
+    if moving and not _NO_COMPONENT.search(moving.group("p")):
+        return moving.group("p")  # "the share of the time spent in the layer norm grows from 2.9%"
     bracketed = _bracketed(text, claim_start, claim_end)
     if bracketed is None and not re.match(r"\s*(?:\*\*)?\s*of\s+\w", text[claim_end : claim_end + 12]):
         return None

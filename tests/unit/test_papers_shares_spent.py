@@ -37,3 +37,16 @@ def test_a_share_of_the_total_names_no_baseline(papers_bound):
     assert [(c["value_low"], c["value_high"], c["subject"], c["versus"]) for c in found] == [
         (51.0, 98.0, "load from SSD", None)
     ]
+
+
+def test_a_study_with_no_system_of_its_own_gives_a_share_to_its_part(papers_bound):
+    found = claims_in_order(
+        "This study measures inference on CPUs. When summing up both dense and batched runtime portions, the "
+        "matmul operations consume between 66.2% and 91.5% of the total runtime. For short inputs, the share of "
+        "the time spent in the layer normalization operation grows from 2.9% for 1 thread to 12% for 16 threads.",
+        papers_bound,
+    )
+    assert [(c["value_low"], c["subject"]) for c in found] == [
+        (66.2, "matmul operations"),
+        (2.9, "layer normalization operation"),
+    ]
