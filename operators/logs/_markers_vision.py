@@ -176,6 +176,10 @@ VISION_ROWS: tuple[Marker, ...] = (
     Marker("Detectron", r"^json_stats: \{", 'json_stats: {"eta": "1:02:03", "iter": 100, "loss": "1.23", "lr": "0.01"}'),
     Marker("MMSkeleton", r"^\[ \w{3} \w{3} +\d+ [\d:]+ \d{4} \] \tBatch\(\d+/\d+\) done\. Loss: ",
            "[ Mon Jan  1 10:00:00 2024 ] \tBatch(200/900) done. Loss: 1.8810  lr:0.010000"),
+    # open-mmlab/st-gcn torchlight/io.py: print_log stamps '[%m.%d.%y|%X] '; processor/recognition.py prints
+    # 'Training epoch: N' and 'Eval epoch: N'
+    Marker("ST-GCN", r"^\[\d\d\.\d\d\.\d\d\|\d\d:\d\d:\d\d\] (?:Training|Eval) epoch: \d+\s*$|'model': 'net\.st_gcn\.Model'",
+           "[05.06.21|10:11:12] Training epoch: 3"),
     Marker("DeepFaceLab", r'Press "Enter" to stop training and save model',
            'Starting. Press "Enter" to stop training and save model.'),
     Marker("guided-diffusion", r"^\| lg_loss_scale +\| ", "| lg_loss_scale | 16.2     |"),
