@@ -56,6 +56,13 @@ def _earlier_subject(doc: Doc, pronoun, names: Sequence[tuple[int, int, str, boo
     return None
 
 
+#: Heads of a subject that name people, not a system: the names that modify them ("PyTorch users") say whose.
+_PEOPLE = frozenset(
+    "users user developers developer practitioners practitioner researchers researcher customers customer "
+    "engineers engineer teams team operators administrators admins people".split()
+)
+
+
 def subject_from_parse(
     doc: Doc, claim_offset: int, names: Sequence[tuple[int, int, str, bool]], primary: str | None
 ) -> str | None:
@@ -70,8 +77,8 @@ def subject_from_parse(
     if token is None:
         return None
     subject = _governing_subject(token)
-    if subject is None or _changed_measure(subject):
-        return None
+    if subject is None or _changed_measure(subject) or subject.lower_ in _PEOPLE:
+        return None  # (nor "PyTorch users can enable X ...": people who use a system are none of its results)
     # The subject's noun phrase without the clauses hanging on it ("a baseline that sustains 39 TFLOPs").
     right = subject.i
     for child in subject.rights:

@@ -41,3 +41,13 @@ def test_question_words_and_subordinate_clauses_name_nothing(papers_bound):
         papers_bound,
     )
     assert [(c["value"], c["subject"]) for c in found] == [(60.0, None), (30.0, None)]
+
+
+def test_people_who_use_a_system_are_no_subject(papers_bound):
+    found = claims_in_order(
+        "We present Tallow, an offloading engine for training. Tallow moves optimizer states to the CPU. In fact, "
+        "PyTorch users can enable Tallow with few lines of code change to their existing training pipeline as "
+        "shown in Figure 1, allowing to train 10x larger models easily.",
+        papers_bound,
+    )
+    assert [(c["value"], c["subject"]) for c in found] == [(10.0, "Tallow")]
