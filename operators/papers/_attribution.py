@@ -46,7 +46,12 @@ from assay.operators.papers._contrast import contrast_baselines, group_while_bas
 from assay.operators.papers._default_baseline import default_baselines, is_comparison
 from assay.operators.papers._mentions import COUNT_SOURCE, Mention, MentionIndex
 from assay.operators.papers._normalised_to import normalised_baselines
-from assay.operators.papers._number_owners import bracketed_owner, level_owner, others_as_subject
+from assay.operators.papers._number_owners import (
+    bracketed_owner,
+    level_owner,
+    others_after,
+    others_as_subject,
+)
 from assay.operators.papers._object_baselines import object_baselines
 from assay.operators.papers._paired_figures import paired_figures
 from assay.operators.papers._passive import passive_comparison
@@ -186,6 +191,8 @@ def attribute(
                 # "outperforming the FooSpec baseline (1.01x)": FooSpec's own figure, measured against no FooSpec
                 claim.versus, claim.versus_span, claim.versus_source = None, None, None
         others = others_as_subject(text, sentence[0], claim.start, lang) if claim.subject_source == "primary" else None
+        if others is None and claim.subject_source == "primary" and lang == "en":
+            others = others_after(text, claim.end, sentence[1])  # "40% memory waste in existing frameworks"
         if others and not (claim.versus and others.lower() in claim.versus.lower()):
             claim.subject, claim.subject_source = others, "clause"  # "existing systems reach only 5% of peak"
         if claim.subject_source == "primary" and lang == "en":

@@ -113,10 +113,19 @@ _PATH_OVER = re.compile(
 )
 
 
+# "over a PCIe 3.0 x16 link", "over the 100 Gbps network": what follows "over" is a link, whatever moved on it.
+_OVER_A_LINK = re.compile(
+    r"over\s+(?:an?\s+|the\s+|one\s+|two\s+)?(?:[\w.×-]+\s+){0,4}?(?:links?|network|bus|interconnects?|fabric|"
+    r"wires?|channels?|NVLinks?|InfiniBand|Ethernet)\b",
+    re.I,
+)
+
+
 def over_a_path(text: str, lo: int, at: int) -> bool:
     """Whether the "over" at ``at`` follows what moves along a path or a scope it spans (``lo``: how far back to
-    look): "traffic sent over the spine links", "averaged over runs" name no baseline."""
-    return _PATH_OVER.search(text, lo, at) is not None
+    look), or names a link: "traffic sent over the spine links", "averaged over runs", "a transfer over a PCIe
+    x16 link" name no baseline."""
+    return _PATH_OVER.search(text, lo, at) is not None or _OVER_A_LINK.match(text, at) is not None
 
 
 def stops_at_the_claim(text: str, at: int, claim_start: int) -> bool:

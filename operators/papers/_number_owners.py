@@ -103,5 +103,21 @@ def others_as_subject(text: str, s_start: int, claim_start: int, lang: str) -> s
     return re.sub(r"^the\s+", "", found.group("n"), flags=re.I)
 
 
+# The same class named right after the number's measure: "over 40% GPU memory waste in existing pipeline training
+# frameworks", "a 2x slowdown of current schedulers".
+_OTHERS_AFTER_EN = re.compile(
+    r"\s*(?:[\w-]+\s+){0,4}?(?:in|of|by|for|with|across)\s+(?:the\s+|many\s+|most\s+)?(?P<n>(?:existing|current|prior|"
+    r"previous|conventional|traditional|state-of-the-art|mainstream|popular)\s+(?:[\w-]+\s+){0,3}?(?:systems|"
+    r"frameworks|approaches|methods|schedulers|solutions|libraries|engines|implementations))\b",
+    re.I,
+)
+
+
+def others_after(text: str, claim_end: int, s_end: int) -> str | None:
+    """The class of other systems named right after the number's measure (``_OTHERS_AFTER_EN``): theirs."""
+    m = _OTHERS_AFTER_EN.match(text, claim_end, s_end)
+    return m.group("n") if m else None
+
+
 #: Characters before a number looked at for the clause that opens it.
 _CLAUSE_REACH = 240
