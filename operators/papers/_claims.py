@@ -123,9 +123,10 @@ _KEYWORD_RES: list[tuple[tuple[str, ...], re.Pattern[str]]] = [
     ),
     (("百分之",), re.compile(rf"百分之(?P<pnum>{NUMBER}|{ZH_NUMBER})")),
     # A multiple signed first: "79 ± 1 (x1.46)", "the speedup of only x3.3", "up to x9.7" (no lane count: "x16 PCIe")
-    # (the words may be broken over a line: "goes up\nto x9.7")
+    # (the words may be broken over a line: "goes up\nto x9.7"); a bracket glued to a name is a function's
+    # argument, no multiple ("ℱ(X1)", "f(x2)")
     (("(x", "(×", "（x", "（×", "to x", "from x", "speedup of", "speed-up of"), re.compile(
-        r"(?:[(（][ \t]*|\b(?:speed-?ups?\s+of\s+(?:(?:only|about|nearly|up\s+to)\s+)?|up\s+(?:to|from)\s+))[xX×][ \t]?(?P<pxnum>\d+(?:\.\d+)?)(?![\w.])", re.I)),
+        r"(?:(?<![^\s\d±])[(（][ \t]*|\b(?:speed-?ups?\s+of\s+(?:(?:only|about|nearly|up\s+to)\s+)?|up\s+(?:to|from)\s+))[xX×][ \t]?(?P<pxnum>\d+(?:\.\d+)?)(?![\w.])", re.I)),
     # "cuts the cost by half", "减半": a 50 % reduction.
     (
         ("half", "halv", "减半", "一半"),

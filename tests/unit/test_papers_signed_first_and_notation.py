@@ -6,7 +6,7 @@ test."""
 
 from __future__ import annotations
 
-from papers_extract import extracted_claims, file_claims
+from papers_extract import claims_in_order, extracted_claims, file_claims
 
 _HEAD = "Almo: Partitioned Matrix Multiplication on CPUs\n\nAbstract\nWe present Almo, a matmul partitioning for CPUs.\n\n"
 
@@ -71,3 +71,12 @@ def test_a_multiple_signed_first_after_words_broken_over_a_line():
         "to x7.4 on long ones.\n"
     )
     assert sorted(c["value"] for c in extracted_claims(text)) == [2.1, 7.4]
+
+
+def test_a_bracket_glued_to_a_name_is_a_functions_argument(papers_bound):
+    found = claims_in_order(
+        "We present ParX, a coded serving layer. The goal is to return F(X1) and F(X2) from the parity F(P). "
+        "ParX takes 79 ± 1 (x1.46) against the copy, and its speedup (x2.3) holds.",
+        papers_bound,
+    )
+    assert [c["value"] for c in found] == [1.46, 2.3]
