@@ -5,8 +5,8 @@
   subject is the competitor, and its baseline the paper's own system where the clause names it
   (``competitor_deficits``); without the rule the paper's prior gave it to the paper's own system.
 
-The cues are declared tables, one own-worded example per row (tests/unit/test_papers_competitor_deficits.py runs each
-through ``segment_text`` -> ``extract_knowledge``).
+The cues are declared tables, one own-worded example per row (tests/unit/test_papers_competitor_deficits.py runs
+each through ``segment_text`` -> ``extract_knowledge``).
 """
 
 from __future__ import annotations

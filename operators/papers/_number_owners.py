@@ -71,12 +71,14 @@ def bracketed_owner(text: str, claim_start: int, claim_end: int, mentions: Menti
     return _named_owner(_NAME_BEFORE_BRACKET.search(text, max(0, claim_start - 80), claim_start), mentions)
 
 
+#: The words that name other systems as a class ("existing ... frameworks"), before and after the number.
+_OTHERS_WORDS = r"existing|current|prior|previous|conventional|traditional|state-of-the-art|mainstream|popular"
+_OTHERS_NOUNS = r"systems|frameworks|approaches|methods|schedulers|solutions|libraries|engines|implementations"
 # A clause whose subject is the systems the paper is set against, named as a class, not by name: "existing
 # systems achieve less than 5% of the peak", "the baseline runs at 12%", "现有的开源系统的训练效率不到...的5%".
 _OTHERS_EN = re.compile(
-    r"(?:^|[,;:]\s+|\b(?:and|but|while|whereas)\s+)(?P<n>(?:the\s+)?(?:(?:existing|current|prior|previous|"
-    r"conventional|traditional|state-of-the-art|mainstream|popular|other)\s+(?:[\w-]+\s+){0,2}?(?:systems|"
-    r"frameworks|approaches|methods|schedulers|solutions|baselines|libraries|engines|implementations)|baselines?))"
+    rf"(?:^|[,;:]\s+|\b(?:and|but|while|whereas)\s+)(?P<n>(?:the\s+)?(?:(?:{_OTHERS_WORDS}|other)\s+"
+    rf"(?:[\w-]+\s+){{0,2}}?(?:{_OTHERS_NOUNS}|baselines)|baselines?))"
     r"\s+(?:\w+ly\s+)?(?:achieve|reach|run|use|waste|spend|attain|deliver|get|obtain|incur|suffer|show|exhibit|"
     r"utili[sz]e|only|remain|stay|are|is)\w*\b",
     re.I,
@@ -106,9 +108,8 @@ def others_as_subject(text: str, s_start: int, claim_start: int, lang: str) -> s
 # The same class named right after the number's measure: "over 40% GPU memory waste in existing pipeline training
 # frameworks", "a 2x slowdown of current schedulers".
 _OTHERS_AFTER_EN = re.compile(
-    r"\s*(?:[\w-]+\s+){0,4}?(?:in|of|by|for|with|across)\s+(?:the\s+|many\s+|most\s+)?(?P<n>(?:existing|current|prior|"
-    r"previous|conventional|traditional|state-of-the-art|mainstream|popular)\s+(?:[\w-]+\s+){0,3}?(?:systems|"
-    r"frameworks|approaches|methods|schedulers|solutions|libraries|engines|implementations))\b",
+    r"\s*(?:[\w-]+\s+){0,4}?(?:in|of|by|for|with|across)\s+(?:the\s+|many\s+|most\s+)?"
+    rf"(?P<n>(?:{_OTHERS_WORDS})\s+(?:[\w-]+\s+){{0,3}}?(?:{_OTHERS_NOUNS}))\b",
     re.I,
 )
 
