@@ -25,7 +25,7 @@ from assay.operators.logs._counters import (
 from assay.operators.logs._decisions import template_decision
 from assay.operators.logs._epochs import averages, averages_records, split_named, sums_up
 from assay.operators.logs._evaluation_lines import evaluation_line
-from assay.operators.logs._fields import MODULE_PATH, evaluation_loss, series_name, variable_names
+from assay.operators.logs._fields import MODULE_PATH, series_name, variable_names
 from assay.operators.logs._gate import only_a_nan_message
 from assay.operators.logs._losses import names_whole_loss, pick_loss, split_objectives, total_of_terms
 from assay.operators.logs._miner import Cluster, TemplateMiner
@@ -44,6 +44,7 @@ from assay.operators.logs._settings_lines import (
     restated,
     settings_dump,
 )
+from assay.operators.logs._split_sections import evaluation_loss
 from assay.operators.logs._steps import (
     counts_each_epoch,
     says_epoch_ended,
@@ -354,7 +355,7 @@ def emit_series(
     # a line numbered by its epoch (``Epoch 1/1 with loss 2.12``) among lines that count steps takes their step,
     # unless the step counter on its line never moves (``counts_each_epoch``): then its step is the epoch itself
     by_epoch = step_pos is not None and names.get(step_pos, "").lower() == "epoch"
-    own_epoch = by_epoch and counts_each_epoch(cluster, step_pos, names)
+    own_epoch = by_epoch and not cluster.epoch_of_finer and counts_each_epoch(cluster, step_pos, names)
     by_epoch = by_epoch and not own_epoch
     # among lines that count finer steps, such a line that averages (``epoch 3 average loss: 0.2``) sums up
     # the epoch: no step record of its own, and its values are the epoch's averages, not the step's

@@ -9,7 +9,7 @@ import re
 
 from assay.operators.logs._miner import Cluster
 from assay.operators.logs._names import key_slug
-from assay.operators.logs._step_keys import PASS_WORDS, UPDATE_WORDS, step_word
+from assay.operators.logs._step_keys import PASS_WORDS, UPDATE_WORDS, epoch_and_length, step_word
 
 #: A line that is only an epoch header: Keras' ``Epoch 41/190``.
 _EPOCH_HEADER = re.compile(r"^\s*Epoch\s+(?P<k>\d+)\s*/\s*(?P<of>\d+)\s*$", re.I)
@@ -147,12 +147,19 @@ class EpochRelative:
         # on the line after it
         self.opened: int | None = None
         self._bare_footer = False
+        # the counter lines stepped before any length was printed: (line, rank, epoch, printed), shifted once a
+        # line after them prints the length (``late_length``)
+        self._unshifted: list[tuple[int, int | None, float, int]] = []
+        self._went_back = False  # a counter went back when its epoch went up, with no length printed
+        self.closed_at: int | None = None  # the step a summary with the epoch's length closes its epoch at
+        # counter line -> its counter as printed, and the steps added once the length was printed after it
+        self.late: dict[int, tuple[int, int]] = {}
 
     def banner(self, text: str, rank: int | None) -> None:
         """Note the epoch a banner, a footer or a steps-per-epoch line says (the line is read on as before). A
         banner's epoch holds from its own line (it prints nothing else), a footer's next epoch from the line
         after it (the footer's own values are the ended epoch's). Lines of any rank follow the last banner."""
-        self.opened = None
+        self.opened = self.closed_at = None
         if self._next:
             self.banners.update(self._next)
             if self._bare_footer:
@@ -176,7 +183,31 @@ class EpochRelative:
             return
         per = _STEPS_PER_EPOCH.search(text)
         if per:
-            self.length = int(per.group(1) or per.group(2))
+            self.length = int(per.group(1) or per.group(2) or per.group(3))
+            return
+        summed = epoch_and_length(text)
+        if summed:
+            self.late_length(*summed)
+
+    def late_length(self, epoch: int, length: int) -> None:
+        """A line that sums an epoch up and prints its length (``Epoch: 2, Steps: 281 | Train Loss: ...``, printed
+        after the epoch's records): the epoch ends at its last step, ``(epoch - first + 1) * length``, and a
+        counter that went back with each epoch before it counts on across epochs from here, its earlier
+        lines shifted as they would have been had the length come first. A counter that never went back is the
+        run's own (one that goes past the length): nothing moves."""
+        first = 0 if self.zero else 1
+        self.closed_at = (epoch - first + 1) * length
+        if self.length is not None:
+            return
+        self.length = length
+        if not self._went_back and any(printed > length for *_, printed in self._unshifted):
+            return  # a counter past the epoch's length that never went back counts the whole run
+        for line_no, _, at, printed in self._unshifted:
+            if at != _BEFORE and round(at) > first:
+                self.offsets[line_no] = length * (round(at) - first)
+                self.late[line_no] = (printed, self.offsets[line_no])
+        for rank, (at, last, _) in list(self.state.items()):
+            self.state[rank] = (at, last, length * max(0, round(at) - first))
 
     def banner_of(self, rank: int | None) -> int | None:
         """The epoch the banners put ``rank`` in, if any did."""
@@ -196,7 +227,7 @@ class EpochRelative:
             return None if self.named else _BEFORE
         return float(k)
 
-    def step(self, rank: int | None, epoch: float, printed: int) -> int:
+    def step(self, rank: int | None, epoch: float, printed: int, line_no: int) -> int:
         if rank not in self.state and self.length and printed <= self.length:
             # a printed epoch length: the run's epochs before this one (from 1, or 0 where it starts at 0)
             self.state[rank] = (epoch, printed, self.length * max(0, round(epoch) - (0 if self.zero else 1)))
@@ -205,9 +236,11 @@ class EpochRelative:
         if epoch > last_epoch and printed <= last:  # the counter did not go on when the epoch went up
             if self.length:
                 offset += self.length * (1 if last_epoch == _BEFORE else round(epoch - last_epoch))
-            else:  # the epoch's length is nowhere printed: the counter stays as printed, a new epoch's
-                self.started_again = True
+            else:  # the epoch's length is not printed (yet): the counter stays as printed, a new epoch's
+                self.started_again = self._went_back = True
         self.state[rank] = (epoch, printed, offset)
+        if not self.length:
+            self._unshifted.append((line_no, rank, epoch, printed))
         return printed + offset
 
 
@@ -300,10 +333,13 @@ def averages_records(template: list[str], rows: list, valued_steps: set[int]) ->
     return bool(rows) and averages(template) and all(row[3] in valued_steps for row in rows)
 
 
-#: A line that prints the epoch's length: ``steps per epoch: 300``, ``300 iterations per epoch``.
+#: A line that prints the epoch's length: ``steps per epoch: 300``, ``300 iterations per epoch``; or the line
+#: that opens an epoch with its count of batches (DeepSpeed-Chat's ``Beginning of Epoch 1/18, Total Micro Batches
+#: 8``: the epoch's, where a ``Total Batches`` printed alone may be the run's).
 _STEPS_PER_EPOCH = re.compile(
     r"(?i)\b(?:steps|iterations|iters|batches|updates)[ _]per[ _]epoch\s*[:=]?\s*(\d+)"
     r"|\b(\d+)\s+(?:steps|iterations|iters|batches|updates) per epoch\b"
+    r"|\bepoch\s*\d+(?:\s*/\s*\d+)?\s*,\s*total\s+(?:micro[ _-]?)?(?:batches|steps|iterations|iters)\s*[:=]?\s*(\d+)"
 )
 
 

@@ -36,6 +36,15 @@ def an_epochs_length(text: str, at: int, key: str) -> bool:
 
 _PLURAL_COUNT = re.compile(r"(?i)steps|iters|iterations|batches|updates")
 _EPOCH_BEFORE = re.compile(r"(?i)\bepoch\b\s*[:=#]?\s*\d+\s*[,|]")
+#: An epoch's number and its length right after it (``Epoch: 3, Steps: 281 | Train Loss: ...``, the summary
+#: Time-Series-Library's loop prints after the epoch's records).
+_EPOCH_AND_LENGTH = re.compile(rf"(?i)\bepoch\b\s*[:=#]?\s*(\d+)\s*[,|]\s*(?:{_PLURAL_COUNT.pattern[4:]})\s*[:=#]?\s*(\d+)\b")
+
+
+def epoch_and_length(text: str) -> tuple[int, int] | None:
+    """The epoch a line sums up and how many steps it had (``Epoch: 3, Steps: 281 | ...``), if it prints both."""
+    m = _EPOCH_AND_LENGTH.search(text)
+    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 #: The words (letters only) a step word's noun phrase ends with before it, up to three.

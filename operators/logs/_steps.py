@@ -132,7 +132,7 @@ _AFTER_FIELD = (["|"], [","], [";"], ["-"])
 #: counters are strings (``"iter": "90/159"``, ``"epoch": "10/50"``).
 QUOTED_SEP = r"""["']?\s*[:=#]?\s*["']?\s*"""
 #: The words a counter is printed after (``Batch 16/29316``, ``step: 10``, ``iter #7``).
-COUNTER_KEYS = r"global_step|step|steps|iter|iteration|batch|it|update|tick"
+COUNTER_KEYS = r"global_step|step|steps|iter|iters|iteration|batch|it|update|tick"
 #: A count printed with thousands separators (BasicSR's ``iter: 135,000``): one number, not 135 and a comma.
 _THOUSANDS = r"\d{1,3}(?:,\d{3})+(?![\d.])"
 #: A step counter anywhere in a line: a counter word's number (with an index suffix too: ``batch_id: 3820``,

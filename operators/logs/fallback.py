@@ -9,6 +9,7 @@ file's lines that shares its per-template state; the rules it consults live in t
 
 from __future__ import annotations
 
+import bisect
 import re
 
 import numpy as np
@@ -58,6 +59,8 @@ _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
 #: A record that opens with the run of a repeated experiment it belongs to (``Run 01 | Epoch 5``, ``trial 3:``).
 _RUN_FIELD = re.compile(rf"(?i)^\W*(?:{RUN_WORDS})\s*[:#=]?\s*(\d+)\s*[|,:]")
 _BARE_BAR = re.compile(BARE_BAR)
+#: A tqdm bar's percentage and the start of its bar, after its description.
+_BAR_AFTER_DESCRIPTION = re.compile(r"\d{1,3}%\|")
 #: A parenthesis and what it holds.
 _ASIDE = re.compile(r"\([^()\n]*\)")
 #: A line that says only which epoch begins.
@@ -191,6 +194,7 @@ class _Stream:
         self.headings = SplitHeadings()
         self.bar_losses = BarLosses()
         self.settings = SettingsTable()
+        self.closing: dict[int, int] = {}  # a line that sums an epoch up with its length -> the epoch's last step
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
         if chart_line(text):
@@ -270,6 +274,10 @@ class _Stream:
         if not self.finer and self.relative.opened is not None:
             # where nothing counts finer, the epoch a banner or a bare footer opens numbers the lines after it
             self.steps[rank] = self.steps[None] = self.relative.opened
+        if self.finer and self.relative.closed_at is not None:
+            # an epoch's summary with its length, after the steps within it: at the epoch's last step (the lines
+            # after it, a scheduler's notice, stay at the last record's)
+            self.closing[line_no] = self.relative.closed_at
         self.epochs.note(text)  # an epoch 0 named anywhere: the run counts its epochs from 0
         if self.keras.see(text, line_no, rank):
             return
@@ -317,12 +325,14 @@ class _Stream:
             self.steps[rank] = self.steps[None] = self.stated = int(run_wide.group(1) or run_wide.group(2))
             return
         counted = self.epochs.see(text, line_no, rank, self.relative.banner_of(rank), self.stated)
+        if counted is not None and self.relative.length and (bar := _BAR_AFTER_DESCRIPTION.search(text)):
+            self._described(text[: bar.start()], line_no, rank)
         found = counted if counted is not None else counter_step(text)
         self.finer = self.finer or found is not None
         if counted is None and found is not None:
             epoch = self.relative.epoch_of(text, rank)  # on the line, or from the banner above it
             if epoch is not None:
-                shifted = self.relative.step(rank, epoch, found)
+                shifted = self.relative.step(rank, epoch, found, line_no)
                 if self.relative.started_again:
                     self.out.epoch_starts.add(line_no)  # a new epoch's counter going back: no restart
                 if shifted != found:
@@ -330,6 +340,16 @@ class _Stream:
                 found = shifted
         if found is not None:
             self.steps[rank] = self.steps[None] = found
+
+    def _described(self, description: str, line_no: int, rank: int | None) -> None:
+        """A bar over the whole run whose description prints the step within the epoch (DeepSpeed-Chat's ``Epoch
+        2, Step 3, Loss: 0.97:   9%|▉  | 13/144 [...]``, 8 steps an epoch printed before): the record is at the
+        description's step, made global with the epoch's length as any counter within an epoch is."""
+        epoch, step = self.relative.epoch_of(description, rank), counter_step(description)
+        if epoch is not None and step is not None:
+            shifted = self.relative.step(rank, epoch, step, line_no)
+            if shifted != step:
+                self.relative.offsets[line_no] = shifted - step
 
     def finish(self) -> None:
         self.tables.finish()
@@ -349,6 +369,11 @@ class _Stream:
                     (n, r, t, fixed.get(n, context_step(bar_lines, fixed, n, step, bool(per_epoch))))
                     for n, r, t, step in cluster.rows
                 ]
+        _shift_late(self.miner, self.relative.late)
+        for cluster in self.miner.clusters():
+            if self.closing and all(row[0] in self.closing for row in cluster.rows):
+                cluster.epoch_of_finer = True  # the epoch's values, at its last step
+                cluster.rows = [(n, r, t, self.closing[n]) for n, r, t, _ in cluster.rows]
         mend_cut_tail(self.miner, step_of)
         second = second_lines(self.miner, step_of)
         _steps_from_typed_lines(self.miner)
@@ -360,6 +385,22 @@ class _Stream:
             fixed={**fixed, **second} if second else fixed,
             relative=self.relative.offsets,
         )
+
+
+def _shift_late(miner: TemplateMiner, late: dict[int, tuple[int, int]]) -> None:
+    """The lines read at a counter's step before the epoch's length was printed (``EpochRelative.late_length``)
+    move with it: a line after the counter's line at the step it printed."""
+    if not late:
+        return
+    counters = sorted(late)
+    for cluster in miner.clusters():
+        rows = []
+        for n, r, t, s in cluster.rows:
+            at = bisect.bisect_right(counters, n) - 1
+            if at >= 0 and s == late[counters[at]][0]:
+                s += late[counters[at]][1]
+            rows.append((n, r, t, s))
+        cluster.rows = rows
 
 
 def _steps_from_typed_lines(miner: TemplateMiner) -> None:

@@ -265,13 +265,19 @@ class HFTrainerParser(LogParser):
 
     def _release_held(self) -> None:
         """The dicts kept after the bars, at the steps their bursts give where stdout was buffered, else each
-        at the bar drawn before it (``_after_the_bar``); none are kept after this."""
+        at the bar drawn before it (``_after_the_bar``), but at no step where several came after the bar reached
+        its total; none are kept after this."""
         held, self.held = self.held or [], None
         steps = buffered_steps([(entry.get("epoch"), bar) for entry, _, _, bar in held])
         current = self.bar_step
+        # several training logs of different epochs after the bar reached its total were buffered behind it: each
+        # was logged at some step up to the total, which the text does not say (the bar's step is the last one's)
+        ended = {e.get("epoch") for e, _, _, bar in held if bar == self.bar_total and _a_training_log(e)}
         for i, (entry, line_no, rank, bar) in enumerate(held):
-            if steps is not None:
+            if steps is not None:  # (bursts before this one tell the interval)
                 emit_log_entry(entry, steps[i], line_no, rank, self.out)
+            elif bar == self.bar_total and len(ended - {None}) >= 2:
+                emit_log_entry(entry, None, line_no, rank, self.out)  # (the summary with them, as in ``_step``)
             else:
                 self.bar_step = bar
                 emit_log_entry(entry, self._after_the_bar(entry), line_no, rank, self.out)
@@ -370,3 +376,8 @@ class HFTrainerParser(LogParser):
             if world:
                 self.out.setting("world_size", world)
                 self.out.setting("dp", world)
+
+
+def _a_training_log(entry: dict) -> bool:
+    """A dict the Trainer logs during training (no evaluation's, no closing summary's)."""
+    return not any(k.startswith(("eval_", "test_", "train_runtime")) for k in entry)

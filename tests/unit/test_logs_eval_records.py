@@ -1,7 +1,7 @@
 """Evaluation records: every value of a line about evaluation is the split's, its loss terms too (an
 ``nll_loss`` of a ``valid:{...}`` record is no training loss, nor its step a training step); only a name that
 says its own split stands. Evaluation words of languages written without spaces (``测试``, ``検証``) are
-found inside the phrase that names the value (``_fields.SPLIT_WORDS``, each row with an example)."""
+found inside the phrase that names the value (``_split_sections.SPLIT_WORDS``, each row with an example)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from log_files import write_log
 
 from assay.operators.logs import parse_log
-from assay.operators.logs._fields import SPLIT_WORDS
+from assay.operators.logs._split_sections import SPLIT_WORDS
 
 
 def _log(tmp_path, lines):

@@ -104,3 +104,26 @@ def test_the_burst_reading_needs_two_bursts_that_agree():
     stale_bar = [(0.1, 10), (0.15, 10), (0.3, 30), (0.35, 30), (0.5, 50), (0.55, 50)]  # first dict at the bar
     assert buffered_steps(stale_bar) is None
     assert saved_steps([0.1, 0.2], [(40, 0.2), (90, 0.2)]) is None  # saves that disagree name no steps
+
+
+def test_dicts_buffered_until_after_the_bar_finished_have_no_step_the_text_gives(tmp_path):
+    # the last dozen logs of a three-epoch run reach the file only after the bar drew its total: each was logged
+    # at some step up to 600, but the text never says the logging interval; none is past the run's last step
+    lines = ["\r".join(_bar(n, 600) for n in range(590, 601))]
+    lines += [_eval(1.31, 2.9)]
+    lines += [_dict(round(1.3 - i / 100, 2), round(2.9 + i / 120, 3)) for i in range(12)]
+    lines.append("{'train_runtime': 3600.5, 'train_samples_per_second': 1.4, 'train_loss': 1.36, 'epoch': 3.0}")
+    path = tmp_path / "sft_buffered.log"
+    path.write_text("\n".join(lines) + "\n")
+    parsed = parse_log(path)
+    steps = [s for s, _ in parsed.series("loss")]
+    assert len(steps) == 12 and set(steps) == {None}
+    assert parsed.series("val_loss") == [(None, 1.31)]
+
+
+def test_one_log_after_the_finished_bar_is_at_its_last_step(tmp_path):
+    lines = ["\r".join(_bar(n, 600) for n in range(590, 601)), _dict(1.25, 3.0)]
+    lines.append("{'train_runtime': 3600.5, 'train_samples_per_second': 1.4, 'train_loss': 1.36, 'epoch': 3.0}")
+    path = tmp_path / "sft_last.log"
+    path.write_text("\n".join(lines) + "\n")
+    assert parse_log(path).series("loss") == [(600, 1.25)]
