@@ -428,6 +428,9 @@ _NOT_SERIES = {
     "eta",
     "gpu",
     "gpus",
+    # which instance a line is about (``Model 0 test rmse = 7.89``, ``Fold 3``): a label, no value
+    "model",
+    "fold",
     "node",
     "nodes",
     "pid",

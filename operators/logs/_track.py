@@ -211,6 +211,10 @@ class StepTrack:
         out = []
         for i in np.flatnonzero(~finite & before):
             step = steps[i]
+            if step is None:
+                # a record the text gives no step (one of many an epoch, ``_several_an_epoch``): the step of the
+                # first record after it, the epoch's evaluation, rather than an earlier epoch's last
+                step = self.step_after(int(lines[i]))
             out.append(
                 Event(
                     int(lines[i]),

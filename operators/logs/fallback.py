@@ -74,6 +74,8 @@ _COMMAND_RUN = re.compile(
     r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^\s$#]*)?(?:[$#]|\+{1,3} )\s*(?:[A-Z_]+=\S+\s+)*"
     r"(?:python\d?(?:\.\d+)?|torchrun|deepspeed|accelerate|srun|mpirun|horovodrun|bash|sh)\s"
 )
+#: A script a command runs that evaluates or infers, no training (``tools/infer.py``, ``eval_model.py``, ``test.py``).
+_EVALUATING_SCRIPT = re.compile(r"(?i)(?:^|[\s/])(?:infer|inference|eval|evaluate|evaluation|test|predict|validate)(?:_\w+)?\.py\b")
 #: A command's words that say it resumes a run from a checkpoint.
 _RESUMES = re.compile(r"(?i)resum|\bload[_-]?(?:from|checkpoint|ckpt)|\bckpt[_-]?path|\bfrom[_-]checkpoint")
 #: A counter of the whole run printed beside an epoch's (``GLOBAL_STEP: 370050``, ``global step 1200``).
@@ -194,6 +196,8 @@ class _Stream:
         self.headings = SplitHeadings()
         self.bar_losses = BarLosses()
         self.settings = SettingsTable()
+        self.by_banner = False  # an epoch's banner numbered the lines after it
+        self.evaluating = False  # the lines come from a pasted command that runs an evaluation script
         self.closing: dict[int, int] = {}  # a line that sums an epoch up with its length -> the epoch's last step
 
     def parse_line(self, text: str, line_no: int, rank: int | None) -> None:
@@ -261,6 +265,8 @@ class _Stream:
             if not _RESUMES.search(text):
                 self.out.epoch_starts.add(line_no)
             self.steps.clear()
+            # a script that evaluates (``python tools/infer.py -m config.yaml``): its records are the evaluation's
+            self.evaluating = bool(_EVALUATING_SCRIPT.search(text))
             return
         run = _RUN_FIELD.match(text)
         if run:  # which run of a repeated experiment the record is of (``Run 01 | Epoch 00000 | ...``)
@@ -274,6 +280,7 @@ class _Stream:
         if not self.finer and self.relative.opened is not None:
             # where nothing counts finer, the epoch a banner or a bare footer opens numbers the lines after it
             self.steps[rank] = self.steps[None] = self.relative.opened
+            self.by_banner = True
         if self.finer and self.relative.closed_at is not None:
             # an epoch's summary with its length, after the steps within it: at the epoch's last step (the lines
             # after it, a scheduler's notice, stay at the last record's)
@@ -283,7 +290,7 @@ class _Stream:
             return
         if is_prose(text, names_metric):
             return  # a sentence with numbers (``resuming from iteration 0, epoch 6 until 7``): no step, no values
-        if not evaluation_line(text) and not self.headings.evaluating(text, line_no):
+        if not evaluation_line(text) and not self.headings.evaluating(text, line_no) and not self.evaluating:
             # (evaluation lines take the training step, whatever they count)
             self._count(text, line_no, rank)
         else:
@@ -305,6 +312,8 @@ class _Stream:
         shape = shape_of(tokens)
         if (split := self.headings.split_of(text, line_no, tuple(shape))) == RESTATED:
             return  # the best record's values again
+        if not split and self.evaluating:
+            split = "val"  # a line of the evaluating script's
         if split:  # values under an evaluation's heading: that split's
             tokens, shape = [split, *tokens], [split, *shape]
         if len(tokens) >= 2:
@@ -318,6 +327,7 @@ class _Stream:
             # until the file counts anything finer
             if not self.finer:
                 self.steps[rank] = self.steps[None] = int(alone.group(1))
+                self.by_banner = True
             return
         run_wide = _GLOBAL_COUNTER.search(text)
         if run_wide:  # ``STEP: 49/377 -- GLOBAL_STEP: 370050``: the counter of the whole run over the epoch's
@@ -377,6 +387,8 @@ class _Stream:
         mend_cut_tail(self.miner, step_of)
         second = second_lines(self.miner, step_of)
         _steps_from_typed_lines(self.miner)
+        if self.by_banner and not self.finer:
+            _several_an_epoch(self.miner)
         emit_all(
             self.miner,
             self.out,
@@ -401,6 +413,21 @@ def _shift_late(miner: TemplateMiner, late: dict[int, tuple[int, int]]) -> None:
                 s += late[counters[at]][1]
             rows.append((n, r, t, s))
         cluster.rows = rows
+
+
+def _several_an_epoch(miner: TemplateMiner) -> None:
+    """A record with no counter of its own that an epoch's banner numbered, printed several times under most
+    banners (``Epoch 196`` then a dozen ``Loss = 4.18e-03, PNorm = ...`` lines, one each so many batches): the
+    epoch is not its step, and the text gives none; each line stays a record of its own, at no step."""
+    for cluster in miner.clusters():
+        if step_of(cluster)[1] is not None:
+            continue
+        per_step: dict[int, int] = {}
+        for row in cluster.rows:
+            if row[3] is not None:
+                per_step[row[3]] = per_step.get(row[3], 0) + 1
+        if len(per_step) >= 2 and sum(n >= 3 for n in per_step.values()) * 2 > len(per_step):
+            cluster.rows = [(n, r, t, None) for n, r, t, _ in cluster.rows]
 
 
 def _steps_from_typed_lines(miner: TemplateMiner) -> None:

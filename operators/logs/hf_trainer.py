@@ -265,18 +265,16 @@ class HFTrainerParser(LogParser):
 
     def _release_held(self) -> None:
         """The dicts kept after the bars, at the steps their bursts give where stdout was buffered, else each
-        at the bar drawn before it (``_after_the_bar``), but at no step where several came after the bar reached
-        its total; none are kept after this."""
+        at the bar drawn before it (``_after_the_bar``), but at no step where a burst's steps would pass the bar's
+        total (``_past_the_total``); none are kept after this."""
         held, self.held = self.held or [], None
         steps = buffered_steps([(entry.get("epoch"), bar) for entry, _, _, bar in held])
         current = self.bar_step
-        # several training logs of different epochs after the bar reached its total were buffered behind it: each
-        # was logged at some step up to the total, which the text does not say (the bar's step is the last one's)
-        ended = {e.get("epoch") for e, _, _, bar in held if bar == self.bar_total and _a_training_log(e)}
+        buffered = _past_the_total(held, self.bar_total)
         for i, (entry, line_no, rank, bar) in enumerate(held):
             if steps is not None:  # (bursts before this one tell the interval)
                 emit_log_entry(entry, steps[i], line_no, rank, self.out)
-            elif bar == self.bar_total and len(ended - {None}) >= 2:
+            elif bar in buffered:
                 emit_log_entry(entry, None, line_no, rank, self.out)  # (the summary with them, as in ``_step``)
             else:
                 self.bar_step = bar
@@ -376,6 +374,22 @@ class HFTrainerParser(LogParser):
             if world:
                 self.out.setting("world_size", world)
                 self.out.setting("dp", world)
+
+
+def _past_the_total(held: list[tuple[dict, int, int | None, int]], total: int | None) -> set[int]:
+    """The bars under which training logs of rising epochs were printed in one burst that, each at the bar and
+    on by its epoch (``_after_the_bar``), would go past the bar's total: stdout was buffered, the bar is the
+    step of the burst's last log or later, and the text gives none of their steps (the logging interval is
+    printed nowhere in it). A bar at its total (training over) with two such logs after it is one."""
+    epochs: dict[int, list[float]] = {}
+    for entry, _, _, bar in held:
+        if _a_training_log(entry) and entry.get("epoch"):
+            epochs.setdefault(bar, []).append(entry["epoch"])
+    return {
+        bar
+        for bar, seen in epochs.items()
+        if total and len(set(seen)) >= 2 and bar * max(seen) / seen[0] > total
+    }
 
 
 def _a_training_log(entry: dict) -> bool:
