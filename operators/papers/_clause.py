@@ -34,6 +34,7 @@ from assay.operators.papers._table_units import (
     BARE_CELL,
     SPREAD_AT,
     cells,
+    changed_figure,
     column_units,
     header_row,
     row_unit,
@@ -190,6 +191,7 @@ _RATIO_CELL = re.compile(
     re.I,
 )
 _RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
+
 # What a results table's header or caption says it measures, against what a hyperparameter table lists.
 RESULT_HEADER = re.compile(
     r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|\bbenefits?\b|saving|\bv\.?\s?s\.?(?=\s)|versus|compar|relative|"
@@ -263,7 +265,9 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
         return False
     column, own = next(((j, c) for j, (o, c) in enumerate(row_cells) if o <= start < o + len(c)), (0, ""))
     # a cell may hold two sub-columns' ratios side by side ("≈ 35% 1.1x") where the reader joined them
-    if not column or not (_RATIO_CELLS.fullmatch(own) or _unit_column(text, lo, column, own) == unit):
+    # or a figure and its change beside it ("57,458M ▼37.7%", "92 GB (-15%)"): the change is the cell's ratio
+    changed = changed_figure(own, start - row_cells[column][0]) if column else False
+    if not column or not (_RATIO_CELLS.fullmatch(own) or changed or _unit_column(text, lo, column, own) == unit):
         return False
     if _GOAL_HEADER.search(column_header(text, lo, column)):
         return False  # "Accuracy target" over "75.9%": the goal a run trains to, a setting
@@ -271,7 +275,7 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
         return True  # a mean with its spread over runs ("39.9 ± 2.2") is a measurement, whatever the table sets
     # a cell that says which way its figure goes ("50% less", "65% faster") states a comparison itself
     # (so does a sign written before it, ``+21.3%``: a change from something, no level)
-    compared = bool(_COMPARATIVE_CELL.search(own) or _SIGNED_CELL.match(own))
+    compared = bool(_COMPARATIVE_CELL.search(own) or _SIGNED_CELL.match(own)) or changed
     header, own = _table_head(text, lo)
     # a row whose label writes the unit says what it measures itself ("Improved (%) | 18.6")
     across = row_unit(row_cells) is not None and bool(RESULT_HEADER.search(first))

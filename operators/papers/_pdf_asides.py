@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from assay.operators.papers._pdf_layout import SENTENCE_END, TABLE_CAPTION, join_lines, vocabulary
+from assay.operators.papers._pdf_joins import join_lines, vocabulary
+from assay.operators.papers._pdf_layout import SENTENCE_END, TABLE_CAPTION
 
 #: A section's heading line: a numbered title (``7 Related Work``, ``II. DESIGN``; not a line of prose that
 #: starts with a number, ``512 GPUs and a``, nor a list item, ``2. We design``) or a known section's name.

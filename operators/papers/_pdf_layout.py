@@ -9,10 +9,11 @@ arranges them:
   ``_pdf_columns``');
 - running headers and footers (the same line at the page's edge on many pages) are dropped;
 - text that is not body text (smaller than the body font: figure labels, table cells, footnotes; and
-  captions, "Figure 3: ..." with the lines that continue them) is set apart as its own paragraphs, each
+  captions, "Figure 3: ..." with the lines that continue them, side by side ones too) is set apart as its
+  own paragraphs, each
   with its place (``_pdf_asides`` sets them in the text), and still read for claims;
 - a word hyphenated at a line end is joined (a compound keeps its hyphen), and a range broken after its
-  dash (``15–`` / ``40%``) is joined whole.
+  dash (``15–`` / ``40%``) is joined whole (``_pdf_joins``).
 """
 
 from __future__ import annotations
@@ -110,8 +111,6 @@ _CAPTION = re.compile(
 )
 TABLE_CAPTION = re.compile(r"^(?:(?:Table|Tab\.)\s*\d+" + _IEEE_TABLE + ")", re.I)
 SENTENCE_END = re.compile(r"[.!?:。！？]['\")\]]?$")
-_HYPHENS = "-\u2010\u2011\x02\xad"
-_RANGE_DASH = re.compile(r"\d(?:\.\d+)?\s*[%×x]?\s*[-–—\u2010\u2011\x02]$")
 _LIGATURES = str.maketrans(
     {
         "ﬀ": "ff",
@@ -210,30 +209,28 @@ def page_parts(
     body_lines: list[str] = []
     asides: list[list[Line]] = []
     places: list[int] = []
-    caption: Line | None = None
     previous_aside = False
     prose: Line | None = None  # the small full-width prose line just read into the flow (an abstract's)
     grids = _body_grids(lines, body, measure)
+    chains = _caption_chains(lines)
+    continued = {j for chain in chains.values() for j in chain}
     for i, line in enumerate(lines):
+        if i in continued:
+            continue  # a caption's line, read with its caption
         if i in grids:  # a table set in the body's font: read by position as the smaller ones are
             if i - 1 in grids:
                 asides[-1].append(line)
             else:
                 asides.append([line])
                 places.append(len(body_lines))
-            caption, previous_aside, prose = None, False, None
+            previous_aside, prose = False, None
             continue
         if _CAPTION.match(line.text):
-            caption, prose = line, None
-            asides.append([line])
+            prose = None
+            asides.append([line, *(lines[j] for j in chains[i])])
             places.append(len(body_lines))
             previous_aside = False
             continue
-        if caption is not None and _continues(caption, line):
-            asides[-1].append(line)
-            caption = line
-            continue
-        caption = None
         # smaller than the body and shorter than its lines: a figure's label, a table's cell (a smaller
         # paragraph set full width, such as an abstract or a footnote, is prose and stays in the flow, and
         # so does its short last line, and a small-caps heading, whose capitals have the body's size)
@@ -250,6 +247,38 @@ def page_parts(
         prose = line if small and line.right - line.left >= _PROSE_WIDTH * measure else None
         body_lines += value_lines(line.text)  # a table's row of values set in the body's font
     return body_lines, [(place, _rows(block)) for place, block in zip(places, asides, strict=True)]
+
+
+def _caption_chains(lines: Sequence[Line]) -> dict[int, list[int]]:
+    """Each caption's start (by place) and the places of the lines that go on with it (``_continues``): the
+    next line down in its column, which may come many lines later in reading order where two or three captions
+    stand side by side under a row of figures (``Figure 14: ...``, ``Figure 15: ...`` on one baseline, the
+    figures' labels read between them)."""
+    chains: dict[int, list[int]] = {}
+    taken: set[int] = set()
+    for i, line in enumerate(lines):
+        if i in taken or not _CAPTION.match(line.text):
+            continue
+        chain, last = [], line
+        at = i + 1
+        while at < len(lines):
+            # the next line read, as before; a line further on only where it lines up with the caption's last
+            # line (its left edge or its centre), as a caption's own lines do and a table's cells below it need not
+            nxt = next((j for j in range(at, len(lines)) if j not in taken and not _CAPTION.match(lines[j].text)
+                        and _continues(last, lines[j]) and (j == at or _lines_up(last, lines[j]))), None)
+            if nxt is None:
+                break
+            chain.append(nxt)
+            taken.add(nxt)
+            last, at = lines[nxt], nxt + 1
+        chains[i] = chain
+    return chains
+
+
+def _lines_up(above: Line, line: Line) -> bool:
+    """Whether ``line`` starts where ``above`` starts, or is centred where it is, within one font size."""
+    size = max(above.size, 1.0)
+    return abs(line.left - above.left) <= size or abs(line.left + line.right - above.left - above.right) <= 2 * size
 
 
 def _body_grids(lines: Sequence[Line], body: float, measure: float) -> set[int]:
@@ -324,53 +353,3 @@ def _continues(caption: Line, line: Line) -> bool:
     same_size = min(abs(line.size - caption.size), abs(line.largest - caption.largest)) <= tolerance
     overlaps = min(caption.right, line.right) - max(caption.left, line.left) > 0
     return same_size and overlaps and -0.2 * height <= gap <= 0.8 * max(height, caption.size)
-
-
-# -- joining lines into text ------------------------------------------------------------------------------
-def vocabulary(lines: Iterable[str]) -> Counter[str]:
-    """The words of a document (lower case), hyphenated compounds whole: what decides whether a word
-    broken at a line end was one word or a compound."""
-    words: Counter[str] = Counter()
-    for line in lines:
-        words.update(w.lower() for w in _VOCAB_WORD.findall(line))
-    return words
-
-
-_VOCAB_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
-
-
-def join_lines(lines: Sequence[str], words: Counter[str] | None = None) -> str:
-    """Lines joined by line breaks; a word hyphenated across a break is joined (a compound such as
-    ``state-of-the-`` / ``art`` keeps its hyphen) and a range broken after its dash is kept whole."""
-    text = "\n".join(line.strip() for line in lines if line.strip())
-    return _join_breaks(text, words or Counter()).replace("\x02", "-")
-
-
-def join_hyphenated(text: str) -> str:
-    """A plain text's words hyphenated across its line breaks joined, as a PDF's are (a text a converter wrote
-    from a PDF, ``pdftotext``'s, keeps the breaks): its paragraphs and lines stay as they are otherwise."""
-    return _join_breaks(text, vocabulary(text.split("\n")))
-
-
-_BROKEN = re.compile(r"(?P<word>[^\s]*?)(?P<dash>[" + _HYPHENS + r"–—])\n(?P<next>\S+)[ \t]?")
-
-
-def _join_breaks(text: str, words: Counter[str]) -> str:
-    def fix(m: re.Match[str]) -> str:
-        word, dash, nxt = m.group("word"), m.group("dash"), m.group("next")
-        if re.search(r"\d[%×x]?$", word) and nxt[0].isdigit():  # 15– / 40%: one range
-            return f"{word}{'–' if dash == chr(2) else dash}{nxt}\n"
-        if dash in "–—":
-            return m.group()
-        if word and word[-1].isalpha() and nxt[0].islower():
-            # a compound keeps its hyphen: one with a hyphen already (state-of-the- / art), or one the
-            # document writes hyphenated elsewhere more often than as one word; a split word loses it
-            head, tail = word.lower(), _VOCAB_WORD.match(nxt)
-            tail_word = tail.group().lower() if tail else nxt.lower()
-            keep = any(h in word for h in _HYPHENS) or words[f"{head}-{tail_word}"] > words[head + tail_word]
-            return f"{word}{'-' if keep else ''}{nxt}\n"
-        if word and word[-1].isalnum() and nxt[0].isalnum():  # Megatron- / LM
-            return f"{word}-{nxt}\n"
-        return m.group()
-
-    return _BROKEN.sub(fix, text)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from assay.operators.papers import _pdf_layout as layout
+from assay.operators.papers._pdf_joins import join_lines
 
 #: The title is set at least this much larger than the body text.
 _LARGER = 1.15
@@ -48,7 +49,7 @@ def page_title(lines: Sequence[layout.Line], height: float, body: float) -> str 
             if not _same_type(line.size, big) or picked[-1].bottom - line.top > _LINE_GAP * big:
                 break
             picked.append(line)
-        title = " ".join(layout.join_lines([line.text for line in picked]).split())
+        title = " ".join(join_lines([line.text for line in picked]).split())
         # a Han character is a word's worth of letters
         if 3 <= len(title) <= 300 and len(_LETTERS.findall(title)) + len(_HAN.findall(title)) >= _TITLE_LETTERS:
             return title

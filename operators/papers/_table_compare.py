@@ -31,7 +31,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from assay.operators.papers._table_units import CELL_SEP, VALUE_CELL, header_row, quotient_names, setting_cell
+from assay.operators.papers._table_units import (
+    CELL_SEP,
+    VALUE_CELL,
+    changed_figure,
+    header_row,
+    quotient_names,
+    setting_cell,
+)
 
 #: A header that compares two things: ``X vs Y``, ``X vs. Y``, ``X versus Y``, ``X over Y``, ``X relative to Y``.
 _COMPARING = re.compile(
@@ -219,7 +226,10 @@ def _device_in(text: str, devices: dict[str, str], last: bool = False) -> str | 
 #: A header naming the column that says whose each row is.
 _WHO_HEAD = re.compile(
     r"^\s*(?:backends?|methods?|systems?|approach(?:es)?|frameworks?|schemes?|techniques?|engines?|"
-    r"implementations?|strateg(?:y|ies)|polic(?:y|ies)|variants?|optimi[sz]ations?|solutions?)\s*$",
+    r"implementations?|strateg(?:y|ies)|polic(?:y|ies)|variants?|optimi[sz]ations?|solutions?|"
+    r"(?:parallel(?:ism)?\s+)?types?|"
+    # the same heads in Chinese, after up to four characters that say of what (并行类型: the kind of parallelism)
+    r"\w{0,4}(?:类型|方法|策略|方案|系统|框架|技术|后端|模式))\s*$",
     re.I,
 )
 #: A cell of that column naming the reference every other row is set against.
@@ -236,8 +246,15 @@ def who_column(
     k = next((j for j, h in enumerate(header) if j != column and _WHO_HEAD.match(h)), None)
     if k is None:
         return None
+    # (or, in a column of figures each with its change, "57,458M ▼37.7%", the reference's figure with none)
+    changes = column < len(rows[row]) and changed_figure(rows[row][column])
     reference = next(
-        (r for r in rows if k < len(r) and column < len(r) and _REFERENCE_CELL.match(r[k]) and unit(r[column].strip())),
+        (
+            r
+            for r in rows
+            if k < len(r) and column < len(r) and _REFERENCE_CELL.match(r[k])
+            and (unit(r[column].strip()) or changes and VALUE_CELL.match(r[column].strip()) is not None)
+        ),
         None,
     )
     cells = rows[row]

@@ -12,6 +12,7 @@ from assay.operators.papers._table_units import (
     VALUE_CELL,
     caption_above,
     caption_below,
+    changed_figure,
     header_line,
 )
 
@@ -58,7 +59,9 @@ def cell_of(text: str, start: int, end: int, cache: dict[int, Table | None] | No
         if offset <= start and end <= offset + len(cell):
             column = j
         offset += len(cell) + len(CELL_SEP)
-    if column is None or not (VALUE_CELL.match(cells[column].strip()) or bracketed_ratio(cells[column])):
+    if column is None:
+        return None
+    if not (VALUE_CELL.match(cells[column].strip()) or bracketed_ratio(cells[column]) or changed_figure(cells[column])):
         return None
     top = _table_top(text, lo)
     table = cache.get(top) if cache is not None and top in cache else _read_table(text, top)

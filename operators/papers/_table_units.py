@@ -92,6 +92,21 @@ VALUE_CELL = re.compile(
 )
 
 
+#: A cell holding a figure and its change after it, marked by an arrow or a sign in brackets (``57,458M ▼37.7%``,
+#: ``92 GB (-15.1%)``); group ``r`` the change.
+_CHANGE_AFTER_FIGURE = re.compile(
+    r"\s*[\d.,]+\s*[A-Za-z]{0,3}\s*(?P<r>[(\[]?\s*[▼▲↓↑]\s*[\d.]+\s*(?:%|％|[x×])\s*[)\]]?"
+    r"|[(\[]\s*[-−+]\s*[\d.]+\s*(?:%|％)\s*[)\]])\s*"
+)
+
+
+def changed_figure(cell: str, at: int | None = None) -> bool:
+    """Whether a cell is a figure with its change after it (``57,458M ▼37.7%``), and (where ``at``, an offset into
+    the cell, is given) whether the number there is the change."""
+    m = _CHANGE_AFTER_FIGURE.fullmatch(cell)
+    return m is not None and (at is None or at >= m.start("r"))
+
+
 def column_unit(header: str) -> str | None:
     """The unit a header cell gives its column's bare numbers: ``%``, ``x`` or None."""
     if _PERCENT_HEAD.search(header):

@@ -16,7 +16,7 @@ from assay.ids import content_id
 from assay.operators.papers._collection import read_rows
 from assay.operators.papers._markdown import markdown_to_text
 from assay.operators.papers._pdf import pdf_to_text
-from assay.operators.papers._pdf_layout import join_hyphenated
+from assay.operators.papers._pdf_joins import join_hyphenated
 from assay.operators.papers._tex import tex_to_text
 from assay.operators.papers._text import decode, require_text, title_of
 

@@ -134,3 +134,30 @@ def test_a_column_headed_by_what_it_is_set_against_holds_multiples(tmp_path):
     )
     claims = file_claims(tmp_path, source, "kvq.md")
     assert [(c["value"], c["unit"]) for c in claims] == [(1.27, "x"), (1.39, "x"), (1.28, "x")]
+
+
+def test_a_figure_with_its_change_beside_it_states_the_change_against_the_reference_row(tmp_path):
+    source = (
+        "# 并行策略对比\n\n"
+        "下表给出 Wren 在不同并行策略下的时延与显存。\n\n"
+        "| 卡数 | 并行类型 | 时延 | 加速比 | 显存占用 |\n"
+        "|------|----------|------|--------|----------|\n"
+        "| 1 | Baseline | 200.1s | 1.00x | 80,000M |\n"
+        "| 2 | TP | 101.5s | 0.99x | 50,400M ▼37.0% |\n"
+        "| 4 | SP | 52.0s | 0.96x | 68,000M (-15.0%) |\n"
+    )
+    claims = {c["value"]: c for c in file_claims(tmp_path, source, "wren_zh.md") if c["unit"] == "%"}
+    assert set(claims) == {37.0, -15.0}  # the changes; the figures (50,400M) are no ratio
+    assert [(claims[v]["subject"], claims[v]["versus"]) for v in (37.0, -15.0)] == [("TP", "Baseline"), ("SP", "Baseline")]
+    multiples = {c["value"]: c for c in file_claims(tmp_path, source, "wren_zh.md") if c["unit"] == "x"}
+    assert 1.0 not in multiples  # the reference row's own normalisation
+    assert (multiples[0.99]["subject"], multiples[0.99]["versus"]) == ("TP", "Baseline")
+
+
+def test_a_figure_with_no_mark_of_change_is_no_claim(tmp_path):
+    source = (
+        "# Memory\n\n"
+        "| GPUs | Type | Memory |\n|---|---|---|\n"
+        "| 1 | Baseline | 80,000M |\n| 2 | TP | 50,400M 37.0% |\n"
+    )
+    assert not [c for c in file_claims(tmp_path, source, "plain.md") if c["unit"] == "%"]

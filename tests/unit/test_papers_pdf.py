@@ -13,7 +13,7 @@ import pytest
 from pdf_files import pdf_file, stream
 
 from assay.operators.papers._pdf import pdf_to_text
-from assay.operators.papers._pdf_layout import join_lines
+from assay.operators.papers._pdf_joins import join_lines
 
 # Gaps in thousandths of an em, as a TJ array writes them (negative moves right).
 WORD_GAP = -180  # 1.8 pt at 10 pt: a tight justified line's word space

@@ -111,3 +111,26 @@ def test_a_full_width_figure_splits_the_page_into_bands_read_in_turn(tmp_path):
     assert top_left < top_right < bottom_left < bottom_right
     assert top_right < caption
     assert text.index("The traces come from") > bottom_right
+
+
+def test_captions_side_by_side_under_a_row_of_figures_each_keep_their_own_lines(tmp_path):
+    # three figures in a row across the page, each with its axis labels, and under each its two-line caption:
+    # read by position the captions' lines interleave (the first of each, then the second of each)
+    page = [(54, 740 - 12 * n, 10, line) for n, line in enumerate(INTRO)]
+    page += [(318, 740 - 11 * n, 9, line) for n, line in enumerate(ABSTRACT)]
+    for x in (54, 236, 418):
+        page += [(x + 10 * k, 600 - 12 * k, 7, label) for k, label in enumerate(["1.0", "0.5", "W1 W2 W3"])]
+    captions = [
+        ("Figure 4: Sieve keeps tail latency", "within 1.1x of the oracle's."),
+        ("Figure 5: Deadlines missed per", "thousand requests by each policy."),
+        ("Figure 6: Sieve cuts queueing delay", "by 2.3x over the greedy batcher."),
+    ]
+    for x, (first, second) in zip((54, 236, 418), captions, strict=True):
+        page += [(x, 548, 9, first), (x, 537, 9, second)]
+    page += [(54, 500 - 12 * n, 10, line) for n, line in enumerate(INTRO[1:])]
+    page += [(318, 500 - 11 * n, 9, line) for n, line in enumerate(ABSTRACT)]
+    text = _read([page], tmp_path)
+    for first, second in captions:
+        assert f"{first} {second}" in text
+    claims = {c["value"]: c for c in extracted_claims(_read([page], tmp_path, flat=False)) if c["unit"] == "x"}
+    assert (claims[2.3]["versus"], claims[1.1]["versus"]) == ("greedy batcher", "oracle")

@@ -28,7 +28,7 @@ def test_words_hyphenated_over_a_line_break_are_joined(tmp_path):
 
 
 def test_a_compound_keeps_its_hyphen(tmp_path):
-    from assay.operators.papers._pdf_layout import join_hyphenated
+    from assay.operators.papers._pdf_joins import join_hyphenated
 
     joined = join_hyphenated(TEXT)
     assert "Heron reduces" in joined and "compared\nwith" in joined  # (the break moves after the joined word)
