@@ -37,7 +37,6 @@ from assay.operators.papers._clause_subjects import (
     compared_subject,
     configuration,
     measured_owner,
-    share_part,
     unknown_topic,
 )
 from assay.operators.papers._comparand import comparand_numbers, derived_numbers
@@ -68,6 +67,7 @@ from assay.operators.papers._settings import (
     clause_of,
     measure,
 )
+from assay.operators.papers._share_parts import share_part
 from assay.operators.papers._stacked_rows import stacked_row_label
 from assay.operators.papers._subjects import not_its_own_baseline, subject_by_rules
 from assay.operators.papers._table_read import cell_context

@@ -185,6 +185,17 @@ def test_a_result_restated_without_its_baseline_keeps_it(rules):
     assert claims(rules, text)["96%"]["versus"] is None
 
 
+def test_a_number_stated_against_something_only_the_paper_prior_owns_is_no_result_to_restate(rules):
+    # the first 10% compares rows of a cluster (the sentence names no system); a later 10% error is another number
+    text = FRONT + (
+        "The trace has a long tail: half of the racks draw 10% less power than the hungriest rack.\n\n"
+        "6 Evaluation\n\nThe power predictor has less than 10% error for most hours."
+    )
+    out, _ = rules.process([segment_text({"doc_id": content_id(text), "source_uri": "/x.txt", "text": text})])
+    rows = sorted((c["start"], c["versus"]) for c in out[0]["claims"] if c["value"] == 10)
+    assert [versus for _, versus in rows] == ["hungriest rack", None]
+
+
 def test_a_lower_case_name_from_the_title_and_the_apposition_is_the_paper_system(rules):
     text = (
         "qlift: A Policy Layer for GPU Drivers\n\nAbstract\n\nWe present qlift, a policy layer for GPU "

@@ -74,3 +74,13 @@ def test_a_measure_that_is_a_share_keeps_its_system(papers_bound):
         papers_bound,
     )
     assert [(c["value"], c["subject"]) for c in found] == [(3.0, "Quill")]
+
+
+def test_a_share_of_a_population_opening_its_clause_is_the_populations(papers_bound):
+    found = claims_in_order(
+        "We present Quill, a serving engine.\n\nFigure 2 shows that 70% of nodes host only one replica for a "
+        "week, and over 40% of the replicas belong to small endpoints. With Quill, about 12% of requests miss "
+        "their deadline.\n",
+        papers_bound,
+    )
+    assert [(c["value"], c["subject"]) for c in found] == [(70.0, "nodes"), (40.0, "replicas"), (12.0, "Quill")]
