@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from assay.operators.logs._epochs import epoch_opened
+from assay.operators.logs._settings_lines import SettingsTable
 
 #: A bare progress bar: its count, and a report glued after it (``  9%|█▊ | 1/11 [00:00<00:06]Traceback``).
 _BAR = re.compile(r"^\s*\d{1,3}%\|[^|]*\|\s*(\d+)/\d+ \[[^\]]*\]")
@@ -59,9 +60,12 @@ def place_by_headers(
         return
     headers: list[tuple[int, int]] = []  # (line_no, epoch) of each header line, in order
     last_line = wanted[-1]["line_no"]
+    settings = SettingsTable()  # a row of a table of settings (``epoch : 1000``) opens no epoch
     for line_no, text in lines:
         if line_no > last_line:
             break
+        if settings.see(text):
+            continue
         epoch = epoch_opened(text)
         if epoch is not None:
             headers.append((line_no, epoch))

@@ -253,6 +253,10 @@ EVENTS: tuple[EventRule, ...] = (
     EventRule("checkpoint", r"\bsav(?:ed|ing)\s+(?:(?:the|latest|last|current|final|all)\s+)+(?:models?|weights"
               r"|checkpoints?|snapshots?)\b",
               "2025-03-04 10:11:12,345 INFO: Saving latest models and training states."),
+    # the model reported saved in the passive, whatever names it between (PaddleSeg's ``The model with the best
+    # validation mIoU (0.83) was saved at iter 500.``); a plan (``will be saved``) is none
+    EventRule("checkpoint", r"\b(?:model|weights|checkpoint)\b(?:[^.\n]|\.\d){0,80}?\b(?:was|were|has been|have been)\s+saved\b",
+              "2024-05-06 07:08:09 [INFO]\t[EVAL] The model with the best validation accuracy (0.7712) was saved at iter 2000."),
     # a save reported in Chinese: the model saved (模型已保存), saving the model (保存模型), saved to (已保存到)
     EventRule("checkpoint", r"模型已保存|(?:^|[^不未否])保存模型|已保存到|检查点已保存|保存检查点",
               "第 3 轮结束，模型已保存"),

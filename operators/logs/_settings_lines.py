@@ -108,6 +108,17 @@ _SETTINGS_HEADER = re.compile(SETTINGS_HEADER)
 _SETTINGS_ROW = re.compile(r"^\s*\|?\s*(?P<key>[A-Za-z_][\w.\-/]*)\s*\|\s*(?P<value>[^|]*?)\s*\|?\s*$")
 #: A rule of the table's frame (``=====``, ``+------+-------+``).
 _FRAME_RULE = re.compile(r"^\s*[=\-+|]{3,}\s*$")
+#: The title of a block of settings between rules (``------Learning Details------``, ``===== Config =====``): words
+#: only, one of them naming settings (an epoch's banner, ``===== Epoch 3 =====``, has a number).
+#: Any title of words between rules, for the reader's prefilter (RE2: no lookahead); ``_RULED_TITLE`` decides.
+RULED_TITLE = r"^\s*[=\-*#]{3,}\s*[A-Za-z][A-Za-z ]{0,40}?\s*[=\-*#]{3,}\s*$"
+_RULED_TITLE_WORDS = (
+    rf"^\s*[=\-*#]{{3,}}\s*(?=[A-Za-z ]*\b(?i:{'|'.join(re.escape(w) for w in sorted(set(_HEADER_WORDS) | {'details', 'setup', 'setting'}))})\b)"
+    r"[A-Za-z][A-Za-z ]{0,40}?\s*[=\-*#]{3,}\s*$"
+)
+_RULED_TITLE = re.compile(_RULED_TITLE_WORDS)
+#: A row of such a block: a name, a colon, a value (``batch_size : 32``, ``Optimizer : Adam``).
+_RULED_ROW = re.compile(r"^\s*(?P<key>[A-Za-z_][\w.\-/ ]{0,40}?)\s*:\s*(?P<value>\S[^:]*?)\s*$")
 
 
 class SettingsTable:
@@ -117,9 +128,25 @@ class SettingsTable:
 
     def __init__(self) -> None:
         self.open = False
+        self.ruled = False  # in a block of ``key : value`` rows under a ruled title, until its closing rule
 
     def see(self, text: str) -> tuple[str, str] | bool:
-        """True for the header or a rule of the table, a row's ``(key, value)``, False for any other line."""
+        """True for the header or a rule of the table, a row's ``(key, value)``, False for any other line. A block
+        of ``key : value`` rows under a ruled title (``------Learning Details------``) up to its closing rule is one
+        too (its ``epoch : 1000`` is the epochs asked for, no step)."""
+        if self.ruled:
+            if _FRAME_RULE.match(text):
+                self.ruled = False
+                return True
+            row = _RULED_ROW.match(text)
+            if row:
+                return row["key"], row["value"]
+            self.ruled = False
+            return False
+        if ("--" in text or "==" in text) and _RULED_TITLE.match(text):
+            self.ruled = True
+            return True
+
         if not self.open and "|" not in text:
             return False  # (every line passes here: most have no bar, and no header without one)
         if _SETTINGS_HEADER.match(text):

@@ -23,7 +23,8 @@ HEADING = (
     r"^(?:[^\n]*?(?:\]|\s-|INFO:?)\s+)?\W*(?:(?i:start(?:ing)?|begin(?:ning)?|run(?:ning)?)\s+)?"
     # (and the epoch it runs after: ``Eval epoch: 4``)
     r"(?P<split>(?i:validat\w*|evaluat\w*|eval|test(?:ing)?|dev|train(?:ing)?))\b(?:\s+(?i:epoch)\s*[:#]?\s*\d+)?"
-    r"[^\d\n]{0,60}\s*$"
+    # (and its size in brackets: PaddleSeg's ``Start evaluating (total_samples: 76, total_iters: 76)...``)
+    r"(?:\s*\([^()\n]{0,80}\))?[^\d\n]{0,60}\s*$"
     # (also after a clause that says why the run stopped: LightGBM's ``Early stopping, best iteration is:``)
     r"|^\W*(?:[^\n]{0,40}?[,.]\s+)?(?P<best>(?i:best))\b[^\n]{0,60}:\s*$"
 )
@@ -58,12 +59,24 @@ class SplitHeadings:
         self._outside: set[tuple[str, ...]] = set()  # the shapes of lines read under no heading
         self._given = False  # whether the heading that holds has named a line's values already
         self._total: int | None = None  # the total of the last ``done/total`` counter read under no heading
+        self._read = -2  # the line ``split_of`` read last
 
     def split_of(self, text: str, line_no: int, shape: tuple[str, ...] = ()) -> str | None:
         """``val`` where ``text`` is a line of values right under an evaluation's heading (it is named so),
         ``RESTATED`` under a best record's, else None. A line that prints a counter of its own (a training
         record), or one in the shape of a line read outside any heading before (``shape``: its words, numbers
-        as ``<*>``), ends the heading: the training's records have come back."""
+        as ``<*>``), ends the heading: the training's records have come back. "Right under" is the next line the
+        reader reads: lines it never read between (a library's warnings) do not part them."""
+        try:
+            return self._split_of_line(text, line_no, shape)
+        finally:
+            self._read = line_no
+
+    def _reaches(self, line_no: int) -> bool:
+        """Whether the heading reaches ``line_no``: the line after its last, or the next line read after it."""
+        return line_no == self._next or self._read == self._next - 1
+
+    def _split_of_line(self, text: str, line_no: int, shape: tuple[str, ...]) -> str | None:
         if (
             self.under is not None
             and self._given
@@ -85,7 +98,7 @@ class SplitHeadings:
         """Whether ``text``, right under an evaluation's heading of words, counts the evaluation's own loop: a
         ``done/total`` counter of another total than the training's (``Eval begin...`` then ``step 10/157``
         after ``step 938/938``). Its counter is the evaluation's batches, no step of the run."""
-        if self.under != "val" or line_no != self._next or self._last is not None or self._total is None:
+        if self.under != "val" or not self._reaches(line_no) or self._last is not None or self._total is None:
             return False
         of = _OF_TOTAL.search(text)
         return of is not None and int(of[2]) != self._total
@@ -108,7 +121,7 @@ class SplitHeadings:
         counted = _counts(text) if self._last else counter_step(text) is not None
         if counted and self.evaluating(text, line_no):
             counted = False  # the evaluation's own loop, counted to another total
-        if line_no != self._next or (self._last and line_no > self._last) or counted:
+        if not self._reaches(line_no) or (self._last and line_no > self._last) or counted:
             self.under = None
             return None
         if self.under == "val" and EVALUATION_WORD.search(text):

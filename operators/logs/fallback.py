@@ -41,7 +41,7 @@ from assay.operators.logs._metric_words import METRIC_WORD
 from assay.operators.logs._miner import TemplateMiner, shape_of, tokens_of
 from assay.operators.logs._options import OPTION_LINES, options_of
 from assay.operators.logs._records import BAR_GLUED, context_step, records_of_line, second_lines, step_before
-from assay.operators.logs._settings_lines import SETTINGS_HEADER, SettingsTable
+from assay.operators.logs._settings_lines import RULED_TITLE, SETTINGS_HEADER, SettingsTable
 from assay.operators.logs._split_headings import HEADING, RESTATED, SplitHeadings
 from assay.operators.logs._steps import (
     BARE_BAR,
@@ -131,6 +131,7 @@ class GenericParser(LogParser):
         + r"|^\s*[|┃│║][^\n]*[|┃│║]\s*$"  # a row of a bordered table (``| step | loss |``, ``┃ step ┃``)
         + "|" + OPTION_LINES + "|" + LISTED_STEP  # a script's options (``world_size: 8``); a step in a list
         + "|" + SETTINGS_HEADER  # the header of a table of settings (``Arguments | Values``): its rows are none
+        + "|" + RULED_TITLE  # the title of a ruled block of settings (``------Learning Details------``)
         + "|" + TWO_COLUMN_RULE + "|" + SECTIONED_ROW  # a report's two-column table (``KeyBlocks``)
         + r"|^\s*\[\d+\]:?\s+[A-Za-z]\w*(?:'s\s|-)[\w@.\-]+\s*:\s*[-+]?\.?\d"  # a booster's round: ``[10]  train's l2: 0.1``
         + "|" + _COMMAND_RUN.pattern  # a pasted session's next program (its counters start on their own)
