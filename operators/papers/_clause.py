@@ -276,6 +276,8 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
     # a cell that says which way its figure goes ("50% less", "65% faster") states a comparison itself
     # (so does a sign written before it, ``+21.3%``: a change from something, no level)
     compared = bool(_COMPARATIVE_CELL.search(own) or _SIGNED_CELL.match(own)) or changed
+    # (a 0% beside a signed cell of its row, "Quality | 0% | -12% | 0%", is a change too: none)
+    compared = compared or (_ZERO_CELL.match(own) is not None and any(_SIGNED_CELL.match(c) for _, c in row_cells))
     header, own = _table_head(text, lo)
     # a row whose label writes the unit says what it measures itself ("Improved (%) | 18.6")
     across = row_unit(row_cells) is not None and bool(RESULT_HEADER.search(first))
@@ -297,6 +299,7 @@ def table_result(text: str, start: int, end: int, unit: str) -> bool:
 
 _DITTO = frozenset({"-", "–", "—", "•", '"', "〃", "″", "''", "same"})
 _SIGNED_CELL = re.compile(r"^\s*[+\u2212-]\s*\d[\d.,]*\s*[%％x×]\s*$")
+_ZERO_CELL = re.compile(r"^\s*0(?:\.0+)?\s*[%％]\s*$")
 _COMPARATIVE_CELL = re.compile(
     r"(?:[x×%％])\s*(?:faster|slower|less|more|lower|higher|smaller|larger|fewer|cheaper|better|worse|shorter|longer)\b",
     re.I,

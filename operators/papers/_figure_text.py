@@ -277,7 +277,8 @@ def _axes_together(values: list[float]) -> bool:
     if len(distinct) >= _MIN_RUN and _even(distinct) and all(values.count(v) >= 2 for v in distinct):
         return True
     ticks = [v for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
-    paired = len(ticks) * 2 == len(values) and len(ticks) >= _MIN_RUN - 1
+    # (each tick exactly twice in a row: "0%, 0%, 0%, -12%" is a row of changes, three of them none)
+    paired = values == [t for t in ticks for _ in (0, 1)] and len(ticks) >= _MIN_RUN - 1
     axes: list[list[float]] = [[ticks[0]]]
     for v in ticks[1:]:
         if len(axes[-1]) >= 2 and (v - axes[-1][-1]) * (axes[-1][-1] - axes[-1][-2]) < 0:

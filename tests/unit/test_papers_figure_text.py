@@ -122,6 +122,14 @@ def test_two_panels_ticks_read_together_are_no_claims(tmp_path):
     assert values_of(tmp_path, BODY + paired + stacked) == [(31.0, "%")]
 
 
+def test_a_row_of_changes_mostly_none_is_no_axis(tmp_path):
+    # "0%, 0%, 0%, -12%": a tick each twice in a row would be "0%, 0%, -12%, -12%"; most changes being none is
+    # no axis, and each cell is a result of the row
+    rows = "Speed | -30% | -25% | 0% | +14%\nAccuracy | 0% | 0% | 0% | -12%\n\n"
+    found = values_of(tmp_path, BODY + rows)
+    assert found.count((0.0, "%")) == 4 and (-12.0, "%") in found
+
+
 def test_a_table_column_read_a_cell_a_line_keeps_its_uneven_cells(tmp_path):
     column = "Speedup\n1.42x\n1.42x\n2.10x\n2.10x\n2.95x\nTable 3: Speedup of Foo per model.\n\n"
     assert (2.95, "x") in values_of(tmp_path, BODY + column)
