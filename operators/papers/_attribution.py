@@ -79,9 +79,10 @@ _CLAUSE_GAP = re.compile(r"[,;:，；]|\b(?:while|whereas|but)\b", re.I)
 # A bracket opened right before a later claim, after words of the first claim's own ("2.26x on average (3.36x vs
 # X and 1.62x vs Y)"): an aside that breaks the first number down, whose baselines are its own numbers'.
 _ASIDE_OPENS = re.compile(r"\w[^()]*[(（]\s*$")
-# A baseline that says there is one, not which: "relative to the baseline", "over the default".
+# A baseline that says there is one, not which: "relative to the baseline", "over the default" (a capitalised
+# "Baseline" is the name a paper gave its baseline system: "compared to Baseline").
 _UNNAMED = re.compile(
-    r"^(?:(?:the|a|an|our)\s+)?(?:baselines?|default|baseline\s+(?:system|version|setup))$", re.I
+    r"^(?:(?:the|a|an|our)\s+)?(?:(?-i:baselines?)|default|(?-i:baseline)\s+(?:system|version|setup))$", re.I
 )
 
 

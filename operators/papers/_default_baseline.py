@@ -40,13 +40,14 @@ _OWN_SUBJECT = ("proposed", "primary")
 #: The units of a comparison's amount: a rate or a size stated against another ("900GBps vs. 150GBps for the
 #: link") sets two specifications side by side; its phrase is no baseline of the paper's results.
 _COMPARISON_UNITS = frozenset({"x", "%", "percentage points", "orders of magnitude"})
-#: Baselines that are not systems: the hardware's peak, an ideal, a bare "baseline" (which one is unsaid).
+#: Baselines that are not systems: the hardware's peak, an ideal, a bare "baseline" (which one is unsaid; a
+#: capitalised "Baseline" is what a paper named its baseline system, "compared to Baseline").
 #: A baseline that is a procedure ("simply selecting the largest batch", "running without X", as written after
 #: "w.r.t."): it is what one statement compares with, not a system the paper's other results are measured against.
 _PROCEDURE = re.compile(r"^(?:[a-z]+ly\s+)?[a-z]+ing\b")
 _NOT_A_SYSTEM = re.compile(
     r"^(?:the\s+)?(?:(?:theoretical|hardware|maximum)\s+)?(?:[a-z]+-)?(?:peak|ideal|optim(?:al|um)|potential|"
-    r"(?:linear|perfect)\s+(?:scaling|speed-?ups?)|baselines?|it|them|this|that)\b",
+    r"(?:linear|perfect)\s+(?:scaling|speed-?ups?)|(?-i:baselines?)|it|them|this|that)\b",
     re.I,
 )
 #: A self-comparison: the clause moves along a scale ("going from 64 to 400 GPUs, throughput per GPU rises

@@ -82,6 +82,21 @@ _METRIC = re.compile(
     r"\(\s*(?:x|×|%|ms|s|GB|MB)\s*\)|加速|提升|降低|开销",
     re.I,
 )
+#: A caption saying which measure is normalised ("Inference time is normalized to Ideal").
+_MEASURE_NORMALISED = re.compile(r"(?P<measure>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2})\s+(?:is|are)\s+normali[sz]ed\b", re.I)
+
+
+def _normalised_column(caption: str, head: str) -> bool:
+    """Whether a caption's baseline reaches a column: unless the caption names the measure it normalises, whose
+    words (or ``Norm.``) the column's header must then share."""
+    said = _MEASURE_NORMALISED.search(caption)
+    if said is None:
+        return True
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", said["measure"])} - {"the", "all", "each"}
+    head_words = {w.lower() for w in re.findall(r"[A-Za-z]+", head)}
+    return bool(words & head_words) or "norm" in head_words or "normalized" in head_words
+
+
 #: A caption that says its table compares (the paper's system with those it lists).
 _COMPARES = re.compile(
     r"speed-?ups?|improv|reduc|\bgains?\b|saving|\bover\b|\bvs\.?|versus|compar|relative|normali[sz]ed|"
@@ -433,6 +448,8 @@ def _baseline(
         return _NAME_STOP.sub("", share.group("name")).strip(" .,;:") or None
     for source in (head, table.caption) if caption else (head,):
         m = _BASELINE_PHRASE.search(source)
+        if m and source is table.caption and not _normalised_column(table.caption, head):
+            m = None  # "Inference time is normalized to Ideal": the time's columns, not a "(%)" column beside them
         if m:
             name = _NAME_STOP.sub("", m.group("name")).strip(" .,;:")
             if name:

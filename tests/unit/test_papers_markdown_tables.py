@@ -161,3 +161,18 @@ def test_a_figure_with_no_mark_of_change_is_no_claim(tmp_path):
         "| 1 | Baseline | 80,000M |\n| 2 | TP | 50,400M 37.0% |\n"
     )
     assert not [c for c in file_claims(tmp_path, source, "plain.md") if c["unit"] == "%"]
+
+
+def test_a_captions_normalisation_reaches_only_the_measure_it_names(tmp_path):
+    source = (
+        "# Lark: routing experts\n\n"
+        "Lark routes tokens to experts by their estimated popularity.\n\n"
+        "| Model | Path | Norm. Inference Time (x) | Fine-tuning (%) | Estimation Accuracy (%) |\n"
+        "|---|---|---|---|---|\n"
+        "| GPT-M | 1 | 1.41 | 76.5 | 31.6 |\n"
+        "| GPT-M | 3 | 1.16 | 25.7 | 60.4 |\n\n"
+        "Table 5. Lark's performance with different path lengths. Inference time is normalized to Ideal.\n"
+    )
+    claims = {c["value"]: c for c in file_claims(tmp_path, source, "lark.md")}
+    assert claims[1.41]["versus"] == "Ideal"
+    assert [claims[v]["versus"] for v in (76.5, 31.6, 25.7, 60.4)] == [None, None, None, None]

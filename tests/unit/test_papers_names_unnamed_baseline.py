@@ -38,3 +38,14 @@ def test_a_baseline_the_words_after_it_describe_is_left_to_them():
         "than a baseline with activation checkpointing.\n"
     )
     assert c["3.1x"]["versus"] != "Marlin"
+
+
+def test_a_baseline_the_paper_named_baseline_is_that_system():
+    # a capitalised "Baseline" is the name the paper gave its baseline system, no unnamed one to fill in
+    c = claims_by_text(
+        _INTRO + "We compare Quill against Marlin on a 64-GPU cluster. Quill cuts queuing time by 1.53x and JCT "
+        "by 1.48x when compared to Baseline in the small scenario. Our approach cuts the average JCT by 31% "
+        "relative to the baseline.\n"
+    )
+    assert (c["1.53x"]["versus"], c["1.48x"]["versus"]) == ("Baseline", "Baseline")
+    assert c["31%"]["versus"] == "Marlin"  # the unnamed one, lower case, is still the setup's
