@@ -84,3 +84,14 @@ def test_a_share_of_a_population_opening_its_clause_is_the_populations(papers_bo
         papers_bound,
     )
     assert [(c["value"], c["subject"]) for c in found] == [(70.0, "nodes"), (40.0, "replicas"), (12.0, "Quill")]
+
+
+def test_a_one_word_part_and_the_time_taken_by_a_part(papers_bound):
+    found = claims_in_order(
+        "We present Quill, a serving engine.\n\nAll-reduce takes 61.5% of the running time of one layer. With "
+        "more devices, the time taken by all-reduce grows from 30.2% to 41.7% of the step time. It takes 12% of "
+        "the memory.\n",
+        papers_bound,
+    )
+    assert [(c["value"] or c["value_low"], c["subject"]) for c in found[:2]] == [(61.5, "All-reduce"), (30.2, "all-reduce")]
+    assert found[-1]["subject"] == "Quill"  # a pronoun is no part
