@@ -187,6 +187,10 @@ CARRIERS: tuple[Carrier, ...] = (
 )
 #: Every carrier package: counted for no tool.
 GENERIC: frozenset[str] = frozenset(p for c in CARRIERS for p in c.packages)
+def _generic(top: str) -> bool:
+    """Whether a package, module or logger name is a carrier's, also capitalised (a user's logger is named in any
+    case: ``logging.getLogger("Model")``)."""
+    return top in GENERIC or top.lower() in GENERIC
 
 #: Where a log refers to a module: a logger's name (``INFO:name:``, ``- name - INFO -``, ``- INFO - name -``,
 #: ``| INFO | name |``, ``name INFO:``, ``[name.sub]``, ``name.sub:123``) and a source path (a traceback's
@@ -249,7 +253,7 @@ def _module_package(name: str) -> str | None:
     if _NOT_MODULE.search(name):
         return None
     top = name.split(".", 1)[0]
-    return None if top in GENERIC or not top.isidentifier() else top
+    return None if _generic(top) or not top.isidentifier() else top
 
 
 def _path_package(path: str) -> str | None:
@@ -259,7 +263,7 @@ def _path_package(path: str) -> str | None:
     found = _SITE.search(path)
     if found:
         top = found[1]
-        return None if top in GENERIC else top
+        return None if _generic(top) else top
     for part in path.replace("\\", "/").split("/")[:-1]:
         if part in _PACKAGE:
             return part
@@ -277,7 +281,7 @@ def _relative_package(path: str) -> str | None:
     module's path prints it from the folder the package is run from. A layout folder (``examples/``), a
     generic one (``src/``, ``models/``) or a file at the top (``train.py``) names nothing."""
     top = path.split("/", 1)[0]
-    return None if top in GENERIC or top in _LAYOUT or not top.isidentifier() else top
+    return None if _generic(top) or top in _LAYOUT or not top.isidentifier() else top
 
 
 def evidence(text: str) -> list[tuple[str, str, str]]:

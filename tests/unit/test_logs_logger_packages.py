@@ -108,3 +108,11 @@ def test_a_capitalised_logger_before_its_level_names_the_project(tmp_path):
         for i in (1, 2, 3)
     ]
     assert _log(tmp_path, lines).run["framework"] == "TextNet"
+
+
+def test_a_users_logger_named_by_a_project_word_in_any_case_names_no_tool(tmp_path):
+    # ``logging.getLogger("Model")``: a carrier's word ("model") capitalised is still the user's own logger
+    lines = [f"2024-03-04 05:06:0{i},100 - Model - INFO - Training mean loss: 0.{9 - i}1" for i in (1, 2, 3)]
+    assert _log(tmp_path, lines).run["framework"] is None
+    lines = [f"2024-03-04 05:06:0{i},100 - acmeseg - INFO - Training mean loss: 0.{9 - i}1" for i in (1, 2, 3)]
+    assert _log(tmp_path, lines).run["framework"] == "acmeseg"
