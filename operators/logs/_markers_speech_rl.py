@@ -66,7 +66,8 @@ SPEECH_RL_ROWS: tuple[Marker, ...] = (
     # (thu-ml/tianshou tianshou/trainer/base.py: 'Epoch #N: test_reward: ... ± ..., best_reward: ...')
     Marker("Tianshou", r"^Epoch #\d+: test_reward: -?[\d.]+(?: ± [\d.]+)?, best_reward: |\btianshou/(?:trainer|policy|data)/",
            "Epoch #3: test_reward: 187.500000 ± 12.100000, best_reward: 200.000000 ± 0.000000 in #2"),
-    Marker("RLlib", r"^timesteps_total: \d+\s*$|^episode_reward_mean: -?[\d.]+\s*$", "episode_reward_mean: 21.5"),
+    # (a result dict at the line's start, or indented under Tune's ``Result for PPO_CartPole_00000:``)
+    Marker("RLlib", r"^ {0,4}timesteps_total: \d+\s*$|^ {0,4}episode_reward_mean: -?[\d.]+\s*$", "  episode_reward_mean: 21.5"),
     # OpenAI Baselines' logger table with its PPO2 keys (openai/baselines baselines/ppo2/ppo2.py: misc/serial_timesteps,
     # misc/nupdates, eprewmean, eplenmean)
     Marker("OpenAI Baselines", r"^\|\s+(?:misc/(?:serial_timesteps|nupdates|total_timesteps)|eprewmean|eplenmean)\s+\|",

@@ -59,6 +59,9 @@ _NO_VALUES = {"failure", "cancelled", "preempted", "hardware_error", "restart"}
 #: A record that opens with the run of a repeated experiment it belongs to (``Run 01 | Epoch 5``, ``trial 3:``).
 _RUN_FIELD = re.compile(rf"(?i)^\W*(?:{RUN_WORDS})\s*[:#=]?\s*(\d+)\s*[|,:]")
 _BARE_BAR = re.compile(BARE_BAR)
+#: A report of the state a run was restored to (Ray Tune's ``Current state after restoring: {'_iteration': 13, ...}``):
+#: the restored run's summary, no record.
+_RESTORED_STATE = re.compile(r"(?i)\bstate\s+after\s+(?:restoring|restore|loading|resuming)\b|\brestored\s+state\b")
 #: A tqdm bar's percentage and the start of its bar, after its description.
 _BAR_AFTER_DESCRIPTION = re.compile(r"\d{1,3}%\|")
 #: A parenthesis and what it holds.
@@ -303,7 +306,7 @@ class _Stream:
             if end is not None:
                 self.steps[rank] = self.steps[None] = end
         kind = classify(text) if self.out.event_candidate else None
-        if EXCEPTION_LINE.search(text) or kind in _NO_VALUES:
+        if EXCEPTION_LINE.search(text) or kind in _NO_VALUES or _RESTORED_STATE.search(text):
             # an uncaught exception's message, a launcher's report that the job ended (``*** STEP 5559.0 ON
             # node3 CANCELLED AT 2024-...``): their numbers are the error's or the job's, and they are no progress
             return
