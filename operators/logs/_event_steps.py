@@ -109,7 +109,7 @@ _FILE_NUMBER = re.compile(
 
 #: A count the save's line says it is at, beside the epoch it closes (fairseq's ``save checkpoint for epoch 35 @
 #: 20254 updates``): the step, as a folder named by it is.
-_AT_UPDATES = re.compile(r"@\s*(\d+)\s+(?:updates|steps|iterations|iters)\b")
+AT_UPDATES = re.compile(r"@\s*(\d+)\s+(?:updates|steps|iterations|iters)\b")
 #: A folder a save goes into, named by its step (``global_step_110/``, ``iter_0004000/``).
 _STEP_FOLDER = re.compile(r"[/\\](?:global_step|step|iter|iteration)[_-]?(\d+)[/\\]")
 
@@ -131,7 +131,7 @@ def saves_at_named_steps(events: list[dict[str, Any]], metrics: Any) -> None:
         # a folder named by the step (``/ckpt/global_step_110/actor/model_rank_3.pt``) or the updates a save is at
         # (``@ 20254 updates``), else the number the saved
         # file's name carries (``G_5500.pth``), also beside the epoch the save is in
-        folder = set(_STEP_FOLDER.findall(detail)) or set(_AT_UPDATES.findall(detail))
+        folder = set(_STEP_FOLDER.findall(detail)) or set(AT_UPDATES.findall(detail))
         numbers = set(folder) or {n for found in _FILE_NUMBER.findall(detail) for n in found if n}
         if not numbers and not _EPOCH_NUMBER.search(detail):  # an epoch's number names no step (``Better
             numbers = set(_LONE_NUMBER.findall(detail))  # model found at epoch 3``)

@@ -12,6 +12,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from assay.operators.logs._collect import Collector
+from assay.operators.logs._event_steps import AT_UPDATES
 from assay.operators.logs._names import find_hardware
 from assay.operators.logs._timestamps import find_timestamp
 
@@ -445,8 +446,6 @@ _OWN_STEP = re.compile(r"(?i)\b(?:global[_ ])?(?:step|iteration|iter)\b\s*[:=#]?
 #: the HF Trainer's and the scripts built on Accelerate name it so), or a parameter printed after the save
 #: (``checkpoint_step : 1787``); ``checkpoint_12.pth`` may count epochs or saves.
 _SAVED_STEP = re.compile(r"\bcheckpoint-(\d+)(?=/|\\|\s|$)|\b(?:checkpoint|ckpt)_step\s*[:=]\s*(\d+)\s*$")
-#: The updates a checkpoint had done, as a loaded one reports them (fairseq's ``(epoch 143 @ 40015 updates)``).
-_UPDATES_DONE = re.compile(r"@\s*(\d+)\s+(?:updates|steps|iterations)\b")
 #: The first line of a traceback (plain, or the box a rich console draws around it).
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 #: The exception line that ends a traceback (``RuntimeError: ...``), case-sensitive. Its numbers are the
@@ -479,7 +478,7 @@ def observe(
         # weighed against the records' steps later, ``_event_steps.saves_at_named_steps``); a resume from a
         # folder named by its step (``Resuming from checkpoint: out/checkpoint-500``) goes on from that step
         own = _OWN_STEP.search(text) if kind != "checkpoint" else _SAVED_STEP.search(text)
-        if kind == "restart" and (named := _SAVED_STEP.search(text) or _UPDATES_DONE.search(text)):
+        if kind == "restart" and (named := _SAVED_STEP.search(text) or AT_UPDATES.search(text)):
             own = named  # (or the updates the loaded checkpoint had done: fairseq's ``(epoch 143 @ 40015 updates)``)
         step = int(bar[1]) if bar else int(own[own.lastindex]) if own else None
         opened = _open_traceback.get(out)

@@ -346,12 +346,7 @@ class _Stream:
         if counted is None and found is not None:
             epoch = self.relative.epoch_of(text, rank)  # on the line, or from the banner above it
             if epoch is not None:
-                shifted = self.relative.step(rank, epoch, found, line_no)
-                if self.relative.started_again:
-                    self.out.epoch_starts.add(line_no)  # a new epoch's counter going back: no restart
-                if shifted != found:
-                    self.relative.offsets[line_no] = shifted - found
-                found = shifted
+                found = self._within_epoch(rank, epoch, found, line_no)
         if found is not None:
             self.steps[rank] = self.steps[None] = found
 
@@ -361,9 +356,17 @@ class _Stream:
         description's step, made global with the epoch's length as any counter within an epoch is."""
         epoch, step = self.relative.epoch_of(description, rank), counter_step(description)
         if epoch is not None and step is not None:
-            shifted = self.relative.step(rank, epoch, step, line_no)
-            if shifted != step:
-                self.relative.offsets[line_no] = shifted - step
+            self._within_epoch(rank, epoch, step, line_no)
+
+    def _within_epoch(self, rank: int | None, epoch: float, printed: int, line_no: int) -> int:
+        """The run's step of a counter printed within its epoch (``EpochRelative.step``), the steps it adds kept
+        for the line's records; a counter going back as the epoch goes up starts the epoch, no restart."""
+        shifted = self.relative.step(rank, epoch, printed, line_no)
+        if self.relative.started_again:
+            self.out.epoch_starts.add(line_no)  # a new epoch's counter going back: no restart
+        if shifted != printed:
+            self.relative.offsets[line_no] = shifted - printed
+        return shifted
 
     def finish(self) -> None:
         self.tables.finish()

@@ -243,7 +243,7 @@ class HFTrainerParser(LogParser):
             return
         # Numbering the dicts counts training logs only: an evaluation or the end-of-training summary
         # belongs to the step of the training log before it.
-        if self.ordinal == 0 or not any(k.startswith(("eval_", "test_", "train_runtime")) for k in entry):
+        if self.ordinal == 0 or _a_training_log(entry):
             self.ordinal += 1
         # a step the dict names itself (``'global_step': 150``) is its step, whatever the bars drawn around it
         named = next((int(v) for k, v in entry.items() if is_step_key(k) and float(v).is_integer()), counted)
@@ -294,7 +294,7 @@ class HFTrainerParser(LogParser):
             per_epoch = self.out.settings.get("train_iters", 0) / (self.out.settings.get("num_epochs") or 1)
             if by_epoch is None or abs(bar - by_epoch) <= per_epoch * 0.005 + 1:
                 at = bar
-        if not any(k.startswith(("eval_", "test_", "train_runtime")) for k in entry):
+        if _a_training_log(entry):
             self.trained_at = at
         return at
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from assay.operators.papers._claims import Claim
 from assay.operators.papers._sections import Structure
+from assay.operators.papers._table_units import CELL_SEP
 
 # "We compare the native scheduler against Quokka": the evaluation's setup names the baseline of the
 # results that follow it in its section ("Quokka cuts the tail latency by 95%").
@@ -120,7 +121,7 @@ def restated(claims: list[Claim], text: str = "") -> None:
 def _in_a_row(text: str, at: int) -> bool:
     """Whether the number at ``at`` stands on a table's row (``a | b | c``)."""
     lo, hi = text.rfind("\n", 0, at) + 1, text.find("\n", at)
-    return " | " in text[lo : hi if hi >= 0 else len(text)]
+    return CELL_SEP in text[lo : hi if hi >= 0 else len(text)]
 
 
 # "by 17% on average, growing to 30% at the largest batch": a participle of change carries the number before

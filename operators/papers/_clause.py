@@ -191,7 +191,6 @@ _RATIO_CELL = re.compile(
     re.I,
 )
 _RATIO_CELLS = re.compile(rf"(?:{_RATIO_CELL.pattern})+", re.I)
-
 # What a results table's header or caption says it measures, against what a hyperparameter table lists.
 RESULT_HEADER = re.compile(
     r"speed-?ups?|improv|reduc|overhead|faster|slower|\bgains?\b|\bbenefits?\b|saving|\bv\.?\s?s\.?(?=\s)|versus|compar|relative|"

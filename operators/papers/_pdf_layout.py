@@ -10,8 +10,7 @@ arranges them:
 - running headers and footers (the same line at the page's edge on many pages) are dropped;
 - text that is not body text (smaller than the body font: figure labels, table cells, footnotes; and
   captions, "Figure 3: ..." with the lines that continue them, side by side ones too) is set apart as its
-  own paragraphs, each
-  with its place (``_pdf_asides`` sets them in the text), and still read for claims;
+  own paragraphs, each with its place (``_pdf_asides`` sets them in the text), and still read for claims;
 - a word hyphenated at a line end is joined (a compound keeps its hyphen), and a range broken after its
   dash (``15–`` / ``40%``) is joined whole (``_pdf_joins``).
 """

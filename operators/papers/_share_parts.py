@@ -40,8 +40,9 @@ _SHARE_SPENT_MOVES = re.compile(
 
 def share_part(text: str, lo: int, claim_start: int, claim_end: int) -> str | None:
     """The part a share is of a whole ("..., collective waits remain as high as 40% of step time" ->
-    "collective waits"): the noun phrase of two to four words opening the number's clause, when "of" follows
-    the number; a pronoun or a number is no part. A share in parentheses is the part's the words before it name:
+    "collective waits"): the noun phrase of one to four words opening the number's clause (or the clause it goes
+    on from), when "of" follows the number; a pronoun or a number is no part; a population a share opening its
+    clause is of ("75% of servers host ..."). A share in parentheses is the part's the words before it name:
     a list's item ("2) weight loading (61%), which ..."), a clause's subject before its verb ("the warm-up stage
     is costly (18%)", "the load stage takes a large part (70%) of the start")."""
     moving = _SHARE_SPENT_MOVES.search(text, lo, claim_start)
@@ -73,7 +74,7 @@ def share_part(text: str, lo: int, claim_start: int, claim_end: int) -> str | No
     if verb and before is not None and re.fullmatch(r"\s*and\s*", clause[: verb.start()]):
         clause = before
         verb = _PART_VERB.search(clause)
-    if not verb or not share_verb:
+    if not verb:  # (none in the clause, or none in the clause before a coordinated one)
         return None
     phrase = " ".join(clause[: verb.start()].split())
     phrase = _DETERMINER.sub("", re.sub(r"^(?:where|when|since|because|as|and)\s+", "", phrase, flags=re.I))
